@@ -1,0 +1,94 @@
+#pragma once
+
+// The schema's history. Entry N takes a database from user_version N-1 to N
+// and runs inside the same transaction that sets user_version, so a
+// migration is applied whole or not at all.
+//
+// To change the schema, append an entry. Never edit or reorder one that has
+// shipped: learners' databases have already run it.
+//
+// Tables that are history (the event log now; gate attempts and run records
+// later) are append-only, enforced in SQL so that no code path, ours or a
+// hand-typed one, can rewrite them:
+//   - BEFORE UPDATE and BEFORE DELETE triggers that RAISE(ABORT);
+//   - a BEFORE INSERT trigger refusing an id already in use, because
+//     INSERT OR REPLACE deletes the old row without firing delete triggers.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace progress {
+
+struct Migration {
+    int version;
+    std::string_view summary;
+    std::string_view sql;
+};
+
+// "TPUC", written to PRAGMA application_id when the first migration runs:
+// marks a file as ours, so another program's SQLite database is refused
+// rather than having our tables added to it.
+inline constexpr int kApplicationId = 0x54505543;
+
+inline constexpr std::array kMigrations{
+    Migration{1, "chapters, mastery items and the event log", R"sql(
+        CREATE TABLE chapters (
+            number          INTEGER PRIMARY KEY,
+            slug            TEXT NOT NULL,
+            title           TEXT NOT NULL,
+            first_opened_ms INTEGER,
+            last_opened_ms  INTEGER
+        ) STRICT;
+
+        CREATE TABLE mastery_items (
+            chapter    INTEGER NOT NULL REFERENCES chapters(number),
+            item_id    TEXT NOT NULL,
+            done_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (chapter, item_id)
+        ) STRICT;
+
+        CREATE TABLE event_log (
+            id      INTEGER PRIMARY KEY,
+            at_ms   INTEGER NOT NULL,
+            kind    TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            detail  TEXT NOT NULL
+        ) STRICT;
+
+        CREATE INDEX event_log_by_kind ON event_log(kind);
+
+        CREATE TRIGGER event_log_no_update BEFORE UPDATE ON event_log
+        BEGIN
+            SELECT RAISE(ABORT, 'the event log is append-only: rows cannot be changed');
+        END;
+
+        CREATE TRIGGER event_log_no_delete BEFORE DELETE ON event_log
+        BEGIN
+            SELECT RAISE(ABORT, 'the event log is append-only: rows cannot be deleted');
+        END;
+
+        CREATE TRIGGER event_log_no_replace BEFORE INSERT ON event_log
+        WHEN EXISTS (SELECT 1 FROM event_log WHERE id = NEW.id)
+        BEGIN
+            SELECT RAISE(ABORT, 'the event log is append-only: rows cannot be replaced');
+        END;
+    )sql"},
+};
+
+namespace detail {
+constexpr bool numberedFromOneWithoutGaps() {
+    for (std::size_t i = 0; i < kMigrations.size(); ++i) {
+        if (kMigrations[i].version != static_cast<int>(i) + 1) {
+            return false;
+        }
+    }
+    return true;
+}
+}  // namespace detail
+
+static_assert(detail::numberedFromOneWithoutGaps(), "kMigrations must be numbered 1, 2, 3, ... in order");
+
+inline constexpr int kLatestSchema = static_cast<int>(kMigrations.size());
+
+}  // namespace progress

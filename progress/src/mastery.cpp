@@ -1,0 +1,60 @@
+#include "progress/store.h"
+
+#include "event_log.h"
+
+#include <string>
+
+namespace progress {
+
+void Store::setMasteryItemDone(int chapter, const std::string& itemId, bool done) {
+    const std::int64_t at = now();
+    db::Transaction transaction(connection_);
+    if (done) {
+        db::Statement insert(connection_, R"sql(
+            INSERT INTO mastery_items (chapter, item_id, done_at_ms) VALUES (?1, ?2, ?3)
+            ON CONFLICT (chapter, item_id) DO NOTHING)sql");
+        insert.bind(1, std::int64_t{chapter}).bind(2, itemId).bind(3, at);
+        try {
+            insert.run();
+        } catch (const StoreError& error) {
+            // The foreign key to chapters is what refuses an unknown chapter;
+            // say so in the learner's terms.
+            if (error.kind() != StoreError::Kind::Constraint) {
+                throw;
+            }
+            throw StoreError(StoreError::Kind::Constraint, file(),
+                             "Chapter " + std::to_string(chapter) + " is not in " + file().string() +
+                                 ", so its mastery item \"" + itemId + "\" cannot be marked done.");
+        }
+    } else {
+        db::Statement remove(connection_, "DELETE FROM mastery_items WHERE chapter = ?1 AND item_id = ?2");
+        remove.bind(1, std::int64_t{chapter}).bind(2, itemId).run();
+    }
+    if (connection_.changes() == 0) {
+        return;  // already in the requested state; nothing to log
+    }
+    event_log::append(connection_, at, done ? event_kind::kMasteryDone : event_kind::kMasteryUndone, itemId,
+                      "chapter " + std::to_string(chapter));
+    transaction.commit();
+}
+
+std::set<std::string> Store::masteryItemsDone() const {
+    db::Statement query(connection_, "SELECT item_id FROM mastery_items");
+    std::set<std::string> items;
+    while (query.step()) {
+        items.insert(query.textAt(0));
+    }
+    return items;
+}
+
+std::set<std::string> Store::masteryItemsDone(int chapter) const {
+    db::Statement query(connection_, "SELECT item_id FROM mastery_items WHERE chapter = ?1");
+    query.bind(1, std::int64_t{chapter});
+    std::set<std::string> items;
+    while (query.step()) {
+        items.insert(query.textAt(0));
+    }
+    return items;
+}
+
+}  // namespace progress

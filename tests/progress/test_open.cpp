@@ -1,0 +1,138 @@
+// Opening a database: creation, migration, per-connection settings, reopening.
+
+#include "support.h"
+
+#include "progress/store.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using progress::Store;
+using progress_test::ScratchDir;
+
+namespace {
+
+std::vector<std::string> schemaObjects(const progress::db::Connection& connection, const std::string& type) {
+    progress::db::Statement query(connection, "SELECT name FROM sqlite_schema WHERE type = ?1 ORDER BY name");
+    query.bind(1, type);
+    std::vector<std::string> names;
+    while (query.step()) {
+        names.push_back(query.textAt(0));
+    }
+    return names;
+}
+
+// Every table, index and trigger with its SQL, for comparing two schemas.
+std::vector<std::string> schemaText(const progress::db::Connection& connection) {
+    progress::db::Statement query(connection, "SELECT type || ' ' || name || ': ' || coalesce(sql, '') "
+                                              "FROM sqlite_schema ORDER BY type, name");
+    std::vector<std::string> rows;
+    while (query.step()) {
+        rows.push_back(query.textAt(0));
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a missing file is created, with its folders, at the latest schema") {
+    ScratchDir dir;
+    const auto file = dir / "nested/deeper/progress.db";
+    Store store = Store::open(file);
+
+    CHECK(std::filesystem::exists(file));
+    CHECK(store.schemaVersion() == Store::kLatestSchema);
+    CHECK(Store::kLatestSchema == static_cast<int>(progress::kMigrations.size()));
+    const auto& connection = store.connection();
+    CHECK(connection.queryInt64("PRAGMA user_version") == Store::kLatestSchema);
+    CHECK(connection.queryInt64("PRAGMA application_id") == progress::kApplicationId);
+    CHECK(schemaObjects(connection, "table") ==
+          std::vector<std::string>{"chapters", "event_log", "mastery_items"});
+    CHECK(schemaObjects(connection, "trigger") ==
+          std::vector<std::string>{"event_log_no_delete", "event_log_no_replace", "event_log_no_update"});
+    CHECK(connection.queryText("PRAGMA journal_mode") == "wal");
+    CHECK(connection.queryInt64("PRAGMA foreign_keys") == 1);
+    CHECK(connection.queryInt64("PRAGMA busy_timeout") == Store::kBusyTimeoutMs);
+
+    const auto summary = store.eventSummary();
+    CHECK(summary.countByKind.at("schema.migrated") == progress::kMigrations.size());
+}
+
+TEST_CASE("an empty existing file is taken as a new database") {
+    ScratchDir dir;
+    const auto file = dir / "empty.db";
+    progress_test::writeText(file, "");
+    Store store = Store::open(file);
+    CHECK(store.schemaVersion() == Store::kLatestSchema);
+}
+
+TEST_CASE("reopening an up-to-date database changes nothing") {
+    ScratchDir dir;
+    const auto file = dir / "progress.db";
+    {
+        Store store = Store::open(file);
+        store.syncChapters({{1, "roofline", "The roofline"}});
+        store.setMasteryItemDone(1, "ridge-point", true);
+    }
+    CHECK(progress_test::sidecarFiles(file).empty());  // the last connection checkpoints and tidies up
+    const auto bytesBefore = progress_test::readBytes(file);
+
+    {
+        Store store = Store::open(file);
+        CHECK(store.schemaVersion() == Store::kLatestSchema);
+        CHECK(store.eventSummary().countByKind.at("schema.migrated") == progress::kMigrations.size());
+        CHECK(store.masteryItemsDone() == std::set<std::string>{"ridge-point"});
+        REQUIRE(store.chapterStates().size() == 1);
+        CHECK(store.chapterStates()[0].title == "The roofline");
+    }
+    CHECK(progress_test::readBytes(file) == bytesBefore);
+}
+
+TEST_CASE("an in-memory store has the full schema and foreign keys") {
+    Store store = Store::openInMemory();
+    CHECK(store.schemaVersion() == Store::kLatestSchema);
+    CHECK(store.connection().queryInt64("PRAGMA foreign_keys") == 1);
+    CHECK(schemaObjects(store.connection(), "table").size() == 3);
+}
+
+TEST_CASE("every migration step leads to the same schema as a fresh database") {
+    Store fresh = Store::openInMemory();
+    const auto expected = schemaText(fresh.connection());
+
+    // For each older version, build that database by hand and let open() finish the job.
+    for (int start = 0; start < Store::kLatestSchema; ++start) {
+        CAPTURE(start);
+        ScratchDir dir;
+        const auto file = dir / "old.db";
+        {
+            auto raw = progress::db::Connection::open(file, progress::db::Access::ReadWriteCreate);
+            for (int step = 0; step < start; ++step) {
+                raw.execute(progress::kMigrations[static_cast<std::size_t>(step)].sql);
+            }
+            if (start > 0) {
+                raw.execute("PRAGMA application_id = " + std::to_string(progress::kApplicationId));
+                raw.execute("PRAGMA user_version = " + std::to_string(start));
+            }
+        }
+        Store store = Store::open(file);
+        CHECK(store.schemaVersion() == Store::kLatestSchema);
+        CHECK(schemaText(store.connection()) == expected);
+        CHECK(store.eventSummary().countByKind.at("schema.migrated") ==
+              static_cast<std::size_t>(Store::kLatestSchema - start));
+    }
+}
+
+TEST_CASE("a blank SQLite database made elsewhere is claimed") {
+    ScratchDir dir;
+    const auto file = dir / "blank.db";
+    {
+        auto raw = progress::db::Connection::open(file, progress::db::Access::ReadWriteCreate);
+        raw.execute("PRAGMA page_size = 1024; VACUUM");  // writes a header, no tables
+    }
+    REQUIRE(std::filesystem::file_size(file) > 0);
+    Store store = Store::open(file);
+    CHECK(store.schemaVersion() == Store::kLatestSchema);
+}
