@@ -1,0 +1,26 @@
+#pragma once
+// One function per subcommand; each prints to stdout and returns the exit
+// status. Bad input is thrown as InputError and handled in main().
+#include <string>
+
+#include "args.h"
+#include "json.h"
+#include "tpusim/chips.h"
+#include "tpusim/roofline.h"
+
+namespace tpusim::cli {
+
+int cmd_chips(const Args& args);
+int cmd_roofline(const Args& args);
+int cmd_bench(const Args& args);
+int cmd_pipeline(const Args& args);
+int cmd_blockspec(const Args& args);
+int cmd_layout(const Args& args);
+int cmd_mxu(const Args& args);
+
+// Shared helpers.
+std::string fact_text(const Fact& f);
+void write_roofline_fields(Json& j, const Roofline& r);
+void print_provenance(const Provenance& p);
+
+}  // namespace tpusim::cli

@@ -1,0 +1,88 @@
+// tpusim: the command line of libtpusim.
+#include <exception>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "args.h"
+#include "commands.h"
+#include "tpusim/error.h"
+
+#ifndef TPUSIM_VERSION
+#define TPUSIM_VERSION "unknown"
+#endif
+
+namespace {
+
+using Handler = int (*)(const tpusim::cli::Args&);
+
+struct Subcommand {
+    std::string_view name;
+    Handler run;
+    std::string_view summary;
+    std::string_view example;
+};
+
+constexpr Subcommand subcommands[] = {
+    {"chips", tpusim::cli::cmd_chips, "the chip table; with --chip, every figure and its source",
+     "tpusim chips --chip v5e"},
+    {"roofline", tpusim::cli::cmd_roofline,
+     "roofline floor of matmul | elementwise | reduce | generic",
+     "tpusim roofline matmul --m 4096 --k 4096 --n 4096 --dtype bf16 --chip v5e"},
+    {"bench", tpusim::cli::cmd_bench, "the landing page's bench rows (--full for all, --chip all)",
+     "tpusim bench --chip v5e"},
+};
+
+void print_help() {
+    std::cout << "tpusim " TPUSIM_VERSION " - a TPU performance simulator (predictions, not "
+                 "measurements)\n\n"
+                 "usage: tpusim <subcommand> [words] [--option value ...] [--json]\n\n"
+                 "subcommands:\n";
+    for (const auto& s : subcommands) {
+        std::cout << "  " << s.name << std::string(12 - s.name.size(), ' ') << s.summary << "\n"
+                  << "              e.g. " << s.example << "\n";
+    }
+    std::cout << "\noptions for every subcommand:\n"
+                 "  --chip ID   v4, v5e, v5p, v6e or v7 (default v5e)\n"
+                 "  --json      machine-readable output\n"
+                 "  --help      this text\n"
+                 "  --version   the version\n\n"
+                 "Sizes are positive integers; shapes are written 1024x1000. Bad input prints one\n"
+                 "line on stderr and exits with status 2.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        if (argc >= 2 && std::string_view(argv[1]) == "--version") {
+            std::cout << "tpusim " TPUSIM_VERSION "\n";
+            return 0;
+        }
+        const tpusim::cli::Args args(argc, argv);
+        if (args.words().empty()) {
+            if (args.flag("help")) {
+                print_help();
+                return 0;
+            }
+            throw tpusim::InputError("no subcommand given: try 'tpusim --help'");
+        }
+        for (const auto& s : subcommands) {
+            if (args.words()[0] != s.name) continue;
+            if (args.flag("help")) {
+                std::cout << "tpusim " << s.name << ": " << s.summary << "\nexample: " << s.example
+                          << "\n";
+                return 0;
+            }
+            return s.run(args);
+        }
+        throw tpusim::InputError("unknown subcommand '" + args.words()[0] +
+                                 "': try 'tpusim --help'");
+    } catch (const tpusim::InputError& e) {
+        std::cerr << "tpusim: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "tpusim: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}

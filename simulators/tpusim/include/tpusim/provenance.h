@@ -1,0 +1,56 @@
+#pragma once
+// Every number the learner sees travels with what it is: the honesty rule.
+// The simulator only ever produces `predicted` values, or `verified_off_chip`
+// from the numeric run of a schedule; `measured` exists so that the app and
+// the progress store can use the same type for runs on real chips.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tpusim {
+
+enum class Kind { predicted, verified_off_chip, measured };
+
+// "predicted", "verified off-chip", "measured"
+std::string_view kind_name(Kind kind);
+// The same, as a JSON-friendly key: "predicted", "verified_off_chip", "measured"
+std::string_view kind_key(Kind kind);
+
+struct Provenance {
+    Kind kind = Kind::predicted;
+    std::string chip;    // "v5e"
+    std::string dtype;   // "bf16", or "bf16 in, f32 acc, bf16 out"
+    std::string shapes;  // "M=4096 K=4096 N=4096"
+    std::string model;   // "roofline", "pipeline", "systolic array", ...
+    std::string date;    // only for measured values (ISO date); empty otherwise
+    // Each assumption the answer rests on, in one sentence; the app shows them.
+    std::vector<std::string> assumptions;
+};
+
+// One named number with its unit, for the secondary figures of an answer.
+struct Figure {
+    std::string name;  // "arithmetic intensity"
+    double value = 0;
+    std::string unit;  // "FLOP/B"
+};
+
+// The value type for any answer shown to the learner: the headline number,
+// its unit, the figures that explain it, and its provenance.
+struct Estimate {
+    std::string label;  // "matmul NxNxN"
+    double value = 0;   // in SI units (seconds, bytes, FLOP/s, ...)
+    std::string unit;   // "s"
+    std::vector<Figure> details;
+    Provenance provenance;
+};
+
+// Time for people: "697.7 µs", "1.25 ms", "850 ns", "2.00 s".
+std::string format_time(double seconds);
+// Bytes for people with binary prefixes: "16.0 MiB", "512 B".
+std::string format_bytes(double bytes);
+// A rate with decimal prefixes: format_rate(1.97e14, "FLOP/s") == "197 TFLOP/s".
+std::string format_rate(double per_second, std::string_view unit);
+// Fixed-point with `decimals` digits after the point.
+std::string format_fixed(double value, int decimals);
+
+}  // namespace tpusim

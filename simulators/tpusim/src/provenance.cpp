@@ -1,0 +1,75 @@
+#include "tpusim/provenance.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace tpusim {
+
+std::string_view kind_name(Kind kind) {
+    switch (kind) {
+        case Kind::predicted: return "predicted";
+        case Kind::verified_off_chip: return "verified off-chip";
+        case Kind::measured: return "measured";
+    }
+    return "predicted";
+}
+
+std::string_view kind_key(Kind kind) {
+    switch (kind) {
+        case Kind::predicted: return "predicted";
+        case Kind::verified_off_chip: return "verified_off_chip";
+        case Kind::measured: return "measured";
+    }
+    return "predicted";
+}
+
+std::string format_fixed(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+namespace {
+// Three significant figures, at least one decimal below 100 so the landing
+// page's "697.7 µs" keeps its tenth.
+std::string three_figures(double v) {
+    if (v >= 100) return format_fixed(v, 1);
+    if (v >= 10) return format_fixed(v, 1);
+    return format_fixed(v, 2);
+}
+}  // namespace
+
+std::string format_time(double seconds) {
+    if (!std::isfinite(seconds)) return "inf";
+    const double a = std::fabs(seconds);
+    if (a == 0) return "0 s";
+    if (a < 1e-6) return three_figures(seconds * 1e9) + " ns";
+    if (a < 1e-3) return three_figures(seconds * 1e6) + " µs";
+    if (a < 1) return three_figures(seconds * 1e3) + " ms";
+    return three_figures(seconds) + " s";
+}
+
+std::string format_bytes(double bytes) {
+    const double a = std::fabs(bytes);
+    if (a < 1024) return format_fixed(bytes, 0) + " B";
+    if (a < 1024.0 * 1024) return format_fixed(bytes / 1024, 1) + " KiB";
+    if (a < 1024.0 * 1024 * 1024) return format_fixed(bytes / (1024.0 * 1024), 1) + " MiB";
+    return format_fixed(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
+}
+
+std::string format_rate(double per_second, std::string_view unit) {
+    static const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    int i = 0;
+    double v = per_second;
+    while (std::fabs(v) >= 1000 && i < 6) {
+        v /= 1000;
+        ++i;
+    }
+    std::string text = std::fabs(v) >= 100 ? format_fixed(v, 0)
+                     : std::fabs(v) >= 10 ? format_fixed(v, 1)
+                                          : format_fixed(v, 2);
+    return text + " " + prefixes[i] + std::string(unit);
+}
+
+}  // namespace tpusim

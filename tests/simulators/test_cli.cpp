@@ -1,0 +1,104 @@
+// End-to-end: run the built tpusim binary and check its output and exit status.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#ifndef TPUSIM_BIN
+#error "TPUSIM_BIN must name the tpusim executable"
+#endif
+
+namespace {
+struct Run {
+    int status = -1;
+    std::string out;  // stdout and stderr together
+};
+
+Run run(const std::string& arguments) {
+    const std::string command = std::string("'") + TPUSIM_BIN + "' " + arguments + " 2>&1";
+    Run r;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 4096> buf{};
+    std::size_t n = 0;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+    const int raw = pclose(pipe);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return r;
+}
+
+int lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+}  // namespace
+
+TEST_CASE("tpusim bench --chip v5e prints the landing rows", "[cli]") {
+    const Run r = run("bench --chip v5e");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("697.7 µs"));
+    CHECK_THAT(r.out, Catch::Contains("41.1 µs"));
+    CHECK_THAT(r.out, Catch::Contains("122.8 µs"));
+}
+
+TEST_CASE("tpusim bench --json has the rows and their provenance", "[cli]") {
+    const Run r = run("bench --chip v5e --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"time_s\":"));
+    CHECK_THAT(r.out, Catch::Contains("\"time\":\"697.7 µs\""));
+    CHECK_THAT(r.out, Catch::Contains("\"kind\":\"predicted\""));
+    CHECK_THAT(r.out, Catch::Contains("\"assumptions\":["));
+}
+
+TEST_CASE("tpusim roofline matmul", "[cli]") {
+    const Run r = run("roofline matmul --m 4096 --k 4096 --n 4096 --dtype bf16 --chip v5e --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"bound\":\"compute\""));
+    CHECK_THAT(r.out, Catch::Contains("\"ridge\":"));
+    CHECK_THAT(r.out, Catch::Contains("\"intensity\":"));
+}
+
+TEST_CASE("tpusim chips lists every chip; --chip shows sources", "[cli]") {
+    const Run all = run("chips");
+    CHECK(all.status == 0);
+    for (const char* id : {"v4", "v5e", "v5p", "v6e", "v7"}) CHECK_THAT(all.out, Catch::Contains(id));
+    const Run one = run("chips --chip v5e");
+    CHECK_THAT(one.out, Catch::Contains("[JAX-INFO]"));
+    CHECK_THAT(one.out, Catch::Contains("scoped VMEM default *"));
+}
+
+TEST_CASE("--help has an example per subcommand; --version prints the version", "[cli]") {
+    const Run h = run("--help");
+    CHECK(h.status == 0);
+    for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench"})
+        CHECK_THAT(h.out, Catch::Contains(std::string("e.g. ") + s));
+    const Run v = run("--version");
+    CHECK(v.status == 0);
+    CHECK_THAT(v.out, Catch::StartsWith("tpusim "));
+}
+
+TEST_CASE("bad input: one line on stderr and exit status 2", "[cli]") {
+    for (const char* args : {
+             "bench --chip v9",
+             "roofline matmul --m 0 --k 4 --n 4",
+             "roofline matmul --m -3 --k 4 --n 4",
+             "roofline matmul --m 12x --k 4 --n 4",
+             "roofline matmul --m 4 --k 4 --n 4 --dtype bf17",
+             "roofline matmul --m 4 --k 4",
+             "roofline matmul --m 4 --k 4 --n 4 --bogus 1",
+             "roofline elementwise --shape 4x0",
+             "roofline matmul --m 99999999999999999999 --k 4 --n 4",
+             "roofline matmul --m 4 --k 4 --n 4 --dtype int8 --chip v7",
+             "frobnicate",
+             "",
+         }) {
+        INFO(args);
+        const Run r = run(args);
+        CHECK(r.status == 2);
+        CHECK(lines(r.out) == 1);
+        CHECK_THAT(r.out, Catch::StartsWith("tpusim: "));
+    }
+}
