@@ -9,6 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <string>
@@ -136,4 +140,36 @@ TEST_CASE("stores racing to create and migrate a new file migrate it once") {
         CHECK(summary.countByKind.at("opened") == 4);
         CHECK(quickCheck(file) == "ok");
     }
+}
+
+TEST_CASE("writes committed by a process that died are there on the next open") {
+    ScratchDir dir;
+    const auto file = dir / "crashed.db";
+    Store::open(file).syncChapters({{5, "gap", "The gap"}});
+
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // Commit, then vanish without closing: no checkpoint, the -wal stays.
+        try {
+            Store store = Store::open(file);
+            store.setMasteryItemDone(5, "bandwidth-bound", true);
+            store.logEvent("before.crash", "", "");
+            _exit(0);
+        } catch (...) {
+            _exit(1);
+        }
+    }
+    int status = -1;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+
+    const auto sidecars = progress_test::sidecarFiles(file);
+    CHECK(std::find(sidecars.begin(), sidecars.end(), "crashed.db-wal") != sidecars.end());
+
+    Store store = Store::open(file);
+    CHECK(store.masteryItemsDone(5) == std::set<std::string>{"bandwidth-bound"});
+    CHECK(store.eventSummary().countByKind.at("before.crash") == 1);
+    CHECK(quickCheck(file) == "ok");
 }

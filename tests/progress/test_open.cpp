@@ -136,3 +136,21 @@ TEST_CASE("a blank SQLite database made elsewhere is claimed") {
     Store store = Store::open(file);
     CHECK(store.schemaVersion() == Store::kLatestSchema);
 }
+
+TEST_CASE("file names with URI characters, spaces and non-ASCII letters work") {
+    ScratchDir dir;
+    const auto file = dir / "odd ?#%25 n\xc3\xa4me&mode=ro.db";
+    {
+        Store store = Store::open(file);
+        store.logEvent("note", "", "");
+    }
+    CHECK(std::filesystem::exists(file));
+    Store store = Store::open(file);
+    CHECK(store.eventSummary().countByKind.at("note") == 1);
+    // Nothing was created under a name SQLite mis-parsed.
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+        ++entries;
+    }
+    CHECK(entries <= 3);  // the file, and its -wal and -shm while open
+}
