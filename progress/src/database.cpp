@@ -66,6 +66,11 @@ Connection Connection::open(const std::filesystem::path& file, Access access) {
         throw errors::fromSqlite(file, rc, message);
     }
     sqlite3_extended_result_codes(db, 1);
+    // SQLite quietly falls back to read-only when the file is not writable.
+    if (access == Access::ReadWriteCreate && sqlite3_db_readonly(db, "main") == 1) {
+        sqlite3_close_v2(db);
+        throw errors::cannotOpen(file, "it is read-only");
+    }
     return Connection(db, file);
 }
 

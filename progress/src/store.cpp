@@ -41,7 +41,8 @@ void useWriteAheadLog(const db::Connection& connection) {
         }
     }
     if (mode != "wal") {
-        throw errors::ioFailure(connection.file(), "write-ahead logging could not be turned on; the journal mode is " + mode);
+        throw errors::ioFailure(connection.file(),
+                                "write-ahead logging could not be turned on; the journal mode is " + mode);
     }
 }
 
