@@ -102,3 +102,51 @@ TEST_CASE("bad input: one line on stderr and exit status 2", "[cli]") {
         CHECK_THAT(r.out, Catch::StartsWith("tpusim: "));
     }
 }
+
+TEST_CASE("tpusim pipeline matmul --json has the issue's keys", "[cli]") {
+    const Run r = run("pipeline matmul --m 4096 --k 4096 --n 4096 --bm 512 --bk 1024 --bn 1024 "
+                      "--dtype bf16 --chip v5e --json");
+    CHECK(r.status == 0);
+    for (const char* key : {"\"time_s\":", "\"steps\":128", "\"vmem_bytes\":", "\"hbm_bytes\":",
+                            "\"utilization\":", "\"provenance\":"})
+        CHECK_THAT(r.out, Catch::Contains(key));
+    const Run t = run("pipeline matmul --m 256 --k 256 --n 256 --bm 128 --bk 128 --bn 128 --timeline");
+    CHECK(t.status == 0);
+    CHECK_THAT(t.out, Catch::Contains("(1,1,1)"));
+}
+
+TEST_CASE("tpusim blockspec check --json prints legal and reason", "[cli]") {
+    const Run r = run("blockspec check --array 1024x1000 --block 256x100 --dtype f32 --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"legal\":false"));
+    CHECK_THAT(r.out, Catch::Contains("\"reason\":\"the last dimension of the block (100)"));
+    const Run ok = run("blockspec check --array 1024x1000 --block 256x1000 --dtype f32 --json");
+    CHECK_THAT(ok.out, Catch::Contains("\"legal\":true"));
+}
+
+TEST_CASE("tpusim blockspec verify is an off-chip verification", "[cli]") {
+    const Run r = run("blockspec verify --m 128 --k 128 --n 128 --bm 32 --bk 32 --bn 32 --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"passed\":true"));
+    CHECK_THAT(r.out, Catch::Contains("\"kind\":\"verified_off_chip\""));
+    const Run bad = run("blockspec verify --m 128 --k 128 --n 128 --bm 32 --bk 32 --bn 32 --order kij");
+    CHECK(bad.status == 0);
+    CHECK_THAT(bad.out, Catch::StartsWith("FAILED"));
+}
+
+TEST_CASE("pipeline and blockspec bad input exits 2", "[cli]") {
+    for (const char* args : {
+             "pipeline matmul --m 4096 --k 4096 --n 4096 --bm 100 --bk 128 --bn 128",
+             "pipeline matmul --m 4096 --k 4096 --n 4096 --bm 1024 --bk 2048 --bn 1024",
+             "pipeline matmul --m 4096 --k 4096 --n 4096 --bm 128 --bk 128",
+             "pipeline convolution --m 1",
+             "blockspec check --array 1024x1000 --block 256",
+             "blockspec check --array 1024x --block 256x128",
+             "blockspec verify --m 64 --k 64 --n 64 --bm 16 --bk 16 --bn 16 --order abc",
+         }) {
+        INFO(args);
+        const Run r = run(args);
+        CHECK(r.status == 2);
+        CHECK(lines(r.out) == 1);
+    }
+}

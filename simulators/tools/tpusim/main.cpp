@@ -31,6 +31,12 @@ constexpr Subcommand subcommands[] = {
      "tpusim roofline matmul --m 4096 --k 4096 --n 4096 --dtype bf16 --chip v5e"},
     {"bench", tpusim::cli::cmd_bench, "the landing page's bench rows (--full for all, --chip all)",
      "tpusim bench --chip v5e"},
+    {"pipeline", tpusim::cli::cmd_pipeline,
+     "a Pallas grid pipeline: matmul | elementwise (--timeline for the steps)",
+     "tpusim pipeline matmul --m 4096 --k 4096 --n 4096 --bm 512 --bk 1024 --bn 1024 --chip v5e"},
+    {"blockspec", tpusim::cli::cmd_blockspec,
+     "check: block legality; verify: run a matmul schedule on the host (--order kij)",
+     "tpusim blockspec check --array 1024x1000 --block 256x100 --dtype f32"},
 };
 
 void print_help() {

@@ -1,0 +1,150 @@
+#pragma once
+// A Pallas-style grid pipeline on one chip [JAX-PIPE][DOC-TPU]:
+// the grid is walked in row-major order (last axis fastest); each operand
+// has a BlockSpec (block shape plus an affine index map of the grid
+// indices); a block is copied only when its index changes from the previous
+// step; inputs and outputs are double-buffered, so the DMAs for the next
+// step overlap the current step's compute.
+//
+// Per step:  overhead + max(compute, DMA of the next step's new input
+//            blocks and the previous step's finished output blocks)
+// plus a prologue (the first step's inputs) and an epilogue (the last
+// step's outputs). A DMA costs latency + bytes / bandwidth; DMAs issued in
+// the same step overlap their latencies.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tpusim/chips.h"
+#include "tpusim/dtype.h"
+#include "tpusim/provenance.h"
+
+namespace tpusim {
+
+// block_index[axis] = offsets[axis] + sum over g of coeffs[axis][g] * grid[g].
+// `lambda i, j, k: (i, k)` is IndexMap::select({0, 2}, 3).
+struct IndexMap {
+    std::vector<std::vector<std::int64_t>> coeffs;  // [array axis][grid axis]
+    std::vector<std::int64_t> offsets;              // [array axis]
+
+    // Array axis a follows grid axis grid_axes[a]; -1 pins it to block 0.
+    static IndexMap select(const std::vector<int>& grid_axes, int grid_rank);
+    // Every grid step maps to block 0 on every axis.
+    static IndexMap constant(int array_rank, int grid_rank);
+    std::vector<std::int64_t> apply(const std::vector<std::int64_t>& grid_index) const;
+    // "(i, j, k) -> (i, k)"
+    std::string text() const;
+};
+
+struct BlockSpec {
+    std::string name;
+    std::vector<std::int64_t> array_shape;
+    std::vector<std::int64_t> block_shape;
+    IndexMap index_map;
+    DType dtype = DType::bf16;
+    int buffers = 2;  // double buffering is Pallas's default [JAX-PIPE]
+};
+
+enum class Semantics { parallel, arbitrary };
+
+struct ScratchBuffer {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::f32;
+};
+
+// Work done by one grid step on the MXU: a (m x k) @ (k x n) block product.
+struct MxuWork {
+    std::int64_t m = 0, k = 0, n = 0;
+    DType dtype = DType::bf16;
+};
+// Work done by one grid step on the VPU over a rows x cols tile.
+struct VpuWork {
+    std::int64_t rows = 0, cols = 0;
+    double flops_per_element = 1;
+};
+
+struct Kernel {
+    std::string name;  // "blocked matmul"
+    std::vector<std::int64_t> grid;
+    std::vector<Semantics> semantics;  // empty: every axis arbitrary (Pallas's default)
+    std::vector<BlockSpec> inputs;
+    std::vector<BlockSpec> outputs;
+    std::vector<ScratchBuffer> scratch;
+    std::optional<MxuWork> mxu;
+    std::optional<VpuWork> vpu;
+    double useful_flops = 0;  // the op's FLOPs without padding, for utilization
+    std::string shapes;       // for provenance
+    std::string dtype_text;
+};
+
+struct PipelineOptions {
+    std::optional<double> vmem_limit_bytes;  // default: the chip's scoped default
+    std::optional<double> step_overhead_s;   // default: the chip's assumption
+    std::optional<double> dma_latency_s;     // default: the chip's assumption
+    std::optional<double> hbm_bandwidth;     // default: the chip's (for what-ifs)
+    std::size_t timeline_steps = 0;          // record at most this many steps
+};
+
+struct StepRecord {
+    std::int64_t step = 0;  // position in this core's walk
+    int core = 0;
+    std::vector<std::int64_t> grid_index;
+    std::vector<int> fetched;  // inputs whose block was copied in for this step
+    std::vector<int> written;  // outputs written back after this step
+    double start_s = 0;
+    double compute_s = 0;
+    double dma_s = 0;       // DMAs running during this step (next inputs, previous outputs)
+    double overhead_s = 0;
+    double end_s = 0;
+};
+
+struct PipelineResult {
+    double time_s = 0;
+    std::int64_t steps = 0;        // grid points in total
+    int cores = 1;                 // TensorCores the grid was split over
+    double vmem_bytes = 0;         // buffers x blocks + scratch, per core
+    double vmem_limit_bytes = 0;
+    double hbm_bytes = 0;          // everything copied in and out
+    std::int64_t input_copies = 0;
+    std::int64_t output_copies = 0;
+    double flops = 0;              // useful FLOPs
+    double utilization = 0;        // flops / (time x the device's peak)
+    double compute_s = 0;          // summed over the slowest core's steps
+    double overhead_s = 0;
+    double exposed_dma_s = 0;      // DMA time not hidden under compute
+    double prologue_s = 0;
+    double epilogue_s = 0;
+    double floor_s = 0;            // roofline floor of the same op on the same device
+    std::vector<StepRecord> timeline;
+    Provenance provenance;
+};
+
+// Runs the model. Throws InputError for inconsistent kernels (shapes,
+// index maps pointing outside the array, semantics of the wrong length)
+// and when the VMEM needed exceeds the limit.
+PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOptions& options = {});
+
+// VMEM one core needs: buffers x block bytes (padded to (8,128) tiles) + scratch.
+double vmem_bytes(const Kernel& kernel);
+
+// The blocked matmul of the Pallas TPU docs [JAX-MM]: grid (M/bm, N/bn, K/bk)
+// with semantics (parallel, parallel, arbitrary), x block (bm, bk) at (i, k),
+// y block (bk, bn) at (k, j), output block (bm, bn) at (i, j), and an f32
+// (bm, bn) accumulator in scratch. Blocks must divide the sizes and be legal
+// BlockSpecs; otherwise InputError.
+struct BlockedMatmul {
+    std::int64_t m = 0, k = 0, n = 0;
+    std::int64_t bm = 0, bk = 0, bn = 0;
+    DType in = DType::bf16;
+    DType out = DType::bf16;
+};
+Kernel blocked_matmul(const BlockedMatmul& spec);
+
+// An elementwise op over `inputs` arrays of rows x cols, blocks (br, bc),
+// grid (rows/br, cols/bc), both axes parallel.
+Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br, std::int64_t bc,
+                           int inputs, DType dtype, double flops_per_element = 1);
+
+}  // namespace tpusim
