@@ -73,7 +73,8 @@ TEST_CASE("tpusim chips lists every chip; --chip shows sources", "[cli]") {
 TEST_CASE("--help has an example per subcommand; --version prints the version", "[cli]") {
     const Run h = run("--help");
     CHECK(h.status == 0);
-    for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench"})
+    for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench", "tpusim pipeline",
+                          "tpusim blockspec", "tpusim layout", "tpusim mxu"})
         CHECK_THAT(h.out, Catch::Contains(std::string("e.g. ") + s));
     const Run v = run("--version");
     CHECK(v.status == 0);
@@ -148,5 +149,26 @@ TEST_CASE("pipeline and blockspec bad input exits 2", "[cli]") {
         const Run r = run(args);
         CHECK(r.status == 2);
         CHECK(lines(r.out) == 1);
+    }
+}
+
+TEST_CASE("tpusim mxu and layout", "[cli]") {
+    const Run r = run("mxu --m 4 --k 4 --n 4 --array 4 --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"cycles\":14"));
+    CHECK_THAT(r.out, Catch::Contains("\"utilization\":"));
+    const Run book = run("mxu --m 4 --k 8 --n 8 --array 4 --no-overlap --json");
+    CHECK_THAT(book.out, Catch::Contains("\"cycles\":56"));
+    const Run big = run("mxu --m 8192 --k 8192 --n 8192 --array 128 --json");
+    CHECK_THAT(big.out, Catch::Contains("\"method\":\"formula\""));
+    const Run l = run("layout --shape 8x128 --dtype bf16 --json");
+    CHECK(l.status == 0);
+    CHECK_THAT(l.out, Catch::Contains("\"waste\":0.5"));
+    for (const char* args : {"mxu --m 4 --k 4 --n 0", "mxu --m 4 --k 4 --n 4 --array 2000",
+                             "layout --shape 8x128 --dtype int8 --tile 2x128"}) {
+        INFO(args);
+        const Run bad = run(args);
+        CHECK(bad.status == 2);
+        CHECK(lines(bad.out) == 1);
     }
 }

@@ -37,6 +37,12 @@ constexpr Subcommand subcommands[] = {
     {"blockspec", tpusim::cli::cmd_blockspec,
      "check: block legality; verify: run a matmul schedule on the host (--order kij)",
      "tpusim blockspec check --array 1024x1000 --block 256x100 --dtype f32"},
+    {"layout", tpusim::cli::cmd_layout,
+     "(8,128) tiling, sublane packing, padding waste; --to/--transpose for a relayout",
+     "tpusim layout --shape 8x128 --dtype bf16 --to 8x128"},
+    {"mxu", tpusim::cli::cmd_mxu,
+     "a systolic array cycle by cycle: fill, steady state, drain (--no-overlap: textbook)",
+     "tpusim mxu --m 128 --k 128 --n 128 --array 128"},
 };
 
 void print_help() {
