@@ -1,0 +1,23 @@
+#pragma once
+
+#include <set>
+#include <string>
+
+#include <QString>
+
+namespace course { struct ChapterInfo; }
+
+// How far a learner is in one chapter, from its metadata and the mastery
+// items the store holds as done. One rule for the stack, the chapter page
+// and the report.
+struct ChapterProgress
+{
+    int itemsDone = 0;
+    int itemsTotal = 0;
+    QString gateState; // stages only: locked, attempted or passed
+    bool done = false;
+
+    double fraction() const { return itemsTotal > 0 ? double(itemsDone) / itemsTotal : 0.0; }
+};
+
+ChapterProgress chapterProgress(const course::ChapterInfo &info, const std::set<std::string> &itemsDone);

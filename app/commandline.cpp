@@ -1,0 +1,109 @@
+#include "commandline.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace {
+
+const char *const helpText = R"(Usage: tpu-course [options]
+
+A desktop course that teaches you to make TPUs fast, one layer of the stack at a time.
+With no options it opens the window.
+
+Options:
+  --db PATH                  Keep progress in PATH instead of the user's data folder.
+  --screenshot FILE.png      Render a page offscreen, save it as a PNG and exit.
+  --open PLACE               With --screenshot: the page to render. PLACE is stack (the
+                             default), ch01 ... ch15, workshop, bench, chips, palette, or a
+                             workshop piece id such as EX01.
+  --size WxH                 With --screenshot: the window size (default 1440x900).
+  --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
+  --chapters DIR             Load chapter plugins from DIR instead of ./chapters.
+  --version                  Print the version and exit.
+  --help                     Print this help and exit.
+)";
+
+// Flags that take a value, and the ones that don't.
+const QStringList valueFlags{"--db", "--screenshot", "--open", "--size", "--export-report", "--chapters"};
+const QStringList switchFlags{"--help", "-h", "--version"};
+
+} // namespace
+
+QString commandLineHelp() { return QString::fromUtf8(helpText); }
+
+bool isKnownPlaceSyntax(const QString &place)
+{
+    static const QStringList named{"stack", "workshop", "bench", "chips", "palette"};
+    static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])$"));
+    static const QRegularExpression piece(QStringLiteral("^(EX(0[1-9]|1[0-2])|D[1-4]|M[1-6]|L(0[1-9]|1[0-3]))$"));
+    return named.contains(place) || chapter.match(place).hasMatch() || piece.match(place).hasMatch();
+}
+
+ParsedCommandLine parseCommandLine(const QStringList &arguments)
+{
+    AppOptions o;
+    bool sawOpen = false;
+    bool sawSize = false;
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        QString flag = arguments.at(i);
+        QString value;
+        bool hasInlineValue = false;
+        if (flag.startsWith(QLatin1String("--")) && flag.contains(QLatin1Char('='))) {
+            value = flag.section(QLatin1Char('='), 1);
+            flag = flag.section(QLatin1Char('='), 0, 0);
+            hasInlineValue = true;
+        }
+        if (switchFlags.contains(flag)) {
+            if (hasInlineValue)
+                return {std::nullopt, QStringLiteral("%1 takes no value.").arg(flag)};
+            if (flag == QLatin1String("--version"))
+                o.version = true;
+            else
+                o.help = true;
+            continue;
+        }
+        if (!valueFlags.contains(flag))
+            return {std::nullopt, QStringLiteral("unknown option \"%1\" (see --help).").arg(arguments.at(i))};
+        if (!hasInlineValue) {
+            if (i + 1 >= arguments.size())
+                return {std::nullopt, QStringLiteral("%1 needs a value.").arg(flag)};
+            value = arguments.at(++i);
+        }
+        if (value.isEmpty())
+            return {std::nullopt, QStringLiteral("%1 needs a value.").arg(flag)};
+
+        if (flag == QLatin1String("--db")) {
+            o.dbPath = value;
+        } else if (flag == QLatin1String("--chapters")) {
+            o.chapterDir = value;
+        } else if (flag == QLatin1String("--screenshot")) {
+            if (!value.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+                return {std::nullopt, QStringLiteral("--screenshot writes a PNG: \"%1\" does not end in .png.").arg(value)};
+            o.screenshotPath = value;
+        } else if (flag == QLatin1String("--open")) {
+            if (!isKnownPlaceSyntax(value))
+                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15, workshop, bench, chips, palette, or a piece id such as EX01).").arg(value)};
+            o.openPlace = value;
+            sawOpen = true;
+        } else if (flag == QLatin1String("--size")) {
+            static const QRegularExpression rx(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+            const auto m = rx.match(value);
+            const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+            const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+            if (w < 320 || h < 240 || w > 8192 || h > 16384)
+                return {std::nullopt, QStringLiteral("--size: \"%1\" is not WIDTHxHEIGHT between 320x240 and 8192x16384.").arg(value)};
+            o.size = QSize(w, h);
+            sawSize = true;
+        } else if (flag == QLatin1String("--export-report")) {
+            const QString suffix = QFileInfo(value).suffix().toLower();
+            if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json"))
+                return {std::nullopt, QStringLiteral("--export-report: \"%1\" must end in .pdf, .html or .json.").arg(value)};
+            o.reportPath = value;
+        }
+    }
+    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty())
+        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot.")};
+    if (!o.screenshotPath.isEmpty() && !o.reportPath.isEmpty())
+        return {std::nullopt, QStringLiteral("--screenshot and --export-report cannot be used together.")};
+    return {o, {}};
+}

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What the command line asked for. Parsed before the application object
+// exists, so screenshot mode can choose the offscreen platform.
+struct AppOptions
+{
+    bool help = false;
+    bool version = false;
+    QString dbPath;         // empty: the user's data folder
+    QString screenshotPath; // non-empty: render offscreen, save, exit
+    QString openPlace = QStringLiteral("stack");
+    QSize size{1440, 900};
+    QString reportPath;     // non-empty: export the progress report and exit
+    QString chapterDir;     // empty: ./chapters beside the executable
+};
+
+struct ParsedCommandLine
+{
+    std::optional<AppOptions> options;
+    QString error; // one line naming the bad flag or value
+};
+
+ParsedCommandLine parseCommandLine(const QStringList &arguments);
+QString commandLineHelp();
+
+// Places --open accepts besides chapters (ch01..ch15) and workshop piece ids.
+bool isKnownPlaceSyntax(const QString &place);

@@ -1,0 +1,288 @@
+#include "course.h"
+#include "chapterprogress.h"
+#include "palette/palettemodel.h"
+#include "report/progressreport.h"
+
+#include <chapters/chaptercatalog.h>
+#include <chapters/chapterinterface.h>
+#include <progress/store.h>
+
+#include <QDir>
+#include <QQmlApplicationEngine>
+#include <QtQml/qqml.h>
+#include <QHash>
+#include <QStandardPaths>
+
+using course::ChapterInfo;
+
+namespace {
+
+QString two(int n) { return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0')); }
+
+const char *kindPlural(const QString &kind)
+{
+    if (kind == QLatin1String("instrument")) return "instruments";
+    if (kind == QLatin1String("drill")) return "drills";
+    if (kind == QLatin1String("exhibit")) return "museum exhibits";
+    return "labs";
+}
+
+} // namespace
+
+Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
+    : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this))
+{
+    buildPalette();
+}
+
+void Course::exposeToQml()
+{
+    qmlRegisterSingletonInstance("TpuCourse.Backend", 1, 0, "Course", this);
+    qmlRegisterUncreatableType<PaletteModel>("TpuCourse.Backend", 1, 0, "PaletteModel",
+                                             QStringLiteral("the palette model comes from Course.palette"));
+}
+
+bool loadShell(QQmlApplicationEngine &engine)
+{
+    // Qt 6.4 has no loadFromModule: the modules live under qrc:/qt/qml.
+    engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
+    engine.load(QUrl(QStringLiteral("qrc:/qt/qml/TpuCourse/Shell/Main.qml")));
+    return !engine.rootObjects().isEmpty();
+}
+
+int Course::chapterCount() const { return static_cast<int>(m_catalog.chapters().size()); }
+
+int Course::gateCount() const
+{
+    int n = 0;
+    for (const ChapterInfo &c : m_catalog.chapters())
+        n += c.isStage() ? 1 : 0;
+    return n;
+}
+
+int Course::gatesPassed() const
+{
+    const auto done = m_store.masteryItemsDone();
+    int n = 0;
+    for (const ChapterInfo &c : m_catalog.chapters())
+        n += (c.isStage() && chapterProgress(c, done).gateState == QLatin1String("passed")) ? 1 : 0;
+    return n;
+}
+
+int Course::chaptersDone() const
+{
+    const auto done = m_store.masteryItemsDone();
+    int n = 0;
+    for (const ChapterInfo &c : m_catalog.chapters())
+        n += chapterProgress(c, done).done ? 1 : 0;
+    return n;
+}
+
+bool Course::started() const
+{
+    return !m_store.masteryItemsDone().empty() || gatesPassed() > 0;
+}
+
+int Course::nextChapter() const
+{
+    const auto done = m_store.masteryItemsDone();
+    for (const ChapterInfo &c : m_catalog.chapters())
+        if (!chapterProgress(c, done).done)
+            return c.number;
+    return m_catalog.chapters().isEmpty() ? 0 : m_catalog.chapters().constLast().number;
+}
+
+QStringList Course::problems() const
+{
+    QStringList out;
+    for (const auto &p : m_catalog.problems())
+        out.append(p.file.isEmpty() ? p.message : p.file + QStringLiteral(": ") + p.message);
+    out.append(m_runtimeProblems);
+    return out;
+}
+
+void Course::reportProblem(const QString &message)
+{
+    m_runtimeProblems.append(message);
+    emit problemsChanged();
+}
+
+QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::string> &done) const
+{
+    const ChapterProgress p = chapterProgress(info, done);
+    QVariantMap m{
+        {"number", info.number},
+        {"slug", info.slug},
+        {"title", info.title},
+        {"summary", info.summary},
+        {"layer", info.layer},
+        {"layerName", info.layerName},
+        {"layerLine", info.layerLine},
+        {"isStage", info.isStage()},
+        {"itemsDone", p.itemsDone},
+        {"itemsTotal", p.itemsTotal},
+        {"progress", p.fraction()},
+        {"done", p.done},
+    };
+    if (info.stage) {
+        m.insert("stageNumber", info.stage->number);
+        m.insert("gate", info.stage->gate);
+        m.insert("gateLab", info.stage->lab);
+        m.insert("gateRule", info.stage->rule);
+        m.insert("gateState", p.gateState);
+    }
+    return m;
+}
+
+QVariantList Course::chapters() const
+{
+    const auto done = m_store.masteryItemsDone();
+    QVariantList list;
+    for (const ChapterInfo &c : m_catalog.chapters())
+        list.append(chapterSummary(c, done));
+    return list;
+}
+
+QVariantList Course::pieces() const
+{
+    // A piece's progress: the share of the course's mastery items done with it.
+    const auto done = m_store.masteryItemsDone();
+    QHash<QString, QPair<int, int>> byPiece; // piece -> (done, total)
+    for (const ChapterInfo &c : m_catalog.chapters())
+        for (const auto &item : c.mastery)
+            if (!item.piece.isEmpty()) {
+                auto &tally = byPiece[item.piece];
+                tally.first += done.count(item.id.toStdString()) ? 1 : 0;
+                tally.second += 1;
+            }
+    QVariantList list;
+    for (const ChapterInfo &c : m_catalog.chapters())
+        for (const auto &p : c.pieces) {
+            const auto tally = byPiece.value(p.id);
+            list.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
+                                    {"name", p.name}, {"does", p.does}, {"chapter", p.chapter},
+                                    {"progress", tally.second > 0 ? double(tally.first) / tally.second : 0.0}});
+        }
+    return list;
+}
+
+QVariantMap Course::chapterPage(int number)
+{
+    const ChapterInfo *info = m_catalog.chapter(number);
+    if (!info)
+        return {};
+    const auto done = m_store.masteryItemsDone(number);
+    QVariantMap page = chapterSummary(*info, done);
+    QVariantList items;
+    for (const auto &item : info->mastery)
+        items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},
+                                 {"done", done.count(item.id.toStdString()) > 0}});
+    page.insert("mastery", items);
+    QVariantList pieces;
+    for (const auto &p : info->pieces)
+        pieces.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
+                                  {"name", p.name}, {"does", p.does}});
+    page.insert("pieces", pieces);
+
+    const int before = static_cast<int>(m_catalog.problems().size());
+    course::ChapterInterface *plugin = m_catalog.load(number);
+    if (m_catalog.problems().size() != before)
+        emit problemsChanged();
+    if (plugin) {
+        page.insert("intro", plugin->introMarkdown());
+        page.insert("loaded", true);
+    } else {
+        page.insert("intro", QString());
+        page.insert("loaded", false);
+        page.insert("loadError", m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
+    }
+    try {
+        m_store.noteChapterOpened(number);
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+    }
+    return page;
+}
+
+bool Course::setItemDone(int chapter, const QString &itemId, bool done)
+{
+    try {
+        m_store.setMasteryItemDone(chapter, itemId.toStdString(), done);
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit progressChanged();
+    return true;
+}
+
+QUrl Course::pieceUrl(const QString &pieceId)
+{
+    const int chapter = chapterOfPiece(pieceId);
+    if (chapter == 0)
+        return {};
+    course::ChapterInterface *plugin = m_catalog.load(chapter);
+    return plugin ? plugin->pieceUrl(pieceId) : QUrl();
+}
+
+int Course::chapterOfPiece(const QString &pieceId) const
+{
+    const auto *piece = m_catalog.piece(pieceId);
+    return piece ? piece->chapter : 0;
+}
+
+QString Course::defaultReportPath() const
+{
+    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QDir(docs.isEmpty() ? QDir::homePath() : docs).filePath(QStringLiteral("tpu-course-progress.pdf"));
+}
+
+QString Course::exportReport(const QString &path)
+{
+    QString error;
+    if (!writeProgressReport(buildProgressReport(m_catalog, m_store), path, &error))
+        return error;
+    try {
+        m_store.logEvent("report-exported", path.toStdString(), "");
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+    }
+    return {};
+}
+
+void Course::buildPalette()
+{
+    QList<PaletteModel::Entry> entries;
+    for (const ChapterInfo &c : m_catalog.chapters()) {
+        const QString id = QStringLiteral("ch") + two(c.number);
+        if (c.stage) {
+            entries.append({id, QStringLiteral("stage"), c.title,
+                            QStringLiteral("ch %1 · stage %2 · gate %3 · pinned at %4")
+                                .arg(two(c.number)).arg(c.stage->number).arg(c.stage->gate, c.layerName),
+                            QStringLiteral("stage %1 %2 chapter").arg(c.stage->number).arg(c.stage->gate)});
+        } else {
+            entries.append({id, QStringLiteral("chapter"), c.title,
+                            QStringLiteral("ch %1 · layer %2 · %3").arg(two(c.number)).arg(c.layer).arg(c.layerLine),
+                            QStringLiteral("chapter layer %1").arg(c.slug)});
+        }
+    }
+    for (const ChapterInfo &c : m_catalog.chapters())
+        for (const auto &p : c.pieces)
+            entries.append({p.id, p.kind, p.name,
+                            QStringLiteral("%1 · %2 · ch %3").arg(p.displayId(), p.does, two(c.number)),
+                            QStringLiteral("%1 %2 %3").arg(p.displayId(), QLatin1String(kindPlural(p.kind)), c.title)});
+    entries.append({QStringLiteral("workshop"), QStringLiteral("page"), QStringLiteral("The workshop"),
+                    QStringLiteral("instruments, drills, exhibits and labs"), QStringLiteral("pieces")});
+    entries.append({QStringLiteral("bench"), QStringLiteral("page"), QStringLiteral("The bench"),
+                    QStringLiteral("roofline-predicted floors per chip; hardware rows replace them"),
+                    QStringLiteral("roofline floors matmul elementwise")});
+    entries.append({QStringLiteral("chips"), QStringLiteral("page"), QStringLiteral("The chips"),
+                    QStringLiteral("v4, v5e, v5p, v6e and v7 side by side, every figure with its source"),
+                    QStringLiteral("hardware table tpu")});
+    entries.append({QStringLiteral("report"), QStringLiteral("page"), QStringLiteral("Export the progress report"),
+                    QStringLiteral("PDF, HTML or JSON: chapters, stages, gates and every attempt"),
+                    QStringLiteral("pdf html json export")});
+    entries.append({QStringLiteral("stack"), QStringLiteral("page"), QStringLiteral("The stack"),
+                    QStringLiteral("the top of the descent"), QStringLiteral("home top start")});
+    m_palette->setEntries(entries);
+}

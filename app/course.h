@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+#include <QUrl>
+#include <QVariantList>
+
+#include <set>
+#include <string>
+
+#include "palette/palettemodel.h"
+
+namespace course { class ChapterCatalog; struct ChapterInfo; }
+namespace progress { class Store; }
+class QQmlApplicationEngine;
+
+// Loads the shell's window into engine; false when it could not be created.
+bool loadShell(QQmlApplicationEngine &engine);
+
+// The course as the shell's QML sees it: the chapters and pieces from the
+// plugins' metadata, the learner's progress from the store, and the actions
+// that change it. Every list here is small (15 chapters, 35 pieces), so QML
+// gets plain lists and a changed signal rather than item models.
+class Course : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(QVariantList chapters READ chapters NOTIFY progressChanged)
+    Q_PROPERTY(QVariantList pieces READ pieces NOTIFY progressChanged)
+    Q_PROPERTY(int chapterCount READ chapterCount CONSTANT)
+    Q_PROPERTY(int chaptersDone READ chaptersDone NOTIFY progressChanged)
+    Q_PROPERTY(int gateCount READ gateCount CONSTANT)
+    Q_PROPERTY(int gatesPassed READ gatesPassed NOTIFY progressChanged)
+    Q_PROPERTY(bool started READ started NOTIFY progressChanged)
+    Q_PROPERTY(int nextChapter READ nextChapter NOTIFY progressChanged)
+    Q_PROPERTY(QStringList problems READ problems NOTIFY problemsChanged)
+    Q_PROPERTY(PaletteModel *palette READ palette CONSTANT)
+
+public:
+    Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
+
+    // Makes this object the QML singleton TpuCourse.Backend/Course.
+    void exposeToQml();
+
+    QVariantList chapters() const;
+    QVariantList pieces() const;
+    int chapterCount() const;
+    int chaptersDone() const;
+    int gateCount() const;
+    int gatesPassed() const;
+    bool started() const;
+    int nextChapter() const;
+    QStringList problems() const;
+    PaletteModel *palette() const { return m_palette; }
+
+    // The whole page of one chapter: metadata, progress, its items with their
+    // state, and its introduction (this loads the chapter's library).
+    Q_INVOKABLE QVariantMap chapterPage(int number);
+    Q_INVOKABLE bool setItemDone(int chapter, const QString &itemId, bool done);
+    // The QML page of a piece, or an empty URL when its chapter has none.
+    Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
+    Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
+    // Writes the progress report; returns an empty string or the reason it failed.
+    Q_INVOKABLE QString exportReport(const QString &path);
+    Q_INVOKABLE QString defaultReportPath() const;
+
+signals:
+    void progressChanged();
+    void problemsChanged();
+
+private:
+    QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done) const;
+    void reportProblem(const QString &message);
+    void buildPalette();
+
+    course::ChapterCatalog &m_catalog;
+    progress::Store &m_store;
+    PaletteModel *m_palette;
+    QStringList m_runtimeProblems;
+};

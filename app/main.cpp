@@ -1,0 +1,110 @@
+#include "commandline.h"
+#include "course.h"
+#include "report/progressreport.h"
+#include "screenshot.h"
+
+#include <chapters/chaptercatalog.h>
+#include <progress/store.h>
+#include <progress/store_error.h>
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QQmlApplicationEngine>
+#include <QQmlContext>
+#include <QStandardPaths>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <cstdio>
+#include <vector>
+
+Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+
+namespace {
+
+constexpr int kCourseChapters = 15;
+
+int fail(int code, const QString &sentence)
+{
+    std::fprintf(stderr, "tpu-course: %s\n", qPrintable(sentence));
+    return code;
+}
+
+QString defaultDatabasePath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return QDir(dir).filePath(QStringLiteral("progress.sqlite"));
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    const ParsedCommandLine parsed = parseCommandLine(arguments);
+    if (!parsed.options)
+        return fail(2, parsed.error);
+    const AppOptions &opt = *parsed.options;
+    if (opt.help) {
+        std::fputs(qPrintable(commandLineHelp()), stdout);
+        return 0;
+    }
+    if (opt.version) {
+        std::printf("tpu-course %s\n", TPU_COURSE_VERSION);
+        return 0;
+    }
+    const bool headless = !opt.screenshotPath.isEmpty() || !opt.reportPath.isEmpty();
+    if (headless) {
+        // Renders identically on machines with and without a GPU or display.
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("QT_QUICK_BACKEND", "software");
+    }
+
+    // QApplication, not QGuiApplication: Qt Charts draws through Graphics View.
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("tpu-course"));
+    QApplication::setOrganizationName(QStringLiteral("tpu-course"));
+    QApplication::setApplicationVersion(QStringLiteral(TPU_COURSE_VERSION));
+
+    const QString dbPath = opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath;
+    std::optional<progress::Store> store;
+    try {
+        store.emplace(progress::Store::open(dbPath.toStdString()));
+    } catch (const progress::StoreError &e) {
+        return fail(1, QString::fromUtf8(e.what()));
+    }
+
+    course::ChapterCatalog catalog;
+    const QString chapterDir = opt.chapterDir.isEmpty()
+        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
+        : opt.chapterDir;
+    catalog.scan(chapterDir, kCourseChapters);
+    try {
+        std::vector<progress::ChapterRow> rows;
+        for (const auto &c : catalog.chapters())
+            rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
+        store->syncChapters(rows);
+    } catch (const progress::StoreError &e) {
+        return fail(1, QString::fromUtf8(e.what()));
+    }
+
+    if (!opt.reportPath.isEmpty()) {
+        QString error;
+        if (!writeProgressReport(buildProgressReport(catalog, *store), opt.reportPath, &error))
+            return fail(1, QStringLiteral("the report was not written: %1").arg(error));
+        return 0;
+    }
+
+    Course course(catalog, *store);
+    course.exposeToQml();
+    QQmlApplicationEngine engine;
+    if (!loadShell(engine))
+        return fail(1, QStringLiteral("the window could not be loaded."));
+
+    if (!opt.screenshotPath.isEmpty())
+        return saveScreenshot(engine, opt.openPlace, opt.size, opt.screenshotPath);
+    return QApplication::exec();
+}

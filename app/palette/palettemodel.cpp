@@ -1,0 +1,74 @@
+#include "palettemodel.h"
+#include "fuzzymatch.h"
+
+#include <algorithm>
+
+PaletteModel::PaletteModel(QObject *parent) : QAbstractListModel(parent) {}
+
+void PaletteModel::setEntries(QList<Entry> entries)
+{
+    m_entries = std::move(entries);
+    refilter();
+}
+
+void PaletteModel::setQuery(const QString &query)
+{
+    if (query == m_query)
+        return;
+    m_query = query;
+    emit queryChanged();
+    refilter();
+}
+
+void PaletteModel::refilter()
+{
+    struct Scored { int score; qsizetype order; const Entry *entry; };
+    QList<Scored> scored;
+    for (qsizetype i = 0; i < m_entries.size(); ++i) {
+        const Entry &e = m_entries.at(i);
+        // The title counts most; the id, kind and keywords help find it.
+        const int onTitle = fuzzyScore(m_query, e.title);
+        const int onAll = fuzzyScore(m_query, e.place + QLatin1Char(' ') + e.keywords + QLatin1Char(' ') + e.subtitle);
+        const int score = std::max(onTitle >= 0 ? onTitle + 8 : -1, onAll);
+        if (score >= 0)
+            scored.append({score, i, &e});
+    }
+    std::stable_sort(scored.begin(), scored.end(), [](const Scored &a, const Scored &b) {
+        return a.score != b.score ? a.score > b.score : a.order < b.order;
+    });
+    beginResetModel();
+    m_matches.clear();
+    for (const Scored &s : scored)
+        m_matches.append(*s.entry);
+    endResetModel();
+    emit countChanged();
+}
+
+QString PaletteModel::placeAt(int row) const
+{
+    return row >= 0 && row < m_matches.size() ? m_matches.at(row).place : QString();
+}
+
+int PaletteModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_matches.size());
+}
+
+QVariant PaletteModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_matches.size())
+        return {};
+    const Entry &e = m_matches.at(index.row());
+    switch (role) {
+    case PlaceRole: return e.place;
+    case KindRole: return e.kind;
+    case TitleRole: return e.title;
+    case SubtitleRole: return e.subtitle;
+    default: return {};
+    }
+}
+
+QHash<int, QByteArray> PaletteModel::roleNames() const
+{
+    return {{PlaceRole, "place"}, {KindRole, "kind"}, {TitleRole, "title"}, {SubtitleRole, "subtitle"}};
+}

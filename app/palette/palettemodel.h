@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QAbstractListModel>
+#include <QList>
+#include <QString>
+
+// Everything the command palette can jump to, filtered and ranked by a query.
+class PaletteModel : public QAbstractListModel
+{
+    Q_OBJECT
+    Q_PROPERTY(QString query READ query WRITE setQuery NOTIFY queryChanged)
+    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+
+public:
+    struct Entry
+    {
+        QString place;    // what --open and the shell's navigate() take: ch03, EX01, bench…
+        QString kind;     // chapter, stage, instrument, drill, exhibit, lab, page
+        QString title;
+        QString subtitle;
+        QString keywords; // extra words that match but are not shown
+    };
+
+    enum Role { PlaceRole = Qt::UserRole + 1, KindRole, TitleRole, SubtitleRole };
+
+    explicit PaletteModel(QObject *parent = nullptr);
+
+    void setEntries(QList<Entry> entries);
+    const QList<Entry> &matches() const { return m_matches; }
+
+    QString query() const { return m_query; }
+    void setQuery(const QString &query);
+
+    Q_INVOKABLE QString placeAt(int row) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+signals:
+    void queryChanged();
+    void countChanged();
+
+private:
+    void refilter();
+
+    QList<Entry> m_entries;
+    QList<Entry> m_matches;
+    QString m_query;
+};

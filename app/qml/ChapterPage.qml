@@ -1,0 +1,202 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// A chapter opened in place: title and layer, its introduction, its mastery
+// work as a checklist kept in the store, its gate (stages) and its pieces.
+Flickable {
+    id: root
+    signal back()
+    signal openPlace(string place)
+
+    property var page: ({})
+    property string highlightPiece: ""
+    readonly property int depth: page.layer || 1
+    readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
+
+    // Loads chapter `number`; false when the course has no such chapter.
+    function load(number, pieceId) {
+        const p = Course.chapterPage(number)
+        if (!p || p.number === undefined)
+            return false
+        page = p
+        highlightPiece = pieceId
+        contentY = 0
+        return true
+    }
+    function refresh() { if (page.number !== undefined) page = Course.chapterPage(page.number) }
+
+    contentWidth: width
+    contentHeight: column.implicitHeight + Theme.gapXXL * 2
+    boundsBehavior: Flickable.StopAtBounds
+    clip: true
+    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+    Keys.onPressed: event => {
+        if (event.key === Qt.Key_PageDown) { contentY = Math.min(contentY + height * 0.9, Math.max(0, contentHeight - height)); event.accepted = true }
+        else if (event.key === Qt.Key_PageUp) { contentY = Math.max(0, contentY - height * 0.9); event.accepted = true }
+    }
+
+    Rectangle {
+        // The chapter keeps the colour of its layer in a band across the top.
+        width: root.width
+        height: header.implicitHeight + Theme.gapXXL * 2
+        color: Theme.layerColor(root.depth)
+    }
+    Rectangle {
+        y: header.implicitHeight + Theme.gapXXL * 2
+        width: root.width
+        height: Math.max(root.contentHeight, root.height) - y
+        color: Theme.paper
+    }
+
+    ColumnLayout {
+        id: column
+        x: root.margin
+        y: Theme.gapL
+        width: root.width - 2 * root.margin
+        spacing: Theme.gapL
+
+        ColumnLayout {
+            id: header
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapL
+            spacing: Theme.gapM
+            PlainButton {
+                objectName: "backButton"
+                text: "← the stack"
+                mono: true
+                fillColor: "transparent"
+                hoverColor: Theme.layerTrack(root.depth)
+                textColor: Theme.layerInk(root.depth)
+                onClicked: root.back()
+            }
+            MonoText {
+                text: "ch " + String(root.page.number).padStart(2, "0") + " · "
+                      + (root.page.isStage ? "stage " + root.page.stageNumber + " · pinned at " : "layer " + root.page.layer + " · ")
+                      + root.page.layerName
+                color: Theme.layerMuted(root.depth)
+            }
+            Text {
+                objectName: "chapterTitle"
+                Layout.fillWidth: true
+                text: root.page.title || ""
+                font.family: Theme.sans; font.pixelSize: Theme.displaySize * 0.8; font.weight: Font.DemiBold
+                color: Theme.layerInk(root.depth)
+                wrapMode: Text.WordWrap
+            }
+            Text {
+                Layout.fillWidth: true
+                text: root.page.summary || ""
+                font.family: Theme.sans; font.pixelSize: Theme.subheadingSize
+                color: Theme.layerMuted(root.depth)
+                wrapMode: Text.WordWrap
+            }
+            ProgressLine {
+                value: root.page.progress || 0
+                fillColor: Theme.layerAccent(root.depth)
+                trackColor: Theme.layerTrack(root.depth)
+                textColor: Theme.layerMuted(root.depth)
+            }
+        }
+
+        Text {
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapXL
+            visible: root.page.loaded === false
+            text: "This chapter's library could not be loaded: " + (root.page.loadError || "") + " Its outline and checklist still work."
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+            color: Theme.failed
+            wrapMode: Text.WordWrap
+        }
+
+        Text {
+            objectName: "chapterIntro"
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapXL
+            text: root.page.intro || ""
+            textFormat: Text.MarkdownText
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize + 1
+            lineHeight: 1.4
+            color: Theme.ink
+            wrapMode: Text.WordWrap
+            onLinkActivated: link => Qt.openUrlExternally(link)
+        }
+
+        // The gate, for a stage: what passes it, and its state.
+        Rectangle {
+            Layout.fillWidth: true
+            visible: root.page.isStage === true
+            implicitHeight: gate.implicitHeight + Theme.gapL * 2
+            radius: Theme.radius
+            color: Theme.ink
+            ColumnLayout {
+                id: gate
+                x: Theme.gapL; y: Theme.gapL
+                width: parent.width - 2 * Theme.gapL
+                spacing: Theme.gap
+                MonoText {
+                    text: "gate " + (root.page.gate || "") + " · " + (root.page.gateState || "") + " · judged on a measured run of lab " + (root.page.gateLab || "")
+                    color: Theme.gateColor(root.page.gateState)
+                }
+                Text {
+                    Layout.fillWidth: true
+                    text: root.page.gateRule || ""
+                    font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                    color: Theme.inkText
+                    wrapMode: Text.WordWrap
+                }
+            }
+        }
+
+        MasteryList {
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapL
+            chapter: root.page.number || 0
+            items: root.page.mastery || []
+            onToggled: root.refresh()
+            onOpenPlace: place => root.openPlace(place)
+        }
+
+        Text {
+            Layout.topMargin: Theme.gapL
+            text: "Pieces in this chapter"
+            visible: (root.page.pieces || []).length > 0
+            font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+            color: Theme.ink
+        }
+        Repeater {
+            model: root.page.pieces || []
+            delegate: Rectangle {
+                id: pieceRow
+                required property var modelData
+                readonly property url url: Course.pieceUrl(modelData.id)
+                Layout.fillWidth: true
+                implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
+                radius: Theme.radius
+                color: modelData.id === root.highlightPiece ? Theme.highlight : "transparent"
+                border.color: modelData.id === root.highlightPiece ? Theme.amberDeep : Theme.layerColors[2]
+                ColumnLayout {
+                    id: pieceText
+                    x: Theme.gapM; y: Theme.gapM
+                    width: parent.width - 2 * Theme.gapM
+                    spacing: 2
+                    MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.amberDeep }
+                    Text {
+                        text: modelData.name
+                        font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                        color: Theme.ink
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: modelData.does + (pieceRow.url.toString() === "" ? "  ·  not part of this build yet" : "")
+                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                        color: Theme.layerMuted(1)
+                        wrapMode: Text.WordWrap
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// Ctrl+K: type a few letters of anything (a chapter, a stage, a piece id, the
+// bench, the report), move with the arrows, Enter jumps there.
+Popup {
+    id: root
+    signal chosen(string place)
+
+    parent: Overlay.overlay
+    x: Math.round((parent.width - width) / 2)
+    y: Math.round(parent.height * 0.12)
+    width: Math.min(Theme.px(680), parent.width - 2 * Theme.gapL)
+    height: Math.min(column.implicitHeight + 2 * padding, parent.height * 0.8)
+    padding: Theme.gapM
+    modal: true
+    focus: true
+    closePolicy: Popup.CloseOnEscape | Popup.CloseOnPressOutside
+    onOpened: { field.text = ""; Course.palette.query = ""; list.currentIndex = 0; field.forceActiveFocus() }
+
+    function accept() {
+        const place = Course.palette.placeAt(list.currentIndex)
+        if (place !== "") { close(); chosen(place) }
+    }
+
+    background: Rectangle {
+        radius: Theme.radius * 1.5
+        color: Theme.card
+        border.color: Theme.cardBorder
+    }
+    Overlay.modal: Rectangle { color: Theme.scrim }
+
+    ColumnLayout {
+        id: column
+        anchors.fill: parent
+        spacing: Theme.gap
+
+        TextField {
+            id: field
+            objectName: "paletteField"
+            Layout.fillWidth: true
+            placeholderText: "Jump to a chapter, stage, piece, the bench or the report…"
+            font.family: Theme.sans
+            font.pixelSize: Theme.subheadingSize
+            color: Theme.inkText
+            placeholderTextColor: Theme.inkFaint
+            background: Rectangle { color: "transparent"; border.color: "transparent" }
+            onTextChanged: { Course.palette.query = text; list.currentIndex = 0 }
+            Keys.onDownPressed: list.currentIndex = Math.min(list.count - 1, list.currentIndex + 1)
+            Keys.onUpPressed: list.currentIndex = Math.max(0, list.currentIndex - 1)
+            Keys.onReturnPressed: root.accept()
+            Keys.onEnterPressed: root.accept()
+            Keys.onTabPressed: list.currentIndex = (list.currentIndex + 1) % Math.max(1, list.count)
+        }
+        Rectangle { Layout.fillWidth: true; height: 1; color: Theme.cardBorder }
+        ListView {
+            id: list
+            objectName: "paletteList"
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.min(contentHeight, Theme.px(420))
+            clip: true
+            model: Course.palette
+            boundsBehavior: Flickable.StopAtBounds
+            highlightMoveDuration: 0
+            delegate: Rectangle {
+                id: row
+                required property int index
+                required property string place
+                required property string kind
+                required property string title
+                required property string subtitle
+                width: ListView.view.width
+                height: rowText.implicitHeight + Theme.gap * 1.5
+                radius: Theme.radius
+                color: ListView.isCurrentItem ? Theme.cardHover : "transparent"
+                border.color: ListView.isCurrentItem ? Theme.amber : "transparent"
+                RowLayout {
+                    id: rowText
+                    x: Theme.gapM
+                    width: parent.width - 2 * Theme.gapM
+                    anchors.verticalCenter: parent.verticalCenter
+                    spacing: Theme.gapM
+                    MonoText {
+                        Layout.preferredWidth: Theme.px(86)
+                        text: row.kind
+                        color: Theme.amber
+                        font.pixelSize: Theme.tinySize
+                    }
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: 0
+                        Text {
+                            Layout.fillWidth: true
+                            text: row.title
+                            elide: Text.ElideRight
+                            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                            color: Theme.inkText
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: row.subtitle
+                            elide: Text.ElideRight
+                            font.family: Theme.sans; font.pixelSize: Theme.tinySize
+                            color: Theme.inkMuted
+                        }
+                    }
+                }
+                MouseArea {
+                    anchors.fill: parent
+                    hoverEnabled: true
+                    onEntered: list.currentIndex = row.index
+                    onClicked: { list.currentIndex = row.index; root.accept() }
+                }
+            }
+        }
+        MonoText {
+            visible: list.count === 0
+            text: "nothing matches \"" + field.text + "\""
+            color: Theme.inkFaint
+        }
+        MonoText {
+            text: "↑↓ move · Enter jump · Esc close"
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
+        }
+    }
+}

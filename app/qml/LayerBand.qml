@@ -1,0 +1,105 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// One layer of the stack: its chapter, one line, progress, and the stages
+// pinned at it. The gap is drawn as a gap: hatched and empty.
+Rectangle {
+    id: root
+    property var chapter: ({})
+    property var stages: []
+    signal openPlace(string place)
+
+    readonly property int depth: chapter.layer || 1
+    readonly property bool isGap: chapter.slug === "gap"
+    readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
+
+    implicitHeight: Math.max(Theme.layerHeight, body.implicitHeight + Theme.gapXL * 2)
+    color: Theme.layerColor(depth)
+    activeFocusOnTab: true
+    Accessible.role: Accessible.Button
+    Accessible.name: "chapter " + chapter.number + ", " + chapter.title + ", " + Math.round(chapter.progress * 100) + " percent"
+    Keys.onReturnPressed: openPlace("ch" + String(chapter.number).padStart(2, "0"))
+    Keys.onEnterPressed: openPlace("ch" + String(chapter.number).padStart(2, "0"))
+    Keys.onSpacePressed: openPlace("ch" + String(chapter.number).padStart(2, "0"))
+
+    GapHatch { anchors.fill: parent; visible: root.isGap; lineColor: Theme.gapHatch }
+
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        hoverEnabled: true
+        cursorShape: Qt.PointingHandCursor
+        onClicked: root.openPlace("ch" + String(root.chapter.number).padStart(2, "0"))
+    }
+
+    Rectangle {
+        // Hover and focus: a rule along the left edge.
+        x: root.margin - Theme.gapL
+        width: 3
+        height: parent.height
+        color: Theme.layerAccent(root.depth)
+        visible: mouse.containsMouse || root.activeFocus
+    }
+
+    RowLayout {
+        id: body
+        x: root.margin
+        width: root.width - 2 * root.margin
+        anchors.verticalCenter: parent.verticalCenter
+        spacing: Theme.gapL
+
+        MonoText {
+            Layout.alignment: Qt.AlignTop
+            Layout.topMargin: Theme.px(8)
+            Layout.preferredWidth: Theme.px(64)
+            text: "ch " + String(root.chapter.number).padStart(2, "0")
+            color: Theme.layerMuted(root.depth)
+        }
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            Layout.alignment: Qt.AlignTop
+            spacing: Theme.gap
+            Text {
+                Layout.fillWidth: true
+                text: root.chapter.title || ""
+                font.family: Theme.sans
+                font.pixelSize: Theme.titleSize
+                font.weight: Font.Medium
+                color: Theme.layerInk(root.depth)
+            }
+            Text {
+                Layout.fillWidth: true
+                Layout.maximumWidth: Theme.px(560)
+                text: root.chapter.layerLine + (root.isGap ? " Stage 3 teaches you to cross on foot." : "")
+                font.family: Theme.sans
+                font.pixelSize: Theme.bodySize
+                color: Theme.layerMuted(root.depth)
+                wrapMode: Text.WordWrap
+            }
+            ProgressLine {
+                Layout.alignment: Qt.AlignLeft
+                Layout.topMargin: Theme.gap
+                value: root.chapter.progress || 0
+                fillColor: Theme.layerAccent(root.depth)
+                trackColor: Theme.layerTrack(root.depth)
+                textColor: Theme.layerMuted(root.depth)
+            }
+        }
+
+        Column {
+            Layout.alignment: Qt.AlignVCenter | Qt.AlignRight
+            spacing: Theme.gap
+            Repeater {
+                model: root.stages
+                delegate: StagePill {
+                    required property var modelData
+                    stage: modelData
+                    onDark: Theme.isDark(root.depth)
+                    onOpenPlace: place => root.openPlace(place)
+                }
+            }
+        }
+    }
+}

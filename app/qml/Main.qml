@@ -1,0 +1,81 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+ApplicationWindow {
+    id: window
+    width: 1440
+    height: 900
+    minimumWidth: 1024
+    minimumHeight: 640
+    visible: true
+    title: "tpu-course · Learn to make TPUs fast"
+    color: Theme.floor
+
+    // 1 at 1440 px wide; the whole page grows on large screens.
+    onWidthChanged: Theme.zoom = Math.max(0.88, Math.min(1.6, width / 1440))
+    Component.onCompleted: Theme.zoom = Math.max(0.88, Math.min(1.6, width / 1440))
+
+    // Where the learner is: "stack", or a page opened over it.
+    property string page: "stack"
+
+    function chapterPlace(n) { return "ch" + String(n).padStart(2, "0") }
+
+    // Opens any place the palette or --open names; false when there is none.
+    function navigate(place) {
+        palette.close()
+        if (place === "stack") { page = "stack"; stackPage.scrollTo("top"); return true }
+        if (place === "workshop") { page = "stack"; stackPage.scrollTo("workshop"); return true }
+        if (place === "palette") { page = "stack"; palette.open(); return true }
+        if (place === "report") { reportDialog.open(); return true }
+        const ch = /^ch(\d\d)$/.exec(place)
+        if (ch) return openChapter(parseInt(ch[1], 10), "")
+        const owner = Course.chapterOfPiece(place)
+        if (owner > 0) return openChapter(owner, place)
+        return false
+    }
+
+    function openChapter(number, focusPiece) {
+        if (!chapterPage.load(number, focusPiece))
+            return false
+        page = "chapter"
+        chapterPage.forceActiveFocus()
+        return true
+    }
+
+    function goBack() {
+        if (palette.opened) { palette.close(); return }
+        if (page !== "stack") {
+            page = "stack"
+            stackPage.forceActiveFocus()
+        }
+    }
+
+    StackPage {
+        id: stackPage
+        anchors.fill: parent
+        visible: window.page === "stack"
+        onOpenPlace: place => window.navigate(place)
+    }
+
+    ChapterPage {
+        id: chapterPage
+        anchors.fill: parent
+        visible: window.page === "chapter"
+        onBack: window.goBack()
+        onOpenPlace: place => window.navigate(place)
+    }
+
+    CommandPalette {
+        id: palette
+        onChosen: place => window.navigate(place)
+    }
+
+    ReportDialog { id: reportDialog }
+
+    // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
+    Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: palette.open() }
+    Shortcut { sequences: ["Escape", StandardKey.Back]; onActivated: window.goBack() }
+    Shortcut { sequences: ["Ctrl+E"]; onActivated: reportDialog.open() }
+}

@@ -1,0 +1,47 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// A chapter's mastery work: each item a checkbox kept in the progress store.
+ColumnLayout {
+    id: root
+    property int chapter: 0
+    property var items: []
+    signal toggled()
+    signal openPlace(string place)
+    spacing: Theme.gap
+
+    Text {
+        text: "Mastery work"
+        font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+        color: Theme.ink
+    }
+    Repeater {
+        model: root.items
+        delegate: CheckBox {
+            id: box
+            required property var modelData
+            required property int index
+            objectName: "mastery_" + modelData.id
+            Layout.fillWidth: true
+            checked: modelData.done
+            text: modelData.text
+            font.family: Theme.sans
+            font.pixelSize: Theme.bodySize
+            onToggled: {
+                if (Course.setItemDone(root.chapter, modelData.id, checked))
+                    root.toggled()
+            }
+            contentItem: Text {
+                leftPadding: box.indicator.width + box.spacing
+                text: box.text + (box.modelData.piece ? "   [" + box.modelData.piece + "]" : "")
+                font: box.font
+                color: box.checked ? Theme.layerMuted(1) : Theme.ink
+                wrapMode: Text.WordWrap
+                verticalAlignment: Text.AlignVCenter
+            }
+        }
+    }
+}

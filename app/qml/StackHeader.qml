@@ -1,0 +1,142 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// The top of the page: what the course is, where the learner stands, the way in.
+Rectangle {
+    id: root
+    signal openPlace(string place)
+    color: Theme.paper
+    implicitHeight: content.implicitHeight + Theme.gapXXL * 2
+
+    readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
+    readonly property var next: Course.chapters.find(c => c.number === Course.nextChapter)
+
+    RowLayout {
+        id: content
+        x: root.margin
+        y: Theme.gapXXL
+        width: root.width - 2 * root.margin
+        spacing: Theme.gapXL
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            Layout.alignment: Qt.AlignTop
+            spacing: Theme.gapM
+
+            MonoText {
+                text: "a mastery course · one path · down the stack"
+                color: Theme.layerMuted(1)
+            }
+            Text {
+                Layout.fillWidth: true
+                text: "Learn to make TPUs fast."
+                font.family: Theme.sans
+                font.pixelSize: Theme.displaySize
+                font.weight: Font.DemiBold
+                font.letterSpacing: -1
+                color: Theme.ink
+                wrapMode: Text.WordWrap
+            }
+            Text {
+                Layout.fillWidth: true
+                Layout.maximumWidth: Theme.px(640)
+                text: "This page is the stack. Scroll and you descend it: four layers of compiler land on paper, the gap, then the shaded depths where kernels live. Each layer is a chapter with its mastery work; the stages are pinned where they belong; your progress rides on every entry."
+                font.family: Theme.sans
+                font.pixelSize: Theme.bodySize
+                lineHeight: 1.35
+                color: Theme.layerMuted(1)
+                wrapMode: Text.WordWrap
+            }
+            Row {
+                spacing: Theme.gapL
+                MonoText {
+                    objectName: "gatesPassed"
+                    text: Course.gatesPassed + "/" + Course.gateCount + " gates passed"
+                    font.pixelSize: Theme.bodySize
+                }
+                MonoText {
+                    objectName: "chaptersDone"
+                    text: "your progress " + Course.chaptersDone + "/" + Course.chapterCount + " chapters"
+                    font.pixelSize: Theme.bodySize
+                }
+            }
+            PlainButton {
+                objectName: "startButton"
+                text: (Course.started ? "continue → " : "start the path → ")
+                      + (root.next ? "chapter " + root.next.number + " · " + root.next.title : "")
+                onClicked: root.openPlace("ch" + String(Course.nextChapter).padStart(2, "0"))
+            }
+            Column {
+                spacing: Theme.gap
+                Layout.topMargin: Theme.gap
+                Repeater {
+                    model: [
+                        { n: "01", goal: "Read any IR on sight", how: "narrate unfamiliar dumps, decode any dot_general", place: "ch12" },
+                        { n: "02", goal: "Write kernels that beat XLA", how: "derived, differential-tested, benchmarked", place: "ch11" },
+                        { n: "03", goal: "Treat the cluster as one kernel", how: "communication hidden behind compute", place: "ch14" }
+                    ]
+                    delegate: Row {
+                        required property var modelData
+                        spacing: Theme.gapM
+                        MonoText { text: modelData.n; color: Theme.rust; font.pixelSize: Theme.bodySize }
+                        Text {
+                            text: modelData.goal
+                            font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                            color: Theme.ink
+                        }
+                        Text {
+                            text: "· " + modelData.how
+                            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                            color: Theme.layerMuted(1)
+                        }
+                    }
+                }
+            }
+        }
+
+        // The honesty rule, up front: what every number on the page is.
+        Rectangle {
+            Layout.alignment: Qt.AlignTop
+            Layout.preferredWidth: Theme.px(420)
+            implicitHeight: rule.implicitHeight + Theme.gapL * 2
+            radius: Theme.radius
+            color: Theme.ink
+            ColumnLayout {
+                id: rule
+                x: Theme.gapL; y: Theme.gapL
+                width: parent.width - 2 * Theme.gapL
+                spacing: Theme.gapM
+                MonoText { text: "the honesty rule"; color: Theme.inkMuted }
+                Text {
+                    Layout.fillWidth: true
+                    text: "Gates pass only on real hardware, and failures stay published. Every value in this course states what it is."
+                    font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
+                    color: Theme.inkText
+                    wrapMode: Text.WordWrap
+                }
+                Repeater {
+                    model: [
+                        { kind: "predicted", what: "from the simulator's model of the chip" },
+                        { kind: "verified", what: "correct, checked without a TPU; never a speed" },
+                        { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" }
+                    ]
+                    delegate: RowLayout {
+                        required property var modelData
+                        Layout.fillWidth: true
+                        spacing: Theme.gapM
+                        ProvenanceBadge { kind: modelData.kind; Layout.preferredWidth: Theme.px(150) }
+                        Text {
+                            Layout.fillWidth: true
+                            text: modelData.what
+                            font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                            color: Theme.inkMuted
+                            wrapMode: Text.WordWrap
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// The stack as one scrolling page: the header, nine layers darkening with
+// depth with the six stages pinned beside theirs, the floor, the workshop.
+Flickable {
+    id: root
+    signal openPlace(string place)
+
+    contentWidth: width
+    contentHeight: column.height
+    boundsBehavior: Flickable.StopAtBounds
+    clip: true
+    focus: true
+    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+
+    function scrollTo(where) {
+        const target = where === "workshop" ? workshop.y : 0
+        contentY = Math.max(0, Math.min(target, contentHeight - height))
+    }
+
+    // The layer chapters (1-9) in order, and the stages grouped by the layer they are pinned at.
+    readonly property var layers: Course.chapters.filter(c => !c.isStage)
+    function stagesAt(layer) { return Course.chapters.filter(c => c.isStage && c.layer === layer) }
+
+    Keys.onPressed: event => {
+        if (event.key === Qt.Key_PageDown) { contentY = Math.min(contentY + height * 0.9, Math.max(0, contentHeight - height)); event.accepted = true }
+        else if (event.key === Qt.Key_PageUp) { contentY = Math.max(0, contentY - height * 0.9); event.accepted = true }
+        else if (event.key === Qt.Key_Home) { contentY = 0; event.accepted = true }
+        else if (event.key === Qt.Key_End) { contentY = Math.max(0, contentHeight - height); event.accepted = true }
+    }
+
+    Column {
+        id: column
+        width: root.width
+
+        StackHeader {
+            width: parent.width
+            onOpenPlace: place => root.openPlace(place)
+        }
+
+        ProblemBanner { width: parent.width }
+
+        Rectangle {
+            width: parent.width
+            height: Theme.px(44)
+            color: Theme.layerColors[1]
+            MonoText {
+                x: Math.max(Theme.gapL, (parent.width - Theme.contentWidth) / 2)
+                anchors.verticalCenter: parent.verticalCenter
+                text: "↓ the descent · nine layers · six stages pinned along the way"
+                color: Theme.layerMuted(2)
+            }
+        }
+
+        Repeater {
+            model: root.layers
+            delegate: LayerBand {
+                required property var modelData
+                width: column.width
+                chapter: modelData
+                stages: root.stagesAt(modelData.layer)
+                onOpenPlace: place => root.openPlace(place)
+            }
+        }
+
+        Rectangle {
+            width: parent.width
+            height: Theme.px(72)
+            color: Theme.floor
+            MonoText {
+                x: Math.max(Theme.gapL, (parent.width - Theme.contentWidth) / 2)
+                anchors.verticalCenter: parent.verticalCenter
+                text: "you have reached the floor"
+                color: Theme.inkFaint
+            }
+        }
+
+        Workshop {
+            id: workshop
+            width: parent.width
+            onOpenPlace: place => root.openPlace(place)
+        }
+
+        HonestyNote { width: parent.width }
+    }
+}

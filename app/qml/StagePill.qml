@@ -1,0 +1,78 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// A stage pinned beside its layer: the stage and its chapter, its title, its
+// gate's state and progress. Solid ink on the light layers, outlined on the
+// dark ones, so it reads on both.
+Rectangle {
+    id: root
+    property var stage: ({})
+    property bool onDark: false
+    signal openPlace(string place)
+
+    readonly property color accent: Theme.gateColor(stage.gateState)
+    readonly property string place: "ch" + String(stage.number).padStart(2, "0")
+
+    implicitWidth: Theme.px(400)
+    implicitHeight: body.implicitHeight + Theme.gapM
+    radius: Theme.radius * 2
+    color: onDark ? (mouse.containsMouse ? Theme.hoverOnDark : "transparent") : (mouse.containsMouse ? Theme.inkHover : Theme.ink)
+    border.color: onDark ? accent : Theme.ink
+    border.width: 1
+    activeFocusOnTab: true
+    Accessible.role: Accessible.Button
+    Accessible.name: "stage " + stage.stageNumber + ", chapter " + stage.number + ", " + stage.title + ", gate " + stage.gate + " " + stage.gateState
+    Keys.onReturnPressed: openPlace(place)
+    Keys.onEnterPressed: openPlace(place)
+    Keys.onSpacePressed: openPlace(place)
+
+    ColumnLayout {
+        id: body
+        x: Theme.gapM
+        width: parent.width - 2 * Theme.gapM
+        anchors.verticalCenter: parent.verticalCenter
+        spacing: 2
+        RowLayout {
+            Layout.fillWidth: true
+            MonoText {
+                text: "◆ stage " + root.stage.stageNumber + " · ch " + String(root.stage.number).padStart(2, "0")
+                color: root.accent
+                font.pixelSize: Theme.tinySize
+            }
+            Item { Layout.fillWidth: true }
+            MonoText {
+                text: "gate " + root.stage.gate + " · " + root.stage.gateState
+                color: root.accent
+                font.pixelSize: Theme.tinySize
+            }
+        }
+        RowLayout {
+            Layout.fillWidth: true
+            Text {
+                Layout.fillWidth: true
+                text: root.stage.title || ""
+                elide: Text.ElideRight
+                font.family: Theme.sans
+                font.pixelSize: Theme.smallSize
+                font.weight: Font.DemiBold
+                color: Theme.inkText
+            }
+            ProgressLine {
+                value: root.stage.progress || 0
+                barWidth: Theme.px(80)
+                fillColor: root.accent
+                trackColor: Theme.trackOnDark
+                textColor: Theme.inkMuted
+            }
+        }
+    }
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        hoverEnabled: true
+        cursorShape: Qt.PointingHandCursor
+        onClicked: root.openPlace(root.place)
+    }
+    FocusFrame {}
+}

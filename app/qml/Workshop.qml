@@ -1,0 +1,85 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// The equipment below the stack: every piece, grouped by kind, each naming its chapter.
+Rectangle {
+    id: root
+    signal openPlace(string place)
+    color: Theme.floor
+    implicitHeight: column.implicitHeight + Theme.gapXXL
+
+    readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
+    readonly property var kinds: [
+        { kind: "instrument", title: "Instruments", what: "live, scrubbed with the mouse, driven by the simulator" },
+        { kind: "drill", title: "Drills", what: "generated questions, answers checked by the simulator" },
+        { kind: "exhibit", title: "Museum exhibits", what: "annotated artifacts; every figure carries its badge" },
+        { kind: "lab", title: "Labs", what: "scripts you run on a TPU VM; their records come back here" }
+    ]
+    function count(kind) { return Course.pieces.filter(p => p.kind === kind).length }
+
+    ColumnLayout {
+        id: column
+        x: root.margin
+        width: root.width - 2 * root.margin
+        spacing: Theme.gapM
+
+        Text {
+            text: "The workshop"
+            font.family: Theme.sans
+            font.pixelSize: Theme.titleSize
+            font.weight: Font.DemiBold
+            color: Theme.inkText
+        }
+        Text {
+            Layout.fillWidth: true
+            text: root.count("instrument") + " instruments · " + root.count("drill") + " drills · "
+                  + root.count("exhibit") + " museum exhibits · " + root.count("lab")
+                  + " labs. Every one belongs to a chapter above; press Ctrl+K to jump anywhere."
+            font.family: Theme.sans
+            font.pixelSize: Theme.bodySize
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+
+        Repeater {
+            model: root.kinds
+            delegate: ColumnLayout {
+                required property var modelData
+                Layout.fillWidth: true
+                Layout.topMargin: Theme.gapL
+                spacing: Theme.gapM
+                Row {
+                    spacing: Theme.gapM
+                    Text {
+                        text: modelData.title
+                        font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
+                        color: Theme.inkText
+                    }
+                    MonoText {
+                        anchors.baseline: parent.children[0].baseline
+                        text: root.count(modelData.kind) + " · " + modelData.what
+                        color: Theme.inkFaint
+                    }
+                }
+                GridLayout {
+                    Layout.fillWidth: true
+                    columns: Math.max(1, Math.floor((root.width - 2 * root.margin) / Theme.px(300)))
+                    columnSpacing: Theme.gapM
+                    rowSpacing: Theme.gapM
+                    Repeater {
+                        model: Course.pieces.filter(p => p.kind === modelData.kind)
+                        delegate: WorkshopCard {
+                            required property var modelData
+                            Layout.fillWidth: true
+                            Layout.preferredWidth: Theme.px(300)
+                            piece: modelData
+                            onOpenPlace: place => root.openPlace(place)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+#include "screenshot.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QThread>
+#include <QVariant>
+
+#include <cstdio>
+
+namespace {
+
+// Lets the scene settle: a few rendered frames and a short pause, so
+// layouts, bindings and canvases have all run before the grab.
+void settle(QQuickWindow *window)
+{
+    int frames = 0;
+    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames] { ++frames; });
+    QElapsedTimer clock;
+    clock.start();
+    while ((frames < 3 || clock.elapsed() < 250) && clock.elapsed() < 5000) {
+        window->update();
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(10);
+    }
+    QObject::disconnect(connection);
+}
+
+} // namespace
+
+int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
+{
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (!window) {
+        std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
+        return 1;
+    }
+    window->resize(size);
+    window->show();
+    settle(window);
+    QVariant ok;
+    QMetaObject::invokeMethod(window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
+    if (!ok.toBool()) {
+        std::fprintf(stderr, "tpu-course: cannot open \"%s\": no such place in this course.\n", qPrintable(place));
+        return 2;
+    }
+    settle(window);
+    const QImage image = window->grabWindow();
+    if (image.isNull() || image.size() != size) {
+        std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
+        return 1;
+    }
+    if (!image.save(path, "PNG")) {
+        std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,38 @@
+# tpu_course_add_chapter(FOLDER [QML_FILES ...] [RESOURCES ...])
+#
+# Builds chapters/FOLDER as a Qt plugin (a MODULE library) whose
+# Q_PLUGIN_METADATA is FOLDER/chapter.json. The plugin class is generated from
+# one template, so a chapter folder holds only its metadata, its text and the
+# QML of its pieces. Resources land under qrc:/chapters/<slug>/.
+set(_tpu_chapter_template ${CMAKE_CURRENT_LIST_DIR}/chapterplugin.h.in)
+
+function(tpu_course_add_chapter folder)
+    cmake_parse_arguments(ARG "" "" "QML_FILES;RESOURCES" ${ARGN})
+    string(REGEX MATCH "^([0-9][0-9])-(.+)$" _ok "${folder}")
+    if(NOT _ok)
+        message(FATAL_ERROR "chapter folder '${folder}' is not named NN-slug")
+    endif()
+    set(number ${CMAKE_MATCH_1})
+    set(slug ${CMAKE_MATCH_2})
+    string(MAKE_C_IDENTIFIER "${slug}" slug_id)
+    set(target chapter_${number}_${slug_id})
+    set(CHAPTER_CLASS "Chapter${number}Plugin")
+    set(CHAPTER_SLUG "${slug}")
+    set(CHAPTER_JSON "${CMAKE_CURRENT_SOURCE_DIR}/chapter.json")
+
+    set(header ${CMAKE_CURRENT_BINARY_DIR}/chapter${number}plugin.h)
+    configure_file(${_tpu_chapter_template} ${header} @ONLY)
+
+    qt_add_plugin(${target} CLASS_NAME ${CHAPTER_CLASS})
+    target_sources(${target} PRIVATE ${header} ${CHAPTER_JSON})
+    target_link_libraries(${target} PRIVATE chapter_interface)
+    tpu_course_warnings(${target})
+    set_target_properties(${target} PROPERTIES
+        LIBRARY_OUTPUT_DIRECTORY ${TPU_COURSE_PLUGIN_DIR}
+        OUTPUT_NAME "chapter${number}")
+
+    qt_add_resources(${target} "${target}_text"
+        PREFIX "/chapters/${slug}"
+        FILES intro.md ${ARG_QML_FILES} ${ARG_RESOURCES})
+    add_dependencies(tpu_course_chapters ${target})
+endfunction()

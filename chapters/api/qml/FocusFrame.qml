@@ -1,0 +1,13 @@
+import QtQuick
+import TpuCourse.Ui
+
+// A visible ring around whatever holds keyboard focus.
+Rectangle {
+    anchors.fill: parent
+    anchors.margins: -3
+    radius: parent.radius !== undefined ? parent.radius + 3 : 3
+    color: "transparent"
+    border.color: Theme.focus
+    border.width: Theme.focusWidth
+    visible: parent.activeFocus
+}

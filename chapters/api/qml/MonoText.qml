@@ -1,0 +1,9 @@
+import QtQuick
+import TpuCourse.Ui
+
+// Numbers, ids and code: monospaced, so a changing figure never shifts its neighbours.
+Text {
+    font.family: Theme.mono
+    font.pixelSize: Theme.smallSize
+    color: Theme.ink
+}

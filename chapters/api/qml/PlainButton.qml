@@ -1,0 +1,42 @@
+import QtQuick
+import TpuCourse.Ui
+
+// A flat button that works the same with the mouse, Enter or Space.
+Rectangle {
+    id: root
+    property alias text: label.text
+    property color textColor: Theme.paper
+    property color fillColor: Theme.ink
+    property color hoverColor: Theme.inkHover
+    property bool mono: false
+    signal clicked()
+
+    implicitWidth: label.implicitWidth + Theme.gapL * 2
+    implicitHeight: label.implicitHeight + Theme.gapM
+    radius: Theme.radius
+    color: mouse.containsMouse ? hoverColor : fillColor
+    activeFocusOnTab: true
+    Accessible.role: Accessible.Button
+    Accessible.name: label.text
+    Accessible.onPressAction: clicked()
+    Keys.onReturnPressed: clicked()
+    Keys.onEnterPressed: clicked()
+    Keys.onSpacePressed: clicked()
+
+    Text {
+        id: label
+        anchors.centerIn: parent
+        color: root.textColor
+        font.family: root.mono ? Theme.mono : Theme.sans
+        font.pixelSize: Theme.smallSize
+        font.weight: Font.DemiBold
+    }
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        hoverEnabled: true
+        cursorShape: Qt.PointingHandCursor
+        onClicked: root.clicked()
+    }
+    FocusFrame {}
+}

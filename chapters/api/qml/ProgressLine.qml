@@ -1,0 +1,36 @@
+import QtQuick
+import TpuCourse.Ui
+
+// A thin progress bar with its percentage beside it.
+Row {
+    id: root
+    property real value: 0
+    property color fillColor: Theme.rust
+    property color trackColor: Theme.trackOnLight
+    property color textColor: Theme.ink
+    property int barWidth: Theme.progressWidth
+
+    spacing: Theme.gap
+    Accessible.role: Accessible.ProgressBar
+    Accessible.name: Math.round(value * 100) + " percent"
+
+    Rectangle {
+        anchors.verticalCenter: parent.verticalCenter
+        width: root.barWidth
+        height: Theme.progressThickness
+        radius: height / 2
+        color: root.trackColor
+        Rectangle {
+            width: Math.max(0, Math.min(1, root.value)) * parent.width
+            height: parent.height
+            radius: parent.radius
+            color: root.fillColor
+        }
+    }
+    MonoText {
+        anchors.verticalCenter: parent.verticalCenter
+        text: Math.round(root.value * 100) + "%"
+        color: root.textColor
+        font.pixelSize: Theme.tinySize
+    }
+}

@@ -1,0 +1,108 @@
+pragma Singleton
+import QtQuick
+
+// Every colour, type size and spacing of the app. Pages use these names and
+// never literal values, so the descent's palette is changed in one place.
+QtObject {
+    id: theme
+
+    // Set by the window: 1 at 1440 px wide, larger on big screens.
+    property real zoom: 1.0
+    function px(v) { return Math.round(v * zoom) }
+
+    // --- type
+    readonly property string sans: "Inter"
+    readonly property string mono: "JetBrains Mono"
+    readonly property int displaySize: px(56)
+    readonly property int titleSize: px(32)
+    readonly property int headingSize: px(24)
+    readonly property int subheadingSize: px(19)
+    readonly property int bodySize: px(16)
+    readonly property int smallSize: px(14)
+    readonly property int tinySize: px(12)
+
+    // --- spacing and shape
+    readonly property int gap: px(8)
+    readonly property int gapM: px(16)
+    readonly property int gapL: px(24)
+    readonly property int gapXL: px(40)
+    readonly property int gapXXL: px(64)
+    readonly property int pageMargin: px(96)
+    readonly property int contentWidth: px(1240)
+    readonly property int radius: px(6)
+    readonly property int pillRadius: px(14)
+    readonly property int hairline: 1
+    readonly property int focusWidth: 2
+    readonly property int layerHeight: px(150)
+    readonly property int progressWidth: px(160)
+    readonly property int progressThickness: px(3)
+
+    // --- the descent: paper at the top, ink at the floor
+    readonly property color paper: "#f6f2ea"
+    readonly property color ink: "#11151d"
+    readonly property color floor: "#0a0d13"
+    readonly property color card: "#141a24"
+    readonly property color cardBorder: "#27303e"
+    readonly property color cardHover: "#1b2330"
+    readonly property var layerColors: ["#f6f2ea", "#e6e1d7", "#d3cdc2", "#bab4aa",
+                                        "#8f8b85", "#5c5f67", "#3d424b", "#272b34", "#151922"]
+    readonly property color gapHatch: "#6f6c67"
+
+    function layerColor(layer) { return layerColors[Math.max(0, Math.min(8, layer - 1))] }
+    function isDark(layer) { return layer >= 6 }
+    function layerInk(layer) { return isDark(layer) ? "#f3f0e9" : ink }
+    function layerMuted(layer) {
+        if (layer <= 3) return "#4f4a43"
+        if (layer === 4) return "#38342f"
+        if (layer === 5) return "#1f1d1a"
+        return "#c4c7cf"
+    }
+    function layerAccent(layer) { return isDark(layer) ? amber : rust }
+    readonly property color trackOnLight: "#26000000"
+    readonly property color trackOnDark: "#30ffffff"
+    function layerTrack(layer) { return isDark(layer) ? trackOnDark : trackOnLight }
+
+    // --- text on the dark floor
+    readonly property color inkText: "#f3f0e9"
+    readonly property color inkMuted: "#a7adb9"
+    readonly property color inkFaint: "#7d8595"
+
+    // --- accents
+    readonly property color rust: "#a4441d"
+    readonly property color amber: "#f0b429"
+    readonly property color amberDeep: "#8a5b00"
+    readonly property color amberHover: "#ffc94d"
+    readonly property color focus: "#4c9bff"
+    readonly property color inkHover: "#2a3140"
+    readonly property color hoverOnDark: "#14ffffff"
+    readonly property color highlight: "#33f0b429"
+    readonly property color scrim: "#a00a0d13"
+    readonly property color problemGround: "#3a1516"
+
+    // --- provenance: the same everywhere (LOOK.md)
+    readonly property color predicted: "#f0b429"
+    readonly property color verified: "#2ec4b6"
+    readonly property color measured: "#4cc76a"
+    readonly property color failed: "#ef5350"
+    function provenanceColor(kind) {
+        if (kind === "measured") return measured
+        if (kind === "verified") return verified
+        if (kind === "failed") return failed
+        return predicted
+    }
+    function provenanceLabel(kind) {
+        if (kind === "measured") return "measured"
+        if (kind === "verified") return "verified off-chip"
+        if (kind === "failed") return "failed"
+        return "predicted"
+    }
+
+    // --- gate states
+    function gateColor(state) {
+        if (state === "passed") return measured
+        if (state === "attempted") return failed
+        return amber
+    }
+
+    readonly property int scrollDuration: 220
+}

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include "commandline.h"
+#include "support.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+
+namespace {
+
+ParsedCommandLine parse(QStringList args)
+{
+    args.prepend(QStringLiteral("tpu-course"));
+    return parseCommandLine(args);
+}
+
+} // namespace
+
+TEST_CASE("the command line takes every documented flag", "[commandline]")
+{
+    const auto r = parse({"--db", "/tmp/x.sqlite", "--screenshot", "out.png", "--open", "ch07", "--size", "1280x800"});
+    REQUIRE(r.options.has_value());
+    CHECK(r.options->dbPath == QStringLiteral("/tmp/x.sqlite"));
+    CHECK(r.options->screenshotPath == QStringLiteral("out.png"));
+    CHECK(r.options->openPlace == QStringLiteral("ch07"));
+    CHECK(r.options->size == QSize(1280, 800));
+
+    const auto eq = parse({"--export-report=r.json"});
+    REQUIRE(eq.options.has_value());
+    CHECK(eq.options->reportPath == QStringLiteral("r.json"));
+
+    const auto piece = parse({"--screenshot", "a.png", "--open", "EX01"});
+    REQUIRE(piece.options.has_value());
+    CHECK(piece.options->openPlace == QStringLiteral("EX01"));
+    CHECK(parse({}).options->openPlace == QStringLiteral("stack"));
+}
+
+TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
+{
+    struct Case { QStringList args; const char *mentions; };
+    const QList<Case> cases{
+        {{"--frobnicate"}, "--frobnicate"},
+        {{"--db"}, "--db needs a value"},
+        {{"--screenshot", "out.jpg"}, "out.jpg"},
+        {{"--screenshot", "a.png", "--open", "ch16"}, "ch16"},
+        {{"--screenshot", "a.png", "--size", "12x"}, "12x"},
+        {{"--screenshot", "a.png", "--size", "100000x10"}, "100000x10"},
+        {{"--export-report", "r.docx"}, "r.docx"},
+        {{"--open", "stack"}, "go with --screenshot"},
+        {{"--version=3"}, "takes no value"},
+    };
+    for (const auto &c : cases) {
+        INFO(c.args.join(' ').toStdString());
+        const auto r = parse(c.args);
+        CHECK_FALSE(r.options.has_value());
+        CHECK(r.error.contains(QString::fromUtf8(c.mentions)));
+        CHECK_FALSE(r.error.contains(QLatin1Char('\n')));
+    }
+}
+
+TEST_CASE("the binary answers --help, --version and bad flags", "[commandline][binary]")
+{
+    const RunResult help = runApp({"--help"});
+    CHECK(help.exitCode == 0);
+    CHECK(help.out.contains("--screenshot FILE.png"));
+    CHECK(help.out.contains("--export-report FILE"));
+
+    const RunResult version = runApp({"--version"});
+    CHECK(version.exitCode == 0);
+    CHECK(version.out.startsWith("tpu-course " TPU_COURSE_VERSION));
+
+    const RunResult bad = runApp({"--nope"});
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.trimmed().count('\n') == 0);
+    CHECK(bad.err.contains("--nope"));
+}
+
+TEST_CASE("a progress file that is not a database is refused and left untouched", "[commandline][binary]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("progress.sqlite"));
+    {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write("these are my notes, not a database\n");
+    }
+    const QByteArray before = readFile(path);
+    const RunResult r = runApp({"--db", path, "--export-report", dir.filePath(QStringLiteral("r.json"))});
+    CHECK(r.exitCode == 1);
+    CHECK(r.err.contains("is not a tpu-course progress database"));
+    CHECK(r.err.trimmed().count('\n') == 0);
+    CHECK(readFile(path) == before);
+    CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral("r.json"))));
+    CHECK_FALSE(QFile::exists(path + QStringLiteral("-wal")));
+}

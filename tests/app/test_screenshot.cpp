@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+
+#include "support.h"
+
+#include <QColor>
+#include <QImage>
+#include <QSet>
+#include <QTemporaryDir>
+
+namespace {
+
+// How many distinct colours, and how far the image is from one flat fill.
+struct ImageStats { int colours = 0; double nonDominantShare = 0; };
+
+ImageStats stats(const QImage &image)
+{
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            ++counts[image.pixel(x, y)];
+    int total = 0;
+    int dominant = 0;
+    for (int c : counts) {
+        total += c;
+        dominant = std::max(dominant, c);
+    }
+    return {static_cast<int>(counts.size()), total ? 1.0 - double(dominant) / total : 0.0};
+}
+
+} // namespace
+
+TEST_CASE("screenshot mode writes a non-blank image of the requested size", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+
+    struct Case { QString place; QSize size; };
+    const QList<Case> cases{
+        {QStringLiteral("stack"), QSize(1440, 900)},
+        {QStringLiteral("ch03"), QSize(1280, 800)},
+        {QStringLiteral("workshop"), QSize(1440, 900)},
+        {QStringLiteral("palette"), QSize(1440, 900)},
+    };
+    for (const auto &c : cases) {
+        INFO(c.place.toStdString());
+        const QString out = dir.filePath(c.place + QStringLiteral(".png"));
+        QStringList args{"--db", db, "--screenshot", out, "--open", c.place};
+        if (c.size != QSize(1440, 900))
+            args << "--size" << QStringLiteral("%1x%2").arg(c.size.width()).arg(c.size.height());
+        const RunResult r = runApp(args);
+        INFO(r.err.toStdString());
+        REQUIRE(r.exitCode == 0);
+        QImage image(out);
+        REQUIRE_FALSE(image.isNull());
+        CHECK(image.size() == c.size);
+        const ImageStats s = stats(image);
+        CHECK(s.colours > 50);            // text, bands and badges, not a flat fill
+        CHECK(s.nonDominantShare > 0.05);
+    }
+}
+
+TEST_CASE("screenshot of an unknown place fails with exit 2", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "ch99"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.contains("ch99"));
+}
