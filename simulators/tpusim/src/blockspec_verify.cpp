@@ -69,8 +69,8 @@ MatmulSchedule matmul_schedule(std::int64_t m, std::int64_t k, std::int64_t n, s
             throw InputError(std::string(bnames[i]) + "=" + std::to_string(sizes[i][1]) +
                              " does not divide " + names[i] + "=" + std::to_string(sizes[i][0]));
     }
-    if (static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) > 134217728.0)
-        throw InputError("M*K*N is too large for a quick host run: keep it under 2^27 (512^3)");
+    if (static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) > 16777216.0)
+        throw InputError("M*K*N is too large for a quick host run: keep it at most 2^24 (256^3)");
     if (order.size() != 3 || order.find('i') == std::string::npos ||
         order.find('j') == std::string::npos || order.find('k') == std::string::npos)
         throw InputError("the grid order must be a permutation of ijk (got '" + order + "')");

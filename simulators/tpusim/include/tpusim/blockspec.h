@@ -82,7 +82,7 @@ struct Verification {
 // dtype, f32 accumulation, output rounded to the dtype; a fresh output
 // buffer holds NaN like interpret mode) and compares with a reference
 // matmul in double precision. Throws InputError for shapes that are not
-// divisible or too large for a quick host run (M*K*N above 2^27).
+// divisible or too large for a quick host run (M*K*N above 2^24).
 Verification verify_matmul(const MatmulSchedule& schedule, std::uint64_t seed = 1);
 
 }  // namespace tpusim
