@@ -8,6 +8,7 @@
 #include <progress/store.h>
 
 #include <QDir>
+#include <simbridge.h>
 #include <QQmlApplicationEngine>
 #include <QtQml/qqml.h>
 #include <QHash>
@@ -37,6 +38,7 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
 
 void Course::exposeToQml()
 {
+    SimBridge::registerSingleton();
     qmlRegisterSingletonInstance("TpuCourse.Backend", 1, 0, "Course", this);
     qmlRegisterUncreatableType<PaletteModel>("TpuCourse.Backend", 1, 0, "PaletteModel",
                                              QStringLiteral("the palette model comes from Course.palette"));

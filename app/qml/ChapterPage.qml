@@ -40,12 +40,13 @@ Flickable {
 
     Rectangle {
         // The chapter keeps the colour of its layer in a band across the top.
+        id: band
         width: root.width
-        height: header.implicitHeight + Theme.gapXXL * 2
+        height: column.y + header.y + header.height + Theme.gapXL
         color: Theme.layerColor(root.depth)
     }
     Rectangle {
-        y: header.implicitHeight + Theme.gapXXL * 2
+        y: band.height
         width: root.width
         height: Math.max(root.contentHeight, root.height) - y
         color: Theme.paper

@@ -19,6 +19,8 @@ ApplicationWindow {
 
     // Where the learner is: "stack", or a page opened over it.
     property string page: "stack"
+    // The page to return to from the chips sheet or the bench.
+    property string previous: "stack"
 
     function chapterPlace(n) { return "ch" + String(n).padStart(2, "0") }
 
@@ -29,6 +31,7 @@ ApplicationWindow {
         if (place === "workshop") { page = "stack"; stackPage.scrollTo("workshop"); return true }
         if (place === "palette") { page = "stack"; palette.open(); return true }
         if (place === "report") { reportDialog.open(); return true }
+        if (place === "bench" || place === "chips") { previous = page === place ? previous : page; page = place; return true }
         const ch = /^ch(\d\d)$/.exec(place)
         if (ch) return openChapter(parseInt(ch[1], 10), "")
         const owner = Course.chapterOfPiece(place)
@@ -46,7 +49,9 @@ ApplicationWindow {
 
     function goBack() {
         if (palette.opened) { palette.close(); return }
-        if (page !== "stack") {
+        if (page === "chips" && previous === "bench") {
+            page = "bench"
+        } else if (page !== "stack") {
             page = "stack"
             stackPage.forceActiveFocus()
         }
@@ -65,6 +70,20 @@ ApplicationWindow {
         visible: window.page === "chapter"
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
+    }
+
+    BenchPage {
+        id: benchPage
+        anchors.fill: parent
+        visible: window.page === "bench"
+        onBack: window.goBack()
+        onOpenPlace: place => window.navigate(place)
+    }
+
+    ChipsPage {
+        anchors.fill: parent
+        visible: window.page === "chips"
+        onBack: window.goBack()
     }
 
     CommandPalette {

@@ -84,6 +84,11 @@ Flickable {
             onOpenPlace: place => root.openPlace(place)
         }
 
+        BenchEntry {
+            width: parent.width
+            onOpenPlace: place => root.openPlace(place)
+        }
+
         HonestyNote { width: parent.width }
     }
 }

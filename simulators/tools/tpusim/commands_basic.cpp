@@ -8,14 +8,7 @@
 
 namespace tpusim::cli {
 
-std::string fact_text(const Fact& f) {
-    if (!f.published()) return "not published";
-    if (f.unit == "FLOP/s" || f.unit == "OP/s" || f.unit == "B/s" || f.unit == "Hz")
-        return format_rate(f.value, f.unit);
-    if (f.unit == "B") return format_bytes(f.value);
-    if (f.unit == "s") return format_time(f.value);
-    return format_fixed(f.value, 0);
-}
+std::string fact_text(const Fact& f) { return format_fact(f); }
 
 void print_provenance(const Provenance& p) {
     std::cout << "\n" << kind_name(p.kind) << " · " << p.chip << " · " << p.dtype << " · "

@@ -54,7 +54,7 @@ Chip v4() {
     c.peak_int4 = unpublished("OP/s", "No int4 rate is published for v4.");
     c.tensorcores = fact(2, "", "[CL-v4][JAX-INFO]");
     c.megacore = true;
-    c.megacore_fact = fact(1, "", "[JAX-INFO][JAX-DET]", "The two TensorCores act as one device.");
+    c.megacore_fact = fact(1, "yes/no", "[JAX-INFO][JAX-DET]", "The two TensorCores act as one device.");
     c.mxus_per_core = fact(4, "", "[CL-v4][JAX-INFO]",
                            "A third-party page says 2; that contradicts Google's docs.");
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
@@ -101,7 +101,7 @@ Chip v5e() {
                              "[JAX-INFO] accepts fp8 on the MXU but gives no rate (0).");
     c.peak_int4 = fact(7.88e14, "OP/s", "[JAX-INFO]");
     c.tensorcores = fact(1, "", "[CL-v5e-new][JAX-INFO]");
-    c.megacore_fact = fact(0, "", "[JAX-INFO]", "One TensorCore per chip.");
+    c.megacore_fact = fact(0, "yes/no", "[JAX-INFO]", "One TensorCore per chip.");
     c.mxus_per_core = fact(4, "", "[CL-v5e-new][JAX-INFO]");
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
     c.clock_hz = fact(1.5e9, "Hz", "[SB-TPU]", "Derived from the peak: 1.503 GHz.");
@@ -147,7 +147,7 @@ Chip v5p() {
     c.peak_int4 = fact(1.84e15, "OP/s", "[JAX-INFO]");
     c.tensorcores = fact(2, "", "[CL-v5p][JAX-INFO]");
     c.megacore = true;
-    c.megacore_fact = fact(1, "", "[JAX-INFO][JAX-DET]", "The two TensorCores act as one device.");
+    c.megacore_fact = fact(1, "yes/no", "[JAX-INFO][JAX-DET]", "The two TensorCores act as one device.");
     c.mxus_per_core = fact(4, "", "[CL-v5p][JAX-INFO]");
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
     c.clock_hz = fact(1.75e9, "Hz", "[SB-TPU]", "Derived from the peak: 1.751 GHz.");
@@ -191,7 +191,7 @@ Chip v6e() {
     c.peak_fp8 = fact(9.20e14, "FLOP/s", "[JAX-INFO]", "Cloud: 918, the bf16 rate [CL-7x].");
     c.peak_int4 = fact(3.68e15, "OP/s", "[JAX-INFO]");
     c.tensorcores = fact(1, "", "[CL-v6e][JAX-INFO]");
-    c.megacore_fact = fact(0, "", "[JAX-INFO]", "One TensorCore per chip.");
+    c.megacore_fact = fact(0, "yes/no", "[JAX-INFO]", "One TensorCore per chip.");
     c.mxus_per_core = fact(2, "", "[CL-v6e][JAX-INFO]",
                            "2 MXUs of 256x256 do not reach 918 TFLOP/s below 3.5 GHz; use the "
                            "published peak, not a derived one (tpu-facts §4.5).");
@@ -229,7 +229,7 @@ Chip v7() {
     c.peak_fp8 = fact(4.60e15, "FLOP/s", "[JAX-INFO]", "Cloud: 4614 TFLOP/s, twice bf16.");
     c.peak_int4 = unpublished("OP/s", "[JAX-INFO] gives 0.");
     c.tensorcores = fact(2, "", "[CL-7x][JAX-INFO]");
-    c.megacore_fact = fact(0, "", "[JAX-INFO][CL-7x]",
+    c.megacore_fact = fact(0, "yes/no", "[JAX-INFO][CL-7x]",
                            "Two TensorCores (dual chiplet), each a separate JAX device.");
     c.mxus_per_core = fact(2, "", "[JAX-INFO]",
                            "Like v6e, the count and size do not reach the peak at a plausible "

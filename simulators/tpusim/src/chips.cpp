@@ -4,6 +4,7 @@
 
 #include "chip_table.h"
 #include "tpusim/error.h"
+#include "tpusim/provenance.h"
 
 namespace tpusim {
 
@@ -20,6 +21,16 @@ const Chip& chip(std::string_view id) {
     for (const Chip& c : all_chips())
         if (c.id == wanted) return c;
     throw InputError("unknown chip '" + std::string(id) + "': use one of v4, v5e, v5p, v6e, v7");
+}
+
+std::string format_fact(const Fact& f) {
+    if (!f.published()) return "not published";
+    if (f.unit == "yes/no") return f.value != 0 ? "yes" : "no";
+    if (f.unit == "FLOP/s" || f.unit == "OP/s" || f.unit == "B/s" || f.unit == "Hz")
+        return format_rate(f.value, f.unit);
+    if (f.unit == "B") return format_bytes(f.value);
+    if (f.unit == "s") return format_time(f.value);
+    return format_fixed(f.value, 0);
 }
 
 std::vector<FactRow> fact_rows(const Chip& c) {

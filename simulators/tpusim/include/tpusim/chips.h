@@ -18,7 +18,8 @@ struct Fact {
     std::string source;  // tags such as "[JAX-INFO][SB-TPU]", or "[derived] ..."
     std::string note;    // what other sources say, and why this value was chosen
     bool assumption = false;  // true: our choice, not a published figure
-    bool published() const { return value != 0; }
+    // A yes/no figure (unit "yes/no") is published whatever its value.
+    bool published() const { return value != 0 || unit == "yes/no"; }
 };
 
 // A figure that is words rather than a number (topology, wraparound rule).
@@ -84,6 +85,9 @@ const Chip& chip(std::string_view id);
 // Every figure of a chip as labelled rows, numbers first, in a fixed order.
 std::vector<FactRow> fact_rows(const Chip& c);
 
+// A figure for people, in its unit: "197 TFLOP/s", "16.0 GiB", "1.00 µs",
+// or "not published".
+std::string format_fact(const Fact& f);
 // Peak MXU rate for a matmul whose operands are `dtype`. f32 and f16 run at
 // the bf16 rate (see the assumption in the returned fact's note); int32 and
 // rates no source publishes throw InputError.

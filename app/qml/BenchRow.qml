@@ -1,0 +1,102 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// One bench row: the op, its floor, what binds it, and what the number is.
+// A click (or Enter) on the row opens its assumptions below it.
+Rectangle {
+    id: root
+    property var row: ({})
+    property bool expanded: false
+    readonly property var r: row.roofline || ({})
+    readonly property var prov: r.provenance || ({})
+
+    implicitHeight: body.implicitHeight + Theme.gapM * 2
+    radius: Theme.radius
+    color: mouse.containsMouse || activeFocus ? Theme.cardHover : Theme.card
+    border.color: Theme.cardBorder
+    activeFocusOnTab: true
+    Accessible.role: Accessible.Button
+    Accessible.name: row.label + ", " + r.time + ", " + (prov.label || "")
+    Keys.onReturnPressed: expanded = !expanded
+    Keys.onSpacePressed: expanded = !expanded
+
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        hoverEnabled: true
+        cursorShape: Qt.PointingHandCursor
+        onClicked: root.expanded = !root.expanded
+    }
+
+    ColumnLayout {
+        id: body
+        x: Theme.gapM; y: Theme.gapM
+        width: parent.width - 2 * Theme.gapM
+        spacing: Theme.gap
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.gapL
+            ColumnLayout {
+                Layout.fillWidth: true
+                spacing: 2
+                Text {
+                    text: root.row.label || ""
+                    font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                    color: Theme.inkText
+                }
+                MonoText {
+                    Layout.fillWidth: true
+                    text: (root.row.shapes || "") + " · " + (root.row.dtype || "")
+                    color: Theme.inkMuted
+                    font.pixelSize: Theme.tinySize
+                    elide: Text.ElideRight
+                }
+            }
+            MonoText {
+                Layout.preferredWidth: Theme.px(190)
+                text: (root.r.resource || "") + " bound · " + Number(root.r.intensity || 0).toFixed(1) + " FLOP/B"
+                color: Theme.inkMuted
+                font.pixelSize: Theme.tinySize
+                horizontalAlignment: Text.AlignRight
+            }
+            MonoText {
+                objectName: "benchTime_" + (root.row.id || "")
+                Layout.preferredWidth: Theme.px(130)
+                text: root.r.time || ""
+                color: Theme.inkText
+                font.pixelSize: Theme.subheadingSize
+                horizontalAlignment: Text.AlignRight
+            }
+            ProvenanceBadge {
+                Layout.preferredWidth: Theme.px(150)
+                kind: root.prov.kind || "predicted"
+                details: root.prov.details || ""
+            }
+        }
+        ColumnLayout {
+            Layout.fillWidth: true
+            visible: root.expanded
+            spacing: 2
+            MonoText {
+                text: "model: " + (root.prov.model || "") + " · ridge " + Number(root.r.ridge || 0).toFixed(0)
+                      + " FLOP/B · compute " + (root.r.computeS * 1e6).toFixed(1) + " µs · memory "
+                      + (root.r.memoryS * 1e6).toFixed(1) + " µs"
+                color: Theme.inkMuted
+                font.pixelSize: Theme.tinySize
+            }
+            Repeater {
+                model: root.prov.assumptions || []
+                delegate: Text {
+                    required property string modelData
+                    Layout.fillWidth: true
+                    text: "assumes: " + modelData
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: Theme.inkMuted
+                    wrapMode: Text.WordWrap
+                }
+            }
+        }
+    }
+    FocusFrame {}
+}

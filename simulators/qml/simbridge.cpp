@@ -1,0 +1,51 @@
+#include "simbridge.h"
+#include "variants.h"
+
+#include <tpusim/bench.h>
+#include <tpusim/error.h>
+
+#include <QtQml/qqml.h>
+
+using simqml::qs;
+
+void SimBridge::registerSingleton()
+{
+    qmlRegisterSingletonType<SimBridge>("TpuCourse.Sim", 1, 0, "Sim",
+                                        [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
+}
+
+QVariantList SimBridge::chips() const
+{
+    QVariantList out;
+    for (const auto &c : tpusim::all_chips())
+        out.append(QVariantMap{{"id", qs(c.id)}, {"name", qs(c.name)}});
+    return out;
+}
+
+QVariantList SimBridge::chipSheet(const QString &chipId) const
+{
+    QVariantList out;
+    try {
+        const auto &c = tpusim::chip(chipId.toStdString());
+        for (const auto &row : tpusim::fact_rows(c))
+            out.append(QVariantMap{{"group", qs(row.group)}, {"label", qs(row.label)}, {"fact", simqml::fact(row.fact)}});
+    } catch (const tpusim::InputError &e) {
+        out.append(QVariantMap{{"error", QString::fromUtf8(e.what())}});
+    }
+    return out;
+}
+
+QVariantList SimBridge::bench(const QString &chipId, bool full) const
+{
+    QVariantList out;
+    try {
+        const auto &c = tpusim::chip(chipId.toStdString());
+        for (const auto &row : full ? tpusim::full_bench(c) : tpusim::landing_bench(c))
+            out.append(QVariantMap{{"id", qs(row.id)}, {"group", qs(row.group)}, {"label", qs(row.label)},
+                                   {"shapes", qs(row.cost.shapes)}, {"dtype", qs(row.cost.dtype_text)},
+                                   {"roofline", simqml::roofline(row.result)}});
+    } catch (const tpusim::InputError &e) {
+        out.append(QVariantMap{{"error", QString::fromUtf8(e.what())}});
+    }
+    return out;
+}

@@ -1,0 +1,71 @@
+#include "variants.h"
+
+#include <QStringList>
+#include <QVariantList>
+
+namespace simqml {
+
+QVariantMap provenance(const tpusim::Provenance &p)
+{
+    QVariantList assumptions;
+    QStringList lines;
+    const QString kind = p.kind == tpusim::Kind::measured ? QStringLiteral("measured")
+                         : p.kind == tpusim::Kind::verified_off_chip ? QStringLiteral("verified")
+                                                                     : QStringLiteral("predicted");
+    lines << QStringLiteral("%1 · %2 · %3").arg(qs(std::string(tpusim::kind_name(p.kind))), qs(p.chip), qs(p.dtype));
+    if (!p.shapes.empty())
+        lines << qs(p.shapes);
+    if (!p.model.empty())
+        lines << QStringLiteral("model: %1").arg(qs(p.model));
+    if (!p.date.empty())
+        lines << QStringLiteral("date: %1").arg(qs(p.date));
+    for (const auto &a : p.assumptions) {
+        assumptions << qs(a);
+        lines << QStringLiteral("assumes: %1").arg(qs(a));
+    }
+    return {
+        {"kind", kind},
+        {"label", qs(std::string(tpusim::kind_name(p.kind)))},
+        {"chip", qs(p.chip)},
+        {"dtype", qs(p.dtype)},
+        {"shapes", qs(p.shapes)},
+        {"model", qs(p.model)},
+        {"date", qs(p.date)},
+        {"assumptions", assumptions},
+        {"details", lines.join(QLatin1Char('\n'))},
+    };
+}
+
+QVariantMap fact(const tpusim::Fact &f)
+{
+    return {
+        {"value", f.value},
+        {"text", qs(tpusim::format_fact(f))},
+        {"unit", qs(f.unit)},
+        {"source", qs(f.source)},
+        {"note", qs(f.note)},
+        {"assumption", f.assumption},
+        {"published", f.published()},
+    };
+}
+
+QVariantMap roofline(const tpusim::Roofline &r)
+{
+    return {
+        {"timeS", r.time_s},
+        {"time", qs(tpusim::format_time(r.time_s))},
+        {"computeS", r.compute_s},
+        {"memoryS", r.memory_s},
+        {"flops", r.flops},
+        {"bytes", r.bytes},
+        {"intensity", r.intensity},
+        {"ridge", r.ridge},
+        {"bound", qs(std::string(tpusim::bound_name(r.bound)))},
+        {"resource", qs(r.resource)},
+        {"peakFlops", r.peak_flops},
+        {"bandwidth", r.bandwidth},
+        {"provenance", provenance(r.provenance)},
+    };
+}
+
+} // namespace simqml

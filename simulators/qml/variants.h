@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+#include <QVariantMap>
+
+#include <tpusim/chips.h>
+#include <tpusim/provenance.h>
+#include <tpusim/roofline.h>
+
+// libtpusim's value types as QVariant maps with the same names everywhere,
+// so every QML page reads provenance the same way.
+namespace simqml {
+
+inline QString qs(const std::string &s) { return QString::fromStdString(s); }
+
+// {kind: predicted|verified|measured, label, chip, dtype, shapes, model, date,
+//  assumptions: [..], details: one paragraph for a tooltip}
+QVariantMap provenance(const tpusim::Provenance &p);
+
+// {value (SI), text, unit, source, note, assumption, published}
+QVariantMap fact(const tpusim::Fact &f);
+
+// {timeS, time, computeS, memoryS, flops, bytes, intensity, ridge, bound,
+//  resource, peakFlops, bandwidth, provenance}
+QVariantMap roofline(const tpusim::Roofline &r);
+
+} // namespace simqml

@@ -1,0 +1,88 @@
+#include "shellfixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QQuickItem>
+#include <QSet>
+#include <QTest>
+#include <QtQml/qqmlextensionplugin.h>
+
+Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+
+ShellFixture::ShellFixture()
+{
+    REQUIRE(m_dir.isValid());
+    m_store.emplace(progress::Store::open(m_dir.filePath(QStringLiteral("p.sqlite")).toStdString()));
+    m_catalog.scan(QStringLiteral(TPU_COURSE_CHAPTER_DIR), 15);
+    REQUIRE(m_catalog.chapters().size() == 15);
+    std::vector<progress::ChapterRow> rows;
+    for (const auto &c : m_catalog.chapters())
+        rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
+    m_store->syncChapters(rows);
+
+    m_course = std::make_unique<Course>(m_catalog, *m_store);
+    m_course->exposeToQml();
+    m_engine = std::make_unique<QQmlApplicationEngine>();
+    REQUIRE(loadShell(*m_engine));
+    m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
+    REQUIRE(m_window != nullptr);
+    m_window->show();
+    REQUIRE(QTest::qWaitForWindowExposed(m_window));
+}
+
+namespace {
+
+// Items made by a Repeater have a visual parent but no QObject parent, so
+// findChild misses them: walk the item tree as well as the object tree.
+void collect(QObject *object, const QString &name, QList<QObject *> &out, QSet<QObject *> &seen)
+{
+    if (!object || seen.contains(object))
+        return;
+    seen.insert(object);
+    if (object->objectName() == name)
+        out.append(object);
+    for (QObject *child : object->children())
+        collect(child, name, out, seen);
+    if (auto *item = qobject_cast<QQuickItem *>(object))
+        for (QQuickItem *child : item->childItems())
+            collect(child, name, out, seen);
+}
+
+} // namespace
+
+QList<QObject *> ShellFixture::findAll(const char *objectName) const
+{
+    QList<QObject *> out;
+    QSet<QObject *> seen;
+    collect(m_window->contentItem(), QString::fromLatin1(objectName), out, seen);
+    collect(m_window, QString::fromLatin1(objectName), out, seen);
+    return out;
+}
+
+QObject *ShellFixture::find(const char *objectName) const
+{
+    const auto all = findAll(objectName);
+    return all.isEmpty() ? nullptr : all.constFirst();
+}
+
+bool ShellFixture::isShown(QObject *object)
+{
+    for (auto *item = qobject_cast<QQuickItem *>(object); item; item = item->parentItem())
+        if (!item->isVisible())
+            return false;
+    return object != nullptr;
+}
+
+bool ShellFixture::navigate(const QString &place)
+{
+    QVariant ok;
+    QMetaObject::invokeMethod(m_window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
+    return ok.toBool();
+}
+
+void ShellFixture::typeText(const QString &text)
+{
+    for (const QChar c : text)
+        QTest::keyClick(m_window, c.toLatin1());
+}

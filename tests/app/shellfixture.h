@@ -1,0 +1,42 @@
+#pragma once
+
+#include "course.h"
+
+#include <chapters/chaptercatalog.h>
+#include <progress/store.h>
+
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <optional>
+
+// The whole shell in-process, as the app builds it: the course's chapters,
+// a fresh progress file, the window shown offscreen.
+class ShellFixture
+{
+public:
+    ShellFixture();
+
+    QQuickWindow *window() const { return m_window; }
+    Course &course() { return *m_course; }
+    course::ChapterCatalog &catalog() { return m_catalog; }
+    progress::Store &store() { return *m_store; }
+
+    // The first object with this objectName anywhere in the window.
+    QObject *find(const char *objectName) const;
+    QList<QObject *> findAll(const char *objectName) const;
+    // Visible, and so is every item above it.
+    static bool isShown(QObject *object);
+    bool navigate(const QString &place);
+    void typeText(const QString &text);
+
+private:
+    QTemporaryDir m_dir;
+    std::optional<progress::Store> m_store;
+    course::ChapterCatalog m_catalog;
+    std::unique_ptr<Course> m_course;
+    std::unique_ptr<QQmlApplicationEngine> m_engine;
+    QQuickWindow *m_window = nullptr;
+};
