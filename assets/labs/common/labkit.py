@@ -1,0 +1,211 @@
+"""Helpers the lab scripts share: common flags, JAX start-up for interpret
+mode, dtypes, inputs, and the last step (build, write and print the record).
+
+Like record.py, this module imports JAX only inside functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Callable, Mapping, Sequence
+
+from . import record
+
+# The course's dtype names -> numpy/JAX dtype names.
+DTYPE_NAMES = {"bf16": "bfloat16", "f32": "float32", "f16": "float16"}
+
+
+def parser(lab: str, description: str, *, interpret: bool = False,
+           samples: int = 20, warmup: int = 3, calls_per_sample: int = 1) -> argparse.ArgumentParser:
+    """An argparse parser with the flags every lab has."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--out", default=f"run-{lab}.json",
+                   help=f"where to write the run record (default run-{lab}.json)")
+    p.add_argument("--samples", type=int, default=samples,
+                   help=f"timed samples to record, every one kept (default {samples})")
+    p.add_argument("--warmup", type=int, default=warmup,
+                   help=f"untimed calls before sampling, compilation included (default {warmup})")
+    p.add_argument("--calls-per-sample", type=int, default=calls_per_sample,
+                   help="back-to-back calls per timed sample, the sample being their mean; more than 1 "
+                        f"hides the host's dispatch cost behind short ops (default {calls_per_sample})")
+    p.add_argument("--seed", type=int, default=0, help="seed for the random inputs (default 0)")
+    if interpret:
+        p.add_argument(
+            "--interpret", action="store_true",
+            help="run the kernel in Pallas TPU interpret mode on the CPU: a verified-off-chip "
+                 "record that checks correctness and records no timing")
+    return p
+
+
+def check_common(args: argparse.Namespace) -> None:
+    if args.samples < 1:
+        raise SystemExit("--samples must be at least 1")
+    if args.warmup < 0:
+        raise SystemExit("--warmup must be >= 0")
+    if args.calls_per_sample < 1:
+        raise SystemExit("--calls-per-sample must be at least 1")
+
+
+def timed(fn: Callable[..., Any], *fn_args: Any, args: argparse.Namespace) -> record.Timing:
+    """record.time_calls with the lab's --warmup, --samples and --calls-per-sample."""
+    return record.time_calls(fn, *fn_args, warmup=args.warmup, samples=args.samples,
+                             calls_per_sample=args.calls_per_sample)
+
+
+def matmul_reference(a: Any, b: Any) -> Any:
+    """a @ b in float32 at HIGHEST precision (no bf16 passes), on the device."""
+    import jax  # noqa: PLC0415
+    import jax.numpy as jnp  # noqa: PLC0415
+
+    return jnp.dot(a.astype(jnp.float32), b.astype(jnp.float32), precision=jax.lax.Precision.HIGHEST)
+
+
+def check_matmul(out: Any, a: Any, b: Any, dtype: str, what: str = "") -> record.Correctness:
+    """Checks a matmul whose inputs were scaled so outputs are O(1) (b by
+    1/sqrt(k)) against the float32 HIGHEST reference. bf16 outputs are
+    rounded to 8 bits of mantissa, hence the tolerance."""
+    import numpy as np  # noqa: PLC0415
+
+    ref = np.asarray(matmul_reference(a, b))
+    tol = 2e-2 if dtype == "bf16" else 1e-2
+    name = "float32 matmul at HIGHEST precision on the same inputs" + (f" ({what})" if what else "")
+    return record.compare(np.asarray(out.astype("float32")), ref, reference_name=name, abs_tol=tol, rel_tol=tol)
+
+
+def start_jax(*, interpret: bool = False, cpu_devices: int = 1) -> None:
+    """Imports JAX and, for interpret mode, pins it to the CPU platform (with
+    ``cpu_devices`` simulated devices for the distributed labs). Must run
+    before anything touches a device: both settings are read when JAX creates
+    its backends."""
+    if interpret:
+        # Belt and braces: the env var covers JAX versions without the config option.
+        flags = os.environ.get("XLA_FLAGS", "")
+        if cpu_devices > 1 and "xla_force_host_platform_device_count" not in flags:
+            os.environ["XLA_FLAGS"] = (flags + f" --xla_force_host_platform_device_count={cpu_devices}").strip()
+        os.environ["JAX_PLATFORMS"] = "cpu"
+    try:
+        import jax  # noqa: PLC0415
+    except ImportError as e:
+        raise SystemExit(
+            f"JAX is not installed here ({e}). On a TPU VM: pip install -U 'jax[tpu]'. "
+            "For --interpret on a laptop: pip install -U jax"
+        ) from e
+    if interpret:
+        jax.config.update("jax_platforms", "cpu")
+        if cpu_devices > 1:
+            try:
+                jax.config.update("jax_num_cpu_devices", cpu_devices)
+            except (AttributeError, KeyError, ValueError):
+                pass  # older JAX: XLA_FLAGS above does it
+
+
+def preflight(args: argparse.Namespace, *, min_devices: int = 1) -> record.Backend:
+    """Reads the backend before any long run and stops at once if no record
+    could be written at the end: a measured run off a TPU, a TPU the
+    simulator does not know, or too few devices."""
+    backend = record.jax_backend()
+    interpret = bool(getattr(args, "interpret", False))
+    try:
+        if interpret:
+            if backend.platform != "cpu":
+                raise record.RecordError(f"interpret mode should run on the CPU, JAX chose {backend.platform!r}")
+        elif backend.platform != "tpu":
+            hint = " or add --interpret for a verified-off-chip run" if hasattr(args, "interpret") else ""
+            raise record.RecordError(
+                f"no TPU here (JAX platform {backend.platform!r}): run this lab on a TPU VM{hint}")
+        else:
+            record.chip_for(backend.device_kind)
+        if backend.device_count < min_devices:
+            raise record.RecordError(
+                f"this lab needs at least {min_devices} devices; JAX sees {backend.device_count}")
+    except record.RecordError as e:
+        raise SystemExit(f"stopping before the run: {e}") from e
+    where = "CPU (interpret mode)" if interpret else backend.device_kind
+    print(f"JAX {backend.jax_version} / jaxlib {backend.jaxlib_version} on {backend.device_count} x {where}")
+    return backend
+
+
+def interpret_mode(pltpu: Any) -> Any:
+    """The ``interpret=`` argument for pallas_call: TPU interpret mode
+    (``pltpu.InterpretParams``), which simulates VMEM, DMAs and semaphores on
+    the CPU, where this JAX has it; else the generic interpreter (True)."""
+    params = getattr(pltpu, "InterpretParams", None)
+    return params() if params is not None else True
+
+
+def jnp_dtype(name: str) -> Any:
+    import jax.numpy as jnp  # noqa: PLC0415
+
+    if name not in DTYPE_NAMES:
+        raise SystemExit(f"dtype {name!r} is not supported by this lab (use one of {', '.join(DTYPE_NAMES)})")
+    return getattr(jnp, DTYPE_NAMES[name])
+
+
+def random_normal(seed: int, shape: Sequence[int], dtype_name: str, scale: float = 1.0) -> Any:
+    """Normal values rounded to the dtype: returns (host float32 copy of the
+    rounded values, device array). References are computed from the rounded
+    values, so rounding the inputs is not counted as error."""
+    import jax.numpy as jnp  # noqa: PLC0415
+    import numpy as np  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    host = (rng.standard_normal(tuple(shape), dtype=np.float32) * scale)
+    dev = jnp.asarray(host, dtype=jnp_dtype(dtype_name))
+    return np.asarray(dev.astype(jnp.float32)), dev
+
+
+def shard_map(f: Callable[..., Any], *, mesh: Any, in_specs: Any, out_specs: Any) -> Callable[..., Any]:
+    """jax.shard_map without the replication check (Pallas kernels cannot be
+    checked), falling back to the experimental module on older JAX."""
+    import jax  # noqa: PLC0415
+
+    if hasattr(jax, "shard_map"):
+        return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False)
+    from jax.experimental.shard_map import shard_map as _sm  # noqa: PLC0415
+
+    return _sm(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_rep=False)
+
+
+def median(samples: Sequence[float]) -> float:
+    import statistics  # noqa: PLC0415
+
+    return statistics.median(samples)
+
+
+def finish(
+    *,
+    lab: str,
+    script: str,
+    args: argparse.Namespace,
+    dtype: str,
+    shapes: Mapping[str, int],
+    timing: record.Timing | None,
+    baseline: tuple[str, Sequence[float]] | None,
+    correctness: record.Correctness,
+    extra: Mapping[str, Any],
+    backend: record.Backend | None = None,
+) -> dict[str, Any]:
+    """Builds the record from the live backend, writes it atomically, prints a summary."""
+    interpret = bool(getattr(args, "interpret", False))
+    try:
+        rec = record.build_record(
+            lab=lab,
+            script_path=script,
+            backend=backend if backend is not None else record.jax_backend(),
+            interpret=interpret,
+            dtype=dtype,
+            shapes=shapes,
+            timing=None if interpret else timing,
+            baseline=None if interpret else baseline,
+            correctness=correctness,
+            extra=extra,
+        )
+        record.write_record(rec, args.out)
+    except record.RecordError as e:
+        print(f"no record written: {e}", file=sys.stderr)
+        raise SystemExit(2) from e
+    print(record.summary(rec))
+    print(f"wrote {args.out}: import it in the app (Labs > {lab}) or with tpu-course --import-run {args.out}")
+    return rec

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Lab L02 - trace it: jaxprs of five programs, primitives counted.
+
+Traces the five programs in common/programs.py (mlp, softmax, layernorm,
+attention, projection_t) with jax.make_jaxpr, prints each jaxpr, and counts its
+primitives: at the top level, and including the sub-jaxprs (pjit,
+custom_jvp_call, ...) they call. Each program is also run, timed and checked
+against a float64 numpy reference, so the record shows the traced program
+computes what its math says.
+
+    python3 l02_trace.py --out run-L02.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from common import labkit, programs, record
+
+LAB = "L02"
+GATE = None
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = labkit.parser(LAB, __doc__.splitlines()[0], samples=10)
+    programs.add_size_args(p)
+    args = p.parse_args(argv)
+    labkit.check_common(args)
+    return args
+
+
+def _sub_jaxprs(value: Any) -> list[Any]:
+    """Jaxprs held in an equation parameter (a Jaxpr, a ClosedJaxpr, or a
+    list of them, as cond's branches are). Duck-typed: the classes moved
+    between JAX versions."""
+    if isinstance(value, (list, tuple)):
+        return [j for v in value for j in _sub_jaxprs(v)]
+    if hasattr(value, "eqns"):
+        return [value]
+    inner = getattr(value, "jaxpr", None)
+    if inner is not None and hasattr(inner, "eqns"):
+        return [inner]
+    return []
+
+
+def count_primitives(jaxpr: Any, nested: bool) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        counts[name] = counts.get(name, 0) + 1
+        if nested:
+            for value in eqn.params.values():
+                for sub in _sub_jaxprs(value):
+                    for k, v in count_primitives(sub, True).items():
+                        counts[k] = counts.get(k, 0) + v
+    return dict(sorted(counts.items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    sizes = programs.sizes_from(args)
+    labkit.start_jax()
+    backend = labkit.preflight(args)
+    import jax  # noqa: PLC0415
+
+    entries, checks, first_timing = [], [], None
+    for i, program in enumerate(programs.PROGRAMS):
+        prep = programs.prepare(program, sizes, args.dtype, args.seed + i)
+        closed = jax.make_jaxpr(program.make(sizes))(*prep.args)
+        text = str(closed)
+        top = count_primitives(closed.jaxpr, nested=False)
+        nested = count_primitives(closed.jaxpr, nested=True)
+        print(f"--- {program.name}: {program.what}\n{text}\n    primitives: {top}")
+        timing, check = programs.run(prep, args.dtype, args.warmup, args.samples)
+        first_timing = first_timing or timing
+        checks.append(check)
+        entries.append({
+            "name": program.name,
+            "what": program.what,
+            "inputShapes": [list(s) for s in program.shapes(sizes)],
+            "jaxpr": text,
+            "eqnCount": len(closed.jaxpr.eqns),
+            "primitives": top,
+            "primitivesNested": nested,
+            "samples": timing.samples,
+            "correctness": check.to_json(),
+        })
+
+    labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype, shapes=sizes,
+                  timing=first_timing, baseline=None,
+                  correctness=record.combine(checks, "each program in float64 numpy on the same inputs"),
+                  extra={"programs": entries}, backend=backend)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
