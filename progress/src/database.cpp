@@ -166,6 +166,14 @@ Statement& Statement::bind(int position, std::int64_t value) {
     return *this;
 }
 
+Statement& Statement::bind(int position, double value) {
+    const int rc = sqlite3_bind_double(statement_, position, value);
+    if (rc != SQLITE_OK) {
+        connection_->fail(rc);
+    }
+    return *this;
+}
+
 Statement& Statement::bind(int position, std::string_view value) {
     const int rc = sqlite3_bind_text64(statement_, position, value.data(), value.size(), copyOnBind(), SQLITE_UTF8);
     if (rc != SQLITE_OK) {
@@ -210,6 +218,15 @@ std::optional<std::int64_t> Statement::optionalInt64At(int column) const {
         return std::nullopt;
     }
     return sqlite3_column_int64(statement_, column);
+}
+
+double Statement::doubleAt(int column) const { return sqlite3_column_double(statement_, column); }
+
+std::optional<double> Statement::optionalDoubleAt(int column) const {
+    if (sqlite3_column_type(statement_, column) == SQLITE_NULL) {
+        return std::nullopt;
+    }
+    return sqlite3_column_double(statement_, column);
 }
 
 std::string Statement::textAt(int column) const {

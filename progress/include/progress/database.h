@@ -72,6 +72,7 @@ public:
 
     // Positions start at 1, as in SQL.
     Statement& bind(int position, std::int64_t value);
+    Statement& bind(int position, double value);
     Statement& bind(int position, std::string_view value);
     Statement& bindNull(int position);
 
@@ -84,6 +85,8 @@ public:
 
     std::int64_t int64At(int column) const;
     std::optional<std::int64_t> optionalInt64At(int column) const;
+    double doubleAt(int column) const;
+    std::optional<double> optionalDoubleAt(int column) const;
     std::string textAt(int column) const;
 
 private:

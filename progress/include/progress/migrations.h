@@ -74,6 +74,73 @@ inline constexpr std::array kMigrations{
             SELECT RAISE(ABORT, 'the event log is append-only: rows cannot be replaced');
         END;
     )sql"},
+    Migration{2, "run records, predictions and gate attempts", R"sql(
+        -- One row per imported run record. The hash is of the record's
+        -- canonical JSON, so importing the same record twice is recognised.
+        CREATE TABLE run_records (
+            id                INTEGER PRIMARY KEY,
+            record_sha256     TEXT NOT NULL UNIQUE,
+            lab               TEXT NOT NULL,
+            kind              TEXT NOT NULL CHECK (kind IN ('measured', 'verified-off-chip')),
+            chip              TEXT NOT NULL,
+            dtype             TEXT NOT NULL,
+            shapes            TEXT NOT NULL,
+            measured_at       TEXT NOT NULL,
+            median_s          REAL,
+            baseline_median_s REAL,
+            correct           INTEGER NOT NULL CHECK (correct IN (0, 1)),
+            example           INTEGER NOT NULL CHECK (example IN (0, 1)),
+            source_file       TEXT NOT NULL,
+            record_json       TEXT NOT NULL,
+            imported_at_ms    INTEGER NOT NULL
+        ) STRICT;
+
+        -- A learner's predictions, time-stamped when entered (gate G0 needs
+        -- them entered before the measurement). A later entry supersedes an
+        -- earlier one; none is ever changed.
+        CREATE TABLE predictions (
+            id            INTEGER PRIMARY KEY,
+            gate          TEXT NOT NULL,
+            subject       TEXT NOT NULL,
+            value         REAL NOT NULL CHECK (value > 0),
+            unit          TEXT NOT NULL,
+            entered_at_ms INTEGER NOT NULL
+        ) STRICT;
+
+        -- Every gate attempt, pass or fail, with the reasons for its verdict.
+        CREATE TABLE gate_attempts (
+            id           INTEGER PRIMARY KEY,
+            gate         TEXT NOT NULL,
+            run_record   INTEGER NOT NULL REFERENCES run_records(id),
+            judged_at_ms INTEGER NOT NULL,
+            passed       INTEGER NOT NULL CHECK (passed IN (0, 1)),
+            reasons      TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TRIGGER run_records_no_update BEFORE UPDATE ON run_records
+        BEGIN SELECT RAISE(ABORT, 'run records are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER run_records_no_delete BEFORE DELETE ON run_records
+        BEGIN SELECT RAISE(ABORT, 'run records are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER run_records_no_replace BEFORE INSERT ON run_records
+        WHEN EXISTS (SELECT 1 FROM run_records WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'run records are append-only: rows cannot be replaced'); END;
+
+        CREATE TRIGGER predictions_no_update BEFORE UPDATE ON predictions
+        BEGIN SELECT RAISE(ABORT, 'predictions are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER predictions_no_delete BEFORE DELETE ON predictions
+        BEGIN SELECT RAISE(ABORT, 'predictions are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER predictions_no_replace BEFORE INSERT ON predictions
+        WHEN EXISTS (SELECT 1 FROM predictions WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'predictions are append-only: rows cannot be replaced'); END;
+
+        CREATE TRIGGER gate_attempts_no_update BEFORE UPDATE ON gate_attempts
+        BEGIN SELECT RAISE(ABORT, 'gate attempts are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER gate_attempts_no_delete BEFORE DELETE ON gate_attempts
+        BEGIN SELECT RAISE(ABORT, 'gate attempts are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER gate_attempts_no_replace BEFORE INSERT ON gate_attempts
+        WHEN EXISTS (SELECT 1 FROM gate_attempts WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'gate attempts are append-only: rows cannot be replaced'); END;
+    )sql"},
 };
 
 namespace detail {

@@ -92,6 +92,8 @@ public:
 
     // Timestamps for every later write come from this clock.
     void setClock(Clock clock);
+    // The clock's reading now, for modules layered on the store.
+    std::int64_t nowMs() const { return now(); }
 
     // Chapters: the app passes the chapters it found at start. Known numbers get
     // the new slug and title; chapters missing from the list are kept, so a
