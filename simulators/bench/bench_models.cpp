@@ -55,6 +55,22 @@ void BM_MxuTile128Stepped(benchmark::State& state) {
 }
 BENCHMARK(BM_MxuTile128Stepped)->Unit(benchmark::kMicrosecond);
 
+void BM_MxuTile128SteppedNoOverlap(benchmark::State& state) {
+    const std::vector<float> x(128 * 128, 1.0f), w(128 * 128, 0.5f);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            tpusim::mxu_step(x, w, 128, 128, 128, 128, tpusim::MxuMode::no_overlap).cycles);
+}
+BENCHMARK(BM_MxuTile128SteppedNoOverlap)->Unit(benchmark::kMicrosecond);
+
+void BM_MxuTile128SteppedWithActivity(benchmark::State& state) {
+    const std::vector<float> x(128 * 128, 1.0f), w(128 * 128, 0.5f);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            tpusim::mxu_step(x, w, 128, 128, 128, 128, tpusim::MxuMode::overlapped, true).cycles);
+}
+BENCHMARK(BM_MxuTile128SteppedWithActivity)->Unit(benchmark::kMicrosecond);
+
 void BM_MxuTile256Stepped(benchmark::State& state) {
     const std::vector<float> x(256 * 256, 1.0f), w(256 * 256, 0.5f);
     for (auto _ : state)
