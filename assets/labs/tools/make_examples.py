@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Writes assets/labs/examples/*.json: one example run record per lab, plus
+verified-off-chip variants for the kernel labs, by running the real record
+writer (common/record.py) with a fake backend. script.sha256 is therefore the
+hash of the shipped script: run this again whenever a lab script changes
+(tests/labs checks that the examples match).
+
+Every example says it is one: host "example-host" and extra.example = true.
+The values are plausible for a TPU v5e, not measurements; the app refuses to
+count example records toward a gate.
+
+    python3 assets/labs/tools/make_examples.py            # rewrite the examples
+    python3 assets/labs/tools/make_examples.py --out DIR  # write them elsewhere
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+LABS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, LABS_DIR)
+
+from common import record  # noqa: E402
+
+JAX_VERSION = "0.8.1"
+DATE = "2026-11-29T12:00:00Z"
+HOST = "example-host"
+
+TPU = record.Backend("tpu", "TPU v5 lite", 1, JAX_VERSION, JAX_VERSION)
+TPU4 = record.Backend("tpu", "TPU v5 lite", 4, JAX_VERSION, JAX_VERSION)
+CPU = record.Backend("cpu", "cpu", 1, JAX_VERSION, JAX_VERSION)
+CPU4 = record.Backend("cpu", "cpu", 4, JAX_VERSION, JAX_VERSION)
+
+SCRIPTS = {
+    "L01": "l01_repo.py", "L02": "l02_trace.py", "L03": "l03_lower.py", "L04": "l04_fusion_forensics.py",
+    "L05": "l05_three_floors.py", "L06": "l06_first_kernel.py", "L07": "l07_tiled_matmul.py",
+    "L08": "l08_layouts.py", "L09": "l09_streaming_attention.py", "L10": "l10_ring_all_gather.py",
+    "L11": "l11_collective_matmul.py", "L12": "l12_narrate_dump.py", "L13": "l13_capstone.py",
+}
+
+
+def samples(median_s: float, n: int = 10) -> list[float]:
+    """Deterministic spread of +-1.5% around a median, like a quiet chip."""
+    pattern = [0.0, 0.004, -0.003, 0.011, -0.006, 0.002, 0.015, -0.001, 0.007, -0.009]
+    return [round(median_s * (1.0 + pattern[i % len(pattern)]), 9) for i in range(n)]
+
+
+def timing(median_s: float, n: int = 10, calls: int = 1) -> record.Timing:
+    method = ("time.perf_counter around one call then jax.block_until_ready" if calls == 1 else
+              f"time.perf_counter around {calls} back-to-back calls then jax.block_until_ready on the last, "
+              f"divided by {calls}")
+    return record.Timing(method=method, warmup=3, samples=samples(median_s, n))
+
+
+def check(reference: str, max_abs: float, max_rel: float, tol: float, passed: bool = True) -> record.Correctness:
+    return record.Correctness(reference, max_abs, max_rel, tol, tol, passed)
+
+
+MATMUL_REF = "float32 matmul at HIGHEST precision on the same inputs"
+PROGRAM_REF = "each program in float64 numpy on the same inputs"
+SIZES = {"t": 1024, "d": 1024, "f": 4096, "h": 8}
+
+SOFTMAX_JAXPR = """{ lambda ; a:bf16[1024,1024]. let
+    b:bf16[1024,1024] = pjit[
+      name=_softmax
+      jaxpr={ lambda ; c:bf16[1024,1024]. let
+          d:bf16[1024] = reduce_max[axes=(1,)] c
+          e:bf16[1024,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(1024, 1)] d
+          f:bf16[1024,1024] = sub c e
+          g:bf16[1024,1024] = exp f
+          h:f32[1024,1024] = convert_element_type[new_dtype=float32 weak_type=False] g
+          i:f32[1024] = reduce_sum[axes=(1,)] h
+          j:bf16[1024] = convert_element_type[new_dtype=bfloat16 weak_type=False] i
+          k:bf16[1024,1] = broadcast_in_dim[broadcast_dimensions=(0,) shape=(1024, 1)] j
+          l:bf16[1024,1024] = div g k
+        in (l,) }
+    ] a
+  in (b,) }"""
+
+EXAMPLE_HLO = """HloModule jit_f, entry_computation_layout={(bf16[256,512]{1,0}, bf16[512,1024]{1,0})->bf16[256,1024]{1,0}}
+
+%fused_computation (param_0.1: bf16[256,512], param_1.1: bf16[512,1024]) -> bf16[256,1024] {
+  %param_0.1 = bf16[256,512]{1,0} parameter(0)
+  %param_1.1 = bf16[512,1024]{1,0} parameter(1)
+  %dot.1 = bf16[256,1024]{1,0} dot(bf16[256,512]{1,0} %param_0.1, bf16[512,1024]{1,0} %param_1.1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT %tanh.1 = bf16[256,1024]{1,0} tanh(bf16[256,1024]{1,0} %dot.1)
+}
+
+ENTRY %main.4 (Arg_0.1: bf16[256,512], Arg_1.2: bf16[512,1024]) -> bf16[256,1024] {
+  %Arg_0.1 = bf16[256,512]{1,0} parameter(0)
+  %Arg_1.2 = bf16[512,1024]{1,0} parameter(1)
+  ROOT %fusion = bf16[256,1024]{1,0} fusion(bf16[256,512]{1,0} %Arg_0.1, bf16[512,1024]{1,0} %Arg_1.2), kind=kOutput, calls=%fused_computation
+}
+"""
+
+
+def program_entries(kind: str) -> list[dict[str, Any]]:
+    """Per-program extras for L02-L04 (abridged texts, plausible numbers)."""
+    names = ["mlp", "softmax", "layernorm", "attention", "projection_t"]
+    medians = [2.05e-4, 2.9e-5, 3.1e-5, 1.6e-4, 4.6e-5]
+    if kind == "L04":
+        names += ["elementwise_chain", "matmul_epilogue"]
+        medians += [1.9e-5, 5.2e-5]
+    out = []
+    for name, med in zip(names, medians):
+        e: dict[str, Any] = {"name": name, "samples": samples(med),
+                             "correctness": check(f"{name} in float64 numpy on the same inputs",
+                                                  1.2e-2, 9.0e-3, 3e-2).to_json()}
+        if kind == "L02":
+            e.update({"jaxpr": SOFTMAX_JAXPR if name == "softmax" else "(abridged in this example)",
+                      "eqnCount": 1 if name == "softmax" else 3,
+                      "primitives": {"pjit": 1} if name == "softmax" else {"dot_general": 2},
+                      "primitivesNested": ({"broadcast_in_dim": 2, "convert_element_type": 2, "div": 1, "exp": 1,
+                                            "pjit": 1, "reduce_max": 1, "reduce_sum": 1, "sub": 1}
+                                           if name == "softmax" else {"dot_general": 2})})
+        elif kind == "L03":
+            e.update({"stablehlo": "(abridged in this example)", "hlo": "(abridged in this example)",
+                      "stablehloDots": [], "hloDots": []})
+        else:
+            e.update({"hlo": "(abridged in this example)", "fusionCount": 1,
+                      "fusions": [{"name": "fusion", "kind": "kLoop", "type": "bf16[1024,1024]",
+                                   "computation": "main", "ops": {"add": 1}}],
+                      "costAnalysis": {"flops": 1.0e6, "bytesAccessed": 4.2e6}})
+        out.append(e)
+    return out
+
+
+def examples() -> list[tuple[str, dict[str, Any]]]:
+    """(file name, build_record arguments) for every example."""
+    ex: list[tuple[str, dict[str, Any]]] = []
+
+    def add(name: str, lab: str, backend: record.Backend, interpret: bool, **kw: Any) -> None:
+        kw["extra"] = {**kw.get("extra", {}), "example": True}
+        ex.append((name, {"lab": lab, "script_path": os.path.join(LABS_DIR, SCRIPTS[lab]), "backend": backend,
+                          "interpret": interpret, "host": HOST, "date": DATE, **kw}))
+
+    mm = {"m": 4096, "k": 4096, "n": 4096}
+    add("L01.json", "L01", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.62e-4), baseline=None,
+        correctness=check(MATMUL_REF, 1.5e-2, 7.8e-3, 2e-2),
+        extra={"python": "3.11.2", "devices": [{"id": 0, "kind": "TPU v5 lite", "platform": "tpu",
+                                                "coords": [0, 0, 0], "coreOnChip": 0}],
+               "hbmBytesLimit": 16_909_336_576,
+               "checks": [{"name": "platform is tpu", "ok": True, "detail": "tpu"}],
+               "flops": 2 * 4096**3, "achievedFlopsPerSecond": 2 * 4096**3 / 7.62e-4})
+    for lab in ("L02", "L03", "L04"):
+        add(f"{lab}.json", lab, TPU, False, dtype="bf16", shapes=SIZES, timing=timing(2.05e-4), baseline=None,
+            correctness=check(PROGRAM_REF, 1.2e-2, 9.0e-3, 3e-2), extra={"programs": program_entries(lab)})
+    rows = [
+        {"row": "matmul_nnn", "shapes": mm, "dtype": "bf16", "samples": samples(7.58e-4)},
+        {"row": "matmul_skinny", "shapes": {"m": 8, "k": 4096, "n": 4096}, "dtype": "bf16",
+         "samples": samples(4.62e-5)},
+        {"row": "elementwise_add", "shapes": {"rows": 4096, "cols": 4096}, "dtype": "bf16",
+         "samples": samples(1.41e-4)},
+    ]
+    add("L05.json", "L05", TPU, False, dtype="bf16", shapes={"n": 4096}, timing=timing(7.58e-4, calls=10),
+        baseline=None, correctness=check("float32/float64 references of the three rows", 1.5e-2, 7.8e-3, 2e-2),
+        extra={"rows": rows, "method": timing(1.0, calls=10).method})
+    add_ref = "x + y in float64 numpy on the same inputs"
+    add("L06.json", "L06", TPU, False, dtype="bf16", shapes={"rows": 4096, "cols": 4096},
+        timing=timing(1.33e-4, calls=10), baseline=("XLA x + y (jax.jit)", samples(1.39e-4)),
+        correctness=record.Correctness(add_ref, 7.6e-3, 3.9e-3, 1e-6, 2.0**-8, True),
+        extra={"blocks": {"blockRows": 256, "blockCols": 2048}, "grid": [16, 2], "bytesMoved": 3 * 4096 * 4096 * 2,
+               "achievedBytesPerSecond": 3 * 4096 * 4096 * 2 / 1.33e-4})
+    add("L06-interpret.json", "L06", CPU, True, dtype="bf16", shapes={"rows": 512, "cols": 512}, timing=None,
+        baseline=None, correctness=record.Correctness(add_ref, 7.8e-3, 3.9e-3, 1e-6, 2.0**-8, True),
+        extra={"blocks": {"blockRows": 128, "blockCols": 256}, "grid": [4, 2], "bytesMoved": 3 * 512 * 512 * 2})
+    add("L07.json", "L07", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.49e-4),
+        baseline=("XLA jnp.dot (jax.jit)", samples(7.41e-4)), correctness=check(MATMUL_REF, 1.6e-2, 7.8e-3, 2e-2),
+        extra={"blocks": {"bm": 512, "bk": 1024, "bn": 1024}, "grid": [8, 4, 4], "flops": 2 * 4096**3,
+               "hbmBytes": 436207616, "vmemLimitBytes": None, "achievedFlopsPerSecond": 2 * 4096**3 / 7.49e-4,
+               "ratioToBaseline": 7.49e-4 / 7.41e-4})
+    add("L07-interpret.json", "L07", CPU, True, dtype="bf16", shapes={"m": 256, "k": 256, "n": 256},
+        timing=None, baseline=None, correctness=check(MATMUL_REF, 1.1e-2, 6.2e-3, 2e-2),
+        extra={"blocks": {"bm": 128, "bk": 128, "bn": 128}, "grid": [2, 2, 2], "flops": 2 * 256**3,
+               "hbmBytes": 786432, "vmemLimitBytes": None})
+    variants = [("aligned", [4096, 4096], [256, 2048], 9.4e-5), ("thin_rows", [4096, 4096], [8, 2048], 3.1e-4),
+                ("narrow_lanes", [4096, 4096], [2048, 128], 2.2e-4), ("tiny", [4096, 4096], [8, 128], 5.6e-3),
+                ("padded_minor", [2097152, 8], [4096, 8], 1.45e-3)]
+    scale_ref = "2x + 1 in float64 numpy on the same input"
+    add("L08.json", "L08", TPU, False, dtype="bf16", shapes={"rows": 4096, "cols": 4096},
+        timing=timing(9.4e-5, calls=5), baseline=("XLA 2x + 1 (jax.jit)", samples(9.2e-5)),
+        correctness=record.Correctness("2x + 1 in float64 numpy, every variant", 3.1e-2, 3.9e-3, 1e-6, 2.0**-8,
+                                       True),
+        extra={"variants": [{"name": n, "arrayShape": a, "blockShape": b,
+                             "gridSteps": (a[0] // b[0]) * (a[1] // b[1]), "blockBytes": b[0] * b[1] * 2,
+                             "paddedBlockBytes": (-(-b[0] // 16) * 16) * (-(-b[1] // 128) * 128) * 2,
+                             "samples": samples(t),
+                             "correctness": record.Correctness(scale_ref, 3.1e-2, 3.9e-3, 1e-6, 2.0**-8,
+                                                               True).to_json()}
+                            for n, a, b, t in variants]})
+    att = {"batch": 1, "heads": 8, "seq": 4096, "head_dim": 128}
+    att_ref = "attention in float32 at HIGHEST precision on the same inputs"
+    add("L09.json", "L09", TPU, False, dtype="bf16", shapes=att, timing=timing(1.12e-3),
+        baseline=("XLA naive attention: softmax(Q K^T / sqrt(d)) V with jnp", samples(2.31e-3)),
+        correctness=check(att_ref, 4.1e-3, 1.9e-2, 2e-2),
+        extra={"blocks": {"block_q": 512, "block_k": 512}, "causal": False, "flops": 4 * 8 * 4096 * 4096 * 128,
+               "baselineCorrectness": check(att_ref, 3.9e-3, 1.8e-2, 2e-2).to_json(),
+               "ratioToBaseline": 1.12e-3 / 2.31e-3})
+    add("L09-interpret.json", "L09", CPU, True, dtype="bf16",
+        shapes={"batch": 1, "heads": 2, "seq": 512, "head_dim": 128}, timing=None, baseline=None,
+        correctness=check(att_ref, 3.3e-3, 1.2e-2, 2e-2),
+        extra={"blocks": {"block_q": 128, "block_k": 128}, "causal": False, "flops": 4 * 2 * 512 * 512 * 128})
+    ag_ref = "the input shards, on every device"
+    add("L10.json", "L10", TPU4, False, dtype="bf16", shapes={"rows": 1024, "cols": 4096, "devices": 4},
+        timing=timing(6.9e-4), baseline=("XLA lax.all_gather in shard_map", samples(6.4e-4)),
+        correctness=record.Correctness(ag_ref, 0.0, 0.0, 0.0, 0.0, True),
+        extra={"ringOrder": [0, 1, 3, 2], "bytesPerDeviceReceived": 3 * 1024 * 4096 * 2, "steps": 3,
+               "achievedBytesPerSecondPerDevice": 3 * 1024 * 4096 * 2 / 6.9e-4})
+    add("L10-interpret.json", "L10", CPU4, True, dtype="bf16", shapes={"rows": 64, "cols": 256, "devices": 4},
+        timing=None, baseline=None, correctness=record.Correctness(ag_ref, 0.0, 0.0, 0.0, 0.0, True),
+        extra={"ringOrder": [0, 1, 2, 3], "bytesPerDeviceReceived": 3 * 64 * 256 * 2, "steps": 3})
+    cm = {"m": 4096, "k": 4096, "n": 32768, "m_per_device": 1024, "n_per_device": 8192}
+    add("L11.json", "L11", TPU4, False, dtype="bf16", shapes=cm, timing=timing(1.58e-3),
+        baseline=("XLA all_gather then jnp.dot in shard_map", samples(1.97e-3)),
+        correctness=check(MATMUL_REF, 1.7e-2, 8.1e-3, 2e-2),
+        extra={"blocks": {"bm": 512, "bk": 1024, "bn": 1024}, "ringOrder": [0, 1, 3, 2],
+               "flopsPerDevice": 2 * 4096 * 4096 * 8192, "bytesSentPerDevice": 3 * 1024 * 4096 * 2,
+               "computeOnlySamples": samples(1.46e-3),
+               "computeOnlyCorrectness": check(MATMUL_REF, 1.7e-2, 8.1e-3, 2e-2).to_json(),
+               "ratioToComputeOnly": 1.58e-3 / 1.46e-3})
+    add("L11-interpret.json", "L11", CPU4, True, dtype="bf16",
+        shapes={"m": 512, "k": 256, "n": 1024, "m_per_device": 128, "n_per_device": 256}, timing=None,
+        baseline=None, correctness=check(MATMUL_REF, 1.2e-2, 6.6e-3, 2e-2),
+        extra={"blocks": {"bm": 128, "bk": 128, "bn": 128}, "ringOrder": [0, 1, 2, 3],
+               "flopsPerDevice": 2 * 512 * 256 * 256, "bytesSentPerDevice": 3 * 128 * 256 * 2})
+    add("L12.json", "L12", TPU, False, dtype="bf16", shapes={"t": 256, "d": 512, "f": 1024},
+        timing=timing(1.9e-5), baseline=None,
+        correctness=check("the program in float64 numpy on the same inputs", 9.0e-3, 6.0e-3, 3e-2),
+        extra={"seed": 12345, "program": "example", "hloText": EXAMPLE_HLO,
+               "answers": {"fusionCount": 1, "dots": [{"outputShape": [256, 1024], "flops": 2 * 256 * 1024 * 512}]},
+               "answeredAt": DATE})
+    add("L13.json", "L13", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.49e-4),
+        baseline=("the bench's baseline", samples(7.41e-4)),
+        correctness=check("the bench's reference for Pallas tiled matmul (lab L07), bf16 4096^3",
+                          1.6e-2, 7.8e-3, 2e-2),
+        extra={"upstream": {"url": "https://github.com/example-owner/example-repo/pull/1",
+                            "commit": "0123456789abcdef0123456789abcdef01234567"},
+               "bench": {"name": "Pallas tiled matmul (lab L07), bf16 4096^3", "file": "bench_example.py",
+                         "sha256": record.sha256_of(os.path.join(LABS_DIR, "common", "bench_example.py"))}})
+    return ex
+
+
+def write_all(out_dir: str) -> list[str]:
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for name, kwargs in examples():
+        path = os.path.join(out_dir, name)
+        record.write_record(record.build_record(**kwargs), path)
+        paths.append(path)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default=os.path.join(LABS_DIR, "examples"), help="directory (default: examples/)")
+    args = p.parse_args(argv)
+    for path in write_all(args.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
