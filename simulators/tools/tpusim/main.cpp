@@ -43,6 +43,9 @@ constexpr Subcommand subcommands[] = {
     {"mxu", tpusim::cli::cmd_mxu,
      "a systolic array cycle by cycle: fill, steady state, drain (--no-overlap: textbook)",
      "tpusim mxu --m 128 --k 128 --n 128 --array 128"},
+    {"ir", tpusim::cli::cmd_ir,
+     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, xref J S H",
+     "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
 };
 
 void print_help() {

@@ -1,0 +1,180 @@
+// tpusim ir decode FILE | ir ops FILE | ir xref JAXPR STABLEHLO HLO
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "table.h"
+#include "tpusim/error.h"
+#include "tpusim/ir.h"
+#include "tpusim/ir_dot.h"
+#include "tpusim/ir_xref.h"
+
+namespace tpusim::cli {
+
+std::string read_dump(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot read '" + path + "'");
+    in.seekg(0, std::ios::end);
+    const auto size = in.tellg();
+    if (size < 0) throw InputError("cannot read '" + path + "'");
+    if (static_cast<std::size_t>(size) > ir::max_input_bytes)
+        throw InputError("'" + path + "' is larger than " + std::to_string(ir::max_input_bytes >> 20) +
+                         " MiB; dumps that large are refused");
+    in.seekg(0);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+ir::Module read_module(const Args& args, const std::string& path) {
+    const std::string text = read_dump(path);
+    if (args.has("format")) return ir::parse(text, ir::parse_format(args.text("format", "")));
+    return ir::parse(text);
+}
+
+namespace {
+
+void write_list(Json& j, std::string_view key, const std::vector<std::int64_t>& v) {
+    j.key(key).begin_array();
+    for (auto d : v) j.value(d);
+    j.end_array();
+}
+
+std::string source_text(const ir::Metadata& m) {
+    if (m.source_file.empty()) return "";
+    const auto slash = m.source_file.rfind('/');
+    return (slash == std::string::npos ? m.source_file : m.source_file.substr(slash + 1)) + ":" +
+           std::to_string(m.source_line);
+}
+
+int decode(const Args& args) {
+    args.allow_only({"format"}, "tpusim ir decode");
+    args.max_words(3, "tpusim ir decode");
+    if (args.words().size() < 3) throw InputError("tpusim ir decode needs a FILE");
+    const ir::Module m = read_module(args, args.words()[2]);
+    const auto dots = ir::find_dots(m);
+    double total = 0;
+    for (const auto& d : dots) total += d.flops;
+    if (args.flag("json")) {
+        Json j;
+        j.begin_object().field("format", ir::format_name(m.format)).field("module", m.name);
+        j.key("dots").begin_array();
+        for (const auto& d : dots) {
+            j.begin_object().field("op", d.op).field("result", d.result).field("element", d.element);
+            j.field("line", static_cast<std::int64_t>(d.position.line));
+            j.field("column", static_cast<std::int64_t>(d.position.column));
+            write_list(j, "lhs_shape", d.lhs_shape);
+            write_list(j, "rhs_shape", d.rhs_shape);
+            write_list(j, "output_shape", d.output_shape);
+            write_list(j, "lhs_contracting", d.dims.lhs_contracting);
+            write_list(j, "rhs_contracting", d.dims.rhs_contracting);
+            write_list(j, "lhs_batch", d.dims.lhs_batch);
+            write_list(j, "rhs_batch", d.dims.rhs_batch);
+            j.field("flops", d.flops).field("op_name", d.metadata.op_name);
+            j.field("source", source_text(d.metadata));
+            j.end_object();
+        }
+        j.end_array().field("total_flops", total).end_object();
+        std::cout << j.str() << "\n";
+        return 0;
+    }
+    std::cout << ir::format_name(m.format) << (m.name.empty() ? "" : " " + m.name) << ": "
+              << dots.size() << " dot" << (dots.size() == 1 ? "" : "s") << "\n\n";
+    Table t({"line", "op", "lhs", "rhs", "contract", "batch", "output", "FLOPs"},
+            {true, false, false, false, false, false, false, true});
+    auto pair = [](const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r) {
+        return "[" + ir::dims_text(l) + "]x[" + ir::dims_text(r) + "]";
+    };
+    for (const auto& d : dots)
+        t.add({std::to_string(d.position.line), d.op, "[" + ir::dims_text(d.lhs_shape) + "]",
+               "[" + ir::dims_text(d.rhs_shape) + "]", pair(d.dims.lhs_contracting, d.dims.rhs_contracting),
+               pair(d.dims.lhs_batch, d.dims.rhs_batch), d.element + "[" + ir::dims_text(d.output_shape) + "]",
+               format_fixed(d.flops, 0)});
+    t.print(std::cout);
+    std::cout << "\ntotal " << format_fixed(total, 0) << " FLOPs (2 per multiply-add)\n";
+    return 0;
+}
+
+int ops(const Args& args) {
+    args.allow_only({"format"}, "tpusim ir ops");
+    args.max_words(3, "tpusim ir ops");
+    if (args.words().size() < 3) throw InputError("tpusim ir ops needs a FILE");
+    const ir::Module m = read_module(args, args.words()[2]);
+    const auto all = ir::all_ops(m);
+    if (args.flag("json")) {
+        Json j;
+        j.begin_object().field("format", ir::format_name(m.format)).field("module", m.name);
+        j.key("ops").begin_array();
+        for (const ir::Op* op : all) {
+            j.begin_object().field("name", op->name).field("line", static_cast<std::int64_t>(op->position.line));
+            j.key("results").strings(op->results);
+            j.key("operands").strings(op->operands);
+            j.key("result_types").begin_array();
+            for (const auto& t : op->result_types) j.value(ir::type_text(t, true));
+            j.end_array();
+            j.field("op_name", op->metadata.op_name).field("source", source_text(op->metadata));
+            j.end_object();
+        }
+        j.end_array().end_object();
+        std::cout << j.str() << "\n";
+        return 0;
+    }
+    Table t({"line", "op", "result", "type", "source op"}, {true, false, false, false, false});
+    for (const ir::Op* op : all) {
+        std::string types;
+        for (const auto& ty : op->result_types) types += (types.empty() ? "" : ", ") + ir::type_text(ty);
+        t.add({std::to_string(op->position.line), op->name, op->results.empty() ? "" : op->results.front(),
+               types, op->metadata.op_name});
+    }
+    t.print(std::cout);
+    return 0;
+}
+
+int xref(const Args& args) {
+    args.allow_only({}, "tpusim ir xref");
+    args.max_words(5, "tpusim ir xref");
+    if (args.words().size() < 5) throw InputError("tpusim ir xref needs JAXPR STABLEHLO HLO files");
+    const ir::Module j = ir::parse_jaxpr(read_dump(args.words()[2]));
+    const ir::Module s = ir::parse_stablehlo(read_dump(args.words()[3]));
+    const ir::Module h = ir::parse_hlo(read_dump(args.words()[4]));
+    const auto links = ir::correspond(j, s, h);
+    auto lines = [](const std::vector<ir::Position>& ps) {
+        std::string out;
+        for (const auto& p : ps) out += (out.empty() ? "" : ",") + std::to_string(p.line);
+        return out;
+    };
+    if (args.flag("json")) {
+        Json out;
+        out.begin_object().key("links").begin_array();
+        for (const auto& l : links) {
+            out.begin_object().field("primitive", l.primitive).field("op_name", l.op_name);
+            out.field("source", l.source);
+            for (auto [key, ps] : {std::pair{"jaxpr", &l.jaxpr}, {"stablehlo", &l.stablehlo}, {"hlo", &l.hlo}}) {
+                out.key(key).begin_array();
+                for (const auto& p : *ps) out.value(static_cast<std::int64_t>(p.line));
+                out.end_array();
+            }
+            out.end_object();
+        }
+        out.end_array().end_object();
+        std::cout << out.str() << "\n";
+        return 0;
+    }
+    Table t({"primitive", "source", "jaxpr lines", "stablehlo lines", "hlo lines"});
+    for (const auto& l : links) t.add({l.primitive, l.source, lines(l.jaxpr), lines(l.stablehlo), lines(l.hlo)});
+    t.print(std::cout);
+    return 0;
+}
+
+}  // namespace
+
+int cmd_ir(const Args& args) {
+    const std::string verb = args.words().size() > 1 ? args.words()[1] : "";
+    if (verb == "decode") return decode(args);
+    if (verb == "ops") return ops(args);
+    if (verb == "xref") return xref(args);
+    throw InputError("tpusim ir takes decode FILE, ops FILE or xref JAXPR STABLEHLO HLO");
+}
+
+}  // namespace tpusim::cli

@@ -1,0 +1,61 @@
+#pragma once
+// dot_general semantics, the same at every level of the stack: the output is
+// batch dims (in lhs order), then lhs free dims, then rhs free dims; FLOPs are
+// 2 x batch x lhs free x rhs free x contracting.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpusim/ir.h"
+
+namespace tpusim::ir {
+
+struct DotDims {
+    std::vector<std::int64_t> lhs_contracting, rhs_contracting;
+    std::vector<std::int64_t> lhs_batch, rhs_batch;
+    bool operator==(const DotDims&) const = default;
+};
+
+// The dimension numbers in any spelling the three IRs print:
+//   jaxpr      (([1], [0]), ([], []))   or the older (((1,), (0,)), ((), ()))
+//   StableHLO  batching_dims = [0] x [0], contracting_dims = [2] x [1]
+//   generic    #stablehlo.dot<lhs_batching_dimensions = [0], ...>
+//   HLO        lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_batch_dims={0}, ...
+// Throws InputError on anything else.
+DotDims parse_jaxpr_dimension_numbers(std::string_view text);
+DotDims parse_stablehlo_dot_dims(std::string_view text);  // pretty or #stablehlo.dot<...>
+
+struct DotShape {
+    std::vector<std::int64_t> output;
+    std::int64_t batch = 1, lhs_free = 1, rhs_free = 1, contracting = 1;  // products
+    double flops = 0;
+};
+
+// Checks the dims (in range, not repeated, not both batch and contracting,
+// sizes matching pairwise) and derives the output shape and FLOPs. Throws
+// InputError with the offending dims named.
+DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
+                           const std::vector<std::int64_t>& rhs, const DotDims& dims);
+
+// One dot_general (or dot) found in a parsed module.
+struct DotSite {
+    std::string op;  // as written: "dot_general", "dot"
+    std::string result;
+    std::string element;  // result element type
+    std::vector<std::int64_t> lhs_shape, rhs_shape, output_shape;
+    DotDims dims;
+    double flops = 0;
+    Position position;
+    Metadata metadata;
+    // When the dump prints a result type, the derived shape must equal it.
+    std::vector<std::int64_t> printed_output_shape;
+};
+
+// Every dot_general/dot of the module (nested ones included), in print
+// order. Operand shapes come from printed types or from the types of the
+// values they name. Throws ParseError (with the op's position) when the dims
+// do not fit the operands or the printed result shape disagrees.
+std::vector<DotSite> find_dots(const Module& module);
+
+}  // namespace tpusim::ir

@@ -1,0 +1,175 @@
+#include "tpusim/ir_dot.h"
+
+#include <algorithm>
+#include <map>
+
+#include "ir_text.h"
+#include "tpusim/roofline.h"
+
+namespace tpusim::ir {
+
+namespace {
+
+std::string list_text(const std::vector<std::int64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+std::int64_t times(std::int64_t product, std::int64_t size) {
+    if (size != 0 && product > INT64_MAX / size)
+        throw InputError("the dot's sizes multiply past 2^63; they cannot be real");
+    return product * size;
+}
+
+// The bracket groups that hold no other group, in order.
+std::vector<std::string_view> leaf_groups(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::vector<std::size_t> open;
+    bool nested = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '(' || c == '[') {
+            if (open.size() > 64) throw InputError("the dimension numbers nest too deeply");
+            open.push_back(i);
+            nested = false;
+        } else if (c == ')' || c == ']') {
+            if (open.empty()) throw InputError("unbalanced brackets in '" + std::string(text) + "'");
+            if (!nested) out.push_back(text.substr(open.back(), i - open.back() + 1));
+            open.pop_back();
+            nested = true;
+        }
+    }
+    if (!open.empty()) throw InputError("unbalanced brackets in '" + std::string(text) + "'");
+    return out;
+}
+
+// The list after `key =` (or `key=`) in `text`; empty when the key is absent.
+std::vector<std::int64_t> list_after(std::string_view text, std::string_view key, bool* found = nullptr) {
+    std::size_t at = 0;
+    while ((at = text.find(key, at)) != std::string_view::npos) {
+        const bool starts_word = at == 0 || !detail::is_name_char(text[at - 1]);
+        std::size_t i = at + key.size();
+        while (i < text.size() && text[i] == ' ') ++i;
+        if (starts_word && i < text.size() && text[i] == '=') {
+            ++i;
+            while (i < text.size() && text[i] == ' ') ++i;
+            const char close = i < text.size() && text[i] == '{' ? '}' : ']';
+            const std::size_t end = text.find(close, i);
+            if (end == std::string_view::npos) throw InputError("'" + std::string(key) + "' has no closing '" + close + "'");
+            if (found) *found = true;
+            return detail::int_list(text.substr(i, end - i + 1));
+        }
+        at += key.size();
+    }
+    return {};
+}
+
+// `[0] x [0]` after `key =`.
+void pair_after(std::string_view text, std::string_view key, std::vector<std::int64_t>& lhs,
+                std::vector<std::int64_t>& rhs) {
+    const std::size_t at = text.find(key);
+    if (at == std::string_view::npos) return;
+    const std::size_t l = text.find('[', at), x = text.find(']', l == std::string_view::npos ? at : l);
+    const std::size_t r = text.find('[', x == std::string_view::npos ? at : x);
+    const std::size_t e = text.find(']', r == std::string_view::npos ? at : r);
+    if (l == std::string_view::npos || x == std::string_view::npos || r == std::string_view::npos ||
+        e == std::string_view::npos || text.substr(x + 1, r - x - 1).find('x') == std::string_view::npos)
+        throw InputError("expected '" + std::string(key) + " = [...] x [...]'");
+    lhs = detail::int_list(text.substr(l, x - l + 1));
+    rhs = detail::int_list(text.substr(r, e - r + 1));
+}
+
+}  // namespace
+
+DotDims parse_jaxpr_dimension_numbers(std::string_view text) {
+    const auto groups = leaf_groups(text);
+    if (groups.size() != 4)
+        throw InputError("dimension_numbers must be ((lhs_contracting, rhs_contracting), "
+                         "(lhs_batch, rhs_batch)), got '" + std::string(text) + "'");
+    DotDims d;
+    d.lhs_contracting = detail::int_list(groups[0]);
+    d.rhs_contracting = detail::int_list(groups[1]);
+    d.lhs_batch = detail::int_list(groups[2]);
+    d.rhs_batch = detail::int_list(groups[3]);
+    return d;
+}
+
+DotDims parse_stablehlo_dot_dims(std::string_view text) {
+    DotDims d;
+    if (text.find("contracting_dimensions") != std::string_view::npos ||
+        text.find("batching_dimensions") != std::string_view::npos) {
+        d.lhs_batch = list_after(text, "lhs_batching_dimensions");
+        d.rhs_batch = list_after(text, "rhs_batching_dimensions");
+        d.lhs_contracting = list_after(text, "lhs_contracting_dimensions");
+        d.rhs_contracting = list_after(text, "rhs_contracting_dimensions");
+        return d;
+    }
+    pair_after(text, "batching_dims", d.lhs_batch, d.rhs_batch);
+    pair_after(text, "contracting_dims", d.lhs_contracting, d.rhs_contracting);
+    return d;
+}
+
+DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
+                           const std::vector<std::int64_t>& rhs, const DotDims& dims) {
+    const std::vector<const std::vector<std::int64_t>*> shapes{&lhs, &rhs};
+    const char* side[] = {"lhs", "rhs"};
+    const std::vector<std::int64_t>* batch[] = {&dims.lhs_batch, &dims.rhs_batch};
+    const std::vector<std::int64_t>* contract[] = {&dims.lhs_contracting, &dims.rhs_contracting};
+    if (dims.lhs_batch.size() != dims.rhs_batch.size())
+        throw InputError("the batch dims " + list_text(dims.lhs_batch) + " x " + list_text(dims.rhs_batch) +
+                         " differ in count");
+    if (dims.lhs_contracting.size() != dims.rhs_contracting.size())
+        throw InputError("the contracting dims " + list_text(dims.lhs_contracting) + " x " +
+                         list_text(dims.rhs_contracting) + " differ in count");
+    std::vector<bool> used[2];
+    for (int s = 0; s < 2; ++s) {
+        const auto& shape = *shapes[s];
+        used[s].assign(shape.size(), false);
+        for (auto d : shape)
+            if (d < 0) throw InputError(std::string(side[s]) + " shape [" + shape_text(shape) +
+                                        "] has a dynamic size; the FLOPs need static sizes");
+        for (const auto* list : {batch[s], contract[s]}) {
+            for (auto d : *list) {
+                if (d < 0 || d >= static_cast<std::int64_t>(shape.size()))
+                    throw InputError(std::string(side[s]) + " dim " + std::to_string(d) +
+                                     " is out of range for a rank-" + std::to_string(shape.size()) +
+                                     " operand");
+                if (used[s][static_cast<std::size_t>(d)])
+                    throw InputError(std::string(side[s]) + " dim " + std::to_string(d) +
+                                     " is listed twice among the batch and contracting dims");
+                used[s][static_cast<std::size_t>(d)] = true;
+            }
+        }
+    }
+    DotShape out;
+    auto pairwise = [&](const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r,
+                        const char* what, std::int64_t& product) {
+        for (std::size_t i = 0; i < l.size(); ++i) {
+            const auto a = lhs[static_cast<std::size_t>(l[i])], b = rhs[static_cast<std::size_t>(r[i])];
+            if (a != b)
+                throw InputError(std::string(what) + " dims do not match: lhs dim " + std::to_string(l[i]) +
+                                 " has size " + std::to_string(a) + " but rhs dim " + std::to_string(r[i]) +
+                                 " has size " + std::to_string(b));
+            product = times(product, a);
+        }
+    };
+    pairwise(dims.lhs_batch, dims.rhs_batch, "batch", out.batch);
+    pairwise(dims.lhs_contracting, dims.rhs_contracting, "contracting", out.contracting);
+    for (auto d : dims.lhs_batch) out.output.push_back(lhs[static_cast<std::size_t>(d)]);
+    for (std::size_t i = 0; i < lhs.size(); ++i)
+        if (!used[0][i]) {
+            out.output.push_back(lhs[i]);
+            out.lhs_free = times(out.lhs_free, lhs[i]);
+        }
+    for (std::size_t i = 0; i < rhs.size(); ++i)
+        if (!used[1][i]) {
+            out.output.push_back(rhs[i]);
+            out.rhs_free = times(out.rhs_free, rhs[i]);
+        }
+    out.flops = 2.0 * static_cast<double>(out.batch) * static_cast<double>(out.lhs_free) *
+                static_cast<double>(out.rhs_free) * static_cast<double>(out.contracting);
+    return out;
+}
+
+}  // namespace tpusim::ir

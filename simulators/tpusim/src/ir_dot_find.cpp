@@ -1,0 +1,127 @@
+// Finding the dots of a parsed module and reading their dimension numbers in
+// whichever spelling the IR uses.
+#include <map>
+
+#include "ir_text.h"
+#include "tpusim/ir_dot.h"
+
+namespace tpusim::ir {
+
+namespace {
+
+struct Scope {
+    std::map<std::string, TensorType, std::less<>> types;
+    const Scope* parent = nullptr;
+
+    const TensorType* find(std::string_view name) const {
+        for (const Scope* s = this; s; s = s->parent) {
+            const auto it = s->types.find(name);
+            if (it != s->types.end()) return &it->second;
+        }
+        return nullptr;
+    }
+};
+
+DotDims read_dims(const Op& op, Format format, std::size_t lhs_rank, std::size_t rhs_rank) {
+    if (format == Format::jaxpr) {
+        const std::string* dn = op.attribute("dimension_numbers");
+        if (!dn) throw InputError("dot_general has no dimension_numbers param");
+        return parse_jaxpr_dimension_numbers(*dn);
+    }
+    if (format == Format::stablehlo) {
+        if (const std::string* g = op.attribute("dot_dimension_numbers")) return parse_stablehlo_dot_dims(*g);
+        std::string text;
+        if (const std::string* b = op.attribute("batching_dims")) text += "batching_dims = " + *b + ", ";
+        if (const std::string* c = op.attribute("contracting_dims")) text += "contracting_dims = " + *c;
+        if (!text.empty() || op.name == "dot_general") return parse_stablehlo_dot_dims(text);
+    } else {
+        DotDims d;
+        bool any = false;
+        auto read = [&](const char* key, std::vector<std::int64_t>& into) {
+            if (const std::string* v = op.attribute(key)) {
+                into = detail::int_list(*v);
+                any = true;
+            }
+        };
+        read("lhs_contracting_dims", d.lhs_contracting);
+        read("rhs_contracting_dims", d.rhs_contracting);
+        read("lhs_batch_dims", d.lhs_batch);
+        read("rhs_batch_dims", d.rhs_batch);
+        if (any) return d;
+    }
+    // A plain dot: vector or matrix, the last lhs dim against the first rhs dim.
+    if (lhs_rank < 1 || lhs_rank > 2 || rhs_rank < 1 || rhs_rank > 2)
+        throw InputError("a plain dot takes vectors or matrices, not rank " + std::to_string(lhs_rank) +
+                         " and rank " + std::to_string(rhs_rank));
+    DotDims d;
+    d.lhs_contracting = {static_cast<std::int64_t>(lhs_rank) - 1};
+    d.rhs_contracting = {0};
+    return d;
+}
+
+const TensorType& operand_type(const Op& op, std::size_t i, const Scope& scope) {
+    if (op.operands.size() < 2)
+        throw InputError(op.name + " needs two operands, found " + std::to_string(op.operands.size()));
+    if (i < op.operand_types.size() && !op.operand_types[i].is_tuple && !op.operand_types[i].element.empty())
+        return op.operand_types[i];
+    const TensorType* t = scope.find(op.operands[i]);
+    if (!t) throw InputError("the type of operand '" + op.operands[i] + "' is not known");
+    return *t;
+}
+
+void record_results(const Op& op, Scope& scope) {
+    if (op.results.size() == op.result_types.size()) {
+        for (std::size_t i = 0; i < op.results.size(); ++i) scope.types[op.results[i]] = op.result_types[i];
+    } else if (op.results.size() == 1 && op.result_types.size() > 1) {  // %0:2
+        for (std::size_t i = 0; i < op.result_types.size(); ++i)
+            scope.types[op.results[0] + "#" + std::to_string(i)] = op.result_types[i];
+    }
+}
+
+void walk(const Computation& c, const Scope* parent, Format format, std::vector<DotSite>& out, int depth) {
+    if (depth > max_nesting) return;
+    Scope scope;
+    scope.parent = parent;
+    for (const auto& p : c.parameters) scope.types[p.name] = p.type;
+    for (const auto& op : c.ops) {
+        if (op.name == "dot_general" || op.name == "dot") {
+            try {
+                DotSite s;
+                s.op = op.name;
+                s.result = op.results.empty() ? "" : op.results.front();
+                s.position = op.position;
+                s.metadata = op.metadata;
+                s.lhs_shape = operand_type(op, 0, scope).dims;
+                s.rhs_shape = operand_type(op, 1, scope).dims;
+                s.dims = read_dims(op, format, s.lhs_shape.size(), s.rhs_shape.size());
+                const DotShape shape = dot_general_shape(s.lhs_shape, s.rhs_shape, s.dims);
+                s.output_shape = shape.output;
+                s.flops = shape.flops;
+                if (!op.result_types.empty()) {
+                    s.element = op.result_types.front().element;
+                    s.printed_output_shape = op.result_types.front().dims;
+                    if (s.printed_output_shape != s.output_shape)
+                        throw InputError("the result is printed as [" + dims_text(s.printed_output_shape) +
+                                         "] but the dimension numbers give [" + dims_text(s.output_shape) + "]");
+                }
+                out.push_back(std::move(s));
+            } catch (const ParseError&) {
+                throw;
+            } catch (const InputError& e) {
+                throw ParseError(op.position.line, op.position.column, op.name + ": " + e.what());
+            }
+        }
+        record_results(op, scope);
+        for (const auto& r : op.regions) walk(r, &scope, format, out, depth + 1);
+    }
+}
+
+}  // namespace
+
+std::vector<DotSite> find_dots(const Module& module) {
+    std::vector<DotSite> out;
+    for (const auto& c : module.computations) walk(c, nullptr, module.format, out, 0);
+    return out;
+}
+
+}  // namespace tpusim::ir
