@@ -124,6 +124,37 @@ class Scripts(unittest.TestCase):
         self.assertGreater(len({m.choose(s)[0] for s in range(50)}), 2)
 
 
+class LabPages(unittest.TestCase):
+    def setUp(self):
+        with open(os.path.join(LABS, "labs.json"), encoding="utf-8") as f:
+            self.pages = json.load(f)
+
+    def test_one_page_per_lab(self):
+        self.assertEqual([p["id"] for p in self.pages], [f"L{i:02d}" for i in range(1, 14)])
+        chapters = {"L01": 1, "L02": 2, "L03": 3, "L04": 4, "L05": 10, "L06": 6, "L07": 11, "L08": 7,
+                    "L09": 13, "L10": 14, "L11": 14, "L12": 12, "L13": 15}
+        for page in self.pages:
+            with self.subTest(lab=page["id"]):
+                self.assertEqual(set(page), {"id", "chapter", "name", "script", "goal", "commands", "gate", "checks"})
+                self.assertEqual(page["chapter"], chapters[page["id"]])
+                self.assertEqual(page["gate"], GATES.get(page["id"]))
+                self.assertTrue(os.path.isfile(os.path.join(LABS, page["script"])))
+                self.assertEqual(load(os.path.join(LABS, page["script"])).LAB, page["id"])
+                self.assertTrue(any(page["script"] in c for c in page["commands"]))
+                interpret = any("--interpret" in c for c in page["commands"])
+                self.assertEqual(interpret, page["id"] in KERNEL_LABS)
+                self.assertTrue(page["goal"] and page["checks"])
+
+    def test_names_are_the_course_table_names(self):
+        course = os.path.join(os.path.dirname(ROOT), "shared", "design", "COURSE.md")
+        if not os.path.isfile(course):
+            self.skipTest("shared/design/COURSE.md is not beside this checkout")
+        with open(course, encoding="utf-8") as f:
+            rows = dict(re.findall(r"^\| (L\d\d) \| ([^|]+?) \|", f.read(), re.M))
+        for page in self.pages:
+            self.assertEqual(page["name"], rows[page["id"]], page["id"])
+
+
 class Records(unittest.TestCase):
     def test_every_lab_record_validates_with_a_fake_backend(self):
         v = validator()
