@@ -95,7 +95,7 @@ def local_matmul(x_hbm: Any, w_hbm: Any, y_hbm: Any, acc_ref: Any, *, bm: int, b
         grid=(m // bm, n // bn, k_steps),
         in_specs=[pl.BlockSpec((bm, bk), lambda i, j, kk: (i, kk)),
                   pl.BlockSpec((bk, bn), lambda i, j, kk: (kk, j))],
-        out_specs=[pl.BlockSpec((bm, bn), lambda i, j, kk: (i, j))],
+        out_specs=pl.BlockSpec((bm, bn), lambda i, j, kk: (i, j)),
     )(x_hbm, w_hbm, y_hbm)
 
 

@@ -80,10 +80,6 @@ def start_jax(*, interpret: bool = False, cpu_devices: int = 1) -> None:
     before anything touches a device: both settings are read when JAX creates
     its backends."""
     if interpret:
-        # Belt and braces: the env var covers JAX versions without the config option.
-        flags = os.environ.get("XLA_FLAGS", "")
-        if cpu_devices > 1 and "xla_force_host_platform_device_count" not in flags:
-            os.environ["XLA_FLAGS"] = (flags + f" --xla_force_host_platform_device_count={cpu_devices}").strip()
         os.environ["JAX_PLATFORMS"] = "cpu"
     try:
         import jax  # noqa: PLC0415
@@ -98,7 +94,12 @@ def start_jax(*, interpret: bool = False, cpu_devices: int = 1) -> None:
             try:
                 jax.config.update("jax_num_cpu_devices", cpu_devices)
             except (AttributeError, KeyError, ValueError):
-                pass  # older JAX: XLA_FLAGS above does it
+                # Older JAX has no such option; XLA reads this flag when it
+                # creates the CPU client, which has not happened yet.
+                flags = os.environ.get("XLA_FLAGS", "")
+                if "xla_force_host_platform_device_count" not in flags:
+                    os.environ["XLA_FLAGS"] = (
+                        flags + f" --xla_force_host_platform_device_count={cpu_devices}").strip()
 
 
 def preflight(args: argparse.Namespace, *, min_devices: int = 1) -> record.Backend:

@@ -17,6 +17,7 @@ int cmd_pipeline(const Args& args);
 int cmd_blockspec(const Args& args);
 int cmd_layout(const Args& args);
 int cmd_mxu(const Args& args);
+int cmd_attention(const Args& args);
 int cmd_ir(const Args& args);
 
 // Shared helpers.

@@ -1,0 +1,74 @@
+#pragma once
+// Attention on one chip: the naive form, which writes the score matrix
+// S = QK^T and the probabilities P = softmax(S) to HBM between three
+// kernels, against the streaming (flash) form, which keeps one
+// (block_q x block_k) tile on chip and carries a running max, denominator
+// and accumulator per query row [FA-TPU][SPLASH] (pallas-ir.md §3).
+//
+// The costs here are rooflines on the chip's figures; the stepper in
+// online_softmax.h runs the same recurrence on numbers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tpusim/chips.h"
+#include "tpusim/dtype.h"
+#include "tpusim/provenance.h"
+
+namespace tpusim {
+
+struct AttentionSpec {
+    std::int64_t batch = 1;
+    std::int64_t heads = 1;
+    std::int64_t seq_q = 0;   // query length
+    std::int64_t seq_kv = 0;  // key/value length (equal to seq_q for self-attention)
+    std::int64_t head_dim = 0;
+    std::int64_t block_q = 128;
+    std::int64_t block_k = 128;
+    // Query row r sees keys 0..r (the mask is aligned top-left, as in the
+    // Pallas TPU flash-attention kernel).
+    bool causal = false;
+    DType dtype = DType::bf16;  // Q, K, V, O, and the naive form's S and P
+};
+
+// One form of attention evaluated on a chip.
+struct AttentionForm {
+    double mxu_flops = 0;    // matmul FLOPs executed (masked work included)
+    double vpu_flops = 0;    // softmax and rescaling work on the VPU
+    double hbm_bytes = 0;
+    double mxu_s = 0;        // mxu_flops / peak
+    double vpu_s = 0;        // vpu_flops / VPU peak
+    double memory_s = 0;     // hbm_bytes / HBM bandwidth
+    double time_s = 0;
+    std::string bound;       // what sets the time: "MXU", "VPU", "HBM"
+    std::vector<Figure> bytes;   // the HBM traffic by array, "read Q", "write S", ...
+    std::vector<Figure> stages;  // naive: the time of each of its three kernels
+};
+
+struct AttentionResult {
+    AttentionForm naive;
+    AttentionForm flash;
+    double useful_flops = 0;  // 4 * head_dim * (query, key) pairs the mask allows
+    std::int64_t q_blocks = 0;
+    std::int64_t kv_blocks = 0;
+    std::int64_t tiles = 0;           // q_blocks x kv_blocks, per (batch, head)
+    std::int64_t tiles_computed = 0;  // per (batch, head)
+    std::int64_t tiles_skipped = 0;   // causal: tiles wholly above the diagonal
+    std::int64_t kv_block_fetches = 0;  // K (and V) blocks copied in, per (batch, head)
+    double speedup = 0;               // naive time / flash time
+    Provenance provenance;
+};
+
+// VPU operations per score element in a softmax: scale, running max,
+// subtract-and-exp, row sum, normalize (exp counted as one). An assumption,
+// listed in every result's provenance.
+inline constexpr double softmax_ops_per_score = 5;
+
+// Throws InputError for sizes below 1, blocks that do not divide their
+// sequence, or a dtype the chip publishes no MXU rate for.
+AttentionResult attention(const Chip& chip, const AttentionSpec& spec);
+
+// Whether the causal tile (qi, kj) has at least one visible (row, key) pair.
+bool tile_visible(std::int64_t qi, std::int64_t kj, std::int64_t block_q, std::int64_t block_k);
+
+}  // namespace tpusim

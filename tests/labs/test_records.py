@@ -1,0 +1,395 @@
+"""Tests of the lab scripts' run records, without JAX or a TPU.
+
+A fake backend stands in for JAX: every lab's record is written through the
+real writer into a temporary directory and validated against
+assets/run-record.schema.json; the honesty rules (kind, timing, chip), the
+script hash, the shipped examples, the IR text readers and atomic writing are
+checked too. Run: python3 -m unittest tests/labs/test_records.py
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import json
+import os
+import re
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+import jsonschema
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LABS = os.path.join(ROOT, "assets", "labs")
+SCHEMA_PATH = os.path.join(ROOT, "assets", "run-record.schema.json")
+sys.path.insert(0, LABS)
+
+from common import irtext, record  # noqa: E402
+
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-3])_[a-z0-9_]+\.py$")
+TPU = record.Backend("tpu", "TPU v5 lite", 1, "0.8.1", "0.8.1")
+CPU = record.Backend("cpu", "cpu", 1, "0.8.1", "0.8.1")
+KERNEL_LABS = {"L06", "L07", "L08", "L09", "L10", "L11"}
+GATES = {"L05": "G0", "L07": "G1", "L12": "G2", "L09": "G3", "L11": "G4", "L13": "G5"}
+
+
+def load(path: str):
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_make_examples():
+    return load(os.path.join(LABS, "tools", "make_examples.py"))
+
+
+def lab_scripts() -> list[str]:
+    return sorted(p for p in glob.glob(os.path.join(LABS, "l*.py")) if SCRIPT_RE.match(os.path.basename(p)))
+
+
+def validator() -> jsonschema.Draft202012Validator:
+    with open(SCHEMA_PATH, encoding="utf-8") as f:
+        schema = json.load(f)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def good_check() -> record.Correctness:
+    return record.Correctness("float32 reference", 0.01, 0.005, 0.02, 0.02, True)
+
+
+def build(**overrides):
+    kwargs = dict(lab="L07", script_path=os.path.join(LABS, "l07_tiled_matmul.py"), backend=TPU,
+                  interpret=False, dtype="bf16", shapes={"m": 4096, "k": 4096, "n": 4096},
+                  timing=record.Timing("perf_counter", 3, [7.5e-4, 7.6e-4]),
+                  baseline=("XLA jnp.dot", [7.4e-4]), correctness=good_check(), extra={"blocks": {}},
+                  host="test-host", date="2026-11-29T12:00:00Z")
+    kwargs.update(overrides)
+    return record.build_record(**kwargs)
+
+
+class Scripts(unittest.TestCase):
+    def test_thirteen_labs_one_script_each(self):
+        scripts = lab_scripts()
+        self.assertEqual([os.path.basename(p)[:3] for p in scripts], [f"l{i:02d}" for i in range(1, 14)])
+
+    def test_scripts_import_without_jax_and_parse_defaults(self):
+        for path in lab_scripts():
+            with self.subTest(script=os.path.basename(path)):
+                m = load(path)
+                lab = m.LAB
+                self.assertEqual(os.path.basename(path)[1:3], lab[1:3])
+                self.assertEqual(m.GATE, GATES.get(lab))
+                argv = []
+                if lab == "L13":
+                    argv = ["--bench", "b.py", "--upstream-url", "https://github.com/o/r/pull/7",
+                            "--upstream-commit", "a" * 40]
+                args = m.parse_args(argv)
+                self.assertEqual(args.out, f"run-{lab}.json")
+                self.assertGreaterEqual(args.samples, 1)
+                self.assertGreaterEqual(args.warmup, 0)
+                self.assertEqual(hasattr(args, "interpret"), lab in KERNEL_LABS, "--interpret on kernel labs only")
+
+    def test_gate_shapes_are_the_defaults(self):
+        by_lab = {load(p).LAB: load(p) for p in lab_scripts()}
+        a = by_lab["L05"].parse_args([])
+        self.assertEqual((a.n, a.skinny_m, a.dtype), (4096, 8, "bf16"))
+        a = by_lab["L07"].parse_args([])
+        self.assertEqual((a.m, a.k, a.n, a.dtype), (4096, 4096, 4096, "bf16"))
+        a = by_lab["L09"].parse_args([])
+        self.assertGreaterEqual(a.seq, 4096)
+        self.assertEqual(by_lab["L11"].MIN_DEVICES, 4)
+
+    def test_l13_refuses_malformed_upstream(self):
+        m = load(os.path.join(LABS, "l13_capstone.py"))
+        base = ["--bench", "b.py", "--upstream-commit", "a" * 40]
+        with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+            m.parse_args(base + ["--upstream-url", "https://example.com/pull/1"])
+        with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+            m.parse_args(["--bench", "b.py", "--upstream-url", "https://github.com/o/r/pull/1",
+                          "--upstream-commit", "ABC"])
+
+    def test_l12_answers_form(self):
+        m = load(os.path.join(LABS, "l12_narrate_dump.py"))
+        ok = {"fusionCount": 2, "dots": [{"outputShape": [256, 512], "flops": 67108864}]}
+        self.assertEqual(m.validate_answers(ok), ok)
+        for bad in ({"fusionCount": -1, "dots": []}, {"fusionCount": 1}, {"fusionCount": 1, "dots": [{}]},
+                    {"fusionCount": 1, "dots": [{"outputShape": [0], "flops": 1}]}):
+            with self.assertRaises(SystemExit):
+                m.validate_answers(bad)
+        # The seed, not the learner, picks the program; the same seed picks the same one.
+        self.assertEqual(m.choose(7), m.choose(7))
+        self.assertGreater(len({m.choose(s)[0] for s in range(50)}), 2)
+
+
+class LabPages(unittest.TestCase):
+    def setUp(self):
+        with open(os.path.join(LABS, "labs.json"), encoding="utf-8") as f:
+            self.pages = json.load(f)
+
+    def test_one_page_per_lab(self):
+        self.assertEqual([p["id"] for p in self.pages], [f"L{i:02d}" for i in range(1, 14)])
+        chapters = {"L01": 1, "L02": 2, "L03": 3, "L04": 4, "L05": 10, "L06": 6, "L07": 11, "L08": 7,
+                    "L09": 13, "L10": 14, "L11": 14, "L12": 12, "L13": 15}
+        for page in self.pages:
+            with self.subTest(lab=page["id"]):
+                self.assertEqual(set(page), {"id", "chapter", "name", "script", "goal", "commands", "gate", "checks"})
+                self.assertEqual(page["chapter"], chapters[page["id"]])
+                self.assertEqual(page["gate"], GATES.get(page["id"]))
+                self.assertTrue(os.path.isfile(os.path.join(LABS, page["script"])))
+                self.assertEqual(load(os.path.join(LABS, page["script"])).LAB, page["id"])
+                self.assertTrue(any(page["script"] in c for c in page["commands"]))
+                interpret = any("--interpret" in c for c in page["commands"])
+                self.assertEqual(interpret, page["id"] in KERNEL_LABS)
+                self.assertTrue(page["goal"] and page["checks"])
+
+    def test_names_are_the_course_table_names(self):
+        course = os.path.join(os.path.dirname(ROOT), "shared", "design", "COURSE.md")
+        if not os.path.isfile(course):
+            self.skipTest("shared/design/COURSE.md is not beside this checkout")
+        with open(course, encoding="utf-8") as f:
+            rows = dict(re.findall(r"^\| (L\d\d) \| ([^|]+?) \|", f.read(), re.M))
+        for page in self.pages:
+            self.assertEqual(page["name"], rows[page["id"]], page["id"])
+
+
+class Records(unittest.TestCase):
+    def test_every_lab_record_validates_with_a_fake_backend(self):
+        v = validator()
+        mk = load_make_examples()
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = mk.write_all(tmp)
+            labs_written = set()
+            for path in paths:
+                with self.subTest(example=os.path.basename(path)):
+                    with open(path, encoding="utf-8") as f:
+                        rec = json.load(f)
+                    v.validate(rec)
+                    labs_written.add(rec["lab"])
+                    script = os.path.join(LABS, rec["script"]["name"])
+                    self.assertEqual(rec["script"]["sha256"], record.sha256_of(script))
+                    self.assertEqual(rec["script"]["name"][1:3], rec["lab"][1:3])
+                    self.assertTrue(rec["extra"]["example"])
+                    self.assertEqual(rec["host"], "example-host")
+                    if rec["kind"] == "verified-off-chip":
+                        self.assertIsNone(rec["timing"])
+                        self.assertIsNone(rec["baseline"])
+                        self.assertEqual((rec["platform"], rec["chip"]), ("cpu", "cpu"))
+                        self.assertIn(rec["lab"], KERNEL_LABS)
+                    else:
+                        self.assertEqual(rec["platform"], "tpu")
+                        self.assertEqual(rec["chip"], "v5e")
+                        self.assertIsNotNone(rec["timing"])
+            self.assertEqual(labs_written, {f"L{i:02d}" for i in range(1, 14)})
+            self.assertTrue(any(os.path.basename(p) == "L07-interpret.json" for p in paths))
+
+    def test_lab_specific_extra_keys(self):
+        mk = load_make_examples()
+        recs = {name: record.build_record(**kw) for name, kw in mk.examples()}
+        l05 = recs["L05.json"]
+        self.assertEqual([r["row"] for r in l05["extra"]["rows"]], ["matmul_nnn", "matmul_skinny", "elementwise_add"])
+        self.assertEqual(l05["shapes"], {"n": 4096})
+        self.assertEqual(l05["timing"]["samples"], l05["extra"]["rows"][0]["samples"])
+        self.assertEqual(set(recs["L07.json"]["extra"]["blocks"]), {"bm", "bk", "bn"})
+        self.assertEqual(set(recs["L09.json"]["shapes"]), {"batch", "heads", "seq", "head_dim"})
+        self.assertEqual(set(recs["L09.json"]["extra"]["blocks"]), {"block_q", "block_k"})
+        self.assertGreaterEqual(recs["L11.json"]["deviceCount"], 4)
+        self.assertTrue(recs["L11.json"]["extra"]["computeOnlySamples"])
+        l12 = recs["L12.json"]["extra"]
+        self.assertIn("HloModule", l12["hloText"])
+        self.assertEqual(set(l12["answers"]), {"fusionCount", "dots"})
+        up = recs["L13.json"]["extra"]["upstream"]
+        self.assertRegex(up["url"], r"^https://github\.com/[^/]+/[^/]+/pull/[0-9]+$")
+        self.assertRegex(up["commit"], r"^[0-9a-f]{40}$")
+
+    def test_shipped_examples_validate_and_match_their_scripts(self):
+        v = validator()
+        shipped = sorted(glob.glob(os.path.join(LABS, "examples", "*.json")))
+        mk = load_make_examples()
+        self.assertEqual(sorted(os.path.basename(p) for p in shipped), sorted(n for n, _ in mk.examples()))
+        for path in shipped:
+            with self.subTest(example=os.path.basename(path)):
+                with open(path, encoding="utf-8") as f:
+                    rec = json.load(f)
+                v.validate(rec)
+                self.assertTrue(rec["extra"]["example"])
+                self.assertEqual(
+                    rec["script"]["sha256"], record.sha256_of(os.path.join(LABS, rec["script"]["name"])),
+                    "stale example: run python3 assets/labs/tools/make_examples.py")
+
+    def test_a_record_the_schema_must_refuse(self):
+        rec = build()
+        rec["kind"] = "predicted"
+        with self.assertRaises(jsonschema.ValidationError):
+            validator().validate(rec)
+
+
+class HonestyRules(unittest.TestCase):
+    def test_measured_on_tpu(self):
+        rec = build()
+        self.assertEqual((rec["kind"], rec["chip"]), ("measured", "v5e"))
+        validator().validate(rec)
+
+    def test_interpret_is_off_chip_with_no_timing(self):
+        rec = build(backend=CPU, interpret=True, timing=None, baseline=None)
+        self.assertEqual((rec["kind"], rec["chip"], rec["timing"], rec["baseline"]),
+                         ("verified-off-chip", "cpu", None, None))
+        validator().validate(rec)
+
+    def test_interpret_refuses_timing_or_baseline(self):
+        with self.assertRaises(record.RecordError):
+            build(backend=CPU, interpret=True, baseline=None)
+        with self.assertRaises(record.RecordError):
+            build(backend=CPU, interpret=True, timing=None)
+
+    def test_interpret_must_run_on_cpu(self):
+        with self.assertRaises(record.RecordError):
+            build(interpret=True, timing=None, baseline=None)
+
+    def test_measured_needs_a_tpu_and_timing(self):
+        with self.assertRaises(record.RecordError):
+            build(backend=CPU)
+        with self.assertRaises(record.RecordError):
+            build(timing=None)
+
+    def test_device_kinds(self):
+        for kind, chip in [("TPU v4", "v4"), ("TPU v5 lite", "v5e"), ("TPU v5e", "v5e"), ("TPU v5", "v5p"),
+                           ("TPU v5p", "v5p"), ("TPU v6 lite", "v6e"), ("TPU v6e", "v6e"), ("TPU7x", "v7"),
+                           ("TPU v7", "v7"), ("tpu  V5 Lite", "v5e")]:
+            self.assertEqual(record.chip_for(kind), chip, kind)
+            self.assertEqual(build(backend=record.Backend("tpu", kind, 1, "x", "y"))["chip"], chip)
+        for unknown in ("TPU v3", "TPU v4 lite", "TPU v9", "", "GPU"):
+            with self.assertRaises(record.RecordError):
+                record.chip_for(unknown)
+            with self.assertRaises(record.RecordError):
+                build(backend=record.Backend("tpu", unknown, 1, "x", "y"))
+
+    def test_bad_fields(self):
+        for overrides in ({"lab": "L14"}, {"lab": "L08"}, {"dtype": "bfloat16"}, {"shapes": {}},
+                          {"shapes": {"m": 0}}, {"shapes": {"m": 2.5}}, {"shapes": {"m": True}},
+                          {"timing": record.Timing("t", 3, [])}, {"timing": record.Timing("t", 3, [0.0])},
+                          {"timing": record.Timing("t", 3, [float("nan")])},
+                          {"baseline": ("x", [-1.0])}, {"backend": record.Backend("tpu", "TPU v4", 0, "x", "y")},
+                          {"script_path": os.path.join(LABS, "common", "record.py")}):
+            with self.subTest(overrides=overrides), self.assertRaises(record.RecordError):
+                build(**overrides)
+
+    def test_defaults_for_host_and_date(self):
+        rec = build(host=None, date=None)
+        self.assertTrue(rec["host"])
+        self.assertRegex(rec["date"], r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+        validator().validate(rec)
+
+    def test_sha256_is_of_the_script_bytes(self):
+        import hashlib
+
+        path = os.path.join(LABS, "l07_tiled_matmul.py")
+        with open(path, "rb") as f:
+            self.assertEqual(build()["script"]["sha256"], hashlib.sha256(f.read()).hexdigest())
+
+
+class Timing(unittest.TestCase):
+    def test_every_sample_kept_and_warmup_untimed(self):
+        calls = []
+        ticks = iter(range(100))
+        t = record.time_calls(lambda x: calls.append(x) or x, 1, warmup=2, samples=4,
+                              block=lambda v: v, clock=lambda: float(next(ticks)))
+        self.assertEqual(len(calls), 6)
+        self.assertEqual(t.samples, [1.0, 1.0, 1.0, 1.0])
+        self.assertEqual(t.warmup, 2)
+
+    def test_calls_per_sample_divides(self):
+        ticks = iter([0.0, 10.0, 10.0, 20.0])
+        t = record.time_calls(lambda: None, warmup=0, samples=2, calls_per_sample=5,
+                              block=lambda v: v, clock=lambda: next(ticks))
+        self.assertEqual(t.samples, [2.0, 2.0])
+        self.assertIn("5 back-to-back", t.method)
+
+    def test_broken_clock_refused(self):
+        with self.assertRaises(record.RecordError):
+            record.time_calls(lambda: None, warmup=0, samples=1, block=lambda v: v, clock=lambda: 1.0)
+
+
+class Correctness(unittest.TestCase):
+    def setUp(self):
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            self.skipTest("numpy is not installed; record.compare needs it (the labs always have it)")
+
+    def test_compare(self):
+        c = record.compare([1.0, 2.0, 0.0], [1.0, 2.02, 0.0], reference_name="r", abs_tol=0.0, rel_tol=0.02)
+        self.assertTrue(c.passed)
+        self.assertAlmostEqual(c.max_abs_error, 0.02)
+        c = record.compare([1.0, float("nan")], [1.0, 1.0], reference_name="r", abs_tol=1.0, rel_tol=1.0)
+        self.assertFalse(c.passed)
+        json.dumps(c.to_json(), allow_nan=False)
+
+    def test_combine(self):
+        a = record.Correctness("a", 0.1, 0.01, 0.2, 0.02, True)
+        b = record.Correctness("b", 0.05, 0.03, 0.2, 0.05, False)
+        c = record.combine([a, b], "both")
+        self.assertEqual((c.max_abs_error, c.max_rel_error, c.rel_tol, c.passed), (0.1, 0.03, 0.05, False))
+
+
+class AtomicWrite(unittest.TestCase):
+    def test_unserializable_record_leaves_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "run.json")
+            rec = build(extra={"bad": object()})
+            with self.assertRaises(TypeError):
+                record.write_record(rec, out)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_failure_after_writing_keeps_the_old_file_and_no_temp(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "run.json")
+            with open(out, "w", encoding="utf-8") as f:
+                f.write('{"old": true}')
+            with mock.patch.object(record.os, "replace", side_effect=OSError("disk full")):
+                with self.assertRaises(OSError):
+                    record.write_record(build(), out)
+            self.assertEqual(os.listdir(tmp), ["run.json"])
+            with open(out, encoding="utf-8") as f:
+                self.assertEqual(json.load(f), {"old": True})
+
+    def test_nan_refused_before_any_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(ValueError):
+                record.write_json_atomic({"x": float("nan")}, os.path.join(tmp, "r.json"))
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_success_writes_complete_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "run.json")
+            rec = build()
+            record.write_record(rec, out)
+            with open(out, encoding="utf-8") as f:
+                self.assertEqual(json.load(f), rec)
+            self.assertEqual(os.listdir(tmp), ["run.json"])
+
+
+class IrText(unittest.TestCase):
+    SHLO = ("    %0 = stablehlo.dot_general %arg0, %arg1, batching_dims = [0] x [0], contracting_dims = [2] x [1], "
+            "precision = [DEFAULT, DEFAULT] : (tensor<8x4x16xf32>, tensor<8x16x32xf32>) -> tensor<8x4x32xf32>\n"
+            "    %1 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : "
+            "(tensor<64x128xbf16>, tensor<16x64xbf16>) -> tensor<128x16xbf16>\n")
+
+    def test_stablehlo_dots(self):
+        d0, d1 = irtext.stablehlo_dots(self.SHLO)
+        self.assertEqual((d0["outputShape"], d0["flops"], d0["agrees"]), ([8, 4, 32], 2 * 8 * 4 * 32 * 16, True))
+        self.assertEqual((d1["outputShape"], d1["flops"], d1["agrees"]), ([128, 16], 2 * 128 * 16 * 64, True))
+
+    def test_hlo_fusions_and_dots_on_the_l12_example(self):
+        mk = load_make_examples()
+        fusions = irtext.hlo_fusions(mk.EXAMPLE_HLO)
+        self.assertEqual([(f["name"], f["kind"]) for f in fusions], [("fusion", "kOutput")])
+        self.assertEqual(fusions[0]["ops"], {"dot": 1, "tanh": 1})
+        (dot,) = irtext.hlo_dots(mk.EXAMPLE_HLO)
+        self.assertEqual((dot["outputShape"], dot["flops"], dot["agrees"]), ([256, 1024], 2 * 256 * 1024 * 512, True))
+
+
+if __name__ == "__main__":
+    unittest.main()
