@@ -49,6 +49,9 @@ constexpr Subcommand subcommands[] = {
     {"ir", tpusim::cli::cmd_ir,
      "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, xref J S H",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
+    {"semaphores", tpusim::cli::cmd_semaphores,
+     "run per-device DMA/semaphore programs: deadlocks, races, nonzero semaphores",
+     "tpusim semaphores assets/semaphores/ring_all_gather.sem --devices 4 --json"},
 };
 
 void print_help() {
