@@ -18,6 +18,7 @@ int cmd_blockspec(const Args& args);
 int cmd_layout(const Args& args);
 int cmd_mxu(const Args& args);
 int cmd_attention(const Args& args);
+int cmd_collective(const Args& args);
 int cmd_ir(const Args& args);
 int cmd_semaphores(const Args& args);
 

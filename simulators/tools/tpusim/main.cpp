@@ -46,6 +46,10 @@ constexpr Subcommand subcommands[] = {
     {"attention", tpusim::cli::cmd_attention,
      "naive vs flash attention: FLOPs, HBM bytes, time (--verify: run the online softmax)",
      "tpusim attention --seq 4096 --head-dim 128 --block-q 512 --block-k 512 --causal"},
+    {"collective", tpusim::cli::cmd_collective,
+     "all-gather | reduce-scatter | all-reduce | all-to-all | permute on a mesh: closed form "
+     "and hop-by-hop simulation (--links, --trace out.json)",
+     "tpusim collective all-gather --chip v5e --mesh 8x4 --axis 1 --bytes 33554432"},
     {"ir", tpusim::cli::cmd_ir,
      "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, xref J S H",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},

@@ -1,0 +1,83 @@
+#pragma once
+// Collectives over the axes of a mesh, costed two ways:
+//  - the closed form of the scaling book [SB-SHARD] (tpu-facts.md §6.3),
+//    with the exact (N-1)/N shard counts kept;
+//  - a hop-by-hop discrete-event simulation: every message is cut into
+//    chunks, each directed link sends one chunk at a time at the link's
+//    one-way bandwidth, each hop adds the hop latency, and chunks wait
+//    their turn on busy links.
+// Where the two differ by more than 5%, the result says why in words.
+//
+// `bytes` (V) is always the whole array:
+//   all-gather:      each device holds V / G and ends with all V (G devices in the group)
+//   reduce-scatter:  each device holds a full V and ends with its V / G of the sum
+//   all-reduce:      each device holds a full V and ends with the whole sum
+//   all-to-all:      each device holds V / G and sends V / G^2 to every other device
+//   permute:         each device sends its V / G to the device `shift` steps along the axis
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tpusim/mesh.h"
+#include "tpusim/provenance.h"
+#include "tpusim/trace.h"
+
+namespace tpusim {
+
+enum class CollectiveKind { all_gather, reduce_scatter, all_reduce, all_to_all, permute };
+
+std::string_view collective_name(CollectiveKind kind);  // "all-gather", ...
+// Accepts "all-gather", "all_gather", "allgather" and the like. Throws InputError.
+CollectiveKind parse_collective(std::string_view text);
+
+struct CollectiveSpec {
+    CollectiveKind kind = CollectiveKind::all_gather;
+    std::vector<int> axes;      // the mesh axes the collective spans (distinct)
+    double bytes = 0;           // V, see above
+    bool bidirectional = true;  // rings send both ways (needs wraparound to pay off)
+    int chunks = 4;             // pieces each message is cut into, 1 to 256
+    std::int64_t shift = 1;     // permute only
+};
+
+struct CollectiveOptions {
+    bool link_loads = true;            // fill CollectiveResult::links
+    bool trace = false;                // fill CollectiveResult::trace
+    std::size_t max_trace_events = 50000;
+};
+
+// Bytes one directed link carried in the simulation, and how long it was busy.
+struct LinkLoad {
+    Link link;
+    double bytes = 0;
+    double busy_s = 0;
+};
+
+struct CollectiveResult {
+    double time_s = 0;       // the simulated time: the headline
+    double simulated_s = 0;
+    double analytic_s = 0;
+    double analytic_bandwidth_s = 0;  // busiest link's bytes / one-way bandwidth
+    double analytic_latency_s = 0;    // hops on the longest path x hop latency
+    double difference = 0;            // simulated / analytic - 1
+    bool agrees = false;              // |difference| <= 5%
+    std::string formula;              // the closed form used, in words
+    std::string explanation;          // why the two agree or differ
+    std::int64_t group_size = 0;      // devices in one collective
+    std::int64_t groups = 0;          // independent copies (the other axes)
+    double busiest_link_bytes = 0;
+    double total_link_bytes = 0;      // summed over every directed link of the mesh
+    std::int64_t chunk_hops = 0;      // transmissions the simulation ran
+    std::int64_t lines_simulated = 0; // rings or lines simulated ...
+    std::int64_t lines_total = 0;     // ... out of all the collective uses
+    std::vector<LinkLoad> links;      // every directed link of the mesh (if asked)
+    std::vector<TraceEvent> trace;    // links and devices over time (if asked)
+    bool trace_truncated = false;
+    Provenance provenance;
+};
+
+// Throws InputError for bad axes, bytes, chunks or shift.
+CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
+                            const CollectiveOptions& options = {});
+
+}  // namespace tpusim
