@@ -13,6 +13,8 @@ namespace tpusim::semdetail {
 namespace {
 
 constexpr std::int64_t kLimit = std::int64_t{1} << 40;  // far past any buffer or count
+// Keeps a run well inside the app's interactive budget and its memory small.
+constexpr std::size_t kMaxInstructions = 1000000;
 
 struct Env {
     std::int64_t my = -1;  // -1: not allowed (declarations)
@@ -75,6 +77,7 @@ struct Expander {
     Expanded& out;
     std::vector<int> first_id;  // per statement: its first flat buffer / semaphore id
     int device = 0;
+    std::size_t total = 0;  // instructions over all devices so far
 
     std::string on_device() const { return " on device " + std::to_string(device); }
 
@@ -201,6 +204,9 @@ struct Expander {
                 break;
             default: in.text = "barrier"; break;
         }
+        if (++total > kMaxInstructions)
+            fail(s.pos, "the program unrolls to more than " + std::to_string(kMaxInstructions) +
+                            " statements over all devices; make its loops shorter");
         out.code[static_cast<std::size_t>(device)].push_back(std::move(in));
     }
 };
@@ -211,7 +217,7 @@ Expanded expand(const Source& source, int devices) {
     Expanded out;
     out.devices = devices;
     const std::vector<Statement>& st = source.statements;
-    Expander x{st, out, std::vector<int>(st.size(), -1), 0};
+    Expander x{st, out, std::vector<int>(st.size(), -1), 0, 0};
     const Env decl_env{-1, devices, {}};
     for (std::size_t k = 0; k < st.size(); ++k) {
         const Statement& s = st[k];

@@ -336,7 +336,10 @@ namespace tpusim {
 
 namespace {
 
-constexpr std::size_t kMaxEvents = 1000000;  // a runaway program stops here
+// Each instruction makes at most a few events (issue or block, resume, a
+// landing or an arrival), so a run within the instruction cap stays far
+// below this; it only guards against a modelling mistake looping for ever.
+constexpr std::size_t kMaxEvents = 16000000;
 
 semdetail::Expanded expanded(const SemProgram& p, int devices) {
     if (!p.source) throw InputError("this program was never parsed");
@@ -354,8 +357,9 @@ semdetail::Expanded expanded(const SemProgram& p, int devices) {
 SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices) {
     const semdetail::Expanded x = expanded(p, devices);
     semdetail::Machine m(x, chip);
-    while (m.run.events.size() < kMaxEvents && m.step()) {
-    }
+    while (m.step())
+        if (m.run.events.size() > kMaxEvents)
+            throw InputError("the run needs more than " + std::to_string(kMaxEvents) + " events");
     semdetail::finish(m);
     return std::move(m.run);
 }
