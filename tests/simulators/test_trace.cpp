@@ -8,6 +8,8 @@
 
 #include "mini_json.h"
 #include "tpusim/error.h"
+#include "tpusim/pipeline.h"
+#include "tpusim/pipeline_trace.h"
 #include "tpusim/trace.h"
 
 using namespace tpusim;
@@ -78,4 +80,30 @@ TEST_CASE("trace: the file holds the same text", "[trace]") {
     ss << in.rdbuf();
     CHECK(ss.str() == chrome_trace_json(two_tracks()));
     std::remove(path.c_str());
+}
+
+// The pipeline small enough to count by hand (test_pipeline.cpp): 8 steps on
+// one core, so 8 compute spans and 8 step overheads on "compute", and the
+// prologue, the copies of steps 0-6 and the epilogue on "DMA engine".
+TEST_CASE("trace: a pipeline run has compute and DMA tracks", "[trace][pipeline]") {
+    BlockedMatmul s;
+    s.m = s.k = s.n = 256;
+    s.bm = s.bk = s.bn = 128;
+    const Kernel kernel = blocked_matmul(s);
+    PipelineOptions o;
+    o.timeline_steps = 100;
+    const PipelineResult r = simulate(chip("v5e"), kernel, o);
+    const mini_json::Value doc = mini_json::parse(chrome_trace_json(pipeline_trace(kernel, r)));
+    std::map<std::string, int> spans;  // per thread name
+    std::map<std::pair<int, int>, std::string> thread_names;
+    for (const auto& e : doc["traceEvents"].a)
+        if (e["ph"].s == "M" && e["name"].s == "thread_name")
+            thread_names[{static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)}] =
+                e["args"]["name"].s;
+    for (const auto& e : doc["traceEvents"].a)
+        if (e["ph"].s == "X")
+            ++spans[thread_names.at({static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)})];
+    CHECK(spans["compute"] == 16);
+    CHECK(spans["DMA engine"] == 1 + 7 + 1);
+    CHECK(thread_names.size() == 2);
 }

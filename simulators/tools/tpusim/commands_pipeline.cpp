@@ -6,6 +6,7 @@
 #include "tpusim/blockspec.h"
 #include "tpusim/error.h"
 #include "tpusim/pipeline.h"
+#include "tpusim/pipeline_trace.h"
 
 namespace tpusim::cli {
 
@@ -106,7 +107,7 @@ int cmd_pipeline(const Args& args) {
     Kernel kernel;
     if (what == "matmul") {
         args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "dtype", "out-dtype",
-                         "vmem-limit-mib", "timeline"},
+                         "vmem-limit-mib", "timeline", "trace"},
                         command);
         BlockedMatmul s;
         s.m = args.positive("m");
@@ -120,7 +121,7 @@ int cmd_pipeline(const Args& args) {
         kernel = blocked_matmul(s);
     } else if (what == "elementwise") {
         args.allow_only({"chip", "shape", "block", "inputs", "dtype", "flops-per-element",
-                         "vmem-limit-mib", "timeline"},
+                         "vmem-limit-mib", "timeline", "trace"},
                         command);
         const auto shape = args.shape("shape");
         const auto block = args.shape("block");
@@ -140,6 +141,12 @@ int cmd_pipeline(const Args& args) {
         options.vmem_limit_bytes = args.number("vmem-limit-mib") * 1024.0 * 1024.0;
     if (args.flag("timeline")) options.timeline_steps = timeline_rows;
     const PipelineResult r = simulate(args.chip(), kernel, options);
+    if (args.has("trace")) {  // a second run that records every step, up to 65,536
+        PipelineOptions every_step = options;
+        every_step.timeline_steps = std::size_t{1} << 16;
+        write_chrome_trace(args.text("trace", ""),
+                           pipeline_trace(kernel, simulate(args.chip(), kernel, every_step)));
+    }
     if (args.flag("json")) {
         Json j;
         write_pipeline(j, kernel, r);
