@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include <QMap>
 #include <QString>
 
 namespace course { struct ChapterInfo; }
@@ -20,4 +21,7 @@ struct ChapterProgress
     double fraction() const { return itemsTotal > 0 ? double(itemsDone) / itemsTotal : 0.0; }
 };
 
-ChapterProgress chapterProgress(const course::ChapterInfo &info, const std::set<std::string> &itemsDone);
+// gateStates maps a gate (G0..G5) to locked, attempted or passed; a gate it
+// does not name is locked.
+ChapterProgress chapterProgress(const course::ChapterInfo &info, const std::set<std::string> &itemsDone,
+                                const QMap<QString, QString> &gateStates);

@@ -18,13 +18,15 @@ Options:
                              workshop piece id such as EX01.
   --size WxH                 With --screenshot: the window size (default 1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
+  --import-run FILE          Import a lab's run record (JSON): check it, store it, judge its
+                             gate when it is a measured gate run, and exit.
   --chapters DIR             Load chapter plugins from DIR instead of ./chapters.
   --version                  Print the version and exit.
   --help                     Print this help and exit.
 )";
 
 // Flags that take a value, and the ones that don't.
-const QStringList valueFlags{"--db", "--screenshot", "--open", "--size", "--export-report", "--chapters"};
+const QStringList valueFlags{"--db", "--screenshot", "--open", "--size", "--export-report", "--import-run", "--chapters"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -94,6 +96,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                 return {std::nullopt, QStringLiteral("--size: \"%1\" is not WIDTHxHEIGHT between 320x240 and 8192x16384.").arg(value)};
             o.size = QSize(w, h);
             sawSize = true;
+        } else if (flag == QLatin1String("--import-run")) {
+            o.importPath = value;
         } else if (flag == QLatin1String("--export-report")) {
             const QString suffix = QFileInfo(value).suffix().toLower();
             if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json"))
@@ -103,7 +107,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     }
     if ((sawOpen || sawSize) && o.screenshotPath.isEmpty())
         return {std::nullopt, QStringLiteral("--open and --size go with --screenshot.")};
-    if (!o.screenshotPath.isEmpty() && !o.reportPath.isEmpty())
-        return {std::nullopt, QStringLiteral("--screenshot and --export-report cannot be used together.")};
+    const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.reportPath.isEmpty()) + int(!o.importPath.isEmpty());
+    if (actions > 1)
+        return {std::nullopt, QStringLiteral("--screenshot, --export-report and --import-run cannot be used together.")};
     return {o, {}};
 }

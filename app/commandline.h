@@ -17,6 +17,7 @@ struct AppOptions
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
     QString reportPath;     // non-empty: export the progress report and exit
+    QString importPath;     // non-empty: import a run record and exit
     QString chapterDir;     // empty: ./chapters beside the executable
 };
 

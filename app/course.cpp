@@ -31,10 +31,14 @@ const char *kindPlural(const QString &kind)
 } // namespace
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
-    : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this))
+    : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
+      m_labs(LabCatalog::fromResources())
 {
     buildPalette();
+    connect(this, &Course::progressChanged, this, [this] { ++m_revision; });
 }
+
+Course::~Course() = default;
 
 void Course::exposeToQml()
 {
@@ -65,18 +69,20 @@ int Course::gateCount() const
 int Course::gatesPassed() const
 {
     const auto done = m_store.masteryItemsDone();
+    const auto gates = gateStates();
     int n = 0;
     for (const ChapterInfo &c : m_catalog.chapters())
-        n += (c.isStage() && chapterProgress(c, done).gateState == QLatin1String("passed")) ? 1 : 0;
+        n += (c.isStage() && chapterProgress(c, done, gates).gateState == QLatin1String("passed")) ? 1 : 0;
     return n;
 }
 
 int Course::chaptersDone() const
 {
     const auto done = m_store.masteryItemsDone();
+    const auto gates = gateStates();
     int n = 0;
     for (const ChapterInfo &c : m_catalog.chapters())
-        n += chapterProgress(c, done).done ? 1 : 0;
+        n += chapterProgress(c, done, gates).done ? 1 : 0;
     return n;
 }
 
@@ -88,8 +94,9 @@ bool Course::started() const
 int Course::nextChapter() const
 {
     const auto done = m_store.masteryItemsDone();
+    const auto gates = gateStates();
     for (const ChapterInfo &c : m_catalog.chapters())
-        if (!chapterProgress(c, done).done)
+        if (!chapterProgress(c, done, gates).done)
             return c.number;
     return m_catalog.chapters().isEmpty() ? 0 : m_catalog.chapters().constLast().number;
 }
@@ -109,9 +116,10 @@ void Course::reportProblem(const QString &message)
     emit problemsChanged();
 }
 
-QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::string> &done) const
+QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::string> &done,
+                                   const QMap<QString, QString> &gates) const
 {
-    const ChapterProgress p = chapterProgress(info, done);
+    const ChapterProgress p = chapterProgress(info, done, gates);
     QVariantMap m{
         {"number", info.number},
         {"slug", info.slug},
@@ -139,9 +147,10 @@ QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::
 QVariantList Course::chapters() const
 {
     const auto done = m_store.masteryItemsDone();
+    const auto gates = gateStates();
     QVariantList list;
     for (const ChapterInfo &c : m_catalog.chapters())
-        list.append(chapterSummary(c, done));
+        list.append(chapterSummary(c, done, gates));
     return list;
 }
 
@@ -174,7 +183,7 @@ QVariantMap Course::chapterPage(int number)
     if (!info)
         return {};
     const auto done = m_store.masteryItemsDone(number);
-    QVariantMap page = chapterSummary(*info, done);
+    QVariantMap page = chapterSummary(*info, done, gateStates());
     QVariantList items;
     for (const auto &item : info->mastery)
         items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},

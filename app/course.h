@@ -8,7 +8,10 @@
 #include <set>
 #include <string>
 
+#include "labs/labcatalog.h"
 #include "palette/palettemodel.h"
+
+#include <QMap>
 
 namespace course { class ChapterCatalog; struct ChapterInfo; }
 namespace progress { class Store; }
@@ -34,9 +37,13 @@ class Course : public QObject
     Q_PROPERTY(int nextChapter READ nextChapter NOTIFY progressChanged)
     Q_PROPERTY(QStringList problems READ problems NOTIFY problemsChanged)
     Q_PROPERTY(PaletteModel *palette READ palette CONSTANT)
+    // Grows with every change to progress, so a binding that calls an
+    // invokable can name it to re-run when progress changes.
+    Q_PROPERTY(int revision READ revision NOTIFY progressChanged)
 
 public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
+    ~Course() override;
 
     // Makes this object the QML singleton TpuCourse.Backend/Course.
     void exposeToQml();
@@ -51,6 +58,7 @@ public:
     int nextChapter() const;
     QStringList problems() const;
     PaletteModel *palette() const { return m_palette; }
+    int revision() const { return m_revision; }
 
     // The whole page of one chapter: metadata, progress, its items with their
     // state, and its introduction (this loads the chapter's library).
@@ -59,6 +67,21 @@ public:
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
+    // Labs and gates (course_labs.cpp).
+    // The labs a chapter owns, each with its records and gate attempts.
+    Q_INVOKABLE QVariantList labsOfChapter(int chapter) const;
+    // Imports a run record file (a path or a file: URL); the result says
+    // what happened: {stored, summary, problems: [], reasons: [], passed}.
+    Q_INVOKABLE QVariantMap importRun(const QString &pathOrUrl);
+    // Every attempt at a gate, oldest first: [{id, passed, judgedAt, reasons, record}]
+    Q_INVOKABLE QVariantList gateAttempts(const QString &gate) const;
+    // G0: the learner's latest prediction per bench row, {row: {seconds, enteredAt}}.
+    Q_INVOKABLE QVariantMap predictions(const QString &gate) const;
+    Q_INVOKABLE bool enterPrediction(const QString &gate, const QString &row, double seconds);
+    // The measured bench rows of a chip, from the learner's own (non-example)
+    // L05 runs: {rowId: {medianS, date, record}}, newest run winning.
+    Q_INVOKABLE QVariantMap measuredBench(const QString &chip) const;
+
     // Writes the progress report; returns an empty string or the reason it failed.
     Q_INVOKABLE QString exportReport(const QString &path);
     Q_INVOKABLE QString defaultReportPath() const;
@@ -68,12 +91,17 @@ signals:
     void problemsChanged();
 
 private:
-    QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done) const;
+    QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
+                               const QMap<QString, QString> &gates) const;
     void reportProblem(const QString &message);
     void buildPalette();
+    // gate -> locked | attempted | passed, from the store's attempts.
+    QMap<QString, QString> gateStates() const;
 
     course::ChapterCatalog &m_catalog;
     progress::Store &m_store;
     PaletteModel *m_palette;
     QStringList m_runtimeProblems;
+    LabCatalog m_labs;
+    int m_revision = 0;
 };

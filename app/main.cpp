@@ -1,4 +1,6 @@
 #include "commandline.h"
+#include "labs/importer.h"
+#include "labs/labcatalog.h"
 #include "course.h"
 #include "report/progressreport.h"
 #include "screenshot.h"
@@ -56,7 +58,7 @@ int main(int argc, char *argv[])
         std::printf("tpu-course %s\n", TPU_COURSE_VERSION);
         return 0;
     }
-    const bool headless = !opt.screenshotPath.isEmpty() || !opt.reportPath.isEmpty();
+    const bool headless = !opt.screenshotPath.isEmpty() || !opt.reportPath.isEmpty() || !opt.importPath.isEmpty();
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -89,6 +91,19 @@ int main(int argc, char *argv[])
         store->syncChapters(rows);
     } catch (const progress::StoreError &e) {
         return fail(1, QString::fromUtf8(e.what()));
+    }
+
+    if (!opt.importPath.isEmpty()) {
+        const ImportOutcome result = importRunRecord(opt.importPath, *store, LabCatalog::fromResources());
+        if (!result.stored) {
+            std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.importPath),
+                         qPrintable(result.problems.join(QLatin1Char(' '))));
+            return 2;
+        }
+        std::printf("%s\n", qPrintable(result.summary));
+        for (const QString &reason : result.verdict.reasons)
+            std::printf("  %s\n", qPrintable(reason));
+        return 0;
     }
 
     if (!opt.reportPath.isEmpty()) {

@@ -2,6 +2,7 @@ import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
+import TpuCourse.Backend
 
 // The bench at the foot of the stack: the landing rows for v5e, predicted,
 // and the way to the full bench.
@@ -29,6 +30,7 @@ Rectangle {
                 required property var modelData
                 Layout.fillWidth: true
                 row: modelData
+                measured: Course.revision >= 0 ? Course.measuredBench(root.chip)[modelData.id] : undefined
             }
         }
         PlainButton {

@@ -3,6 +3,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
+import TpuCourse.Backend
 
 // The bench: the predicted floor of each bench row on the chosen chip, every
 // number with its badge and its assumptions one click away.
@@ -13,6 +14,7 @@ Flickable {
     property alias chip: switcher.chip
     property bool full: false
     readonly property var rows: Sim.bench(chip, full)
+    readonly property var measured: Course.revision >= 0 ? Course.measuredBench(chip) : ({})
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
 
     contentWidth: width
@@ -94,6 +96,7 @@ Flickable {
                     Layout.fillWidth: true
                     visible: modelData.error === undefined
                     row: modelData
+                    measured: root.measured[modelData.id]
                 }
             }
         }

@@ -7,6 +7,8 @@ import TpuCourse.Ui
 Rectangle {
     id: root
     property var row: ({})
+    // The learner's measured run of this row on the same chip, if any.
+    property var measured: undefined
     property bool expanded: false
     readonly property var r: row.roofline || ({})
     readonly property var prov: r.provenance || ({})
@@ -72,6 +74,33 @@ Rectangle {
                 Layout.preferredWidth: Theme.px(150)
                 kind: root.prov.kind || "predicted"
                 details: root.prov.details || ""
+            }
+        }
+        // A hardware row replaces the prediction: both numbers and their ratio.
+        RowLayout {
+            Layout.fillWidth: true
+            visible: root.measured !== undefined
+            spacing: Theme.gapL
+            Text {
+                Layout.fillWidth: true
+                text: root.measured ? "your run on " + root.measured.deviceKind + ", " + root.measured.date
+                                      + " · " + (root.measured.medianS / root.r.timeS).toFixed(2) + "× the predicted floor" : ""
+                font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                color: Theme.inkMuted
+                elide: Text.ElideRight
+            }
+            MonoText {
+                objectName: "benchMeasured_" + (root.row.id || "")
+                Layout.preferredWidth: Theme.px(130)
+                text: root.measured ? (root.measured.medianS * 1e6).toFixed(1) + " µs" : ""
+                color: Theme.measured
+                font.pixelSize: Theme.subheadingSize
+                horizontalAlignment: Text.AlignRight
+            }
+            ProvenanceBadge {
+                Layout.preferredWidth: Theme.px(150)
+                kind: "measured"
+                details: root.measured ? "median of your L05 run, record #" + root.measured.record + ", " + root.measured.dtype + ", " + root.measured.date : ""
             }
         }
         ColumnLayout {

@@ -13,6 +13,7 @@ Flickable {
 
     property var page: ({})
     property string highlightPiece: ""
+    property var labs: []
     readonly property int depth: page.layer || 1
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
 
@@ -22,11 +23,17 @@ Flickable {
         if (!p || p.number === undefined)
             return false
         page = p
+        labs = Course.labsOfChapter(number)
         highlightPiece = pieceId
         contentY = 0
         return true
     }
-    function refresh() { if (page.number !== undefined) page = Course.chapterPage(page.number) }
+    function refresh() {
+        if (page.number === undefined)
+            return
+        page = Course.chapterPage(page.number)
+        labs = Course.labsOfChapter(page.number)
+    }
 
     contentWidth: width
     contentHeight: column.implicitHeight + Theme.gapXXL * 2
@@ -151,6 +158,28 @@ Flickable {
             }
         }
 
+        PredictionForm {
+            Layout.fillWidth: true
+            visible: root.page.gate === "G0"
+        }
+
+        Text {
+            Layout.topMargin: Theme.gapL
+            visible: root.labs.length > 0
+            text: root.labs.length === 1 ? "Lab" : "Labs"
+            font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+            color: Theme.ink
+        }
+        Repeater {
+            model: root.labs
+            delegate: LabCard {
+                required property var modelData
+                Layout.fillWidth: true
+                lab: modelData
+                onImported: root.refresh()
+            }
+        }
+
         MasteryList {
             Layout.fillWidth: true
             Layout.topMargin: Theme.gapL
@@ -191,7 +220,8 @@ Flickable {
                     }
                     Text {
                         Layout.fillWidth: true
-                        text: modelData.does + (pieceRow.url.toString() === "" ? "  ·  not part of this build yet" : "")
+                        text: modelData.does + (modelData.kind === "lab" ? "  ·  its lab card is above"
+                                                : pieceRow.url.toString() === "" ? "  ·  not part of this build yet" : "")
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
                         color: Theme.layerMuted(1)
                         wrapMode: Text.WordWrap

@@ -93,6 +93,20 @@ ApplicationWindow {
 
     ReportDialog { id: reportDialog }
 
+    // Drop a run record anywhere on the window to import it.
+    DropArea {
+        anchors.fill: parent
+        keys: ["text/uri-list"]
+        onDropped: drop => {
+            for (const url of drop.urls) {
+                const result = Course.importRun(url.toString())
+                importToast.show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
+            }
+            drop.accept()
+        }
+    }
+    ImportToast { id: importToast }
+
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: palette.open() }
     Shortcut { sequences: ["Escape", StandardKey.Back]; onActivated: window.goBack() }

@@ -1,5 +1,6 @@
 #include "progressreport.h"
 #include "../chapterprogress.h"
+#include "../labs/gates.h"
 
 #include <chapters/chaptercatalog.h>
 #include <progress/store.h>
@@ -28,8 +29,9 @@ ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const 
     r.database = QString::fromStdString(store.file().string());
 
     const auto done = store.masteryItemsDone();
+    const auto gates = gateStatesFrom(progress::RunLedger(const_cast<progress::Store &>(store)).gateAttempts());
     for (const auto &info : catalog.chapters()) {
-        const ChapterProgress p = chapterProgress(info, done);
+        const ChapterProgress p = chapterProgress(info, done, gates);
         ProgressReport::Chapter c;
         c.number = info.number;
         c.title = info.title;

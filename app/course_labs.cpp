@@ -1,0 +1,139 @@
+// The labs-and-gates half of Course: records, attempts, predictions and the
+// measured bench rows, as QML reads them.
+#include "course.h"
+#include "labs/gates.h"
+#include "labs/importer.h"
+
+#include <progress/runs.h>
+#include <progress/store.h>
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QUrl>
+
+namespace {
+
+QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString stamp(std::int64_t ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate); }
+
+QVariantMap recordSummary(const progress::RunRecordRow &r)
+{
+    QVariantMap m{{"id", static_cast<qlonglong>(r.id)}, {"lab", qs(r.lab)},
+                  {"kind", r.kind == "measured" ? QStringLiteral("measured") : QStringLiteral("verified")},
+                  {"chip", qs(r.chip)}, {"dtype", qs(r.dtype)}, {"date", qs(r.measuredAt)},
+                  {"correct", r.correct}, {"example", r.example}, {"file", qs(r.sourceFile)}};
+    const QJsonObject shapes = QJsonDocument::fromJson(QByteArray::fromStdString(r.shapesJson)).object();
+    QStringList parts;
+    for (auto it = shapes.begin(); it != shapes.end(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value().toInteger());
+    m.insert("shapes", parts.join(QLatin1Char(' ')));
+    if (r.medianS)
+        m.insert("medianS", *r.medianS);
+    if (r.baselineMedianS)
+        m.insert("baselineMedianS", *r.baselineMedianS);
+    return m;
+}
+
+} // namespace
+
+QMap<QString, QString> Course::gateStates() const
+{
+    return gateStatesFrom(progress::RunLedger(m_store).gateAttempts());
+}
+
+QVariantList Course::gateAttempts(const QString &gate) const
+{
+    QVariantList out;
+    for (const auto &a : progress::RunLedger(m_store).gateAttempts()) {
+        if (qs(a.gate) != gate)
+            continue;
+        QStringList reasons;
+        for (const auto &r : a.reasons)
+            reasons << qs(r);
+        out.append(QVariantMap{{"id", static_cast<qlonglong>(a.id)}, {"passed", a.passed},
+                               {"judgedAt", stamp(a.judgedAtMs)}, {"reasons", reasons},
+                               {"record", static_cast<qlonglong>(a.runRecord)}});
+    }
+    return out;
+}
+
+QVariantList Course::labsOfChapter(int chapter) const
+{
+    const auto records = progress::RunLedger(m_store).runRecords();
+    QVariantList out;
+    for (const LabInfo &lab : m_labs.labs()) {
+        if (lab.chapter != chapter)
+            continue;
+        QVariantList runs;
+        for (const auto &r : records)
+            if (qs(r.lab) == lab.id)
+                runs.append(recordSummary(r));
+        out.append(QVariantMap{{"id", lab.id}, {"name", lab.name}, {"script", lab.script}, {"goal", lab.goal},
+                               {"commands", lab.commands}, {"gate", lab.gate}, {"checks", lab.checks},
+                               {"runs", runs}, {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
+    }
+    return out;
+}
+
+QVariantMap Course::importRun(const QString &pathOrUrl)
+{
+    const QUrl url(pathOrUrl);
+    const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl;
+    ImportOutcome result;
+    try {
+        result = importRunRecord(path, m_store, m_labs);
+    } catch (const std::exception &e) {
+        result.problems << QString::fromUtf8(e.what());
+    }
+    if (result.stored)
+        emit progressChanged();
+    return {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
+            {"judged", result.verdict.judged}, {"passed", result.verdict.passed}, {"gate", result.verdict.gate},
+            {"reasons", result.verdict.reasons}};
+}
+
+QVariantMap Course::predictions(const QString &gate) const
+{
+    QVariantMap latest;
+    for (const auto &p : progress::RunLedger(m_store).predictions(gate.toStdString()))
+        latest.insert(qs(p.subject), QVariantMap{{"seconds", p.value}, {"enteredAt", stamp(p.enteredAtMs)}});
+    return latest;
+}
+
+bool Course::enterPrediction(const QString &gate, const QString &row, double seconds)
+{
+    if (!(seconds > 0) || row.isEmpty())
+        return false;
+    try {
+        progress::RunLedger(m_store).addPrediction(gate.toStdString(), row.toStdString(), seconds, "s");
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit progressChanged();
+    return true;
+}
+
+QVariantMap Course::measuredBench(const QString &chip) const
+{
+    QVariantMap rows;
+    for (const auto &r : progress::RunLedger(m_store).runRecords()) {
+        if (r.lab != "L05" || r.kind != "measured" || r.example || qs(r.chip) != chip)
+            continue;
+        const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(r.recordJson)).object();
+        for (const QJsonValue &row : record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
+            QList<double> samples;
+            for (const QJsonValue &s : row.toObject().value(QStringLiteral("samples")).toArray())
+                samples << s.toDouble();
+            if (samples.isEmpty())
+                continue;
+            rows.insert(row.toObject().value(QStringLiteral("row")).toString(),
+                        QVariantMap{{"medianS", median(samples)}, {"date", qs(r.measuredAt)},
+                                    {"record", static_cast<qlonglong>(r.id)}, {"dtype", qs(r.dtype)},
+                                    {"deviceKind", record.value(QStringLiteral("deviceKind")).toString()}});
+        }
+    }
+    return rows;
+}

@@ -1,0 +1,98 @@
+#include "importer.h"
+#include "labcatalog.h"
+#include "runrecord.h"
+
+#include <progress/runs.h>
+#include <progress/store.h>
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+namespace {
+
+// No lab writes a record near this size; a larger file is not one of ours.
+constexpr qint64 kMaxRecordBytes = 32 * 1024 * 1024;
+
+std::vector<std::string> toStd(const QStringList &list)
+{
+    std::vector<std::string> out;
+    for (const QString &s : list)
+        out.push_back(s.toStdString());
+    return out;
+}
+
+} // namespace
+
+ImportOutcome importRunRecord(const QString &path, progress::Store &store, const LabCatalog &labs)
+{
+    ImportOutcome out;
+    QFile file(path);
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        out.problems << QStringLiteral("%1 does not exist.").arg(path);
+        return out;
+    }
+    if (info.size() > kMaxRecordBytes) {
+        out.problems << QStringLiteral("%1 is too large to be a run record (%2 MiB).").arg(path).arg(info.size() >> 20);
+        return out;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        out.problems << QStringLiteral("%1 cannot be read (%2).").arg(path, file.errorString());
+        return out;
+    }
+    if (!labs.problem().isEmpty()) {
+        out.problems << QStringLiteral("Records cannot be checked: %1").arg(labs.problem());
+        return out;
+    }
+    const RecordCheck check = checkRunRecord(file.readAll(), labs, QDateTime::currentDateTimeUtc());
+    if (!check.record) {
+        out.problems = check.problems;
+        return out;
+    }
+    const RunRecord &r = *check.record;
+    out.lab = r.lab;
+
+    progress::RunLedger ledger(store);
+    progress::RunRecordRow row;
+    row.recordSha256 = r.sha256.toStdString();
+    row.lab = r.lab.toStdString();
+    row.kind = r.kind.toStdString();
+    row.chip = r.chip.toStdString();
+    row.dtype = r.dtype.toStdString();
+    QJsonObject shapes;
+    for (auto it = r.shapes.begin(); it != r.shapes.end(); ++it)
+        shapes.insert(it.key(), static_cast<double>(it.value()));
+    row.shapesJson = QJsonDocument(shapes).toJson(QJsonDocument::Compact).toStdString();
+    row.measuredAt = r.date.toString(Qt::ISODateWithMs).toStdString();
+    if (!r.samples.isEmpty())
+        row.medianS = median(r.samples);
+    if (!r.baselineSamples.isEmpty())
+        row.baselineMedianS = median(r.baselineSamples);
+    row.correct = r.correct;
+    row.example = r.example;
+    row.sourceFile = info.absoluteFilePath().toStdString();
+    row.recordJson = r.canonicalJson.toStdString();
+
+    const progress::AddedRecord added = ledger.addRunRecord(row);
+    out.stored = true;
+    out.alreadyPresent = added.alreadyPresent;
+    const QString what = QStringLiteral("%1 %2 run of %3 on %4").arg(r.example ? QStringLiteral("example") : QString(), r.kind, r.lab, r.chip).simplified();
+    if (added.alreadyPresent) {
+        out.summary = QStringLiteral("Already imported: this %1 is record %2; nothing changed.").arg(what).arg(added.id);
+        return out;
+    }
+    out.summary = QStringLiteral("Imported the %1 as record %2.").arg(what).arg(added.id);
+
+    const QString gate = gateForLab(r.lab);
+    out.verdict = judgeGate(r, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
+    if (out.verdict.judged) {
+        ledger.addGateAttempt(gate.toStdString(), added.id, out.verdict.passed, toStd(out.verdict.reasons));
+        out.summary += QStringLiteral(" Gate %1: %2.").arg(gate, out.verdict.passed ? QStringLiteral("passed") : QStringLiteral("not passed; the attempt is kept"));
+    } else if (!gate.isEmpty()) {
+        out.summary += r.example ? QStringLiteral(" Example records never count toward gate %1.").arg(gate)
+                                 : QStringLiteral(" Only a measured run can attempt gate %1.").arg(gate);
+    }
+    return out;
+}

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+// The thirteen labs as shipped with this build: their descriptions
+// (assets/labs/labs.json) and the SHA-256 of each lab script, against which
+// an imported record's script hash is checked.
+struct LabInfo
+{
+    QString id;      // L07
+    int chapter = 0;
+    QString name;
+    QString script;  // l07_tiled_matmul.py
+    QString scriptSha256;
+    QString goal;
+    QStringList commands;
+    QString gate;    // G1, or empty
+    QString checks;
+};
+
+class LabCatalog
+{
+public:
+    // Reads the catalog from this build's resources.
+    static LabCatalog fromResources();
+    // Reads a catalog from a folder laid out like assets/labs (for tests).
+    static LabCatalog fromFolder(const QString &dir);
+
+    const QList<LabInfo> &labs() const { return m_labs; }
+    const LabInfo *lab(const QString &id) const;
+    const LabInfo *labForGate(const QString &gate) const;
+    QString problem() const { return m_problem; } // empty when the catalog read cleanly
+
+private:
+    static LabCatalog read(const QString &jsonPath, const QString &scriptDir);
+    QList<LabInfo> m_labs;
+    QString m_problem;
+};

@@ -1,0 +1,153 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// One lab on its chapter's page: the goal, the commands to run on a TPU VM,
+// what the app checks, the imported runs with their badges and, for a gate's
+// lab, every attempt with its verdict and reasons, failures included.
+Rectangle {
+    id: root
+    property var lab: ({})
+    signal imported()
+
+    implicitHeight: body.implicitHeight + Theme.gapL * 2
+    radius: Theme.radius
+    color: Theme.ink
+    property var lastImport: null
+
+    FileDialog {
+        id: picker
+        title: "Import a run record for " + root.lab.id
+        nameFilters: ["Run records (*.json)", "All files (*)"]
+        onAccepted: { root.lastImport = Course.importRun(selectedFile.toString()); root.imported() }
+    }
+
+    ColumnLayout {
+        id: body
+        x: Theme.gapL; y: Theme.gapL
+        width: parent.width - 2 * Theme.gapL
+        spacing: Theme.gap
+
+        RowLayout {
+            Layout.fillWidth: true
+            MonoText { text: root.lab.id + " · lab" + (root.lab.gate ? " · gate " + root.lab.gate : ""); color: Theme.amber }
+            Item { Layout.fillWidth: true }
+            PlainButton {
+                objectName: "importButton_" + root.lab.id
+                text: "import a run record…"
+                mono: true
+                fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+                onClicked: picker.open()
+            }
+        }
+        Text {
+            Layout.fillWidth: true
+            text: root.lab.name || ""
+            font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
+            color: Theme.inkText
+            wrapMode: Text.WordWrap
+        }
+        Text {
+            Layout.fillWidth: true
+            text: root.lab.goal || ""
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+        MonoText { text: "on a TPU VM, from assets/labs/:"; color: Theme.inkFaint; Layout.topMargin: Theme.gap }
+        Repeater {
+            model: root.lab.commands || []
+            delegate: TextEdit {
+                required property string modelData
+                Layout.fillWidth: true
+                text: "$ " + modelData
+                readOnly: true
+                selectByMouse: true
+                wrapMode: TextEdit.WrapAnywhere
+                font.family: Theme.mono; font.pixelSize: Theme.smallSize
+                color: Theme.inkText
+            }
+        }
+        Text {
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gap
+            text: "What the app checks: " + (root.lab.checks || "")
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+
+        Text {
+            Layout.fillWidth: true
+            visible: root.lastImport !== null
+            text: root.lastImport ? (root.lastImport.stored ? root.lastImport.summary
+                                                            : "Not imported: " + root.lastImport.problems.join(" ")) : ""
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize
+            color: root.lastImport && root.lastImport.stored ? Theme.measured : Theme.failed
+            wrapMode: Text.WordWrap
+        }
+
+        MonoText {
+            Layout.topMargin: Theme.gap
+            text: (root.lab.runs || []).length === 0 ? "no runs imported yet" : "runs imported"
+            color: Theme.inkFaint
+        }
+        Repeater {
+            model: root.lab.runs || []
+            delegate: RowLayout {
+                required property var modelData
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                ProvenanceBadge {
+                    kind: modelData.kind
+                    details: modelData.chip + " · " + modelData.dtype + " · " + modelData.shapes + " · " + modelData.date
+                             + (modelData.example ? "\nan example record shipped with the course: it never counts" : "")
+                }
+                MonoText {
+                    Layout.fillWidth: true
+                    text: "#" + modelData.id + " · " + modelData.chip + " · " + modelData.shapes
+                          + (modelData.medianS !== undefined ? " · median " + (modelData.medianS * 1e6).toFixed(1) + " µs" : "")
+                          + (modelData.baselineMedianS !== undefined ? " vs XLA " + (modelData.baselineMedianS * 1e6).toFixed(1) + " µs" : "")
+                          + (modelData.correct ? " · correct" : " · NOT correct")
+                          + (modelData.example ? " · example" : "")
+                    color: modelData.example ? Theme.inkFaint : Theme.inkText
+                    elide: Text.ElideRight
+                }
+            }
+        }
+
+        MonoText {
+            Layout.topMargin: Theme.gap
+            visible: !!root.lab.gate
+            text: (root.lab.attempts || []).length === 0 ? "no attempt at " + root.lab.gate + " yet" : "attempts at " + root.lab.gate + ", all kept"
+            color: Theme.inkFaint
+        }
+        Repeater {
+            model: root.lab.attempts || []
+            delegate: ColumnLayout {
+                required property var modelData
+                Layout.fillWidth: true
+                spacing: 2
+                MonoText {
+                    text: (modelData.passed ? "✓ passed" : "✗ not passed") + " · attempt " + modelData.id + " · " + modelData.judgedAt + " · record #" + modelData.record
+                    color: modelData.passed ? Theme.measured : Theme.failed
+                }
+                Repeater {
+                    model: modelData.reasons
+                    delegate: Text {
+                        required property string modelData
+                        Layout.fillWidth: true
+                        leftPadding: Theme.gapM
+                        text: "· " + modelData
+                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                        color: Theme.inkMuted
+                        wrapMode: Text.WordWrap
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,235 @@
+#include <catch2/catch.hpp>
+
+#include "labs/gates.h"
+#include "labs/importer.h"
+#include "labs/labcatalog.h"
+#include "labs/runrecord.h"
+#include "support.h"
+
+#include <progress/runs.h>
+#include <progress/store.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <functional>
+
+namespace {
+
+const QString kLabs = QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs");
+
+QJsonObject example(const QString &name)
+{
+    return QJsonDocument::fromJson(readFile(QDir(kLabs).filePath(QStringLiteral("examples/") + name))).object();
+}
+
+// An example made into a learner's own measured run: same script, not marked.
+QJsonObject ownRun(const QString &name)
+{
+    QJsonObject o = example(name);
+    QJsonObject extra = o.value("extra").toObject();
+    extra.remove("example");
+    o.insert("extra", extra);
+    o.insert("host", "t1v-n-learner");
+    return o;
+}
+
+QByteArray bytes(const QJsonObject &o) { return QJsonDocument(o).toJson(); }
+
+RecordCheck check(const QJsonObject &o)
+{
+    static const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    return checkRunRecord(bytes(o), labs, QDateTime::currentDateTimeUtc());
+}
+
+QString writeTemp(const QTemporaryDir &dir, const QString &name, const QByteArray &data)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(data);
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("every shipped example record is accepted", "[import]")
+{
+    const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    REQUIRE(labs.problem().isEmpty());
+    REQUIRE(labs.labs().size() == 13);
+    const QStringList files = QDir(kLabs + QStringLiteral("/examples")).entryList({"*.json"}, QDir::Files);
+    REQUIRE(files.size() >= 13);
+    for (const QString &f : files) {
+        INFO(f.toStdString());
+        const RecordCheck c = check(example(f));
+        for (const QString &p : c.problems)
+            UNSCOPED_INFO(p.toStdString());
+        CHECK(c.record.has_value());
+        CHECK(c.record->example);
+    }
+}
+
+TEST_CASE("a catalogue of bad records, each refused for the right reason", "[import]")
+{
+    struct Bad { const char *name; std::function<void(QJsonObject &)> spoil; const char *reason; };
+    const QList<Bad> cases{
+        {"another schema", [](QJsonObject &o) { o["schema"] = "something/else"; }, "not a tpu-course run record"},
+        {"newer version", [](QJsonObject &o) { o["schemaVersion"] = 2; }, "newer lab script"},
+        {"missing field", [](QJsonObject &o) { o.remove("dtype"); }, "no \"dtype\""},
+        {"unknown field", [](QJsonObject &o) { o["colour"] = "red"; }, "unknown field \"colour\""},
+        {"unknown lab", [](QJsonObject &o) { o["lab"] = "L99"; }, "not one of this course's labs"},
+        {"measured on a CPU", [](QJsonObject &o) { o["platform"] = "cpu"; }, "must come from a TPU"},
+        {"unknown chip", [](QJsonObject &o) { o["chip"] = "v9"; }, "not one the simulator knows"},
+        {"device kind and chip disagree", [](QJsonObject &o) { o["deviceKind"] = "TPU v4"; }, "is not a v5e"},
+        {"no samples", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray(); o["timing"] = t; }, "at least one sample"},
+        {"negative sample", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray{0.001, -1.0}; o["timing"] = t; }, "not a positive number"},
+        {"measured without timing", [](QJsonObject &o) { o["timing"] = QJsonValue::Null; }, "must carry its timing"},
+        {"future date", [](QJsonObject &o) { o["date"] = "2099-01-01T00:00:00Z"; }, "in the future"},
+        {"local time", [](QJsonObject &o) { o["date"] = "2026-11-20T10:00:00+01:00"; }, "in UTC"},
+        {"edited script", [](QJsonObject &o) { QJsonObject s = o["script"].toObject(); s["sha256"] = QString(64, QLatin1Char('a')); o["script"] = s; }, "SHA-256 differs"},
+        {"another lab's script", [](QJsonObject &o) { QJsonObject s = o["script"].toObject(); s["name"] = "l01_repo.py"; o["script"] = s; }, "is run by"},
+        {"zero shape", [](QJsonObject &o) { QJsonObject s = o["shapes"].toObject(); s["m"] = 0; o["shapes"] = s; }, "whole number of at least 1"},
+        {"bad dtype", [](QJsonObject &o) { o["dtype"] = "bf17"; }, "\"bf17\""},
+        {"negative error", [](QJsonObject &o) { QJsonObject c = o["correctness"].toObject(); c["maxAbsError"] = -1; o["correctness"] = c; }, "maxAbsError"},
+    };
+    for (const Bad &b : cases) {
+        INFO(b.name);
+        QJsonObject o = ownRun(QStringLiteral("L07.json"));
+        b.spoil(o);
+        const RecordCheck c = check(o);
+        CHECK_FALSE(c.record.has_value());
+        CHECK(c.problems.join(' ').contains(QString::fromUtf8(b.reason)));
+    }
+
+    SECTION("an off-chip verification that claims a time")
+    {
+        QJsonObject o = example(QStringLiteral("L07-interpret.json"));
+        o["timing"] = QJsonObject{{"method", "wall clock"}, {"warmup", 1}, {"samples", QJsonArray{0.001}}};
+        CHECK(check(o).problems.join(' ').contains("makes no timing claims"));
+    }
+    SECTION("text that is not JSON")
+    {
+        static const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+        const RecordCheck c = checkRunRecord("{\"schema\": ", labs, QDateTime::currentDateTimeUtc());
+        REQUIRE(c.problems.size() == 1);
+        CHECK(c.problems.first().contains("not valid JSON"));
+    }
+}
+
+TEST_CASE("importing stores once, recognises a repeat, and refuses bad files whole", "[import]")
+{
+    QTemporaryDir dir;
+    auto store = progress::Store::open(dir.filePath("p.sqlite").toStdString());
+    const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    progress::RunLedger ledger(store);
+
+    const QString good = QDir(kLabs).filePath("examples/L06.json");
+    const ImportOutcome first = importRunRecord(good, store, labs);
+    REQUIRE(first.stored);
+    CHECK_FALSE(first.alreadyPresent);
+    const ImportOutcome again = importRunRecord(good, store, labs);
+    CHECK(again.stored);
+    CHECK(again.alreadyPresent);
+    CHECK(ledger.runRecords().size() == 1);
+
+    QJsonObject spoiled = ownRun("L07.json");
+    spoiled["chip"] = "v9";
+    const ImportOutcome bad = importRunRecord(writeTemp(dir, "bad.json", bytes(spoiled)), store, labs);
+    CHECK_FALSE(bad.stored);
+    CHECK(ledger.runRecords().size() == 1);
+    CHECK(ledger.gateAttempts().empty());
+
+    const ImportOutcome missing = importRunRecord(dir.filePath("nope.json"), store, labs);
+    CHECK_FALSE(missing.stored);
+    CHECK(missing.problems.join(' ').contains("does not exist"));
+}
+
+TEST_CASE("gate verdicts on crafted records", "[gates]")
+{
+    QTemporaryDir dir;
+    auto store = progress::Store::open(dir.filePath("p.sqlite").toStdString());
+    const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    progress::RunLedger ledger(store);
+    auto import = [&](const QJsonObject &o, const char *name) {
+        return importRunRecord(writeTemp(dir, QString::fromLatin1(name), bytes(o)), store, labs);
+    };
+    auto withSamples = [](QJsonObject o, const char *key, QJsonArray samples) {
+        QJsonObject part = o[QLatin1String(key)].toObject();
+        part["samples"] = samples;
+        o[QLatin1String(key)] = part;
+        return o;
+    };
+
+    SECTION("an example never attempts a gate")
+    {
+        const ImportOutcome r = importRunRecord(QDir(kLabs).filePath("examples/L07.json"), store, labs);
+        REQUIRE(r.stored);
+        CHECK_FALSE(r.verdict.judged);
+        CHECK(ledger.gateAttempts().empty());
+    }
+    SECTION("G1 passes within 1.1x XLA and fails beyond it; both attempts are kept")
+    {
+        QJsonObject fast = withSamples(ownRun("L07.json"), "timing", {7.0e-4, 7.1e-4, 7.2e-4});
+        fast = withSamples(fast, "baseline", {7.0e-4, 7.0e-4, 7.0e-4});
+        const ImportOutcome pass = import(fast, "fast.json");
+        REQUIRE(pass.verdict.judged);
+        CHECK(pass.verdict.passed);
+
+        QJsonObject slow = withSamples(ownRun("L07.json"), "timing", {9.0e-4, 9.1e-4, 9.2e-4});
+        slow = withSamples(slow, "baseline", {7.0e-4, 7.0e-4, 7.0e-4});
+        const ImportOutcome fail = import(slow, "slow.json");
+        REQUIRE(fail.verdict.judged);
+        CHECK_FALSE(fail.verdict.passed);
+        CHECK(fail.verdict.reasons.join(' ').contains("1.300x"));
+        REQUIRE(ledger.gateAttempts().size() == 2);
+        CHECK(gateStatesFrom(ledger.gateAttempts()).value("G1") == "passed");
+    }
+    SECTION("G1 fails on correctness even when fast")
+    {
+        QJsonObject wrong = withSamples(ownRun("L07.json"), "timing", {7.0e-4});
+        wrong = withSamples(wrong, "baseline", {7.0e-4});
+        QJsonObject c = wrong["correctness"].toObject();
+        c["passed"] = false;
+        c["maxAbsError"] = 3.5;
+        wrong["correctness"] = c;
+        const ImportOutcome r = import(wrong, "wrong.json");
+        REQUIRE(r.verdict.judged);
+        CHECK_FALSE(r.verdict.passed);
+        CHECK(r.verdict.reasons.join(' ').contains("Not correct"));
+        CHECK(gateStatesFrom(ledger.gateAttempts()).value("G1") == "attempted");
+    }
+    SECTION("G0 counts only predictions entered before the measurement")
+    {
+        QJsonObject run = ownRun("L05.json");
+        run["date"] = QDateTime::currentDateTimeUtc().addSecs(-3600).toString(Qt::ISODate);
+        // Predictions entered now, after the run's date: none counts.
+        ledger.addPrediction("G0", "matmul_nnn", 7.0e-4, "s");
+        ledger.addPrediction("G0", "matmul_skinny", 4.2e-5, "s");
+        ledger.addPrediction("G0", "elementwise_add", 1.25e-4, "s");
+        const ImportOutcome late = import(run, "late.json");
+        REQUIRE(late.verdict.judged);
+        CHECK_FALSE(late.verdict.passed);
+        CHECK(late.verdict.reasons.join(' ').contains("entered after the measurement"));
+
+        // A run dated after the predictions, whose medians are near them: passes.
+        QJsonObject later = run;
+        later["date"] = QDateTime::currentDateTimeUtc().addSecs(60).toString(Qt::ISODate);
+        QJsonObject extra = later["extra"].toObject();
+        QJsonArray rows;
+        for (const auto &[row, s] : std::vector<std::pair<QString, double>>{{"matmul_nnn", 7.5e-4}, {"matmul_skinny", 4.6e-5}, {"elementwise_add", 1.3e-4}})
+            rows.append(QJsonObject{{"row", row}, {"shapes", QJsonObject{{"n", 4096}}}, {"dtype", "bf16"}, {"samples", QJsonArray{s, s}}});
+        extra["rows"] = rows;
+        later["extra"] = extra;
+        const ImportOutcome onTime = import(later, "ontime.json");
+        REQUIRE(onTime.verdict.judged);
+        for (const QString &reason : onTime.verdict.reasons)
+            UNSCOPED_INFO(reason.toStdString());
+        CHECK(onTime.verdict.passed);
+        CHECK(ledger.gateAttempts().size() == 2);
+    }
+}
