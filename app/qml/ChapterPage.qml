@@ -207,6 +207,12 @@ Flickable {
                 radius: Theme.radius
                 color: modelData.id === root.highlightPiece ? Theme.highlight : "transparent"
                 border.color: modelData.id === root.highlightPiece ? Theme.amberDeep : Theme.layerColors[2]
+                MouseArea {
+                    anchors.fill: parent
+                    enabled: pieceRow.url.toString() !== ""
+                    cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
+                    onClicked: root.openPlace(modelData.id)
+                }
                 ColumnLayout {
                     id: pieceText
                     x: Theme.gapM; y: Theme.gapM

@@ -35,7 +35,11 @@ ApplicationWindow {
         const ch = /^ch(\d\d)$/.exec(place)
         if (ch) return openChapter(parseInt(ch[1], 10), "")
         const owner = Course.chapterOfPiece(place)
-        if (owner > 0) return openChapter(owner, place)
+        if (owner > 0) {
+            // A piece with a page of its own opens it; otherwise its chapter.
+            if (piecePage.load(place)) { page = "piece"; return true }
+            return openChapter(owner, place)
+        }
         return false
     }
 
@@ -68,6 +72,14 @@ ApplicationWindow {
         id: chapterPage
         anchors.fill: parent
         visible: window.page === "chapter"
+        onBack: window.goBack()
+        onOpenPlace: place => window.navigate(place)
+    }
+
+    PiecePage {
+        id: piecePage
+        anchors.fill: parent
+        visible: window.page === "piece"
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }

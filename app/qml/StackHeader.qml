@@ -96,43 +96,52 @@ Rectangle {
             }
         }
 
-        // The honesty rule, up front: what every number on the page is.
-        Rectangle {
+        // EX·03 running live, then the honesty rule: what every number on the page is.
+        ColumnLayout {
             Layout.alignment: Qt.AlignTop
             Layout.preferredWidth: Theme.px(420)
-            implicitHeight: rule.implicitHeight + Theme.gapL * 2
-            radius: Theme.radius
-            color: Theme.ink
-            ColumnLayout {
-                id: rule
-                x: Theme.gapL; y: Theme.gapL
-                width: parent.width - 2 * Theme.gapL
-                spacing: Theme.gapM
-                MonoText { text: "the honesty rule"; color: Theme.inkMuted }
-                Text {
-                    Layout.fillWidth: true
-                    text: "Gates pass only on real hardware, and failures stay published. Every value in this course states what it is."
-                    font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
-                    color: Theme.inkText
-                    wrapMode: Text.WordWrap
-                }
-                Repeater {
-                    model: [
-                        { kind: "predicted", what: "from the simulator's model of the chip" },
-                        { kind: "verified", what: "correct, checked without a TPU; never a speed" },
-                        { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" }
-                    ]
-                    delegate: RowLayout {
-                        required property var modelData
+            Layout.maximumWidth: Theme.px(420)
+            spacing: Theme.gapM
+            LiveAttentionCard {
+                Layout.fillWidth: true
+                onOpenPlace: place => root.openPlace(place)
+            }
+            Rectangle {
+                Layout.fillWidth: true
+                implicitHeight: rule.implicitHeight + Theme.gapL * 2
+                radius: Theme.radius
+                color: Theme.ink
+                ColumnLayout {
+                    id: rule
+                    x: Theme.gapL; y: Theme.gapL
+                    width: parent.width - 2 * Theme.gapL
+                    spacing: Theme.gapM
+                    MonoText { text: "the honesty rule"; color: Theme.inkMuted }
+                    Text {
                         Layout.fillWidth: true
-                        spacing: Theme.gapM
-                        ProvenanceBadge { kind: modelData.kind; Layout.preferredWidth: Theme.px(150) }
-                        Text {
+                        text: "Gates pass only on real hardware, and failures stay published. Every value in this course states what it is."
+                        font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
+                        color: Theme.inkText
+                        wrapMode: Text.WordWrap
+                    }
+                    Repeater {
+                        model: [
+                            { kind: "predicted", what: "from the simulator's model of the chip" },
+                            { kind: "verified", what: "correct, checked without a TPU; never a speed" },
+                            { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" }
+                        ]
+                        delegate: RowLayout {
+                            required property var modelData
                             Layout.fillWidth: true
-                            text: modelData.what
-                            font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                            color: Theme.inkMuted
-                            wrapMode: Text.WordWrap
+                            spacing: Theme.gapM
+                            ProvenanceBadge { kind: modelData.kind; Layout.preferredWidth: Theme.px(150) }
+                            Text {
+                                Layout.fillWidth: true
+                                text: modelData.what
+                                font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                                color: Theme.inkMuted
+                                wrapMode: Text.WordWrap
+                            }
                         }
                     }
                 }

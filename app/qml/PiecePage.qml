@@ -1,0 +1,77 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// A workshop piece opened in place: its chapter plugin supplies the page,
+// which is kept alive after the first visit so a piece keeps its state when
+// the learner leaves and comes back.
+Rectangle {
+    id: root
+    signal back()
+    signal openPlace(string place)
+    property string pieceId: ""
+    property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
+    // pieceId -> the created page, so state survives navigation.
+    property var pages: ({})
+    color: Theme.floor
+
+    // Shows the piece; false when its chapter has no page for it.
+    function load(id) {
+        const url = Course.pieceUrl(id)
+        if (url.toString() === "")
+            return false
+        if (!pages[id]) {
+            const component = Qt.createComponent(url)
+            if (component.status !== Component.Ready) {
+                console.warn("piece " + id + ": " + component.errorString())
+                return false
+            }
+            const page = component.createObject(holder, { "width": Qt.binding(() => holder.width),
+                                                           "height": Qt.binding(() => holder.height) })
+            if (!page)
+                return false
+            const next = pages
+            next[id] = page
+            pages = next
+        }
+        for (const key in pages)
+            pages[key].visible = key === id
+        pieceId = id
+        pages[id].forceActiveFocus()
+        return true
+    }
+
+    ColumnLayout {
+        anchors.fill: parent
+        anchors.margins: Theme.gapL
+        spacing: Theme.gapM
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.gapL
+            PlainButton {
+                text: "← back"; mono: true
+                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.inkMuted
+                onClicked: root.back()
+            }
+            PieceTag { pieceId: root.piece.displayId || ""; chapter: root.piece.chapter || 0 }
+            Text {
+                text: root.piece.name || ""
+                font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+                color: Theme.inkText
+            }
+            Item { Layout.fillWidth: true }
+            PlainButton {
+                text: "chapter " + (root.piece.chapter || "") + " →"; mono: true
+                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.amber
+                onClicked: root.openPlace("ch" + String(root.piece.chapter).padStart(2, "0"))
+            }
+        }
+        Item {
+            id: holder
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+        }
+    }
+}
