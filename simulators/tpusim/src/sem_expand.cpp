@@ -44,7 +44,14 @@ std::int64_t eval(const Expr& e, const Env& env) {
             break;
         case Op::add: v = arg(0) + arg(1); break;
         case Op::sub: v = arg(0) - arg(1); break;
-        case Op::mul: v = arg(0) * arg(1); break;
+        case Op::mul: {
+            const std::int64_t a = arg(0), b = arg(1);  // each within kLimit: check before
+            if (static_cast<double>(a) * static_cast<double>(b) > static_cast<double>(kLimit) ||
+                static_cast<double>(a) * static_cast<double>(b) < -static_cast<double>(kLimit))
+                fail(e.pos, "this value is too large");
+            v = a * b;
+            break;
+        }
         case Op::div:
         case Op::mod: {
             const std::int64_t a = arg(0), b = arg(1);
