@@ -155,6 +155,8 @@ TEST_CASE("deadlock: a wait nobody will signal, a cycle, a barrier", "[semaphore
     REQUIRE(swapped.status == SemStatus::deadlock);
     CHECK(swapped.deadlock[0].semaphore == "send");
     CHECK(swapped.deadlock[0].waits_for == std::vector<int>{0});
+    CHECK(swapped.deadlock[0].reason.find("waits for itself") != std::string::npos);
+    CHECK(swapped.cycle == std::vector<int>{0});
 }
 
 TEST_CASE("races: read before landing, overwrite while sending, two writers", "[semaphores]") {

@@ -106,13 +106,18 @@ void analyse_deadlock(Machine& m) {
             const std::string what = who + " waits on " + w.semaphore + " (line " +
                                      std::to_string(in->line) + ": has " + std::to_string(w.value) +
                                      ", needs " + std::to_string(w.needed) + ")";
-            w.reason = w.waits_for.empty()
-                           ? what +
-                                 ", which nobody will signal: no device has a statement left that "
-                                 "adds to it"
-                           : what + ", which only device" + (w.waits_for.size() > 1 ? "s " : " ") +
-                                 device_list(w.waits_for) + " could still signal, and " +
-                                 (w.waits_for.size() > 1 ? "they are" : "it is") + " stuck too";
+            if (w.waits_for == std::vector<int>{d})
+                w.reason = what + ", which only a later statement of device " + std::to_string(d) +
+                           " itself would signal: it waits for itself";
+            else
+                w.reason =
+                    w.waits_for.empty()
+                        ? what +
+                              ", which nobody will signal: no device has a statement left that "
+                              "adds to it"
+                        : what + ", which only device" + (w.waits_for.size() > 1 ? "s " : " ") +
+                              device_list(w.waits_for) + " could still signal, and " +
+                              (w.waits_for.size() > 1 ? "they are" : "it is") + " stuck too";
         }
         edges[static_cast<std::size_t>(d)] = w.waits_for;
         m.run.deadlock.push_back(std::move(w));
@@ -131,7 +136,9 @@ void finish(Machine& m) {
         analyse_deadlock(m);
         r.status = SemStatus::deadlock;
         r.summary = "deadlock: " + r.deadlock.front().reason;
-        if (!r.cycle.empty()) {
+        if (r.cycle.size() == 1) {
+            r.summary += "; device " + std::to_string(r.cycle.front()) + " waits on itself";
+        } else if (!r.cycle.empty()) {
             std::string ring;
             for (int d : r.cycle) ring += std::to_string(d) + " -> ";
             r.summary +=
