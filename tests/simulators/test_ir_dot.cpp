@@ -129,6 +129,17 @@ TEST_CASE("find_dots reads each IR's dot, including the plain HLO dot", "[ir][do
     REQUIRE(dots.size() == 1);
     CHECK(dots[0].flops == 2.0 * 8 * 4 * 16);
 
+    // XLA on TPU often prints a matmul as a convolution without spatial dims.
+    const Module conv = parse_hlo(
+        "ENTRY e {\n  a = bf16[512,1024]{1,0:T(8,128)(2,1)} parameter(0)\n"
+        "  b = bf16[1024,256]{1,0:T(8,128)(2,1)} parameter(1)\n"
+        "  ROOT c = f32[512,256]{1,0:T(8,128)} convolution(a, b), dim_labels=bf_io->bf\n}\n");
+    dots = find_dots(conv);
+    REQUIRE(dots.size() == 1);
+    CHECK(dots[0].op == "convolution");
+    CHECK(dots[0].output_shape == std::vector<std::int64_t>{512, 256});
+    CHECK(dots[0].flops == 2.0 * 512 * 256 * 1024);
+
     const Module s = parse_stablehlo(
         "func.func @main(%a: tensor<16xf32>, %b: tensor<16x4xf32>) -> tensor<4xf32> {\n"
         "  %0 = stablehlo.dot %a, %b : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<4xf32>\n"

@@ -54,6 +54,7 @@ TEST_CASE("the generic MLIR form reads like the pretty one", "[ir][samples]") {
     const Module p = parse(read_sample("batched_matmul.stablehlo.mlir"));
     CHECK(g.format == Format::stablehlo);
     CHECK(g.name == "jit_batched");
+    CHECK(g.entry().name == "main");
     CHECK(p.name == "jit_batched");
     REQUIRE(g.entry().parameters.size() == 2);
     CHECK(g.entry().parameters[1].type.dims == std::vector<std::int64_t>{8, 128, 32});

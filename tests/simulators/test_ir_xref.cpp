@@ -90,3 +90,19 @@ TEST_CASE("a missing layer leaves the others linked", "[ir][xref]") {
     CHECK(lines(links[0].jaxpr) == std::vector<int>{2});
     CHECK(lines(links[0].hlo) == std::vector<int>{6, 12});
 }
+
+TEST_CASE("without StableHLO the HLO ops are linked in source order", "[ir][xref]") {
+    // mlp.hlo prints the fused computations (line 8 ops, then line 9 ops, with
+    // relu's max from line 4 in between) before the entry; the links follow
+    // the source lines so that the jaxpr equations claim them in order.
+    const auto links = correspond(parse(read_sample("mlp.jaxpr")), Module{}, parse(read_sample("mlp.hlo")));
+    std::vector<const CrossLink*> dots;
+    for (const auto& l : links)
+        if (l.primitive == "dot_general") dots.push_back(&l);
+    REQUIRE(dots.size() == 2);
+    CHECK(lines(dots[0]->jaxpr) == std::vector<int>{2});
+    CHECK(dots[0]->source == "mlp.py:8");
+    CHECK(lines(dots[1]->jaxpr) == std::vector<int>{18});
+    CHECK(dots[1]->source == "mlp.py:9");
+    CHECK(links.front().source == "mlp.py:4");  // relu's max comes first by line
+}

@@ -21,6 +21,7 @@ int cmd_attention(const Args& args);
 int cmd_collective(const Args& args);
 int cmd_ir(const Args& args);
 int cmd_semaphores(const Args& args);
+int cmd_fusion(const Args& args);
 
 // Shared helpers.
 std::string fact_text(const Fact& f);

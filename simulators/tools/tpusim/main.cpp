@@ -56,6 +56,9 @@ constexpr Subcommand subcommands[] = {
     {"semaphores", tpusim::cli::cmd_semaphores,
      "run per-device DMA/semaphore programs: deadlocks, races, nonzero semaphores",
      "tpusim semaphores assets/semaphores/ring_all_gather.sem --devices 4 --json"},
+    {"fusion", tpusim::cli::cmd_fusion,
+     "an XLA-like fusion pass on mlp | softmax | attention | layernorm | FILE.hlo",
+     "tpusim fusion attention --chip v5e"},
 };
 
 void print_help() {

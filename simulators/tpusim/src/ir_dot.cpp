@@ -4,7 +4,6 @@
 #include <map>
 
 #include "ir_text.h"
-#include "tpusim/roofline.h"
 
 namespace tpusim::ir {
 
@@ -127,7 +126,7 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
         const auto& shape = *shapes[s];
         used[s].assign(shape.size(), false);
         for (auto d : shape)
-            if (d < 0) throw InputError(std::string(side[s]) + " shape [" + shape_text(shape) +
+            if (d < 0) throw InputError(std::string(side[s]) + " shape [" + dims_text(shape) +
                                         "] has a dynamic size; the FLOPs need static sizes");
         for (const auto* list : {batch[s], contract[s]}) {
             for (auto d : *list) {

@@ -22,7 +22,24 @@ struct Scope {
     }
 };
 
-DotDims read_dims(const Op& op, Format format, std::size_t lhs_rank, std::size_t rhs_rank) {
+}  // namespace
+
+bool is_matmul_convolution(const Op& op) {
+    if (op.name != "convolution") return false;
+    const std::string* labels = op.attribute("dim_labels");
+    if (!labels) return false;
+    // "bf_io->bf": no spatial dims, so the convolution is a matmul (XLA on TPU
+    // prints many dots this way).
+    return *labels == "bf_io->bf" || *labels == "bf_oi->bf";
+}
+
+DotDims dot_dims_of(const Op& op, Format format, std::size_t lhs_rank, std::size_t rhs_rank) {
+    if (is_matmul_convolution(op)) {
+        DotDims d;
+        d.lhs_contracting = {1};
+        d.rhs_contracting = {*op.attribute("dim_labels") == "bf_io->bf" ? 0 : 1};
+        return d;
+    }
     if (format == Format::jaxpr) {
         const std::string* dn = op.attribute("dimension_numbers");
         if (!dn) throw InputError("dot_general has no dimension_numbers param");
@@ -59,6 +76,8 @@ DotDims read_dims(const Op& op, Format format, std::size_t lhs_rank, std::size_t
     return d;
 }
 
+namespace {
+
 const TensorType& operand_type(const Op& op, std::size_t i, const Scope& scope) {
     if (op.operands.size() < 2)
         throw InputError(op.name + " needs two operands, found " + std::to_string(op.operands.size()));
@@ -84,7 +103,7 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
     scope.parent = parent;
     for (const auto& p : c.parameters) scope.types[p.name] = p.type;
     for (const auto& op : c.ops) {
-        if (op.name == "dot_general" || op.name == "dot") {
+        if (op.name == "dot_general" || op.name == "dot" || is_matmul_convolution(op)) {
             try {
                 DotSite s;
                 s.op = op.name;
@@ -93,7 +112,7 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
                 s.metadata = op.metadata;
                 s.lhs_shape = operand_type(op, 0, scope).dims;
                 s.rhs_shape = operand_type(op, 1, scope).dims;
-                s.dims = read_dims(op, format, s.lhs_shape.size(), s.rhs_shape.size());
+                s.dims = dot_dims_of(op, format, s.lhs_shape.size(), s.rhs_shape.size());
                 const DotShape shape = dot_general_shape(s.lhs_shape, s.rhs_shape, s.dims);
                 s.output_shape = shape.output;
                 s.flops = shape.flops;

@@ -180,6 +180,7 @@ Op parse_instruction(Cursor& c) {
                                        return probe.peek() == '[' && detail::is_element_type(word);
                                    }());
                 if (typed) op.operand_types.push_back(parse_shape(c));
+                c.skip_space();
                 const std::size_t start = c.offset();
                 std::string operand = strip_percent(c.name("an operand name", name_extra));
                 if (c.peek() == '(') {  // a constant printed in place: constant(0)
@@ -206,9 +207,13 @@ Op parse_instruction(Cursor& c) {
                    key == "false_computation" || key == "called_computations") {
             add_called(op, value);
         }
-        if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
-            value = value.substr(1, value.size() - 2);
-        op.attributes.push_back({key, std::move(value)});
+        bool quoted = false;
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+            Cursor q(value, detail::Comments::none);
+            value = q.quoted();
+            quoted = true;
+        }
+        op.attributes.push_back({key, std::move(value), quoted});
     }
     return op;
 }

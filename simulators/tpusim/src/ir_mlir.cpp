@@ -243,11 +243,17 @@ private:
         if (colon < body.size()) read_signature(op, body, colon + 1);
     }
 
+    // Is body[k] directly inside a `{...}` dictionary (not inside a nested group)?
     bool in_dict(const std::vector<std::size_t>& body, std::size_t k) const {
+        int closed = 0;
         for (std::size_t j = k; j-- > 0;) {
             const Token& t = toks_[body[j]];
-            if (is(t, "{")) return true;
-            if (is(t, "(") || is(t, "[")) return false;
+            if (is(t, ")") || is(t, "]") || is(t, "}")) {
+                ++closed;
+            } else if (is(t, "(") || is(t, "[") || is(t, "{")) {
+                if (closed > 0) --closed;
+                else return is(t, "{");
+            }
         }
         return false;
     }

@@ -16,6 +16,7 @@ std::vector<Token> lex_mlir(std::string_view text) {
     std::vector<Token> out;
     Cursor c(text, Comments::slashes);
     bool newline = true;
+    int depth = 0;
     while (true) {
         newline = c.skip_space() || newline;
         if (c.at_end()) break;
@@ -64,6 +65,14 @@ std::vector<Token> lex_mlir(std::string_view text) {
             c.advance(2);
         } else if (std::string_view("()[]{},:=<>?*+|").find(ch) != std::string_view::npos) {
             t.kind = Tok::punct;
+            // Nesting is checked here already, so that hostile input fails
+            // before millions of tokens are stored.
+            if (ch == '(' || ch == '[' || ch == '{') {
+                if (++depth > max_nesting)
+                    c.fail("brackets nest deeper than " + std::to_string(max_nesting) + " levels");
+            } else if ((ch == ')' || ch == ']' || ch == '}') && depth > 0) {
+                --depth;
+            }
             c.advance();
         } else {
             c.fail(std::string("unexpected character '") + ch + "'");

@@ -1,5 +1,7 @@
 #include "tpusim/ir_xref.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -79,7 +81,19 @@ std::vector<CrossLink> correspond(const Module& jaxpr, const Module& stablehlo, 
         CrossLink& l = anchor_is_hlo ? links[by_key[key]] : links.back();
         (anchor_is_hlo ? l.hlo : l.stablehlo).push_back(op->position);
     }
-    if (!anchor_is_hlo) {
+    if (anchor_is_hlo) {
+        // HLO prints called computations before their callers: put the links
+        // in source order instead, which is the order of the jaxpr equations.
+        std::vector<std::size_t> order(links.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            const int la = link_lines[a] ? link_lines[a] : INT32_MAX, lb = link_lines[b] ? link_lines[b] : INT32_MAX;
+            return la < lb;
+        });
+        std::vector<CrossLink> sorted;
+        for (auto i : order) sorted.push_back(std::move(links[i]));
+        links = std::move(sorted);
+    } else {
         for (const Op* op : all_ops(hlo)) {
             if (skipped(*op)) continue;
             for (std::size_t i = 0; i < links.size(); ++i)

@@ -75,6 +75,7 @@ struct Metadata {
 struct Attribute {
     std::string name;   // "lhs_contracting_dims", "dimension_numbers", "kind"
     std::string value;  // the text as printed: "{1}", "(([1], [0]), ([], []))", "kLoop"
+    bool quoted = false;  // HLO: the value was a quoted string (quotes removed in `value`)
 };
 
 struct Computation;
@@ -133,6 +134,10 @@ Module parse(std::string_view text);  // format from detect_format
 Module parse_jaxpr(std::string_view text);
 Module parse_stablehlo(std::string_view text);
 Module parse_hlo(std::string_view text);
+
+// The module as text in its own IR, laid out canonically (one op per line,
+// metadata and locations kept): parse(print(m)) equals m but for positions.
+std::string print(const Module& module);
 
 // Every op of the module, depth first in print order: each computation's ops,
 // with an op's regions visited right after the op itself.

@@ -26,6 +26,14 @@ struct DotDims {
 DotDims parse_jaxpr_dimension_numbers(std::string_view text);
 DotDims parse_stablehlo_dot_dims(std::string_view text);  // pretty or #stablehlo.dot<...>
 
+// The dimension numbers of a parsed dot_general/dot op of `format`; a plain
+// dot (no dims printed) contracts the last lhs dim with the first rhs dim.
+DotDims dot_dims_of(const Op& op, Format format, std::size_t lhs_rank, std::size_t rhs_rank);
+
+// An HLO convolution with dim_labels=bf_io->bf (or bf_oi->bf): a matmul in
+// disguise, as XLA on TPU often prints one. find_dots reports it too.
+bool is_matmul_convolution(const Op& op);
+
 struct DotShape {
     std::vector<std::int64_t> output;
     std::int64_t batch = 1, lhs_free = 1, rhs_free = 1, contracting = 1;  // products
@@ -52,7 +60,7 @@ struct DotSite {
     std::vector<std::int64_t> printed_output_shape;
 };
 
-// Every dot_general/dot of the module (nested ones included), in print
+// Every dot_general/dot (and matmul-like convolution) of the module (nested ones included), in print
 // order. Operand shapes come from printed types or from the types of the
 // values they name. Throws ParseError (with the op's position) when the dims
 // do not fit the operands or the printed result shape disagrees.

@@ -1,0 +1,43 @@
+# Builds the IR fuzz targets with clang and runs each for a bounded time on the
+# sample dumps as seed corpus. Run by ctest as
+#   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> [-DSECONDS=10] -P run_ir_fuzz.cmake
+# Prints "IR fuzzing skipped" (which ctest reports as skipped) only when no
+# clang with libFuzzer is installed.
+if(NOT SECONDS)
+    set(SECONDS 10)
+endif()
+find_program(CLANGXX NAMES clang++-14 clang++)
+if(NOT CLANGXX)
+    message("IR fuzzing skipped: no clang++ found (install clang-14 and libclang-rt-14-dev)")
+    return()
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/simulators/fuzz -B ${WORK_DIR}/build -G Ninja
+                        -DCMAKE_CXX_COMPILER=${CLANGXX} -DCMAKE_BUILD_TYPE=Release
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "configuring the fuzz targets failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "building the fuzz targets failed (is libclang-rt-14-dev installed?)")
+endif()
+set(globs_jaxpr "*.jaxpr")
+set(globs_stablehlo "*.mlir")
+set(globs_hlo "*.hlo")
+foreach(format jaxpr stablehlo hlo)
+    # A fresh copy of the seeds each run keeps the source tree clean.
+    set(corpus ${WORK_DIR}/corpus_${format})
+    file(REMOVE_RECURSE ${corpus})
+    file(MAKE_DIRECTORY ${corpus})
+    file(GLOB seeds ${SOURCE_DIR}/assets/ir-samples/${globs_${format}})
+    file(COPY ${seeds} DESTINATION ${corpus})
+    execute_process(COMMAND ${WORK_DIR}/build/fuzz_ir_${format} -max_total_time=${SECONDS} -runs=2000000
+                            -timeout=5 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${corpus}
+                    RESULT_VARIABLE rc ERROR_VARIABLE log)
+    string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
+    message("fuzz_ir_${format}: exit ${rc}, ${runs}")
+    if(NOT rc EQUAL 0)
+        message("${log}")
+        message(FATAL_ERROR "fuzz_ir_${format} found a failure")
+    endif()
+endforeach()

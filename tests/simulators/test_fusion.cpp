@@ -1,0 +1,159 @@
+// The fusion pass on the built-in graphs, counted by hand.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "ir_samples.h"
+#include "tpusim/error.h"
+#include "tpusim/fusion.h"
+
+using namespace tpusim;
+using namespace tpusim::fusion;
+
+namespace {
+
+std::vector<std::string> names(const Graph& g, const std::vector<int>& ids) {
+    std::vector<std::string> out;
+    for (int id : ids) out.push_back(g.node(id).name);
+    return out;
+}
+
+std::vector<FusionKind> kinds(const std::vector<Kernel>& ks) {
+    std::vector<FusionKind> out;
+    for (const auto& k : ks) out.push_back(k.kind);
+    return out;
+}
+
+double total_bytes(const std::vector<Kernel>& ks) {
+    double b = 0;
+    for (const auto& k : ks) b += k.bytes_read + k.bytes_written;
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("mlp: each dot takes its bias and activation as an output fusion", "[fusion]") {
+    const Graph g = example("mlp");
+    const FusionResult r = fuse(g, chip("v5e"));
+    // Unfused: dot, broadcast, add, broadcast(0), max, dot, broadcast, add.
+    REQUIRE(r.before.size() == 8);
+    REQUIRE(r.after.size() == 2);
+    CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::output, FusionKind::output});
+    CHECK(names(g, r.after[0].nodes) == std::vector<std::string>{"h", "b1_rows", "h_bias", "zeros", "relu"});
+    CHECK(names(g, r.after[1].nodes) == std::vector<std::string>{"o", "b2_rows", "y"});
+    // bf16 bytes: x 1 MiB, w1 and w2 8 MiB each, b1 8 KiB, b2 2 KiB, h 4 MiB, o 1 MiB.
+    // Before: h 13 MiB, b1_rows 4 MiB + 8 KiB, h_bias 12 MiB, zeros 4 MiB, relu 12 MiB,
+    //         o 13 MiB, b2_rows 1 MiB + 2 KiB, y 3 MiB  = 62 MiB + 10 KiB.
+    CHECK(r.bytes_before == 62.0 * 1048576 + 10240);
+    // After: fusion reads x, w1, b1 and writes relu (13 MiB + 8 KiB);
+    //        fusion.1 reads relu, w2, b2 and writes y (13 MiB + 2 KiB).
+    CHECK(r.after[0].bytes_read == 9.0 * 1048576 + 8192);
+    CHECK(r.after[0].bytes_written == 4.0 * 1048576);
+    CHECK(r.bytes_after == 26.0 * 1048576 + 10240);
+    // FLOPs: two dots of 2*512*4096*1024, plus add, max (512*4096 each) and add (512*1024).
+    CHECK(r.flops == 2 * 4294967296.0 + 2 * 2097152.0 + 524288.0);
+    // Each kernel is timed by the roofline: the fused layer is MXU-bound.
+    const Chip& c = chip("v5e");
+    const Kernel& k = r.after[0];
+    CHECK(k.time_s == Approx(std::max(k.flops / c.peak_bf16.value, (k.bytes_read + k.bytes_written) /
+                                                                      c.hbm_bandwidth.value)));
+    CHECK(r.time_after < r.time_before);
+    CHECK(r.provenance.kind == Kind::predicted);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].find("'relu'") != std::string::npos);
+}
+
+TEST_CASE("softmax: two input fusions and two loop fusions", "[fusion]") {
+    const Graph g = example("softmax");
+    const FusionResult r = fuse(g, chip("v5e"));
+    REQUIRE(r.before.size() == 7);
+    REQUIRE(r.after.size() == 4);
+    // The lone reductions are single ops; exp has two consumers (row_sum and probs)
+    // and is expensive, so it is written once and read twice.
+    CHECK(kinds(r.after) ==
+          std::vector<FusionKind>{FusionKind::single, FusionKind::loop, FusionKind::single, FusionKind::loop});
+    CHECK(names(g, r.after[1].nodes) == std::vector<std::string>{"row_max_b", "shifted", "exp"});
+    CHECK(names(g, r.after[3].nodes) == std::vector<std::string>{"row_sum_b", "probs"});
+    // f32 [1024,4096] is 16 MiB, a row vector 4 KiB.
+    // Before: 16M+4K, 4K+16M, 48M, 32M, 16M+4K, 4K+16M, 48M = 192 MiB + 16 KiB.
+    CHECK(r.bytes_before == 192.0 * 1048576 + 16384);
+    // After: 16M+4K, (16M+4K)+16M, 16M+4K, (16M+4K)+16M = 96 MiB + 16 KiB.
+    CHECK(r.bytes_after == 96.0 * 1048576 + 16384);
+    CHECK(r.bytes_after == total_bytes(r.after));
+}
+
+TEST_CASE("attention is fused but never into streaming attention", "[fusion]") {
+    const Graph g = example("attention");
+    const FusionResult r = fuse(g, chip("v5e"));
+    REQUIRE(r.after.size() == 6);
+    CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::output, FusionKind::single, FusionKind::loop,
+                                                     FusionKind::single, FusionKind::loop, FusionKind::single});
+    CHECK(names(g, r.after[0].nodes) == std::vector<std::string>{"scores", "scale_b", "scaled"});
+    // The scaled scores (f32 [8,1024,1024], 32 MiB) are written once and read by
+    // two kernels (row_max and the exp fusion); exp likewise. Hand count:
+    //   q,k 4 MiB -> 32 MiB; 32 MiB -> 32 KiB; 32 MiB + 32 KiB -> 32 MiB; 32 MiB -> 32 KiB;
+    //   32 MiB + 32 KiB -> 16 MiB (bf16 probs); 16 MiB + v 2 MiB -> 4 MiB (f32 out).
+    CHECK(r.bytes_after == 245497856.0);
+    CHECK(r.after[0].bytes_written == 33554432.0);
+    // The explanation names the score matrix, the reduction between the dots,
+    // and that fusion cannot restructure the algorithm.
+    const auto note = std::find_if(r.notes.begin(), r.notes.end(),
+                                   [](const std::string& n) { return n.starts_with("Not streaming attention"); });
+    REQUIRE(note != r.notes.end());
+    CHECK(note->find("'scaled' [8,1024,1024] 32.0 MiB") != std::string::npos);
+    CHECK(note->find("softmax reduction over each full row") != std::string::npos);
+    CHECK(note->find("cannot restructure the algorithm into an online-softmax loop") != std::string::npos);
+    // No graph without a reduction between two dots gets that note.
+    for (const char* other : {"mlp", "softmax", "layernorm"})
+        for (const auto& n : fuse(example(other), chip("v5e")).notes) CHECK(!n.starts_with("Not streaming"));
+}
+
+TEST_CASE("layernorm: a shared cheap broadcast is recomputed, a shared subtract is not", "[fusion]") {
+    const Graph g = example("layernorm");
+    const FusionResult r = fuse(g, chip("v5e"));
+    REQUIRE(r.after.size() == 4);
+    // inv_d (a broadcast of a constant) feeds mean and var: copied into both kernels.
+    CHECK(names(g, r.after[1].recomputed) == std::vector<std::string>{"inv_d"});
+    CHECK(names(g, r.after[3].recomputed) == std::vector<std::string>{"inv_d"});
+    // centered = x - mean feeds squared and normed in different kernels and reads
+    // more than parameters: it goes through HBM.
+    CHECK(g.node(r.after[1].nodes.back()).name == "centered");
+    CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::single, FusionKind::loop, FusionKind::input,
+                                                     FusionKind::loop});
+    // x is 16 MiB, row vectors 4 KiB, gamma and beta 16 KiB each:
+    // (16M + 4K) + (16M + 4K + 16M) + (16M + 4K) + (16M + 4K + 32K + 16M).
+    CHECK(r.bytes_after == 100712448.0);
+}
+
+TEST_CASE("graphs refuse bad construction", "[fusion]") {
+    Graph g("bad");
+    const int a = g.parameter("a", {8, 16}, DType::f32);
+    const int b = g.parameter("b", {16, 8}, DType::f32);
+    CHECK_THROWS_AS(g.elementwise("c", "add", {a, b}), InputError);
+    CHECK_THROWS_AS(g.reduce("r", "reduce_sum", a, {2}), InputError);
+    CHECK_THROWS_AS(g.dot("d", a, a, {{1}, {0}, {}, {}}, DType::f32), InputError);
+    CHECK_THROWS_AS(g.parameter("z", {0, 4}, DType::f32), InputError);
+    CHECK_THROWS_AS(g.mark_output(99), InputError);
+    CHECK_THROWS_AS(example("conv"), InputError);
+    CHECK_THROWS_AS(fuse(Graph("empty"), chip("v5e")), InputError);
+}
+
+TEST_CASE("an HLO dump is inlined and fused again", "[fusion]") {
+    // mlp.hlo: XLA made two output fusions; unfused there are 8 ops, and the pass
+    // rebuilds the same two fusions.
+    const Graph g = graph_from_hlo(tpusim::ir::parse_hlo(read_sample("mlp.hlo")));
+    const FusionResult r = fuse(g, chip("v5e"));
+    CHECK(r.before.size() == 8);
+    REQUIRE(r.after.size() == 2);
+    CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::output, FusionKind::output});
+    CHECK(names(g, r.after[1].nodes) == std::vector<std::string>{"dot.4", "broadcast.7", "add.5"});
+    // FLOPs: 2*32*512*128 twice, add and max over [32,512], add over [32,128].
+    CHECK(r.flops == 2 * 4194304.0 + 2 * 16384.0 + 4096.0);
+    for (const auto& k : r.after)
+        for (int id : k.recomputed) CHECK(std::find(k.nodes.begin(), k.nodes.end(), id) == k.nodes.end());
+    // Attention from its optimized dump keeps the note too.
+    const FusionResult a = fuse(graph_from_hlo(tpusim::ir::parse_hlo(read_sample("attention.hlo"))), chip("v5e"));
+    CHECK(std::any_of(a.notes.begin(), a.notes.end(),
+                      [](const std::string& n) { return n.starts_with("Not streaming attention"); }));
+    CHECK_THROWS_AS(graph_from_hlo(tpusim::ir::parse(read_sample("mlp.jaxpr"))), InputError);
+}
