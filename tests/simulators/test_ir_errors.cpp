@@ -78,6 +78,16 @@ TEST_CASE("hostile input is refused without a crash or a hang", "[ir][errors]") 
     std::string deep_jaxpr = "{ lambda ; a:f32[]. let\n";
     for (int i = 0; i < 1000; ++i) deep_jaxpr += "b:f32[] = pjit[jaxpr={ lambda ; c:f32[]. let\n";
     CHECK_THROWS_AS(parse_jaxpr(deep_jaxpr), ParseError);
+    // Location aliases that each name the previous one twice: 2^80 paths, one
+    // answer. (Found by the fuzzer; resolving each alias once keeps it linear.)
+    std::string aliases = "func.func @f() {\n  return loc(#loc80)\n}\n#loc0 = loc(\"op\"(\"x.py\":3:1))\n";
+    for (int i = 1; i <= 80; ++i)
+        aliases += "#loc" + std::to_string(i) + " = loc(fused[#loc" + std::to_string(i - 1) + ", #loc" +
+                   std::to_string(i - 1) + "])\n";
+    aliases += "#loc81 = loc(fused[#loc81, #loc82])\n#loc82 = loc(#loc81)\n";  // a cycle resolves to nothing
+    const Module chained = parse_stablehlo(aliases);
+    CHECK(chained.entry().ops[0].metadata.op_name == "op");
+    CHECK(chained.entry().ops[0].metadata.source_line == 3);
     // Oversized input is refused before parsing.
     const std::string huge(max_input_bytes + 1, ' ');
     CHECK_THROWS_AS(parse_hlo(huge), InputError);

@@ -109,7 +109,7 @@ Metadata parse_metadata(std::string_view text, Position at) {
             }
             if (key == "op_name") m.op_name = value;
             else if (key == "source_file") m.source_file = value;
-            else if (key == "source_line") m.source_line = std::atoi(value.c_str());
+            else if (key == "source_line") m.source_line = std::atoi(value.substr(0, 9).c_str());
         }
     } catch (const ParseError& e) {
         Cursor::fail_at(at, "bad metadata: " + std::string(e.what()));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "ir_mlir_lex.h"
 #include "tpusim/ir.h"
@@ -67,21 +68,40 @@ private:
         }
     }
 
+    // The first op name and the first file:line inside loc(...) tokens.
     void resolve_loc(std::size_t begin, std::size_t end, Metadata& m, int depth) const {
-        if (depth > 64) return;  // alias chains this long are cycles
         for (std::size_t k = begin; k < end; ++k) {
+            if (!m.op_name.empty() && !m.source_file.empty()) return;
             const Token& t = toks_[k];
             if (t.kind == Tok::string && is(at(k + 1), "(") && m.op_name.empty()) {
                 m.op_name = unquote(t.text);
             } else if (t.kind == Tok::string && is(at(k + 1), ":") && at(k + 2).kind == Tok::number &&
                        m.source_file.empty()) {
                 m.source_file = unquote(t.text);
-                m.source_line = std::atoi(std::string(at(k + 2).text).c_str());
+                m.source_line = std::atoi(std::string(at(k + 2).text.substr(0, 9)).c_str());
             } else if (t.kind == Tok::hash) {
-                const auto it = aliases_.find(t.text);
-                if (it != aliases_.end()) resolve_loc(it->second.first, it->second.second, m, depth + 1);
+                const Metadata& sub = alias_metadata(t.text, depth);
+                if (m.op_name.empty()) m.op_name = sub.op_name;
+                if (m.source_file.empty()) {
+                    m.source_file = sub.source_file;
+                    m.source_line = sub.source_line;
+                }
             }
         }
+    }
+
+    // Each alias is resolved once and remembered: aliases that name each other
+    // many times over would otherwise cost exponential time. Cycles resolve to nothing.
+    const Metadata& alias_metadata(std::string_view name, int depth) const {
+        static const Metadata none;
+        if (const auto done = resolved_.find(name); done != resolved_.end()) return done->second;
+        const auto it = aliases_.find(name);
+        if (it == aliases_.end() || depth > max_nesting || in_progress_.count(name)) return none;
+        in_progress_.insert(name);
+        Metadata m;
+        resolve_loc(it->second.first, it->second.second, m, depth + 1);
+        in_progress_.erase(name);
+        return resolved_[name] = std::move(m);
     }
 
     // Ops until a `}` or the end; a leading ^bb label gives the block's arguments.
@@ -337,6 +357,8 @@ private:
     std::vector<Token> toks_;
     std::size_t i_ = 0;
     std::map<std::string_view, std::pair<std::size_t, std::size_t>> aliases_;
+    mutable std::map<std::string_view, Metadata> resolved_;
+    mutable std::set<std::string_view> in_progress_;
 };
 
 void collect_functions(std::vector<Op>& ops, Module& m, int depth) {
