@@ -64,6 +64,10 @@ public:
     // state, and its introduction (this loads the chapter's library).
     Q_INVOKABLE QVariantMap chapterPage(int number);
     Q_INVOKABLE bool setItemDone(int chapter, const QString &itemId, bool done);
+    // The chapter's introduction and text as rich text, live numbers filled
+    // in for `chip`; style carries the page's colours and fonts from the
+    // theme. {html, details: [..], problems: [..], values}
+    Q_INVOKABLE QVariantMap chapterText(int number, const QString &chip, const QVariantMap &style);
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;

@@ -14,6 +14,14 @@ Flickable {
     property var page: ({})
     property string highlightPiece: ""
     property var labs: []
+    property var rendered: ({})
+    function renderText() {
+        if (page.number === undefined)
+            return
+        rendered = Course.chapterText(page.number, chipSwitcher.chip, {
+            "font": Theme.sans, "mono": Theme.mono, "pixelSize": Theme.bodySize + 1,
+            "text": Theme.ink, "predicted": Theme.amberDeep, "fact": Theme.ink, "problem": Theme.failed })
+    }
     readonly property int depth: page.layer || 1
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
 
@@ -24,6 +32,7 @@ Flickable {
             return false
         page = p
         labs = Course.labsOfChapter(number)
+        renderText()
         highlightPiece = pieceId
         contentY = 0
         return true
@@ -119,17 +128,45 @@ Flickable {
             wrapMode: Text.WordWrap
         }
 
-        Text {
-            objectName: "chapterIntro"
+        // The chapter's own chip: live numbers in the text follow it.
+        RowLayout {
             Layout.fillWidth: true
             Layout.topMargin: Theme.gapXL
-            text: root.page.intro || ""
-            textFormat: Text.MarkdownText
+            spacing: Theme.gapM
+            MonoText { text: "numbers below for"; color: Theme.layerMuted(1) }
+            ChipSwitcher { id: chipSwitcher; onChipChanged: root.renderText() }
+            Item { Layout.fillWidth: true }
+            MonoText {
+                text: root.rendered.values ? root.rendered.values + " live numbers · predicted values in amber, hover for what each is" : ""
+                color: Theme.layerMuted(1)
+                font.pixelSize: Theme.tinySize
+            }
+        }
+
+        Text {
+            Layout.fillWidth: true
+            visible: (root.rendered.problems || []).length > 0
+            text: "Some live numbers could not be filled in: " + (root.rendered.problems || []).join("; ")
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize
+            color: Theme.failed
+            wrapMode: Text.WordWrap
+        }
+
+        Text {
+            id: chapterText
+            objectName: "chapterIntro"
+            Layout.fillWidth: true
+            text: root.rendered.html || ""
+            textFormat: Text.RichText
             font.family: Theme.sans; font.pixelSize: Theme.bodySize + 1
-            lineHeight: 1.4
+            lineHeight: 1.35
             color: Theme.ink
             wrapMode: Text.WordWrap
-            onLinkActivated: link => Qt.openUrlExternally(link)
+            onLinkActivated: link => { if (!link.startsWith("value:")) Qt.openUrlExternally(link) }
+            HoverHandler { cursorShape: chapterText.hoveredLink !== "" ? Qt.PointingHandCursor : Qt.ArrowCursor }
+            ToolTip.visible: hoveredLink.startsWith("value:")
+            ToolTip.text: hoveredLink.startsWith("value:") ? (root.rendered.details || [])[parseInt(hoveredLink.slice(6))] || "" : ""
+            ToolTip.delay: 150
         }
 
         // The gate, for a stage: what passes it, and its state.

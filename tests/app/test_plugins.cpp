@@ -58,7 +58,7 @@ TEST_CASE("a plugin built for another API version is skipped", "[plugins]")
     ChapterCatalog catalog;
     catalog.scan(fixtures("old_api"));
     CHECK(catalog.chapters().isEmpty());
-    CHECK(anyProblemMentions(catalog, QStringLiteral("API version 2")));
+    CHECK(anyProblemMentions(catalog, QStringLiteral("API version 1")));
 }
 
 TEST_CASE("malformed metadata is skipped with the key that is wrong", "[plugins]")
@@ -105,7 +105,7 @@ TEST_CASE("a mixed folder keeps the good plugins and names every bad one", "[plu
 
 TEST_CASE("metadata rules, one by one", "[plugins][metadata]")
 {
-    const QByteArray good = R"({"apiVersion":1,"number":4,"slug":"xla","title":"XLA","summary":"s","layer":4,
+    const QByteArray good = R"({"apiVersion":2,"number":4,"slug":"xla","title":"XLA","summary":"s","layer":4,
         "layerName":"XLA","layerLine":"l","mastery":[{"id":"a","text":"t"}],"pieces":[]})";
     auto parse = [](const QByteArray &json, QString *error) {
         return course::parseChapterMetadata(QJsonDocument::fromJson(json).object(), error);

@@ -31,8 +31,12 @@ function(tpu_course_add_chapter folder)
         LIBRARY_OUTPUT_DIRECTORY ${TPU_COURSE_PLUGIN_DIR}
         OUTPUT_NAME "chapter${number}")
 
+    set(texts intro.md)
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/text.md)
+        list(APPEND texts text.md)
+    endif()
     qt_add_resources(${target} "${target}_text"
         PREFIX "/chapters/${slug}"
-        FILES intro.md ${ARG_QML_FILES} ${ARG_RESOURCES})
+        FILES ${texts} ${ARG_QML_FILES} ${ARG_RESOURCES})
     add_dependencies(tpu_course_chapters ${target})
 endfunction()

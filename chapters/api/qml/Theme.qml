@@ -105,4 +105,13 @@ QtObject {
     }
 
     readonly property int scrollDuration: 220
+
+    // --- charts (ThemedChartView and its axes): grounds, grid, series.
+    // Series colours stay clear of the provenance colours, which mean something.
+    readonly property color chartPlot: "#0f141c"
+    readonly property color chartGrid: "#2a3342"
+    readonly property color chartMinorGrid: "#19202b"
+    readonly property color chartRoof: "#f3f0e9"
+    readonly property var seriesColors: ["#6ea8fe", "#e685b5", "#b197fc", "#d9d2c5"]
+    function seriesColor(i) { return seriesColors[i % seriesColors.length] }
 }

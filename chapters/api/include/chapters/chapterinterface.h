@@ -20,6 +20,10 @@ public:
     // The chapter's introduction, Markdown.
     virtual QString introMarkdown() const = 0;
 
+    // The chapter's full text after the introduction, Markdown with live
+    // numbers (chapters/api/LIVE-NUMBERS.md); empty when it has none.
+    virtual QString textMarkdown() const = 0;
+
     // The QML page of a workshop piece this chapter owns, or an empty URL
     // when the piece has no page in this build.
     virtual QUrl pieceUrl(const QString &pieceId) const = 0;
@@ -27,9 +31,9 @@ public:
 
 // The interface id carries its version: a plugin built against another
 // version is told apart by the id alone, before anything is loaded.
-inline constexpr char ChapterInterfaceId[] = "org.tpucourse.ChapterInterface/1";
-inline constexpr int ChapterApiVersion = 1;
+inline constexpr char ChapterInterfaceId[] = "org.tpucourse.ChapterInterface/2";
+inline constexpr int ChapterApiVersion = 2;
 
 } // namespace course
 
-Q_DECLARE_INTERFACE(course::ChapterInterface, "org.tpucourse.ChapterInterface/1")
+Q_DECLARE_INTERFACE(course::ChapterInterface, "org.tpucourse.ChapterInterface/2")

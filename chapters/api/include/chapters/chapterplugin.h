@@ -15,13 +15,8 @@ public:
 
     QString slug() const override { return m_slug; }
 
-    QString introMarkdown() const override
-    {
-        QFile file(QStringLiteral(":/chapters/%1/intro.md").arg(m_slug));
-        if (!file.open(QIODevice::ReadOnly))
-            return {};
-        return QString::fromUtf8(file.readAll());
-    }
+    QString introMarkdown() const override { return text(QStringLiteral("intro.md")); }
+    QString textMarkdown() const override { return text(QStringLiteral("text.md")); }
 
     QUrl pieceUrl(const QString &pieceId) const override
     {
@@ -32,6 +27,14 @@ public:
     }
 
 private:
+    QString text(const QString &name) const
+    {
+        QFile file(QStringLiteral(":/chapters/%1/%2").arg(m_slug, name));
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        return QString::fromUtf8(file.readAll());
+    }
+
     QString m_slug;
 };
 

@@ -1,0 +1,194 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·01, the roofline playground: four ops on one chip's roofline. Drag
+// their shapes (on the cards or their dots) across the ridge and watch time,
+// intensity and the binding resource change. The bench rows are presets.
+Item {
+    id: root
+    property string chip: Sim.defaultChip
+    property string dtype: "bf16"
+    property string selectedId: "matmul"
+
+    readonly property var cards: [matmulCard, skinnyCard, elementwiseCard, attentionCard]
+    // Built once: the chart reads each card's live result through `card`, so
+    // its dots are never recreated in the middle of a drag.
+    readonly property var ops: cards.map(c => ({ id: c.opId, title: c.title, swatch: c.swatch, card: c }))
+    readonly property var selectedCard: cards.find(c => c.opId === selectedId) || matmulCard
+    readonly property var presets: Sim.rooflinePresets(chip)
+
+    // Mastery: an op moved across the ridge by the learner, both ways. Chip,
+    // dtype and preset changes move the ridge or the op without counting.
+    property var lastBounds: ({})
+    property bool crossedUp: false
+    property bool crossedDown: false
+    readonly property var masteryItem: {
+        Course.revision
+        const page = Course.chapterPage(10)
+        return (page.mastery || []).find(item => item.piece === "EX01") || ({})
+    }
+    function resyncBounds() {
+        const bounds = {}
+        for (const c of cards) bounds[c.opId] = c.result.bound
+        lastBounds = bounds
+    }
+    function noteEdit(card) {
+        const before = lastBounds[card.opId]
+        const after = card.result.bound
+        if (before === "memory" && after === "compute") crossedUp = true
+        if (before === "compute" && after === "memory") crossedDown = true
+        const bounds = lastBounds
+        bounds[card.opId] = after
+        lastBounds = bounds
+        if (crossedUp && crossedDown && masteryItem.id && !masteryItem.done)
+            Course.setItemDone(10, masteryItem.id, true)
+    }
+    function applyPreset(preset) {
+        dtype = preset.dtype
+        if (preset.op === "elementwise") {
+            elementwiseCard.setShape(preset.rows, preset.cols, preset.inputs)
+            selectedId = elementwiseCard.opId
+        } else {
+            const card = preset.id === "matmul_skinny" ? skinnyCard : matmulCard
+            card.setShape(preset.m, preset.k, preset.n)
+            selectedId = card.opId
+        }
+        Qt.callLater(resyncBounds)
+    }
+    onChipChanged: Qt.callLater(resyncBounds)
+    onDtypeChanged: Qt.callLater(resyncBounds)
+    Component.onCompleted: resyncBounds()
+
+    // Chart drags scale the op's driving size from where the drag began.
+    property real dragBase: 0
+    function cardOf(opId) { return cards.find(c => c.opId === opId) }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: Theme.gapM
+
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.gapM
+            Caption { text: "chip" }
+            ChoiceRow {
+                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                current: root.chip
+                namePrefix: "ex01chip_"
+                onChosen: id => root.chip = id
+            }
+            Caption { text: "dtype"; Layout.leftMargin: Theme.gap }
+            ChoiceRow {
+                options: ["bf16", "int8", "fp8"].map(d => ({ id: d, label: d }))
+                current: root.dtype
+                namePrefix: "ex01dtype_"
+                onChosen: id => root.dtype = id
+            }
+            Item { Layout.fillWidth: true }
+            Caption { text: "bench rows" }
+            Repeater {
+                model: root.presets
+                SnugButton {
+                    required property var modelData
+                    objectName: "preset_" + modelData.id
+                    text: modelData.label || ""
+                    fillColor: Theme.card; hoverColor: Theme.cardHover; textColor: Theme.inkText
+                    onClicked: root.applyPreset(modelData)
+                }
+            }
+        }
+
+        RowLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: Theme.gapL
+
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                spacing: Theme.gapM
+                RooflineChart {
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    chip: root.chip
+                    dtype: root.dtype
+                    ops: root.ops
+                    selectedId: root.selectedId
+                    onPicked: opId => root.selectedId = opId
+                    onDragStarted: opId => root.dragBase = root.cardOf(opId).driver.value
+                    onDragMoved: (opId, ratio) => root.cardOf(opId).driver.setValue(root.dragBase * ratio)
+                }
+                OpReadout {
+                    Layout.fillWidth: true
+                    title: root.selectedCard.title
+                    swatch: root.selectedCard.swatch
+                    result: root.selectedCard.result
+                }
+            }
+
+            ColumnLayout {
+                Layout.preferredWidth: Theme.px(440)
+                Layout.fillHeight: true
+                spacing: Theme.gap
+                Text {
+                    Layout.fillWidth: true
+                    text: "Drag a dot sideways, or a number on its card, until the op crosses the dotted ridge."
+                    wrapMode: Text.Wrap
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: Theme.inkMuted
+                }
+                MatmulCard {
+                    id: matmulCard
+                    Layout.fillWidth: true
+                    opId: "matmul"; title: "matmul"; note: "drag: M"
+                    swatch: Theme.seriesColor(0)
+                    chip: root.chip; dtype: root.dtype
+                    selected: root.selectedId === opId
+                    onPicked: root.selectedId = opId
+                    onEdited: root.noteEdit(matmulCard)
+                }
+                MatmulCard {
+                    id: skinnyCard
+                    Layout.fillWidth: true
+                    opId: "skinny"; title: "skinny matmul"; note: "drag: M, the batch"
+                    swatch: Theme.seriesColor(1)
+                    defaultM: 8
+                    chip: root.chip; dtype: root.dtype
+                    selected: root.selectedId === opId
+                    onPicked: root.selectedId = opId
+                    onEdited: root.noteEdit(skinnyCard)
+                }
+                ElementwiseCard {
+                    id: elementwiseCard
+                    Layout.fillWidth: true
+                    opId: "elementwise"; title: "elementwise"; note: "drag: FLOPs per element"
+                    swatch: Theme.seriesColor(2)
+                    chip: root.chip; dtype: root.dtype
+                    selected: root.selectedId === opId
+                    onPicked: root.selectedId = opId
+                    onEdited: root.noteEdit(elementwiseCard)
+                }
+                AttentionCard {
+                    id: attentionCard
+                    Layout.fillWidth: true
+                    opId: "attention"; title: "flash attention"; note: "drag: the block"
+                    swatch: Theme.seriesColor(3)
+                    chip: root.chip; dtype: root.dtype
+                    selected: root.selectedId === opId
+                    onPicked: root.selectedId = opId
+                    onEdited: root.noteEdit(attentionCard)
+                }
+                MasteryLine {
+                    Layout.fillWidth: true
+                    crossedUp: root.crossedUp
+                    crossedDown: root.crossedDown
+                    done: !!root.masteryItem.done
+                }
+                Item { Layout.fillHeight: true }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+
+// An op's point on the roofline chart, placed by the chart. Drag it sideways:
+// the chart turns the pointer's travel into a ratio of intensities, and the
+// op's card changes its driving size by that ratio.
+Rectangle {
+    id: root
+    property string label: ""
+    property color swatch: Theme.seriesColor(0)
+    property bool selected: false
+    property Item chart: null       // coordinates for drag reports
+    signal pressed()
+    signal moved(real fromX, real toX)  // pointer x in chart coordinates
+    signal released()
+
+    width: selected ? Theme.gapM + Theme.gap / 2 : Theme.gapM
+    height: width
+    radius: width / 2
+    color: swatch
+    border.color: selected ? Theme.inkText : Theme.chartPlot
+    border.width: 2
+
+    Text {
+        anchors.left: parent.right; anchors.leftMargin: Theme.gap / 2
+        anchors.bottom: parent.top; anchors.bottomMargin: -Theme.gap / 2
+        text: root.label
+        font.family: Theme.sans; font.pixelSize: Theme.tinySize
+        font.weight: root.selected ? Font.DemiBold : Font.Normal
+        color: root.selected ? Theme.inkText : Theme.inkMuted
+    }
+    MouseArea {
+        id: mouse
+        anchors.fill: parent
+        anchors.margins: -Theme.gap   // a bigger target than the dot
+        hoverEnabled: true
+        preventStealing: true
+        cursorShape: Qt.SizeHorCursor
+        property real startX: 0
+        onPressed: mouseEvent => {
+            startX = mapToItem(root.chart, mouseEvent.x, mouseEvent.y).x
+            root.pressed()
+        }
+        onPositionChanged: mouseEvent => {
+            if (pressed)
+                root.moved(startX, mapToItem(root.chart, mouseEvent.x, mouseEvent.y).x)
+        }
+        onReleased: root.released()
+    }
+    ToolTip.visible: mouse.containsMouse && !mouse.pressed
+    ToolTip.delay: 400
+    ToolTip.text: "drag sideways to move " + label + " along the roofline"
+}

@@ -1,0 +1,145 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·03 streaming attention: Q stays in VMEM while K and V stream in from
+// HBM one block at a time, and every query row carries (m, l, acc),
+// rescaling it when its max rises. The small example is run once by
+// libtpusim's stepper; scrubbing only picks which step to show.
+Item {
+    id: root
+    // Small enough to read every number: 8 query rows, 16 keys in 4 blocks.
+    readonly property var run: Attention.stream(8, 16, 4, 4, false, 7)
+    readonly property int blocks: run.blocks || 0
+    property int step: 0
+    readonly property var carried: run.steps ? run.steps[step] : ({})
+    readonly property var before: run.steps ? run.steps[Math.max(0, step - 1)] : ({})
+    property bool credited: false
+
+    function sub(n) { return String(n).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("") }
+    function caption() {
+        if (step === 0)
+            return "step 0 · Q arrives in VMEM and stays; every row starts at m = −∞, l = 0, acc = 0"
+        const j = sub(step - 1)
+        if (step === blocks)
+            return "step " + step + " · last block K" + j + ", V" + j + ": rescale, then O = acc / l; S was never in HBM"
+        return "step " + step + " · one pass over K" + j + ", V" + j + ": rescale (m, l, acc), never materializing scores to HBM"
+    }
+
+    // Reaching the last block is the chapter's mastery item for this piece.
+    onStepChanged: {
+        if (step === blocks && blocks > 0 && !credited) {
+            credited = Course.setItemDone(13, "ch13-online-softmax", true)
+        }
+    }
+
+    Timer {
+        id: player
+        interval: 1400
+        repeat: true
+        onTriggered: {
+            if (root.step < root.blocks) root.step += 1
+            if (root.step >= root.blocks) stop()
+        }
+    }
+
+    Flickable {
+        anchors.fill: parent
+        contentWidth: width
+        contentHeight: page.implicitHeight
+        boundsBehavior: Flickable.StopAtBounds
+        clip: true
+        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+
+        ColumnLayout {
+            id: page
+            width: root.width
+            spacing: Theme.gapM
+
+            Text {
+                Layout.fillWidth: true
+                text: "Q stays in VMEM; K and V stream in from HBM one block at a time. Each query row carries a running max m, a running sum l and an unnormalized output acc, and rescales them by e^(m₋−m) whenever its max rises. The score matrix is never stored."
+                font.family: Theme.sans
+                font.pixelSize: Theme.bodySize
+                lineHeight: 1.25
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
+
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                PlainButton {
+                    objectName: "ex03Play"
+                    text: player.running ? "❚❚ pause" : (root.step === root.blocks ? "↺ replay" : "▶ play")
+                    mono: true
+                    Layout.preferredWidth: Theme.px(120)
+                    fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+                    onClicked: {
+                        if (player.running) { player.stop(); return }
+                        if (root.step === root.blocks) root.step = 0
+                        player.start()
+                    }
+                }
+                StepScrubber {
+                    id: scrubber
+                    objectName: "ex03Step"
+                    Layout.fillWidth: true
+                    stops: root.blocks + 1
+                    value: root.step
+                    labels: ["start"].concat(Array.from({ length: root.blocks }, (_, j) => "K" + root.sub(j) + " V" + root.sub(j)))
+                    onMoved: v => { player.stop(); root.step = v }
+                }
+            }
+            MonoText {
+                objectName: "ex03Caption"
+                Layout.fillWidth: true
+                text: root.caption()
+                color: Theme.amber
+                font.pixelSize: Theme.smallSize
+                wrapMode: Text.WordWrap
+            }
+
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                ColumnLayout {
+                    Layout.preferredWidth: page.width * 0.44
+                    Layout.alignment: Qt.AlignTop
+                    spacing: Theme.gapM
+                    StreamDiagram {
+                        Layout.fillWidth: true
+                        blocks: root.blocks
+                        step: root.step
+                        seqQ: root.run.seqQ || 0
+                        blockK: root.run.blockK || 0
+                        headDim: root.run.headDim || 0
+                    }
+                    StateFormulas { Layout.fillWidth: true; block: root.step - 1 }
+                }
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    Layout.alignment: Qt.AlignTop
+                    spacing: Theme.gapM
+                    CarriedStateTable {
+                        Layout.fillWidth: true
+                        carried: root.carried
+                        previous: root.before
+                        step: root.step
+                        provenance: root.run.provenance || ({})
+                    }
+                    FinalCheck {
+                        Layout.fillWidth: true
+                        reached: root.step === root.blocks && root.blocks > 0
+                        check: root.run.check || ({})
+                    }
+                }
+            }
+
+            AtScalePanel { Layout.fillWidth: true }
+        }
+    }
+}

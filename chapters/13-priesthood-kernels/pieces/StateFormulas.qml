@@ -1,0 +1,52 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The recurrence each query row carries, written for the block in hand.
+Rectangle {
+    id: root
+    property int block: -1   // the block folded in at this step; -1 before the first
+    readonly property string j: block < 0 ? "ⱼ" : String(block).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("")
+
+    color: Theme.card
+    radius: Theme.radius
+    border.color: Theme.cardBorder
+    implicitHeight: col.implicitHeight + 2 * Theme.gapM
+
+    ColumnLayout {
+        id: col
+        x: Theme.gapM; y: Theme.gapM
+        width: parent.width - 2 * Theme.gapM
+        spacing: Theme.gap / 2
+        MonoText { text: "CARRIED STATE, per query row"; color: Theme.inkMuted; font.weight: Font.DemiBold }
+        Repeater {
+            model: [
+                { name: "m  ", rule: "max(m₋, rowmax S" + root.j + ")" },
+                { name: "l  ", rule: "l₋·e^(m₋−m) + rowsum e^(S" + root.j + "−m)" },
+                { name: "acc", rule: "acc₋·e^(m₋−m) + e^(S" + root.j + "−m)·V" + root.j },
+                { name: "O  ", rule: "acc / l, once, after the last block" }
+            ]
+            RowLayout {
+                required property var modelData
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                MonoText { text: modelData.name + " :"; color: Theme.amber; font.pixelSize: Theme.smallSize }
+                MonoText {
+                    Layout.fillWidth: true
+                    text: modelData.rule
+                    color: Theme.inkText
+                    font.pixelSize: Theme.smallSize
+                    wrapMode: Text.WordWrap
+                }
+            }
+        }
+        MonoText {
+            Layout.fillWidth: true
+            text: "m₋ is the row's max before this block; e^(m₋−m) rescales what was summed under the old max."
+            color: Theme.inkMuted
+            font.family: Theme.sans
+            font.pixelSize: Theme.tinySize
+            wrapMode: Text.WordWrap
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The step as a track of stops: start, then one stop per K/V block. Drag or
+// click along it, or use the arrow keys (Home and End jump to the ends).
+Item {
+    id: root
+    property int stops: 5          // blocks + 1
+    property int value: 0
+    property var labels: []        // one per stop
+    signal moved(int value)        // the learner changed it (not the player)
+    readonly property int trackMargin: Theme.gapM   // the first and last stops sit this far in
+
+    implicitHeight: Theme.px(52)
+    activeFocusOnTab: true
+    Accessible.role: Accessible.Slider
+    Accessible.name: "step " + value + " of " + (stops - 1)
+
+    function setFrom(x) {
+        const i = Math.round((x - track.x) / track.width * (stops - 1))
+        const v = Math.max(0, Math.min(stops - 1, i))
+        if (v !== value) { value = v; moved(v) }
+    }
+    Keys.onLeftPressed: if (value > 0) { value -= 1; moved(value) }
+    Keys.onRightPressed: if (value < stops - 1) { value += 1; moved(value) }
+    Keys.onPressed: event => {
+        if (event.key === Qt.Key_Home) { value = 0; moved(value); event.accepted = true }
+        else if (event.key === Qt.Key_End) { value = stops - 1; moved(value); event.accepted = true }
+    }
+
+    Rectangle {
+        id: track
+        x: root.trackMargin
+        width: parent.width - 2 * root.trackMargin
+        y: Theme.gap + Theme.px(6)
+        height: Theme.progressThickness
+        radius: height / 2
+        color: Theme.trackOnDark
+        Rectangle {
+            width: root.stops > 1 ? parent.width * root.value / (root.stops - 1) : 0
+            height: parent.height
+            radius: parent.radius
+            color: Theme.amber
+            Behavior on width { NumberAnimation { duration: Theme.scrollDuration } }
+        }
+    }
+    Repeater {
+        model: root.stops
+        Item {
+            required property int index
+            readonly property real cx: track.x + (root.stops > 1 ? track.width * index / (root.stops - 1) : 0)
+            Rectangle {
+                x: parent.cx - width / 2
+                y: track.y + track.height / 2 - height / 2
+                width: index === root.value ? Theme.px(16) : Theme.px(10)
+                height: width
+                radius: width / 2
+                color: index <= root.value ? Theme.amber : Theme.card
+                border.color: index <= root.value ? Theme.amber : Theme.inkFaint
+                border.width: 1
+            }
+            MonoText {
+                x: Math.max(0, Math.min(root.width - width, parent.cx - width / 2))
+                y: track.y + Theme.gapM
+                text: root.labels[index] || ""
+                color: index === root.value ? Theme.amber : Theme.inkMuted
+                font.pixelSize: Theme.tinySize
+            }
+        }
+    }
+    MouseArea {
+        objectName: "ex03StepTrack"
+        anchors.fill: parent
+        cursorShape: Qt.SizeHorCursor
+        preventStealing: true
+        onPressed: mouse => { root.forceActiveFocus(); root.setFrom(mouse.x) }
+        onPositionChanged: mouse => { if (pressed) root.setFrom(mouse.x) }
+    }
+    Rectangle {
+        anchors.fill: parent
+        radius: Theme.radius
+        color: "transparent"
+        border.color: Theme.focus
+        border.width: Theme.focusWidth
+        visible: root.activeFocus
+    }
+}

@@ -1,0 +1,337 @@
+#include <chapters/livenumbers.h>
+
+#include <tpusim/attention.h>
+#include <tpusim/chips.h>
+#include <tpusim/collective.h>
+#include <tpusim/dtype.h>
+#include <tpusim/error.h>
+#include <tpusim/layout.h>
+#include <tpusim/mesh.h>
+#include <tpusim/mxu.h>
+#include <tpusim/pipeline.h>
+#include <tpusim/roofline.h>
+
+#include <charconv>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace course::live {
+
+namespace {
+
+using tpusim::InputError;
+
+// Names the learner typed (a dtype, a chip, a collective) that the simulator
+// does not know are mistakes in the text, not refusals by the model.
+template <typename F>
+auto named(F&& lookup) -> decltype(lookup())
+{
+    try {
+        return lookup();
+    } catch (const InputError& e) {
+        throw PlaceholderError(e.what());
+    }
+}
+
+std::string trim(std::string_view s)
+{
+    const auto b = s.find_first_not_of(" \t");
+    const auto e = s.find_last_not_of(" \t");
+    return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+// The arguments a placeholder reads, so a misspelt one is an error rather
+// than silently ignored.
+class Args {
+public:
+    Args(const Placeholder& p, std::set<std::string> allowed) : p_(p)
+    {
+        allowed.insert("chip");
+        for (const auto& [k, v] : p.args)
+            if (!allowed.count(k))
+                throw PlaceholderError("\"" + p.kind + "\" takes no argument \"" + k + "\".");
+    }
+    bool has(const std::string& k) const { return p_.args.count(k) > 0; }
+    std::string text(const std::string& k, const std::string& fallback = {}) const
+    {
+        const auto it = p_.args.find(k);
+        if (it != p_.args.end()) return it->second;
+        if (fallback.empty()) throw PlaceholderError("\"" + p_.kind + "\" needs \"" + k + "=\".");
+        return fallback;
+    }
+    std::int64_t integer(const std::string& k, std::int64_t fallback = 0) const
+    {
+        const std::string t = text(k, fallback > 0 ? std::to_string(fallback) : std::string());
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        if (ec != std::errc() || end != t.data() + t.size() || v < 1)
+            throw PlaceholderError("\"" + k + "=" + t + "\" is not a whole number of at least 1.");
+        return v;
+    }
+    std::vector<std::int64_t> shape(const std::string& k) const
+    {
+        std::vector<std::int64_t> dims;
+        std::stringstream in(text(k));
+        std::string part;
+        while (std::getline(in, part, 'x')) {
+            std::int64_t v = 0;
+            const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+            if (ec != std::errc() || end != part.data() + part.size() || v < 1)
+                throw PlaceholderError("\"" + k + "=" + text(k) + "\" is not a shape such as 4096x4096.");
+            dims.push_back(v);
+        }
+        if (dims.empty()) throw PlaceholderError("\"" + k + "=\" is empty.");
+        return dims;
+    }
+    tpusim::DType dtype() const
+    {
+        const std::string t = text("dtype", "bf16");
+        return named([&] { return tpusim::parse_dtype(t); });
+    }
+
+private:
+    const Placeholder& p_;
+};
+
+std::string percent(double fraction) { return tpusim::format_fixed(100.0 * fraction, 1) + " %"; }
+std::string perByte(double v) { return tpusim::format_fixed(v, v < 10 ? 1 : 0) + " FLOP/B"; }
+
+Value answer(std::string text, const tpusim::Provenance& p)
+{
+    Value v;
+    v.text = std::move(text);
+    v.provenance = p;
+    std::ostringstream d;
+    d << tpusim::kind_name(p.kind) << " · " << p.chip << " · " << p.dtype;
+    if (!p.shapes.empty()) d << "\n" << p.shapes;
+    if (!p.model.empty()) d << "\nmodel: " << p.model;
+    for (const auto& a : p.assumptions) d << "\nassumes: " << a;
+    v.details = d.str();
+    return v;
+}
+
+[[noreturn]] void unknownField(const Placeholder& p, const char* fields)
+{
+    throw PlaceholderError("\"" + p.kind + "\" has no field \"" + p.field + "\" (it has " + fields + ").");
+}
+
+Value rooflineField(const Placeholder& p, const tpusim::Roofline& r)
+{
+    const std::string& f = p.field;
+    std::string t;
+    if (f == "time") t = tpusim::format_time(r.time_s);
+    else if (f == "compute_time") t = tpusim::format_time(r.compute_s);
+    else if (f == "memory_time") t = tpusim::format_time(r.memory_s);
+    else if (f == "flops") t = tpusim::format_rate(r.flops, "FLOP");
+    else if (f == "bytes") t = tpusim::format_bytes(r.bytes);
+    else if (f == "intensity") t = perByte(r.intensity);
+    else if (f == "ridge") t = perByte(r.ridge);
+    else if (f == "bound") t = std::string(tpusim::bound_name(r.bound));
+    else unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
+    return answer(t, r.provenance);
+}
+
+const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
+{
+    static const std::map<std::string, std::function<const tpusim::Fact&(const tpusim::Chip&)>> facts{
+        {"peak_bf16", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_bf16; }},
+        {"peak_int8", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_int8; }},
+        {"peak_fp8", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_fp8; }},
+        {"hbm_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.hbm_bandwidth; }},
+        {"hbm_capacity", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.hbm_capacity; }},
+        {"vmem_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.vmem_per_core; }},
+        {"smem_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.smem_per_core; }},
+        {"scoped_vmem_default", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.scoped_vmem_default; }},
+        {"mxus_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.mxus_per_core; }},
+        {"mxu_size", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.mxu_size; }},
+        {"tensorcores", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.tensorcores; }},
+        {"ici_link_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_link_bandwidth; }},
+        {"ici_hop_latency", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_hop_latency; }},
+        {"ici_ports", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_ports; }},
+        {"pod_chips", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.pod_chips; }},
+    };
+    const auto it = facts.find(name);
+    if (it == facts.end()) throw PlaceholderError("\"chip\" has no fact \"" + name + "\".");
+    return it->second(c);
+}
+
+Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
+{
+    Args a(p, {"fact"});
+    if (p.field != "value") unknownField(p, "value");
+    const tpusim::Fact& f = chipFact(chip, a.text("fact"));
+    Value v;
+    v.isFact = true;
+    v.text = tpusim::format_fact(f);
+    v.source = f.source;
+    v.details = chip.name + ": " + (f.assumption ? "an assumption of the simulator, not a published figure" : "a published figure") +
+                (f.source.empty() ? "" : " " + f.source) + (f.note.empty() ? "" : "\n" + f.note);
+    return v;
+}
+
+Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
+{
+    Args a(p, {"batch", "heads", "seq", "head_dim", "block_q", "block_k", "dtype", "causal"});
+    tpusim::AttentionSpec s;
+    s.batch = a.integer("batch", 1);
+    s.heads = a.integer("heads", 1);
+    s.seq_q = s.seq_kv = a.integer("seq");
+    s.head_dim = a.integer("head_dim");
+    s.block_q = a.integer("block_q", 128);
+    s.block_k = a.integer("block_k", 128);
+    s.causal = a.text("causal", "0") == "1";
+    s.dtype = a.dtype();
+    const tpusim::AttentionResult r = tpusim::attention(chip, s);
+    const std::string& f = p.field;
+    if (f == "naive_time") return answer(tpusim::format_time(r.naive.time_s), r.provenance);
+    if (f == "flash_time") return answer(tpusim::format_time(r.flash.time_s), r.provenance);
+    if (f == "naive_bytes") return answer(tpusim::format_bytes(r.naive.hbm_bytes), r.provenance);
+    if (f == "flash_bytes") return answer(tpusim::format_bytes(r.flash.hbm_bytes), r.provenance);
+    if (f == "score_bytes")
+        return answer(tpusim::format_bytes(static_cast<double>(s.batch * s.heads * s.seq_q) * static_cast<double>(s.seq_kv) *
+                                           tpusim::bytes(s.dtype)),
+                      r.provenance);
+    unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes");
+}
+
+Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)
+{
+    Args a(p, {"op", "mesh", "axis", "bytes"});
+    const tpusim::Mesh mesh = tpusim::make_mesh(chip, a.shape("mesh"));
+    tpusim::CollectiveSpec spec;
+    const std::string op = a.text("op");
+    spec.kind = named([&] { return tpusim::parse_collective(op); });
+    const std::string axis = a.text("axis", "0");
+    if (axis.size() != 1 || axis[0] < '0' || axis[0] > '2') throw PlaceholderError("\"axis=" + axis + "\" must be 0, 1 or 2.");
+    spec.axes = {axis[0] - '0'};
+    spec.bytes = static_cast<double>(a.integer("bytes"));
+    tpusim::CollectiveOptions options;
+    options.link_loads = false;
+    const tpusim::CollectiveResult r = tpusim::collective(mesh, spec, options);
+    if (p.field == "time") return answer(tpusim::format_time(r.time_s), r.provenance);
+    if (p.field == "analytic") return answer(tpusim::format_time(r.analytic_s), r.provenance);
+    if (p.field == "simulated") return answer(tpusim::format_time(r.simulated_s), r.provenance);
+    unknownField(p, "time, analytic, simulated");
+}
+
+}  // namespace
+
+Placeholder parse(std::string_view inner)
+{
+    const auto colon = inner.rfind(':');
+    if (colon == std::string_view::npos)
+        throw PlaceholderError("a live number needs \": FIELD\" at its end, as in {{matmul m=8 k=8 n=8 : time}}.");
+    Placeholder p;
+    p.field = trim(inner.substr(colon + 1));
+    std::stringstream words{std::string(inner.substr(0, colon))};
+    std::string word;
+    words >> p.kind;
+    if (p.kind.empty()) throw PlaceholderError("a live number names no kind.");
+    while (words >> word) {
+        const auto eq = word.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
+            throw PlaceholderError("\"" + word + "\" is not ARG=VALUE.");
+        if (!p.args.emplace(word.substr(0, eq), word.substr(eq + 1)).second)
+            throw PlaceholderError("\"" + word.substr(0, eq) + "\" is given twice.");
+    }
+    if (p.field.empty()) throw PlaceholderError("a live number names no field after \":\".");
+    return p;
+}
+
+Value resolve(const Placeholder& p, const std::string& defaultChip)
+{
+    const auto chipIt = p.args.find("chip");
+    const std::string chipId = chipIt == p.args.end() ? defaultChip : chipIt->second;
+    const tpusim::Chip& chip = named([&]() -> const tpusim::Chip& { return tpusim::chip(chipId); });
+    const std::string& k = p.kind;
+    if (k == "chip") return resolveChip(p, chip);
+    if (k == "ridge") {
+        Args a(p, {"dtype"});
+        if (p.field != "value") unknownField(p, "value");
+        tpusim::Provenance prov;
+        prov.chip = chip.id;
+        prov.dtype = std::string(tpusim::name(a.dtype()));
+        prov.model = "roofline: peak FLOP/s over HBM bandwidth";
+        return answer(perByte(tpusim::ridge_point(chip, a.dtype())), prov);
+    }
+    if (k == "matmul") {
+        Args a(p, {"m", "k", "n", "batch", "dtype"});
+        tpusim::MatmulSpec s;
+        s.m = a.integer("m");
+        s.k = a.integer("k");
+        s.n = a.integer("n");
+        s.batch = a.integer("batch", 1);
+        s.in = s.out = a.dtype();
+        return rooflineField(p, tpusim::roofline(chip, tpusim::matmul_cost(s)));
+    }
+    if (k == "elementwise") {
+        Args a(p, {"shape", "inputs", "outputs", "dtype"});
+        return rooflineField(p, tpusim::roofline(chip, tpusim::elementwise_cost(a.shape("shape"), static_cast<int>(a.integer("inputs", 2)),
+                                                                                static_cast<int>(a.integer("outputs", 1)), a.dtype())));
+    }
+    if (k == "reduction") {
+        Args a(p, {"shape", "axes", "dtype"});
+        std::vector<int> axes;
+        std::stringstream in(a.text("axes"));
+        std::string part;
+        while (std::getline(in, part, ',')) {
+            int axis = -1;
+            const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), axis);
+            if (ec != std::errc() || end != part.data() + part.size() || axis < 0)
+                throw PlaceholderError("\"axes=" + a.text("axes") + "\" is not a list of axes such as 1 or 0,1.");
+            axes.push_back(axis);
+        }
+        return rooflineField(p, tpusim::roofline(chip, tpusim::reduction_cost(a.shape("shape"), axes, a.dtype())));
+    }
+    if (k == "pipeline") {
+        Args a(p, {"m", "k", "n", "bm", "bk", "bn", "dtype"});
+        tpusim::BlockedMatmul b;
+        b.m = a.integer("m"), b.k = a.integer("k"), b.n = a.integer("n");
+        b.bm = a.integer("bm"), b.bk = a.integer("bk"), b.bn = a.integer("bn");
+        b.in = b.out = a.dtype();
+        const tpusim::PipelineResult r = tpusim::simulate(chip, tpusim::blocked_matmul(b));
+        const std::string& f = p.field;
+        if (f == "time") return answer(tpusim::format_time(r.time_s), r.provenance);
+        if (f == "steps") return answer(tpusim::format_fixed(static_cast<double>(r.steps), 0), r.provenance);
+        if (f == "vmem") return answer(tpusim::format_bytes(r.vmem_bytes), r.provenance);
+        if (f == "hbm_bytes") return answer(tpusim::format_bytes(r.hbm_bytes), r.provenance);
+        if (f == "utilization") return answer(percent(r.utilization), r.provenance);
+        unknownField(p, "time, steps, vmem, hbm_bytes, utilization");
+    }
+    if (k == "layout") {
+        Args a(p, {"shape", "dtype"});
+        const tpusim::Layout l = tpusim::tiled_layout(a.shape("shape"), a.dtype());
+        tpusim::Provenance prov;
+        prov.chip = chip.id;
+        prov.dtype = std::string(tpusim::name(a.dtype()));
+        prov.shapes = a.text("shape");
+        prov.model = "(8,128) tiling with sublane packing";
+        const std::string& f = p.field;
+        if (f == "waste") return answer(percent(l.waste), prov);
+        if (f == "padded_bytes") return answer(tpusim::format_bytes(l.padded_bytes), prov);
+        if (f == "logical_bytes") return answer(tpusim::format_bytes(l.logical_bytes), prov);
+        if (f == "tile") return answer("(" + std::to_string(l.tile.rows) + "," + std::to_string(l.tile.cols) + ")", prov);
+        unknownField(p, "waste, padded_bytes, logical_bytes, tile");
+    }
+    if (k == "mxu") {
+        Args a(p, {"m", "k", "n", "array", "mode"});
+        const int array = static_cast<int>(a.integer("array", 128));
+        const std::string mode = a.text("mode", "overlapped");
+        if (mode != "overlapped" && mode != "no-overlap") throw PlaceholderError("\"mode=" + mode + "\" is neither overlapped nor no-overlap.");
+        const tpusim::MxuRun r = tpusim::mxu_cycles(a.integer("m"), a.integer("k"), a.integer("n"), array,
+                                                    mode == "no-overlap" ? tpusim::MxuMode::no_overlap : tpusim::MxuMode::overlapped);
+        tpusim::Provenance prov;
+        prov.chip = chip.id;
+        prov.shapes = "M=" + a.text("m") + " K=" + a.text("k") + " N=" + a.text("n") + " on a " + std::to_string(array) + "x" + std::to_string(array) + " array";
+        prov.model = std::string("weight-stationary systolic array, ") + std::string(tpusim::mode_name(r.mode));
+        if (p.field == "cycles") return answer(tpusim::format_fixed(static_cast<double>(r.cycles), 0), prov);
+        if (p.field == "utilization") return answer(percent(r.utilization), prov);
+        unknownField(p, "cycles, utilization");
+    }
+    if (k == "attention") return resolveAttention(p, chip);
+    if (k == "collective") return resolveCollective(p, chip);
+    throw PlaceholderError("\"" + k + "\" is not a kind of live number (see LIVE-NUMBERS.md).");
+}
+
+}  // namespace course::live

@@ -1,0 +1,151 @@
+#include <catch2/catch.hpp>
+
+#include "shellfixture.h"
+
+#include <tpusim/bench.h>
+#include <tpusim/roofline.h>
+
+#include <QQuickItem>
+#include <QTest>
+
+namespace {
+
+QQuickItem *shownItem(ShellFixture &shell, const char *name)
+{
+    for (QObject *object : shell.findAll(name))
+        if (ShellFixture::isShown(object))
+            return qobject_cast<QQuickItem *>(object);
+    return nullptr;
+}
+
+QString shownText(ShellFixture &shell, const char *name)
+{
+    QQuickItem *item = shownItem(shell, name);
+    return item ? item->property("text").toString() : QString();
+}
+
+QPoint centreOf(QQuickItem *item)
+{
+    return item->mapToScene(QPointF(item->width() / 2, item->height() / 2)).toPoint();
+}
+
+// Presses at `from`, moves in small steps by `dx`, releases: a real drag.
+void drag(QWindow *window, QPoint from, int dx)
+{
+    QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, from);
+    const int steps = 12;
+    for (int i = 1; i <= steps; ++i)
+        QTest::mouseMove(window, from + QPoint(dx * i / steps, 0), 10);
+    QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, from + QPoint(dx, 0), 10);
+}
+
+void click(QWindow *window, QQuickItem *item)
+{
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centreOf(item));
+}
+
+tpusim::Roofline matmulOnV5e(std::int64_t m, std::int64_t k, std::int64_t n)
+{
+    tpusim::MatmulSpec spec;
+    spec.m = m;
+    spec.k = k;
+    spec.n = n;
+    return tpusim::roofline(tpusim::chip("v5e"), tpusim::matmul_cost(spec));
+}
+
+QString timeText(const tpusim::Roofline &r)
+{
+    return QString::fromStdString(tpusim::format_time(r.time_s));
+}
+
+std::int64_t intValue(QQuickItem *scrub)
+{
+    return static_cast<std::int64_t>(scrub->property("value").toDouble());
+}
+
+} // namespace
+
+TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give the bench floors", "[ex01][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX01")));
+    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    QWindow *window = shell.window();
+
+    QQuickItem *m = nullptr;
+    QTRY_VERIFY((m = shownItem(shell, "matmulM")) != nullptr);
+    REQUIRE(intValue(m) == 4096);
+    QTRY_COMPARE(shownText(shell, "readoutTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
+
+    SECTION("a mouse drag on the M number changes M, and the time follows")
+    {
+        drag(window, centreOf(m), -100);
+        const auto newM = intValue(m);
+        CHECK(newM < 4096);
+        CHECK(newM >= 1);
+        const QString expected = timeText(matmulOnV5e(newM, 4096, 4096));
+        QTRY_COMPARE(shownText(shell, "matmulTime"), expected);
+        QTRY_COMPARE(shownText(shell, "readoutTime"), expected);
+    }
+
+    SECTION("arrow keys step M by its factor")
+    {
+        m->forceActiveFocus();
+        QTest::keyClick(window, Qt::Key_Right);
+        CHECK(intValue(m) == 8192);
+        QTest::keyClick(window, Qt::Key_Left);
+        QTest::keyClick(window, Qt::Key_Left);
+        CHECK(intValue(m) == 2048);
+        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(2048, 4096, 4096)));
+    }
+
+    SECTION("the bench presets read the landing page's floors on v5e")
+    {
+        const auto rows = tpusim::landing_bench(tpusim::chip("v5e"));
+        const char *expected[] = {"697.7 µs", "41.1 µs", "122.8 µs"};
+        REQUIRE(rows.size() == 3);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            INFO(rows[i].id);
+            QQuickItem *button = shownItem(shell, ("preset_" + rows[i].id).c_str());
+            REQUIRE(button != nullptr);
+            click(window, button);
+            QTRY_COMPARE(shownText(shell, "readoutTime"), QString::fromUtf8(expected[i]));
+            CHECK(shownText(shell, "readoutTime") == timeText(rows[i].result));
+        }
+    }
+
+    SECTION("the bound flips from memory to compute as M crosses the ridge, and back")
+    {
+        QQuickItem *skinnyM = shownItem(shell, "skinnyM");
+        REQUIRE(skinnyM != nullptr);
+        REQUIRE(intValue(skinnyM) == 8);
+        REQUIRE(matmulOnV5e(8, 4096, 4096).bound == tpusim::Bound::memory);
+        const double ridge = tpusim::ridge_point(tpusim::chip("v5e"), tpusim::DType::bf16);
+
+        drag(window, centreOf(skinnyM), 160);  // 8 -> about 8 * 2^6
+        const auto up = intValue(skinnyM);
+        INFO("M after the drag right: " << up << ", ridge " << ridge);
+        REQUIRE(matmulOnV5e(up, 4096, 4096).bound == tpusim::Bound::compute);
+        QTRY_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("compute")));
+        CHECK(shownText(shell, "skinnyTime") == timeText(matmulOnV5e(up, 4096, 4096)));
+
+        // Back across, this time by dragging the op's dot on the chart.
+        QQuickItem *dot = shownItem(shell, "dot_skinny");
+        REQUIRE(dot != nullptr);
+        drag(window, centreOf(dot), -200);
+        const auto down = intValue(skinnyM);
+        INFO("M after the chart drag left: " << down);
+        CHECK(down < up);
+        REQUIRE(matmulOnV5e(down, 4096, 4096).bound == tpusim::Bound::memory);
+        QTRY_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("memory")));
+
+        // Both directions: the chapter's mastery item that names EX01 is done.
+        QTRY_VERIFY(shownText(shell, "ex01Mastery").contains(QStringLiteral("counted")));
+        const auto page = shell.course().chapterPage(10);
+        bool done = false;
+        for (const auto &item : page.value("mastery").toList())
+            if (item.toMap().value("piece").toString() == QStringLiteral("EX01"))
+                done = item.toMap().value("done").toBool();
+        CHECK(done);
+    }
+}
