@@ -1,6 +1,9 @@
 #pragma once
 
+#include "reportchart.h"
+
 #include <QDateTime>
+#include <QStringList>
 #include <QList>
 #include <QString>
 
@@ -27,6 +30,16 @@ struct ProgressReport
         bool done = false;
         QList<Item> items;
     };
+    struct Attempt { qint64 id = 0; QString gate; bool passed = false; QDateTime judged; qint64 record = 0; QStringList reasons; };
+    struct Run
+    {
+        qint64 id = 0;
+        QString lab, kind, chip, deviceKind, dtype, shapes, date;
+        double medianS = 0;          // 0 without timing
+        double baselineMedianS = 0;  // 0 without a baseline
+        bool correct = false;
+        bool example = false;
+    };
     struct EventKind { QString kind; qint64 count = 0; };
     struct Event { QDateTime when; QString kind; QString subject; QString detail; };
 
@@ -42,12 +55,17 @@ struct ProgressReport
     QDateTime lastEvent;
     QList<EventKind> eventKinds;
     QList<Event> recentEvents; // newest first
+    QList<Attempt> attempts;   // every gate attempt, oldest first
+    QList<Run> runs;           // every imported run record, oldest first
+    RooflineChart chart;       // the learner's measured points on their chip's roofs
 };
 
 ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store);
 
 QByteArray progressReportJson(const ProgressReport &report);
-QString progressReportHtml(const ProgressReport &report);
+// imageSource: where the HTML finds the roofline chart (a data: URL for a
+// file on its own, a resource name for the PDF).
+QString progressReportHtml(const ProgressReport &report, const QString &imageSource);
 
 // Writes the report in the format its suffix names (.pdf, .html, .json),
 // through a temporary file, so a failed export leaves nothing half-written.

@@ -39,7 +39,7 @@ QString gateCell(const ProgressReport::Chapter &c)
 
 } // namespace
 
-QString progressReportHtml(const ProgressReport &r)
+QString progressReportHtml(const ProgressReport &r, const QString &imageSource)
 {
     QStringList h;
     h << QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>tpu-course progress report</title><style>")
@@ -77,7 +77,45 @@ QString progressReportHtml(const ProgressReport &r)
         h << QStringLiteral("<tr><td class=\"mono\">%1</td><td>%2 · ch %3</td><td>%4</td><td>%5</td></tr>")
                  .arg(esc(c.gate), esc(c.title), two(c.number), esc(c.gateRule), gateCell(c));
     }
-    h << QStringLiteral("</table><p class=\"small\">No gate attempt has been recorded in this progress file.</p>");
+    h << QStringLiteral("</table>");
+
+    h << QStringLiteral("<h2>Every gate attempt</h2>");
+    if (r.attempts.isEmpty())
+        h << QStringLiteral("<p class=\"todo\">No gate has been attempted yet: gates are judged only on measured runs from a real TPU.</p>");
+    for (const auto &a : r.attempts) {
+        h << QStringLiteral("<p><b class=\"mono %1\">%2 · %3</b> <span class=\"small\">attempt %4 · judged %5 · run record #%6</span></p><ul>")
+                 .arg(a.passed ? QStringLiteral("passed") : QStringLiteral("failed"), esc(a.gate),
+                      a.passed ? QStringLiteral("passed") : QStringLiteral("not passed"))
+                 .arg(a.id).arg(stamp(a.judged)).arg(a.record);
+        for (const QString &reason : a.reasons)
+            h << QStringLiteral("<li class=\"small\">%1</li>").arg(esc(reason));
+        h << QStringLiteral("</ul>");
+    }
+
+    h << QStringLiteral("<h2>Runs</h2>");
+    if (r.runs.isEmpty()) {
+        h << QStringLiteral("<p class=\"todo\">No run records imported yet.</p>");
+    } else {
+        h << QStringLiteral("<table width=\"100%\" cellpadding=\"4\"><tr><th>#</th><th>lab</th><th>what it is</th><th>chip</th>"
+                            "<th>dtype · shapes</th><th>median</th><th>XLA</th><th>correct</th><th>date</th></tr>");
+        for (const auto &x : r.runs) {
+            const QString what = x.example ? QStringLiteral("example (never counts)")
+                                 : x.kind == QLatin1String("measured") ? QStringLiteral("<span class=\"passed\">measured</span>")
+                                                                       : QStringLiteral("verified off-chip");
+            h << QStringLiteral("<tr><td class=\"mono\">%1</td><td class=\"mono\">%2</td><td>%3</td><td>%4 %5</td><td class=\"mono\">%6 · %7</td>"
+                                "<td class=\"mono\">%8</td><td class=\"mono\">%9</td><td>%10</td><td class=\"small\">%11</td></tr>")
+                     .arg(x.id).arg(esc(x.lab), what, esc(x.chip), esc(x.deviceKind), esc(x.dtype), esc(x.shapes),
+                          x.medianS > 0 ? QString::number(x.medianS * 1e6, 'f', 1) + QStringLiteral(" µs") : QStringLiteral("—"),
+                          x.baselineMedianS > 0 ? QString::number(x.baselineMedianS * 1e6, 'f', 1) + QStringLiteral(" µs") : QStringLiteral("—"))
+                     .arg(x.correct ? QStringLiteral("yes") : QStringLiteral("<span class=\"failed\">no</span>"), esc(x.date));
+        }
+        h << QStringLiteral("</table>");
+    }
+
+    h << QStringLiteral("<h2>Your runs on the roofline · %1</h2>").arg(esc(r.chart.chip));
+    h << QStringLiteral("<p class=\"small\">The line is the simulator's predicted roof for the chip (bf16 MXU peak and HBM bandwidth); "
+                        "the points are your measured runs whose shapes the cost model knows, placed by the FLOP/s their median achieved.</p>");
+    h << QStringLiteral("<p><img src=\"%1\" width=\"540\"></p>").arg(imageSource);
 
     h << QStringLiteral("<h2>Mastery work done</h2>");
     int doneCount = 0;

@@ -1,5 +1,6 @@
 #include "progressreport.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QPageLayout>
@@ -31,7 +32,9 @@ bool writePdf(const ProgressReport &report, const QString &path, QString *error)
         writer.setPageMargins(QMarginsF(18, 16, 18, 16), QPageLayout::Millimeter);
         writer.setResolution(300);
         QTextDocument doc;
-        doc.setHtml(progressReportHtml(report));
+        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("roofline.png")),
+                        drawRooflineChart(report.chart, 1800, 1100));
+        doc.setHtml(progressReportHtml(report, QStringLiteral("roofline.png")));
         // The document's page size is left unset: print() then scales points
         // to the writer's resolution and numbers the pages itself.
         doc.print(&writer);
@@ -72,8 +75,14 @@ bool writeProgressReport(const ProgressReport &report, const QString &path, QStr
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("json"))
         return writeText(progressReportJson(report), path, &err);
-    if (suffix == QLatin1String("html"))
-        return writeText(progressReportHtml(report).toUtf8(), path, &err);
+    if (suffix == QLatin1String("html")) {
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        drawRooflineChart(report.chart, 1280, 780).save(&buffer, "PNG");
+        const QString src = QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
+        return writeText(progressReportHtml(report, src).toUtf8(), path, &err);
+    }
     if (suffix == QLatin1String("pdf"))
         return writePdf(report, path, &err);
     err = QStringLiteral("%1 must end in .pdf, .html or .json.").arg(path);

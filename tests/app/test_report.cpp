@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -104,4 +105,52 @@ TEST_CASE("a report that cannot be written says so and leaves nothing behind", "
     const RunResult r = runApp({"--db", dir.filePath(QStringLiteral("p.sqlite")), "--export-report", out});
     CHECK(r.exitCode == 1);
     CHECK(r.err.contains("the report was not written"));
+}
+
+TEST_CASE("the report lists every gate attempt, failures included, every run and the roofline", "[report][binary]")
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+    // A learner's own failing G1 run: the shipped example, unmarked, made slow.
+    QJsonObject run = QJsonDocument::fromJson(readFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs/examples/L07.json"))).object();
+    QJsonObject extra = run.value("extra").toObject();
+    extra.remove("example");
+    run["extra"] = extra;
+    QJsonObject timing = run["timing"].toObject();
+    timing["samples"] = QJsonArray{9.0e-4, 9.2e-4};
+    run["timing"] = timing;
+    const QString path = dir.filePath(QStringLiteral("slow.json"));
+    {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(run).toJson());
+    }
+    const RunResult imported = runApp({"--db", db, "--import-run", path});
+    INFO(imported.err.toStdString());
+    REQUIRE(imported.exitCode == 0);
+    CHECK(imported.out.contains("Gate G1: not passed; the attempt is kept."));
+
+    const QString json = dir.filePath(QStringLiteral("r.json"));
+    REQUIRE(runApp({"--db", db, "--export-report", json}).exitCode == 0);
+    const QJsonObject root = QJsonDocument::fromJson(readFile(json)).object();
+    const QJsonArray attempts = root.value("gateAttempts").toArray();
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0].toObject().value("gate").toString() == QStringLiteral("G1"));
+    CHECK_FALSE(attempts[0].toObject().value("passed").toBool());
+    CHECK(root.value("runs").toArray().size() == 1);
+    CHECK(root.value("roofline").toObject().value("measuredPoints").toArray().size() == 1);
+
+    const QString html = dir.filePath(QStringLiteral("r.html"));
+    REQUIRE(runApp({"--db", db, "--export-report", html}).exitCode == 0);
+    const QString page = QString::fromUtf8(readFile(html));
+    CHECK(page.contains(QStringLiteral("G1 · not passed")));
+    CHECK(page.contains(QStringLiteral("data:image/png;base64,")));
+
+    const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+    REQUIRE(runApp({"--db", db, "--export-report", pdf}).exitCode == 0);
+    const RunResult text = runProgram(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), {pdf, "-"});
+    const QString t = QString::fromUtf8(text.out).simplified();
+    CHECK(t.contains(QStringLiteral("Every gate attempt")));
+    CHECK(t.contains(QStringLiteral("G1 · not passed")));
+    CHECK(t.contains(QStringLiteral("Your runs on the roofline")));
 }
