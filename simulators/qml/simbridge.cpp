@@ -1,5 +1,6 @@
 #include "simbridge.h"
 #include "variants.h"
+#include "attentionmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -12,6 +13,7 @@ void SimBridge::registerSingleton()
 {
     qmlRegisterSingletonType<SimBridge>("TpuCourse.Sim", 1, 0, "Sim",
                                         [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
+    AttentionModel::registerSingleton();
 }
 
 QVariantList SimBridge::chips() const

@@ -30,7 +30,6 @@ RowLayout {
         text: root.single || root.naive
         color: root.single ? Theme.amber : Theme.inkText
         font.pixelSize: Theme.bodySize
-        font.features: { "tnum": 1 }
     }
     MonoText {
         objectName: root.idName + "Flash"
@@ -40,7 +39,6 @@ RowLayout {
         text: root.flash
         color: Theme.amber
         font.pixelSize: Theme.bodySize
-        font.features: { "tnum": 1 }
     }
     ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }
     Text {

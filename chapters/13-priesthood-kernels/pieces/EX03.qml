@@ -107,7 +107,9 @@ Item {
                 Layout.fillWidth: true
                 spacing: Theme.gapM
                 ColumnLayout {
+                    Layout.fillWidth: false
                     Layout.preferredWidth: page.width * 0.44
+                    Layout.maximumWidth: page.width * 0.44
                     Layout.alignment: Qt.AlignTop
                     spacing: Theme.gapM
                     StreamDiagram {

@@ -10,8 +10,8 @@ Rectangle {
     // "idle", "current", "next", "done", "empty", "ghost"
     property string phase: "idle"
 
-    implicitWidth: Math.max(Theme.px(40), text.implicitWidth + Theme.gapM)
-    implicitHeight: Theme.px(34)
+    implicitWidth: Math.max(Theme.px(40), texts.implicitWidth + Theme.gapM)
+    implicitHeight: Math.max(Theme.px(34), texts.implicitHeight + Theme.gap)
     radius: Theme.radius / 2
     color: phase === "current" ? Theme.amber
          : phase === "next" ? Theme.highlight
@@ -22,6 +22,7 @@ Rectangle {
     Behavior on color { ColorAnimation { duration: Theme.scrollDuration } }
 
     Column {
+        id: texts
         anchors.centerIn: parent
         MonoText {
             id: text

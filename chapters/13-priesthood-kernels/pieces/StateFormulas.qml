@@ -36,7 +36,7 @@ Rectangle {
                     text: modelData.rule
                     color: Theme.inkText
                     font.pixelSize: Theme.smallSize
-                    wrapMode: Text.WordWrap
+                    elide: Text.ElideRight
                 }
             }
         }

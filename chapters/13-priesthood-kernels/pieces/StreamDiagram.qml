@@ -63,7 +63,7 @@ Rectangle {
                 note: root.finished ? "written once" : "not yet"
                 phase: root.finished ? "current" : "empty"
             }
-            MemoryBlock { label: "S"; note: root.seqQ + "×" + root.blocks * root.blockK + " · never written"; phase: "ghost" }
+            MemoryBlock { label: "S"; note: "never written"; phase: "ghost" }
         }
 
         MonoText {

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QVariantMap>
+
+// libtpusim's attention module for QML (singleton TpuCourse.Sim/Attention):
+// the online-softmax stepper's state after every K/V block, and the naive
+// against streaming cost model. Thin: inputs in, libtpusim's answers out as
+// maps; bad input comes back as {error: "one sentence"}.
+class AttentionModel : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    static void registerSingleton();
+
+    // Steps a seeded problem one K/V block at a time, with all of Q resident
+    // (one query block). {seqQ, seqKv, headDim, blockK, blocks, causal, seed,
+    //  steps: [{done, m: [], l: [], alpha: [], acc: [[..]], output: [[..]]}]
+    //  (steps[0] is the state before any block: m = -inf, l = 0, acc = 0),
+    //  reference: [[..]] the direct softmax(QK^T)V,
+    //  check: {maxAbsError, text, provenance}, provenance}
+    Q_INVOKABLE QVariantMap stream(int seqQ, int seqKv, int headDim, int blockK, bool causal, int seed) const;
+
+    // Naive against streaming attention on a chip.
+    // {naive: form, flash: form, scoreBytes, scoreBytesText, speedup,
+    //  speedupText, kvBlocks, tiles, provenance}; form = {timeS, time, bound,
+    //  hbmBytes, hbmBytesText, bytes: [{name, value, text}], stages: [..]}
+    Q_INVOKABLE QVariantMap costs(const QString &chipId, int batch, int heads, int seq, int headDim,
+                                  int blockQ, int blockK, const QString &dtype, bool causal) const;
+};
