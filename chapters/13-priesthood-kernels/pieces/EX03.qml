@@ -108,8 +108,8 @@ Item {
                 spacing: Theme.gapM
                 ColumnLayout {
                     Layout.fillWidth: false
-                    Layout.preferredWidth: page.width * 0.44
-                    Layout.maximumWidth: page.width * 0.44
+                    Layout.preferredWidth: page.width * 0.5
+                    Layout.maximumWidth: page.width * 0.5
                     Layout.alignment: Qt.AlignTop
                     spacing: Theme.gapM
                     StreamDiagram {
