@@ -230,6 +230,7 @@ QVariantMap Course::chapterText(int number, const QString &chip, const QVariantM
     s.predicted = style.value("predicted", s.predicted).value<QColor>();
     s.fact = style.value("fact", s.fact).value<QColor>();
     s.problem = style.value("problem", s.problem).value<QColor>();
+    s.codeBackground = style.value("codeBackground", s.codeBackground).value<QColor>();
     const QString text = plugin->textMarkdown();
     const course::LiveText rendered = course::renderLiveText(
         plugin->introMarkdown() + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text), chip, s);

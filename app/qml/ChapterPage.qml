@@ -20,7 +20,8 @@ Flickable {
             return
         rendered = Course.chapterText(page.number, chipSwitcher.chip, {
             "font": Theme.sans, "mono": Theme.mono, "pixelSize": Theme.bodySize + 1,
-            "text": Theme.ink, "predicted": Theme.amberDeep, "fact": Theme.ink, "problem": Theme.failed })
+            "text": Theme.ink, "predicted": Theme.amberDeep, "fact": Theme.ink, "problem": Theme.failed,
+            "codeBackground": Theme.layerColors[1] })
     }
     readonly property int depth: page.layer || 1
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
@@ -159,7 +160,6 @@ Flickable {
             text: root.rendered.html || ""
             textFormat: Text.RichText
             font.family: Theme.sans; font.pixelSize: Theme.bodySize + 1
-            lineHeight: 1.35
             color: Theme.ink
             wrapMode: Text.WordWrap
             onLinkActivated: link => { if (!link.startsWith("value:")) Qt.openUrlExternally(link) }

@@ -2,6 +2,8 @@
 #include <chapters/livetext.h>
 
 #include <QRegularExpression>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
 #include <exception>
@@ -21,6 +23,39 @@ bool insideFence(const QStringList &lines, int upTo)
         if (lines.at(i).trimmed().startsWith(QLatin1String("```")))
             inside = !inside;
     return inside;
+}
+
+// Markdown import gives every block the same small margins; a page of prose
+// and code reads better with space after paragraphs, room above headings,
+// and code set tight on a tinted ground.
+void setPageRhythm(QTextDocument &doc, const LiveTextStyle &style)
+{
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        QTextCursor cursor(block);
+        QTextBlockFormat format = block.blockFormat();
+        if (format.nonBreakableLines()) {
+            format.setBackground(style.codeBackground);
+            format.setTopMargin(0);
+            format.setBottomMargin(0);
+            format.setLeftMargin(style.pixelSize * 0.75);
+            format.setLineHeight(118, QTextBlockFormat::ProportionalHeight);
+            QTextCharFormat code;
+            code.setFontFamilies({style.monoFamily});
+            code.setFontPointSize(0);
+            code.setProperty(QTextFormat::FontPixelSize, int(style.pixelSize * 0.82));
+            cursor.select(QTextCursor::BlockUnderCursor);
+            cursor.mergeCharFormat(code);
+            cursor.clearSelection();
+        } else if (format.headingLevel() > 0) {
+            format.setTopMargin(style.pixelSize * 1.2);
+            format.setBottomMargin(style.pixelSize * 0.4);
+        } else {
+            format.setTopMargin(0);
+            format.setBottomMargin(style.pixelSize * 0.65);
+            format.setLineHeight(140, QTextBlockFormat::ProportionalHeight);
+        }
+        cursor.setBlockFormat(format);
+    }
 }
 
 } // namespace
@@ -97,6 +132,7 @@ LiveText renderLiveText(const QString &markdown, const QString &chip, const Live
     font.setPixelSize(style.pixelSize);
     doc.setDefaultFont(font);
     doc.setMarkdown(replaced.join(QLatin1Char('\n')));
+    setPageRhythm(doc, style);
     QString html = doc.toHtml();
     // Replace the highest numbers first so token 1 never eats token 10's prefix.
     for (int n = static_cast<int>(valueHtml.size()) - 1; n >= 0; --n)

@@ -16,6 +16,7 @@ struct LiveTextStyle
     QColor predicted{0x8a, 0x5b, 0x00}; // a model's answer
     QColor fact{0x11, 0x15, 0x1d};      // a published figure
     QColor problem{0xc6, 0x28, 0x28};
+    QColor codeBackground{0xeb, 0xe6, 0xdc};
 };
 
 // Chapter Markdown rendered to rich text with its live numbers filled in for
