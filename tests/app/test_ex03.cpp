@@ -140,3 +140,21 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     QTRY_COMPARE(shown(shell, "ex03TimeNaive"), QString::fromStdString(tpusim::format_time(r.naive.time_s)));
     CHECK(shown(shell, "ex03TimeFlash") == QString::fromStdString(tpusim::format_time(r.flash.time_s)));
 }
+
+TEST_CASE("the stack's live EX03 card holds still offscreen and opens the instrument", "[ex03][qml]")
+{
+    ShellFixture shell;
+    auto *card = qobject_cast<QQuickItem *>(shell.find("liveAttentionCard"));
+    REQUIRE(card != nullptr);
+    QTRY_VERIFY(ShellFixture::isShown(card));
+    // Rendered offscreen it stays on one step, so screenshots are the same every time.
+    QQuickItem *frame = card->parentItem();
+    REQUIRE(frame != nullptr);
+    CHECK(frame->property("step").toInt() == 2);
+    CHECK_FALSE(frame->property("animate").toBool());
+
+    const QPoint centre = card->mapToScene(QPointF(card->width() / 2, card->height() / 2)).toPoint();
+    QTest::mouseClick(shell.window(), Qt::LeftButton, {}, centre);
+    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    QTRY_VERIFY(ShellFixture::isShown(shell.find("ex03Step")));
+}
