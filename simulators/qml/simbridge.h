@@ -28,4 +28,22 @@ public:
     // The bench rows of a chip: the landing three, or the full bench.
     // [{id, group, label, shapes, dtype, roofline: {...}}]
     Q_INVOKABLE QVariantList bench(const QString &chipId, bool full) const;
+
+    // The roofline playground (roofline_bridge.cpp). Each op answer is a
+    // roofline map (variants.h) plus attained, attainedText, peakFraction,
+    // percentOfPeak, intensityText, ridgeText and peakText.
+    Q_INVOKABLE QVariantMap rooflineMatmul(const QString &chipId, qint64 m, qint64 k, qint64 n,
+                                           const QString &dtype) const;
+    Q_INVOKABLE QVariantMap rooflineElementwise(const QString &chipId, qint64 rows, qint64 cols, int inputs,
+                                                const QString &dtype, double flopsPerElement = 1) const;
+    // Flash attention (block_q = block_k = block), placed by its MXU FLOPs per HBM byte.
+    Q_INVOKABLE QVariantMap rooflineAttention(const QString &chipId, qint64 seq, qint64 headDim, qint64 block,
+                                              const QString &dtype) const;
+    // The roof for one engine ("mxu" or "vpu"): {points: [{x, y}] from
+    // minIntensity through the ridge to maxIntensity, ridge, peakFlops, bandwidth, ...}
+    Q_INVOKABLE QVariantMap rooflineCurve(const QString &chipId, const QString &dtype, const QString &engine,
+                                          double minIntensity, double maxIntensity) const;
+    // The landing bench rows as playground presets: {id, label, op: matmul|elementwise,
+    // m, k, n | rows, cols, inputs, dtype, roofline}
+    Q_INVOKABLE QVariantList rooflinePresets(const QString &chipId) const;
 };

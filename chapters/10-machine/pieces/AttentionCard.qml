@@ -35,6 +35,7 @@ OpCard {
     }
     ScrubNumber {
         id: blockScrub
+        labelColor: root.swatch  // the number its dot drags
         objectName: root.opId + "Block"
         label: "block"; value: 128; defaultValue: 128
         from: 8; to: seqScrub.value; logarithmic: true; powersOnly: true; minimumDigits: 4

@@ -130,12 +130,14 @@ Item {
             }
 
             ColumnLayout {
+                // Explicit: a layout whose children fill would fill too.
+                Layout.fillWidth: false
                 Layout.preferredWidth: Theme.px(440)
                 Layout.fillHeight: true
                 spacing: Theme.gap
                 Text {
                     Layout.fillWidth: true
-                    text: "Drag a dot sideways, or a number on its card, until the op crosses the dotted ridge."
+                    text: "Drag a dot sideways, or any number, until its op crosses the dotted ridge. A dot drags the number named in its colour."
                     wrapMode: Text.Wrap
                     font.family: Theme.sans; font.pixelSize: Theme.smallSize
                     color: Theme.inkMuted
@@ -143,7 +145,7 @@ Item {
                 MatmulCard {
                     id: matmulCard
                     Layout.fillWidth: true
-                    opId: "matmul"; title: "matmul"; note: "drag: M"
+                    opId: "matmul"; title: "matmul"
                     swatch: Theme.seriesColor(0)
                     chip: root.chip; dtype: root.dtype
                     selected: root.selectedId === opId
@@ -153,7 +155,7 @@ Item {
                 MatmulCard {
                     id: skinnyCard
                     Layout.fillWidth: true
-                    opId: "skinny"; title: "skinny matmul"; note: "drag: M, the batch"
+                    opId: "skinny"; title: "skinny matmul"
                     swatch: Theme.seriesColor(1)
                     defaultM: 8
                     chip: root.chip; dtype: root.dtype
@@ -164,7 +166,7 @@ Item {
                 ElementwiseCard {
                     id: elementwiseCard
                     Layout.fillWidth: true
-                    opId: "elementwise"; title: "elementwise"; note: "drag: FLOPs per element"
+                    opId: "elementwise"; title: "elementwise"
                     swatch: Theme.seriesColor(2)
                     chip: root.chip; dtype: root.dtype
                     selected: root.selectedId === opId
@@ -174,7 +176,7 @@ Item {
                 AttentionCard {
                     id: attentionCard
                     Layout.fillWidth: true
-                    opId: "attention"; title: "flash attention"; note: "drag: the block"
+                    opId: "attention"; title: "flash attention"
                     swatch: Theme.seriesColor(3)
                     chip: root.chip; dtype: root.dtype
                     selected: root.selectedId === opId

@@ -43,6 +43,7 @@ OpCard {
     }
     ScrubNumber {
         id: workScrub
+        labelColor: root.swatch  // the number its dot drags
         objectName: root.opId + "Work"
         label: "work"; unit: "FLOP/elem"; value: 1; defaultValue: 1
         from: 1; to: 4096; logarithmic: true; minimumDigits: 4

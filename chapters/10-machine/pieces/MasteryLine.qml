@@ -16,8 +16,8 @@ RowLayout {
         objectName: "ex01Mastery"
         wrapMode: Text.Wrap
         text: root.done ? "✓ Crossed the ridge both ways: counted toward chapter 10."
-                        : "Cross the ridge both ways:  " + (root.crossedUp ? "✓" : "○") + " memory → compute   "
-                          + (root.crossedDown ? "✓" : "○") + " compute → memory"
+                        : "Move an op across the ridge both ways:\n" + (root.crossedUp ? "✓" : "○")
+                          + " memory → compute     " + (root.crossedDown ? "✓" : "○") + " compute → memory"
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
         color: root.done ? Theme.inkText : Theme.inkMuted
     }

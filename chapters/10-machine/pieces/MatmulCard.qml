@@ -20,6 +20,7 @@ OpCard {
 
     ScrubNumber {
         id: mScrub
+        labelColor: root.swatch  // the number its dot drags
         objectName: root.opId + "M"
         label: "M"; value: root.defaultM; defaultValue: root.defaultM
         from: 1; to: 65536; logarithmic: true; minimumDigits: 5

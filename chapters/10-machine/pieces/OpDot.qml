@@ -10,7 +10,7 @@ Rectangle {
     property string label: ""
     property color swatch: Theme.seriesColor(0)
     property bool selected: false
-    property Item chart: null       // coordinates for drag reports
+    property Item frame: null       // the item whose coordinates drags are reported in
     signal pressed()
     signal moved(real fromX, real toX)  // pointer x in chart coordinates
     signal released()
@@ -39,12 +39,12 @@ Rectangle {
         cursorShape: Qt.SizeHorCursor
         property real startX: 0
         onPressed: mouseEvent => {
-            startX = mapToItem(root.chart, mouseEvent.x, mouseEvent.y).x
+            startX = mapToItem(root.frame, mouseEvent.x, mouseEvent.y).x
             root.pressed()
         }
         onPositionChanged: mouseEvent => {
             if (pressed)
-                root.moved(startX, mapToItem(root.chart, mouseEvent.x, mouseEvent.y).x)
+                root.moved(startX, mapToItem(root.frame, mouseEvent.x, mouseEvent.y).x)
         }
         onReleased: root.released()
     }

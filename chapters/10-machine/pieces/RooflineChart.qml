@@ -45,6 +45,7 @@ Item {
         const p = chart.mapToPosition(Qt.point(x, yFlops / tera), mxuRoof)
         return Qt.point(p.x + chart.x, p.y + chart.y)
     }
+    readonly property real plotLeft: chart.x + chart.plotArea.x
     // The intensity under a pointer x (in this item's coordinates).
     function intensityAt(px) {
         return chart.mapToValue(Qt.point(px - chart.x, chart.plotArea.y), mxuRoof).x
@@ -107,7 +108,7 @@ Item {
     RoofLabel {
         visible: !!root.mxuCurve.peakText
         readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
-        x: at.x - width - Theme.gap; y: at.y - height - Theme.gap / 2
+        x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
         text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
     }
     RoofLabel {
@@ -119,8 +120,8 @@ Item {
     }
     RoofLabel {
         visible: !!root.mxuCurve.bandwidthText
-        readonly property point at: root.place(root.xMin * 10, root.xMin * 10 * (root.mxuCurve.bandwidth || 1))
-        x: at.x + Theme.gap; y: at.y - height - Theme.gap
+        readonly property point at: root.place(1, root.mxuCurve.bandwidth || 1)
+        x: at.x + Theme.gap; y: at.y + Theme.gap / 2
         text: "HBM " + (root.mxuCurve.bandwidthText || "")
     }
     RoofLabel {
@@ -148,13 +149,13 @@ Item {
             readonly property var result: modelData.card.result
             readonly property point at: root.place(result.intensity || 1, result.attained || 1)
             objectName: "dot_" + modelData.id
-            visible: !result.error && at.x >= chart.x + chart.plotArea.x - 1
+            visible: !result.error && at.x >= root.plotLeft - 1
             x: at.x - width / 2; y: at.y - height / 2
             z: selected ? 2 : 1
             label: modelData.title
             swatch: modelData.swatch
             selected: root.selectedId === modelData.id
-            chart: root
+            frame: root
             onPressed: { root.picked(modelData.id); root.dragStarted(modelData.id) }
             onMoved: (fromX, toX) => root.dragMoved(modelData.id, root.intensityAt(toX) / root.intensityAt(fromX))
         }

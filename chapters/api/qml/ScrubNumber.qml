@@ -25,6 +25,7 @@ Item {
     property int minimumDigits: 4
     property real pixelsPerStep: logarithmic ? 24 : 6
     property color textColor: Theme.inkText
+    property color labelColor: Theme.inkMuted
     readonly property bool editing: editor.visible
     readonly property string readoutText: readout.text
     signal valueEdited(real value)
@@ -121,7 +122,7 @@ Item {
             text: root.label
             font.family: Theme.sans
             font.pixelSize: Theme.smallSize
-            color: Theme.inkMuted
+            color: root.labelColor
         }
         Rectangle {
             id: box
