@@ -114,6 +114,23 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         }
     }
 
+    SECTION("another chip moves the roof and the times; a dtype it has no rate for says so")
+    {
+        QQuickItem *v6e = shownItem(shell, "ex01chip_v6e");
+        REQUIRE(v6e != nullptr);
+        click(window, v6e);
+        tpusim::MatmulSpec spec;
+        spec.m = spec.k = spec.n = 4096;
+        const auto r = tpusim::roofline(tpusim::chip("v6e"), tpusim::matmul_cost(spec));
+        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(r));
+
+        click(window, shownItem(shell, "ex01chip_v5e"));
+        click(window, shownItem(shell, "ex01dtype_fp8"));
+        QTRY_COMPARE(shownText(shell, "matmulTime"), QStringLiteral("—"));
+        click(window, shownItem(shell, "ex01dtype_bf16"));
+        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
+    }
+
     SECTION("the bound flips from memory to compute as M crosses the ridge, and back")
     {
         QQuickItem *skinnyM = shownItem(shell, "skinnyM");

@@ -112,6 +112,6 @@ QtObject {
     readonly property color chartGrid: "#2a3342"
     readonly property color chartMinorGrid: "#19202b"
     readonly property color chartRoof: "#f3f0e9"
-    readonly property var seriesColors: ["#6ea8fe", "#e685b5", "#b197fc", "#d9d2c5"]
+    readonly property var seriesColors: ["#6ea8fe", "#e685b5", "#b197fc", "#f4845f"]
     function seriesColor(i) { return seriesColors[i % seriesColors.length] }
 }
