@@ -5,7 +5,9 @@
 #include <tpusim/bench.h>
 #include <tpusim/roofline.h>
 
+#include <QGuiApplication>
 #include <QQuickItem>
+#include <QStyleHints>
 #include <QTest>
 
 namespace {
@@ -97,6 +99,30 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         QTest::keyClick(window, Qt::Key_Left);
         CHECK(intValue(m) == 2048);
         QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(2048, 4096, 4096)));
+    }
+
+    SECTION("a click types a value; bad text keeps the old one; a double click resets")
+    {
+        QQuickItem *k = shownItem(shell, "matmulK");
+        REQUIRE(k != nullptr);
+        click(window, k);
+        QTRY_VERIFY(k->property("editing").toBool());
+        shell.typeText(QStringLiteral("2048"));
+        QTest::keyClick(window, Qt::Key_Return);
+        CHECK(intValue(k) == 2048);
+        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 2048, 4096)));
+
+        click(window, k);
+        QTRY_VERIFY(k->property("editing").toBool());
+        shell.typeText(QStringLiteral("abc"));
+        QTest::keyClick(window, Qt::Key_Return);
+        CHECK_FALSE(k->property("editing").toBool());
+        CHECK(intValue(k) == 2048);
+
+        QTest::mouseDClick(window, Qt::LeftButton, Qt::NoModifier, centreOf(k));
+        CHECK(intValue(k) == 4096);
+        QTest::qWait(QGuiApplication::styleHints()->mouseDoubleClickInterval() + 200);
+        CHECK_FALSE(k->property("editing").toBool());  // a double click never opens the editor
     }
 
     SECTION("the bench presets read the landing page's floors on v5e")
