@@ -1,6 +1,7 @@
 #include "simbridge.h"
 #include "variants.h"
 #include "attentionmodel.h"
+#include "semaphoremodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -14,6 +15,7 @@ void SimBridge::registerSingleton()
     qmlRegisterSingletonType<SimBridge>("TpuCourse.Sim", 1, 0, "Sim",
                                         [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
     AttentionModel::registerSingleton();
+    SemaphoreModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

@@ -1,0 +1,177 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·10 the semaphore timeline: the ring all-gather on four devices, run by
+// libtpusim's semaphore model as discrete events. Scrubbing picks an event;
+// the model answers the state there. Editing the program (drop a statement,
+// swap it with the next) re-runs the model, so a missing copy or signal
+// steps straight into a deadlock.
+Item {
+    id: root
+    property int eventIndex: 0
+    property int selected: -1
+    property string editError: ""
+    property bool credited: false
+    readonly property var run: model.run
+    readonly property var events: run.events || []
+    readonly property var current: events[eventIndex] || ({})
+    readonly property var state: model.run, model.stateAt(eventIndex)
+    readonly property bool atEnd: eventIndex >= events.length - 1
+
+    SemaphoreModel {
+        id: model
+        resource: ":/chapters/distributed-pallas/pieces/ring_all_gather.sem"
+        chip: "v5e"
+        // A new run starts at its first event; producing a deadlock is the
+        // chapter's mastery item for this piece.
+        onRunChanged: {
+            root.eventIndex = 0
+            if (run.status === "deadlock" && !root.credited)
+                root.credited = Course.setItemDone(14, "ch14-semaphores", true)
+        }
+    }
+
+    function step(by) { eventIndex = Math.max(0, Math.min(events.length - 1, eventIndex + by)) }
+    function edit(result) { editError = result }
+
+    Flickable {
+        anchors.fill: parent
+        contentWidth: width
+        contentHeight: page.implicitHeight
+        boundsBehavior: Flickable.StopAtBounds
+        clip: true
+        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+
+        ColumnLayout {
+            id: page
+            width: root.width
+            spacing: Theme.gap
+
+            Text {
+                Layout.fillWidth: true
+                text: "Four devices in a ring. Each copies its shard into out[my], then forwards one slot to its right neighbour per step and waits on a receive semaphore for the slot arriving from the left. Step through the events, then break the program: drop a statement and watch who ends up waiting on what."
+                font.family: Theme.sans
+                font.pixelSize: Theme.bodySize
+                lineHeight: 1.2
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
+
+            Verdict { Layout.fillWidth: true; run: root.run }
+
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                PlainButton {
+                    objectName: "ex10Back"
+                    text: "◀"; mono: true
+                    Layout.preferredWidth: Theme.px(40)
+                    onClicked: root.step(-1)
+                }
+                PlainButton {
+                    objectName: "ex10Forward"
+                    text: "▶"; mono: true
+                    Layout.preferredWidth: Theme.px(40)
+                    onClicked: root.step(1)
+                }
+                EventScrubber {
+                    id: scrubber
+                    objectName: "ex10Scrub"
+                    Layout.fillWidth: true
+                    count: Math.max(1, root.events.length)
+                    value: root.eventIndex
+                    onMoved: v => root.eventIndex = v
+                }
+                MonoText {
+                    objectName: "ex10Now"
+                    text: "event " + (root.eventIndex + 1) + "/" + root.events.length + " · t = " + (root.current.time || "")
+                    color: Theme.amber
+                    font.pixelSize: Theme.smallSize
+                }
+                ProvenanceBadge {
+                    kind: root.run.provenance ? root.run.provenance.kind : "predicted"
+                    details: root.run.provenance ? root.run.provenance.details : ""
+                }
+            }
+            MonoText {
+                objectName: "ex10EventText"
+                Layout.fillWidth: true
+                text: root.current.text ? root.current.kind + " · " + root.current.text : ""
+                color: Theme.inkText
+                font.pixelSize: Theme.smallSize
+                elide: Text.ElideRight
+            }
+
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    Layout.preferredWidth: 3
+                    Layout.alignment: Qt.AlignTop
+                    spacing: Theme.gap
+                    SemLanes {
+                        Layout.fillWidth: true
+                        spans: root.run.spans || []
+                        events: root.events
+                        eventIndex: root.eventIndex
+                        devices: root.run.devices || 0
+                        endS: root.run.endS || 1
+                        nowS: root.current.timeS || 0
+                        deadlock: root.run.deadlock || []
+                        atEnd: root.atEnd
+                    }
+                    DeviceStates { Layout.fillWidth: true; state: root.state }
+                }
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    Layout.preferredWidth: 2
+                    Layout.alignment: Qt.AlignTop
+                    spacing: Theme.gap
+                    ProgramList {
+                        objectName: "ex10Program"
+                        Layout.fillWidth: true
+                        statements: model.statements
+                        state: root.state
+                        selected: root.selected
+                        onPicked: i => root.selected = i
+                    }
+                    RowLayout {
+                        spacing: Theme.gap
+                        PlainButton {
+                            objectName: "ex10Drop"
+                            text: "drop"; mono: true
+                            enabled: root.selected >= 0
+                            onClicked: { root.edit(model.drop(root.selected)); root.selected = -1 }
+                        }
+                        PlainButton {
+                            objectName: "ex10Swap"
+                            text: "swap with next"; mono: true
+                            enabled: root.selected >= 0
+                            onClicked: root.edit(model.swapWithNext(root.selected))
+                        }
+                        PlainButton {
+                            objectName: "ex10Reset"
+                            text: "reset program"; mono: true
+                            fillColor: "transparent"; textColor: Theme.amber
+                            onClicked: { model.reset(); root.selected = -1; root.editError = "" }
+                        }
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        visible: text.length > 0
+                        text: root.editError || model.edits.join("\n")
+                        color: root.editError ? Theme.failed : Theme.inkMuted
+                        font.family: Theme.sans
+                        font.pixelSize: Theme.smallSize
+                        wrapMode: Text.Wrap
+                    }
+                }
+            }
+        }
+    }
+}

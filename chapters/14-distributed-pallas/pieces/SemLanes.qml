@@ -1,0 +1,121 @@
+import QtQuick
+import TpuCourse.Ui
+
+// One lane per device: its program (compute, waits, barrier) on top and its
+// DMAs below, drawn up to the current time. A copy still travelling is an
+// outline (in flight); a landed one is filled. A device stuck in a deadlock
+// gets a red lane and says what it waits on.
+Item {
+    id: root
+    property var spans: []
+    property var events: []
+    property int eventIndex: 0
+    property int devices: 4
+    property real endS: 1
+    property real nowS: 0
+    property var deadlock: []        // the run's waiters
+    property bool atEnd: false
+    readonly property real labelWidth: Theme.px(78)
+    readonly property real laneHeight: Theme.px(46)
+    readonly property real plotWidth: width - labelWidth - Theme.gap
+
+    implicitHeight: devices * (laneHeight + Theme.gap) + Theme.px(18)
+
+    function xOf(t) { return labelWidth + Theme.gap + plotWidth * Math.min(1, t / Math.max(endS, 1e-12)) }
+    function waiter(d) { return deadlock.find(w => w.device === d) }
+    function spanColor(s) {
+        if (s.category === "dma") return Theme.seriesColor(0)
+        if (s.category === "wait") return Theme.inkFaint
+        if (s.category === "barrier") return Theme.seriesColor(2)
+        return Theme.seriesColor(3)
+    }
+
+    Repeater {
+        model: root.devices
+        Item {
+            id: lane
+            required property int index
+            readonly property var stuck: root.atEnd ? root.waiter(index) : undefined
+            y: index * (root.laneHeight + Theme.gap)
+            width: root.width
+            height: root.laneHeight
+            Rectangle {
+                anchors.fill: parent
+                radius: Theme.radius
+                color: Theme.card
+                border.color: lane.stuck ? Theme.failed : Theme.cardBorder
+                border.width: lane.stuck ? 2 : 1
+            }
+            MonoText {
+                objectName: "ex10LaneLabel_" + lane.index
+                x: Theme.gap
+                anchors.verticalCenter: parent.verticalCenter
+                text: "device " + lane.index
+                color: lane.stuck ? Theme.failed : Theme.inkMuted
+                font.pixelSize: Theme.tinySize
+            }
+            Repeater {
+                model: root.spans.filter(s => s.device === lane.index && s.startS <= root.nowS)
+                Rectangle {
+                    required property var modelData
+                    readonly property bool dma: modelData.category === "dma"
+                    readonly property bool landed: modelData.endS <= root.nowS
+                    x: root.xOf(modelData.startS)
+                    width: Math.max(Theme.px(2), root.xOf(Math.min(modelData.endS, root.nowS)) - x)
+                    y: dma ? lane.height / 2 + Theme.px(3) : Theme.px(5)
+                    height: lane.height / 2 - Theme.px(8)
+                    radius: Theme.px(2)
+                    color: dma && !landed ? "transparent" : root.spanColor(modelData)
+                    border.color: root.spanColor(modelData)
+                    border.width: 1
+                    opacity: modelData.category === "wait" ? 0.5 : 1
+                }
+            }
+            // Signals and landings up to now, as ticks on the program row.
+            Repeater {
+                model: root.events.slice(0, root.eventIndex + 1)
+                        .filter(e => e.device === lane.index && (e.kind === "signal" || e.kind === "dma-land"))
+                Rectangle {
+                    required property var modelData
+                    x: root.xOf(modelData.timeS) - width / 2
+                    y: Theme.px(2)
+                    width: Theme.px(2)
+                    height: lane.height - Theme.px(4)
+                    color: modelData.kind === "signal" ? Theme.amber : Theme.verified
+                }
+            }
+            MonoText {
+                visible: !!lane.stuck
+                anchors.right: parent.right
+                anchors.rightMargin: Theme.gap
+                anchors.verticalCenter: parent.verticalCenter
+                text: lane.stuck ? "stuck: waits on " + lane.stuck.semaphore + " (" + lane.stuck.value + " of " + lane.stuck.needed + ")" : ""
+                color: Theme.failed
+                font.pixelSize: Theme.tinySize
+            }
+        }
+    }
+    // Now.
+    Rectangle {
+        x: root.xOf(root.nowS)
+        y: 0
+        width: 2
+        height: root.devices * (root.laneHeight + Theme.gap) - Theme.gap
+        color: Theme.amber
+    }
+    Row {
+        y: root.devices * (root.laneHeight + Theme.gap)
+        x: root.labelWidth + Theme.gap
+        spacing: Theme.gapM
+        Repeater {
+            model: [["compute", Theme.seriesColor(3)], ["wait", Theme.inkFaint], ["barrier", Theme.seriesColor(2)],
+                    ["DMA landed", Theme.seriesColor(0)], ["signal", Theme.amber], ["copy lands", Theme.verified]]
+            Row {
+                required property var modelData
+                spacing: Theme.px(4)
+                Rectangle { width: Theme.px(10); height: width; color: modelData[1]; anchors.verticalCenter: parent.verticalCenter }
+                MonoText { text: modelData[0]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+            }
+        }
+    }
+}

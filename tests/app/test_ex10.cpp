@@ -1,0 +1,113 @@
+#include <catch2/catch.hpp>
+
+#include "shellfixture.h"
+
+#include <tpusim/chips.h>
+#include <tpusim/semaphores.h>
+
+#include <QFile>
+#include <QQuickItem>
+#include <QStringList>
+#include <QTest>
+
+namespace {
+
+// The program the piece opens with: the shipped ring all-gather.
+tpusim::SemProgram ringAllGather()
+{
+    QFile f(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/semaphores/ring_all_gather.sem"));
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    return tpusim::parse_semaphore_program(f.readAll().toStdString(), "ring_all_gather.sem");
+}
+
+QString shown(ShellFixture &shell, const char *name)
+{
+    for (QObject *item : shell.findAll(name))
+        if (ShellFixture::isShown(item))
+            return item->property("text").toString().trimmed();
+    return QStringLiteral("<not shown: %1>").arg(QString::fromLatin1(name));
+}
+
+QQuickItem *item(ShellFixture &shell, const QString &name)
+{
+    auto *found = qobject_cast<QQuickItem *>(shell.find(name.toUtf8().constData()));
+    REQUIRE(found != nullptr);
+    return found;
+}
+
+void click(ShellFixture &shell, QQuickItem *target)
+{
+    const QPoint at = target->mapToScene(QPointF(target->width() / 2, target->height() / 2)).toPoint();
+    QTest::mouseClick(shell.window(), Qt::LeftButton, {}, at);
+}
+
+} // namespace
+
+TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock", "[ex10][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX10")));
+    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    QQuickItem *scrub = item(shell, QStringLiteral("ex10Scrub"));
+    QTRY_VERIFY(ShellFixture::isShown(scrub));
+
+    const tpusim::SemProgram program = ringAllGather();
+    const tpusim::Chip &chip = tpusim::chip("v5e");
+    const tpusim::SemRun run = tpusim::run_semaphores(program, chip);
+    const int events = static_cast<int>(run.events.size());
+    REQUIRE(scrub->property("count").toInt() == events);
+
+    // Drag from the start halfway along the track, then finish with End.
+    const qreal margin = scrub->property("trackMargin").toReal();
+    const qreal width = scrub->width() - 2 * margin;
+    const auto at = [&](qreal f) { return scrub->mapToScene(QPointF(margin + width * f, scrub->height() / 2)).toPoint(); };
+    QTest::mousePress(shell.window(), Qt::LeftButton, {}, at(0));
+    for (int i = 1; i <= 5; ++i)
+        QTest::mouseMove(shell.window(), at(0.1 * i));
+    QTest::mouseRelease(shell.window(), Qt::LeftButton, {}, at(0.5));
+    const int half = scrub->property("value").toInt();
+    CHECK(half > 0);
+    CHECK(half < events - 1);
+    QTest::keyClick(shell.window(), Qt::Key_Right);
+    QTRY_COMPARE(scrub->property("value").toInt(), half + 1);
+    QTest::keyClick(shell.window(), Qt::Key_End);
+    QTRY_COMPARE(scrub->property("value").toInt(), events - 1);
+
+    CHECK(shown(shell, "ex10Status") == QString::fromStdString(std::string(tpusim::sem_status_name(run.status))));
+    CHECK(shown(shell, "ex10Status") == QStringLiteral("ok"));
+    CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(run.end_s)));
+    CHECK(shown(shell, "ex10Now").startsWith(QStringLiteral("event %1/%1").arg(events)));
+    CHECK(shell.store().masteryItemsDone(14).count("ch14-semaphores") == 0);
+
+    // Drop the copy that signals the receive semaphores, through the UI.
+    std::size_t copy = 0;
+    for (const auto &s : tpusim::semaphore_statements(program))
+        if (s.text.rfind("remote_copy", 0) == 0)
+            copy = s.index;
+    REQUIRE(copy > 0);
+    click(shell, item(shell, QStringLiteral("ex10Statement_%1").arg(copy)));
+    QQuickItem *drop = item(shell, QStringLiteral("ex10Drop"));
+    QTRY_VERIFY(drop->isEnabled());
+    click(shell, drop);
+
+    const tpusim::SemRun broken = tpusim::run_semaphores(tpusim::drop_statement(program, copy), chip);
+    REQUIRE(broken.status == tpusim::SemStatus::deadlock);
+    QStringList reasons;
+    for (const auto &w : broken.deadlock)
+        reasons << QString::fromStdString(w.reason);
+    QTRY_COMPARE(shown(shell, "ex10Status"), QStringLiteral("deadlock"));
+    CHECK(shown(shell, "ex10Problems") == reasons.join(QLatin1Char('\n')));
+    CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(broken.end_s)));
+    CHECK(shell.store().masteryItemsDone(14).count("ch14-semaphores") == 1);
+
+    // At the end of the broken run, every stuck device's lane says so.
+    scrub->forceActiveFocus();
+    QTest::keyClick(shell.window(), Qt::Key_End);
+    for (const auto &w : broken.deadlock)
+        CHECK(shown(shell, ("ex10LaneLabel_" + std::to_string(w.device)).c_str()) ==
+              QStringLiteral("device %1").arg(w.device));
+
+    // Reset brings the working program back.
+    click(shell, item(shell, QStringLiteral("ex10Reset")));
+    QTRY_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
+}
