@@ -26,10 +26,11 @@ Item {
         id: model
         resource: ":/chapters/distributed-pallas/pieces/ring_all_gather.sem"
         chip: "v5e"
-        // A new run starts at its first event; producing a deadlock is the
+        // A working run starts at its first event; a broken one opens at its
+        // end, where the devices are stuck. Producing a deadlock is the
         // chapter's mastery item for this piece.
         onRunChanged: {
-            root.eventIndex = 0
+            root.eventIndex = run.status === "ok" ? 0 : Math.max(0, (run.events || []).length - 1)
             if (run.status === "deadlock" && !root.credited)
                 root.credited = Course.setItemDone(14, "ch14-semaphores", true)
         }

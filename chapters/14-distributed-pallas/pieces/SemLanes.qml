@@ -19,12 +19,12 @@ Item {
     readonly property real laneHeight: Theme.px(46)
     readonly property real plotWidth: width - labelWidth - Theme.gap
 
-    implicitHeight: devices * (laneHeight + Theme.gap) + Theme.px(18)
+    implicitHeight: devices * (laneHeight + Theme.gap) + legend.implicitHeight
 
     function xOf(t) { return labelWidth + Theme.gap + plotWidth * Math.min(1, t / Math.max(endS, 1e-12)) }
     function waiter(d) { return deadlock.find(w => w.device === d) }
     function spanColor(s) {
-        if (s.category === "dma") return Theme.seriesColor(0)
+        if (s.category === "dma") return s.track === "DMA local" ? Theme.seriesColor(1) : Theme.seriesColor(0)
         if (s.category === "wait") return Theme.inkFaint
         if (s.category === "barrier") return Theme.seriesColor(2)
         return Theme.seriesColor(3)
@@ -61,7 +61,8 @@ Item {
                     readonly property bool dma: modelData.category === "dma"
                     readonly property bool landed: modelData.endS <= root.nowS
                     x: root.xOf(modelData.startS)
-                    width: Math.max(Theme.px(2), root.xOf(Math.min(modelData.endS, root.nowS)) - x)
+                    // A hairline short of its end, so back-to-back copies stay two bars.
+                    width: Math.max(Theme.px(2), root.xOf(Math.min(modelData.endS, root.nowS)) - x - 1)
                     y: dma ? lane.height / 2 + Theme.px(3) : Theme.px(5)
                     height: lane.height / 2 - Theme.px(8)
                     radius: Theme.px(2)
@@ -69,6 +70,13 @@ Item {
                     border.color: root.spanColor(modelData)
                     border.width: 1
                     opacity: modelData.category === "wait" ? 0.5 : 1
+                    MonoText {
+                        anchors.centerIn: parent
+                        visible: parent.dma && implicitWidth < parent.width - Theme.px(4)
+                        text: parent.modelData.name + (parent.landed ? "" : " · in flight")
+                        color: parent.landed ? Theme.ink : Theme.inkText
+                        font.pixelSize: Theme.tinySize
+                    }
                 }
             }
             // Signals and landings up to now, as ticks on the program row.
@@ -84,14 +92,25 @@ Item {
                     color: modelData.kind === "signal" ? Theme.amber : Theme.verified
                 }
             }
-            MonoText {
+            // On its own ground, so it reads over the bars.
+            Rectangle {
                 visible: !!lane.stuck
                 anchors.right: parent.right
                 anchors.rightMargin: Theme.gap
-                anchors.verticalCenter: parent.verticalCenter
-                text: lane.stuck ? "stuck: waits on " + lane.stuck.semaphore + " (" + lane.stuck.value + " of " + lane.stuck.needed + ")" : ""
-                color: Theme.failed
-                font.pixelSize: Theme.tinySize
+                y: Theme.px(3)
+                width: stuckText.implicitWidth + Theme.gap
+                height: stuckText.implicitHeight + Theme.px(2)
+                radius: Theme.px(3)
+                color: Theme.problemGround
+                border.color: Theme.failed
+                MonoText {
+                    id: stuckText
+                    objectName: "ex10Stuck_" + lane.index
+                    anchors.centerIn: parent
+                    text: lane.stuck ? "stuck: waits on " + lane.stuck.semaphore + " (" + lane.stuck.value + " of " + lane.stuck.needed + ")" : ""
+                    color: Theme.failed
+                    font.pixelSize: Theme.tinySize
+                }
             }
         }
     }
@@ -103,13 +122,15 @@ Item {
         height: root.devices * (root.laneHeight + Theme.gap) - Theme.gap
         color: Theme.amber
     }
-    Row {
+    Flow {
+        id: legend
         y: root.devices * (root.laneHeight + Theme.gap)
         x: root.labelWidth + Theme.gap
+        width: root.plotWidth
         spacing: Theme.gapM
         Repeater {
             model: [["compute", Theme.seriesColor(3)], ["wait", Theme.inkFaint], ["barrier", Theme.seriesColor(2)],
-                    ["DMA landed", Theme.seriesColor(0)], ["signal", Theme.amber], ["copy lands", Theme.verified]]
+                    ["local copy", Theme.seriesColor(1)], ["remote copy (outline while in flight)", Theme.seriesColor(0)], ["signal", Theme.amber], ["copy lands", Theme.verified]]
             Row {
                 required property var modelData
                 spacing: Theme.px(4)

@@ -61,6 +61,7 @@ ColumnLayout {
     }
     Text {
         Layout.fillWidth: true
+        visible: root.problems.length === 0    // otherwise it repeats the first problem
         text: root.run.summary || ""
         color: Theme.inkMuted
         font.family: Theme.sans
