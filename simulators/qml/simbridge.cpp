@@ -1,6 +1,7 @@
 #include "simbridge.h"
 #include "variants.h"
 #include "attentionmodel.h"
+#include "meshmodel.h"
 #include "semaphoremodel.h"
 
 #include <tpusim/bench.h>
@@ -15,6 +16,7 @@ void SimBridge::registerSingleton()
     qmlRegisterSingletonType<SimBridge>("TpuCourse.Sim", 1, 0, "Sim",
                                         [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
     AttentionModel::registerSingleton();
+    MeshModel::registerType();
     SemaphoreModel::registerType();
 }
 

@@ -1,0 +1,66 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The closed form of the scaling book against the hop-by-hop simulation,
+// each with its badge, and libtpusim's words on why they agree or differ.
+ColumnLayout {
+    id: root
+    property var result: ({})
+    property bool busy: false
+    readonly property var provenance: result.provenance || ({})
+    spacing: Theme.gap
+
+    component Figure: RowLayout {
+        property alias name: nameText.text
+        property alias value: valueText.text
+        property string valueName: ""
+        spacing: Theme.gap
+        Caption { id: nameText; Layout.preferredWidth: Theme.px(150) }
+        MonoText {
+            id: valueText
+            objectName: parent.valueName
+            font.pixelSize: Theme.subheadingSize
+            color: root.busy ? Theme.inkFaint : Theme.inkText
+        }
+        ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }
+    }
+
+    Figure { name: "closed form"; valueName: "ex11ClosedForm"; value: root.result.analytic || "—" }
+    Figure { name: "simulated, hop by hop"; valueName: "ex11Simulated"; value: root.result.simulated || "—" }
+    MonoText {
+        objectName: "ex11Difference"
+        Layout.fillWidth: true
+        wrapMode: Text.WordWrap
+        font.pixelSize: Theme.smallSize
+        color: root.result.agrees ? Theme.verified : Theme.amber
+        text: root.busy ? "simulating…"
+                        : root.result.error ? "" : (root.result.agrees ? "agree" : "differ") + " · simulated / closed form − 1 = " + (root.result.differenceText || "")
+    }
+    Text {
+        Layout.fillWidth: true
+        wrapMode: Text.WordWrap
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+        color: Theme.inkMuted
+        text: root.result.formula ? "closed form: " + root.result.formula : ""
+    }
+    Text {
+        objectName: "ex11Explanation"
+        Layout.fillWidth: true
+        wrapMode: Text.WordWrap
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+        color: root.result.error ? Theme.failed : (root.result.agrees ? Theme.inkMuted : Theme.inkText)
+        text: root.result.error || root.result.explanation || ""
+    }
+    Text {
+        Layout.fillWidth: true
+        wrapMode: Text.WordWrap
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+        color: Theme.inkFaint
+        visible: !root.result.error
+        text: "link " + (root.result.linkBandwidth || "") + " one way · hop " + (root.result.hopLatency || "")
+              + " · busiest link carried " + (root.result.busiestLinkBytes || "") + " · "
+              + (root.result.chunkHops || 0) + " chunk hops on " + (root.result.linesSimulated || 0) + " of "
+              + (root.result.linesTotal || 0) + " rings simulated (the rest run identically)"
+    }
+}

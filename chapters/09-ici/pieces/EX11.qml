@@ -1,0 +1,141 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·11 the mesh, hop by hop: a collective on a slice of chips, cut into
+// chunks that cross the ICI links one hop at a time. libtpusim runs it
+// (MeshModel) and prices it twice: the closed form and the simulation.
+Item {
+    id: root
+    property real time: 0
+    // The mastery item: a collective run over a wrapped and an unwrapped axis.
+    property bool sawWrapped: false
+    property bool sawUnwrapped: false
+    property bool credited: false
+    readonly property var result: mesh.result
+
+    MeshModel {
+        id: mesh
+        objectName: "ex11Model"
+        // A third of the way in, chunks are on the wire wherever the cursor starts.
+        onViewChanged: root.time = (mesh.view.endS || 0) / 3
+        onResultChanged: {
+            const info = (mesh.result.axes || [])[mesh.axis] || ({})
+            if (info.wraps === true) root.sawWrapped = true
+            if (info.wraps === false) root.sawUnwrapped = true
+            if (root.sawWrapped && root.sawUnwrapped && !root.credited)
+                root.credited = Course.setItemDone(9, "ch09-hop-by-hop", true)
+        }
+    }
+
+    Flickable {
+        anchors.fill: parent
+        contentWidth: width
+        contentHeight: page.implicitHeight
+        boundsBehavior: Flickable.StopAtBounds
+        clip: true
+        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+
+        ColumnLayout {
+            id: page
+            width: root.width
+            spacing: Theme.gapM
+
+            Text {
+                Layout.fillWidth: true
+                text: "Each chip holds a shard; a collective cuts it into chunks that cross the ICI links one hop at a time. Links are coloured by the bytes they carried; the time cursor shows the chunks on the wire."
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                lineHeight: 1.25
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
+            SliceControls {
+                Layout.fillWidth: true
+                chip: mesh.chip
+                shape: mesh.shape
+                maxAxes: mesh.maxAxes(mesh.chip)
+                plane: mesh.view.plane || 0
+                planes: mesh.view.planes || 1
+                onChipChosen: id => {
+                    const k = mesh.maxAxes(id)
+                    if (mesh.shape.length > k) mesh.shape = mesh.shape.slice(0, k)
+                    if (mesh.axis >= mesh.shape.length) mesh.axis = 0
+                    mesh.chip = id
+                }
+                onShapeEdited: s => {
+                    if (mesh.axis >= s.length) mesh.axis = s.length - 1
+                    mesh.shape = s
+                }
+                onPlaneEdited: p => mesh.plane = p
+            }
+            CollectiveControls {
+                Layout.fillWidth: true
+                kind: mesh.kind
+                bytes: mesh.bytes
+                bidirectional: mesh.bidirectional
+                axis: mesh.axis
+                shape: mesh.shape
+                onKindChosen: k => mesh.kind = k
+                onBytesEdited: b => mesh.bytes = b
+                onBidirectionalChosen: on => mesh.bidirectional = on
+                onAxisChosen: a => mesh.axis = a
+            }
+            WrapStatement {
+                Layout.fillWidth: true
+                result: root.result
+                axis: mesh.axis
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapL
+                ColumnLayout {
+                    Layout.preferredWidth: page.width * 0.55
+                    Layout.maximumWidth: page.width * 0.55
+                    Layout.alignment: Qt.AlignTop
+                    spacing: Theme.gap
+                    MeshCanvas {
+                        objectName: "ex11Mesh"
+                        Layout.fillWidth: true
+                        Layout.preferredHeight: Theme.px(360)
+                        view: mesh.view
+                        time: root.time
+                        opacity: mesh.busy ? 0.4 : 1
+                    }
+                    Caption {
+                        Layout.fillWidth: true
+                        wrapMode: Text.WordWrap
+                        color: Theme.inkFaint
+                        text: (mesh.shape.length === 1 ? "axis 0 runs left to right"
+                               : "rows are axis 0, columns axis 1" + (mesh.shape.length === 3 ? "; plane " + (mesh.view.plane || 0) + " of axis 2 (its links leave the page)" : ""))
+                              + " · each link drawn once per direction · amber = bytes carried, brightest = busiest · blue dots = chunks in flight"
+                    }
+                    TimeScrub {
+                        Layout.fillWidth: true
+                        end: mesh.view.endS || 0
+                        time: root.time
+                        onMoved: t => root.time = t
+                    }
+                }
+                CollectiveTimes {
+                    Layout.fillWidth: true
+                    Layout.alignment: Qt.AlignTop
+                    result: root.result
+                    busy: mesh.busy
+                }
+            }
+            Text {
+                objectName: "ex11Mastery"
+                Layout.fillWidth: true
+                wrapMode: Text.WordWrap
+                font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                color: root.credited ? Theme.inkText : Theme.inkMuted
+                text: root.credited ? "✓ Compared a wrapped and an unwrapped axis: counted toward chapter 9."
+                                    : "Run a collective over an axis without wraparound and one with it:  "
+                                      + (root.sawUnwrapped ? "✓" : "○") + " unwrapped   " + (root.sawWrapped ? "✓" : "○") + " wrapped"
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+#include "meshmodel.h"
+#include "variants.h"
+
+#include <tpusim/collective.h>
+#include <tpusim/error.h>
+#include <tpusim/mesh.h>
+
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtQml/qqml.h>
+
+#include <algorithm>
+#include <cmath>
+
+using simqml::qs;
+
+// One run of libtpusim: the mesh, what the collective did on it, or the error.
+struct MeshRun {
+    tpusim::Mesh mesh;
+    tpusim::CollectiveResult result;
+    QString error;
+};
+
+namespace {
+
+// Up to this many chips the simulation runs inline: it takes well under a
+// millisecond, and a thread hop would only make the scrub lag.
+constexpr std::int64_t inlineChips = 64;
+
+struct Inputs {
+    std::string chip;
+    std::vector<std::int64_t> shape;
+    tpusim::CollectiveSpec spec;
+};
+
+std::shared_ptr<MeshRun> simulate(const Inputs &in)
+{
+    auto run = std::make_shared<MeshRun>();
+    try {
+        run->mesh = tpusim::make_mesh(tpusim::chip(in.chip), in.shape);
+        tpusim::CollectiveOptions options;
+        options.trace = true;
+        options.max_trace_events = 20000;
+        run->result = tpusim::collective(run->mesh, in.spec, options);
+    } catch (const tpusim::InputError &e) {
+        run->error = QString::fromUtf8(e.what());
+    }
+    return run;
+}
+
+// "(3,1) -> (4,1)" as two coordinate lists.
+bool parseLink(const std::string &text, std::vector<std::int64_t> &from, std::vector<std::int64_t> &to)
+{
+    from.clear();
+    to.clear();
+    std::vector<std::int64_t> *into = &from;
+    std::int64_t n = 0;
+    bool inNumber = false;
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            n = n * 10 + (c - '0');
+            inNumber = true;
+        } else {
+            if (inNumber) into->push_back(n);
+            n = 0;
+            inNumber = false;
+            if (c == ')') into = &to;
+        }
+    }
+    return !from.empty() && from.size() == to.size();
+}
+
+QString text(double seconds) { return qs(tpusim::format_time(seconds)); }
+
+} // namespace
+
+MeshModel::MeshModel(QObject *parent) : QObject(parent)
+{
+    connect(this, &MeshModel::inputsChanged, this, &MeshModel::schedule);
+    connect(this, &MeshModel::planeChanged, this, &MeshModel::rebuildView);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        emit busyChanged();
+        finished(m_watcher.result());
+    });
+    schedule();
+}
+
+MeshModel::~MeshModel() { m_watcher.waitForFinished(); }
+
+void MeshModel::registerType() { qmlRegisterType<MeshModel>("TpuCourse.Sim", 1, 0, "MeshModel"); }
+
+int MeshModel::maxAxes(const QString &chipId) const
+{
+    try {
+        tpusim::make_mesh(tpusim::chip(chipId.toStdString()), {1, 1, 1});
+        return 3;
+    } catch (const tpusim::InputError &) {
+        return 2;
+    }
+}
+
+// Several inputs change together (a chip switch resets the shape): run once.
+void MeshModel::schedule()
+{
+    if (m_scheduled)
+        return;
+    m_scheduled = true;
+    QTimer::singleShot(0, this, [this] {
+        m_scheduled = false;
+        start();
+    });
+}
+
+void MeshModel::start()
+{
+    if (m_watcher.isRunning()) {
+        m_stale = true;
+        return;
+    }
+    Inputs in;
+    in.chip = m_chip.toStdString();
+    std::int64_t chips = 1;
+    for (const QVariant &v : m_shape) {
+        in.shape.push_back(v.toLongLong());
+        chips *= std::max<std::int64_t>(1, v.toLongLong());
+    }
+    try {
+        in.spec.kind = tpusim::parse_collective(m_kind.toStdString());
+    } catch (const tpusim::InputError &e) {
+        auto run = std::make_shared<MeshRun>();
+        run->error = QString::fromUtf8(e.what());
+        finished(run);
+        return;
+    }
+    in.spec.axes = {m_axis};
+    in.spec.bytes = m_bytes;
+    in.spec.bidirectional = m_bidirectional;
+    in.spec.chunks = m_chunks;
+    if (chips <= inlineChips) {
+        finished(simulate(in));
+        return;
+    }
+    m_watcher.setFuture(QtConcurrent::run(simulate, in));
+    emit busyChanged();
+}
+
+void MeshModel::finished(std::shared_ptr<MeshRun> run)
+{
+    if (m_stale) {
+        m_stale = false;
+        start();
+        return;
+    }
+    m_run = std::move(run);
+    if (!m_run->error.isEmpty()) {
+        m_result = {{"error", m_run->error}};
+    } else {
+        const tpusim::CollectiveResult &r = m_run->result;
+        const tpusim::Mesh &m = m_run->mesh;
+        QVariantList axes;
+        for (const auto &a : m.axes)
+            axes.append(QVariantMap{{"size", qlonglong(a.size)}, {"wraps", a.wraps}, {"reason", qs(a.reason)}});
+        const tpusim::Chip &chip = tpusim::chip(m.chip);
+        m_result = {{"timeS", r.time_s},
+                    {"time", text(r.time_s)},
+                    {"simulatedS", r.simulated_s},
+                    {"simulated", text(r.simulated_s)},
+                    {"analyticS", r.analytic_s},
+                    {"analytic", text(r.analytic_s)},
+                    {"analyticBandwidth", text(r.analytic_bandwidth_s)},
+                    {"analyticLatency", text(r.analytic_latency_s)},
+                    {"difference", r.difference},
+                    {"differenceText", qs(tpusim::format_fixed(r.difference * 100, 1)) + QStringLiteral(" %")},
+                    {"agrees", r.agrees},
+                    {"formula", qs(r.formula)},
+                    {"explanation", qs(r.explanation)},
+                    {"groupSize", qlonglong(r.group_size)},
+                    {"groups", qlonglong(r.groups)},
+                    {"busiestLinkBytes", qs(tpusim::format_bytes(r.busiest_link_bytes))},
+                    {"totalLinkBytes", qs(tpusim::format_bytes(r.total_link_bytes))},
+                    {"chunkHops", qlonglong(r.chunk_hops)},
+                    {"linesSimulated", qlonglong(r.lines_simulated)},
+                    {"linesTotal", qlonglong(r.lines_total)},
+                    {"traceTruncated", r.trace_truncated},
+                    {"devices", qlonglong(m.devices())},
+                    {"shape", qs(m.shape())},
+                    {"axes", axes},
+                    {"wrapRule", qs(chip.wraparound.text)},
+                    {"wrapSource", qs(chip.wraparound.source)},
+                    {"topology", qs(chip.topology.text)},
+                    {"linkBandwidth", qs(tpusim::format_bytes(m.link_bandwidth)) + QStringLiteral("/s")},
+                    {"hopLatency", text(m.hop_latency)},
+                    {"provenance", simqml::provenance(r.provenance)}};
+    }
+    emit resultChanged();
+    rebuildView();
+}
+
+// The plane on show: axes 0 and 1 (a 1D slice is one row), at index `plane`
+// of axis 2. Links along axis 2 leave the plane and are not drawn.
+void MeshModel::rebuildView()
+{
+    if (!m_run || !m_run->error.isEmpty()) {
+        m_view = {};
+        emit viewChanged();
+        return;
+    }
+    const tpusim::Mesh &mesh = m_run->mesh;
+    const std::size_t rank = mesh.axes.size();
+    const std::int64_t planes = rank == 3 ? mesh.axes[2].size : 1;
+    const std::int64_t plane = std::clamp<std::int64_t>(m_plane, 0, planes - 1);
+    // (row, column) of a device in the plane, or false when it lies elsewhere.
+    const auto place = [&](const std::vector<std::int64_t> &c, std::int64_t &row, std::int64_t &col) {
+        if (rank == 3 && c[2] != plane) return false;
+        row = rank == 1 ? 0 : c[0];
+        col = rank == 1 ? c[0] : c[1];
+        return true;
+    };
+
+    QVariantList links;
+    double maxBytes = 0;
+    for (const tpusim::LinkLoad &l : m_run->result.links) {
+        if (l.link.axis > 1) continue;
+        std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+        if (!place(mesh.coords(l.link.from), r0, c0) || !place(mesh.coords(l.link.to), r1, c1)) continue;
+        const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
+        maxBytes = std::max(maxBytes, l.bytes);
+        links.append(QVariantMap{{"r0", qlonglong(r0)}, {"c0", qlonglong(c0)}, {"r1", qlonglong(r1)},
+                                 {"c1", qlonglong(c1)}, {"axis", l.link.axis}, {"direction", l.link.direction},
+                                 {"wrap", wrap}, {"bytes", l.bytes}, {"busyS", l.busy_s}});
+    }
+
+    QVariantList hops;
+    double end = 0;
+    std::vector<std::int64_t> from, to;
+    for (const tpusim::TraceEvent &e : m_run->result.trace) {
+        end = std::max(end, e.start_s + e.duration_s);
+        if (e.category != "link" || !parseLink(e.thread, from, to)) continue;
+        std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+        if (!place(from, r0, c0) || !place(to, r1, c1)) continue;
+        if (std::abs(r1 - r0) + std::abs(c1 - c0) == 0) continue;  // an axis-2 hop seen end on
+        const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
+        const bool up = r1 + c1 > r0 + c0;
+        hops.append(QVariantMap{{"r0", qlonglong(r0)}, {"c0", qlonglong(c0)}, {"r1", qlonglong(r1)},
+                                {"c1", qlonglong(c1)}, {"wrap", wrap}, {"direction", up != wrap ? 1 : -1},
+                                {"startS", e.start_s}, {"durationS", e.duration_s}, {"name", qs(e.name)}});
+    }
+    end = std::max(end, m_run->result.simulated_s);
+
+    m_view = {{"rows", qlonglong(rank == 1 ? 1 : mesh.axes[0].size)},
+              {"cols", qlonglong(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size)},
+              {"rowWraps", rank > 1 && mesh.axes[0].wraps},
+              {"colWraps", rank == 1 ? mesh.axes[0].wraps : mesh.axes[1].wraps},
+              {"plane", qlonglong(plane)},
+              {"planes", qlonglong(planes)},
+              {"links", links},
+              {"maxBytes", maxBytes},
+              {"hops", hops},
+              {"endS", end}};
+    emit viewChanged();
+}

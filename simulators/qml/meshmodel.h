@@ -1,0 +1,73 @@
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QVariantList>
+#include <QVariantMap>
+
+#include <memory>
+
+struct MeshRun;
+
+// libtpusim's mesh and collective modules for QML (type TpuCourse.Sim/MeshModel):
+// set the inputs, read `result` (the collective's times, words and
+// provenance) and `view` (one 2D plane of the slice: its links with the bytes
+// each carried, and the chunk hops of the trace on them). Slices of more
+// than 64 chips are simulated off the GUI thread while `busy` is true.
+class MeshModel : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
+    Q_PROPERTY(QVariantList shape MEMBER m_shape NOTIFY inputsChanged)
+    Q_PROPERTY(QString kind MEMBER m_kind NOTIFY inputsChanged)
+    Q_PROPERTY(int axis MEMBER m_axis NOTIFY inputsChanged)
+    Q_PROPERTY(double bytes MEMBER m_bytes NOTIFY inputsChanged)
+    Q_PROPERTY(bool bidirectional MEMBER m_bidirectional NOTIFY inputsChanged)
+    Q_PROPERTY(int chunks MEMBER m_chunks NOTIFY inputsChanged)
+    Q_PROPERTY(int plane MEMBER m_plane NOTIFY planeChanged)
+    Q_PROPERTY(QVariantMap result READ result NOTIFY resultChanged)
+    Q_PROPERTY(QVariantMap view READ view NOTIFY viewChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+
+public:
+    explicit MeshModel(QObject *parent = nullptr);
+    ~MeshModel() override;
+
+    static void registerType();
+    // The most axes a slice of this chip can have: 2 or 3.
+    Q_INVOKABLE int maxAxes(const QString &chipId) const;
+
+    QVariantMap result() const { return m_result; }
+    QVariantMap view() const { return m_view; }
+    bool busy() const { return m_watcher.isRunning(); }
+
+signals:
+    void inputsChanged();
+    void planeChanged();
+    void resultChanged();
+    void viewChanged();
+    void busyChanged();
+
+private:
+    void schedule();
+    void start();
+    void finished(std::shared_ptr<MeshRun> run);
+    void rebuildView();
+
+    QString m_chip = QStringLiteral("v5e");
+    QVariantList m_shape{8, 4};
+    QString m_kind = QStringLiteral("all-gather");
+    int m_axis = 1;
+    double m_bytes = 32.0 * 1024 * 1024;
+    bool m_bidirectional = true;
+    int m_chunks = 4;
+    int m_plane = 0;
+
+    bool m_scheduled = false;
+    bool m_stale = false;  // inputs changed while a run was in flight
+    std::shared_ptr<MeshRun> m_run;
+    QFutureWatcher<std::shared_ptr<MeshRun>> m_watcher;
+    QVariantMap m_result;
+    QVariantMap m_view;
+};
