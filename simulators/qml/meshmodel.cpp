@@ -18,6 +18,7 @@ using simqml::qs;
 struct MeshRun {
     tpusim::Mesh mesh;
     tpusim::CollectiveResult result;
+    double bytes = 0;  // V, as the collective was asked for it
     QString error;
 };
 
@@ -36,6 +37,7 @@ struct Inputs {
 std::shared_ptr<MeshRun> simulate(const Inputs &in)
 {
     auto run = std::make_shared<MeshRun>();
+    run->bytes = in.spec.bytes;
     try {
         run->mesh = tpusim::make_mesh(tpusim::chip(in.chip), in.shape);
         tpusim::CollectiveOptions options;
@@ -174,6 +176,7 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
                     {"agrees", r.agrees},
                     {"formula", qs(r.formula)},
                     {"explanation", qs(r.explanation)},
+                    {"bytesText", qs(tpusim::format_bytes(m_run->bytes))},
                     {"groupSize", qlonglong(r.group_size)},
                     {"groups", qlonglong(r.groups)},
                     {"busiestLinkBytes", qs(tpusim::format_bytes(r.busiest_link_bytes))},

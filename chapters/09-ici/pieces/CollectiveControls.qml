@@ -11,6 +11,7 @@ ColumnLayout {
     property bool bidirectional: true
     property int axis: 1
     property var shape: [8, 4]
+    property string bytesText: ""    // libtpusim's reading of the bytes, "32.0 MiB"
     signal kindChosen(string kind)
     signal bytesEdited(real bytes)
     signal bidirectionalChosen(bool on)
@@ -40,7 +41,7 @@ ColumnLayout {
             value: root.bytes / 1024
             onValueEdited: v => root.bytesEdited(v * 1024)
         }
-        Caption { text: "KiB" }
+        Caption { objectName: "ex11BytesText"; text: "KiB" + (root.bytesText ? " = " + root.bytesText : "") }
         Caption { text: "ring" }
         ChoiceRow {
             namePrefix: "ex11Ring_"

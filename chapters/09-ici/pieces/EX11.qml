@@ -78,6 +78,7 @@ Item {
                 bidirectional: mesh.bidirectional
                 axis: mesh.axis
                 shape: mesh.shape
+                bytesText: root.result.bytesText || ""
                 onKindChosen: k => mesh.kind = k
                 onBytesEdited: b => mesh.bytes = b
                 onBidirectionalChosen: on => mesh.bidirectional = on
