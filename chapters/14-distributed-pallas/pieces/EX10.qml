@@ -122,6 +122,7 @@ Item {
                         eventIndex: root.eventIndex
                         devices: root.run.devices || 0
                         endS: root.run.endS || 1
+                        endText: root.run.end || ""
                         nowS: root.current.timeS || 0
                         deadlock: root.run.deadlock || []
                         atEnd: root.atEnd

@@ -12,6 +12,7 @@ Item {
     property int eventIndex: 0
     property int devices: 4
     property real endS: 1
+    property string endText: ""    // the right edge of the lanes, as the model formats it
     property real nowS: 0
     property var deadlock: []        // the run's waiters
     property bool atEnd: false
@@ -122,17 +123,26 @@ Item {
         height: root.devices * (root.laneHeight + Theme.gap) - Theme.gap
         color: Theme.amber
     }
+    MonoText {
+        objectName: "ex10AxisEnd"
+        anchors.right: parent.right
+        y: root.devices * (root.laneHeight + Theme.gap)
+        text: root.endText
+        color: Theme.inkMuted
+        font.pixelSize: Theme.tinySize
+    }
     Flow {
         id: legend
         y: root.devices * (root.laneHeight + Theme.gap)
         x: root.labelWidth + Theme.gap
-        width: root.plotWidth
+        width: root.plotWidth - Theme.px(90)
         spacing: Theme.gapM
         Repeater {
             model: [["compute", Theme.seriesColor(3)], ["wait", Theme.inkFaint], ["barrier", Theme.seriesColor(2)],
-                    ["local copy", Theme.seriesColor(1)], ["remote copy (outline while in flight)", Theme.seriesColor(0)], ["signal", Theme.amber], ["copy lands", Theme.verified]]
+                    ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.amber], ["lands", Theme.verified]]
             Row {
                 required property var modelData
+                height: Theme.px(20)
                 spacing: Theme.px(4)
                 Rectangle { width: Theme.px(10); height: width; color: modelData[1]; anchors.verticalCenter: parent.verticalCenter }
                 MonoText { text: modelData[0]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
