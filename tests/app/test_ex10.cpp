@@ -111,4 +111,16 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     // Reset brings the working program back.
     click(shell, item(shell, QStringLiteral("ex10Reset")));
     QTRY_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
+
+    // Swapping the local copy with the wait after it waits on a copy not yet started.
+    std::size_t local = 0;
+    for (const auto &s : tpusim::semaphore_statements(program))
+        if (s.text.rfind("local_copy", 0) == 0)
+            local = s.index;
+    click(shell, item(shell, QStringLiteral("ex10Statement_%1").arg(local)));
+    click(shell, item(shell, QStringLiteral("ex10Swap")));
+    const tpusim::SemRun swapped = tpusim::run_semaphores(tpusim::swap_statements(program, local, local + 1), chip);
+    QTRY_COMPARE(shown(shell, "ex10Status"),
+                 QString::fromStdString(std::string(tpusim::sem_status_name(swapped.status))));
+    CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(swapped.end_s)));
 }
