@@ -10,6 +10,8 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 
+#include <optional>
+
 namespace {
 
 // No lab writes a record near this size; a larger file is not one of ours.
@@ -75,7 +77,13 @@ ImportOutcome importRunRecord(const QString &path, progress::Store &store, const
     row.sourceFile = info.absoluteFilePath().toStdString();
     row.recordJson = r.canonicalJson.toStdString();
 
-    const progress::AddedRecord added = ledger.addRunRecord(row);
+    // Judge first, then keep the record and its attempt in one transaction.
+    const QString gate = gateForLab(r.lab);
+    const GateVerdict verdict = judgeGate(r, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
+    std::optional<progress::NewAttempt> attempt;
+    if (verdict.judged)
+        attempt = progress::NewAttempt{gate.toStdString(), verdict.passed, toStd(verdict.reasons)};
+    const progress::AddedRecord added = ledger.addRunRecord(row, attempt);
     out.stored = true;
     out.alreadyPresent = added.alreadyPresent;
     const QString what = QStringLiteral("%1 %2 run of %3 on %4").arg(r.example ? QStringLiteral("example") : QString(), r.kind, r.lab, r.chip).simplified();
@@ -84,12 +92,9 @@ ImportOutcome importRunRecord(const QString &path, progress::Store &store, const
         return out;
     }
     out.summary = QStringLiteral("Imported the %1 as record %2.").arg(what).arg(added.id);
-
-    const QString gate = gateForLab(r.lab);
-    out.verdict = judgeGate(r, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
-    if (out.verdict.judged) {
-        ledger.addGateAttempt(gate.toStdString(), added.id, out.verdict.passed, toStd(out.verdict.reasons));
-        out.summary += QStringLiteral(" Gate %1: %2.").arg(gate, out.verdict.passed ? QStringLiteral("passed") : QStringLiteral("not passed; the attempt is kept"));
+    out.verdict = verdict;
+    if (verdict.judged) {
+        out.summary += QStringLiteral(" Gate %1: %2.").arg(gate, verdict.passed ? QStringLiteral("passed") : QStringLiteral("not passed; the attempt is kept"));
     } else if (!gate.isEmpty()) {
         out.summary += r.example ? QStringLiteral(" Example records never count toward gate %1.").arg(gate)
                                  : QStringLiteral(" Only a measured run can attempt gate %1.").arg(gate);

@@ -65,7 +65,7 @@ constexpr const char* kRecordColumns =
 
 }  // namespace
 
-AddedRecord RunLedger::addRunRecord(const RunRecordRow& row) {
+AddedRecord RunLedger::addRunRecord(const RunRecordRow& row, const std::optional<NewAttempt>& attempt) {
     const db::Connection& c = store_.connection();
     const std::int64_t at = store_.nowMs();
     db::Transaction transaction(c);
@@ -91,6 +91,9 @@ AddedRecord RunLedger::addRunRecord(const RunRecordRow& row) {
     event_log::append(c, at, "run.imported", row.lab,
                       row.kind + " on " + row.chip + (row.example ? " (example)" : "") + ", record " +
                           std::to_string(id));
+    if (attempt) {
+        insertAttempt(attempt->gate, id, attempt->passed, attempt->reasons, at);
+    }
     transaction.commit();
     return {id, false};
 }
@@ -130,17 +133,22 @@ std::vector<Prediction> RunLedger::predictions(const std::string& gate) const {
     return out;
 }
 
-std::int64_t RunLedger::addGateAttempt(const std::string& gate, std::int64_t runRecord, bool passed,
-                                       const std::vector<std::string>& reasons) {
+std::int64_t RunLedger::insertAttempt(const std::string& gate, std::int64_t runRecord, bool passed,
+                                      const std::vector<std::string>& reasons, std::int64_t at) {
     const db::Connection& c = store_.connection();
-    const std::int64_t at = store_.nowMs();
-    db::Transaction transaction(c);
     db::Statement insert(c, R"sql(
         INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) VALUES (?1, ?2, ?3, ?4, ?5))sql");
     insert.bind(1, gate).bind(2, runRecord).bind(3, at).bind(4, std::int64_t{passed ? 1 : 0}).bind(5, joinReasons(reasons));
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
     event_log::append(c, at, passed ? "gate.passed" : "gate.failed", gate, "run record " + std::to_string(runRecord));
+    return id;
+}
+
+std::int64_t RunLedger::addGateAttempt(const std::string& gate, std::int64_t runRecord, bool passed,
+                                       const std::vector<std::string>& reasons) {
+    db::Transaction transaction(store_.connection());
+    const std::int64_t id = insertAttempt(gate, runRecord, passed, reasons, store_.nowMs());
     transaction.commit();
     return id;
 }

@@ -125,3 +125,18 @@ TEST_CASE("predictions are time-stamped in order and never overwritten", "[runs]
     CHECK(g0[0].enteredAtMs < g0[1].enteredAtMs);
     CHECK(g0[1].value == Approx(7.2e-4));
 }
+
+TEST_CASE("a record and its gate attempt are kept together, and a repeat adds neither", "[runs]")
+{
+    Store store = Store::openInMemory();
+    RunLedger ledger(store);
+    const progress::NewAttempt verdict{"G1", false, {"Slower than 1.1x XLA."}};
+    const auto first = ledger.addRunRecord(sampleRecord("ff"), verdict);
+    REQUIRE_FALSE(first.alreadyPresent);
+    REQUIRE(ledger.gateAttempts().size() == 1);
+    CHECK(ledger.gateAttempts()[0].runRecord == first.id);
+    const auto again = ledger.addRunRecord(sampleRecord("ff"), verdict);
+    CHECK(again.alreadyPresent);
+    CHECK(ledger.gateAttempts().size() == 1);
+    CHECK(ledger.runRecords().size() == 1);
+}

@@ -49,6 +49,13 @@ struct GateAttempt {
     std::vector<std::string> reasons;
 };
 
+// A verdict to keep with a record being added, in the same transaction.
+struct NewAttempt {
+    std::string gate;
+    bool passed = false;
+    std::vector<std::string> reasons;
+};
+
 struct AddedRecord {
     std::int64_t id = 0;
     bool alreadyPresent = false;  // the same record was imported before
@@ -61,7 +68,9 @@ public:
     explicit RunLedger(Store& store) : store_(store) {}
 
     // Adds a record, or finds it when a record with the same hash is there.
-    AddedRecord addRunRecord(const RunRecordRow& row);
+    // A new record's gate attempt, when given, is kept in the same
+    // transaction: never a record without its verdict, or the reverse.
+    AddedRecord addRunRecord(const RunRecordRow& row, const std::optional<NewAttempt>& attempt = std::nullopt);
     std::vector<RunRecordRow> runRecords() const;  // oldest first
     std::optional<RunRecordRow> runRecord(std::int64_t id) const;
 
@@ -75,6 +84,8 @@ public:
     std::vector<GateAttempt> gateAttempts() const;  // oldest first
 
 private:
+    std::int64_t insertAttempt(const std::string& gate, std::int64_t runRecord, bool passed,
+                               const std::vector<std::string>& reasons, std::int64_t at);
     Store& store_;
 };
 
