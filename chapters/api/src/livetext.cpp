@@ -41,7 +41,6 @@ void setPageRhythm(QTextDocument &doc, const LiveTextStyle &style)
             format.setLineHeight(118, QTextBlockFormat::ProportionalHeight);
             QTextCharFormat code;
             code.setFontFamilies({style.monoFamily});
-            code.setFontPointSize(0);
             code.setProperty(QTextFormat::FontPixelSize, int(style.pixelSize * 0.82));
             cursor.select(QTextCursor::BlockUnderCursor);
             cursor.mergeCharFormat(code);
