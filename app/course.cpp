@@ -37,7 +37,11 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
       m_labs(LabCatalog::fromResources())
 {
     buildPalette();
-    connect(this, &Course::progressChanged, this, [this] { ++m_revision; });
+    connect(this, &Course::progressChanged, this, [this] {
+        ++m_revision;
+        m_chaptersCache.reset();
+        m_piecesCache.reset();
+    });
 }
 
 Course::~Course() = default;
@@ -148,16 +152,21 @@ QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::
 
 QVariantList Course::chapters() const
 {
+    if (m_chaptersCache)
+        return *m_chaptersCache;
     const auto done = m_store.masteryItemsDone();
     const auto gates = gateStates();
     QVariantList list;
     for (const ChapterInfo &c : m_catalog.chapters())
         list.append(chapterSummary(c, done, gates));
+    m_chaptersCache = list;
     return list;
 }
 
 QVariantList Course::pieces() const
 {
+    if (m_piecesCache)
+        return *m_piecesCache;
     // A piece's progress: the share of the course's mastery items done with it.
     const auto done = m_store.masteryItemsDone();
     QHash<QString, QPair<int, int>> byPiece; // piece -> (done, total)
@@ -176,6 +185,7 @@ QVariantList Course::pieces() const
                                     {"name", p.name}, {"does", p.does}, {"chapter", p.chapter},
                                     {"progress", tally.second > 0 ? double(tally.first) / tally.second : 0.0}});
         }
+    m_piecesCache = list;
     return list;
 }
 

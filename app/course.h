@@ -5,6 +5,7 @@
 #include <QUrl>
 #include <QVariantList>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -108,4 +109,8 @@ private:
     QStringList m_runtimeProblems;
     LabCatalog m_labs;
     int m_revision = 0;
+    // QML reads these lists in many bindings; they change only with
+    // progress, so each is built once per change rather than per read.
+    mutable std::optional<QVariantList> m_chaptersCache;
+    mutable std::optional<QVariantList> m_piecesCache;
 };

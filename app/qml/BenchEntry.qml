@@ -10,6 +10,8 @@ Rectangle {
     id: root
     signal openPlace(string place)
     readonly property string chip: Sim.defaultChip
+    // Read once per change of progress, not once per row.
+    readonly property var measured: Course.revision >= 0 ? Course.measuredBench(chip) : ({})
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     color: Theme.floor
     implicitHeight: column.implicitHeight + Theme.gapXXL
@@ -30,7 +32,7 @@ Rectangle {
                 required property var modelData
                 Layout.fillWidth: true
                 row: modelData
-                measured: Course.revision >= 0 ? Course.measuredBench(root.chip)[modelData.id] : undefined
+                measured: root.measured[modelData.id]
             }
         }
         PlainButton {

@@ -8,21 +8,11 @@ namespace simqml {
 QVariantMap provenance(const tpusim::Provenance &p)
 {
     QVariantList assumptions;
-    QStringList lines;
+    for (const auto &a : p.assumptions)
+        assumptions << qs(a);
     const QString kind = p.kind == tpusim::Kind::measured ? QStringLiteral("measured")
                          : p.kind == tpusim::Kind::verified_off_chip ? QStringLiteral("verified")
                                                                      : QStringLiteral("predicted");
-    lines << QStringLiteral("%1 · %2 · %3").arg(qs(std::string(tpusim::kind_name(p.kind))), qs(p.chip), qs(p.dtype));
-    if (!p.shapes.empty())
-        lines << qs(p.shapes);
-    if (!p.model.empty())
-        lines << QStringLiteral("model: %1").arg(qs(p.model));
-    if (!p.date.empty())
-        lines << QStringLiteral("date: %1").arg(qs(p.date));
-    for (const auto &a : p.assumptions) {
-        assumptions << qs(a);
-        lines << QStringLiteral("assumes: %1").arg(qs(a));
-    }
     return {
         {"kind", kind},
         {"label", qs(std::string(tpusim::kind_name(p.kind)))},
@@ -32,7 +22,7 @@ QVariantMap provenance(const tpusim::Provenance &p)
         {"model", qs(p.model)},
         {"date", qs(p.date)},
         {"assumptions", assumptions},
-        {"details", lines.join(QLatin1Char('\n'))},
+        {"details", qs(tpusim::describe(p))},
     };
 }
 

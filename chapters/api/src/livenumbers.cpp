@@ -102,12 +102,7 @@ Value answer(std::string text, const tpusim::Provenance& p)
     Value v;
     v.text = std::move(text);
     v.provenance = p;
-    std::ostringstream d;
-    d << tpusim::kind_name(p.kind) << " · " << p.chip << " · " << p.dtype;
-    if (!p.shapes.empty()) d << "\n" << p.shapes;
-    if (!p.model.empty()) d << "\nmodel: " << p.model;
-    for (const auto& a : p.assumptions) d << "\nassumes: " << a;
-    v.details = d.str();
+    v.details = tpusim::describe(p);
     return v;
 }
 

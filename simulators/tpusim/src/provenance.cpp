@@ -72,4 +72,13 @@ std::string format_rate(double per_second, std::string_view unit) {
     return text + " " + prefixes[i] + std::string(unit);
 }
 
+std::string describe(const Provenance& p) {
+    std::string d = std::string(kind_name(p.kind)) + " · " + p.chip + " · " + p.dtype;
+    if (!p.shapes.empty()) d += "\n" + p.shapes;
+    if (!p.model.empty()) d += "\nmodel: " + p.model;
+    if (!p.date.empty()) d += "\ndate: " + p.date;
+    for (const auto& a : p.assumptions) d += "\nassumes: " + a;
+    return d;
+}
+
 }  // namespace tpusim

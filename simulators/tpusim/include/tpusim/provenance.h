@@ -44,6 +44,10 @@ struct Estimate {
     Provenance provenance;
 };
 
+// What a value is, for a tooltip: "predicted · v5e · bf16", then the
+// shapes, the model, the date and each assumption on lines of their own.
+std::string describe(const Provenance& p);
+
 // Time for people: "697.7 µs", "1.25 ms", "850 ns", "2.00 s".
 std::string format_time(double seconds);
 // Bytes for people with binary prefixes: "16.0 MiB", "512 B".
