@@ -8,7 +8,7 @@ import TpuCourse.Sim
 // each form takes. Every figure here is a prediction.
 Rectangle {
     id: root
-    property alias chip: chips.chip
+    property string chip: Sim.defaultChip
     readonly property int block: 512
     readonly property var costs: Attention.costs(chip, batch.value, heads.value, seq.value, headDim.value,
                                                  block, block, "bf16", false)
@@ -35,7 +35,12 @@ Rectangle {
             ScrubNumber { id: headDim; objectName: "ex03HeadDim"; label: "head dim"; value: 128; defaultValue: 128; from: 64; to: 256; stepSize: 64; minimumDigits: 3 }
             MonoText { text: "bf16 · blocks " + root.block + "×" + root.block; color: Theme.inkMuted }
             Item { Layout.fillWidth: true }
-            ChipPicker { id: chips }
+            ChoiceRow {
+                namePrefix: "ex03Chip_"
+                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                current: root.chip
+                onChosen: id => root.chip = id
+            }
         }
         MonoText {
             visible: root.costs.error !== undefined

@@ -1,7 +1,7 @@
 import QtQuick
 import TpuCourse.Ui
 
-// One of a few choices (chips, dtypes), as the shell's chip switcher does it:
+// One of a few choices (chips, dtypes, collectives):
 // a row of buttons, the chosen one filled; arrow keys move between them.
 Row {
     id: root
@@ -19,7 +19,7 @@ Row {
             objectName: root.namePrefix + modelData.id
             text: modelData.label
             mono: true
-            fillColor: on ? Theme.amber : Theme.card
+            fillColor: on ? Theme.amber : Theme.inkHover
             hoverColor: on ? Theme.amberHover : Theme.cardHover
             textColor: on ? Theme.ink : Theme.inkText
             onClicked: root.chosen(modelData.id)
