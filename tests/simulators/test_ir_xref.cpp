@@ -106,3 +106,36 @@ TEST_CASE("without StableHLO the HLO ops are linked in source order", "[ir][xref
     CHECK(dots[1]->source == "mlp.py:9");
     CHECK(links.front().source == "mlp.py:4");  // relu's max comes first by line
 }
+
+TEST_CASE("every line of a multi-line op belongs to its link", "[ir][xref]") {
+    const std::string text = read_sample("mlp.jaxpr");
+    const Module j = parse(text);
+    const auto links = correspond(j, parse(read_sample("mlp.stablehlo.mlir")), parse(read_sample("mlp.hlo")));
+    // f = dot_general[ ... ] a b runs from line 2 to line 7.
+    CHECK(j.entry().ops.front().position.line == 2);
+    CHECK(j.entry().ops.front().last_line == 7);
+    const auto owner = link_of_each_line(links, j, Format::jaxpr, 30);
+    REQUIRE(owner.size() == 30);
+    CHECK(owner[0] == -1);                                  // the lambda's header
+    for (int line = 2; line <= 7; ++line) CHECK(owner[line - 1] == 0);
+    for (int line = 8; line <= 12; ++line) CHECK(owner[line - 1] == 1);  // broadcast_in_dim
+    CHECK(owner[13] == 3);   // line 14: i = jit[ ... ] h
+    CHECK(owner[15] == 7);   // line 16: relu's max, nested in the jit's params, owns its line
+    CHECK(owner[16] == 3);   // line 17: back to the jit equation
+    CHECK(owner[29] == -1);  // in (n,) }
+    // Lines past the text, and a dump with no links, own nothing.
+    CHECK(link_of_each_line(links, j, Format::jaxpr, 3) == std::vector<int>{-1, 0, 0});
+    CHECK(link_of_each_line({}, j, Format::jaxpr, 4) == std::vector<int>(4, -1));
+}
+
+TEST_CASE("an HLO instruction and a StableHLO op end on their own line", "[ir]") {
+    const Module h = parse(read_sample("mlp.hlo"));
+    for (const Op* op : all_ops(h)) CHECK(op->last_line == op->position.line);
+    const Module s = parse(read_sample("layernorm.stablehlo.mlir"));
+    bool region_spans = false;
+    for (const Op* op : all_ops(s)) {
+        CHECK(op->last_line >= op->position.line);
+        if (!op->regions.empty()) region_spans = region_spans || op->last_line > op->position.line + 1;
+    }
+    CHECK(region_spans);  // the reduce's body sits on lines of its own
+}

@@ -215,6 +215,7 @@ Op parse_instruction(Cursor& c) {
         }
         op.attributes.push_back({key, std::move(value), quoted});
     }
+    op.last_line = c.position().line;
     return op;
 }
 

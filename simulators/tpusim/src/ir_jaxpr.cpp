@@ -164,6 +164,7 @@ private:
         c_.expect("=", "after the results of the equation");
         op.name = word("a primitive name");
         if (c_.peek() == '[') params(op, depth);
+        op.last_line = c_.position().line;
         while (true) {
             c_.skip_space();
             const char ch = c_.peek();
@@ -182,6 +183,7 @@ private:
             if (!(detail::is_name_start(ch) || detail::is_digit(ch) || ch == '-' || ch == '.'))
                 c_.fail(std::string("unexpected '") + ch + "' among the operands of '" + op.name + "'");
             op.operands.push_back(atom());
+            op.last_line = c_.position().line;
         }
         return op;
     }

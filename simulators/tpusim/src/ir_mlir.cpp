@@ -208,6 +208,7 @@ private:
             ++i_;
         }
         if (nest != 0) fail(first, "the brackets of this operation are not balanced");
+        op.last_line = i_ > 0 ? at(i_ - 1).position.line : op.position.line;
         interpret(op, body);
         return op;
     }

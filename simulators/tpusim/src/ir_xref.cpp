@@ -144,4 +144,20 @@ const CrossLink* link_at_line(const std::vector<CrossLink>& links, Format layer,
     return nullptr;
 }
 
+std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module,
+                                   Format layer, int line_count) {
+    std::vector<int> owner(static_cast<std::size_t>(std::max(line_count, 0)), -1);
+    // all_ops visits an op before the ops of its regions, so inner ops
+    // overwrite the lines their parent claimed.
+    for (const Op* op : all_ops(module)) {
+        const CrossLink* link = link_at_line(links, layer, op->position.line);
+        if (!link) continue;
+        const int index = static_cast<int>(link - links.data());
+        const int last = std::max(op->position.line, op->last_line);
+        for (int line = std::max(op->position.line, 1); line <= std::min(last, line_count); ++line)
+            owner[static_cast<std::size_t>(line - 1)] = index;
+    }
+    return owner;
+}
+
 }  // namespace tpusim::ir

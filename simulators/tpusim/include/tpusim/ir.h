@@ -89,6 +89,7 @@ struct Op {
     std::vector<TensorType> result_types;
     std::vector<Attribute> attributes;
     Position position;                   // of the op's first character
+    int last_line = 0;                   // of its last character: params, attributes and regions span lines
     Metadata metadata;
     bool is_root = false;                // HLO ROOT
     std::vector<std::string> called;     // HLO calls=/to_apply=/body=..., MLIR call @f

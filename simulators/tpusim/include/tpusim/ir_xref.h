@@ -32,4 +32,12 @@ std::vector<CrossLink> correspond(const Module& jaxpr, const Module& stablehlo, 
 // The link holding an op that starts on `line` of the `layer` dump, or nullptr.
 const CrossLink* link_at_line(const std::vector<CrossLink>& links, Format layer, int line);
 
+// Which link owns each line of the `layer` dump, for panes that highlight
+// whole ops: entry L-1 is the index in `links` of the op covering line L,
+// or -1. An op covers its first to its last line (jaxpr params and MLIR
+// regions span several); an op nested in another's region owns its own
+// lines. `module` is the parse of that dump; `line_count` its lines.
+std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module,
+                                   Format layer, int line_count);
+
 }  // namespace tpusim::ir
