@@ -1,6 +1,7 @@
 // Block-shape legality and index-map coverage.
 #include "tpusim/blockspec.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -121,7 +122,7 @@ Legality check_block(const std::vector<std::int64_t>& array, const std::vector<s
 }
 
 Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector<Semantics>& semantics,
-                        const BlockSpec& output) {
+                        const BlockSpec& output, std::int64_t window) {
     constexpr double limit = 16.0 * 1024 * 1024;
     Coverage c;
     const std::size_t rank = output.array_shape.size();
@@ -149,6 +150,25 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
         if (row.size() != grid.size())
             throw InputError("the index map must take one index per grid axis");
     c.blocks = static_cast<std::int64_t>(nblocks);
+    // The recorded window: its shape, and each block's place in it (or -1).
+    std::size_t window_size = 0;
+    if (window > 0) {
+        window_size = 1;
+        for (std::size_t d = 0; d < rank; ++d) {
+            c.window_shape.push_back(std::min(blocks[d], window));
+            window_size *= static_cast<std::size_t>(c.window_shape[d]);
+        }
+        c.visits.assign(window_size, BlockVisit{});
+    }
+    auto window_slot = [&](const std::vector<std::int64_t>& idx) -> BlockVisit* {
+        if (window_size == 0) return nullptr;
+        std::size_t slot = 0;
+        for (std::size_t d = 0; d < rank; ++d) {
+            if (idx[d] >= c.window_shape[d]) return nullptr;
+            slot = slot * static_cast<std::size_t>(c.window_shape[d]) + static_cast<std::size_t>(idx[d]);
+        }
+        return &c.visits[slot];
+    };
 
     struct Visit {
         std::int64_t first = -1, last = -1;
@@ -175,6 +195,7 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
             return c;
         }
         Visit& v = visits[static_cast<std::size_t>(key)];
+        BlockVisit* drawn = window_slot(idx);
         std::vector<std::int64_t> par;
         for (std::size_t a = 0; a < grid.size(); ++a)
             if (is_parallel(a)) par.push_back(g[a]);
@@ -182,19 +203,30 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
             v.first = step;
             v.parallel_index = par;
             ++c.blocks_written;
+            if (drawn) drawn->first_step = step;
         } else {
-            if (!c.race && par != v.parallel_index) {
+            const bool race = par != v.parallel_index;
+            const bool scattered = v.last != step - 1;
+            if (!c.race && race) {
                 c.race = true;
                 c.problems.push_back("block " + tuple(idx) +
                                      " is written by steps that differ on a parallel axis: "
                                      "a race when the axis is split across cores");
             }
-            if (!c.non_consecutive && v.last != step - 1) {
+            if (!c.non_consecutive && scattered) {
                 c.non_consecutive = true;
                 c.problems.push_back("block " + tuple(idx) + " is revisited at step " +
                                      std::to_string(step) + " after other blocks were written: "
                                      "its partial result went back to HBM and is lost");
             }
+            if (drawn) {
+                drawn->race = drawn->race || race;
+                drawn->non_consecutive = drawn->non_consecutive || scattered;
+            }
+        }
+        if (drawn) {
+            ++drawn->writes;
+            drawn->last_step = step;
         }
         v.last = step;
         std::size_t a = grid.size();

@@ -29,6 +29,15 @@ struct Legality {
 Legality check_block(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block,
                      DType dtype, MemorySpace space = MemorySpace::vmem);
 
+// Who wrote one output block, for drawing the coverage map.
+struct BlockVisit {
+    std::int64_t writes = 0;       // grid steps that write it
+    std::int64_t first_step = -1;  // positions in the row-major walk; -1: never written
+    std::int64_t last_step = -1;
+    bool race = false;             // written by steps that differ on a parallel axis
+    bool non_consecutive = false;  // revisited after another block was written
+};
+
 struct Coverage {
     bool ok = false;               // complete, race-free and revisits consecutive
     std::int64_t blocks = 0;       // output blocks in the array
@@ -38,13 +47,19 @@ struct Coverage {
     bool non_consecutive = false;  // a block is revisited after another block was written
     std::vector<std::vector<std::int64_t>> missing;  // the first few unwritten blocks
     std::vector<std::string> problems;               // one sentence each
+    // With a window: the blocks whose every index is below it, row-major over
+    // min(blocks, window) per axis; window_shape holds those sizes.
+    std::vector<BlockVisit> visits;
+    std::vector<std::int64_t> window_shape;
 };
 
 // Walks the grid and checks an output's index map: every block written, no
 // two parallel steps writing one block, revisits only on consecutive steps.
 // Throws InputError for grids or block counts above about 16 million.
+// A `window` above 0 also records, per block, who wrote it (Coverage::visits)
+// for the blocks below `window` on every axis.
 Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector<Semantics>& semantics,
-                        const BlockSpec& output);
+                        const BlockSpec& output, std::int64_t window = 0);
 
 // A matmul schedule to run numerically: the docs' kernel body (zero the f32
 // accumulator when the reduction index is 0, accumulate x @ y, store on the
