@@ -3,6 +3,7 @@
 #include "attentionmodel.h"
 #include "meshmodel.h"
 #include "semaphoremodel.h"
+#include "blockspecmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -18,6 +19,7 @@ void SimBridge::registerSingleton()
     AttentionModel::registerSingleton();
     MeshModel::registerType();
     SemaphoreModel::registerType();
+    BlockSpecModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

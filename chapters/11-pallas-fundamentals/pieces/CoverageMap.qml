@@ -1,0 +1,123 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The output's blocks as a grid of cells, each coloured by how many grid
+// steps write it: never written (a gap) and written by steps that differ on
+// a parallel axis (a race) in the failure colour, revisited after another
+// block (a lost partial sum) outlined in it. Hover a cell, or focus the map
+// and move with the arrows, to read which steps write it.
+ColumnLayout {
+    id: root
+    property var coverage: ({})      // BlockSpecModel.coverage
+    property int cursor: -1          // the cell under the pointer or the keyboard
+    readonly property var cells: coverage.cells || []
+    readonly property int rows: coverage.shownRows || 0
+    readonly property int cols: coverage.shownCols || 0
+    readonly property int maxWrites: cells.reduce((m, c) => Math.max(m, c.writes), 1)
+    readonly property var current: cursor >= 0 && cursor < cells.length ? cells[cursor] : null
+    spacing: Theme.gap
+
+    function describe(c) {
+        if (!c) return ""
+        const where = "block (" + c.row + ", " + c.col + ")"
+        if (c.missing) return where + ": never written, a gap in the output"
+        const steps = c.writes === 1 ? "step " + c.firstStep + " " + c.first
+                                     : "steps " + c.firstStep + " " + c.first + " … " + c.lastStep + " " + c.last
+        return where + ": " + c.writes + (c.writes === 1 ? " write, " : " writes, ") + steps
+               + (c.race ? "; a race: the steps differ on a parallel axis" : "")
+               + (c.scattered ? "; revisited after other blocks: its partial sum was lost" : "")
+    }
+    function cellColor(c) {
+        if (c.missing) return Theme.problemGround
+        if (c.race) return Theme.failed
+        const base = Qt.lighter(Theme.seriesColor(0), 1)   // a colour value, whose r, g, b can be read
+        return Qt.rgba(base.r, base.g, base.b, 0.35 + 0.65 * c.writes / root.maxWrites)
+    }
+    onCoverageChanged: canvas.requestPaint()
+
+    Item {
+        id: frame
+        Layout.fillWidth: true
+        implicitHeight: cell * root.rows
+        readonly property real cell: root.cols > 0 ? Math.min(width / root.cols, Theme.px(260) / root.rows, Theme.px(48)) : 0
+
+        Canvas {
+            id: canvas
+            objectName: "ex09CoverageCanvas"
+            width: frame.cell * root.cols
+            height: frame.cell * root.rows
+            activeFocusOnTab: true
+            Accessible.role: Accessible.Table
+            Accessible.name: "output blocks: " + root.describe(root.current)
+            onWidthChanged: requestPaint()
+            onHeightChanged: requestPaint()
+            onPaint: {
+                const ctx = getContext("2d")
+                ctx.reset()
+                const s = frame.cell
+                const gap = s >= 8 ? 1 : 0
+                for (let i = 0; i < root.cells.length; ++i) {
+                    const c = root.cells[i]
+                    ctx.fillStyle = root.cellColor(c)
+                    ctx.fillRect(c.col * s + gap, c.row * s + gap, s - 2 * gap, s - 2 * gap)
+                    if (c.missing || c.scattered) {
+                        ctx.strokeStyle = Theme.failed
+                        ctx.lineWidth = 1
+                        ctx.strokeRect(c.col * s + gap + 0.5, c.row * s + gap + 0.5, s - 2 * gap - 1, s - 2 * gap - 1)
+                    }
+                    if (s >= Theme.px(22) && c.writes > 0) {
+                        ctx.fillStyle = c.race ? Theme.inkText : Theme.ink   // dark on the light cells
+                        ctx.font = Theme.tinySize + "px '" + Theme.mono + "'"
+                        ctx.textAlign = "center"
+                        ctx.textBaseline = "middle"
+                        ctx.fillText(String(c.writes), (c.col + 0.5) * s, (c.row + 0.5) * s)
+                    }
+                }
+                if (root.current) {
+                    ctx.strokeStyle = Theme.focus
+                    ctx.lineWidth = 2
+                    ctx.strokeRect(root.current.col * s + 1, root.current.row * s + 1, s - 2, s - 2)
+                }
+            }
+            Keys.onPressed: event => {
+                const r = root.current ? root.current.row : 0, c = root.current ? root.current.col : 0
+                let nr = r, nc = c
+                if (event.key === Qt.Key_Left) nc = Math.max(0, c - 1)
+                else if (event.key === Qt.Key_Right) nc = Math.min(root.cols - 1, c + 1)
+                else if (event.key === Qt.Key_Up) nr = Math.max(0, r - 1)
+                else if (event.key === Qt.Key_Down) nr = Math.min(root.rows - 1, r + 1)
+                else return
+                root.cursor = nr * root.cols + nc
+                canvas.requestPaint()
+                event.accepted = true
+            }
+            onActiveFocusChanged: if (activeFocus && root.cursor < 0) { root.cursor = 0; requestPaint() }
+            MouseArea {
+                anchors.fill: parent
+                hoverEnabled: true
+                onPositionChanged: mouse => {
+                    const col = Math.floor(mouse.x / frame.cell), row = Math.floor(mouse.y / frame.cell)
+                    root.cursor = row >= 0 && row < root.rows && col >= 0 && col < root.cols ? row * root.cols + col : -1
+                    canvas.requestPaint()
+                }
+                onExited: { if (!canvas.activeFocus) { root.cursor = -1; canvas.requestPaint() } }
+                onClicked: canvas.forceActiveFocus()
+            }
+            FocusFrame {}
+        }
+    }
+    Text {
+        objectName: "ex09CellInfo"
+        Layout.fillWidth: true
+        text: root.current ? root.describe(root.current)
+                           : (root.coverage.capped ? "showing the first " + root.rows + " x " + root.cols + " of "
+                                                     + root.coverage.rows + " x " + root.coverage.cols + " blocks; "
+                                                   : "") + "hover a block, or focus the map and use the arrows"
+        wrapMode: Text.Wrap
+        font.family: Theme.sans
+        font.pixelSize: Theme.smallSize
+        color: root.current && (root.current.missing || root.current.race || root.current.scattered) ? Theme.failed : Theme.inkMuted
+    }
+    CoverageLegend { Layout.fillWidth: true }
+}

@@ -1,0 +1,156 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·09 the BlockSpec sandbox: a Pallas matmul schedule (sizes, blocks,
+// grid, semantics and three index maps) judged live by libtpusim: each
+// block's legality with Mosaic's reason, which grid step writes which
+// output block (gaps and races in the failure colour), VMEM against the
+// limit, and the pipeline's predicted time. "verify off-chip" runs the
+// schedule numerically on the host.
+Item {
+    id: root
+    property bool verifiedSound: false   // a legal, covering schedule verified off-chip
+    property bool brokeOne: false        // an illegal block, a gap or a race produced here
+    property bool credited: false
+
+    BlockSpecModel {
+        id: sandbox
+        chip: "v5e"
+    }
+    // Counted toward chapter 11 once the learner has both built a schedule
+    // that verifies and broken one on purpose.
+    function credit() {
+        if (verifiedSound && brokeOne && !credited)
+            credited = Course.setItemDone(11, "ch11-blockspec-sandbox", true)
+    }
+    Connections {
+        target: sandbox
+        function onReportChanged() {
+            if (sandbox.broken) { root.brokeOne = true; root.credit() }
+        }
+        function onVerificationChanged() {
+            if (sandbox.verification.passed && sandbox.sound) { root.verifiedSound = true; root.credit() }
+        }
+    }
+
+    Flickable {
+        anchors.fill: parent
+        contentWidth: width
+        contentHeight: page.implicitHeight
+        boundsBehavior: Flickable.StopAtBounds
+        clip: true
+        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+
+        RowLayout {
+            id: page
+            width: root.width
+            spacing: Theme.gapL
+
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.preferredWidth: 11
+                Layout.alignment: Qt.AlignTop
+                spacing: Theme.gapM
+
+                Text {
+                    Layout.fillWidth: true
+                    text: "x [M, K] @ y [K, N] → out [M, N], as the Pallas docs tile it. Change the blocks, the grid and the index maps; libtpusim judges every change. Then break it on purpose."
+                    font.family: Theme.sans
+                    font.pixelSize: Theme.bodySize
+                    lineHeight: 1.2
+                    color: Theme.inkMuted
+                    wrapMode: Text.WordWrap
+                }
+                SchedulePresets { Layout.fillWidth: true; model: sandbox }
+                ShapeControls { Layout.fillWidth: true; model: sandbox }
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    spacing: Theme.gap
+                    Caption { text: "index maps: grid indices → block indices" }
+                    IndexMapField {
+                        Layout.fillWidth: true
+                        operand: "x"
+                        text: sandbox.xMap
+                        error: sandbox.operands.length ? sandbox.operands[0].mapError : ""
+                        onEdited: t => sandbox.xMap = t
+                    }
+                    IndexMapField {
+                        Layout.fillWidth: true
+                        operand: "y"
+                        text: sandbox.yMap
+                        error: sandbox.operands.length ? sandbox.operands[1].mapError : ""
+                        onEdited: t => sandbox.yMap = t
+                    }
+                    IndexMapField {
+                        Layout.fillWidth: true
+                        operand: "out"
+                        text: sandbox.outMap
+                        error: sandbox.operands.length ? sandbox.operands[2].mapError : ""
+                        onEdited: t => sandbox.outMap = t
+                    }
+                }
+                LegalityLines { Layout.fillWidth: true; operands: sandbox.operands }
+                Text {
+                    objectName: "ex09Error"
+                    Layout.fillWidth: true
+                    visible: sandbox.error !== ""
+                    text: sandbox.error
+                    wrapMode: Text.Wrap
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: Theme.failed
+                }
+            }
+
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.preferredWidth: 9
+                Layout.alignment: Qt.AlignTop
+                spacing: Theme.gapM
+
+                ColumnLayout {
+                    Layout.fillWidth: true
+                    spacing: Theme.gap
+                    RowLayout {
+                        Layout.fillWidth: true
+                        Caption {
+                            Layout.fillWidth: true
+                            text: "output blocks, by the grid steps that write them"
+                        }
+                        MonoText {
+                            objectName: "ex09CoverageStatus"
+                            text: sandbox.coverage.error ? "unknown"
+                                  : sandbox.coverage.ok ? "covered, race-free" : "broken"
+                            color: sandbox.coverage.ok ? Theme.inkText : Theme.failed
+                        }
+                    }
+                    CoverageMap { Layout.fillWidth: true; coverage: sandbox.coverage }
+                    Text {
+                        objectName: "ex09Problems"
+                        Layout.fillWidth: true
+                        visible: text !== ""
+                        text: sandbox.coverage.error || (sandbox.coverage.problems || []).join("\n")
+                        wrapMode: Text.Wrap
+                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                        color: Theme.failed
+                    }
+                }
+                VmemBar { Layout.fillWidth: true; vmem: sandbox.vmem }
+                ScheduleVerdict { Layout.fillWidth: true; model: sandbox }
+                Text {
+                    objectName: "ex09Mastery"
+                    Layout.fillWidth: true
+                    wrapMode: Text.Wrap
+                    text: root.credited ? "✓ Verified a sound schedule and broke one on purpose: counted toward chapter 11."
+                                        : (root.verifiedSound ? "✓" : "○") + " verify a legal, covering schedule off-chip     "
+                                          + (root.brokeOne ? "✓" : "○") + " break one: an illegal block, a gap or a race"
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: root.credited ? Theme.inkText : Theme.inkMuted
+                }
+            }
+        }
+    }
+}

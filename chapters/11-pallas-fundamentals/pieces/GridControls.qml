@@ -1,0 +1,83 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The grid's three axes: each one's size (fitted to the blocks until the
+// learner scrubs it), its semantics (parallel axes may be split across
+// TensorCores), and which axis the kernel body reads as its reduction
+// index k = program_id(r).
+ColumnLayout {
+    id: root
+    required property var model      // BlockSpecModel
+    signal edited()
+    spacing: Theme.gap
+
+    function setAxis(axis, v) {
+        const g = root.model.gridUsed.slice()
+        g[axis] = v
+        root.model.grid = g
+        root.model.followBlocks = false
+        root.edited()
+    }
+    function toggle(axis) {
+        const s = root.model.semantics.slice()
+        s[axis] = s[axis] === "parallel" ? "arbitrary" : "parallel"
+        root.model.semantics = s
+        root.edited()
+    }
+
+    RowLayout {
+        spacing: Theme.gapM
+        Repeater {
+            model: 3
+            delegate: ColumnLayout {
+                required property int index
+                spacing: Theme.px(4)
+                ScrubNumber {
+                    id: axisScrub
+                    objectName: "ex09Grid" + index
+                    label: String(index)
+                    labelColor: Theme.inkFaint
+                    // Follows the model even after a drag has set the value by hand.
+                    Binding on value { value: root.model.gridUsed[index] || 1; restoreMode: Binding.RestoreNone }
+                    defaultValue: 4
+                    from: 1; to: 4096; minimumDigits: 3
+                    onValueEdited: v => root.setAxis(index, v)
+                }
+                SnugButton {
+                    objectName: "ex09Semantics" + index
+                    Layout.fillWidth: true
+                    mono: true
+                    readonly property bool parallel: root.model.semantics[index] === "parallel"
+                    text: parallel ? "parallel" : "arbitrary"
+                    fillColor: parallel ? Theme.inkHover : "transparent"
+                    border.width: 1
+                    border.color: parallel ? Theme.inkHover : Theme.cardBorder
+                    hoverColor: Theme.cardHover
+                    textColor: parallel ? Theme.inkText : Theme.inkMuted
+                    onClicked: root.toggle(index)
+                }
+            }
+        }
+        PlainButton {
+            objectName: "ex09FitGrid"
+            Layout.alignment: Qt.AlignTop
+            text: root.model.followBlocks ? "fits the blocks (" + root.model.order + ")" : "fit to blocks"
+            mono: true
+            fillColor: "transparent"
+            textColor: root.model.followBlocks ? Theme.inkFaint : Theme.amber
+            onClicked: { root.model.followBlocks = true; root.edited() }
+        }
+    }
+    RowLayout {
+        spacing: Theme.gap
+        Caption { text: "kernel body: k = program_id(" }
+        ChoiceRow {
+            namePrefix: "ex09Reduction_"
+            options: [{id: "0", label: "0"}, {id: "1", label: "1"}, {id: "2", label: "2"}]
+            current: String(root.model.reductionAxis)
+            onChosen: id => { root.model.reductionAxis = Number(id); root.edited() }
+        }
+        Caption { text: "): zero the accumulator at k = 0, store at the last k" }
+    }
+}

@@ -1,0 +1,52 @@
+import QtQuick
+import TpuCourse.Ui
+
+// Schedules to start from: the docs' matmul, the same with another grid
+// order, and three ways to break it (a race, a gap, a lost accumulator).
+Flow {
+    id: root
+    required property var model      // BlockSpecModel
+    signal applied()
+    spacing: Theme.gap / 2
+
+    readonly property var presets: [
+        {id: "docs", label: "docs ijk", order: "ijk", names: "i, j, k", x: "(i, k)", y: "(k, j)", out: "(i, j)",
+         semantics: ["parallel", "parallel", "arbitrary"], reduction: 2},
+        {id: "swapped", label: "order jik", order: "jik", names: "j, i, k", x: "(i, k)", y: "(k, j)", out: "(i, j)",
+         semantics: ["parallel", "parallel", "arbitrary"], reduction: 2},
+        {id: "race", label: "race: k parallel", order: "ijk", names: "i, j, k", x: "(i, k)", y: "(k, j)", out: "(i, j)",
+         semantics: ["parallel", "parallel", "parallel"], reduction: 2},
+        {id: "gap", label: "gap: out (0, j)", order: "ijk", names: "i, j, k", x: "(i, k)", y: "(k, j)", out: "(0, j)",
+         semantics: ["parallel", "parallel", "arbitrary"], reduction: 2},
+        {id: "kfirst", label: "k first", order: "kij", names: "k, i, j", x: "(i, k)", y: "(k, j)", out: "(i, j)",
+         semantics: ["arbitrary", "parallel", "parallel"], reduction: 0}
+    ]
+
+    function apply(p) {
+        const head = "lambda " + p.names + ": "
+        root.model.order = p.order
+        root.model.followBlocks = true
+        root.model.semantics = p.semantics
+        root.model.reductionAxis = p.reduction
+        root.model.xMap = head + p.x
+        root.model.yMap = head + p.y
+        root.model.outMap = head + p.out
+        root.applied()
+    }
+
+    // As tall as a button, so the caption sits level with their labels.
+    Caption { text: "start from"; height: implicitHeight + Theme.gapM; verticalAlignment: Text.AlignVCenter }
+    Repeater {
+        model: root.presets
+        delegate: SnugButton {
+            required property var modelData
+            objectName: "ex09Preset_" + modelData.id
+            text: modelData.label
+            mono: true
+            fillColor: Theme.inkHover
+            hoverColor: Theme.cardHover
+            textColor: Theme.inkText
+            onClicked: root.apply(modelData)
+        }
+    }
+}

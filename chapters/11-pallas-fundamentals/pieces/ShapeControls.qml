@@ -1,0 +1,80 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The schedule's numbers: the matmul's sizes and dtype, the three block
+// dimensions, and the grid with each axis's semantics. Sizes and blocks
+// scrub by doubling; a block that stops being a multiple of 8 or 128 turns
+// illegal on the spot.
+GridLayout {
+    id: root
+    required property var model      // BlockSpecModel
+    signal edited()
+    columns: 2
+    columnSpacing: Theme.gapM
+    rowSpacing: Theme.gap
+
+    readonly property var dtypes: [{id: "bf16", label: "bf16"}, {id: "f32", label: "f32"},
+                                   {id: "int8", label: "int8"}, {id: "fp8", label: "fp8"}]
+
+    Caption { text: "sizes" }
+    Flow {
+        Layout.fillWidth: true
+        spacing: Theme.gapM
+        ScrubNumber {
+            objectName: "ex09M"; label: "M"
+            value: root.model.m; defaultValue: 1024
+            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            onValueEdited: v => { root.model.m = v; root.edited() }
+        }
+        ScrubNumber {
+            objectName: "ex09K"; label: "K"
+            value: root.model.k; defaultValue: 1024
+            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            onValueEdited: v => { root.model.k = v; root.edited() }
+        }
+        ScrubNumber {
+            objectName: "ex09N"; label: "N"
+            value: root.model.n; defaultValue: 1024
+            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            onValueEdited: v => { root.model.n = v; root.edited() }
+        }
+        ChoiceRow {
+            namePrefix: "ex09Dtype_"
+            options: root.dtypes
+            current: root.model.dtype
+            onChosen: id => { root.model.dtype = id; root.edited() }
+        }
+    }
+
+    Caption { text: "blocks" }
+    Flow {
+        Layout.fillWidth: true
+        spacing: Theme.gapM
+        ScrubNumber {
+            objectName: "ex09Bm"; label: "bm"
+            value: root.model.bm; defaultValue: 256
+            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            onValueEdited: v => { root.model.bm = v; root.edited() }
+        }
+        ScrubNumber {
+            objectName: "ex09Bk"; label: "bk"
+            value: root.model.bk; defaultValue: 256
+            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            onValueEdited: v => { root.model.bk = v; root.edited() }
+        }
+        ScrubNumber {
+            objectName: "ex09Bn"; label: "bn"
+            value: root.model.bn; defaultValue: 256
+            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            onValueEdited: v => { root.model.bn = v; root.edited() }
+        }
+    }
+
+    Caption { text: "grid"; Layout.alignment: Qt.AlignTop; Layout.topMargin: Theme.gap }
+    GridControls {
+        Layout.fillWidth: true
+        model: root.model
+        onEdited: root.edited()
+    }
+}

@@ -1,0 +1,265 @@
+#include "blockspecmodel.h"
+#include "variants.h"
+
+#include <tpusim/blockspec_sandbox.h>
+#include <tpusim/error.h>
+
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtQml/qqml.h>
+
+using simqml::qs;
+
+// One verification, carried off the GUI thread and back.
+struct SandboxRun
+{
+    quint64 generation = 0;
+    tpusim::SandboxInputs inputs;
+    QVariantMap answer;
+};
+
+namespace {
+
+QString tuple(const std::vector<std::int64_t> &v)
+{
+    QStringList parts;
+    for (std::int64_t x : v)
+        parts << QString::number(x);
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+// The grid point a step of the row-major walk stands at, for the hover text.
+std::vector<std::int64_t> gridPoint(std::int64_t step, const std::vector<std::int64_t> &grid)
+{
+    std::vector<std::int64_t> g(grid.size());
+    for (std::size_t a = grid.size(); a-- > 0;) {
+        g[a] = step % grid[a];
+        step /= grid[a];
+    }
+    return g;
+}
+
+QVariantMap convertCoverage(const tpusim::Coverage &c, const std::vector<std::int64_t> &grid, qint64 rows, qint64 cols)
+{
+    QVariantList cells;
+    const qint64 shownRows = c.window_shape.size() == 2 ? c.window_shape[0] : 0;
+    const qint64 shownCols = c.window_shape.size() == 2 ? c.window_shape[1] : 0;
+    for (qint64 r = 0; r < shownRows; ++r)
+        for (qint64 col = 0; col < shownCols; ++col) {
+            const tpusim::BlockVisit &v = c.visits[static_cast<std::size_t>(r * shownCols + col)];
+            cells.append(QVariantMap{{"row", r},
+                                     {"col", col},
+                                     {"writes", qlonglong(v.writes)},
+                                     {"firstStep", qlonglong(v.first_step)},
+                                     {"lastStep", qlonglong(v.last_step)},
+                                     {"first", v.writes ? tuple(gridPoint(v.first_step, grid)) : QString()},
+                                     {"last", v.writes ? tuple(gridPoint(v.last_step, grid)) : QString()},
+                                     {"race", v.race},
+                                     {"scattered", v.non_consecutive},
+                                     {"missing", v.writes == 0}});
+        }
+    QVariantList problems;
+    for (const auto &p : c.problems)
+        problems << qs(p);
+    return {{"ok", c.ok},
+            {"blocks", qlonglong(c.blocks)},
+            {"blocksWritten", qlonglong(c.blocks_written)},
+            {"writes", qlonglong(c.writes)},
+            {"race", c.race},
+            {"nonConsecutive", c.non_consecutive},
+            {"problems", problems},
+            {"rows", rows},
+            {"cols", cols},
+            {"shownRows", shownRows},
+            {"shownCols", shownCols},
+            {"capped", shownRows < rows || shownCols < cols},
+            {"cells", cells}};
+}
+
+QVariantMap convertVerification(const tpusim::SandboxVerification &v)
+{
+    const tpusim::Verification &r = v.result;
+    return {{"passed", r.passed},
+            {"reason", qs(r.reason)},
+            {"maxAbsError", r.max_abs_error},
+            {"tolerance", r.tolerance},
+            {"mismatches", qlonglong(r.mismatches)},
+            {"elements", qlonglong(r.elements)},
+            {"steps", qlonglong(r.steps)},
+            {"shrunk", v.shrunk},
+            {"ran", qs(v.ran)},
+            {"provenance", simqml::provenance(r.provenance)}};
+}
+
+std::shared_ptr<SandboxRun> runVerification(std::shared_ptr<SandboxRun> run)
+{
+    try {
+        run->answer = convertVerification(tpusim::verify_sandbox(run->inputs));
+    } catch (const tpusim::InputError &e) {
+        run->answer = {{"error", QString::fromUtf8(e.what())}};
+    }
+    return run;
+}
+
+} // namespace
+
+BlockSpecModel::BlockSpecModel(QObject *parent) : QObject(parent)
+{
+    connect(this, &BlockSpecModel::inputsChanged, this, &BlockSpecModel::invalidate);
+    connect(this, &BlockSpecModel::inputsChanged, this, &BlockSpecModel::schedule);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        const std::shared_ptr<SandboxRun> run = m_watcher.result();
+        // An answer for inputs the learner has since changed is not shown.
+        if (run->generation == m_generation)
+            m_verification = run->answer;
+        else
+            m_verification.clear();
+        emit verificationChanged();
+    });
+    recompute();
+}
+
+BlockSpecModel::~BlockSpecModel() { m_watcher.waitForFinished(); }
+
+void BlockSpecModel::registerType()
+{
+    qmlRegisterType<BlockSpecModel>("TpuCourse.Sim", 1, 0, "BlockSpecModel");
+}
+
+void BlockSpecModel::schedule()
+{
+    if (m_scheduled)
+        return;
+    m_scheduled = true;
+    QTimer::singleShot(0, this, [this] {
+        if (m_scheduled)
+            recompute();
+    });
+}
+
+void BlockSpecModel::invalidate()
+{
+    ++m_generation;
+    if (!m_verification.isEmpty()) {
+        m_verification.clear();
+        emit verificationChanged();
+    }
+}
+
+namespace {
+
+tpusim::SandboxInputs sandboxInputs(const QString &dtype, int m, int k, int n, int bm, int bk, int bn,
+                                    const QStringList &semantics, const QString &x, const QString &y,
+                                    const QString &out, int reductionAxis)
+{
+    tpusim::SandboxInputs in;
+    in.dtype = tpusim::parse_dtype(dtype.toStdString());
+    in.m = m, in.k = k, in.n = n, in.bm = bm, in.bk = bk, in.bn = bn;
+    in.semantics.clear();
+    for (const QString &s : semantics)
+        in.semantics.push_back(s == QStringLiteral("parallel") ? tpusim::Semantics::parallel
+                                                               : tpusim::Semantics::arbitrary);
+    in.x_map = x.toStdString();
+    in.y_map = y.toStdString();
+    in.out_map = out.toStdString();
+    in.reduction_axis = reductionAxis;
+    return in;
+}
+
+} // namespace
+
+void BlockSpecModel::recompute()
+{
+    m_scheduled = false;
+    m_operands.clear();
+    m_coverage.clear();
+    m_vmem.clear();
+    m_prediction.clear();
+    m_sound = m_broken = false;
+    m_error.clear();
+    try {
+        tpusim::SandboxInputs in = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap,
+                                                 m_yMap, m_outMap, m_reductionAxis);
+        in.grid.clear();
+        if (m_followBlocks)
+            in.grid = tpusim::sandbox_grid(in, m_order.toStdString());
+        else
+            for (const QVariant &g : m_grid)
+                in.grid.push_back(g.toLongLong());
+        m_gridUsed.clear();
+        for (std::int64_t g : in.grid)
+            m_gridUsed << qlonglong(g);
+
+        const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
+        const tpusim::SandboxReport r = tpusim::evaluate_sandbox(chip, in, m_window);
+        for (const tpusim::SandboxOperand &op : r.operands) {
+            QVariantList notes;
+            for (const auto &note : op.legality.notes)
+                notes << qs(note);
+            m_operands.append(QVariantMap{{"name", qs(op.name)},
+                                          {"array", tuple(op.array)},
+                                          {"block", tuple(op.block)},
+                                          {"legal", op.legality.legal},
+                                          {"reason", qs(op.legality.reason)},
+                                          {"notes", notes},
+                                          {"mapError", qs(op.map_error)},
+                                          {"mapText", op.map_error.empty() ? qs(op.map.text()) : QString()}});
+        }
+        if (r.coverage)
+            m_coverage = convertCoverage(*r.coverage, in.grid, (m_m + m_bm - 1) / m_bm, (m_n + m_bn - 1) / m_bn);
+        else
+            m_coverage = {{"error", qs(r.coverage_error)}};
+        m_vmem = {{"used", r.vmem_bytes},
+                  {"usedText", qs(tpusim::format_bytes(r.vmem_bytes))},
+                  {"limit", r.vmem_limit_bytes},
+                  {"limitText", qs(tpusim::format_bytes(r.vmem_limit_bytes))},
+                  {"fraction", r.vmem_bytes / r.vmem_limit_bytes},
+                  {"fits", r.vmem_bytes <= r.vmem_limit_bytes},
+                  {"provenance", simqml::provenance(r.vmem_provenance)}};
+        if (r.prediction) {
+            const tpusim::PipelineResult &p = *r.prediction;
+            m_prediction = {{"timeS", p.time_s},
+                            {"time", qs(tpusim::format_time(p.time_s))},
+                            {"utilization", p.utilization},
+                            {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
+                            {"hbmBytes", p.hbm_bytes},
+                            {"hbm", qs(tpusim::format_bytes(p.hbm_bytes))},
+                            {"floorS", p.floor_s},
+                            {"floor", qs(tpusim::format_time(p.floor_s))},
+                            {"steps", qlonglong(p.steps)},
+                            {"cores", p.cores},
+                            {"provenance", simqml::provenance(p.provenance)}};
+        } else {
+            m_prediction = {{"error", qs(r.prediction_error)}};
+        }
+        m_sound = r.sound;
+        m_broken = r.broken;
+    } catch (const tpusim::InputError &e) {
+        m_error = QString::fromUtf8(e.what());
+    }
+    emit reportChanged();
+}
+
+void BlockSpecModel::verify()
+{
+    if (m_watcher.isRunning())
+        return;
+    if (m_scheduled)
+        recompute();
+    auto run = std::make_shared<SandboxRun>();
+    run->generation = m_generation;
+    try {
+        run->inputs = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap, m_yMap,
+                                    m_outMap, m_reductionAxis);
+        run->inputs.grid.clear();
+        for (const QVariant &g : m_gridUsed)
+            run->inputs.grid.push_back(g.toLongLong());
+    } catch (const tpusim::InputError &e) {
+        m_verification = {{"error", QString::fromUtf8(e.what())}};
+        emit verificationChanged();
+        return;
+    }
+    m_verification = {{"running", true}};
+    m_watcher.setFuture(QtConcurrent::run(runVerification, run));
+    emit verificationChanged();
+}
