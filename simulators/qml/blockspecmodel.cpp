@@ -116,10 +116,23 @@ BlockSpecModel::BlockSpecModel(QObject *parent) : QObject(parent)
             m_verification.clear();
         emit verificationChanged();
     });
+    connect(&m_evaluator, &QFutureWatcherBase::finished, this, [this] {
+        emit busyChanged();
+        if (m_stale) {
+            m_stale = false;
+            recompute();
+            return;
+        }
+        apply(m_evaluator.result());
+    });
     recompute();
 }
 
-BlockSpecModel::~BlockSpecModel() { m_watcher.waitForFinished(); }
+BlockSpecModel::~BlockSpecModel()
+{
+    m_watcher.waitForFinished();
+    m_evaluator.waitForFinished();
+}
 
 void BlockSpecModel::registerType()
 {
@@ -168,75 +181,136 @@ tpusim::SandboxInputs sandboxInputs(const QString &dtype, int m, int k, int n, i
 
 } // namespace
 
-void BlockSpecModel::recompute()
+tpusim::SandboxInputs BlockSpecModel::currentInputs() const
 {
-    m_scheduled = false;
-    m_operands.clear();
-    m_coverage.clear();
-    m_vmem.clear();
-    m_prediction.clear();
-    m_sound = m_broken = false;
-    m_error.clear();
-    try {
-        tpusim::SandboxInputs in = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap,
-                                                 m_yMap, m_outMap, m_reductionAxis);
-        in.grid.clear();
-        if (m_followBlocks)
-            in.grid = tpusim::sandbox_grid(in, m_order.toStdString());
-        else
-            for (const QVariant &g : m_grid)
-                in.grid.push_back(g.toLongLong());
-        m_gridUsed.clear();
-        for (std::int64_t g : in.grid)
-            m_gridUsed << qlonglong(g);
+    tpusim::SandboxInputs in = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap, m_yMap,
+                                             m_outMap, m_reductionAxis);
+    in.grid.clear();
+    if (m_followBlocks)
+        in.grid = tpusim::sandbox_grid(in, m_order.toStdString());
+    else
+        for (const QVariant &g : m_grid)
+            in.grid.push_back(g.toLongLong());
+    return in;
+}
 
-        const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
-        const tpusim::SandboxReport r = tpusim::evaluate_sandbox(chip, in, m_window);
+// Everything the piece shows for one set of inputs, converted on whichever
+// thread computed it.
+struct SandboxReportMaps
+{
+    QVariantList gridUsed;
+    QVariantList operands;
+    QVariantMap coverage;
+    QVariantMap vmem;
+    QVariantMap prediction;
+    bool sound = false;
+    bool broken = false;
+    QString error;
+};
+
+namespace {
+
+struct Evaluation
+{
+    QString chip;
+    tpusim::SandboxInputs inputs;
+    std::int64_t window = 64;
+};
+
+std::shared_ptr<SandboxReportMaps> evaluate(const Evaluation &e)
+{
+    auto out = std::make_shared<SandboxReportMaps>();
+    for (std::int64_t g : e.inputs.grid)
+        out->gridUsed << qlonglong(g);
+    try {
+        const tpusim::SandboxInputs &in = e.inputs;
+        const tpusim::SandboxReport r = tpusim::evaluate_sandbox(tpusim::chip(e.chip.toStdString()), in, e.window);
         for (const tpusim::SandboxOperand &op : r.operands) {
             QVariantList notes;
             for (const auto &note : op.legality.notes)
                 notes << qs(note);
-            m_operands.append(QVariantMap{{"name", qs(op.name)},
-                                          {"array", tuple(op.array)},
-                                          {"block", tuple(op.block)},
-                                          {"legal", op.legality.legal},
-                                          {"reason", qs(op.legality.reason)},
-                                          {"notes", notes},
-                                          {"mapError", qs(op.map_error)},
-                                          {"mapText", op.map_error.empty() ? qs(op.map.text()) : QString()}});
+            out->operands.append(QVariantMap{{"name", qs(op.name)},
+                                             {"array", tuple(op.array)},
+                                             {"block", tuple(op.block)},
+                                             {"legal", op.legality.legal},
+                                             {"reason", qs(op.legality.reason)},
+                                             {"notes", notes},
+                                             {"mapError", qs(op.map_error)},
+                                             {"mapText", op.map_error.empty() ? qs(op.map.text()) : QString()}});
         }
         if (r.coverage)
-            m_coverage = convertCoverage(*r.coverage, in.grid, (m_m + m_bm - 1) / m_bm, (m_n + m_bn - 1) / m_bn);
+            out->coverage = convertCoverage(*r.coverage, in.grid, (in.m + in.bm - 1) / in.bm, (in.n + in.bn - 1) / in.bn);
         else
-            m_coverage = {{"error", qs(r.coverage_error)}};
-        m_vmem = {{"used", r.vmem_bytes},
-                  {"usedText", qs(tpusim::format_bytes(r.vmem_bytes))},
-                  {"limit", r.vmem_limit_bytes},
-                  {"limitText", qs(tpusim::format_bytes(r.vmem_limit_bytes))},
-                  {"fraction", r.vmem_bytes / r.vmem_limit_bytes},
-                  {"fits", r.vmem_bytes <= r.vmem_limit_bytes},
-                  {"provenance", simqml::provenance(r.vmem_provenance)}};
+            out->coverage = {{"error", qs(r.coverage_error)}};
+        out->vmem = {{"used", r.vmem_bytes},
+                     {"usedText", qs(tpusim::format_bytes(r.vmem_bytes))},
+                     {"limit", r.vmem_limit_bytes},
+                     {"limitText", qs(tpusim::format_bytes(r.vmem_limit_bytes))},
+                     {"fraction", r.vmem_bytes / r.vmem_limit_bytes},
+                     {"fits", r.vmem_bytes <= r.vmem_limit_bytes},
+                     {"provenance", simqml::provenance(r.vmem_provenance)}};
         if (r.prediction) {
             const tpusim::PipelineResult &p = *r.prediction;
-            m_prediction = {{"timeS", p.time_s},
-                            {"time", qs(tpusim::format_time(p.time_s))},
-                            {"utilization", p.utilization},
-                            {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
-                            {"hbmBytes", p.hbm_bytes},
-                            {"hbm", qs(tpusim::format_bytes(p.hbm_bytes))},
-                            {"floorS", p.floor_s},
-                            {"floor", qs(tpusim::format_time(p.floor_s))},
-                            {"steps", qlonglong(p.steps)},
-                            {"cores", p.cores},
-                            {"provenance", simqml::provenance(p.provenance)}};
+            out->prediction = {{"timeS", p.time_s},
+                               {"time", qs(tpusim::format_time(p.time_s))},
+                               {"utilization", p.utilization},
+                               {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
+                               {"hbmBytes", p.hbm_bytes},
+                               {"hbm", qs(tpusim::format_bytes(p.hbm_bytes))},
+                               {"floorS", p.floor_s},
+                               {"floor", qs(tpusim::format_time(p.floor_s))},
+                               {"steps", qlonglong(p.steps)},
+                               {"cores", p.cores},
+                               {"provenance", simqml::provenance(p.provenance)}};
         } else {
-            m_prediction = {{"error", qs(r.prediction_error)}};
+            out->prediction = {{"error", qs(r.prediction_error)}};
         }
-        m_sound = r.sound;
-        m_broken = r.broken;
-    } catch (const tpusim::InputError &e) {
-        m_error = QString::fromUtf8(e.what());
+        out->sound = r.sound;
+        out->broken = r.broken;
+    } catch (const tpusim::InputError &error) {
+        out->error = QString::fromUtf8(error.what());
     }
+    return out;
+}
+
+// Grids up to this many steps are judged on the GUI thread (a few hundred
+// microseconds); larger ones off it, so a scrub never stalls the window.
+constexpr double inlineSteps = 4096;
+
+} // namespace
+
+void BlockSpecModel::recompute()
+{
+    m_scheduled = false;
+    if (m_evaluator.isRunning()) {
+        m_stale = true;  // judged again when the running evaluation returns
+        return;
+    }
+    Evaluation e;
+    e.chip = m_chip;
+    e.window = m_window;
+    double steps = 1;
+    try {
+        e.inputs = currentInputs();
+        for (std::int64_t g : e.inputs.grid)
+            steps *= static_cast<double>(g);
+    } catch (const tpusim::InputError &error) {
+        auto failed = std::make_shared<SandboxReportMaps>();
+        failed->error = QString::fromUtf8(error.what());
+        apply(failed);
+        return;
+    }
+    if (steps <= inlineSteps) {
+        apply(evaluate(e));
+        return;
+    }
+    m_evaluator.setFuture(QtConcurrent::run(evaluate, e));
+    emit busyChanged();
+}
+
+void BlockSpecModel::apply(const std::shared_ptr<SandboxReportMaps> &r)
+{
+    m_report = r;
     emit reportChanged();
 }
 
@@ -244,16 +318,10 @@ void BlockSpecModel::verify()
 {
     if (m_watcher.isRunning())
         return;
-    if (m_scheduled)
-        recompute();
     auto run = std::make_shared<SandboxRun>();
     run->generation = m_generation;
     try {
-        run->inputs = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap, m_yMap,
-                                    m_outMap, m_reductionAxis);
-        run->inputs.grid.clear();
-        for (const QVariant &g : m_gridUsed)
-            run->inputs.grid.push_back(g.toLongLong());
+        run->inputs = currentInputs();
     } catch (const tpusim::InputError &e) {
         m_verification = {{"error", QString::fromUtf8(e.what())}};
         emit verificationChanged();
@@ -263,3 +331,12 @@ void BlockSpecModel::verify()
     m_watcher.setFuture(QtConcurrent::run(runVerification, run));
     emit verificationChanged();
 }
+
+QVariantList BlockSpecModel::gridUsed() const { return m_report ? m_report->gridUsed : QVariantList(); }
+QVariantList BlockSpecModel::operands() const { return m_report ? m_report->operands : QVariantList(); }
+QVariantMap BlockSpecModel::coverage() const { return m_report ? m_report->coverage : QVariantMap(); }
+QVariantMap BlockSpecModel::vmem() const { return m_report ? m_report->vmem : QVariantMap(); }
+QVariantMap BlockSpecModel::prediction() const { return m_report ? m_report->prediction : QVariantMap(); }
+bool BlockSpecModel::sound() const { return m_report && m_report->sound; }
+bool BlockSpecModel::broken() const { return m_report && m_report->broken; }
+QString BlockSpecModel::error() const { return m_report ? m_report->error : QString(); }

@@ -9,7 +9,10 @@
 
 #include <memory>
 
+#include <tpusim/blockspec_sandbox.h>
+
 struct SandboxRun;
+struct SandboxReportMaps;
 
 // libtpusim's BlockSpec sandbox for QML (type TpuCourse.Sim/BlockSpecModel):
 // a matmul schedule in (sizes, blocks, grid, semantics, index-map texts),
@@ -60,20 +63,23 @@ class BlockSpecModel : public QObject
     //  tolerance, mismatches, elements, steps, shrunk, ran, provenance} or {error}.
     Q_PROPERTY(QVariantMap verification READ verification NOTIFY verificationChanged)
     Q_PROPERTY(bool verifying READ verifying NOTIFY verificationChanged)
+    // True while a large grid is judged off the GUI thread; the last report stays shown.
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
 
 public:
     explicit BlockSpecModel(QObject *parent = nullptr);
     ~BlockSpecModel() override;
     static void registerType();
 
-    QVariantList gridUsed() const { return m_gridUsed; }
-    QVariantList operands() const { return m_operands; }
-    QVariantMap coverage() const { return m_coverage; }
-    QVariantMap vmem() const { return m_vmem; }
-    QVariantMap prediction() const { return m_prediction; }
-    bool sound() const { return m_sound; }
-    bool broken() const { return m_broken; }
-    QString error() const { return m_error; }
+    QVariantList gridUsed() const;
+    QVariantList operands() const;
+    QVariantMap coverage() const;
+    QVariantMap vmem() const;
+    QVariantMap prediction() const;
+    bool sound() const;
+    bool broken() const;
+    QString error() const;
+    bool busy() const { return m_evaluator.isRunning(); }
     QVariantMap verification() const { return m_verification; }
     bool verifying() const { return m_watcher.isRunning(); }
 
@@ -86,10 +92,13 @@ signals:
     void inputsChanged();
     void reportChanged();
     void verificationChanged();
+    void busyChanged();
 
 private:
     void schedule();
     void invalidate();
+    void apply(const std::shared_ptr<SandboxReportMaps> &report);
+    tpusim::SandboxInputs currentInputs() const;  // throws tpusim::InputError
 
     QString m_chip = QStringLiteral("v5e");
     QString m_dtype = QStringLiteral("bf16");
@@ -106,14 +115,9 @@ private:
     int m_window = 64;
 
     bool m_scheduled = false;
-    QVariantList m_gridUsed;
-    QVariantList m_operands;
-    QVariantMap m_coverage;
-    QVariantMap m_vmem;
-    QVariantMap m_prediction;
-    bool m_sound = false;
-    bool m_broken = false;
-    QString m_error;
+    bool m_stale = false;  // inputs changed while a large grid was being judged
+    std::shared_ptr<SandboxReportMaps> m_report;
+    QFutureWatcher<std::shared_ptr<SandboxReportMaps>> m_evaluator;
 
     quint64 m_generation = 0;  // bumped by every input change; a stale verify is dropped
     QVariantMap m_verification;

@@ -96,13 +96,15 @@ ColumnLayout {
             MouseArea {
                 anchors.fill: parent
                 hoverEnabled: true
-                onPositionChanged: mouse => {
+                function pick(mouse) {
                     const col = Math.floor(mouse.x / frame.cell), row = Math.floor(mouse.y / frame.cell)
                     root.cursor = row >= 0 && row < root.rows && col >= 0 && col < root.cols ? row * root.cols + col : -1
                     canvas.requestPaint()
                 }
+                onPositionChanged: mouse => pick(mouse)
                 onExited: { if (!canvas.activeFocus) { root.cursor = -1; canvas.requestPaint() } }
-                onClicked: canvas.forceActiveFocus()
+                // A click keeps the cell and hands the arrows to the map.
+                onPressed: mouse => { canvas.forceActiveFocus(); pick(mouse) }
             }
             FocusFrame {}
         }

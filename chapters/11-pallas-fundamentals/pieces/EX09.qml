@@ -122,7 +122,8 @@ Item {
                         }
                         MonoText {
                             objectName: "ex09CoverageStatus"
-                            text: sandbox.coverage.error ? "unknown"
+                            text: sandbox.busy ? "judging a large grid…"
+                                  : sandbox.coverage.error ? "unknown"
                                   : sandbox.coverage.ok ? "covered, race-free" : "broken"
                             color: sandbox.coverage.ok ? Theme.inkText : Theme.failed
                         }

@@ -16,6 +16,7 @@ namespace tpusim {
 namespace {
 
 constexpr int kGridRank = 3;
+constexpr double kMostSteps = 16.0 * 1024 * 1024;  // as check_coverage: beyond it a walk takes seconds
 
 std::string tuple(const std::vector<std::int64_t>& v) {
     std::string t = "(";
@@ -115,8 +116,13 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
         "Blocks are padded to whole (8,128) tiles; the f32 accumulator (bm, bn) is scratch.",
         chip.scoped_vmem_default.note};
 
+    double steps = 1;
+    for (std::int64_t g : in.grid) steps *= static_cast<double>(g);
     if (!parsed) {
         r.prediction_error = "no prediction until every index map parses";
+    } else if (steps > kMostSteps) {
+        r.prediction_error = "the grid has " + std::to_string(static_cast<std::int64_t>(steps)) +
+                             " steps; the sandbox predicts grids of up to 16 million";
     } else if (!legal) {
         r.prediction_error = "no prediction for an illegal block: Mosaic would refuse to compile it";
     } else {
@@ -151,7 +157,13 @@ SandboxVerification verify_sandbox(const SandboxInputs& in, std::uint64_t seed) 
     s.dtype = in.dtype;
     s.order = "as the index maps say";
     // Divisibility is the schedule's own property; only the size is ours to shrink.
-    (void)matmul_schedule(in.m, in.k, in.n, in.bm, in.bk, in.bn, in.dtype, "ijk");
+    const std::int64_t sizes[][2] = {{in.m, in.bm}, {in.k, in.bk}, {in.n, in.bn}};
+    const char* names[][2] = {{"bm", "M"}, {"bk", "K"}, {"bn", "N"}};
+    for (int i = 0; i < 3; ++i)
+        if (sizes[i][0] % sizes[i][1] != 0)
+            throw InputError(std::string(names[i][0]) + "=" + std::to_string(sizes[i][1]) + " does not divide " +
+                             names[i][1] + "=" + std::to_string(sizes[i][0]) +
+                             ": the host run needs whole blocks, as verify_matmul does");
     if (static_cast<double>(in.m) * static_cast<double>(in.k) * static_cast<double>(in.n) > 16777216.0) {
         v.shrunk = true;
         s.bm = std::min<std::int64_t>(in.bm, 8);

@@ -1,0 +1,232 @@
+#include <catch2/catch.hpp>
+
+#include "shellfixture.h"
+
+#include "blockspecmodel.h"
+
+#include <tpusim/blockspec_sandbox.h>
+#include <tpusim/index_map_text.h>
+
+#include <QQuickItem>
+#include <QQuickWindow>
+#include <QTest>
+
+// QTest's QTRY_* macros report to a log a Catch2 run never reads (a failure
+// just returns from the test): wait the same way, then assert through Catch2.
+#define EX09_WAIT(expr)                                                          \
+    do {                                                                         \
+        (void)QTest::qWaitFor([&] { return static_cast<bool>(expr); }, 5000);   \
+        REQUIRE((expr));                                                         \
+    } while (false)
+#define EX09_WAIT_EQ(actual, expected)                                           \
+    do {                                                                         \
+        (void)QTest::qWaitFor([&] { return (actual) == (expected); }, 5000);    \
+        REQUIRE((actual) == (expected));                                         \
+    } while (false)
+
+namespace {
+
+QQuickItem *shownItem(ShellFixture &shell, const char *name)
+{
+    for (QObject *object : shell.findAll(name))
+        if (ShellFixture::isShown(object))
+            return qobject_cast<QQuickItem *>(object);
+    return nullptr;
+}
+
+// Text as std::string, so Catch2 prints both sides of a failed comparison.
+std::string shown(ShellFixture &shell, const char *name)
+{
+    QQuickItem *item = shownItem(shell, name);
+    return item ? item->property("text").toString().toStdString() : "<not shown: " + std::string(name) + ">";
+}
+
+QQuickItem *item(ShellFixture &shell, const char *name)
+{
+    QQuickItem *found = shownItem(shell, name);
+    REQUIRE(found != nullptr);
+    return found;
+}
+
+QPoint at(QQuickItem *item, qreal fx, qreal fy = 0.5)
+{
+    return item->mapToScene(QPointF(item->width() * fx, item->height() * fy)).toPoint();
+}
+
+// Presses on a ScrubNumber's number (the right part; the left holds its
+// label), moves in small steps by `dx`, releases: a real drag.
+void drag(QWindow *window, QQuickItem *scrub, int dx)
+{
+    const QPoint from = at(scrub, 0.8);
+    QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, from);
+    const int steps = 12;
+    for (int i = 1; i <= steps; ++i)
+        QTest::mouseMove(window, from + QPoint(dx * i / steps, 0), 10);
+    QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, from + QPoint(dx, 0), 10);
+}
+
+void click(ShellFixture &shell, const char *name)
+{
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, at(item(shell, name), 0.5));
+}
+
+int intValue(QQuickItem *scrub) { return static_cast<int>(scrub->property("value").toDouble()); }
+
+// Saved when EX09_SHOTS names a folder, to look at the states the test reaches.
+void shot(ShellFixture &shell, const char *name)
+{
+    const QByteArray dir = qgetenv("EX09_SHOTS");
+    if (!dir.isEmpty()) {
+        const QImage image = shell.window()->grabWindow();
+        WARN("shot " << name << " " << image.width() << "x" << image.height() << " saved "
+                     << image.save(QString::fromUtf8(dir + "/" + name + ".png")));
+    }
+}
+
+// The inputs the piece shows, as libtpusim takes them.
+tpusim::SandboxInputs inputsShown(ShellFixture &shell)
+{
+    tpusim::SandboxInputs in;
+    in.m = intValue(item(shell, "ex09M"));
+    in.k = intValue(item(shell, "ex09K"));
+    in.n = intValue(item(shell, "ex09N"));
+    in.bm = intValue(item(shell, "ex09Bm"));
+    in.bk = intValue(item(shell, "ex09Bk"));
+    in.bn = intValue(item(shell, "ex09Bn"));
+    in.grid = {intValue(item(shell, "ex09Grid0")), intValue(item(shell, "ex09Grid1")),
+               intValue(item(shell, "ex09Grid2"))};
+    in.semantics.clear();
+    for (const char *name : {"ex09Semantics0", "ex09Semantics1", "ex09Semantics2"})
+        in.semantics.push_back(shown(shell, name) == "parallel" ? tpusim::Semantics::parallel
+                                                                                : tpusim::Semantics::arbitrary);
+    in.x_map = shown(shell, "ex09Map_x");
+    in.y_map = shown(shell, "ex09Map_y");
+    in.out_map = shown(shell, "ex09Map_out");
+    return in;
+}
+
+tpusim::Kernel kernelOf(const tpusim::SandboxInputs &in)
+{
+    return tpusim::sandbox_kernel(in, tpusim::parse_index_map(in.x_map, 3, 2), tpusim::parse_index_map(in.y_map, 3, 2),
+                                  tpusim::parse_index_map(in.out_map, 3, 2));
+}
+
+} // namespace
+
+TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as libtpusim says", "[ex09][qml]")
+{
+    ShellFixture shell;
+    QWindow *window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    EX09_WAIT(shownItem(shell, "ex09Bn") != nullptr);
+    const tpusim::Chip &chip = tpusim::chip("v5e");
+
+    // The docs' schedule, as the piece opens.
+    tpusim::SandboxInputs in = inputsShown(shell);
+    CHECK(in.grid == std::vector<std::int64_t>{4, 4, 4});
+    EX09_WAIT_EQ(shown(shell, "ex09Time"), (tpusim::format_time(tpusim::simulate(chip, kernelOf(in)).time_s)));
+    CHECK(shown(shell, "ex09CoverageStatus") == std::string("covered, race-free"));
+    shot(shell, "ex09_docs");
+
+    // Two doublings down: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
+    QQuickItem *bn = item(shell, "ex09Bn");
+    drag(window, bn, -48);
+    EX09_WAIT_EQ(intValue(bn), 64);
+    in = inputsShown(shell);
+    const tpusim::Legality y = tpusim::check_block({in.k, in.n}, {in.bk, in.bn}, in.dtype);
+    REQUIRE_FALSE(y.legal);
+    EX09_WAIT_EQ(shown(shell, "ex09Legal_y"), std::string("illegal"));
+    CHECK(shown(shell, "ex09Reason_y") == (y.reason));
+    CHECK(shown(shell, "ex09Legal_x") == std::string("legal"));
+    CHECK(shown(shell, "ex09TimeDetail") == (tpusim::evaluate_sandbox(chip, in).prediction_error));
+    CHECK(shown(shell, "ex09Time") == std::string("—"));
+    CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(tpusim::vmem_bytes(kernelOf(in)))));
+    CHECK(intValue(item(shell, "ex09Grid1")) == 16);  // the grid follows the blocks
+    shot(shell, "ex09_illegal");
+
+    // Three doublings up: bn = 512, legal again; time and VMEM are the pipeline model's.
+    drag(window, bn, 72);
+    EX09_WAIT_EQ(intValue(bn), 512);
+    in = inputsShown(shell);
+    CHECK(in.grid == std::vector<std::int64_t>{4, 2, 4});
+    const tpusim::PipelineResult run = tpusim::simulate(chip, kernelOf(in));
+    EX09_WAIT_EQ(shown(shell, "ex09Time"), (tpusim::format_time(run.time_s)));
+    CHECK(shown(shell, "ex09Legal_y") == std::string("legal"));
+    CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(run.vmem_bytes)));
+    CHECK(shown(shell, "ex09VmemLimit").find(tpusim::format_bytes(run.vmem_limit_bytes)) != std::string::npos);
+
+    // Type an output map that pins the column: every j writes block (i, 0), a
+    // race on the parallel j axis, and column 1 is never written.
+    click(shell, "ex09Map_out");
+    QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
+    shell.typeText(QStringLiteral("lambda i, j, k: (i, 0)"));
+    EX09_WAIT_EQ(shown(shell, "ex09Map_out"), std::string("lambda i, j, k: (i, 0)"));
+    in = inputsShown(shell);
+    const tpusim::Coverage racing =
+        tpusim::check_coverage(in.grid, in.semantics,
+                               tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn},
+                                                 tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
+    REQUIRE(racing.race);
+    std::string problems;
+    for (const auto &p : racing.problems)
+        problems += (problems.empty() ? "" : "\n") + p;
+    EX09_WAIT_EQ(shown(shell, "ex09Problems"), problems);
+    CHECK(shown(shell, "ex09CoverageStatus") == std::string("broken"));
+
+    // Clicking block (0, 1) says it is a gap; the arrow key moves to block
+    // (0, 0), which says which steps write it, and that they race.
+    QQuickItem *map = item(shell, "ex09CoverageCanvas");
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, at(map, 0.75, 0.125));
+    EX09_WAIT_EQ(shown(shell, "ex09CellInfo"), std::string("block (0, 1): never written, a gap in the output"));
+    QTest::keyClick(window, Qt::Key_Left);
+    INFO(shown(shell, "ex09CellInfo"));
+    EX09_WAIT(shown(shell, "ex09CellInfo").rfind("block (0, 0): 8 writes, steps 0 (0, 0, 0) … 7 (0, 1, 3)", 0) == 0);
+    CHECK(shown(shell, "ex09CellInfo").find("a race") != std::string::npos);
+    shot(shell, "ex09_race");
+    CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 0);
+
+    // A map the parser refuses says where and why, and the rest waits for it.
+    click(shell, "ex09Map_x");
+    QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
+    shell.typeText(QStringLiteral("lambda i, j, k: (i // 2, k)"));
+    EX09_WAIT(shown(shell, "ex09MapError_x").rfind("column 18: `i // 2` is not affine", 0) == 0);
+    shot(shell, "ex09_parse_error");
+
+    // Back to the docs' schedule; verify it off-chip and earn the badge.
+    click(shell, "ex09Preset_docs");
+    EX09_WAIT_EQ(shown(shell, "ex09CoverageStatus"), std::string("covered, race-free"));
+    in = inputsShown(shell);
+    const tpusim::SandboxVerification verified = tpusim::verify_sandbox(in);
+    REQUIRE(verified.result.passed);
+    click(shell, "ex09Verify");
+    EX09_WAIT_EQ(shown(shell, "ex09VerifyResult"), std::string("✓ ") + (verified.result.reason));
+    QQuickItem *badge = item(shell, "ex09VerifiedBadge");
+    CHECK(badge->property("kind").toString().toStdString() == "verified");
+    CHECK(shown(shell, "ex09VerifyRan").find(verified.ran) != std::string::npos);
+    CHECK(verified.shrunk);  // 1024 x 1024 x 512 is run with blocks of 8 x 128 x 128
+    CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 1);
+    shot(shell, "ex09_verified");
+
+    // Any change of input takes the badge away: it belonged to the old inputs.
+    drag(window, item(shell, "ex09Bm"), -24);
+    EX09_WAIT_EQ(intValue(item(shell, "ex09Bm")), 128);
+    EX09_WAIT(shownItem(shell, "ex09VerifiedBadge") == nullptr);
+    CHECK(shownItem(shell, "ex09VerifyResult") == nullptr);
+}
+
+TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and saying so", "[ex09]")
+{
+    BlockSpecModel model;
+    REQUIRE_FALSE(model.busy());
+    model.setProperty("m", 8192);
+    model.setProperty("bm", 8);  // 1024 x 4 x 4 = 16384 steps: past what the GUI thread takes
+    EX09_WAIT(model.busy());
+    EX09_WAIT(!model.busy());
+    const QVariantMap coverage = model.coverage();
+    CHECK(coverage.value("rows").toLongLong() == 1024);
+    CHECK(coverage.value("shownRows").toLongLong() == 64);
+    CHECK(coverage.value("capped").toBool());
+    CHECK(coverage.value("ok").toBool());
+    CHECK(model.gridUsed() == QVariantList{1024, 4, 4});
+    CHECK(model.prediction().contains("time"));
+}
