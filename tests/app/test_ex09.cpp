@@ -212,6 +212,35 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     EX09_WAIT_EQ(intValue(item(shell, "ex09Bm")), 128);
     EX09_WAIT(shownItem(shell, "ex09VerifiedBadge") == nullptr);
     CHECK(shownItem(shell, "ex09VerifyResult") == nullptr);
+
+    // The reduction axis first: each output block goes back to HBM between
+    // its k steps, and the host run fails it, with a failed badge.
+    click(shell, "ex09Preset_kfirst");
+    EX09_WAIT_EQ(shown(shell, "ex09Map_out"), std::string("lambda k, i, j: (i, j)"));
+    in = inputsShown(shell);
+    in.reduction_axis = 0;
+    const tpusim::SandboxVerification lost = tpusim::verify_sandbox(in);
+    REQUIRE_FALSE(lost.result.passed);
+    CHECK(shown(shell, "ex09CoverageStatus") == "broken");
+    click(shell, "ex09Verify");
+    EX09_WAIT_EQ(shown(shell, "ex09VerifyResult"), "✗ " + lost.result.reason);
+    CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "failed");
+    shot(shell, "ex09_kfirst");
+
+    // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.
+    QQuickItem *bk = item(shell, "ex09Bk");
+    drag(window, bk, 72);
+    EX09_WAIT_EQ(intValue(bk), 2048);
+    drag(window, bn, 48);
+    EX09_WAIT_EQ(intValue(bn), 2048);
+    in = inputsShown(shell);
+    in.reduction_axis = 0;
+    const tpusim::SandboxReport over = tpusim::evaluate_sandbox(chip, in);
+    REQUIRE(over.vmem_bytes > over.vmem_limit_bytes);
+    EX09_WAIT_EQ(shown(shell, "ex09TimeDetail"), over.prediction_error);
+    CHECK(shown(shell, "ex09Vmem") == tpusim::format_bytes(over.vmem_bytes));
+    CHECK(shown(shell, "ex09VmemLimit").find(": over") != std::string::npos);
+    shot(shell, "ex09_vmem_over");
 }
 
 TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and saying so", "[ex09]")

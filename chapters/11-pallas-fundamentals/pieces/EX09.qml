@@ -118,7 +118,8 @@ Item {
                         Layout.fillWidth: true
                         Caption {
                             Layout.fillWidth: true
-                            text: "output blocks, by the grid steps that write them"
+                            text: "output blocks (rows: M / bm, columns: N / bn), by the grid steps that write them"
+                            wrapMode: Text.Wrap
                         }
                         MonoText {
                             objectName: "ex09CoverageStatus"

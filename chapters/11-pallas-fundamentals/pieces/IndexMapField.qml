@@ -47,6 +47,7 @@ ColumnLayout {
                 color: Theme.inkText
                 selectionColor: Theme.focus
                 selectByMouse: true
+                activeFocusOnTab: true
                 clip: true
                 Accessible.role: Accessible.EditableText
                 Accessible.name: "index map of " + root.operand
