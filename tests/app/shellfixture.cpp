@@ -66,6 +66,14 @@ QObject *ShellFixture::find(const char *objectName) const
     return all.isEmpty() ? nullptr : all.constFirst();
 }
 
+QObject *ShellFixture::findShown(const char *objectName) const
+{
+    for (QObject *object : findAll(objectName))
+        if (isShown(object))
+            return object;
+    return nullptr;
+}
+
 bool ShellFixture::isShown(QObject *object)
 {
     for (auto *item = qobject_cast<QQuickItem *>(object); item; item = item->parentItem())

@@ -27,6 +27,8 @@ public:
     // The first object with this objectName anywhere in the window.
     QObject *find(const char *objectName) const;
     QList<QObject *> findAll(const char *objectName) const;
+    // The first one on screen: pages kept alive may hold namesakes.
+    QObject *findShown(const char *objectName) const;
     // Visible, and so is every item above it.
     static bool isShown(QObject *object);
     bool navigate(const QString &place);

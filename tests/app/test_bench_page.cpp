@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/bench.h>
@@ -24,25 +25,25 @@ TEST_CASE("the bench page shows libtpusim's floors, and the chip switcher change
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("bench")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("bench"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("bench"));
 
     for (const char *chipId : {"v5e", "v6e", "v4"}) {
         INFO(chipId);
-        auto *button = shell.find((std::string("chip_") + chipId).c_str());
+        auto *button = shell.findShown((std::string("chip_") + chipId).c_str());
         REQUIRE(button != nullptr);
         QMetaObject::invokeMethod(button, "clicked");
         for (const auto &row : tpusim::landing_bench(tpusim::chip(chipId)))
-            QTRY_COMPARE(shownTime(shell, row.id), QString::fromStdString(tpusim::format_time(row.result.time_s)));
+            WAIT_COMPARE(shownTime(shell, row.id), QString::fromStdString(tpusim::format_time(row.result.time_s)));
     }
     // The landing page's figures, on v5e.
-    QMetaObject::invokeMethod(shell.find("chip_v5e"), "clicked");
-    QTRY_COMPARE(shownTime(shell, "matmul_nnn"), QStringLiteral("697.7 µs"));
+    QMetaObject::invokeMethod(shell.findShown("chip_v5e"), "clicked");
+    WAIT_COMPARE(shownTime(shell, "matmul_nnn"), QStringLiteral("697.7 µs"));
     CHECK(shownTime(shell, "matmul_skinny") == QStringLiteral("41.1 µs"));
     CHECK(shownTime(shell, "elementwise_add") == QStringLiteral("122.8 µs"));
 
     // The full bench adds rows beyond the landing three.
-    QMetaObject::invokeMethod(shell.find("fullBenchToggle"), "clicked");
+    QMetaObject::invokeMethod(shell.findShown("fullBenchToggle"), "clicked");
     const auto full = tpusim::full_bench(tpusim::chip("v5e"));
     REQUIRE(full.size() > 3);
-    QTRY_COMPARE(shownTime(shell, full.back().id), QString::fromStdString(tpusim::format_time(full.back().result.time_s)));
+    WAIT_COMPARE(shownTime(shell, full.back().id), QString::fromStdString(tpusim::format_time(full.back().result.time_s)));
 }

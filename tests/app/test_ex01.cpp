@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/bench.h>
@@ -71,13 +72,13 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX01")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
     QWindow *window = shell.window();
 
     QQuickItem *m = nullptr;
-    QTRY_VERIFY((m = shownItem(shell, "matmulM")) != nullptr);
+    WAIT_VERIFY((m = shownItem(shell, "matmulM")) != nullptr);
     REQUIRE(intValue(m) == 4096);
-    QTRY_COMPARE(shownText(shell, "readoutTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
+    WAIT_COMPARE(shownText(shell, "readoutTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
 
     SECTION("a mouse drag on the M number changes M, and the time follows")
     {
@@ -86,8 +87,8 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         CHECK(newM < 4096);
         CHECK(newM >= 1);
         const QString expected = timeText(matmulOnV5e(newM, 4096, 4096));
-        QTRY_COMPARE(shownText(shell, "matmulTime"), expected);
-        QTRY_COMPARE(shownText(shell, "readoutTime"), expected);
+        WAIT_COMPARE(shownText(shell, "matmulTime"), expected);
+        WAIT_COMPARE(shownText(shell, "readoutTime"), expected);
     }
 
     SECTION("arrow keys step M by its factor")
@@ -98,7 +99,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         QTest::keyClick(window, Qt::Key_Left);
         QTest::keyClick(window, Qt::Key_Left);
         CHECK(intValue(m) == 2048);
-        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(2048, 4096, 4096)));
+        WAIT_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(2048, 4096, 4096)));
     }
 
     SECTION("a click types a value; bad text keeps the old one; a double click resets")
@@ -106,14 +107,14 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         QQuickItem *k = shownItem(shell, "matmulK");
         REQUIRE(k != nullptr);
         click(window, k);
-        QTRY_VERIFY(k->property("editing").toBool());
+        WAIT_VERIFY(k->property("editing").toBool());
         shell.typeText(QStringLiteral("2048"));
         QTest::keyClick(window, Qt::Key_Return);
         CHECK(intValue(k) == 2048);
-        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 2048, 4096)));
+        WAIT_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 2048, 4096)));
 
         click(window, k);
-        QTRY_VERIFY(k->property("editing").toBool());
+        WAIT_VERIFY(k->property("editing").toBool());
         shell.typeText(QStringLiteral("abc"));
         QTest::keyClick(window, Qt::Key_Return);
         CHECK_FALSE(k->property("editing").toBool());
@@ -135,7 +136,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
             QQuickItem *button = shownItem(shell, ("preset_" + rows[i].id).c_str());
             REQUIRE(button != nullptr);
             click(window, button);
-            QTRY_COMPARE(shownText(shell, "readoutTime"), QString::fromUtf8(expected[i]));
+            WAIT_COMPARE(shownText(shell, "readoutTime"), QString::fromUtf8(expected[i]));
             CHECK(shownText(shell, "readoutTime") == timeText(rows[i].result));
         }
     }
@@ -148,13 +149,13 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         tpusim::MatmulSpec spec;
         spec.m = spec.k = spec.n = 4096;
         const auto r = tpusim::roofline(tpusim::chip("v6e"), tpusim::matmul_cost(spec));
-        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(r));
+        WAIT_COMPARE(shownText(shell, "matmulTime"), timeText(r));
 
         click(window, shownItem(shell, "ex01chip_v5e"));
         click(window, shownItem(shell, "ex01dtype_fp8"));
-        QTRY_COMPARE(shownText(shell, "matmulTime"), QStringLiteral("—"));
+        WAIT_COMPARE(shownText(shell, "matmulTime"), QStringLiteral("—"));
         click(window, shownItem(shell, "ex01dtype_bf16"));
-        QTRY_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
+        WAIT_COMPARE(shownText(shell, "matmulTime"), timeText(matmulOnV5e(4096, 4096, 4096)));
     }
 
     SECTION("the bound flips from memory to compute as M crosses the ridge, and back")
@@ -169,7 +170,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         const auto up = intValue(skinnyM);
         INFO("M after the drag right: " << up << ", ridge " << ridge);
         REQUIRE(matmulOnV5e(up, 4096, 4096).bound == tpusim::Bound::compute);
-        QTRY_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("compute")));
+        WAIT_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("compute")));
         CHECK(shownText(shell, "skinnyTime") == timeText(matmulOnV5e(up, 4096, 4096)));
 
         // Back across, this time by dragging the op's dot on the chart.
@@ -180,10 +181,10 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         INFO("M after the chart drag left: " << down);
         CHECK(down < up);
         REQUIRE(matmulOnV5e(down, 4096, 4096).bound == tpusim::Bound::memory);
-        QTRY_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("memory")));
+        WAIT_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("memory")));
 
         // Both directions: the chapter's mastery item that names EX01 is done.
-        QTRY_VERIFY(shownText(shell, "ex01Mastery").contains(QStringLiteral("counted")));
+        WAIT_VERIFY(shownText(shell, "ex01Mastery").contains(QStringLiteral("counted")));
         const auto page = shell.course().chapterPage(10);
         bool done = false;
         for (const auto &item : page.value("mastery").toList())

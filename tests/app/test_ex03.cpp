@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/attention.h>
@@ -62,10 +63,10 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX03")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
     auto *scrubber = qobject_cast<QQuickItem *>(shell.find("ex03Step"));
     REQUIRE(scrubber != nullptr);
-    QTRY_VERIFY(ShellFixture::isShown(scrubber));
+    WAIT_VERIFY(ShellFixture::isShown(scrubber));
     const int stops = scrubber->property("stops").toInt();
     REQUIRE(stops == 5);
 
@@ -73,7 +74,7 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     stepper.step();
     stepper.step();
     dragStep(shell, scrubber, stops, 2);
-    QTRY_COMPARE(scrubber->property("value").toInt(), 2);
+    WAIT_COMPARE(scrubber->property("value").toInt(), 2);
     for (int r = 0; r < 8; ++r) {
         INFO("row " << r);
         const auto i = static_cast<std::size_t>(r);
@@ -87,7 +88,7 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     // The last step: the equality with the direct softmax, and the mastery item.
     stepper.run();
     dragStep(shell, scrubber, stops, stops - 1);
-    QTRY_COMPARE(scrubber->property("value").toInt(), stops - 1);
+    WAIT_COMPARE(scrubber->property("value").toInt(), stops - 1);
     for (int r = 0; r < 8; ++r)
         CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) == fixed3(stepper.l()[static_cast<std::size_t>(r)]));
     const std::vector<double> got = stepper.output();
@@ -98,7 +99,7 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     CHECK(worst < 1e-12);
     char text[32];
     std::snprintf(text, sizeof text, "%.1e", worst);
-    QTRY_VERIFY(ShellFixture::isShown(shell.find("ex03Check")));
+    WAIT_VERIFY(ShellFixture::isShown(shell.find("ex03Check")));
     CHECK(shown(shell, "ex03Check") == QString::fromLatin1(text));
     CHECK(shell.store().masteryItemsDone(13).count("ch13-online-softmax") == 1);
 }
@@ -107,7 +108,7 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX03")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
 
     tpusim::AttentionSpec s;
     s.batch = 1;
@@ -120,7 +121,7 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
         INFO(chipId << " seq " << s.seq_q);
         const tpusim::AttentionResult r = tpusim::attention(tpusim::chip(chipId), s);
         const auto q = [](const std::string &t) { return QString::fromStdString(t); };
-        QTRY_COMPARE(shown(shell, "ex03TimeNaive"), q(tpusim::format_time(r.naive.time_s)));
+        WAIT_COMPARE(shown(shell, "ex03TimeNaive"), q(tpusim::format_time(r.naive.time_s)));
         CHECK(shown(shell, "ex03TimeFlash") == q(tpusim::format_time(r.flash.time_s)));
         CHECK(shown(shell, "ex03BytesNaive") == q(tpusim::format_bytes(r.naive.hbm_bytes)));
         CHECK(shown(shell, "ex03BytesFlash") == q(tpusim::format_bytes(r.flash.hbm_bytes)));
@@ -134,10 +135,10 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     auto *seq = qobject_cast<QQuickItem *>(shell.find("ex03Seq"));
     REQUIRE(seq != nullptr);
     dragScrub(shell, seq, 30);  // one logarithmic step: 4096 -> 8192
-    QTRY_COMPARE(seq->property("value").toInt(), 8192);
+    WAIT_COMPARE(seq->property("value").toInt(), 8192);
     s.seq_q = s.seq_kv = 8192;
     const tpusim::AttentionResult r = tpusim::attention(tpusim::chip("v5p"), s);
-    QTRY_COMPARE(shown(shell, "ex03TimeNaive"), QString::fromStdString(tpusim::format_time(r.naive.time_s)));
+    WAIT_COMPARE(shown(shell, "ex03TimeNaive"), QString::fromStdString(tpusim::format_time(r.naive.time_s)));
     CHECK(shown(shell, "ex03TimeFlash") == QString::fromStdString(tpusim::format_time(r.flash.time_s)));
 }
 
@@ -146,7 +147,7 @@ TEST_CASE("the stack's live EX03 card holds still offscreen and opens the instru
     ShellFixture shell;
     auto *card = qobject_cast<QQuickItem *>(shell.find("liveAttentionCard"));
     REQUIRE(card != nullptr);
-    QTRY_VERIFY(ShellFixture::isShown(card));
+    WAIT_VERIFY(ShellFixture::isShown(card));
     // Rendered offscreen it stays on one step, so screenshots are the same every time.
     QQuickItem *frame = card->parentItem();
     REQUIRE(frame != nullptr);
@@ -155,6 +156,6 @@ TEST_CASE("the stack's live EX03 card holds still offscreen and opens the instru
 
     const QPoint centre = card->mapToScene(QPointF(card->width() / 2, card->height() / 2)).toPoint();
     QTest::mouseClick(shell.window(), Qt::LeftButton, {}, centre);
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
-    QTRY_VERIFY(ShellFixture::isShown(shell.find("ex03Step")));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_VERIFY(ShellFixture::isShown(shell.find("ex03Step")));
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/chips.h>
@@ -47,9 +48,9 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX10")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
     QQuickItem *scrub = item(shell, QStringLiteral("ex10Scrub"));
-    QTRY_VERIFY(ShellFixture::isShown(scrub));
+    WAIT_VERIFY(ShellFixture::isShown(scrub));
 
     const tpusim::SemProgram program = ringAllGather();
     const tpusim::Chip &chip = tpusim::chip("v5e");
@@ -69,9 +70,9 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     CHECK(half > 0);
     CHECK(half < events - 1);
     QTest::keyClick(shell.window(), Qt::Key_Right);
-    QTRY_COMPARE(scrub->property("value").toInt(), half + 1);
+    WAIT_COMPARE(scrub->property("value").toInt(), half + 1);
     QTest::keyClick(shell.window(), Qt::Key_End);
-    QTRY_COMPARE(scrub->property("value").toInt(), events - 1);
+    WAIT_COMPARE(scrub->property("value").toInt(), events - 1);
 
     CHECK(shown(shell, "ex10Status") == QString::fromStdString(std::string(tpusim::sem_status_name(run.status))));
     CHECK(shown(shell, "ex10Status") == QStringLiteral("ok"));
@@ -87,7 +88,7 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     REQUIRE(copy > 0);
     click(shell, item(shell, QStringLiteral("ex10Statement_%1").arg(copy)));
     QQuickItem *drop = item(shell, QStringLiteral("ex10Drop"));
-    QTRY_VERIFY(drop->isEnabled());
+    WAIT_VERIFY(drop->isEnabled());
     click(shell, drop);
 
     const tpusim::SemRun broken = tpusim::run_semaphores(tpusim::drop_statement(program, copy), chip);
@@ -95,14 +96,14 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     QStringList reasons;
     for (const auto &w : broken.deadlock)
         reasons << QString::fromStdString(w.reason);
-    QTRY_COMPARE(shown(shell, "ex10Status"), QStringLiteral("deadlock"));
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("deadlock"));
     CHECK(shown(shell, "ex10Problems") == reasons.join(QLatin1Char('\n')));
     CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(broken.end_s)));
     CHECK(shell.store().masteryItemsDone(14).count("ch14-semaphores") == 1);
 
     // A broken run opens at its end, where every stuck device's lane says
     // what it waits on.
-    QTRY_COMPARE(scrub->property("value").toInt(), static_cast<int>(broken.events.size()) - 1);
+    WAIT_COMPARE(scrub->property("value").toInt(), static_cast<int>(broken.events.size()) - 1);
     for (const auto &w : broken.deadlock)
         CHECK(shown(shell, ("ex10Stuck_" + std::to_string(w.device)).c_str()) ==
               QStringLiteral("stuck: waits on %1 (%2 of %3)")
@@ -110,7 +111,7 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
 
     // Reset brings the working program back.
     click(shell, item(shell, QStringLiteral("ex10Reset")));
-    QTRY_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
 
     // Swapping the local copy with the wait after it waits on a copy not yet started.
     std::size_t local = 0;
@@ -120,7 +121,7 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     click(shell, item(shell, QStringLiteral("ex10Statement_%1").arg(local)));
     click(shell, item(shell, QStringLiteral("ex10Swap")));
     const tpusim::SemRun swapped = tpusim::run_semaphores(tpusim::swap_statements(program, local, local + 1), chip);
-    QTRY_COMPARE(shown(shell, "ex10Status"),
+    WAIT_COMPARE(shown(shell, "ex10Status"),
                  QString::fromStdString(std::string(tpusim::sem_status_name(swapped.status))));
     CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(swapped.end_s)));
 }

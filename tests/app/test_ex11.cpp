@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/collective.h>
@@ -48,21 +49,21 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX11")));
-    QTRY_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
 
     // The defaults: v5e 8x4, all-gather over axis 1, 32 MiB.
     const double mib = 1024.0 * 1024.0;
     tpusim::CollectiveResult r = expected("v5e", {8, 4}, 1, 32 * mib);
-    QTRY_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
 
     // One logarithmic step to the right doubles the array.
     auto *bytes = qobject_cast<QQuickItem *>(shell.find("ex11Bytes"));
     REQUIRE(bytes != nullptr);
     dragScrub(shell, bytes, 30);
-    QTRY_COMPARE(bytes->property("value").toDouble(), 64.0 * 1024);
+    WAIT_COMPARE(bytes->property("value").toDouble(), 64.0 * 1024);
     r = expected("v5e", {8, 4}, 1, 64 * mib);
-    QTRY_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
     CHECK(shell.store().masteryItemsDone(9).count("ch09-hop-by-hop") == 0);
 
@@ -70,18 +71,18 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     auto *axis1 = qobject_cast<QQuickItem *>(shell.find("ex11Axis_1"));
     REQUIRE(axis1 != nullptr);
     dragScrub(shell, axis1, 12 * 12);
-    QTRY_COMPARE(axis1->property("value").toInt(), 16);
+    WAIT_COMPARE(axis1->property("value").toInt(), 16);
     r = expected("v5e", {8, 16}, 1, 64 * mib);
-    QTRY_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
-    QTRY_VERIFY(shell.store().masteryItemsDone(9).count("ch09-hop-by-hop") == 1);
+    WAIT_VERIFY(shell.store().masteryItemsDone(9).count("ch09-hop-by-hop") == 1);
 
     // Another chip states another wraparound rule.
     const QString v5eRule = shown(shell, "ex11WrapRule");
     CHECK(v5eRule.contains(QStringLiteral("v5e")));
     QMetaObject::invokeMethod(shell.find("ex11Chip_v5p"), "clicked");
-    QTRY_VERIFY(shown(shell, "ex11WrapRule").contains(QStringLiteral("v5p")));
+    WAIT_VERIFY(shown(shell, "ex11WrapRule").contains(QStringLiteral("v5p")));
     CHECK(shown(shell, "ex11WrapRule") != v5eRule);
     r = expected("v5p", {8, 16}, 1, 64 * mib);
-    QTRY_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
 }

@@ -2,6 +2,7 @@
 
 #include "palette/fuzzymatch.h"
 #include "palette/palettemodel.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <QTest>
@@ -55,15 +56,15 @@ TEST_CASE("Ctrl+K, a few letters and Enter open a chapter; Escape returns to the
     QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
     auto *field = shell.find("paletteField");
     REQUIRE(field != nullptr);
-    QTRY_VERIFY(field->property("activeFocus").toBool());
+    WAIT_VERIFY(field->property("activeFocus").toBool());
 
     shell.typeText(QStringLiteral("ir stack"));
-    QTRY_COMPARE(course.palette()->query(), QStringLiteral("ir stack"));
+    WAIT_COMPARE(course.palette()->query(), QStringLiteral("ir stack"));
     REQUIRE(course.palette()->rowCount() > 0);
     CHECK(course.palette()->placeAt(0) == QStringLiteral("ch12"));
 
     QTest::keyClick(window, Qt::Key_Return);
-    QTRY_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
     auto *title = shell.find("chapterTitle");
     REQUIRE(title != nullptr);
     CHECK(title->property("text").toString() == QStringLiteral("The IR stack"));
@@ -72,24 +73,24 @@ TEST_CASE("Ctrl+K, a few letters and Enter open a chapter; Escape returns to the
 
     // The arrow keys pick the second match; Enter goes there.
     QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    QTRY_VERIFY(field->property("activeFocus").toBool());
+    WAIT_VERIFY(field->property("activeFocus").toBool());
     shell.typeText(QStringLiteral("chips"));
-    QTRY_COMPARE(course.palette()->query(), QStringLiteral("chips"));
+    WAIT_COMPARE(course.palette()->query(), QStringLiteral("chips"));
     REQUIRE(course.palette()->rowCount() >= 2);
     const QString second = course.palette()->placeAt(1);
     QTest::keyClick(window, Qt::Key_Down);
     QTest::keyClick(window, Qt::Key_Return);
     if (second.startsWith(QLatin1String("ch")))
-        QTRY_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+        WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
     else
-        QTRY_VERIFY(window->property("page").toString() != QStringLiteral("stack"));
+        WAIT_VERIFY(window->property("page").toString() != QStringLiteral("stack"));
 
     // Escape closes an open palette first, then returns to the stack.
     QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    QTRY_VERIFY(field->property("activeFocus").toBool());
+    WAIT_VERIFY(field->property("activeFocus").toBool());
     QTest::keyClick(window, Qt::Key_Escape);
-    QTRY_VERIFY(!field->property("visible").toBool() || !field->property("activeFocus").toBool());
+    WAIT_VERIFY(!field->property("visible").toBool() || !field->property("activeFocus").toBool());
     CHECK(window->property("page").toString() != QStringLiteral("stack"));
     QTest::keyClick(window, Qt::Key_Escape);
-    QTRY_COMPARE(window->property("page").toString(), QStringLiteral("stack"));
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("stack"));
 }

@@ -17,16 +17,18 @@ Item {
     Accessible.role: Accessible.Slider
     Accessible.name: "step " + value + " of " + (stops - 1)
 
-    function setFrom(x) {
-        const i = Math.round((x - track.x) / track.width * (stops - 1))
-        const v = Math.max(0, Math.min(stops - 1, i))
-        if (v !== value) { value = v; moved(v) }
+    // The owner's step follows `moved`; assigning `value` here would cut
+    // its binding, and the player could no longer move the stop.
+    function set(v) {
+        v = Math.max(0, Math.min(stops - 1, v))
+        if (v !== value) moved(v)
     }
-    Keys.onLeftPressed: if (value > 0) { value -= 1; moved(value) }
-    Keys.onRightPressed: if (value < stops - 1) { value += 1; moved(value) }
+    function setFrom(x) { set(Math.round((x - track.x) / track.width * (stops - 1))) }
+    Keys.onLeftPressed: set(value - 1)
+    Keys.onRightPressed: set(value + 1)
     Keys.onPressed: event => {
-        if (event.key === Qt.Key_Home) { value = 0; moved(value); event.accepted = true }
-        else if (event.key === Qt.Key_End) { value = stops - 1; moved(value); event.accepted = true }
+        if (event.key === Qt.Key_Home) { set(0); event.accepted = true }
+        else if (event.key === Qt.Key_End) { set(stops - 1); event.accepted = true }
     }
 
     Rectangle {

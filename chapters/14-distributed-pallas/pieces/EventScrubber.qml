@@ -15,9 +15,11 @@ Item {
     Accessible.role: Accessible.Slider
     Accessible.name: "event " + (value + 1) + " of " + count
 
+    // The owner's index follows `moved`; assigning `value` here would cut
+    // its binding, and a re-run could no longer move the stop.
     function set(v) {
         v = Math.max(0, Math.min(count - 1, v))
-        if (v !== value) { value = v; moved(v) }
+        if (v !== value) moved(v)
     }
     function setFrom(x) { set(Math.round((x - track.x) / track.width * (count - 1))) }
     Keys.onLeftPressed: set(value - 1)
