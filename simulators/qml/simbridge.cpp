@@ -4,6 +4,7 @@
 #include "meshmodel.h"
 #include "semaphoremodel.h"
 #include "blockspecmodel.h"
+#include "irxraymodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -20,6 +21,7 @@ void SimBridge::registerSingleton()
     MeshModel::registerType();
     SemaphoreModel::registerType();
     BlockSpecModel::registerType();
+    IrXrayModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

@@ -1,0 +1,65 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+
+// A dot_general read out: operand shapes, the dimension numbers, the output
+// shape and the FLOPs as libtpusim derives them, and what the op alone
+// would take on the chosen chip (a prediction, badged as one).
+ColumnLayout {
+    id: root
+    property var dot: null
+    property string layerName: ""
+    property string chip: ""
+    signal chipChosen(string id)
+    readonly property var predicted: dot ? dot.predicted : null
+    spacing: Theme.gap / 2
+
+    MonoText {
+        objectName: "ex05DotShapes"
+        Layout.fillWidth: true
+        visible: !!root.dot
+        text: root.dot ? root.dot.op + " in " + root.layerName + ":  [" + root.dot.lhs + "] · [" + root.dot.rhs + "]  →  " + root.dot.output : ""
+        color: Theme.inkText
+        elide: Text.ElideRight
+    }
+    MonoText {
+        objectName: "ex05DotDims"
+        Layout.fillWidth: true
+        visible: !!root.dot
+        text: root.dot ? "contracting " + root.dot.contracting + " · batch " + root.dot.batch : ""
+        color: Theme.inkMuted
+        elide: Text.ElideRight
+    }
+    MonoText {
+        objectName: "ex05DotFlops"
+        Layout.fillWidth: true
+        visible: !!root.dot
+        text: root.dot ? "FLOPs = " + root.dot.formula + " = " + root.dot.flopsText : ""
+        color: Theme.inkText
+        elide: Text.ElideRight
+    }
+    RowLayout {
+        Layout.fillWidth: true
+        visible: !!root.dot
+        spacing: Theme.gap
+        MonoText {
+            objectName: "ex05DotTime"
+            text: root.predicted ? "alone on " + root.chip + ": " + root.predicted.time + ", " + root.predicted.bound + "-bound"
+                                 : root.dot ? (root.dot.predictedError || "") : ""
+            color: root.predicted ? Theme.predicted : Theme.inkFaint
+        }
+        ProvenanceBadge {
+            visible: !!root.predicted
+            kind: root.predicted ? root.predicted.provenance.kind : "predicted"
+            details: root.predicted ? root.predicted.provenance.details : ""
+        }
+        Item { Layout.fillWidth: true }
+        ChoiceRow {
+            options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+            current: root.chip
+            namePrefix: "ex05chip_"
+            onChosen: id => root.chipChosen(id)
+        }
+    }
+}

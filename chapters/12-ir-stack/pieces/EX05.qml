@@ -1,0 +1,221 @@
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Dialogs
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·05, the IR x-ray: one program as jaxpr, StableHLO and optimized HLO side
+// by side. libtpusim parses the three dumps and links their ops through the
+// op names and source lines they carry; hovering an op (or stepping to it
+// with the keyboard) lights its counterparts in every pane and in the
+// Python, and decodes a dot_general.
+Item {
+    id: root
+    objectName: "ex05"
+    property string program: "mlp"
+    property bool ownProgram: false
+    property string chip: Sim.defaultChip
+    readonly property var programs: [
+        { id: "matmul", label: "matmul", python: "matmul" },
+        { id: "batched_matmul", label: "batched matmul", python: "batched" },
+        { id: "scores", label: "transposed operand", python: "scores" },
+        { id: "mlp", label: "MLP layer", python: "mlp" },
+        { id: "attention", label: "attention", python: "attention" },
+        { id: "layernorm", label: "layernorm", python: "layernorm" }
+    ]
+    readonly property var titles: ["jaxpr", "StableHLO", "optimized HLO"]
+    readonly property var panes: xray.panes
+    readonly property var links: xray.links
+
+    // The op shown: the one under the mouse, else the one picked by click or keys.
+    property int hoverPane: -1
+    property int hoverLine: 0
+    property int pickPane: -1
+    property int pickLine: 0
+    readonly property bool hovering: hoverPane >= 0 && hoverLine > 0
+    readonly property int activePane: hovering ? hoverPane : pickPane
+    readonly property int activeLine: hovering ? hoverLine : pickLine
+    readonly property int activeLink: {
+        const pane = panes[activePane]
+        return pane && activeLine > 0 ? (pane.owner[activeLine - 1] ?? -1) : -1
+    }
+    readonly property var link: activeLink >= 0 ? links[activeLink] || null : null
+    readonly property var dotChoice: findDot()
+
+    // Mastery: every op of a shipped program followed across the layers.
+    property var followedLinks: ({})
+    readonly property int followedCount: Object.keys(followedLinks).length
+
+    function findDot() {
+        const order = [activePane, 0, 1, 2].filter((p, i, all) => p >= 0 && all.indexOf(p) === i)
+        for (const p of order) {
+            const pane = panes[p]
+            if (!pane)
+                continue
+            const lines = link ? link.lines[p] : (p === activePane && activeLine > 0 ? [activeLine] : [])
+            for (const line of lines) {
+                const d = pane.dotOf[line - 1]
+                if (d >= 0)
+                    return { dot: pane.dots[d], layer: titles[p] }
+            }
+        }
+        return { dot: null, layer: "" }
+    }
+    function load(id) {
+        const entry = programs.find(p => p.id === id)
+        program = id
+        ownProgram = false
+        const base = ":/chapters/ir-stack/samples/"
+        xray.loadSample(base + entry.id, base + entry.python + ".py")
+    }
+    // Leaving the panes keeps the last op hovered, so the card stays on it
+    // while the mouse goes to the chip switch.
+    function hover(pane, line) {
+        if (line === 0 && hovering) {
+            pickPane = hoverPane
+            pickLine = hoverLine
+        }
+        hoverPane = line > 0 ? pane : -1
+        hoverLine = line
+    }
+    function reset() {
+        hoverPane = -1; hoverLine = 0; pickPane = -1; pickLine = 0
+        followedLinks = ({})
+    }
+    onActiveLinkChanged: {
+        // Read the link afresh: `link` may not have re-evaluated yet.
+        const current = links[activeLink]
+        if (!current)
+            return
+        for (let p = 0; p < 3; ++p) {  // bring the counterparts into view
+            const lines = current.lines[p]
+            if (p !== activePane && lines.length)
+                paneRepeater.itemAt(p).reveal(lines[0])
+        }
+        if (!ownProgram && !followedLinks[activeLink]) {
+            const followed = followedLinks
+            followed[activeLink] = true
+            followedLinks = followed
+            if (followedCount === links.length)
+                Course.setItemDone(12, "ch12-ir-xray", true)
+        }
+    }
+    Component.onCompleted: load(program)
+
+    IrXrayModel {
+        id: xray
+        chip: root.chip
+        onLoaded: root.reset()
+    }
+    FileDialog {
+        id: picker
+        title: "Open a jaxpr, StableHLO or HLO dump"
+        nameFilters: ["IR dumps (*.txt *.jaxpr *.mlir *.hlo)", "All files (*)"]
+        onAccepted: { root.ownProgram = true; xray.loadFile(selectedFile) }
+    }
+    PasteDialog {
+        id: paste
+        anchors.centerIn: parent
+        width: root.width * 0.7
+        height: root.height * 0.7
+        onSubmitted: text => { root.ownProgram = true; xray.loadText(text, "pasted") }
+    }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: Theme.gap
+
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.gap
+            Caption { text: "program" }
+            ChoiceRow {
+                options: root.programs
+                current: root.ownProgram ? "" : root.program
+                namePrefix: "ex05program_"
+                onChosen: id => root.load(id)
+            }
+            Item { Layout.fillWidth: true }
+            MonoText {
+                visible: xray.busy
+                text: "parsing…"
+                color: Theme.inkFaint
+            }
+            PlainButton {
+                objectName: "ex05Open"
+                text: "open a dump…"; mono: true
+                fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
+                onClicked: picker.open()
+            }
+            PlainButton {
+                objectName: "ex05Paste"
+                text: "paste a dump…"; mono: true
+                fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
+                onClicked: paste.open()
+            }
+        }
+        Text {
+            objectName: "ex05Refusal"
+            Layout.fillWidth: true
+            visible: xray.refusal.length > 0
+            text: xray.refusal
+            color: Theme.failed
+            font.family: Theme.sans
+            font.pixelSize: Theme.smallSize
+            wrapMode: Text.WordWrap
+        }
+
+        RowLayout {
+            Layout.fillWidth: true
+            Layout.preferredHeight: Math.max(python.implicitHeight, Theme.px(168))
+            Layout.fillHeight: false
+            spacing: Theme.gap
+            PythonStrip {
+                id: python
+                Layout.preferredWidth: 2
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                visible: xray.python.length > 0
+                lines: xray.python
+                file: xray.pythonFile
+                litLine: root.link ? root.link.sourceLine : 0
+            }
+            LinkCard {
+                Layout.preferredWidth: 3
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                link: root.link
+                dot: root.dotChoice.dot
+                dotLayer: root.dotChoice.layer
+                chip: root.chip
+                followed: root.ownProgram || root.links.length === 0 ? ""
+                          : "followed " + root.followedCount + " of " + root.links.length + " ops"
+                onChipChosen: id => root.chip = id
+            }
+        }
+
+        RowLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: Theme.gap
+            Repeater {
+                id: paneRepeater
+                model: 3
+                delegate: IrPane {
+                    required property int index
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    Layout.preferredWidth: 1
+                    title: root.titles[index]
+                    dump: root.panes[index] || ({})
+                    litLines: root.link ? root.link.lines[index] : []
+                    pickedLine: root.pickPane === index ? root.pickLine : 0
+                    onHovered: line => root.hover(index, line)
+                    onPicked: line => { root.pickPane = index; root.pickLine = line }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// A pane's title line: the layer, where the dump came from, what was read
+// from it, or the parser's sentence when it could not be read.
+ColumnLayout {
+    id: root
+    property string title: ""
+    property var dump: ({})
+    readonly property bool failed: (dump.error || "").length > 0
+    spacing: Theme.gap / 2
+
+    function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s") }
+
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.gap
+        MonoText { text: root.title; color: Theme.amber; font.weight: Font.DemiBold }
+        MonoText {
+            Layout.fillWidth: true
+            text: root.dump.present ? root.dump.origin : "no dump"
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
+            elide: Text.ElideMiddle
+        }
+        MonoText {
+            objectName: "ex05Count_" + (root.dump.layer || "")
+            visible: root.dump.present === true && !root.failed
+            text: root.count(root.dump.opCount || 0, "op") + " · " + root.count((root.dump.dots || []).length, "dot")
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
+        }
+    }
+    Text {
+        objectName: "ex05Error_" + (root.dump.layer || "")
+        Layout.fillWidth: true
+        visible: root.failed
+        text: root.dump.error || ""
+        color: Theme.failed
+        font.family: Theme.sans
+        font.pixelSize: Theme.tinySize
+        wrapMode: Text.Wrap
+        maximumLineCount: 3
+        elide: Text.ElideRight
+    }
+}

@@ -1,0 +1,58 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The Python the three dumps were lowered from, with the line the active
+// op came from lit: every IR op points back here through its metadata.
+Rectangle {
+    id: root
+    property var lines: []
+    property string file: ""
+    property int litLine: 0
+    readonly property real lineHeight: Math.ceil(metrics.height * 1.2)
+
+    implicitHeight: column.implicitHeight + Theme.gap * 2
+    color: Theme.card
+    radius: Theme.radius
+    border.color: Theme.cardBorder
+
+    FontMetrics { id: metrics; font.family: Theme.mono; font.pixelSize: Theme.tinySize }
+
+    Column {
+        id: column
+        x: Theme.gap; y: Theme.gap
+        width: parent.width - 2 * Theme.gap
+        MonoText { text: root.file; color: Theme.amber; font.pixelSize: Theme.tinySize; bottomPadding: Theme.gap / 2 }
+        Repeater {
+            model: root.lines
+            delegate: Rectangle {
+                required property int index
+                required property string modelData
+                readonly property bool lit: root.litLine === index + 1
+                objectName: "ex05Python_" + (index + 1)
+                width: column.width
+                height: root.lineHeight
+                color: lit ? Theme.highlight : "transparent"
+                MonoText {
+                    id: number
+                    width: metrics.advanceWidth("000")
+                    horizontalAlignment: Text.AlignRight
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: index + 1
+                    color: parent.lit ? Theme.amber : Theme.inkFaint
+                    font.pixelSize: Theme.tinySize
+                }
+                MonoText {
+                    x: number.width + metrics.advanceWidth("00")
+                    width: parent.width - x
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: modelData
+                    textFormat: Text.PlainText
+                    elide: Text.ElideRight
+                    color: parent.lit ? Theme.inkText : Theme.inkMuted
+                    font.pixelSize: Theme.tinySize
+                }
+            }
+        }
+    }
+}

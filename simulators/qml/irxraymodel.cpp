@@ -1,0 +1,394 @@
+#include "irxraymodel.h"
+#include "variants.h"
+
+#include <tpusim/dtype.h>
+#include <tpusim/error.h>
+#include <tpusim/ir.h>
+#include <tpusim/ir_dot.h>
+#include <tpusim/ir_xref.h>
+#include <tpusim/roofline.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtQml/qqml.h>
+
+#include <array>
+#include <map>
+#include <optional>
+
+using simqml::qs;
+namespace ir = tpusim::ir;
+
+namespace {
+
+constexpr std::array<ir::Format, 3> layers = {ir::Format::jaxpr, ir::Format::stablehlo, ir::Format::hlo};
+
+std::size_t slot(ir::Format format)
+{
+    return format == ir::Format::jaxpr ? 0 : format == ir::Format::stablehlo ? 1 : 2;
+}
+
+} // namespace
+
+struct PaneParse
+{
+    bool present = false;
+    std::string origin;
+    std::string text;
+    std::vector<std::string> lines;
+    ir::Module module;
+    std::string error;
+    int errorLine = 0;
+    int errorColumn = 0;
+    std::vector<ir::DotSite> dots;
+    std::vector<int> dotLastLine;  // per dot: the line its op ends on
+    std::vector<int> owner;
+    int opCount = 0;
+};
+
+struct XrayParse
+{
+    std::array<PaneParse, 3> panes;
+    std::vector<ir::CrossLink> links;
+    std::string python;
+    std::string pythonFile;
+    std::string refusal;  // set when the request could not be used at all
+    bool own = false;     // a program of the learner's own
+};
+
+struct XrayRequest
+{
+    std::array<std::optional<std::string>, 3> texts;
+    std::array<std::string, 3> origins;
+    std::string python, pythonFile;
+    bool own = false;
+    // One dump to place over `texts`, from this text or from this file.
+    std::optional<std::string> single;
+    std::string singleOrigin;
+    QString filePath;
+};
+
+namespace {
+
+std::vector<std::string> splitLines(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        out.push_back(std::move(line));
+        start = end + 1;
+    }
+    return out;
+}
+
+void parsePane(PaneParse &pane, ir::Format format)
+{
+    pane.lines = splitLines(pane.text);
+    try {
+        pane.module = ir::parse(pane.text, format);
+    } catch (const ir::ParseError &e) {
+        pane.error = e.what();
+        pane.errorLine = e.line();
+        pane.errorColumn = e.column();
+        pane.module = {};
+        return;
+    } catch (const tpusim::InputError &e) {
+        pane.error = e.what();
+        pane.module = {};
+        return;
+    }
+    std::map<int, int> lastLine;
+    const auto ops = ir::all_ops(pane.module);
+    pane.opCount = static_cast<int>(ops.size());
+    for (const ir::Op *op : ops)
+        lastLine[op->position.line] = std::max(lastLine[op->position.line], op->last_line);
+    try {
+        pane.dots = ir::find_dots(pane.module);
+    } catch (const ir::ParseError &e) {  // dims that do not fit the operands
+        pane.error = e.what();
+        pane.errorLine = e.line();
+        pane.errorColumn = e.column();
+    }
+    for (const auto &dot : pane.dots)
+        pane.dotLastLine.push_back(std::max(dot.position.line, lastLine[dot.position.line]));
+}
+
+std::optional<std::string> readFile(const QString &path, std::string &refusal)
+{
+    const QString name = QFileInfo(path).fileName();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        refusal = QStringLiteral("%1 could not be opened: %2.").arg(name, file.errorString()).toStdString();
+        return std::nullopt;
+    }
+    if (file.size() > static_cast<qint64>(ir::max_input_bytes)) {
+        refusal = QStringLiteral("%1 is %2 MiB; the x-ray reads dumps of at most %3 MiB.")
+                      .arg(name).arg(file.size() >> 20).arg(ir::max_input_bytes >> 20).toStdString();
+        return std::nullopt;
+    }
+    return file.readAll().toStdString();
+}
+
+// Runs on a worker thread: everything here is plain libtpusim.
+std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request)
+{
+    auto result = std::make_shared<XrayParse>();
+    auto texts = request->texts;
+    auto origins = request->origins;
+    result->python = request->python;
+    result->pythonFile = request->pythonFile;
+    result->own = request->own;
+    if (request->single || !request->filePath.isEmpty()) {
+        std::optional<std::string> text = request->single;
+        std::string origin = request->singleOrigin;
+        if (!text) {
+            text = readFile(request->filePath, result->refusal);
+            if (!text)
+                return result;
+            origin = QFileInfo(request->filePath).fileName().toStdString();
+        }
+        ir::Format format;
+        try {
+            format = ir::detect_format(*text);
+        } catch (const tpusim::InputError &e) {
+            result->refusal = (origin.empty() ? std::string("This text") : origin) +
+                              " is not a jaxpr, StableHLO or HLO dump: " + e.what();
+            return result;
+        }
+        texts[slot(format)] = std::move(*text);
+        origins[slot(format)] = origin;
+    }
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        PaneParse &pane = result->panes[i];
+        if (!texts[i])
+            continue;
+        pane.present = true;
+        pane.text = *texts[i];
+        pane.origin = origins[i];
+        parsePane(pane, layers[i]);
+    }
+    result->links = ir::correspond(result->panes[0].module, result->panes[1].module, result->panes[2].module);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        PaneParse &pane = result->panes[i];
+        pane.owner = ir::link_of_each_line(result->links, pane.module, layers[i], static_cast<int>(pane.lines.size()));
+    }
+    return result;
+}
+
+QString readResource(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+QVariantList intList(const std::vector<int> &values)
+{
+    QVariantList out;
+    out.reserve(static_cast<qsizetype>(values.size()));
+    for (int v : values)
+        out.append(v);
+    return out;
+}
+
+QString dimsList(const std::vector<std::int64_t> &dims)
+{
+    return QStringLiteral("[%1]").arg(qs(ir::dims_text(dims)));
+}
+
+// One dot_general as the pane's hover card shows it, with its predicted
+// time on `chip` (an f32 dot is costed at the chip's rate for f32 inputs).
+QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
+{
+    const QLocale grouped(QLocale::English, QLocale::UnitedStates);  // 4,194,304
+    QVariantMap card{{"line", dot.position.line}, {"lastLine", lastLine}, {"op", qs(dot.op)},
+                     {"lhs", qs(ir::dims_text(dot.lhs_shape))}, {"rhs", qs(ir::dims_text(dot.rhs_shape))},
+                     {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
+                     {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
+                     {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
+                     {"flops", dot.flops}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
+    try {
+        const ir::DotShape shape = ir::dot_general_shape(dot.lhs_shape, dot.rhs_shape, dot.dims);
+        card["formula"] = QStringLiteral("2 × %1 × %2 × %3 × %4")
+                              .arg(shape.batch).arg(shape.lhs_free).arg(shape.rhs_free).arg(shape.contracting);
+        card["sizes"] = QVariantMap{{"batch", qlonglong(shape.batch)}, {"m", qlonglong(shape.lhs_free)},
+                                    {"n", qlonglong(shape.rhs_free)}, {"k", qlonglong(shape.contracting)}};
+        tpusim::MatmulSpec spec;
+        spec.batch = shape.batch;
+        spec.m = shape.lhs_free;
+        spec.n = shape.rhs_free;
+        spec.k = shape.contracting;
+        spec.in = spec.out = tpusim::parse_dtype(dot.element);
+        card["predicted"] = simqml::roofline(
+            tpusim::roofline(tpusim::chip(chipId.toStdString()), tpusim::matmul_cost(spec)));
+    } catch (const tpusim::InputError &e) {
+        card["predictedError"] = QString::fromUtf8(e.what());
+    }
+    return card;
+}
+
+} // namespace
+
+IrXrayModel::IrXrayModel(QObject *parent) : QObject(parent)
+{
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        std::shared_ptr<XrayParse> result = m_watcher.result();
+        if (m_queued)
+            start(std::exchange(m_queued, nullptr));
+        else
+            emit busyChanged();
+        finished(std::move(result));
+    });
+}
+
+IrXrayModel::~IrXrayModel() { m_watcher.waitForFinished(); }
+
+void IrXrayModel::registerType() { qmlRegisterType<IrXrayModel>("TpuCourse.Sim", 1, 0, "IrXrayModel"); }
+
+void IrXrayModel::setChip(const QString &id)
+{
+    if (id == m_chip)
+        return;
+    m_chip = id;
+    emit chipChanged();
+    convert();
+}
+
+void IrXrayModel::loadSample(const QString &base, const QString &pythonPath)
+{
+    auto request = std::make_shared<XrayRequest>();
+    const char *suffixes[] = {".jaxpr", ".stablehlo.mlir", ".hlo"};
+    const QString name = base.section(QLatin1Char('/'), -1);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const QString path = base + QLatin1String(suffixes[i]);
+        if (QFile::exists(path)) {
+            request->texts[i] = readResource(path).toStdString();
+            request->origins[i] = (name + QLatin1String(suffixes[i])).toStdString();
+        }
+    }
+    request->python = readResource(pythonPath).toStdString();
+    request->pythonFile = pythonPath.section(QLatin1Char('/'), -1).toStdString();
+    start(std::move(request));
+}
+
+std::shared_ptr<XrayRequest> IrXrayModel::ownProgramRequest() const
+{
+    auto request = std::make_shared<XrayRequest>();
+    request->own = true;
+    if (m_current && m_ownProgram) {  // a dump of the same program, for another pane
+        for (std::size_t i = 0; i < layers.size(); ++i)
+            if (m_current->panes[i].present) {
+                request->texts[i] = m_current->panes[i].text;
+                request->origins[i] = m_current->panes[i].origin;
+            }
+    }
+    return request;
+}
+
+void IrXrayModel::loadText(const QString &text, const QString &origin)
+{
+    auto request = ownProgramRequest();
+    request->single = text.toStdString();
+    request->singleOrigin = origin.toStdString();
+    start(std::move(request));
+}
+
+void IrXrayModel::loadFile(const QUrl &file)
+{
+    const QString path = file.isLocalFile() ? file.toLocalFile() : file.toString();
+    auto request = ownProgramRequest();
+    request->filePath = path;
+    start(std::move(request));
+}
+
+void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
+{
+    if (m_watcher.isRunning()) {  // only the newest waiting request matters
+        m_queued = std::move(request);
+        return;
+    }
+    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request)));
+    emit busyChanged();
+}
+
+void IrXrayModel::finished(std::shared_ptr<XrayParse> result)
+{
+    if (!result->refusal.empty()) {  // nothing changes: the panes shown stay
+        setRefusal(qs(result->refusal));
+        return;
+    }
+    setRefusal({});
+    m_current = std::move(result);
+    m_ownProgram = m_current->own;
+    convert();
+    emit loaded();
+}
+
+void IrXrayModel::setRefusal(const QString &sentence)
+{
+    if (sentence == m_refusal)
+        return;
+    m_refusal = sentence;
+    emit refusalChanged();
+}
+
+void IrXrayModel::convert()
+{
+    if (!m_current)
+        return;
+    const XrayParse &r = *m_current;
+    m_panes.clear();
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const PaneParse &p = r.panes[i];
+        QStringList lines;
+        lines.reserve(static_cast<qsizetype>(p.lines.size()));
+        std::size_t columns = 0;
+        for (const auto &line : p.lines) {
+            lines.append(qs(line));
+            columns = std::max(columns, line.size());
+        }
+        std::vector<int> dotOf(p.lines.size(), -1);
+        QVariantList dots;
+        for (std::size_t d = 0; d < p.dots.size(); ++d) {
+            const int first = p.dots[d].position.line, last = p.dotLastLine[d];
+            for (int line = std::max(first, 1); line <= std::min<int>(last, static_cast<int>(dotOf.size())); ++line)
+                dotOf[static_cast<std::size_t>(line - 1)] = static_cast<int>(d);
+            dots.append(dotCard(p.dots[d], last, m_chip));
+        }
+        m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
+                                   {"present", p.present}, {"origin", qs(p.origin)},
+                                   {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", intList(p.owner)},
+                                   {"dotOf", intList(dotOf)}, {"dots", dots}, {"opCount", p.opCount},
+                                   {"error", qs(p.error)}, {"errorLine", p.errorLine},
+                                   {"errorColumn", p.errorColumn}});
+    }
+    m_links.clear();
+    for (std::size_t l = 0; l < r.links.size(); ++l) {
+        const ir::CrossLink &link = r.links[l];
+        QVariantList lines;
+        for (const PaneParse &p : r.panes) {
+            std::vector<int> mine;
+            for (std::size_t line = 0; line < p.owner.size(); ++line)
+                if (p.owner[line] == static_cast<int>(l))
+                    mine.push_back(static_cast<int>(line) + 1);
+            lines.append(QVariant(intList(mine)));
+        }
+        const auto colon = link.source.rfind(':');
+        m_links.append(QVariantMap{{"primitive", qs(link.primitive)}, {"scope", qs(link.scope)},
+                                   {"source", qs(link.source)}, {"opName", qs(link.op_name)},
+                                   {"sourceLine", colon == std::string::npos ? 0 : std::atoi(link.source.c_str() + colon + 1)},
+                                   {"lines", lines}});
+    }
+    m_python = qs(r.python).split(QLatin1Char('\n'));
+    while (!m_python.isEmpty() && m_python.last().isEmpty())
+        m_python.removeLast();
+    m_pythonFile = r.python.empty() ? QString() : qs(r.pythonFile);
+    emit parsed();
+}

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+#include <QVariantList>
+#include <QVariantMap>
+
+#include <memory>
+
+struct XrayParse;
+struct XrayRequest;
+
+// libtpusim's IR parsers and cross-layer links for QML (type
+// TpuCourse.Sim/IrXrayModel): one program as jaxpr, StableHLO and HLO text
+// in; per pane its lines, which link owns each line, its dot_generals
+// decoded, or the parse error with line and column; the links between the
+// panes. Parsing runs off the GUI thread: a pasted dump may be megabytes.
+class IrXrayModel : public QObject
+{
+    Q_OBJECT
+    // Three panes in stack order: [{layer: "jaxpr"|"stablehlo"|"hlo", origin,
+    //  lines: [text], columns (the longest line), owner: [link index or -1 per line], dotOf: [dot index
+    //  or -1 per line], dots: [{line, lastLine, op, lhs, rhs, output,
+    //  contracting, batch, formula, flops, flopsText, predicted}], opCount,
+    //  error, errorLine, errorColumn}]
+    Q_PROPERTY(QVariantList panes READ panes NOTIFY parsed)
+    // [{primitive, scope, source, sourceLine, opName, lines: [[jaxpr
+    //  lines], [stablehlo lines], [hlo lines]]}]
+    Q_PROPERTY(QVariantList links READ links NOTIFY parsed)
+    // The Python the dumps came from, when known: its lines and file name.
+    Q_PROPERTY(QStringList python READ python NOTIFY parsed)
+    Q_PROPERTY(QString pythonFile READ pythonFile NOTIFY parsed)
+    // The chip the dots' predicted times are for.
+    Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    // One sentence about the last paste or file that could not be used; "" otherwise.
+    Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
+
+public:
+    explicit IrXrayModel(QObject *parent = nullptr);
+    ~IrXrayModel() override;
+    static void registerType();
+
+    QVariantList panes() const { return m_panes; }
+    QVariantList links() const { return m_links; }
+    QStringList python() const { return m_python; }
+    QString pythonFile() const { return m_pythonFile; }
+    QString chip() const { return m_chip; }
+    void setChip(const QString &id);
+    bool busy() const { return m_watcher.isRunning(); }
+    QString refusal() const { return m_refusal; }
+
+    // A shipped program: reads base + ".jaxpr", ".stablehlo.mlir" and ".hlo"
+    // (a resource path such as ":/chapters/ir-stack/samples/mlp") and the
+    // Python source they came from.
+    Q_INVOKABLE void loadSample(const QString &base, const QString &pythonPath);
+    // A dump of the learner's own, pasted or from a file: its IR is detected
+    // and it fills that pane. Over a shipped program it starts a program of
+    // the learner's own (the other panes belonged to another program).
+    Q_INVOKABLE void loadText(const QString &text, const QString &origin);
+    Q_INVOKABLE void loadFile(const QUrl &file);
+
+signals:
+    void parsed();  // the panes, links or costs changed
+    void loaded();  // after `parsed`: a new program or dump took the panes
+    void chipChanged();
+    void busyChanged();
+    void refusalChanged();
+
+private:
+    std::shared_ptr<XrayRequest> ownProgramRequest() const;
+    void start(std::shared_ptr<const XrayRequest> request);
+    void finished(std::shared_ptr<XrayParse> result);
+    void convert();
+    void setRefusal(const QString &sentence);
+
+    QFutureWatcher<std::shared_ptr<XrayParse>> m_watcher;
+    std::shared_ptr<const XrayRequest> m_queued;  // the newest request while one runs
+    std::shared_ptr<XrayParse> m_current;
+    bool m_ownProgram = false;
+    QVariantList m_panes;
+    QVariantList m_links;
+    QStringList m_python;
+    QString m_pythonFile;
+    QString m_chip = QStringLiteral("v5e");
+    QString m_refusal;
+};

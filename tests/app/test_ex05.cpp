@@ -1,0 +1,252 @@
+#include <catch2/catch.hpp>
+
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <tpusim/chips.h>
+#include <tpusim/dtype.h>
+#include <tpusim/ir.h>
+#include <tpusim/ir_dot.h>
+#include <tpusim/ir_xref.h>
+#include <tpusim/provenance.h>
+#include <tpusim/roofline.h>
+
+#include <QFile>
+#include <QQuickItem>
+#include <QTest>
+
+#include <algorithm>
+#include <array>
+
+namespace ir = tpusim::ir;
+
+namespace {
+
+std::string sample(const std::string &file)
+{
+    QFile f(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/") + QString::fromStdString(file));
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    return f.readAll().toStdString();
+}
+
+int lineCount(const std::string &text)
+{
+    int lines = 0;
+    for (std::size_t at = 0; at < text.size(); ++lines) {
+        const auto end = text.find('\n', at);
+        at = end == std::string::npos ? text.size() : end + 1;
+    }
+    return lines;
+}
+
+// libtpusim's reading of one shipped program: the links and which link
+// owns each line of each dump.
+struct Program
+{
+    std::array<ir::Module, 3> modules;
+    std::vector<ir::CrossLink> links;
+    std::array<std::vector<int>, 3> owner;
+
+    explicit Program(const std::string &name)
+    {
+        const std::array<std::string, 3> texts = {sample(name + ".jaxpr"), sample(name + ".stablehlo.mlir"),
+                                                  sample(name + ".hlo")};
+        const std::array<ir::Format, 3> formats = {ir::Format::jaxpr, ir::Format::stablehlo, ir::Format::hlo};
+        for (std::size_t i = 0; i < 3; ++i)
+            modules[i] = ir::parse(texts[i], formats[i]);
+        links = ir::correspond(modules[0], modules[1], modules[2]);
+        for (std::size_t i = 0; i < 3; ++i)
+            owner[i] = ir::link_of_each_line(links, modules[i], formats[i], lineCount(texts[i]));
+    }
+};
+
+const char *layers[] = {"jaxpr", "stablehlo", "hlo"};
+
+QString shown(ShellFixture &shell, const char *name)
+{
+    for (QObject *item : shell.findAll(name))
+        if (ShellFixture::isShown(item))
+            return item->property("text").toString().trimmed();
+    return QStringLiteral("<not shown: %1>").arg(QString::fromLatin1(name));
+}
+
+QQuickItem *lineItem(ShellFixture &shell, int layer, int line)
+{
+    const QByteArray name = QStringLiteral("ex05Line_%1_%2").arg(QLatin1String(layers[layer])).arg(line).toUtf8();
+    return qobject_cast<QQuickItem *>(shell.find(name.constData()));
+}
+
+QPoint centre(QQuickItem *item)
+{
+    // Near the start: a line is as wide as its pane's longest line.
+    return item->mapToScene(QPointF(std::min(item->width() / 4, 80.0), item->height() / 2)).toPoint();
+}
+
+// Every line delegate that exists is lit exactly when libtpusim says the
+// line belongs to `link`.
+void checkLit(ShellFixture &shell, const Program &program, int link)
+{
+    for (int layer = 0; layer < 3; ++layer) {
+        int checked = 0;
+        for (std::size_t i = 0; i < program.owner[layer].size(); ++i) {
+            QQuickItem *item = lineItem(shell, layer, static_cast<int>(i) + 1);
+            if (!item || !item->isVisible())
+                continue;
+            INFO(layers[layer] << " line " << i + 1);
+            CHECK(item->property("lit").toBool() == (program.owner[layer][i] == link));
+            ++checked;
+        }
+        CHECK(checked > 5);
+    }
+}
+
+void click(ShellFixture &shell, const char *name)
+{
+    auto *target = qobject_cast<QQuickItem *>(shell.findShown(name));
+    REQUIRE(target != nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, {},
+                      target->mapToScene(QPointF(target->width() / 2, target->height() / 2)).toPoint());
+}
+
+} // namespace
+
+TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtpusim does", "[ex05][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    const Program mlp("mlp");
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
+                 QStringLiteral("%1 ops · 2 dots").arg(ir::all_ops(mlp.modules[2]).size()));
+
+    // Hovering the jaxpr's first dot_general lights its lines in all three dumps.
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));
+    REQUIRE(mlp.owner[0][3] == 0);
+    WAIT_COMPARE(shown(shell, "ex05LinkName"), QString::fromStdString(mlp.links[0].primitive));
+    checkLit(shell, mlp, 0);
+    CHECK(shown(shell, "ex05LinkWhere") == QStringLiteral("jaxpr 2–7  ·  StableHLO 8  ·  HLO 6"));
+    CHECK(lineItem(shell, 0, 4)->property("lit").toBool());
+
+    // Its decoding: the dims, the output, the FLOPs and the time on v5e.
+    const auto dots = ir::find_dots(mlp.modules[0]);
+    REQUIRE(dots.size() == 2);
+    const ir::DotShape shape = ir::dot_general_shape(dots[0].lhs_shape, dots[0].rhs_shape, dots[0].dims);
+    CHECK(shown(shell, "ex05DotFlops") ==
+          QStringLiteral("FLOPs = 2 × %1 × %2 × %3 × %4 = %5")
+              .arg(shape.batch).arg(shape.lhs_free).arg(shape.rhs_free).arg(shape.contracting)
+              .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(dots[0].flops))));
+    CHECK(shown(shell, "ex05DotShapes").endsWith(QStringLiteral("f32[32,512]")));
+    tpusim::MatmulSpec spec;
+    spec.m = shape.lhs_free;
+    spec.k = shape.contracting;
+    spec.n = shape.rhs_free;
+    spec.in = spec.out = tpusim::DType::f32;
+    for (const char *chip : {"v5e", "v6e"}) {
+        if (std::string(chip) != "v5e")
+            click(shell, (std::string("ex05chip_") + chip).c_str());
+        const auto r = tpusim::roofline(tpusim::chip(chip), tpusim::matmul_cost(spec));
+        const QString expected = QStringLiteral("alone on %1: %2, %3-bound")
+                                     .arg(QLatin1String(chip), QString::fromStdString(tpusim::format_time(r.time_s)),
+                                          QString::fromStdString(std::string(tpusim::bound_name(r.bound))));
+        WAIT_COMPARE(shown(shell, "ex05DotTime").left(expected.size()), expected);
+    }
+
+    // Hovering an HLO instruction lights its jaxpr equation.
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 2, 12)));  // ROOT %maximum.1
+    const int maxLink = mlp.owner[2][11];
+    REQUIRE(maxLink >= 0);
+    WAIT_COMPARE(shown(shell, "ex05LinkName"), QString::fromStdString(mlp.links[static_cast<std::size_t>(maxLink)].primitive));
+    checkLit(shell, mlp, maxLink);
+
+    // The keyboard: a click picks an op, Down steps to the next linked op,
+    // and stepping through every op of the program earns the mastery item.
+    QTest::mouseClick(shell.window(), Qt::LeftButton, {}, centre(lineItem(shell, 0, 2)));
+    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    CHECK(shell.store().masteryItemsDone(12).count("ch12-ir-xray") == 0);
+    std::vector<int> starts;  // the first line of each linked op, as Down visits them
+    for (std::size_t i = 2; i < mlp.owner[0].size(); ++i)
+        if (mlp.owner[0][i] >= 0 && mlp.owner[0][i] != mlp.owner[0][i - 1])
+            starts.push_back(static_cast<int>(i) + 1);
+    for (int line : starts) {
+        QTest::keyClick(shell.window(), Qt::Key_Down);
+        WAIT_VERIFY(lineItem(shell, 0, line)->property("lit").toBool());
+        checkLit(shell, mlp, mlp.owner[0][static_cast<std::size_t>(line) - 1]);
+    }
+    CHECK(shown(shell, "ex05Followed") == QStringLiteral("followed %1 of %1 ops").arg(mlp.links.size()));
+    CHECK(shell.store().masteryItemsDone(12).count("ch12-ir-xray") == 1);
+}
+
+TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    click(shell, "ex05program_layernorm");
+    const Program layernorm("layernorm");
+    // Parsing runs off the GUI thread: wait until the new program is shown.
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
+                 QStringLiteral("%1 ops · 0 dots").arg(ir::all_ops(layernorm.modules[2]).size()));
+    // The final add: jaxpr line 17, its HLO far below the fold.
+    const int link = layernorm.owner[0][16];
+    int hloLine = 0;
+    for (std::size_t i = 0; i < layernorm.owner[2].size() && !hloLine; ++i)
+        if (layernorm.owner[2][i] == link)
+            hloLine = static_cast<int>(i) + 1;
+    REQUIRE(hloLine > 40);
+    auto *hloPane = qobject_cast<QQuickItem *>(shell.find("ex05Pane_hlo"));
+    REQUIRE(hloPane != nullptr);
+    WAIT_VERIFY(lineItem(shell, 0, 17) != nullptr);
+    WAIT_COMPARE(hloPane->property("contentY").toReal(), 0.0);
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 17)));
+    WAIT_VERIFY(lineItem(shell, 2, hloLine) != nullptr);
+    QQuickItem *target = lineItem(shell, 2, hloLine);
+    WAIT_VERIFY(target->property("lit").toBool());
+    const QRectF inPane = target->mapRectToItem(hloPane, QRectF(0, 0, target->width(), target->height()));
+    CHECK(inPane.top() >= 0);
+    CHECK(inPane.bottom() <= hloPane->height());
+    checkLit(shell, layernorm, link);
+}
+
+TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    const QString hloCount = shown(shell, "ex05Count_hlo");
+
+    const auto paste = [&](const QString &text) {
+        click(shell, "ex05Paste");
+        QObject *area = shell.find("ex05PasteText");
+        REQUIRE(area != nullptr);
+        WAIT_VERIFY(ShellFixture::isShown(area));
+        area->setProperty("text", text);
+        click(shell, "ex05PasteGo");
+    };
+
+    // Not an IR at all: one sentence, and the program shown stays.
+    paste(QStringLiteral("hello, world"));
+    WAIT_VERIFY(shown(shell, "ex05Refusal").startsWith(QStringLiteral("pasted is not a jaxpr, StableHLO or HLO dump")));
+    CHECK(shown(shell, "ex05Count_hlo") == hloCount);
+
+    // A jaxpr with a typo: the parser's line and column, in its pane.
+    const std::string broken = "{ lambda ; a:f32[8,16] b:f32[16,4]. let\n    c:f32[8,4] = dot_general[\n"
+                               "      dimension_numbers=(([1], [0]), ([], []))\n    ] a b\n  in (c,) \n";
+    std::string expected;
+    try {
+        ir::parse_jaxpr(broken);
+    } catch (const ir::ParseError &e) {
+        expected = e.what();
+    }
+    REQUIRE(!expected.empty());
+    paste(QString::fromStdString(broken));
+    WAIT_COMPARE(shown(shell, "ex05Error_jaxpr"), QString::fromStdString(expected));
+    CHECK(shown(shell, "ex05Refusal").startsWith(QStringLiteral("<not shown")));
+    // The sample's other layers belonged to another program: they are gone.
+    CHECK(shown(shell, "ex05Count_hlo").startsWith(QStringLiteral("<not shown")));
+
+    // The fixed text reads, and its dot is decoded on hover.
+    paste(QString::fromStdString(broken + "}\n"));
+    WAIT_COMPARE(shown(shell, "ex05Count_jaxpr"), QStringLiteral("1 op · 1 dot"));
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 2)));
+    WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 8 × 4 × 16 = 1,024"));
+}
