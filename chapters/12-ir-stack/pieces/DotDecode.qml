@@ -18,7 +18,6 @@ ColumnLayout {
     MonoText {
         objectName: "ex05DotShapes"
         Layout.fillWidth: true
-        visible: !!root.dot
         text: root.dot ? root.dot.op + " in " + root.layerName + ":  [" + root.dot.lhs + "] · [" + root.dot.rhs + "]  →  " + root.dot.output : ""
         color: Theme.inkText
         elide: Text.ElideRight
@@ -26,7 +25,6 @@ ColumnLayout {
     MonoText {
         objectName: "ex05DotDims"
         Layout.fillWidth: true
-        visible: !!root.dot
         text: root.dot ? "contracting " + root.dot.contracting + " · batch " + root.dot.batch : ""
         color: Theme.inkMuted
         elide: Text.ElideRight
@@ -34,14 +32,14 @@ ColumnLayout {
     MonoText {
         objectName: "ex05DotFlops"
         Layout.fillWidth: true
-        visible: !!root.dot
         text: root.dot ? "FLOPs = " + root.dot.formula + " = " + root.dot.flopsText : ""
         color: Theme.inkText
         elide: Text.ElideRight
     }
-    RowLayout {
+    RowLayout {  // laid out even without a dot, so the card never changes height
         Layout.fillWidth: true
-        visible: !!root.dot
+        opacity: root.dot ? 1 : 0
+        enabled: !!root.dot
         spacing: Theme.gap
         MonoText {
             objectName: "ex05DotTime"

@@ -169,7 +169,7 @@ Item {
 
         RowLayout {
             Layout.fillWidth: true
-            Layout.preferredHeight: Math.max(python.implicitHeight, Theme.px(168))
+            Layout.preferredHeight: Math.max(python.implicitHeight, card.implicitHeight)
             Layout.fillHeight: false
             spacing: Theme.gap
             PythonStrip {
@@ -183,6 +183,7 @@ Item {
                 litLine: root.link ? root.link.sourceLine : 0
             }
             LinkCard {
+                id: card
                 Layout.preferredWidth: 3
                 Layout.fillWidth: true
                 Layout.fillHeight: true

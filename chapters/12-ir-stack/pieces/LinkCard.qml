@@ -50,10 +50,13 @@ Rectangle {
         wrapMode: Text.WordWrap
     }
 
+    implicitHeight: content.implicitHeight + 2 * Theme.gapM
+
     ColumnLayout {
+        id: content
         anchors.fill: parent
         anchors.margins: Theme.gapM
-        visible: !!root.link || !!root.dot
+        opacity: root.link || root.dot ? 1 : 0
         spacing: Theme.gap / 2
 
         RowLayout {
@@ -89,7 +92,7 @@ Rectangle {
             color: Theme.inkText
             elide: Text.ElideRight
         }
-        Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder; visible: !!root.dot }
+        Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder }
         DotDecode {
             Layout.fillWidth: true
             dot: root.dot; layerName: root.dotLayer; chip: root.chip
