@@ -261,6 +261,23 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09FitGrid");
     EX09_WAIT_EQ(intValue(rows), 8);
     CHECK(shown(shell, "ex09CoverageStatus") == "covered, race-free");
+
+    // A race passes the host run, which walks the grid on one core; the piece
+    // says the race still stands.
+    QQuickItem *bkScrub = item(shell, "ex09Bk");
+    drag(window, bkScrub, -72);
+    EX09_WAIT_EQ(intValue(bkScrub), 256);
+    drag(window, bn, -72);
+    EX09_WAIT_EQ(intValue(bn), 256);
+    click(shell, "ex09Preset_race");
+    EX09_WAIT_EQ(shown(shell, "ex09Semantics2"), std::string("parallel"));
+    in = inputsShown(shell);
+    REQUIRE(tpusim::verify_sandbox(in).result.passed);
+    click(shell, "ex09Verify");
+    EX09_WAIT(shownItem(shell, "ex09VerifyCaveat") != nullptr);
+    CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "verified");
+    CHECK(shown(shell, "ex09CoverageStatus") == "broken");
+    shot(shell, "ex09_race_verified");
 }
 
 TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and saying so", "[ex09]")
