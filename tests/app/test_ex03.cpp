@@ -140,6 +140,14 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     const tpusim::AttentionResult r = tpusim::attention(tpusim::chip("v5p"), s);
     WAIT_COMPARE(shown(shell, "ex03TimeNaive"), QString::fromStdString(tpusim::format_time(r.naive.time_s)));
     CHECK(shown(shell, "ex03TimeFlash") == QString::fromStdString(tpusim::format_time(r.flash.time_s)));
+
+    // A causal mask: the streaming form skips the tiles above the diagonal.
+    QMetaObject::invokeMethod(shell.findShown("ex03Mask_causal"), "clicked");
+    s.causal = true;
+    const tpusim::AttentionResult causal = tpusim::attention(tpusim::chip("v5p"), s);
+    REQUIRE(causal.flash.time_s < r.flash.time_s);
+    WAIT_COMPARE(shown(shell, "ex03TimeFlash"), QString::fromStdString(tpusim::format_time(causal.flash.time_s)));
+    CHECK(shown(shell, "ex03BytesFlash") == QString::fromStdString(tpusim::format_bytes(causal.flash.hbm_bytes)));
 }
 
 TEST_CASE("the stack's live EX03 card holds still offscreen and opens the instrument", "[ex03][qml]")

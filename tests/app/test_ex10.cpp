@@ -124,4 +124,12 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     WAIT_COMPARE(shown(shell, "ex10Status"),
                  QString::fromStdString(std::string(tpusim::sem_status_name(swapped.status))));
     CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(swapped.end_s)));
+
+    // Another chip times the same program with its own DMA and link figures.
+    click(shell, item(shell, QStringLiteral("ex10Reset")));
+    click(shell, item(shell, QStringLiteral("ex10Chip_v6e")));
+    const tpusim::SemRun onV6e = tpusim::run_semaphores(program, tpusim::chip("v6e"));
+    REQUIRE(onV6e.end_s != run.end_s);
+    WAIT_COMPARE(shown(shell, "ex10EndTime"), QString::fromStdString(tpusim::format_time(onV6e.end_s)));
+    CHECK(shown(shell, "ex10Status") == QStringLiteral("ok"));
 }

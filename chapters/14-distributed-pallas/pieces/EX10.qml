@@ -16,6 +16,7 @@ Item {
     property int selected: -1
     property string editError: ""
     property bool credited: false
+    property string chip: Sim.defaultChip  // whose DMA and ICI figures time the events
     readonly property var run: model.run
     readonly property var events: run.events || []
     readonly property var current: events[eventIndex] || ({})
@@ -25,7 +26,7 @@ Item {
     SemaphoreModel {
         id: model
         resource: ":/chapters/distributed-pallas/pieces/ring_all_gather.sem"
-        chip: "v5e"
+        chip: root.chip
         // A working run starts at its first event; a broken one opens at its
         // end, where the devices are stuck. Producing a deadlock is the
         // chapter's mastery item for this piece.
@@ -62,7 +63,18 @@ Item {
                 wrapMode: Text.WordWrap
             }
 
-            Verdict { Layout.fillWidth: true; run: root.run }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                Verdict { Layout.fillWidth: true; run: root.run }
+                ChoiceRow {
+                    Layout.alignment: Qt.AlignTop
+                    namePrefix: "ex10Chip_"
+                    options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                    current: root.chip
+                    onChosen: id => root.chip = id
+                }
+            }
 
             RowLayout {
                 Layout.fillWidth: true
