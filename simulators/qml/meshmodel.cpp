@@ -19,6 +19,7 @@ struct MeshRun {
     tpusim::Mesh mesh;
     tpusim::CollectiveResult result;
     double bytes = 0;  // V, as the collective was asked for it
+    int axis = 0;      // the mesh axis it ran over
     QString error;
 };
 
@@ -38,6 +39,7 @@ std::shared_ptr<MeshRun> simulate(const Inputs &in)
 {
     auto run = std::make_shared<MeshRun>();
     run->bytes = in.spec.bytes;
+    run->axis = in.spec.axes.empty() ? 0 : in.spec.axes.front();
     try {
         run->mesh = tpusim::make_mesh(tpusim::chip(in.chip), in.shape);
         tpusim::CollectiveOptions options;
@@ -233,12 +235,18 @@ void MeshModel::rebuildView()
                                  {"wrap", wrap}, {"bytes", l.bytes}, {"busyS", l.busy_s}});
     }
 
+    // When one line stands for all (the model's stated assumption: the others
+    // are its translations), the canvas repeats its chunks on every line of
+    // the plane, whichever plane is shown.
+    const tpusim::CollectiveResult &result = m_run->result;
+    const bool everyLine = result.lines_simulated == 1 && result.lines_total > 1 && rank > 1 && m_run->axis < 2;
     QVariantList hops;
     double end = 0;
     std::vector<std::int64_t> from, to;
-    for (const tpusim::TraceEvent &e : m_run->result.trace) {
+    for (const tpusim::TraceEvent &e : result.trace) {
         end = std::max(end, e.start_s + e.duration_s);
         if (e.category != "link" || !parseLink(e.thread, from, to)) continue;
+        if (everyLine && rank == 3) from[2] = to[2] = plane;
         std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
         if (!place(from, r0, c0) || !place(to, r1, c1)) continue;
         if (std::abs(r1 - r0) + std::abs(c1 - c0) == 0) continue;  // an axis-2 hop seen end on
@@ -248,7 +256,7 @@ void MeshModel::rebuildView()
                                 {"c1", qlonglong(c1)}, {"wrap", wrap}, {"direction", up != wrap ? 1 : -1},
                                 {"startS", e.start_s}, {"durationS", e.duration_s}, {"name", qs(e.name)}});
     }
-    end = std::max(end, m_run->result.simulated_s);
+    end = std::max(end, result.simulated_s);
 
     m_view = {{"rows", qlonglong(rank == 1 ? 1 : mesh.axes[0].size)},
               {"cols", qlonglong(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size)},
@@ -259,6 +267,8 @@ void MeshModel::rebuildView()
               {"links", links},
               {"maxBytes", maxBytes},
               {"hops", hops},
+              // "rows": draw each hop on every row; "cols": on every column
+              {"repeatHops", everyLine ? QString::fromLatin1(m_run->axis == 1 ? "rows" : "cols") : QString()},
               {"endS", end}};
     emit viewChanged();
 }

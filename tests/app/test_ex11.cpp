@@ -57,6 +57,15 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
 
+    // libtpusim simulates one row of the eight and says the rest run the
+    // same: the view draws that row's chunks on every row.
+    REQUIRE(r.lines_simulated == 1);
+    REQUIRE(r.lines_total == 8);
+    QObject *model = shell.find("ex11Model");
+    REQUIRE(model != nullptr);
+    CHECK(model->property("view").toMap().value(QStringLiteral("repeatHops")).toString() == QStringLiteral("rows"));
+    CHECK(!model->property("view").toMap().value(QStringLiteral("hops")).toList().isEmpty());
+
     // One logarithmic step to the right doubles the array.
     auto *bytes = qobject_cast<QQuickItem *>(shell.find("ex11Bytes"));
     REQUIRE(bytes != nullptr);

@@ -81,17 +81,24 @@ Canvas {
         // Chunks on the wire at this instant.
         ctx.fillStyle = Theme.seriesColors[0]
         const dot = Math.max(2, Math.min(6, cell * 0.1))
-        for (const h of view.hops || []) {
-            if (h.startS > time || h.startS + h.durationS <= time) continue
-            const f = (time - h.startS) / h.durationS
-            const o = offset(h)
-            const s = segments(h)
-            // Along a wrap, the first half is the out stub, the second the in stub.
-            const seg = s.length === 1 ? s[0] : s[f < 0.5 ? 0 : 1]
-            const g = s.length === 1 ? f : (f < 0.5 ? f * 2 : f * 2 - 1)
-            ctx.beginPath()
-            ctx.arc(seg[0][0] + (seg[1][0] - seg[0][0]) * g + o[0], seg[0][1] + (seg[1][1] - seg[0][1]) * g + o[1], dot, 0, 2 * Math.PI)
-            ctx.fill()
+        // One simulated line may stand for every line of the plane.
+        const copies = view.repeatHops === "rows" ? rows : view.repeatHops === "cols" ? cols : 1
+        for (const hop of view.hops || []) {
+            if (hop.startS > time || hop.startS + hop.durationS <= time) continue
+            const f = (time - hop.startS) / hop.durationS
+            for (let k = 0; k < copies; ++k) {
+                const h = copies === 1 ? hop
+                        : view.repeatHops === "rows" ? Object.assign({}, hop, { r0: k, r1: k })
+                                                     : Object.assign({}, hop, { c0: k, c1: k })
+                const o = offset(h)
+                const s = segments(h)
+                // Along a wrap, the first half is the out stub, the second the in stub.
+                const seg = s.length === 1 ? s[0] : s[f < 0.5 ? 0 : 1]
+                const g = s.length === 1 ? f : (f < 0.5 ? f * 2 : f * 2 - 1)
+                ctx.beginPath()
+                ctx.arc(seg[0][0] + (seg[1][0] - seg[0][0]) * g + o[0], seg[0][1] + (seg[1][1] - seg[0][1]) * g + o[1], dot, 0, 2 * Math.PI)
+                ctx.fill()
+            }
         }
     }
 }
