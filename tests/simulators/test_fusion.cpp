@@ -157,3 +157,50 @@ TEST_CASE("an HLO dump is inlined and fused again", "[fusion]") {
                       [](const std::string& n) { return n.starts_with("Not streaming attention"); }));
     CHECK_THROWS_AS(graph_from_hlo(tpusim::ir::parse(read_sample("mlp.jaxpr"))), InputError);
 }
+
+TEST_CASE("the MLP's optimized HLO costs as its two output fusions", "[fusion][hlo]") {
+    const Chip& v5e = chip("v5e");
+    const HloCost cost = cost_hlo_kernels(tpusim::ir::parse_hlo(read_sample("mlp.hlo")), v5e);
+    REQUIRE(cost.kernels.size() == 2);  // parameters are free
+    const HloKernel& first = cost.kernels[0];
+    CHECK(first.name == "fusion");
+    CHECK(first.kind == "output");
+    CHECK(first.computation == "fused_computation");
+    CHECK(first.position.line == 28);
+    CHECK(first.engine == Engine::mxu);
+    // Reads x f32[32,128], w1 f32[128,512], b1 f32[512]; writes f32[32,512].
+    CHECK(first.bytes_read == 4.0 * (32 * 128 + 128 * 512 + 512));
+    CHECK(first.bytes_written == 4.0 * 32 * 512);
+    // The dot 2x32x512x128, then the bias add and the relu max, one per element.
+    CHECK(first.flops == 2.0 * 32 * 512 * 128 + 2.0 * 32 * 512);
+    const HloKernel& second = cost.kernels[1];
+    CHECK(second.kind == "output");
+    CHECK(second.bytes_read == 4.0 * (32 * 512 + 512 * 128 + 128));
+    CHECK(second.bytes_written == 4.0 * 32 * 128);
+    CHECK(second.flops == 2.0 * 32 * 128 * 512 + 32.0 * 128);
+    for (const HloKernel& k : cost.kernels) {
+        const Roofline r = roofline(v5e, generic_cost(k.flops, k.bytes_read + k.bytes_written, DType::f32, Engine::mxu));
+        CHECK(k.time_s == Approx(r.time_s));
+        CHECK(k.bound == r.bound);
+    }
+    CHECK(cost.time_s == Approx(first.time_s + second.time_s));
+    CHECK(cost.provenance.kind == Kind::predicted);
+    CHECK(cost.provenance.chip == "v5e");
+}
+
+TEST_CASE("every shipped HLO dump costs, kernel by kernel", "[fusion][hlo]") {
+    for (const char* name : {"matmul.hlo", "batched_matmul.hlo", "scores.hlo", "mlp.hlo", "attention.hlo", "layernorm.hlo"}) {
+        INFO(name);
+        const auto module = tpusim::ir::parse_hlo(read_sample(name));
+        const HloCost cost = cost_hlo_kernels(module, chip("v6e"));
+        CHECK(!cost.kernels.empty());
+        double sum = 0;
+        for (const HloKernel& k : cost.kernels) {
+            CHECK(k.time_s > 0);
+            CHECK(k.bytes_written > 0);
+            sum += k.time_s;
+        }
+        CHECK(cost.time_s == Approx(sum));
+    }
+    CHECK_THROWS_AS(cost_hlo_kernels(tpusim::ir::parse_jaxpr(read_sample("mlp.jaxpr")), chip("v5e")), InputError);
+}

@@ -116,4 +116,35 @@ std::vector<std::string_view> example_names();
 // are inlined, tuples looked through. Throws InputError for ops it cannot cost.
 Graph graph_from_hlo(const ir::Module& module);
 
+// One kernel of an optimized HLO module, as XLA fused it: an instruction of
+// the entry computation that runs on the chip (a fusion, a lone dot, reduce
+// or copy, a custom call), costed on the roofline as reading each operand
+// and writing its result once.
+struct HloKernel {
+    std::string name;         // "fusion.2", "dot.5"
+    std::string opcode;       // "fusion", "dot", "copy", "custom-call"
+    std::string kind;         // fusions: "loop", "input", "output", "custom"; else the opcode
+    std::string computation;  // the fused computation it runs; "" when none
+    ir::Position position;    // of the instruction in the dump
+    double flops = 0;
+    double bytes_read = 0, bytes_written = 0;
+    Engine engine = Engine::vpu;
+    double time_s = 0;
+    Bound bound = Bound::memory;
+};
+
+struct HloCost {
+    std::vector<HloKernel> kernels;  // in program order
+    double time_s = 0;               // the kernels one after another on one core
+    double flops = 0, bytes = 0;
+    Provenance provenance;
+};
+
+// Costs the entry computation's kernels. Parameters, constants, tuples and
+// bitcasts are free; a while loop or conditional is costed by its operands
+// and result only (its trip count is not in the dump), which the
+// provenance says. Throws InputError when the module is not HLO or an
+// instruction's shapes cannot be read.
+HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip);
+
 }  // namespace tpusim::fusion
