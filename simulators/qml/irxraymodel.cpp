@@ -3,6 +3,7 @@
 
 #include <tpusim/dtype.h>
 #include <tpusim/error.h>
+#include <tpusim/fusion.h>
 #include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
 #include <tpusim/ir_xref.h>
@@ -234,6 +235,47 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
     return card;
 }
 
+// The optimized HLO's kernels as XLA fused them, costed on `chipId`, and
+// which kernel each line belongs to (its instruction, and the body of the
+// computation it runs). {kernels: [...], kernelOf: [...], total} or {error}.
+QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &chipId)
+{
+    QVariantMap out;
+    try {
+        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(module, tpusim::chip(chipId.toStdString()));
+        std::vector<int> kernelOf(static_cast<std::size_t>(std::max(lineCount, 0)), -1);
+        const auto claim = [&](int first, int last, int index) {
+            for (int line = std::max(first, 1); line <= std::min(last, lineCount); ++line)
+                kernelOf[static_cast<std::size_t>(line - 1)] = index;
+        };
+        QVariantList kernels;
+        for (std::size_t i = 0; i < cost.kernels.size(); ++i) {
+            const tpusim::fusion::HloKernel &k = cost.kernels[i];
+            claim(k.position.line, k.position.line, static_cast<int>(i));
+            if (const ir::Computation *body = k.computation.empty() ? nullptr : module.find(k.computation)) {
+                int last = body->position.line;
+                for (const ir::Op &op : body->ops)
+                    last = std::max({last, op.position.line, op.last_line});
+                claim(body->position.line, last + 1, static_cast<int>(i));  // through its closing brace
+            }
+            kernels.append(QVariantMap{
+                {"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
+                {"flops", k.flops}, {"flopsText", qs(tpusim::format_rate(k.flops, "FLOP"))},
+                {"readText", qs(tpusim::format_bytes(k.bytes_read))},
+                {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
+                {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+                {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
+                {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
+        }
+        out = {{"kernels", kernels}, {"kernelOf", intList(kernelOf)},
+               {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
+               {"provenance", simqml::provenance(cost.provenance)}};
+    } catch (const tpusim::InputError &e) {
+        out = {{"error", QString::fromUtf8(e.what())}};
+    }
+    return out;
+}
+
 } // namespace
 
 IrXrayModel::IrXrayModel(QObject *parent) : QObject(parent)
@@ -367,7 +409,10 @@ void IrXrayModel::convert()
                                    {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", intList(p.owner)},
                                    {"dotOf", intList(dotOf)}, {"dots", dots}, {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
-                                   {"errorColumn", p.errorColumn}});
+                                   {"errorColumn", p.errorColumn},
+                                   {"cost", layers[i] == ir::Format::hlo && p.present && p.error.empty()
+                                                ? hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip)
+                                                : QVariantMap()}});
     }
     m_links.clear();
     for (std::size_t l = 0; l < r.links.size(); ++l) {

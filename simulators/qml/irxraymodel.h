@@ -24,7 +24,10 @@ class IrXrayModel : public QObject
     //  lines: [text], columns (the longest line), owner: [link index or -1 per line], dotOf: [dot index
     //  or -1 per line], dots: [{line, lastLine, op, lhs, rhs, output,
     //  contracting, batch, formula, flops, flopsText, predicted}], opCount,
-    //  error, errorLine, errorColumn}]
+    //  error, errorLine, errorColumn, cost}]; an HLO pane's cost is its
+    //  kernels as XLA fused them on `chip`: {kernels: [{name, kind, opcode,
+    //  line, flops, flopsText, readText, writtenText, engine, time, bound}],
+    //  kernelOf: [kernel index or -1 per line], time, provenance} or {error}
     Q_PROPERTY(QVariantList panes READ panes NOTIFY parsed)
     // [{primitive, scope, source, sourceLine, opName, lines: [[jaxpr
     //  lines], [stablehlo lines], [hlo lines]]}]

@@ -5,6 +5,7 @@
 
 #include <tpusim/chips.h>
 #include <tpusim/dtype.h>
+#include <tpusim/fusion.h>
 #include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
 #include <tpusim/ir_xref.h>
@@ -116,8 +117,11 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     REQUIRE(shell.navigate(QStringLiteral("EX05")));
     WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
     const Program mlp("mlp");
-    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
-                 QStringLiteral("%1 ops · 2 dots").arg(ir::all_ops(mlp.modules[2]).size()));
+    const auto mlpCost = tpusim::fusion::cost_hlo_kernels(mlp.modules[2], tpusim::chip("v5e"));
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"), QStringLiteral("%1 ops · 2 dots").arg(ir::all_ops(mlp.modules[2]).size()));
+    CHECK(shown(shell, "ex05Cost_hlo") == QStringLiteral("%1 kernels as XLA fused them: %2 predicted on v5e")
+                                              .arg(mlpCost.kernels.size())
+                                              .arg(QString::fromStdString(tpusim::format_time(mlpCost.time_s))));
 
     // Hovering the jaxpr's first dot_general lights its lines in all three dumps.
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));
@@ -157,6 +161,17 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     REQUIRE(maxLink >= 0);
     WAIT_COMPARE(shown(shell, "ex05LinkName"), QString::fromStdString(mlp.links[static_cast<std::size_t>(maxLink)].primitive));
     checkLit(shell, mlp, maxLink);
+    // %maximum.1 sits in the body of the first fusion: the card names that kernel.
+    const auto &kernel = mlpCost.kernels.front();
+    CHECK(shown(shell, "ex05Kernel") == QStringLiteral("in HLO kernel %1 · output fusion on the MXU · %2")
+                                            .arg(QString::fromStdString(kernel.name),
+                                                 QString::fromStdString(tpusim::format_rate(kernel.flops, "FLOP"))));
+    CHECK(shown(shell, "ex05KernelBytes") == QStringLiteral("reads %1, writes %2")
+                                                 .arg(QString::fromStdString(tpusim::format_bytes(kernel.bytes_read)),
+                                                      QString::fromStdString(tpusim::format_bytes(kernel.bytes_written))));
+    const auto onV6e = tpusim::fusion::cost_hlo_kernels(mlp.modules[2], tpusim::chip("v6e"));
+    CHECK(shown(shell, "ex05KernelTime").startsWith(
+        QStringLiteral("· %1 on v6e").arg(QString::fromStdString(tpusim::format_time(onV6e.kernels.front().time_s)))));
 
     // The keyboard: a click picks an op, Down steps to the next linked op,
     // and stepping through every op of the program earns the mastery item.
@@ -184,8 +199,7 @@ TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
     click(shell, "ex05program_layernorm");
     const Program layernorm("layernorm");
     // Parsing runs off the GUI thread: wait until the new program is shown.
-    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
-                 QStringLiteral("%1 ops · 0 dots").arg(ir::all_ops(layernorm.modules[2]).size()));
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"), QStringLiteral("%1 ops · 0 dots").arg(ir::all_ops(layernorm.modules[2]).size()));
     // The final add: jaxpr line 17, its HLO far below the fold.
     const int link = layernorm.owner[0][16];
     int hloLine = 0;

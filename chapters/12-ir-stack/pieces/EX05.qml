@@ -43,6 +43,8 @@ Item {
     }
     readonly property var link: activeLink >= 0 ? links[activeLink] || null : null
     readonly property var dotChoice: findDot()
+    readonly property var hloCost: (panes[2] || {}).cost || ({})
+    readonly property var kernel: findKernel()
 
     // Mastery: every op of a shipped program followed across the layers.
     property var followedLinks: ({})
@@ -62,6 +64,15 @@ Item {
             }
         }
         return { dot: null, layer: "" }
+    }
+    // The kernel of the optimized HLO the active op runs in.
+    function findKernel() {
+        const kernelOf = hloCost.kernelOf || []
+        const lines = activePane === 2 && activeLine > 0 ? [activeLine] : link ? link.lines[2] : []
+        for (const line of lines)
+            if (kernelOf[line - 1] >= 0)
+                return hloCost.kernels[kernelOf[line - 1]]
+        return null
     }
     function load(id) {
         const entry = programs.find(p => p.id === id)
@@ -191,6 +202,8 @@ Item {
                 dot: root.dotChoice.dot
                 dotLayer: root.dotChoice.layer
                 chip: root.chip
+                kernel: root.kernel
+                kernelProvenance: root.hloCost.provenance || ({})
                 followed: root.ownProgram || root.links.length === 0 ? ""
                           : "followed " + root.followedCount + " of " + root.links.length + " ops"
                 onChipChosen: id => root.chip = id

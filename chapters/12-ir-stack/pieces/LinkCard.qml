@@ -11,6 +11,8 @@ Rectangle {
     property var dot: null           // one of a pane's dots, or null
     property string dotLayer: ""
     property string chip: ""
+    property var kernel: null        // the HLO kernel the op runs in, or null
+    property var kernelProvenance: ({})
     property string followed: ""     // "followed 3 of 8 ops"
     signal chipChosen(string id)
     readonly property var layerNames: ["jaxpr", "StableHLO", "HLO"]
@@ -91,6 +93,12 @@ Rectangle {
             text: root.link ? root.where(root.link) : "this op is not linked to the other layers"
             color: Theme.inkText
             elide: Text.ElideRight
+        }
+        KernelLine {
+            Layout.fillWidth: true
+            kernel: root.kernel
+            provenance: root.kernelProvenance
+            chip: root.chip
         }
         Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder }
         DotDecode {

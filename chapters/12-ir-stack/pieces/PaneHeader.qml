@@ -9,6 +9,7 @@ ColumnLayout {
     property string title: ""
     property var dump: ({})
     readonly property bool failed: (dump.error || "").length > 0
+    readonly property var cost: dump.cost || ({})
     spacing: Theme.gap / 2
 
     function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s") }
@@ -31,6 +32,14 @@ ColumnLayout {
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }
+    }
+    MonoText {  // an optimized HLO's kernels, as libtpusim costs them
+        objectName: "ex05Cost_" + (root.dump.layer || "")
+        opacity: root.cost.kernels ? 1 : 0  // every pane keeps the row, so their lines align
+        text: root.cost.kernels ? root.count(root.cost.kernels.length, "kernel") + " as XLA fused them: "
+                                  + root.cost.time + " predicted on " + root.cost.provenance.chip : ""
+        color: Theme.predicted
+        font.pixelSize: Theme.tinySize
     }
     Text {
         objectName: "ex05Error_" + (root.dump.layer || "")

@@ -1,0 +1,44 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The optimized HLO kernel an op ended up in, as libtpusim costs it: what
+// XLA fused it into, the bytes it moves, its FLOPs and its predicted time.
+ColumnLayout {
+    id: root
+    property var kernel: null       // one of an HLO pane's cost.kernels
+    property var provenance: ({})
+    property string chip: ""
+    readonly property string kindText: !kernel ? ""
+        : kernel.opcode === "fusion" ? kernel.kind + " fusion" : kernel.opcode
+    spacing: Theme.gap / 2
+    opacity: kernel ? 1 : 0  // laid out even when empty, so the card keeps its height
+
+    MonoText {
+        objectName: "ex05Kernel"
+        Layout.fillWidth: true
+        text: root.kernel ? "in HLO kernel " + root.kernel.name + " · " + root.kindText + " on the " + root.kernel.engine
+                            + " · " + root.kernel.flopsText : ""
+        color: Theme.inkText
+        elide: Text.ElideRight
+    }
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.gap
+        MonoText {
+            objectName: "ex05KernelBytes"
+            text: root.kernel ? "reads " + root.kernel.readText + ", writes " + root.kernel.writtenText : ""
+            color: Theme.inkMuted
+        }
+        MonoText {
+            objectName: "ex05KernelTime"
+            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound" : ""
+            color: Theme.predicted
+        }
+        ProvenanceBadge {
+            kind: root.provenance.kind || "predicted"
+            details: root.provenance.details || ""
+        }
+        Item { Layout.fillWidth: true }
+    }
+}
