@@ -5,10 +5,9 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "samples.h"
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
@@ -16,17 +15,10 @@
 
 namespace {
 
-std::string read_sample(const std::string& name) {
-    std::ifstream in(std::string(TPUSIM_IR_SAMPLES) + "/" + name, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void BM_Ex05LoadProgram(benchmark::State& state, const std::string& program) {
     namespace ir = tpusim::ir;
-    const std::array<std::string, 3> texts = {read_sample(program + ".jaxpr"), read_sample(program + ".stablehlo.mlir"),
-                                              read_sample(program + ".hlo")};
+    const std::array<std::string, 3> texts = {read_ir_sample(program + ".jaxpr"), read_ir_sample(program + ".stablehlo.mlir"),
+                                              read_ir_sample(program + ".hlo")};
     const std::array<ir::Format, 3> formats = {ir::Format::jaxpr, ir::Format::stablehlo, ir::Format::hlo};
     for (const auto& t : texts)
         if (t.empty()) {
@@ -49,7 +41,7 @@ void BM_Ex05LoadProgram(benchmark::State& state, const std::string& program) {
 
 // A chip switch re-costs the optimized HLO's kernels on the GUI thread.
 void BM_Ex05CostKernels(benchmark::State& state, const std::string& program) {
-    const std::string text = read_sample(program + ".hlo");
+    const std::string text = read_ir_sample(program + ".hlo");
     if (text.empty()) {
         state.SkipWithError("sample not found");
         return;

@@ -3,10 +3,9 @@
 // pass well under 1 ms (the fusion map re-runs it on every toggle).
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "samples.h"
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
@@ -14,15 +13,8 @@
 
 namespace {
 
-std::string sample(const std::string& name) {
-    std::ifstream in(std::string(TPUSIM_IR_SAMPLES) + "/" + name, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void BM_ParseSample(benchmark::State& state, const std::string& name) {
-    const std::string text = sample(name);
+    const std::string text = read_ir_sample(name);
     if (text.empty()) {
         state.SkipWithError("sample not found");
         return;
@@ -35,9 +27,9 @@ void BM_ParseSample(benchmark::State& state, const std::string& name) {
 }
 
 void BM_CrossLinkAttention(benchmark::State& state) {
-    const auto j = tpusim::ir::parse(sample("attention.jaxpr"));
-    const auto s = tpusim::ir::parse(sample("attention.stablehlo.mlir"));
-    const auto h = tpusim::ir::parse(sample("attention.hlo"));
+    const auto j = tpusim::ir::parse(read_ir_sample("attention.jaxpr"));
+    const auto s = tpusim::ir::parse(read_ir_sample("attention.stablehlo.mlir"));
+    const auto h = tpusim::ir::parse(read_ir_sample("attention.hlo"));
     for (auto _ : state) benchmark::DoNotOptimize(tpusim::ir::correspond(j, s, h).size());
 }
 BENCHMARK(BM_CrossLinkAttention);

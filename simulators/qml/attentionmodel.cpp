@@ -16,22 +16,13 @@ using simqml::qs;
 
 namespace {
 
-QVariantList doubles(const std::vector<double> &v)
-{
-    QVariantList out;
-    out.reserve(static_cast<qsizetype>(v.size()));
-    for (double x : v)
-        out.append(x);
-    return out;
-}
-
 // A row-major matrix as one list per row.
 QVariantList rows(const std::vector<double> &v, std::int64_t width)
 {
     QVariantList out;
     for (std::size_t r = 0; r + static_cast<std::size_t>(width) <= v.size(); r += static_cast<std::size_t>(width))
-        out.append(QVariant(doubles({v.begin() + static_cast<std::ptrdiff_t>(r),
-                                     v.begin() + static_cast<std::ptrdiff_t>(r) + width})));
+        out.append(QVariant(simqml::list(std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(r),
+                                                             v.begin() + static_cast<std::ptrdiff_t>(r) + width))));
     return out;
 }
 
@@ -39,9 +30,9 @@ QVariantMap snapshot(const tpusim::OnlineSoftmaxStepper &s)
 {
     const std::int64_t d = s.problem().head_dim;
     return {{"done", qlonglong(s.blocks_done())},
-            {"m", doubles(s.m())},
-            {"l", doubles(s.l())},
-            {"alpha", doubles(s.alpha())},
+            {"m", simqml::list(s.m())},
+            {"l", simqml::list(s.l())},
+            {"alpha", simqml::list(s.alpha())},
             {"acc", rows(s.acc(), d)},
             {"output", rows(s.output(), d)}};
 }

@@ -190,15 +190,6 @@ QString readResource(const QString &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
-QVariantList intList(const std::vector<int> &values)
-{
-    QVariantList out;
-    out.reserve(static_cast<qsizetype>(values.size()));
-    for (int v : values)
-        out.append(v);
-    return out;
-}
-
 QString dimsList(const std::vector<std::int64_t> &dims)
 {
     return QStringLiteral("[%1]").arg(qs(ir::dims_text(dims)));
@@ -267,7 +258,7 @@ QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &c
                 {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
                 {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
         }
-        out = {{"kernels", kernels}, {"kernelOf", intList(kernelOf)},
+        out = {{"kernels", kernels}, {"kernelOf", simqml::list(kernelOf)},
                {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
                {"provenance", simqml::provenance(cost.provenance)}};
     } catch (const tpusim::InputError &e) {
@@ -406,8 +397,8 @@ void IrXrayModel::convert()
         }
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
                                    {"present", p.present}, {"origin", qs(p.origin)},
-                                   {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", intList(p.owner)},
-                                   {"dotOf", intList(dotOf)}, {"dots", dots}, {"opCount", p.opCount},
+                                   {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
+                                   {"dotOf", simqml::list(dotOf)}, {"dots", dots}, {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
                                    {"errorColumn", p.errorColumn},
                                    {"cost", layers[i] == ir::Format::hlo && p.present && p.error.empty()
@@ -423,7 +414,7 @@ void IrXrayModel::convert()
             for (std::size_t line = 0; line < p.owner.size(); ++line)
                 if (p.owner[line] == static_cast<int>(l))
                     mine.push_back(static_cast<int>(line) + 1);
-            lines.append(QVariant(intList(mine)));
+            lines.append(QVariant(simqml::list(mine)));
         }
         const auto colon = link.source.rfind(':');
         m_links.append(QVariantMap{{"primitive", qs(link.primitive)}, {"scope", qs(link.scope)},

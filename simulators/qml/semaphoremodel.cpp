@@ -10,14 +10,6 @@ using simqml::qs;
 
 namespace {
 
-QVariantList ints(const std::vector<int> &v)
-{
-    QVariantList out;
-    for (int x : v)
-        out.append(x);
-    return out;
-}
-
 QVariantList strings(const std::vector<std::string> &v)
 {
     QVariantList out;
@@ -36,7 +28,7 @@ QVariantMap convert(const tpusim::SemRun &r)
     for (const auto &w : r.deadlock)
         deadlock.append(QVariantMap{{"device", w.device}, {"line", w.line}, {"statement", qs(w.statement)},
                                     {"semaphore", qs(w.semaphore)}, {"value", qlonglong(w.value)},
-                                    {"needed", qlonglong(w.needed)}, {"waitsFor", ints(w.waits_for)},
+                                    {"needed", qlonglong(w.needed)}, {"waitsFor", simqml::list(w.waits_for)},
                                     {"reason", qs(w.reason)}});
     for (const auto &x : r.races)
         races.append(QVariantMap{{"text", qs(x.text)}, {"device", x.device}, {"line", x.line},
@@ -54,7 +46,7 @@ QVariantMap convert(const tpusim::SemRun &r)
             {"summary", qs(r.summary)},
             {"events", events},
             {"deadlock", deadlock},
-            {"cycle", ints(r.cycle)},
+            {"cycle", simqml::list(r.cycle)},
             {"races", races},
             {"nonzero", nonzero},
             {"spans", spans},

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QString>
+#include <QVariantList>
 #include <QVariantMap>
+
+#include <vector>
 
 #include <tpusim/chips.h>
 #include <tpusim/provenance.h>
@@ -12,6 +15,17 @@
 namespace simqml {
 
 inline QString qs(const std::string &s) { return QString::fromStdString(s); }
+
+// Numbers as a QVariantList, for QML arrays.
+template <typename Number>
+QVariantList list(const std::vector<Number> &values)
+{
+    QVariantList out;
+    out.reserve(static_cast<qsizetype>(values.size()));
+    for (Number v : values)
+        out.append(v);
+    return out;
+}
 
 // {kind: predicted|verified|measured, label, chip, dtype, shapes, model, date,
 //  assumptions: [..], details: one paragraph for a tooltip}
