@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include "blockspecmodel.h"
@@ -12,27 +13,11 @@
 #include <QSignalSpy>
 #include <QTest>
 
-// QTest's QTRY_* macros report to a log a Catch2 run never reads (a failure
-// just returns from the test): wait the same way, then assert through Catch2.
-#define EX09_WAIT(expr)                                                          \
-    do {                                                                         \
-        (void)QTest::qWaitFor([&] { return static_cast<bool>(expr); }, 5000);   \
-        REQUIRE((expr));                                                         \
-    } while (false)
-#define EX09_WAIT_EQ(actual, expected)                                           \
-    do {                                                                         \
-        (void)QTest::qWaitFor([&] { return (actual) == (expected); }, 5000);    \
-        REQUIRE((actual) == (expected));                                         \
-    } while (false)
-
 namespace {
 
 QQuickItem *shownItem(ShellFixture &shell, const char *name)
 {
-    for (QObject *object : shell.findAll(name))
-        if (ShellFixture::isShown(object))
-            return qobject_cast<QQuickItem *>(object);
-    return nullptr;
+    return qobject_cast<QQuickItem *>(shell.findShown(name));
 }
 
 // Text as std::string, so Catch2 prints both sides of a failed comparison.
@@ -119,24 +104,24 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     ShellFixture shell;
     QWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("EX09")));
-    EX09_WAIT(shownItem(shell, "ex09Bn") != nullptr);
+    WAIT_VERIFY(shownItem(shell, "ex09Bn") != nullptr);
     const tpusim::Chip &chip = tpusim::chip("v5e");
 
     // The docs' schedule, as the piece opens.
     tpusim::SandboxInputs in = inputsShown(shell);
     CHECK(in.grid == std::vector<std::int64_t>{4, 4, 4});
-    EX09_WAIT_EQ(shown(shell, "ex09Time"), (tpusim::format_time(tpusim::simulate(chip, kernelOf(in)).time_s)));
+    WAIT_COMPARE(shown(shell, "ex09Time"), (tpusim::format_time(tpusim::simulate(chip, kernelOf(in)).time_s)));
     CHECK(shown(shell, "ex09CoverageStatus") == std::string("covered, race-free"));
     shot(shell, "ex09_docs");
 
     // Two doublings down: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
     QQuickItem *bn = item(shell, "ex09Bn");
     drag(window, bn, -48);
-    EX09_WAIT_EQ(intValue(bn), 64);
+    WAIT_COMPARE(intValue(bn), 64);
     in = inputsShown(shell);
     const tpusim::Legality y = tpusim::check_block({in.k, in.n}, {in.bk, in.bn}, in.dtype);
     REQUIRE_FALSE(y.legal);
-    EX09_WAIT_EQ(shown(shell, "ex09Legal_y"), std::string("illegal"));
+    WAIT_COMPARE(shown(shell, "ex09Legal_y"), std::string("illegal"));
     CHECK(shown(shell, "ex09Reason_y") == (y.reason));
     CHECK(shown(shell, "ex09Legal_x") == std::string("legal"));
     CHECK(shown(shell, "ex09TimeDetail") == (tpusim::evaluate_sandbox(chip, in).prediction_error));
@@ -147,11 +132,11 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
 
     // Three doublings up: bn = 512, legal again; time and VMEM are the pipeline model's.
     drag(window, bn, 72);
-    EX09_WAIT_EQ(intValue(bn), 512);
+    WAIT_COMPARE(intValue(bn), 512);
     in = inputsShown(shell);
     CHECK(in.grid == std::vector<std::int64_t>{4, 2, 4});
     const tpusim::PipelineResult run = tpusim::simulate(chip, kernelOf(in));
-    EX09_WAIT_EQ(shown(shell, "ex09Time"), (tpusim::format_time(run.time_s)));
+    WAIT_COMPARE(shown(shell, "ex09Time"), (tpusim::format_time(run.time_s)));
     CHECK(shown(shell, "ex09Legal_y") == std::string("legal"));
     CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(run.vmem_bytes)));
     CHECK(shown(shell, "ex09VmemLimit").find(tpusim::format_bytes(run.vmem_limit_bytes)) != std::string::npos);
@@ -161,7 +146,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09Map_out");
     QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
     shell.typeText(QStringLiteral("lambda i, j, k: (i, 0)"));
-    EX09_WAIT_EQ(shown(shell, "ex09Map_out"), std::string("lambda i, j, k: (i, 0)"));
+    WAIT_COMPARE(shown(shell, "ex09Map_out"), std::string("lambda i, j, k: (i, 0)"));
     in = inputsShown(shell);
     const tpusim::Coverage racing =
         tpusim::check_coverage(in.grid, in.semantics,
@@ -171,17 +156,17 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     std::string problems;
     for (const auto &p : racing.problems)
         problems += (problems.empty() ? "" : "\n") + p;
-    EX09_WAIT_EQ(shown(shell, "ex09Problems"), problems);
+    WAIT_COMPARE(shown(shell, "ex09Problems"), problems);
     CHECK(shown(shell, "ex09CoverageStatus") == std::string("broken"));
 
     // Clicking block (0, 1) says it is a gap; the arrow key moves to block
     // (0, 0), which says which steps write it, and that they race.
     QQuickItem *map = item(shell, "ex09CoverageCanvas");
     QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, at(map, 0.75, 0.125));
-    EX09_WAIT_EQ(shown(shell, "ex09CellInfo"), std::string("block (0, 1): never written, a gap in the output"));
+    WAIT_COMPARE(shown(shell, "ex09CellInfo"), std::string("block (0, 1): never written, a gap in the output"));
     QTest::keyClick(window, Qt::Key_Left);
     INFO(shown(shell, "ex09CellInfo"));
-    EX09_WAIT(shown(shell, "ex09CellInfo").rfind("block (0, 0): 8 writes, steps 0 (0, 0, 0) … 7 (0, 1, 3)", 0) == 0);
+    WAIT_VERIFY(shown(shell, "ex09CellInfo").rfind("block (0, 0): 8 writes, steps 0 (0, 0, 0) … 7 (0, 1, 3)", 0) == 0);
     CHECK(shown(shell, "ex09CellInfo").find("a race") != std::string::npos);
     shot(shell, "ex09_race");
     CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 0);
@@ -190,17 +175,17 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09Map_x");
     QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
     shell.typeText(QStringLiteral("lambda i, j, k: (i // 2, k)"));
-    EX09_WAIT(shown(shell, "ex09MapError_x").rfind("column 18: `i // 2` is not affine", 0) == 0);
+    WAIT_VERIFY(shown(shell, "ex09MapError_x").rfind("column 18: `i // 2` is not affine", 0) == 0);
     shot(shell, "ex09_parse_error");
 
     // Back to the docs' schedule; verify it off-chip and earn the badge.
     click(shell, "ex09Preset_docs");
-    EX09_WAIT_EQ(shown(shell, "ex09CoverageStatus"), std::string("covered, race-free"));
+    WAIT_COMPARE(shown(shell, "ex09CoverageStatus"), std::string("covered, race-free"));
     in = inputsShown(shell);
     const tpusim::SandboxVerification verified = tpusim::verify_sandbox(in);
     REQUIRE(verified.result.passed);
     click(shell, "ex09Verify");
-    EX09_WAIT_EQ(shown(shell, "ex09VerifyResult"), std::string("✓ ") + (verified.result.reason));
+    WAIT_COMPARE(shown(shell, "ex09VerifyResult"), std::string("✓ ") + (verified.result.reason));
     QQuickItem *badge = item(shell, "ex09VerifiedBadge");
     CHECK(badge->property("kind").toString().toStdString() == "verified");
     CHECK(shown(shell, "ex09VerifyRan").find(verified.ran) != std::string::npos);
@@ -210,35 +195,35 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
 
     // Any change of input takes the badge away: it belonged to the old inputs.
     drag(window, item(shell, "ex09Bm"), -24);
-    EX09_WAIT_EQ(intValue(item(shell, "ex09Bm")), 128);
-    EX09_WAIT(shownItem(shell, "ex09VerifiedBadge") == nullptr);
+    WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 128);
+    WAIT_VERIFY(shownItem(shell, "ex09VerifiedBadge") == nullptr);
     CHECK(shownItem(shell, "ex09VerifyResult") == nullptr);
 
     // The reduction axis first: each output block goes back to HBM between
     // its k steps, and the host run fails it, with a failed badge.
     click(shell, "ex09Preset_kfirst");
-    EX09_WAIT_EQ(shown(shell, "ex09Map_out"), std::string("lambda k, i, j: (i, j)"));
+    WAIT_COMPARE(shown(shell, "ex09Map_out"), std::string("lambda k, i, j: (i, j)"));
     in = inputsShown(shell);
     in.reduction_axis = 0;
     const tpusim::SandboxVerification lost = tpusim::verify_sandbox(in);
     REQUIRE_FALSE(lost.result.passed);
     CHECK(shown(shell, "ex09CoverageStatus") == "broken");
     click(shell, "ex09Verify");
-    EX09_WAIT_EQ(shown(shell, "ex09VerifyResult"), "✗ " + lost.result.reason);
+    WAIT_COMPARE(shown(shell, "ex09VerifyResult"), "✗ " + lost.result.reason);
     CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "failed");
     shot(shell, "ex09_kfirst");
 
     // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.
     QQuickItem *bk = item(shell, "ex09Bk");
     drag(window, bk, 72);
-    EX09_WAIT_EQ(intValue(bk), 2048);
+    WAIT_COMPARE(intValue(bk), 2048);
     drag(window, bn, 48);
-    EX09_WAIT_EQ(intValue(bn), 2048);
+    WAIT_COMPARE(intValue(bn), 2048);
     in = inputsShown(shell);
     in.reduction_axis = 0;
     const tpusim::SandboxReport over = tpusim::evaluate_sandbox(chip, in);
     REQUIRE(over.vmem_bytes > over.vmem_limit_bytes);
-    EX09_WAIT_EQ(shown(shell, "ex09TimeDetail"), over.prediction_error);
+    WAIT_COMPARE(shown(shell, "ex09TimeDetail"), over.prediction_error);
     CHECK(shown(shell, "ex09Vmem") == tpusim::format_bytes(over.vmem_bytes));
     CHECK(shown(shell, "ex09VmemLimit").find(": over") != std::string::npos);
     shot(shell, "ex09_vmem_over");
@@ -247,34 +232,34 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     // blocks are never written. "fit to blocks" brings the grid back.
     click(shell, "ex09Preset_docs");
     QQuickItem *rows = item(shell, "ex09Grid0");
-    EX09_WAIT_EQ(intValue(rows), 8);
+    WAIT_COMPARE(intValue(rows), 8);
     drag(window, rows, -24);
-    EX09_WAIT_EQ(intValue(rows), 4);
+    WAIT_COMPARE(intValue(rows), 4);
     in = inputsShown(shell);
     const tpusim::Coverage partial =
         tpusim::check_coverage(in.grid, in.semantics,
                                tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn},
                                                  tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
     REQUIRE(partial.blocks_written == 4);
-    EX09_WAIT_EQ(shown(shell, "ex09Problems").substr(0, partial.problems.front().size()), partial.problems.front());
+    WAIT_COMPARE(shown(shell, "ex09Problems").substr(0, partial.problems.front().size()), partial.problems.front());
     CHECK(shown(shell, "ex09FitGrid") == "fit to blocks");
     click(shell, "ex09FitGrid");
-    EX09_WAIT_EQ(intValue(rows), 8);
+    WAIT_COMPARE(intValue(rows), 8);
     CHECK(shown(shell, "ex09CoverageStatus") == "covered, race-free");
 
     // A race passes the host run, which walks the grid on one core; the piece
     // says the race still stands.
     QQuickItem *bkScrub = item(shell, "ex09Bk");
     drag(window, bkScrub, -72);
-    EX09_WAIT_EQ(intValue(bkScrub), 256);
+    WAIT_COMPARE(intValue(bkScrub), 256);
     drag(window, bn, -72);
-    EX09_WAIT_EQ(intValue(bn), 256);
+    WAIT_COMPARE(intValue(bn), 256);
     click(shell, "ex09Preset_race");
-    EX09_WAIT_EQ(shown(shell, "ex09Semantics2"), std::string("parallel"));
+    WAIT_COMPARE(shown(shell, "ex09Semantics2"), std::string("parallel"));
     in = inputsShown(shell);
     REQUIRE(tpusim::verify_sandbox(in).result.passed);
     click(shell, "ex09Verify");
-    EX09_WAIT(shownItem(shell, "ex09VerifyCaveat") != nullptr);
+    WAIT_VERIFY(shownItem(shell, "ex09VerifyCaveat") != nullptr);
     CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "verified");
     CHECK(shown(shell, "ex09CoverageStatus") == "broken");
     shot(shell, "ex09_race_verified");
@@ -289,7 +274,7 @@ TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and s
     QSignalSpy busy(&model, &BlockSpecModel::busyChanged);
     model.recompute();           // now rather than on the next turn of the event loop
     CHECK(busy.count() == 1);    // started off the GUI thread
-    EX09_WAIT(model.coverage().value("rows").toLongLong() == 1024);
+    WAIT_VERIFY(model.coverage().value("rows").toLongLong() == 1024);
     CHECK_FALSE(model.busy());
     const QVariantMap coverage = model.coverage();
     CHECK(coverage.value("rows").toLongLong() == 1024);
