@@ -183,6 +183,7 @@ QVariantList Course::pieces() const
             const auto tally = byPiece.value(p.id);
             list.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
                                     {"name", p.name}, {"does", p.does}, {"chapter", p.chapter},
+                                    {"hasPage", p.hasPage},
                                     {"progress", tally.second > 0 ? double(tally.first) / tally.second : 0.0}});
         }
     m_piecesCache = list;
@@ -204,7 +205,7 @@ QVariantMap Course::chapterPage(int number)
     QVariantList pieces;
     for (const auto &p : info->pieces)
         pieces.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
-                                  {"name", p.name}, {"does", p.does}});
+                                  {"name", p.name}, {"does", p.does}, {"hasPage", p.hasPage}});
     page.insert("pieces", pieces);
 
     const int before = static_cast<int>(m_catalog.problems().size());
@@ -313,7 +314,9 @@ void Course::buildPalette()
     for (const ChapterInfo &c : m_catalog.chapters())
         for (const auto &p : c.pieces)
             entries.append({p.id, p.kind, p.name,
-                            QStringLiteral("%1 · %2 · ch %3").arg(p.displayId(), p.does, two(c.number)),
+                            p.hasPage || p.kind == QLatin1String("lab")
+                                ? QStringLiteral("%1 · %2 · ch %3").arg(p.displayId(), p.does, two(c.number))
+                                : QStringLiteral("%1 · not built yet: opens ch %2").arg(p.displayId(), two(c.number)),
                             QStringLiteral("%1 %2 %3").arg(p.displayId(), QLatin1String(kindPlural(p.kind)), c.title)});
     entries.append({QStringLiteral("workshop"), QStringLiteral("page"), QStringLiteral("The workshop"),
                     QStringLiteral("instruments, drills, exhibits and labs"), QStringLiteral("pieces")});

@@ -18,6 +18,12 @@ Rectangle {
         { kind: "lab", title: "Labs", what: "scripts you run on a TPU VM; their records come back here" }
     ]
     function count(kind) { return Course.pieces.filter(p => p.kind === kind).length }
+    function built(kind) { return Course.pieces.filter(p => p.kind === kind && p.hasPage).length }
+    // Pieces with a page first; labs live on their chapter's page.
+    function ofKind(kind) {
+        const all = Course.pieces.filter(p => p.kind === kind)
+        return kind === "lab" ? all : all.filter(p => p.hasPage).concat(all.filter(p => !p.hasPage))
+    }
 
     ColumnLayout {
         id: column
@@ -59,7 +65,9 @@ Rectangle {
                     }
                     MonoText {
                         anchors.baseline: parent.children[0].baseline
-                        text: root.count(modelData.kind) + " · " + modelData.what
+                        text: root.count(modelData.kind)
+                              + (modelData.kind === "lab" ? "" : " · " + root.built(modelData.kind) + " built")
+                              + " · " + modelData.what
                         color: Theme.inkFaint
                     }
                 }
@@ -69,7 +77,7 @@ Rectangle {
                     columnSpacing: Theme.gapM
                     rowSpacing: Theme.gapM
                     Repeater {
-                        model: Course.pieces.filter(p => p.kind === modelData.kind)
+                        model: root.ofKind(modelData.kind)
                         delegate: WorkshopCard {
                             required property var modelData
                             Layout.fillWidth: true

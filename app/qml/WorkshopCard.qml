@@ -2,11 +2,13 @@ import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 
-// One workshop piece: its id and chapter, its name, what you do with it, progress.
+// One workshop piece: its id and chapter, its name, what you do with it,
+// progress. A piece not built yet says so, and opens its chapter instead.
 Rectangle {
     id: root
     property var piece: ({})
     signal openPlace(string place)
+    readonly property bool built: piece.hasPage === true || piece.kind === "lab"
 
     implicitHeight: content.implicitHeight + Theme.gapM * 2
     radius: Theme.radius
@@ -14,7 +16,7 @@ Rectangle {
     border.color: Theme.cardBorder
     activeFocusOnTab: true
     Accessible.role: Accessible.Button
-    Accessible.name: piece.displayId + ", " + piece.name + ", chapter " + piece.chapter
+    Accessible.name: piece.displayId + ", " + piece.name + ", chapter " + piece.chapter + (built ? "" : ", not built yet")
     Keys.onReturnPressed: openPlace(piece.id)
     Keys.onEnterPressed: openPlace(piece.id)
     Keys.onSpacePressed: openPlace(piece.id)
@@ -24,6 +26,7 @@ Rectangle {
         x: Theme.gapM; y: Theme.gapM
         width: parent.width - 2 * Theme.gapM
         spacing: Theme.gap / 2
+        opacity: root.built ? 1 : 0.6
         PieceTag { pieceId: root.piece.displayId; chapter: root.piece.chapter }
         Text {
             Layout.fillWidth: true
@@ -39,7 +42,16 @@ Rectangle {
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
+        MonoText {
+            objectName: "notBuilt_" + (root.piece.id || "")
+            visible: !root.built
+            Layout.topMargin: Theme.gap / 2
+            text: "not built yet · opens chapter " + root.piece.chapter
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
+        }
         ProgressLine {
+            visible: root.built
             Layout.topMargin: Theme.gap / 2
             value: root.piece.progress || 0
             barWidth: Theme.px(100)

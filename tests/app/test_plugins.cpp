@@ -136,6 +136,23 @@ TEST_CASE("metadata rules, one by one", "[plugins][metadata]")
     twice.replace(R"([{"id":"a","text":"t"}])", R"([{"id":"a","text":"t"},{"id":"a","text":"u"}])");
     CHECK_FALSE(parse(twice, &error).has_value());
     CHECK(error.contains(QStringLiteral("twice")));
+
+    // "pages" names pieces the chapter lists, never a lab.
+    QByteArray pieces = good;
+    pieces.replace(R"("pieces":[])", R"("pieces":[{"id":"EX04","kind":"instrument","name":"n","does":"d"},)"
+                                     R"({"id":"L03","kind":"lab","name":"n","does":"d"}],"pages":["EX04"])");
+    const auto withPage = parse(pieces, &error);
+    REQUIRE(withPage.has_value());
+    CHECK(withPage->pieces[0].hasPage);
+    CHECK_FALSE(withPage->pieces[1].hasPage);
+    QByteArray unknownPage = pieces;
+    unknownPage.replace(R"("pages":["EX04"])", R"("pages":["EX07"])");
+    CHECK_FALSE(parse(unknownPage, &error).has_value());
+    CHECK(error.contains(QStringLiteral("\"EX07\" is not a piece the chapter lists")));
+    QByteArray labPage = pieces;
+    labPage.replace(R"("pages":["EX04"])", R"("pages":["L03"])");
+    CHECK_FALSE(parse(labPage, &error).has_value());
+    CHECK(error.contains(QStringLiteral("is a lab")));
 }
 
 TEST_CASE("the course's own fifteen chapters all load", "[plugins][course]")
@@ -155,6 +172,11 @@ TEST_CASE("the course's own fifteen chapters all load", "[plugins][course]")
         REQUIRE(chapter != nullptr);
         CHECK(chapter->slug() == c.slug);
         CHECK(chapter->introMarkdown().size() > 500);
+        // The build lists a page for exactly the pieces the plugin serves one for.
+        for (const auto &piece : c.pieces) {
+            INFO(piece.id.toStdString());
+            CHECK(piece.hasPage == !chapter->pieceUrl(piece.id).isEmpty());
+        }
     }
     CHECK(stages == 6);
     CHECK(pieces == 35);

@@ -1,9 +1,11 @@
 # tpu_course_add_chapter(FOLDER [QML_FILES ...] [RESOURCES ...])
 #
 # Builds chapters/FOLDER as a Qt plugin (a MODULE library) whose
-# Q_PLUGIN_METADATA is FOLDER/chapter.json. The plugin class is generated from
-# one template, so a chapter folder holds only its metadata, its text and the
-# QML of its pieces. Resources land under qrc:/chapters/<slug>/.
+# Q_PLUGIN_METADATA is FOLDER/chapter.json plus "pages": the pieces with a
+# page of their own, one for each pieces/<ID>.qml in QML_FILES, so the shell
+# knows what a chapter offers without loading it. The plugin class is
+# generated from one template, so a chapter folder holds only its metadata,
+# its text and the QML of its pieces. Resources land under qrc:/chapters/<slug>/.
 set(_tpu_chapter_template ${CMAKE_CURRENT_LIST_DIR}/chapterplugin.h.in)
 
 function(tpu_course_add_chapter folder)
@@ -18,7 +20,20 @@ function(tpu_course_add_chapter folder)
     set(target chapter_${number}_${slug_id})
     set(CHAPTER_CLASS "Chapter${number}Plugin")
     set(CHAPTER_SLUG "${slug}")
-    set(CHAPTER_JSON "${CMAKE_CURRENT_SOURCE_DIR}/chapter.json")
+    set(CHAPTER_JSON "${CMAKE_CURRENT_BINARY_DIR}/chapter.json")
+
+    set(pages "")
+    foreach(qml ${ARG_QML_FILES})
+        if(qml MATCHES "^pieces/([A-Z]+[0-9]+)\\.qml$")
+            list(APPEND pages "\"${CMAKE_MATCH_1}\"")
+        endif()
+    endforeach()
+    list(JOIN pages ", " pages)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/chapter.json)
+    file(READ ${CMAKE_CURRENT_SOURCE_DIR}/chapter.json metadata)
+    string(JSON metadata SET "${metadata}" pages "[${pages}]")
+    file(WRITE ${CHAPTER_JSON}.new "${metadata}\n")
+    configure_file(${CHAPTER_JSON}.new ${CHAPTER_JSON} COPYONLY)  # touched only when it changes
 
     set(header ${CMAKE_CURRENT_BINARY_DIR}/chapter${number}plugin.h)
     configure_file(${_tpu_chapter_template} ${header} @ONLY)

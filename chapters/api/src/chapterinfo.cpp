@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+
 namespace course {
 
 QString WorkshopPiece::displayId() const
@@ -118,7 +120,7 @@ std::optional<ChapterInfo> parseChapterMetadata(const QJsonObject &meta, QString
         return std::nullopt;
     }
     r.onlyKeys(meta, {"apiVersion", "number", "slug", "title", "summary", "layer", "layerName",
-                      "layerLine", "stage", "mastery", "pieces"}, top);
+                      "layerLine", "stage", "mastery", "pieces", "pages"}, top);
     const QJsonValue api = meta.value(QStringLiteral("apiVersion"));
     if (r.ok() && api.toInt(-1) != ChapterApiVersion)
         r.fail(QStringLiteral("built for chapter API version %1; this app speaks version %2.")
@@ -171,6 +173,23 @@ std::optional<ChapterInfo> parseChapterMetadata(const QJsonObject &meta, QString
             r.fail(QStringLiteral("%1: \"%2\" is listed twice.").arg(pw, p.id));
         seen.insert(p.id);
         info.pieces.append(p);
+    }
+
+    // "pages": the pieces the plugin serves a page for (the build writes it).
+    if (meta.contains(QStringLiteral("pages"))) {
+        const QString gw = where + QStringLiteral(" pages");
+        for (const QJsonValue &v : r.array(meta, QStringLiteral("pages"), where)) {
+            if (!r.ok())
+                break;
+            const auto piece = std::find_if(info.pieces.begin(), info.pieces.end(),
+                                            [&](const WorkshopPiece &p) { return p.id == v.toString(); });
+            if (!v.isString() || piece == info.pieces.end())
+                r.fail(QStringLiteral("%1: \"%2\" is not a piece the chapter lists.").arg(gw, v.toString()));
+            else if (piece->kind == QLatin1String("lab"))
+                r.fail(QStringLiteral("%1: %2 is a lab; labs live on their chapter's page.").arg(gw, piece->id));
+            else
+                piece->hasPage = true;
+        }
     }
 
     QSet<QString> itemIds;

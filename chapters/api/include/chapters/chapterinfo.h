@@ -22,6 +22,7 @@ struct WorkshopPiece
     QString name;
     QString does;
     int chapter = 0;
+    bool hasPage = false; // the plugin serves a page for it (labs live on the chapter's page)
 
     // The id as the course prints it: EX·01 for EX01; others unchanged.
     QString displayId() const;
