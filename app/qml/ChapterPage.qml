@@ -238,7 +238,7 @@ Flickable {
             delegate: Rectangle {
                 id: pieceRow
                 required property var modelData
-                readonly property url url: Course.pieceUrl(modelData.id)
+                readonly property bool hasPage: modelData.hasPage === true
                 Layout.fillWidth: true
                 implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
                 radius: Theme.radius
@@ -246,7 +246,7 @@ Flickable {
                 border.color: modelData.id === root.highlightPiece ? Theme.amberDeep : Theme.layerColors[2]
                 MouseArea {
                     anchors.fill: parent
-                    enabled: pieceRow.url.toString() !== ""
+                    enabled: pieceRow.hasPage
                     cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
                     onClicked: root.openPlace(modelData.id)
                 }
@@ -264,7 +264,7 @@ Flickable {
                     Text {
                         Layout.fillWidth: true
                         text: modelData.does + (modelData.kind === "lab" ? "  ·  its lab card is above"
-                                                : pieceRow.url.toString() === "" ? "  ·  not part of this build yet" : "")
+                                                : pieceRow.hasPage ? "" : "  ·  not built yet")
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
                         color: Theme.layerMuted(1)
                         wrapMode: Text.WordWrap
