@@ -172,3 +172,31 @@ TEST_CASE("tpusim mxu and layout", "[cli]") {
         CHECK(lines(bad.out) == 1);
     }
 }
+
+TEST_CASE("tpusim attention: causal tiles, the JSON's figures and the off-chip check", "[cli]") {
+    const Run r = run("attention --seq 4096 --head-dim 128 --block-q 512 --block-k 512 --causal --chip v5e --json");
+    CHECK(r.status == 0);
+    // 8 x 8 tiles; a causal mask keeps the 36 on or below the diagonal (8 + 7 + ... + 1).
+    CHECK_THAT(r.out, Catch::Contains("\"tiles\":64,\"tiles_computed\":36,\"tiles_skipped\":28"));
+    CHECK_THAT(r.out, Catch::Contains("\"kind\":\"predicted\""));
+    CHECK_THAT(r.out, Catch::Contains("\"write S\":33554432"));  // 4096^2 bf16 scores
+    const Run v = run("attention --seq 256 --head-dim 64 --block-q 64 --block-k 64 --verify");
+    CHECK(v.status == 0);
+    CHECK_THAT(v.out, Catch::Contains("stepper vs direct softmax, max |error| 0.000000"));
+    const Run bad = run("attention --seq 100 --block-q 64");
+    CHECK(bad.status == 2);
+    CHECK(lines(bad.out) == 1);
+}
+
+TEST_CASE("tpusim collective: closed form against the hop-by-hop run, and its refusals", "[cli]") {
+    const Run r = run("collective all-gather --chip v5e --mesh 8x4 --axis 1 --bytes 33554432 --json");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("\"time\":\"560.2 µs\""));
+    CHECK_THAT(r.out, Catch::Contains("\"agrees\":true"));
+    CHECK_THAT(r.out, Catch::Contains("\"lines_simulated\":1,\"lines_total\":8"));
+    CHECK_THAT(r.out, Catch::Contains("no wraparound: v5e wraps only axes of 16 [SB-TPU]"));
+    const Run bad = run("collective all-gather --chip v5e --mesh 8x4 --axis 2 --bytes 1024");
+    CHECK(bad.status == 2);
+    CHECK(lines(bad.out) == 1);
+    CHECK_THAT(bad.out, Catch::Contains("axis 2 is not an axis of the 8x4 mesh"));
+}
