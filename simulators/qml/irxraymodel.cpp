@@ -100,6 +100,9 @@ void parsePane(PaneParse &pane, ir::Format format)
         pane.errorLine = e.line();
         pane.errorColumn = e.column();
         pane.module = {};
+        // A dump cut short fails on the line after its last: show that line.
+        if (e.line() > static_cast<int>(pane.lines.size()) && e.line() <= static_cast<int>(pane.lines.size()) + 1)
+            pane.lines.emplace_back();
         return;
     } catch (const tpusim::InputError &e) {
         pane.error = e.what();

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QImage>
 #include <QQuickItem>
 #include <QSet>
 #include <QTest>
@@ -80,6 +81,16 @@ bool ShellFixture::isShown(QObject *object)
         if (!item->isVisible())
             return false;
     return object != nullptr;
+}
+
+void ShellFixture::shot(const char *name) const
+{
+    const QString dir = qEnvironmentVariable("TPU_COURSE_TEST_SHOTS");
+    if (dir.isEmpty())
+        return;
+    const QString file = dir + QLatin1Char('/') + QString::fromUtf8(name) + QStringLiteral(".png");
+    if (!m_window->grabWindow().save(file))
+        qWarning("could not save %s", qPrintable(file));
 }
 
 bool ShellFixture::navigate(const QString &place)

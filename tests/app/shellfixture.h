@@ -32,6 +32,9 @@ public:
     // Visible, and so is every item above it.
     static bool isShown(QObject *object);
     bool navigate(const QString &place);
+    // Saves the window as <name>.png in the folder TPU_COURSE_TEST_SHOTS
+    // names, when it is set: to look at the states a test reaches.
+    void shot(const char *name) const;
     void typeText(const QString &text);
 
 private:

@@ -130,6 +130,7 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     checkLit(shell, mlp, 0);
     CHECK(shown(shell, "ex05LinkWhere") == QStringLiteral("jaxpr 2–7  ·  StableHLO 8  ·  HLO 6"));
     CHECK(lineItem(shell, 0, 4)->property("lit").toBool());
+    shell.shot("ex05_hover_jaxpr_dot");
 
     // Its decoding: the dims, the output, the FLOPs and the time on v5e.
     const auto dots = ir::find_dots(mlp.modules[0]);
@@ -219,6 +220,7 @@ TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
     CHECK(inPane.top() >= 0);
     CHECK(inPane.bottom() <= hloPane->height());
     checkLit(shell, layernorm, link);
+    shell.shot("ex05_scrolled_hlo");
 }
 
 TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
@@ -254,6 +256,7 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     REQUIRE(!expected.empty());
     paste(QString::fromStdString(broken));
     WAIT_COMPARE(shown(shell, "ex05Error_jaxpr"), QString::fromStdString(expected));
+    shell.shot("ex05_paste_error");
     CHECK(shown(shell, "ex05Refusal").startsWith(QStringLiteral("<not shown")));
     // The sample's other layers belonged to another program: they are gone.
     CHECK(shown(shell, "ex05Count_hlo").startsWith(QStringLiteral("<not shown")));

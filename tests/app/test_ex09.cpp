@@ -58,17 +58,6 @@ void click(ShellFixture &shell, const char *name)
 
 int intValue(QQuickItem *scrub) { return static_cast<int>(scrub->property("value").toDouble()); }
 
-// Saved when EX09_SHOTS names a folder, to look at the states the test reaches.
-void shot(ShellFixture &shell, const char *name)
-{
-    const QByteArray dir = qgetenv("EX09_SHOTS");
-    if (!dir.isEmpty()) {
-        const QImage image = shell.window()->grabWindow();
-        WARN("shot " << name << " " << image.width() << "x" << image.height() << " saved "
-                     << image.save(QString::fromUtf8(dir + "/" + name + ".png")));
-    }
-}
-
 // The inputs the piece shows, as libtpusim takes them.
 tpusim::SandboxInputs inputsShown(ShellFixture &shell)
 {
@@ -112,7 +101,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(in.grid == std::vector<std::int64_t>{4, 4, 4});
     WAIT_COMPARE(shown(shell, "ex09Time"), (tpusim::format_time(tpusim::simulate(chip, kernelOf(in)).time_s)));
     CHECK(shown(shell, "ex09CoverageStatus") == std::string("covered, race-free"));
-    shot(shell, "ex09_docs");
+    shell.shot("ex09_docs");
 
     // Two doublings down: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
     QQuickItem *bn = item(shell, "ex09Bn");
@@ -128,7 +117,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09Time") == std::string("—"));
     CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(tpusim::vmem_bytes(kernelOf(in)))));
     CHECK(intValue(item(shell, "ex09Grid1")) == 16);  // the grid follows the blocks
-    shot(shell, "ex09_illegal");
+    shell.shot("ex09_illegal");
 
     // Three doublings up: bn = 512, legal again; time and VMEM are the pipeline model's.
     drag(window, bn, 72);
@@ -168,7 +157,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     INFO(shown(shell, "ex09CellInfo"));
     WAIT_VERIFY(shown(shell, "ex09CellInfo").rfind("block (0, 0): 8 writes, steps 0 (0, 0, 0) … 7 (0, 1, 3)", 0) == 0);
     CHECK(shown(shell, "ex09CellInfo").find("a race") != std::string::npos);
-    shot(shell, "ex09_race");
+    shell.shot("ex09_race");
     CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 0);
 
     // A map the parser refuses says where and why, and the rest waits for it.
@@ -176,7 +165,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
     shell.typeText(QStringLiteral("lambda i, j, k: (i // 2, k)"));
     WAIT_VERIFY(shown(shell, "ex09MapError_x").rfind("column 18: `i // 2` is not affine", 0) == 0);
-    shot(shell, "ex09_parse_error");
+    shell.shot("ex09_parse_error");
 
     // Back to the docs' schedule; verify it off-chip and earn the badge.
     click(shell, "ex09Preset_docs");
@@ -191,7 +180,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09VerifyRan").find(verified.ran) != std::string::npos);
     CHECK(verified.shrunk);  // 1024 x 1024 x 512 is run with blocks of 8 x 128 x 128
     CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 1);
-    shot(shell, "ex09_verified");
+    shell.shot("ex09_verified");
 
     // Any change of input takes the badge away: it belonged to the old inputs.
     drag(window, item(shell, "ex09Bm"), -24);
@@ -211,7 +200,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09Verify");
     WAIT_COMPARE(shown(shell, "ex09VerifyResult"), "✗ " + lost.result.reason);
     CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "failed");
-    shot(shell, "ex09_kfirst");
+    shell.shot("ex09_kfirst");
 
     // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.
     QQuickItem *bk = item(shell, "ex09Bk");
@@ -226,7 +215,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     WAIT_COMPARE(shown(shell, "ex09TimeDetail"), over.prediction_error);
     CHECK(shown(shell, "ex09Vmem") == tpusim::format_bytes(over.vmem_bytes));
     CHECK(shown(shell, "ex09VmemLimit").find(": over") != std::string::npos);
-    shot(shell, "ex09_vmem_over");
+    shell.shot("ex09_vmem_over");
 
     // Scrubbing a grid axis by hand leaves the blocks behind: two of four row
     // blocks are never written. "fit to blocks" brings the grid back.
@@ -262,7 +251,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     WAIT_VERIFY(shownItem(shell, "ex09VerifyCaveat") != nullptr);
     CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "verified");
     CHECK(shown(shell, "ex09CoverageStatus") == "broken");
-    shot(shell, "ex09_race_verified");
+    shell.shot("ex09_race_verified");
 }
 
 TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and saying so", "[ex09]")

@@ -22,10 +22,13 @@ Rectangle {
     readonly property real lineHeight: Math.ceil(metrics.height * 1.25)
     readonly property real gutter: charWidth * (String(lines.length).length + 2)
 
-    // Brings a line into view without moving the pane that is being read.
+    // Brings a line into view, centred, unless it is already on screen.
     function reveal(line) {
-        if (line > 0)
-            list.positionViewAtIndex(line - 1, ListView.Contain)
+        if (line <= 0)
+            return
+        const top = (line - 1) * lineHeight - list.contentY
+        if (top < 0 || top + lineHeight > list.height)
+            list.positionViewAtIndex(line - 1, ListView.Center)
     }
     // The first line of the linked op after (step 1) or before (step -1) `from`.
     function nextOp(from, step) {
