@@ -17,18 +17,14 @@ import argparse
 import sys
 from typing import Any
 
-from common import labkit, programs, record
+from common import programs
 
 LAB = "L02"
 GATE = None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = labkit.parser(LAB, __doc__.splitlines()[0], samples=10)
-    programs.add_size_args(p)
-    args = p.parse_args(argv)
-    labkit.check_common(args)
-    return args
+    return programs.lab_args(LAB, __doc__, argv)
 
 
 def _sub_jaxprs(value: Any) -> list[Any]:
@@ -58,41 +54,24 @@ def count_primitives(jaxpr: Any, nested: bool) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    sizes = programs.sizes_from(args)
-    labkit.start_jax()
-    backend = labkit.preflight(args)
+def describe(program: programs.Program, prep: programs.Prepared) -> dict[str, Any]:
     import jax  # noqa: PLC0415
 
-    entries, checks, first_timing = [], [], None
-    for i, program in enumerate(programs.PROGRAMS):
-        prep = programs.prepare(program, sizes, args.dtype, args.seed + i)
-        closed = jax.make_jaxpr(program.make(sizes))(*prep.args)
-        text = str(closed)
-        top = count_primitives(closed.jaxpr, nested=False)
-        nested = count_primitives(closed.jaxpr, nested=True)
-        print(f"--- {program.name}: {program.what}\n{text}\n    primitives: {top}")
-        timing, check = programs.run(prep, args.dtype, args.warmup, args.samples)
-        first_timing = first_timing or timing
-        checks.append(check)
-        entries.append({
-            "name": program.name,
-            "what": program.what,
-            "inputShapes": [list(s) for s in program.shapes(sizes)],
-            "jaxpr": text,
-            "eqnCount": len(closed.jaxpr.eqns),
-            "primitives": top,
-            "primitivesNested": nested,
-            "samples": timing.samples,
-            "correctness": check.to_json(),
-        })
+    closed = jax.make_jaxpr(program.make(prep.sizes))(*prep.args)
+    text = str(closed)
+    top = count_primitives(closed.jaxpr, nested=False)
+    print(f"{text}\n    primitives: {top}")
+    return {
+        "jaxpr": text,
+        "eqnCount": len(closed.jaxpr.eqns),
+        "primitives": top,
+        "primitivesNested": count_primitives(closed.jaxpr, nested=True),
+    }
 
-    labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype, shapes=sizes,
-                  timing=first_timing, baseline=None,
-                  correctness=record.combine(checks, "each program in float64 numpy on the same inputs"),
-                  extra={"programs": entries}, backend=backend)
-    return 0
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return programs.run_lab(LAB, __file__, args, describe)
 
 
 if __name__ == "__main__":

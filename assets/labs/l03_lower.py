@@ -14,72 +14,52 @@ HLO dot is decoded the same way. Decode them by hand first, then compare.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Any
 
-from common import irtext, labkit, programs, record
+from common import irtext, programs
 
 LAB = "L03"
 GATE = None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = labkit.parser(LAB, __doc__.splitlines()[0], samples=10)
-    programs.add_size_args(p)
+    return programs.lab_args(LAB, __doc__, argv, add_dump_dir)
+
+
+def add_dump_dir(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dump-dir", default=None,
                    help="also write each program's StableHLO and HLO text files here")
-    args = p.parse_args(argv)
-    labkit.check_common(args)
-    return args
+
+
+def describe(program: programs.Program, prep: programs.Prepared, dump_dir: str | None) -> dict[str, Any]:
+    lowered = prep.fn.lower(*prep.args)
+    stablehlo = lowered.as_text()
+    hlo = lowered.compile().as_text()
+    shlo_dots = irtext.stablehlo_dots(stablehlo)
+    for d in shlo_dots:
+        if d["decoded"]:
+            print(f"    stablehlo dot_general {d['lhsShape']} x {d['rhsShape']} "
+                  f"batch {d['lhsBatch']}x{d['rhsBatch']} contract {d['lhsContracting']}x{d['rhsContracting']}"
+                  f" -> {d['outputShape']} ({'agrees' if d['agrees'] else 'DIFFERS from'} the printed type), "
+                  f"{d['flops']} FLOPs")
+    if dump_dir:
+        os.makedirs(dump_dir, exist_ok=True)
+        for suffix, text in (("stablehlo.mlir", stablehlo), ("hlo.txt", hlo)):
+            with open(os.path.join(dump_dir, f"{program.name}.{suffix}"), "w", encoding="utf-8") as f:
+                f.write(text)
+    return {
+        "stablehlo": stablehlo,
+        "hlo": hlo,
+        "stablehloDots": [{k: v for k, v in d.items() if k != "text"} for d in shlo_dots],
+        "hloDots": irtext.hlo_dots(hlo),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    sizes = programs.sizes_from(args)
-    labkit.start_jax()
-    backend = labkit.preflight(args)
-
-    entries, checks, first_timing = [], [], None
-    for i, program in enumerate(programs.PROGRAMS):
-        prep = programs.prepare(program, sizes, args.dtype, args.seed + i)
-        lowered = prep.fn.lower(*prep.args)
-        stablehlo = lowered.as_text()
-        hlo = lowered.compile().as_text()
-        shlo_dots = irtext.stablehlo_dots(stablehlo)
-        hlo_dots = irtext.hlo_dots(hlo)
-        print(f"--- {program.name}: {program.what}")
-        for d in shlo_dots:
-            if d["decoded"]:
-                print(f"    stablehlo dot_general {d['lhsShape']} x {d['rhsShape']} "
-                      f"batch {d['lhsBatch']}x{d['rhsBatch']} contract {d['lhsContracting']}x{d['rhsContracting']}"
-                      f" -> {d['outputShape']} ({'agrees' if d['agrees'] else 'DIFFERS from'} the printed type), "
-                      f"{d['flops']} FLOPs")
-        if args.dump_dir:
-            import os  # noqa: PLC0415
-
-            os.makedirs(args.dump_dir, exist_ok=True)
-            for suffix, text in (("stablehlo.mlir", stablehlo), ("hlo.txt", hlo)):
-                with open(os.path.join(args.dump_dir, f"{program.name}.{suffix}"), "w", encoding="utf-8") as f:
-                    f.write(text)
-        timing, check = programs.run(prep, args.dtype, args.warmup, args.samples)
-        first_timing = first_timing or timing
-        checks.append(check)
-        entries.append({
-            "name": program.name,
-            "what": program.what,
-            "inputShapes": [list(s) for s in program.shapes(sizes)],
-            "stablehlo": stablehlo,
-            "hlo": hlo,
-            "stablehloDots": [{k: v for k, v in d.items() if k != "text"} for d in shlo_dots],
-            "hloDots": hlo_dots,
-            "samples": timing.samples,
-            "correctness": check.to_json(),
-        })
-
-    labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype, shapes=sizes,
-                  timing=first_timing, baseline=None,
-                  correctness=record.combine(checks, "each program in float64 numpy on the same inputs"),
-                  extra={"programs": entries}, backend=backend)
-    return 0
+    return programs.run_lab(LAB, __file__, args, lambda program, prep: describe(program, prep, args.dump_dir))
 
 
 if __name__ == "__main__":

@@ -18,18 +18,14 @@ import argparse
 import sys
 from typing import Any
 
-from common import irtext, labkit, programs, record
+from common import irtext, programs
 
 LAB = "L04"
 GATE = None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = labkit.parser(LAB, __doc__.splitlines()[0], samples=10)
-    programs.add_size_args(p)
-    args = p.parse_args(argv)
-    labkit.check_common(args)
-    return args
+    return programs.lab_args(LAB, __doc__, argv)
 
 
 def cost_of(compiled: Any) -> dict[str, float | None]:
@@ -47,42 +43,19 @@ def cost_of(compiled: Any) -> dict[str, float | None]:
             "bytesAccessed": float(moved) if moved is not None else None}
 
 
+def describe(program: programs.Program, prep: programs.Prepared) -> dict[str, Any]:
+    compiled = prep.fn.lower(*prep.args).compile()
+    hlo = compiled.as_text()
+    fusions = irtext.hlo_fusions(hlo)
+    print(f"    {len(fusions)} fusion(s)")
+    for f in fusions:
+        print(f"    {f['name']} {f['kind']} {f['type']}: {f['ops']}")
+    return {"hlo": hlo, "fusionCount": len(fusions), "fusions": fusions, "costAnalysis": cost_of(compiled)}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    sizes = programs.sizes_from(args)
-    labkit.start_jax()
-    backend = labkit.preflight(args)
-
-    entries, checks, first_timing = [], [], None
-    for i, program in enumerate(programs.PROGRAMS + programs.FUSION_PROGRAMS):
-        prep = programs.prepare(program, sizes, args.dtype, args.seed + i)
-        compiled = prep.fn.lower(*prep.args).compile()
-        hlo = compiled.as_text()
-        fusions = irtext.hlo_fusions(hlo)
-        cost = cost_of(compiled)
-        timing, check = programs.run(prep, args.dtype, args.warmup, args.samples)
-        first_timing = first_timing or timing
-        checks.append(check)
-        print(f"--- {program.name}: {len(fusions)} fusion(s), median {timing.median() * 1e6:.1f} us")
-        for f in fusions:
-            print(f"    {f['name']} {f['kind']} {f['type']}: {f['ops']}")
-        entries.append({
-            "name": program.name,
-            "what": program.what,
-            "inputShapes": [list(s) for s in program.shapes(sizes)],
-            "hlo": hlo,
-            "fusionCount": len(fusions),
-            "fusions": fusions,
-            "costAnalysis": cost,
-            "samples": timing.samples,
-            "correctness": check.to_json(),
-        })
-
-    labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype, shapes=sizes,
-                  timing=first_timing, baseline=None,
-                  correctness=record.combine(checks, "each program in float64 numpy on the same inputs"),
-                  extra={"programs": entries}, backend=backend)
-    return 0
+    return programs.run_lab(LAB, __file__, args, describe, programs.PROGRAMS + programs.FUSION_PROGRAMS)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,33 @@ def build(**overrides):
     return record.build_record(**kwargs)
 
 
+class ProgramLabs(unittest.TestCase):
+    """L02-L04 share one runner: each program prepared, described by the lab,
+    timed and checked, then one record (JAX and the device faked here)."""
+
+    def test_run_lab_writes_one_entry_per_program_in_order(self):
+        from common import labkit, programs
+
+        finished = {}
+        timing = record.Timing("perf_counter", 0, [1e-3, 2e-3, 3e-3])
+        with mock.patch.object(programs, "prepare",
+                               lambda program, sizes, dtype, seed: programs.Prepared(program, None, [], [], sizes)), \
+             mock.patch.object(programs, "run", lambda prep, dtype, warmup, samples: (timing, good_check())), \
+             mock.patch.object(labkit, "start_jax"), \
+             mock.patch.object(labkit, "preflight", return_value=TPU), \
+             mock.patch.object(labkit, "finish", side_effect=lambda **kw: finished.update(kw)), \
+             mock.patch("sys.stdout"):
+            args = programs.lab_args("L02", "Lab L02 - trace it\nmore", [])
+            programs.run_lab("L02", "l02_trace.py", args, lambda program, prep: {"seen": program.name})
+        entries = finished["extra"]["programs"]
+        self.assertEqual([e["name"] for e in entries], [p.name for p in programs.PROGRAMS])
+        self.assertEqual(list(entries[0]), ["name", "what", "inputShapes", "seen", "samples", "correctness"])
+        self.assertEqual(entries[0]["seen"], entries[0]["name"])
+        self.assertEqual(finished["lab"], "L02")
+        self.assertIs(finished["timing"], timing)
+        self.assertTrue(finished["correctness"].passed)
+
+
 class Scripts(unittest.TestCase):
     def test_thirteen_labs_one_script_each(self):
         scripts = lab_scripts()

@@ -222,6 +222,7 @@ class Prepared:
     fn: Any            # the jitted function
     args: list[Any]    # device arrays
     host_args: list[Any]
+    sizes: dict[str, int]
 
 
 def prepare(program: Program, sizes: dict[str, int], dtype: str, seed: int) -> Prepared:
@@ -234,7 +235,7 @@ def prepare(program: Program, sizes: dict[str, int], dtype: str, seed: int) -> P
         h, d = labkit.random_normal(seed * 101 + i, shape, dtype, scale)
         host_args.append(h)
         args.append(d)
-    return Prepared(program, jax.jit(program.make(sizes)), args, host_args)
+    return Prepared(program, jax.jit(program.make(sizes)), args, host_args, sizes)
 
 
 def run(prep: Prepared, dtype: str, warmup: int, samples: int) -> tuple[record.Timing, record.Correctness]:
@@ -248,3 +249,54 @@ def run(prep: Prepared, dtype: str, warmup: int, samples: int) -> tuple[record.T
                            abs_tol=abs_tol, rel_tol=rel_tol)
     timing = record.time_calls(prep.fn, *prep.args, warmup=warmup, samples=samples)
     return timing, check
+
+
+def lab_args(lab: str, doc: str, argv: list[str] | None,
+             extra: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.Namespace:
+    """The command line of a lab that takes the programs apart: labkit's
+    common flags, the program sizes, and `extra` adds the lab's own."""
+    from . import labkit  # noqa: PLC0415
+
+    p = labkit.parser(lab, doc.splitlines()[0], samples=10)
+    add_size_args(p)
+    if extra:
+        extra(p)
+    args = p.parse_args(argv)
+    labkit.check_common(args)
+    return args
+
+
+def run_lab(lab: str, script: str, args: argparse.Namespace,
+            describe: Callable[[Program, Prepared], dict[str, Any]],
+            chosen: list[Program] | None = None) -> int:
+    """Runs a program lab: each program is prepared, described by the lab
+    (`describe` prints what it found and returns its fields for the record),
+    then timed and checked against its float64 reference; the record goes
+    where --out says."""
+    from . import labkit  # noqa: PLC0415
+
+    sizes = sizes_from(args)
+    labkit.start_jax()
+    backend = labkit.preflight(args)
+    entries, checks, first_timing = [], [], None
+    for i, program in enumerate(chosen or PROGRAMS):
+        prep = prepare(program, sizes, args.dtype, args.seed + i)
+        print(f"--- {program.name}: {program.what}")
+        fields = describe(program, prep)
+        timing, check = run(prep, args.dtype, args.warmup, args.samples)
+        print(f"    median {timing.median() * 1e6:.1f} us, {'correct' if check.passed else 'INCORRECT'}")
+        first_timing = first_timing or timing
+        checks.append(check)
+        entries.append({
+            "name": program.name,
+            "what": program.what,
+            "inputShapes": [list(s) for s in program.shapes(sizes)],
+            **fields,
+            "samples": timing.samples,
+            "correctness": check.to_json(),
+        })
+    labkit.finish(lab=lab, script=script, args=args, dtype=args.dtype, shapes=sizes,
+                  timing=first_timing, baseline=None,
+                  correctness=record.combine(checks, "each program in float64 numpy on the same inputs"),
+                  extra={"programs": entries}, backend=backend)
+    return 0
