@@ -10,11 +10,8 @@ namespace tpusim::cli {
 
 std::string fact_text(const Fact& f) { return format_fact(f); }
 
-void print_provenance(const Provenance& p) {
-    std::cout << "\n" << kind_name(p.kind) << " · " << p.chip << " · " << p.dtype << " · "
-              << p.shapes << "\nmodel: " << p.model << "\n";
-    for (const auto& a : p.assumptions) std::cout << "assumes: " << a << "\n";
-}
+// The same words the app shows on hover.
+void print_provenance(const Provenance& p) { std::cout << "\n" << describe(p) << "\n"; }
 
 void write_roofline_fields(Json& j, const Roofline& r) {
     j.field("time_s", r.time_s);
