@@ -1,7 +1,6 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
-import TpuCourse.Sim
 
 // A dot_general read out: operand shapes, the dimension numbers, the output
 // shape and the FLOPs as libtpusim derives them, and what the op alone
@@ -11,7 +10,6 @@ ColumnLayout {
     property var dot: null
     property string layerName: ""
     property string chip: ""
-    signal chipChosen(string id)
     readonly property var predicted: dot ? dot.predicted : null
     spacing: Theme.gap / 2
 
@@ -51,13 +49,6 @@ ColumnLayout {
             visible: !!root.predicted
             kind: root.predicted ? root.predicted.provenance.kind : "predicted"
             details: root.predicted ? root.predicted.provenance.details : ""
-        }
-        Item { Layout.fillWidth: true }
-        ChoiceRow {
-            options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
-            current: root.chip
-            namePrefix: "ex05chip_"
-            onChosen: id => root.chipChosen(id)
         }
     }
 }

@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Sim
 
 // What the active op is at every layer: its primitive, the Python line, the
 // lines it occupies in each dump and, for a dot_general, its decoding (dims,
@@ -41,9 +42,18 @@ Rectangle {
     radius: Theme.radius
     border.color: Theme.cardBorder
 
+    // The chip every prediction on the card is for: always at hand.
+    ChoiceRow {
+        id: chips
+        anchors { top: parent.top; right: parent.right; margins: Theme.gapM }
+        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        current: root.chip
+        namePrefix: "ex05chip_"
+        onChosen: id => root.chipChosen(id)
+    }
+
     Text {
-        anchors.fill: parent
-        anchors.margins: Theme.gapM
+        anchors { left: parent.left; top: parent.top; right: chips.left; bottom: parent.bottom; margins: Theme.gapM }
         visible: !root.link && !root.dot
         text: "Hover over an op in any pane, or Tab into a pane and step with ↑ ↓: its counterparts light up in the other layers and in the Python. A dot_general is decoded here."
         color: Theme.inkFaint
@@ -86,6 +96,7 @@ Rectangle {
                 color: Theme.inkFaint
                 font.pixelSize: Theme.tinySize
             }
+            Item { implicitWidth: chips.width }  // the chip choice sits here
         }
         MonoText {
             objectName: "ex05LinkWhere"
@@ -104,7 +115,6 @@ Rectangle {
         DotDecode {
             Layout.fillWidth: true
             dot: root.dot; layerName: root.dotLayer; chip: root.chip
-            onChipChosen: id => root.chipChosen(id)
         }
         Item { Layout.fillHeight: true }
     }
