@@ -1,5 +1,6 @@
-# Builds the IR fuzz targets with clang and runs each for a bounded time on the
-# sample dumps as seed corpus. Run by ctest as
+# Builds the fuzz targets with clang and runs each for a bounded time: the IR
+# parsers on the sample dumps as seed corpus, the index-map language on a few
+# maps (two leading characters pick the grid and array ranks). Run by ctest as
 #   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> [-DSECONDS=10] -P run_ir_fuzz.cmake
 # Prints "IR fuzzing skipped" (which ctest reports as skipped) only when no
 # clang with libFuzzer is installed.
@@ -41,3 +42,23 @@ foreach(format jaxpr stablehlo hlo)
         message(FATAL_ERROR "fuzz_ir_${format} found a failure")
     endif()
 endforeach()
+
+set(corpus ${WORK_DIR}/corpus_index_map)
+file(REMOVE_RECURSE ${corpus})
+file(MAKE_DIRECTORY ${corpus})
+set(index_maps "21lambda i, j, k: (i, k)" "21(i, j, k) -> (i + 1, 2 * k - j)" "20lambda i, j, k: (-(i - 3),)"
+               "13lambda a, b: (a, b, 0, 7)" "21lambda i, j, k: (i // 2, k)")
+set(n 0)
+foreach(seed IN LISTS index_maps)
+    math(EXPR n "${n} + 1")
+    file(WRITE ${corpus}/seed${n} "${seed}")
+endforeach()
+execute_process(COMMAND ${WORK_DIR}/build/fuzz_index_map -max_total_time=${SECONDS} -runs=2000000
+                        -timeout=5 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 ${corpus}
+                RESULT_VARIABLE rc ERROR_VARIABLE log)
+string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
+message("fuzz_index_map: exit ${rc}, ${runs}")
+if(NOT rc EQUAL 0)
+    message("${log}")
+    message(FATAL_ERROR "fuzz_index_map found a failure")
+endif()
