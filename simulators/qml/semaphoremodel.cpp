@@ -32,9 +32,10 @@ QVariantMap convert(const tpusim::SemRun &r)
                                     {"reason", qs(w.reason)}});
     for (const auto &x : r.races)
         races.append(QVariantMap{{"text", qs(x.text)}, {"device", x.device}, {"line", x.line},
-                                 {"kind", qs(x.kind)}});
+                                 {"kind", qs(x.kind)}, {"buffer", qs(x.buffer)}, {"timeS", x.time_s}});
     for (const auto &n : r.nonzero)
-        nonzero.append(QVariantMap{{"text", qs(n.text)}, {"device", n.device}, {"semaphore", qs(n.semaphore)}});
+        nonzero.append(QVariantMap{{"text", qs(n.text)}, {"device", n.device}, {"semaphore", qs(n.semaphore)},
+                                   {"value", qlonglong(n.value)}});
     for (const auto &s : r.spans)
         spans.append(QVariantMap{{"device", s.device}, {"track", qs(s.track)}, {"name", qs(s.name)},
                                  {"category", qs(s.category)}, {"startS", s.start_s}, {"endS", s.end_s},
@@ -82,6 +83,26 @@ void SemaphoreModel::setResource(const QString &path)
         text = QStringLiteral("# cannot read %1").arg(path);
     m_source.clear();
     setSource(text);
+}
+
+QString SemaphoreModel::about() const
+{
+    QStringList paragraphs{QString()};
+    for (const QString &line : m_source.split(QLatin1Char('\n'))) {
+        const QString t = line.trimmed();
+        if (!t.startsWith(QLatin1Char('#')))
+            break;
+        const QString words = t.mid(1).trimmed();
+        if (words.isEmpty()) {
+            if (!paragraphs.last().isEmpty())
+                paragraphs.append(QString());
+            continue;
+        }
+        paragraphs.last() += (paragraphs.last().isEmpty() ? QString() : QStringLiteral(" ")) + words;
+    }
+    if (paragraphs.last().isEmpty())
+        paragraphs.removeLast();
+    return paragraphs.join(QStringLiteral("\n\n"));
 }
 
 void SemaphoreModel::setChip(const QString &id)

@@ -18,12 +18,15 @@ class SemaphoreModel : public QObject
     Q_PROPERTY(QString source READ source WRITE setSource NOTIFY sourceChanged)
     Q_PROPERTY(QString resource READ resource WRITE setResource NOTIFY sourceChanged)
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
+    // The program's opening comment, as paragraphs: what it does, or how it breaks.
+    Q_PROPERTY(QString about READ about NOTIFY sourceChanged)
     // [{index, line, depth, text, block}] of the edited program.
     Q_PROPERTY(QVariantList statements READ statements NOTIFY runChanged)
     // The run: {status, devices, endS, end, summary, events: [{timeS, time,
     //  device, kind, text, line}], deadlock: [{device, line, statement,
     //  semaphore, value, needed, waitsFor, reason}], cycle, races: [{text,
-    //  device, line}], nonzero: [{text, device}], spans: [{device, track,
+    //  device, line, kind, buffer, timeS}], nonzero: [{text, device,
+    //  semaphore, value}], spans: [{device, track,
     //  name, category, startS, endS, line}], provenance}; {error} on bad input.
     Q_PROPERTY(QVariantMap run READ run NOTIFY runChanged)
     Q_PROPERTY(QStringList edits READ edits NOTIFY runChanged)
@@ -37,6 +40,7 @@ public:
     QString resource() const { return m_resource; }
     void setResource(const QString &path);
     QString chip() const { return m_chip; }
+    QString about() const;
     void setChip(const QString &id);
     QVariantList statements() const { return m_statements; }
     QVariantMap run() const { return m_run; }

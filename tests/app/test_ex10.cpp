@@ -133,3 +133,48 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     WAIT_COMPARE(shown(shell, "ex10EndTime"), QString::fromStdString(tpusim::format_time(onV6e.end_s)));
     CHECK(shown(shell, "ex10Status") == QStringLiteral("ok"));
 }
+
+TEST_CASE("EX10 opens the shipped broken programs: races and leftover semaphores marked where they happen", "[ex10][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX10")));
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
+    const auto load = [](const char *name) {
+        QFile f(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/semaphores/") + QLatin1String(name) + QStringLiteral(".sem"));
+        REQUIRE(f.open(QIODevice::ReadOnly));
+        return tpusim::run_semaphores(tpusim::parse_semaphore_program(f.readAll().toStdString(), name),
+                                      tpusim::chip("v5e"));
+    };
+
+    // A race: the verdict says which buffer, and the lane marks the moment.
+    click(shell, item(shell, QStringLiteral("ex10Program_ring_all_gather_race_no_wait")));
+    const tpusim::SemRun race = load("ring_all_gather_race_no_wait");
+    REQUIRE(race.status == tpusim::SemStatus::race);
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("race"));
+    QStringList texts;
+    for (const auto &r : race.races)
+        texts << QString::fromStdString(r.text);
+    CHECK(shown(shell, "ex10Problems") == texts.join(QLatin1Char('\n')));
+    CHECK(shown(shell, "ex10About").startsWith(QStringLiteral("The ring all-gather without the per-step receive wait")));
+    const auto &first = race.races.front();
+    QQuickItem *mark = item(shell, QStringLiteral("ex10Race_%1_0").arg(first.device));
+    CHECK(ShellFixture::isShown(mark));
+    shell.shot("ex10_race");
+    // Opening a broken program is not the learner's own deadlock: no credit.
+    click(shell, item(shell, QStringLiteral("ex10Program_ring_all_gather_deadlock_cycle")));
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("deadlock"));
+    CHECK(shell.store().masteryItemsDone(14).count("ch14-semaphores") == 0);
+
+    // Semaphores left nonzero: each device's lane says which, at the end.
+    click(shell, item(shell, QStringLiteral("ex10Program_reduce_scatter_bidirectional_nonzero_capacity")));
+    const tpusim::SemRun nonzero = load("reduce_scatter_bidirectional_nonzero_capacity");
+    REQUIRE(nonzero.status == tpusim::SemStatus::nonzero_semaphore);
+    WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("nonzero-semaphore"));
+    QStringList left;
+    for (const auto &n : nonzero.nonzero)
+        if (n.device == 0)
+            left << QStringLiteral("%1 = %2").arg(QString::fromStdString(n.semaphore)).arg(n.value);
+    REQUIRE(!left.isEmpty());
+    WAIT_COMPARE(shown(shell, "ex10Stuck_0"), QStringLiteral("exits with ") + left.join(QStringLiteral(", ")));
+    shell.shot("ex10_nonzero");
+}

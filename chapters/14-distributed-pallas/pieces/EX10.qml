@@ -17,6 +17,7 @@ Item {
     property string editError: ""
     property bool credited: false
     property string chip: Sim.defaultChip  // whose DMA and ICI figures time the events
+    property string program: "ring_all_gather"
     readonly property var run: model.run
     readonly property var events: run.events || []
     readonly property var current: events[eventIndex] || ({})
@@ -25,14 +26,15 @@ Item {
 
     SemaphoreModel {
         id: model
-        resource: ":/chapters/distributed-pallas/pieces/ring_all_gather.sem"
+        resource: ":/chapters/distributed-pallas/programs/" + root.program + ".sem"
         chip: root.chip
         // A working run starts at its first event; a broken one opens at its
-        // end, where the devices are stuck. Producing a deadlock is the
-        // chapter's mastery item for this piece.
+        // end, where the devices are stuck. Editing a program into a
+        // deadlock is the chapter's mastery item for this piece; opening a
+        // shipped broken one does not count.
         onRunChanged: {
             root.eventIndex = run.status === "ok" ? 0 : Math.max(0, (run.events || []).length - 1)
-            if (run.status === "deadlock" && !root.credited)
+            if (run.status === "deadlock" && edits.length > 0 && !root.credited)
                 root.credited = Course.setItemDone(14, "ch14-semaphores", true)
         }
     }
@@ -53,11 +55,16 @@ Item {
             width: root.width
             spacing: Theme.gap
 
+            ProgramChooser {
+                current: root.program
+                onChosen: id => { root.program = id; root.selected = -1; root.editError = "" }
+            }
             Text {
+                objectName: "ex10About"
                 Layout.fillWidth: true
-                text: "Four devices in a ring. Each copies its shard into out[my], then forwards one slot to its right neighbour per step and waits on a receive semaphore for the slot arriving from the left. Step through the events, then break the program: drop a statement and watch who ends up waiting on what."
+                text: model.about + "\n\nStep through the events, then break the program: drop a statement, or swap one with the next, and watch who ends up waiting on what."
                 font.family: Theme.sans
-                font.pixelSize: Theme.bodySize
+                font.pixelSize: Theme.smallSize
                 lineHeight: 1.2
                 color: Theme.inkMuted
                 wrapMode: Text.WordWrap
@@ -137,6 +144,8 @@ Item {
                         endText: root.run.end || ""
                         nowS: root.current.timeS || 0
                         deadlock: root.run.deadlock || []
+                        races: root.run.races || []
+                        nonzero: root.run.nonzero || []
                         atEnd: root.atEnd
                     }
                     DeviceStates { Layout.fillWidth: true; state: root.state }

@@ -3,8 +3,9 @@ import TpuCourse.Ui
 
 // One lane per device: its program (compute, waits, barrier) on top and its
 // DMAs below, drawn up to the current time. A copy still travelling is an
-// outline (in flight); a landed one is filled. A device stuck in a deadlock
-// gets a red lane and says what it waits on.
+// outline (in flight); a landed one is filled. A race is marked where it
+// happened; a device stuck in a deadlock, or left with a nonzero semaphore,
+// gets a red lane and says why.
 Item {
     id: root
     property var spans: []
@@ -15,6 +16,8 @@ Item {
     property string endText: ""    // the right edge of the lanes, as the model formats it
     property real nowS: 0
     property var deadlock: []        // the run's waiters
+    property var races: []           // [{device, timeS, kind, buffer}]
+    property var nonzero: []         // semaphores left nonzero at exit: [{device, semaphore, value}]
     property bool atEnd: false
     readonly property real labelWidth: Theme.px(78)
     readonly property real laneHeight: Theme.px(46)
@@ -24,6 +27,15 @@ Item {
 
     function xOf(t) { return labelWidth + Theme.gap + plotWidth * Math.min(1, t / Math.max(endS, 1e-12)) }
     function waiter(d) { return deadlock.find(w => w.device === d) }
+    function leftNonzero(d) { return nonzero.filter(n => n.device === d) }
+    // What the lane's badge says at the end of a broken run, or "".
+    function problemAt(d) {
+        const w = waiter(d)
+        if (w)
+            return "stuck: waits on " + w.semaphore + " (" + w.value + " of " + w.needed + ")"
+        const left = leftNonzero(d)
+        return left.length ? "exits with " + left.map(n => n.semaphore + " = " + n.value).join(", ") : ""
+    }
     function spanColor(s) {
         if (s.category === "dma") return s.track === "DMA local" ? Theme.seriesColor(1) : Theme.seriesColor(0)
         if (s.category === "wait") return Theme.inkFaint
@@ -36,7 +48,8 @@ Item {
         Item {
             id: lane
             required property int index
-            readonly property var stuck: root.atEnd ? root.waiter(index) : undefined
+            readonly property string problem: root.atEnd ? root.problemAt(index) : ""
+            readonly property bool stuck: problem.length > 0
             y: index * (root.laneHeight + Theme.gap)
             width: root.width
             height: root.laneHeight
@@ -93,6 +106,26 @@ Item {
                     color: modelData.kind === "signal" ? Theme.amber : Theme.verified
                 }
             }
+            // Races up to now, where they happened: a red bar across the lane.
+            Repeater {
+                model: root.races.filter(r => r.device === lane.index && r.timeS <= root.nowS)
+                Rectangle {
+                    required property var modelData
+                    required property int index
+                    objectName: "ex10Race_" + lane.index + "_" + index
+                    x: root.xOf(modelData.timeS) - width / 2
+                    width: Theme.px(4)
+                    height: lane.height
+                    color: Theme.failed
+                    MonoText {
+                        x: parent.width + Theme.px(2)
+                        y: Theme.px(2)
+                        text: "race: " + parent.modelData.buffer
+                        color: Theme.failed
+                        font.pixelSize: Theme.tinySize
+                    }
+                }
+            }
             // On its own ground, so it reads over the bars.
             Rectangle {
                 visible: !!lane.stuck
@@ -108,7 +141,7 @@ Item {
                     id: stuckText
                     objectName: "ex10Stuck_" + lane.index
                     anchors.centerIn: parent
-                    text: lane.stuck ? "stuck: waits on " + lane.stuck.semaphore + " (" + lane.stuck.value + " of " + lane.stuck.needed + ")" : ""
+                    text: lane.problem
                     color: Theme.failed
                     font.pixelSize: Theme.tinySize
                 }
@@ -139,7 +172,8 @@ Item {
         spacing: Theme.gapM
         Repeater {
             model: [["compute", Theme.seriesColor(3)], ["wait", Theme.inkFaint], ["barrier", Theme.seriesColor(2)],
-                    ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.amber], ["lands", Theme.verified]]
+                    ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.amber], ["lands", Theme.verified],
+                    ["race", Theme.failed]]
             Row {
                 required property var modelData
                 height: Theme.px(20)
