@@ -123,6 +123,27 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
                                               .arg(mlpCost.kernels.size())
                                               .arg(QString::fromStdString(tpusim::format_time(mlpCost.time_s))));
 
+    // Source bands: every op wears the colour of its Python line, in every layer.
+    for (int layer = 0; layer < 3; ++layer)
+        for (std::size_t i = 0; i < mlp.owner[layer].size(); ++i) {
+            const QByteArray name = QStringLiteral("ex05Band_%1_%2").arg(QLatin1String(layers[layer])).arg(i + 1).toUtf8();
+            QObject *band = shell.find(name.constData());
+            if (!band)
+                continue;  // not laid out: below the fold
+            const int owner = mlp.owner[layer][i];
+            const std::string &source = owner >= 0 ? mlp.links[static_cast<std::size_t>(owner)].source : std::string();
+            const int expected = source.empty() ? 0 : std::stoi(source.substr(source.rfind(':') + 1));
+            INFO(layers[layer] << " line " << i + 1);
+            CHECK(band->property("source").toInt() == expected);
+        }
+    QObject *relu = shell.find("ex05Band_jaxpr_16");
+    REQUIRE(relu != nullptr);
+    CHECK(relu->property("source").toInt() == 4);  // relu's max, from mlp.py:4, inside line 8's jit
+    click(shell, "ex05Bands");
+    WAIT_COMPARE(relu->property("source").toInt(), 0);
+    click(shell, "ex05Bands");
+    WAIT_COMPARE(relu->property("source").toInt(), 4);
+
     // Hovering the jaxpr's first dot_general lights its lines in all three dumps.
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));
     REQUIRE(mlp.owner[0][3] == 0);

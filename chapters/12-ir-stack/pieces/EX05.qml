@@ -43,6 +43,15 @@ Item {
     }
     readonly property var link: activeLink >= 0 ? links[activeLink] || null : null
     readonly property var dotChoice: findDot()
+    // Source bands, as Compiler Explorer colours them: each op wears the
+    // colour of the Python line it came from, in every layer.
+    property bool bands: true
+    readonly property var bandedLines: links.map(l => l.sourceLine).filter((line, i, all) => line > 0 && all.indexOf(line) === i)
+    function bandsOf(pane) {
+        if (!bands || !pane || !pane.owner)
+            return []
+        return pane.owner.map(o => o >= 0 ? (links[o] || {}).sourceLine || 0 : 0)
+    }
     readonly property var hloCost: (panes[2] || {}).cost || ({})
     readonly property var kernel: findKernel()
 
@@ -154,6 +163,15 @@ Item {
                 text: "parsing…"
                 color: Theme.inkFaint
             }
+            SnugButton {
+                objectName: "ex05Bands"
+                text: root.bands ? "source colours on" : "source colours off"
+                mono: true
+                fillColor: root.bands ? Theme.inkHover : "transparent"
+                hoverColor: Theme.cardHover
+                textColor: root.bands ? Theme.inkText : Theme.inkFaint
+                onClicked: root.bands = !root.bands
+            }
             PlainButton {
                 objectName: "ex05Open"
                 text: "open a dump…"; mono: true
@@ -192,6 +210,7 @@ Item {
                 lines: xray.python
                 file: xray.pythonFile
                 litLine: root.link ? root.link.sourceLine : 0
+                banded: root.bands ? root.bandedLines : []
             }
             LinkCard {
                 id: card
@@ -226,6 +245,7 @@ Item {
                     dump: root.panes[index] || ({})
                     litLines: root.link ? root.link.lines[index] : []
                     pickedLine: root.pickPane === index ? root.pickLine : 0
+                    bandOf: root.bandsOf(root.panes[index])
                     onHovered: line => root.hover(index, line)
                     onPicked: line => { root.pickPane = index; root.pickLine = line }
                 }

@@ -12,6 +12,7 @@ Rectangle {
     property string title: ""
     property var litLines: []        // the active link's lines in this dump
     property int pickedLine: 0       // 1-based; 0 when none
+    property var bandOf: []          // per line: the source line its op came from, or 0 (no band)
     signal hovered(int line)         // 0 when the mouse leaves
     signal picked(int line)
 
@@ -108,6 +109,15 @@ Rectangle {
                 height: Theme.focusWidth
                 anchors.bottom: parent.bottom
                 color: Theme.failed
+            }
+            Rectangle {  // the source line's band
+                objectName: "ex05Band_" + (pane.dump.layer || "") + "_" + parent.line
+                readonly property int source: pane.bandOf[parent.index] || 0
+                visible: source > 0
+                x: pane.gutter - pane.charWidth * 0.6
+                width: Theme.px(3)
+                height: parent.height
+                color: Theme.bandColor(source)
             }
             Rectangle {  // the op the keyboard is on
                 visible: pane.pickedLine === parent.line && list.activeFocus

@@ -9,6 +9,7 @@ Rectangle {
     property var lines: []
     property string file: ""
     property int litLine: 0
+    property var banded: []          // the source lines that have a band
     readonly property real lineHeight: Math.ceil(metrics.height * 1.2)
 
     implicitHeight: column.implicitHeight + Theme.gap * 2
@@ -33,6 +34,13 @@ Rectangle {
                 width: column.width
                 height: root.lineHeight
                 color: lit ? Theme.highlight : "transparent"
+                Rectangle {  // the band this line's ops wear in every layer
+                    visible: root.banded.indexOf(index + 1) >= 0
+                    x: number.width + metrics.advanceWidth("0") * 0.4
+                    width: Theme.px(3)
+                    height: parent.height
+                    color: Theme.bandColor(index + 1)
+                }
                 MonoText {
                     id: number
                     width: metrics.advanceWidth("000")

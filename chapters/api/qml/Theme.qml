@@ -114,4 +114,10 @@ QtObject {
     readonly property color chartRoof: "#f3f0e9"
     readonly property var seriesColors: ["#6ea8fe", "#e685b5", "#b197fc", "#f4845f"]
     function seriesColor(i) { return seriesColors[i % seriesColors.length] }
+
+    // --- source bands: one hue per line of source, shared by everything it
+    // became in other layers (the IR x-ray). Muted, and clear of amber, which
+    // marks the active op.
+    readonly property var bandColors: ["#5b8def", "#c470a8", "#4fb3a9", "#9b7fe0", "#d9825b", "#7fae5a", "#5fb0d8", "#c9a03e"]
+    function bandColor(i) { return bandColors[((i % bandColors.length) + bandColors.length) % bandColors.length] }
 }
