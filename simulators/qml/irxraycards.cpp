@@ -1,0 +1,98 @@
+#include "irxraycards.h"
+#include "variants.h"
+
+#include <tpusim/dtype.h>
+#include <tpusim/error.h>
+#include <tpusim/fusion.h>
+#include <tpusim/roofline.h>
+
+#include <QLocale>
+
+#include <algorithm>
+
+namespace ir = tpusim::ir;
+
+namespace simqml {
+
+namespace {
+
+QString dimsList(const std::vector<std::int64_t> &dims)
+{
+    return QStringLiteral("[%1]").arg(qs(ir::dims_text(dims)));
+}
+
+} // namespace
+
+// One dot_general as the pane's hover card shows it, with its predicted
+// time on `chip` (an f32 dot is costed at the chip's rate for f32 inputs).
+QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
+{
+    const QLocale grouped(QLocale::English, QLocale::UnitedStates);  // 4,194,304
+    QVariantMap card{{"line", dot.position.line}, {"lastLine", lastLine}, {"op", qs(dot.op)},
+                     {"lhs", qs(ir::dims_text(dot.lhs_shape))}, {"rhs", qs(ir::dims_text(dot.rhs_shape))},
+                     {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
+                     {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
+                     {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
+                     {"flops", dot.flops}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
+    try {
+        const ir::DotShape shape = ir::dot_general_shape(dot.lhs_shape, dot.rhs_shape, dot.dims);
+        card["formula"] = QStringLiteral("2 × %1 × %2 × %3 × %4")
+                              .arg(shape.batch).arg(shape.lhs_free).arg(shape.rhs_free).arg(shape.contracting);
+        card["sizes"] = QVariantMap{{"batch", qlonglong(shape.batch)}, {"m", qlonglong(shape.lhs_free)},
+                                    {"n", qlonglong(shape.rhs_free)}, {"k", qlonglong(shape.contracting)}};
+        tpusim::MatmulSpec spec;
+        spec.batch = shape.batch;
+        spec.m = shape.lhs_free;
+        spec.n = shape.rhs_free;
+        spec.k = shape.contracting;
+        spec.in = spec.out = tpusim::parse_dtype(dot.element);
+        card["predicted"] = simqml::roofline(
+            tpusim::roofline(tpusim::chip(chipId.toStdString()), tpusim::matmul_cost(spec)));
+    } catch (const tpusim::InputError &e) {
+        card["predictedError"] = QString::fromUtf8(e.what());
+    }
+    return card;
+}
+
+// The optimized HLO's kernels as XLA fused them, costed on `chipId`, and
+// which kernel each line belongs to (its instruction, and the body of the
+// computation it runs). {kernels: [...], kernelOf: [...], total} or {error}.
+QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &chipId)
+{
+    QVariantMap out;
+    try {
+        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(module, tpusim::chip(chipId.toStdString()));
+        std::vector<int> kernelOf(static_cast<std::size_t>(std::max(lineCount, 0)), -1);
+        const auto claim = [&](int first, int last, int index) {
+            for (int line = std::max(first, 1); line <= std::min(last, lineCount); ++line)
+                kernelOf[static_cast<std::size_t>(line - 1)] = index;
+        };
+        QVariantList kernels;
+        for (std::size_t i = 0; i < cost.kernels.size(); ++i) {
+            const tpusim::fusion::HloKernel &k = cost.kernels[i];
+            claim(k.position.line, k.position.line, static_cast<int>(i));
+            if (const ir::Computation *body = k.computation.empty() ? nullptr : module.find(k.computation)) {
+                int last = body->position.line;
+                for (const ir::Op &op : body->ops)
+                    last = std::max({last, op.position.line, op.last_line});
+                claim(body->position.line, last + 1, static_cast<int>(i));  // through its closing brace
+            }
+            kernels.append(QVariantMap{
+                {"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
+                {"flops", k.flops}, {"flopsText", qs(tpusim::format_rate(k.flops, "FLOP"))},
+                {"readText", qs(tpusim::format_bytes(k.bytes_read))},
+                {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
+                {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+                {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
+                {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
+        }
+        out = {{"kernels", kernels}, {"kernelOf", simqml::list(kernelOf)},
+               {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
+               {"provenance", simqml::provenance(cost.provenance)}};
+    } catch (const tpusim::InputError &e) {
+        out = {{"error", QString::fromUtf8(e.what())}};
+    }
+    return out;
+}
+
+} // namespace simqml
