@@ -39,6 +39,38 @@ void BM_Ex05LoadProgram(benchmark::State& state, const std::string& program) {
     }
 }
 
+// A pasted dump of many thousand ops: a chain of adds, as jaxpr and as
+// StableHLO with source locations. Linking must stay linear in its size.
+void BM_Ex05LoadLargeDump(benchmark::State& state) {
+    namespace ir = tpusim::ir;
+    const auto ops = static_cast<int>(state.range(0));
+    std::string jaxpr = "{ lambda ; a:f32[8,128]. let\n", shlo = "module @jit_f {\n  func.func public @main(%arg0: tensor<8x128xf32>) -> (tensor<8x128xf32>) {\n";
+    std::string prev = "a", prev_value = "%arg0";
+    for (int i = 0; i < ops; ++i) {
+        // Appended piece by piece: GCC 12 warns falsely on chains of string +.
+        std::string v = "v", value = "%";
+        v.append(std::to_string(i));
+        value.append(std::to_string(i));
+        jaxpr.append("    ").append(v).append(":f32[8,128] = add ").append(prev).append(" ").append(prev).append("\n");
+        shlo.append("    ").append(value).append(" = stablehlo.add ").append(prev_value).append(", ").append(prev_value);
+        shlo.append(" : tensor<8x128xf32> loc(\"jit(f)/jit(main)/add\"(\"/tmp/f.py\":").append(std::to_string(3 + i % 50));
+        shlo.append(":0))\n");
+        prev = v;
+        prev_value = value;
+    }
+    jaxpr.append("  in (").append(prev).append(",) }\n");
+    shlo.append("    return ").append(prev_value).append(" : tensor<8x128xf32>\n  }\n}\n");
+    const int lines = ops + 2;
+    for (auto _ : state) {
+        const ir::Module j = ir::parse_jaxpr(jaxpr);
+        const ir::Module s = ir::parse_stablehlo(shlo);
+        const auto links = ir::correspond(j, s, ir::Module{});
+        benchmark::DoNotOptimize(ir::link_of_each_line(links, j, ir::Format::jaxpr, lines).size());
+        benchmark::DoNotOptimize(ir::link_of_each_line(links, s, ir::Format::stablehlo, lines + 2).size());
+    }
+    state.SetComplexityN(state.range(0));
+}
+
 // A chip switch re-costs the optimized HLO's kernels on the GUI thread.
 void BM_Ex05CostKernels(benchmark::State& state, const std::string& program) {
     const std::string text = read_ir_sample(program + ".hlo");
@@ -58,3 +90,4 @@ BENCHMARK_CAPTURE(BM_Ex05LoadProgram, attention, std::string("attention"))->Unit
 BENCHMARK_CAPTURE(BM_Ex05LoadProgram, layernorm, std::string("layernorm"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Ex05CostKernels, attention, std::string("attention"))->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Ex05CostKernels, layernorm, std::string("layernorm"))->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Ex05LoadLargeDump)->Arg(2000)->Arg(20000)->Unit(benchmark::kMillisecond)->Complexity();

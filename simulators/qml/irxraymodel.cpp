@@ -329,16 +329,17 @@ void IrXrayModel::convert()
                                                 : QVariantMap()}});
     }
     m_links.clear();
+    // Each link's lines in each pane, gathered in one pass over the lines.
+    std::vector<std::array<std::vector<int>, 3>> linesOf(r.links.size());
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        for (std::size_t line = 0; line < r.panes[i].owner.size(); ++line)
+            if (const int o = r.panes[i].owner[line]; o >= 0 && static_cast<std::size_t>(o) < linesOf.size())
+                linesOf[static_cast<std::size_t>(o)][i].push_back(static_cast<int>(line) + 1);
     for (std::size_t l = 0; l < r.links.size(); ++l) {
         const ir::CrossLink &link = r.links[l];
         QVariantList lines;
-        for (const PaneParse &p : r.panes) {
-            std::vector<int> mine;
-            for (std::size_t line = 0; line < p.owner.size(); ++line)
-                if (p.owner[line] == static_cast<int>(l))
-                    mine.push_back(static_cast<int>(line) + 1);
+        for (const auto &mine : linesOf[l])
             lines.append(QVariant(simqml::list(mine)));
-        }
         const auto colon = link.source.rfind(':');
         m_links.append(QVariantMap{{"primitive", qs(link.primitive)}, {"scope", qs(link.scope)},
                                    {"source", qs(link.source)}, {"opName", qs(link.op_name)},

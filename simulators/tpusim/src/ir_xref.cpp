@@ -146,13 +146,23 @@ const CrossLink* link_at_line(const std::vector<CrossLink>& links, Format layer,
 
 std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module,
                                    Format layer, int line_count) {
-    std::vector<int> owner(static_cast<std::size_t>(std::max(line_count, 0)), -1);
+    const std::size_t lines = static_cast<std::size_t>(std::max(line_count, 0));
+    std::vector<int> owner(lines, -1);
+    // The link of an op starting on each line (the first, as link_at_line
+    // answers), in one pass: a dump of many thousand ops stays linear.
+    std::vector<int> starts(lines + 1, -1);
+    for (std::size_t l = 0; l < links.size(); ++l) {
+        const auto& ps = layer == Format::jaxpr ? links[l].jaxpr : layer == Format::stablehlo ? links[l].stablehlo : links[l].hlo;
+        for (const auto& p : ps)
+            if (p.line >= 1 && p.line <= line_count && starts[static_cast<std::size_t>(p.line)] < 0)
+                starts[static_cast<std::size_t>(p.line)] = static_cast<int>(l);
+    }
     // all_ops visits an op before the ops of its regions, so inner ops
     // overwrite the lines their parent claimed.
     for (const Op* op : all_ops(module)) {
-        const CrossLink* link = link_at_line(links, layer, op->position.line);
-        if (!link) continue;
-        const int index = static_cast<int>(link - links.data());
+        if (op->position.line < 1 || op->position.line > line_count) continue;
+        const int index = starts[static_cast<std::size_t>(op->position.line)];
+        if (index < 0) continue;
         const int last = std::max(op->position.line, op->last_line);
         for (int line = std::max(op->position.line, 1); line <= std::min(last, line_count); ++line)
             owner[static_cast<std::size_t>(line - 1)] = index;
