@@ -140,8 +140,11 @@ void SemaphoreModel::rerun()
     for (const auto &s : tpusim::semaphore_statements(m_program))
         m_statements.append(QVariantMap{{"index", qulonglong(s.index)}, {"line", s.line}, {"depth", s.depth},
                                         {"text", qs(s.text)}, {"block", s.block}});
+    m_states.clear();
     try {
-        m_run = convert(tpusim::run_semaphores(m_program, tpusim::chip(m_chip.toStdString())));
+        const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
+        m_run = convert(tpusim::run_semaphores(m_program, chip));
+        m_states = tpusim::semaphore_states(m_program, chip, 0);
     } catch (const tpusim::InputError &e) {
         m_run = {{"error", QString::fromUtf8(e.what())}};
     }
@@ -153,8 +156,12 @@ QVariantMap SemaphoreModel::stateAt(int eventIndex) const
     if (!m_parsed || m_run.contains(QStringLiteral("error")))
         return {};
     try {
-        const tpusim::SemState s = tpusim::semaphore_state_at(m_program, tpusim::chip(m_chip.toStdString()), 0,
-                                                              static_cast<std::size_t>(std::max(eventIndex, 0)));
+        // A scrub reads the state recorded with the run; past the recorded
+        // ones (a very long run) the model runs up to the event.
+        const auto index = static_cast<std::size_t>(std::max(eventIndex, 0));
+        const tpusim::SemState s = index < m_states.size()
+                                       ? m_states[index]
+                                       : tpusim::semaphore_state_at(m_program, tpusim::chip(m_chip.toStdString()), 0, index);
         QVariantList devices;
         for (const auto &d : s.devices) {
             QVariantList sems;

@@ -73,4 +73,5 @@ private:
     QVariantList m_statements;
     QVariantMap m_run;
     QStringList m_edits;
+    std::vector<tpusim::SemState> m_states;  // after each event of the run, for scrubbing
 };

@@ -287,6 +287,31 @@ TEST_CASE("edits: drop and swap statements, with refusals", "[semaphores]") {
     CHECK(run_semaphores(p, chip("v5e")).status == SemStatus::ok);
 }
 
+TEST_CASE("every event's state from one run equals the state asked for one by one", "[semaphores]") {
+    for (const char* name : {"ring_all_gather.sem", "reduce_scatter_bidirectional.sem",
+                             "ring_all_gather_deadlock_cycle.sem", "ring_all_gather_race_no_wait.sem"}) {
+        INFO(name);
+        const SemProgram p = asset(name);
+        const SemRun r = run_semaphores(p, chip("v5e"));
+        const std::vector<SemState> all = semaphore_states(p, chip("v5e"), 0);
+        REQUIRE(all.size() == r.events.size());
+        for (std::size_t e = 0; e < all.size(); ++e) {
+            const SemState one = semaphore_state_at(p, chip("v5e"), 0, e);
+            CHECK(all[e].event_index == e);
+            CHECK(all[e].time_s == one.time_s);
+            REQUIRE(all[e].devices.size() == one.devices.size());
+            for (std::size_t d = 0; d < one.devices.size(); ++d) {
+                CHECK(all[e].devices[d].status == one.devices[d].status);
+                CHECK(all[e].devices[d].line == one.devices[d].line);
+                CHECK(all[e].devices[d].semaphores == one.devices[d].semaphores);
+                CHECK(all[e].devices[d].buffers == one.devices[d].buffers);
+            }
+        }
+        // A cap keeps the first states only.
+        CHECK(semaphore_states(p, chip("v5e"), 0, 7).size() == std::min<std::size_t>(7, r.events.size()));
+    }
+}
+
 TEST_CASE("scrubbing: the state at any event", "[semaphores]") {
     const SemProgram p = asset("ring_all_gather.sem");
     const SemRun r = run_semaphores(p, chip("v5e"));

@@ -364,17 +364,30 @@ SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices) {
     return std::move(m.run);
 }
 
-SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
-                            std::size_t event_index) {
-    const semdetail::Expanded x = expanded(p, devices);
-    semdetail::Machine m(x, chip);
-    while (m.run.events.size() <= event_index && m.run.events.size() < kMaxEvents && m.step()) {
-    }
+namespace {
+
+// The machine's state as the app shows it, labelled as after `event_index`.
+SemState snapshot(const semdetail::Machine& m, const semdetail::Expanded& x, std::size_t event_index) {
     SemState s;
     s.event_index = std::min(event_index, m.run.events.empty() ? 0 : m.run.events.size() - 1);
     s.time_s = m.run.events.empty() ? 0 : m.run.events[s.event_index].time_s;
     s.semaphore_names = x.layout.sem_names;
     s.buffer_names = x.layout.buffer_names;
+    // Each buffer's state from one pass over the copies: the last copy into
+    // it that nothing has waited for, else any copy still reading it.
+    const std::size_t buffers = x.layout.buffer_names.size();
+    std::vector<const char*> into(static_cast<std::size_t>(x.devices) * buffers, nullptr);
+    std::vector<bool> sending(into.size(), false);
+    const auto slot = [&](int device, int buffer) -> std::ptrdiff_t {
+        if (device < 0 || device >= x.devices || buffer < 0 || static_cast<std::size_t>(buffer) >= buffers) return -1;
+        return static_cast<std::ptrdiff_t>(static_cast<std::size_t>(device) * buffers + static_cast<std::size_t>(buffer));
+    };
+    for (const semdetail::Dma& dma : m.dmas) {
+        if (const auto k = slot(dma.to, dma.dst); !dma.dst_released && k >= 0)
+            into[static_cast<std::size_t>(k)] = dma.landed ? "landed, not waited" : "in flight";
+        if (const auto k = slot(dma.from, dma.src); !dma.src_released && k >= 0)
+            sending[static_cast<std::size_t>(k)] = true;
+    }
     for (int d = 0; d < x.devices; ++d) {
         const semdetail::DevState& ds = m.dev[static_cast<std::size_t>(d)];
         SemDeviceState out;
@@ -387,20 +400,40 @@ SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
             out.statement = in->text;
         }
         out.semaphores = m.sems[static_cast<std::size_t>(d)];
-        for (std::size_t b = 0; b < x.layout.buffer_names.size(); ++b) {
-            std::string state = "idle";
-            for (const semdetail::Dma& dma : m.dmas) {
-                const int bi = static_cast<int>(b);
-                if (dma.to == d && dma.dst == bi && !dma.dst_released)
-                    state = dma.landed ? "landed, not waited" : "in flight";
-                else if (state == "idle" && dma.from == d && dma.src == bi && !dma.src_released)
-                    state = "sending";
-            }
-            out.buffers.push_back(state);
+        for (std::size_t b = 0; b < buffers; ++b) {
+            const std::size_t k = static_cast<std::size_t>(d) * buffers + b;
+            out.buffers.emplace_back(into[k] ? into[k] : sending[k] ? "sending" : "idle");
         }
         s.devices.push_back(std::move(out));
     }
     return s;
+}
+
+}  // namespace
+
+SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
+                            std::size_t event_index) {
+    const semdetail::Expanded x = expanded(p, devices);
+    semdetail::Machine m(x, chip);
+    while (m.run.events.size() <= event_index && m.run.events.size() < kMaxEvents && m.step()) {
+    }
+    return snapshot(m, x, event_index);
+}
+
+std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices,
+                                       std::size_t max_states) {
+    const semdetail::Expanded x = expanded(p, devices);
+    semdetail::Machine m(x, chip);
+    std::vector<SemState> states;
+    // Events a step adds share the state after that step, as
+    // semaphore_state_at sees them.
+    const auto record = [&] {
+        for (std::size_t e = states.size(); e < m.run.events.size() && states.size() < max_states; ++e)
+            states.push_back(snapshot(m, x, e));
+    };
+    while (states.size() < max_states && m.run.events.size() < kMaxEvents && m.step()) record();
+    record();
+    return states;
 }
 
 }  // namespace tpusim

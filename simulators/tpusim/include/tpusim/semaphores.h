@@ -174,6 +174,11 @@ struct SemState {
 };
 SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
                             std::size_t event_index);
+// The state after each of the run's first `max_states` events, from one
+// simulation: entry k equals semaphore_state_at(..., k). For scrubbing
+// without re-running; past the cap, ask semaphore_state_at.
+std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices,
+                                       std::size_t max_states = 20000);
 
 // One track per device program and per DMA engine.
 std::vector<TraceEvent> semaphore_trace(const SemRun& run);
