@@ -104,6 +104,41 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     CHECK(shell.store().masteryItemsDone(13).count("ch13-online-softmax") == 1);
 }
 
+TEST_CASE("EX03 with a causal mask steps libtpusim's masked stepper", "[ex03][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX03")));
+    auto *scrubber = qobject_cast<QQuickItem *>(shell.find("ex03Step"));
+    REQUIRE(scrubber != nullptr);
+    WAIT_VERIFY(ShellFixture::isShown(scrubber));
+    QMetaObject::invokeMethod(shell.findShown("ex03Mask_causal"), "clicked");
+    // Row r sees keys 0..r: 8 keys in 4 blocks of 2.
+    tpusim::OnlineSoftmaxStepper stepper(tpusim::random_attention_problem(8, 8, 4, 8, 2, true, 7));
+    const int stops = static_cast<int>(stepper.kv_blocks()) + 1;
+    WAIT_COMPARE(scrubber->property("stops").toInt(), stops);
+    stepper.step();
+    dragStep(shell, scrubber, stops, 1);
+    WAIT_COMPARE(scrubber->property("value").toInt(), 1);
+    // The first block holds keys 0 and 1: every row sees key 0, row 0 is
+    // masked on key 1.
+    for (int r = 0; r < 8; ++r) {
+        INFO("row " << r);
+        const auto i = static_cast<std::size_t>(r);
+        CHECK(shown(shell, ("ex03State_m_" + std::to_string(r)).c_str()) == fixed3(stepper.m()[i]));
+        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) == fixed3(stepper.l()[i]));
+    }
+    // Row 0 sees nothing after key 0: its state never moves again.
+    const double l0 = stepper.l()[0];
+    stepper.run();
+    CHECK(stepper.l()[0] == l0);
+    dragStep(shell, scrubber, stops, stops - 1);
+    WAIT_COMPARE(scrubber->property("value").toInt(), stops - 1);
+    for (int r = 0; r < 8; ++r)
+        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) == fixed3(stepper.l()[static_cast<std::size_t>(r)]));
+    WAIT_VERIFY(ShellFixture::isShown(shell.find("ex03Check")));
+    shell.shot("ex03_causal_end");
+}
+
 TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03][qml]")
 {
     ShellFixture shell;

@@ -9,7 +9,7 @@ import TpuCourse.Sim
 Rectangle {
     id: root
     property string chip: Sim.defaultChip
-    property bool causal: false  // a decoder's mask: tiles wholly above the diagonal are skipped
+    property bool causal: false  // the piece's mask: tiles wholly above the diagonal are skipped
     readonly property int block: 512
     readonly property var costs: Attention.costs(chip, batch.value, heads.value, seq.value, headDim.value,
                                                  block, block, "bf16", causal)
@@ -34,13 +34,7 @@ Rectangle {
             ScrubNumber { id: heads; objectName: "ex03Heads"; label: "heads"; value: 8; defaultValue: 8; from: 1; to: 128; logarithmic: true; powersOnly: true; minimumDigits: 3 }
             ScrubNumber { id: seq; objectName: "ex03Seq"; label: "seq"; value: 4096; defaultValue: 4096; from: 512; to: 65536; logarithmic: true; powersOnly: true; minimumDigits: 5 }
             ScrubNumber { id: headDim; objectName: "ex03HeadDim"; label: "head dim"; value: 128; defaultValue: 128; from: 64; to: 256; stepSize: 64; minimumDigits: 3 }
-            MonoText { text: "bf16 · blocks " + root.block + "×" + root.block; color: Theme.inkMuted }
-            ChoiceRow {
-                namePrefix: "ex03Mask_"
-                options: [{ id: "full", label: "full" }, { id: "causal", label: "causal" }]
-                current: root.causal ? "causal" : "full"
-                onChosen: id => root.causal = id === "causal"
-            }
+            MonoText { text: "bf16 · blocks " + root.block + "×" + root.block + (root.causal ? " · causal" : ""); color: Theme.inkMuted }
             Item { Layout.fillWidth: true }
             ChoiceRow {
                 namePrefix: "ex03Chip_"

@@ -11,8 +11,11 @@ import TpuCourse.Backend
 // libtpusim's stepper; scrubbing only picks which step to show.
 Item {
     id: root
-    // Small enough to read every number: 8 query rows, 16 keys in 4 blocks.
-    readonly property var run: Attention.stream(8, 16, 4, 4, false, 7)
+    // Small enough to read every number: 8 query rows, 16 keys in 4 blocks;
+    // with a causal mask, row r sees keys 0..r, so 8 keys in 4 blocks of 2.
+    property bool causal: false
+    readonly property var run: causal ? Attention.stream(8, 8, 4, 2, true, 7) : Attention.stream(8, 16, 4, 4, false, 7)
+    onCausalChanged: { player.stop(); step = 0 }
     readonly property int blocks: run.blocks || 0
     property int step: 0
     readonly property var carried: run.steps ? run.steps[step] : ({})
@@ -23,6 +26,7 @@ Item {
     function caption() {
         if (step === 0)
             return "step 0 · Q arrives in VMEM and stays; every row starts at m = −∞, l = 0, acc = 0"
+                   + (causal ? " · causal: row r sees keys 0..r, masked scores count for nothing" : "")
         const j = sub(step - 1)
         if (step === blocks)
             return "step " + step + " · last block K" + j + ", V" + j + ": rescale, then O = acc / l; S was never in HBM"
@@ -84,6 +88,12 @@ Item {
                         player.start()
                     }
                 }
+                ChoiceRow {
+                    namePrefix: "ex03Mask_"
+                    options: [{ id: "full", label: "full" }, { id: "causal", label: "causal" }]
+                    current: root.causal ? "causal" : "full"
+                    onChosen: id => root.causal = id === "causal"
+                }
                 StepScrubber {
                     id: scrubber
                     objectName: "ex03Step"
@@ -141,7 +151,7 @@ Item {
                 }
             }
 
-            AtScalePanel { Layout.fillWidth: true }
+            AtScalePanel { Layout.fillWidth: true; causal: root.causal }
         }
     }
 }
