@@ -35,6 +35,8 @@ class IrXrayModel : public QObject
     // The Python the dumps came from, when known: its lines and file name.
     Q_PROPERTY(QStringList python READ python NOTIFY parsed)
     Q_PROPERTY(QString pythonFile READ pythonFile NOTIFY parsed)
+    // True when the panes hold dumps the learner opened or pasted.
+    Q_PROPERTY(bool ownProgram READ ownProgram NOTIFY parsed)
     // The chip the dots' predicted times are for.
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
@@ -50,6 +52,7 @@ public:
     QVariantList links() const { return m_links; }
     QStringList python() const { return m_python; }
     QString pythonFile() const { return m_pythonFile; }
+    bool ownProgram() const { return m_ownProgram; }
     QString chip() const { return m_chip; }
     void setChip(const QString &id);
     bool busy() const { return m_watcher.isRunning(); }

@@ -264,6 +264,7 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     paste(QStringLiteral("hello, world"));
     WAIT_VERIFY(shown(shell, "ex05Refusal").startsWith(QStringLiteral("pasted is not a jaxpr, StableHLO or HLO dump")));
     CHECK(shown(shell, "ex05Count_hlo") == hloCount);
+    CHECK(shell.find("ex05")->property("ownProgram").toBool() == false);  // still the shipped program
 
     // A jaxpr with a typo: the parser's line and column, in its pane.
     const std::string broken = "{ lambda ; a:f32[8,16] b:f32[16,4]. let\n    c:f32[8,4] = dot_general[\n"
@@ -277,6 +278,7 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     REQUIRE(!expected.empty());
     paste(QString::fromStdString(broken));
     WAIT_COMPARE(shown(shell, "ex05Error_jaxpr"), QString::fromStdString(expected));
+    CHECK(shell.find("ex05")->property("ownProgram").toBool());
     shell.shot("ex05_paste_error");
     CHECK(shown(shell, "ex05Refusal").startsWith(QStringLiteral("<not shown")));
     // The sample's other layers belonged to another program: they are gone.

@@ -15,7 +15,7 @@ Item {
     id: root
     objectName: "ex05"
     property string program: "mlp"
-    property bool ownProgram: false
+    readonly property bool ownProgram: xray.ownProgram
     property string chip: Sim.defaultChip
     readonly property var programs: [
         { id: "matmul", label: "matmul", python: "matmul" },
@@ -86,7 +86,6 @@ Item {
     function load(id) {
         const entry = programs.find(p => p.id === id)
         program = id
-        ownProgram = false
         const base = ":/chapters/ir-stack/samples/"
         xray.loadSample(base + entry.id, base + entry.python + ".py")
     }
@@ -133,14 +132,14 @@ Item {
         id: picker
         title: "Open a jaxpr, StableHLO or HLO dump"
         nameFilters: ["IR dumps (*.txt *.jaxpr *.mlir *.hlo)", "All files (*)"]
-        onAccepted: { root.ownProgram = true; xray.loadFile(selectedFile) }
+        onAccepted: xray.loadFile(selectedFile)
     }
     PasteDialog {
         id: paste
         anchors.centerIn: parent
         width: root.width * 0.7
         height: root.height * 0.7
-        onSubmitted: text => { root.ownProgram = true; xray.loadText(text, "pasted") }
+        onSubmitted: text => xray.loadText(text, "pasted")
     }
 
     ColumnLayout {
