@@ -94,4 +94,5 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     CHECK(shown(shell, "ex11WrapRule") != v5eRule);
     r = expected("v5p", {8, 16}, 1, 64 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+    shell.shot("ex11_v5p");
 }
