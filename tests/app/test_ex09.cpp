@@ -151,6 +151,10 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     // Clicking block (0, 1) says it is a gap; the arrow key moves to block
     // (0, 0), which says which steps write it, and that they race.
     QQuickItem *map = item(shell, "ex09CoverageCanvas");
+    // Hovering a block describes it too.
+    QTest::mouseMove(window, at(map, 0.25, 0.375));
+    QTest::mouseMove(window, at(map, 0.75, 0.125));
+    WAIT_COMPARE(shown(shell, "ex09CellInfo"), std::string("block (0, 1): never written, a gap in the output"));
     QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, at(map, 0.75, 0.125));
     WAIT_COMPARE(shown(shell, "ex09CellInfo"), std::string("block (0, 1): never written, a gap in the output"));
     QTest::keyClick(window, Qt::Key_Left);
