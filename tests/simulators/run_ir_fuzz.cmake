@@ -22,30 +22,39 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2 RESULT_VA
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "building the fuzz targets failed (is libclang-rt-14-dev installed?)")
 endif()
+# Runs one fuzz target on a corpus for SECONDS; any failure stops the test
+# with the fuzzer's log.
+function(run_fuzzer target corpus max_len)
+    execute_process(COMMAND ${WORK_DIR}/build/${target} -max_total_time=${SECONDS} -runs=2000000
+                            -timeout=5 -rss_limit_mb=2048 -max_len=${max_len} -print_final_stats=1 ${corpus}
+                    RESULT_VARIABLE rc ERROR_VARIABLE log)
+    string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
+    message("${target}: exit ${rc}, ${runs}")
+    if(NOT rc EQUAL 0)
+        message("${log}")
+        message(FATAL_ERROR "${target} found a failure")
+    endif()
+endfunction()
+
+# A fresh copy of the seeds each run keeps the source tree clean.
+function(fresh_corpus corpus)
+    file(REMOVE_RECURSE ${corpus})
+    file(MAKE_DIRECTORY ${corpus})
+endfunction()
+
 set(globs_jaxpr "*.jaxpr")
 set(globs_stablehlo "*.mlir")
 set(globs_hlo "*.hlo")
 foreach(format jaxpr stablehlo hlo)
-    # A fresh copy of the seeds each run keeps the source tree clean.
     set(corpus ${WORK_DIR}/corpus_${format})
-    file(REMOVE_RECURSE ${corpus})
-    file(MAKE_DIRECTORY ${corpus})
+    fresh_corpus(${corpus})
     file(GLOB seeds ${SOURCE_DIR}/assets/ir-samples/${globs_${format}})
     file(COPY ${seeds} DESTINATION ${corpus})
-    execute_process(COMMAND ${WORK_DIR}/build/fuzz_ir_${format} -max_total_time=${SECONDS} -runs=2000000
-                            -timeout=5 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${corpus}
-                    RESULT_VARIABLE rc ERROR_VARIABLE log)
-    string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
-    message("fuzz_ir_${format}: exit ${rc}, ${runs}")
-    if(NOT rc EQUAL 0)
-        message("${log}")
-        message(FATAL_ERROR "fuzz_ir_${format} found a failure")
-    endif()
+    run_fuzzer(fuzz_ir_${format} ${corpus} 65536)
 endforeach()
 
 set(corpus ${WORK_DIR}/corpus_index_map)
-file(REMOVE_RECURSE ${corpus})
-file(MAKE_DIRECTORY ${corpus})
+fresh_corpus(${corpus})
 set(index_maps "21lambda i, j, k: (i, k)" "21(i, j, k) -> (i + 1, 2 * k - j)" "20lambda i, j, k: (-(i - 3),)"
                "13lambda a, b: (a, b, 0, 7)" "21lambda i, j, k: (i // 2, k)")
 set(n 0)
@@ -53,12 +62,4 @@ foreach(seed IN LISTS index_maps)
     math(EXPR n "${n} + 1")
     file(WRITE ${corpus}/seed${n} "${seed}")
 endforeach()
-execute_process(COMMAND ${WORK_DIR}/build/fuzz_index_map -max_total_time=${SECONDS} -runs=2000000
-                        -timeout=5 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 ${corpus}
-                RESULT_VARIABLE rc ERROR_VARIABLE log)
-string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
-message("fuzz_index_map: exit ${rc}, ${runs}")
-if(NOT rc EQUAL 0)
-    message("${log}")
-    message(FATAL_ERROR "fuzz_index_map found a failure")
-endif()
+run_fuzzer(fuzz_index_map ${corpus} 4096)
