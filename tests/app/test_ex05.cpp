@@ -284,8 +284,14 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     // The sample's other layers belonged to another program: they are gone.
     CHECK(shown(shell, "ex05Count_hlo").startsWith(QStringLiteral("<not shown")));
 
-    // The fixed text reads, and its dot is decoded on hover.
-    paste(QString::fromStdString(broken + "}\n"));
+    // The fixed text reads (typed this time, sent with Ctrl+Enter), and its
+    // dot is decoded on hover.
+    click(shell, "ex05Paste");
+    QObject *area = shell.find("ex05PasteText");
+    WAIT_VERIFY(ShellFixture::isShown(area));
+    area->setProperty("text", QString::fromStdString(broken + "}\n"));
+    WAIT_VERIFY(area->property("activeFocus").toBool());
+    QTest::keyClick(shell.window(), Qt::Key_Return, Qt::ControlModifier);
     WAIT_COMPARE(shown(shell, "ex05Count_jaxpr"), QStringLiteral("1 op · 1 dot"));
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 2)));
     WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 8 × 4 × 16 = 1,024"));

@@ -19,7 +19,7 @@ Popup {
     contentItem: ColumnLayout {
         spacing: Theme.gap
         Text {
-            text: "Paste a jaxpr, a StableHLO module or an HLO dump. It fills the pane of its layer; paste the same program's other layers to link them."
+            text: "Paste a jaxpr, a StableHLO module or an HLO dump (Ctrl+Enter reads it). It fills the pane of its layer; paste the same program's other layers to link them."
             Layout.fillWidth: true
             color: Theme.inkMuted
             font.family: Theme.sans
@@ -40,6 +40,14 @@ Popup {
                 background: Rectangle { color: Theme.chartPlot; radius: Theme.radius }
                 wrapMode: TextEdit.NoWrap
                 selectByMouse: true
+                Keys.onPressed: event => {  // Ctrl+Enter x-rays it; Enter alone is a new line
+                    if ((event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                            && (event.modifiers & Qt.ControlModifier) && text.trim().length > 0) {
+                        root.submitted(text)
+                        root.close()
+                        event.accepted = true
+                    }
+                }
             }
         }
         RowLayout {
