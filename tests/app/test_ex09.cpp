@@ -204,6 +204,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09Verify");
     WAIT_COMPARE(shown(shell, "ex09VerifyResult"), "✗ " + lost.result.reason);
     CHECK(item(shell, "ex09VerifiedBadge")->property("kind").toString().toStdString() == "failed");
+    // The grid's axes carry the names the map's lambda gives them.
+    CHECK(item(shell, "ex09Grid0")->property("label").toString() == QStringLiteral("0 · k"));
+    CHECK(item(shell, "ex09Grid2")->property("label").toString() == QStringLiteral("2 · j"));
     shell.shot("ex09_kfirst");
 
     // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.

@@ -11,6 +11,12 @@ ColumnLayout {
     required property var model      // BlockSpecModel
     signal edited()
     spacing: Theme.gap
+    // The grid indices as the output map's lambda names them, for the labels.
+    readonly property var names: {
+        const header = /^\s*lambda\s+([^:]*):/.exec(root.model.outMap || "")
+        return header ? header[1].split(",").map(n => n.trim()) : []
+    }
+    function axisLabel(axis) { return names.length === 3 && names[axis] ? axis + " · " + names[axis] : String(axis) }
 
     function setAxis(axis, v) {
         const g = root.model.gridUsed.slice()
@@ -36,7 +42,7 @@ ColumnLayout {
                 ScrubNumber {
                     id: axisScrub
                     objectName: "ex09Grid" + index
-                    label: String(index)
+                    label: root.axisLabel(index)
                     labelColor: Theme.inkFaint
                     // Follows the model even after a drag has set the value by hand.
                     Binding on value { value: root.model.gridUsed[index] || 1; restoreMode: Binding.RestoreNone }
@@ -74,7 +80,7 @@ ColumnLayout {
         Caption { text: "kernel body: k = program_id(" }
         ChoiceRow {
             namePrefix: "ex09Reduction_"
-            options: [{id: "0", label: "0"}, {id: "1", label: "1"}, {id: "2", label: "2"}]
+            options: [0, 1, 2].map(a => ({ id: String(a), label: root.axisLabel(a) }))
             current: String(root.model.reductionAxis)
             onChosen: id => { root.model.reductionAxis = Number(id); root.edited() }
         }
