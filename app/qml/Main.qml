@@ -43,6 +43,17 @@ ApplicationWindow {
         return false
     }
 
+    // Files dropped on the window: an open piece that reads files (the IR
+    // x-ray's dumps) takes them; anything else is a run record to import.
+    function openFiles(urls) {
+        for (const url of urls) {
+            if (page === "piece" && piecePage.takeDroppedFile(url))
+                continue
+            const result = Course.importRun(url.toString())
+            importToast.show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
+        }
+    }
+
     function openChapter(number, focusPiece) {
         if (!chapterPage.load(number, focusPiece))
             return false
@@ -109,13 +120,7 @@ ApplicationWindow {
     DropArea {
         anchors.fill: parent
         keys: ["text/uri-list"]
-        onDropped: drop => {
-            for (const url of drop.urls) {
-                const result = Course.importRun(url.toString())
-                importToast.show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
-            }
-            drop.accept()
-        }
+        onDropped: drop => { window.openFiles(drop.urls); drop.accept() }
     }
     ImportToast { id: importToast }
 

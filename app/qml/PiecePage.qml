@@ -43,6 +43,13 @@ Rectangle {
         return true
     }
 
+    // A file dropped on the window while this piece is open: the piece takes
+    // it when it reads files (it defines openDroppedFile(url) -> bool).
+    function takeDroppedFile(url) {
+        const page = pages[pieceId]
+        return !!page && typeof page.openDroppedFile === "function" && page.openDroppedFile(url)
+    }
+
     ColumnLayout {
         anchors.fill: parent
         anchors.margins: Theme.gapL

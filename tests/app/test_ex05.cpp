@@ -284,6 +284,13 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     // The sample's other layers belonged to another program: they are gone.
     CHECK(shown(shell, "ex05Count_hlo").startsWith(QStringLiteral("<not shown")));
 
+    // A dump dropped on the window goes to the open x-ray: the shipped
+    // StableHLO of the MLP joins the pasted jaxpr as its own program's layer.
+    const QUrl dropped = QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.stablehlo.mlir"));
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{dropped})));
+    WAIT_COMPARE(shown(shell, "ex05Count_stablehlo").left(7), QStringLiteral("14 ops "));
+    CHECK(shown(shell, "ex05Error_jaxpr") == QString::fromStdString(expected));  // the pasted jaxpr stays
+
     // The fixed text reads (typed this time, sent with Ctrl+Enter), and its
     // dot is decoded on hover.
     click(shell, "ex05Paste");

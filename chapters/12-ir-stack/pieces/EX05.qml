@@ -83,6 +83,14 @@ Item {
                 return hloCost.kernels[kernelOf[line - 1]]
         return null
     }
+    // The shell hands over files dropped on the window; run records (.json)
+    // go on to the importer.
+    function openDroppedFile(url) {
+        if (String(url).toLowerCase().endsWith(".json"))
+            return false
+        xray.loadFile(url)
+        return true
+    }
     function load(id) {
         const entry = programs.find(p => p.id === id)
         program = id
