@@ -138,6 +138,30 @@ std::optional<std::string> readFile(const QString &path, std::string &refusal)
     return file.readAll().toStdString();
 }
 
+// A dump of the learner's own names its Python file in its op metadata;
+// when that file is on this machine (and small), it is shown like a shipped
+// program's source. The file most ops name wins.
+void readOwnSource(XrayParse &result)
+{
+    std::map<std::string, int> named;
+    for (const PaneParse &pane : result.panes)
+        for (const ir::Op *op : ir::all_ops(pane.module))
+            if (!op->metadata.source_file.empty())
+                ++named[op->metadata.source_file];
+    std::string best;
+    for (const auto &[file, count] : named)
+        if (best.empty() || count > named[best])
+            best = file;
+    const QFileInfo info(QString::fromStdString(best));
+    if (best.empty() || !info.isFile() || info.size() > (1 << 20))
+        return;
+    QFile file(info.filePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    result.python = file.readAll().toStdString();
+    result.pythonFile = info.fileName().toStdString();
+}
+
 // Runs on a worker thread: everything here is plain libtpusim.
 std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request)
 {
@@ -181,6 +205,8 @@ std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request
         PaneParse &pane = result->panes[i];
         pane.owner = ir::link_of_each_line(result->links, pane.module, layers[i], static_cast<int>(pane.lines.size()));
     }
+    if (result->own)
+        readOwnSource(*result);
     return result;
 }
 

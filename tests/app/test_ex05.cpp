@@ -13,6 +13,7 @@
 #include <tpusim/roofline.h>
 
 #include <QFile>
+#include <QTemporaryDir>
 #include <QQuickItem>
 #include <QTest>
 
@@ -302,4 +303,30 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     WAIT_COMPARE(shown(shell, "ex05Count_jaxpr"), QStringLiteral("1 op · 1 dot"));
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 2)));
     WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 8 × 4 × 16 = 1,024"));
+}
+
+TEST_CASE("EX05 shows the Python a pasted dump points to, when that file is on this machine", "[ex05][qml]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.py"), dir.filePath(QStringLiteral("mlp.py"))));
+    // The shipped StableHLO, its locations moved to where the copy lives.
+    QString text = QString::fromStdString(sample("mlp.stablehlo.mlir"));
+    text.replace(QStringLiteral("/home/learner/lab/"), dir.path() + QLatin1Char('/'));
+
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    click(shell, "ex05Paste");
+    QObject *area = shell.find("ex05PasteText");
+    WAIT_VERIFY(ShellFixture::isShown(area));
+    area->setProperty("text", text);
+    click(shell, "ex05PasteGo");
+    WAIT_COMPARE(shown(shell, "ex05Count_stablehlo").left(7), QStringLiteral("14 ops "));
+    WAIT_COMPARE(shown(shell, "ex05PythonFile"), QStringLiteral("mlp.py"));
+
+    // Its first dot_general came from line 8: hovering it lights that line.
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 1, 8)));
+    WAIT_VERIFY(shell.find("ex05Python_8")->property("lit").toBool());
+    CHECK_FALSE(shell.find("ex05Python_9")->property("lit").toBool());
 }

@@ -23,7 +23,7 @@ Rectangle {
         id: column
         x: Theme.gap; y: Theme.gap
         width: parent.width - 2 * Theme.gap
-        MonoText { text: root.file; color: Theme.amber; font.pixelSize: Theme.tinySize; bottomPadding: Theme.gap / 2 }
+        MonoText { objectName: "ex05PythonFile"; text: root.file; color: Theme.amber; font.pixelSize: Theme.tinySize; bottomPadding: Theme.gap / 2 }
         Repeater {
             model: root.lines
             delegate: Rectangle {
