@@ -200,3 +200,21 @@ TEST_CASE("tpusim collective: closed form against the hop-by-hop run, and its re
     CHECK(lines(bad.out) == 1);
     CHECK_THAT(bad.out, Catch::Contains("axis 2 is not an axis of the 8x4 mesh"));
 }
+
+TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
+    const std::string mlp = std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo";
+    const Run r = run("ir cost '" + mlp + "' --chip v5e");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("jit_mlp on v5e: 2 kernels"));
+    // The first output fusion: the dot 2x32x512x128 plus the bias add and the relu max.
+    CHECK_THAT(r.out, Catch::Contains("fusion    output  MXU     4227072  274.0 KiB  64.0 KiB"));
+    CHECK_THAT(r.out, Catch::Contains("predicted · v5e"));
+    const Run j = run("ir cost '" + mlp + "' --chip v6e --json");
+    CHECK(j.status == 0);
+    CHECK_THAT(j.out, Catch::Contains("\"kind\":\"output\""));
+    CHECK_THAT(j.out, Catch::Contains("\"chip\":\"v6e\""));
+    const Run bad = run("ir cost '" + std::string(TPUSIM_IR_SAMPLES) + "/mlp.jaxpr'");
+    CHECK(bad.status == 2);
+    CHECK(lines(bad.out) == 1);
+    CHECK_THAT(bad.out, Catch::Contains("reads optimized HLO; "));
+}

@@ -1,4 +1,4 @@
-// tpusim ir decode FILE | ir ops FILE | ir xref JAXPR STABLEHLO HLO
+// tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "table.h"
 #include "tpusim/error.h"
+#include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
 #include "tpusim/ir_xref.h"
@@ -131,6 +132,50 @@ int ops(const Args& args) {
     return 0;
 }
 
+// An optimized HLO dump's kernels as XLA fused them, each costed on the chip.
+int cost(const Args& args) {
+    args.allow_only({"chip"}, "tpusim ir cost");
+    args.max_words(3, "tpusim ir cost");
+    if (args.words().size() < 3) throw InputError("tpusim ir cost needs an optimized HLO FILE");
+    const std::string text = read_dump(args.words()[2]);
+    if (const ir::Format f = ir::detect_format(text); f != ir::Format::hlo)
+        throw InputError("tpusim ir cost reads optimized HLO; '" + args.words()[2] + "' is " +
+                         (f == ir::Format::jaxpr ? "a jaxpr" : "StableHLO"));
+    const ir::Module m = ir::parse_hlo(text);
+    const Chip& chip = args.chip();
+    const fusion::HloCost c = fusion::cost_hlo_kernels(m, chip);
+    if (args.flag("json")) {
+        Json j;
+        j.begin_object().field("module", m.name).field("chip", chip.id).field("time_s", c.time_s);
+        j.field("time", format_time(c.time_s)).field("flops", c.flops).field("bytes", c.bytes);
+        j.key("kernels").begin_array();
+        for (const auto& k : c.kernels) {
+            j.begin_object().field("name", k.name).field("opcode", k.opcode).field("kind", k.kind);
+            j.field("computation", k.computation).field("line", static_cast<std::int64_t>(k.position.line));
+            j.field("engine", k.engine == Engine::mxu ? "MXU" : "VPU").field("flops", k.flops);
+            j.field("bytes_read", k.bytes_read).field("bytes_written", k.bytes_written);
+            j.field("time_s", k.time_s).field("bound", bound_name(k.bound));
+            j.end_object();
+        }
+        j.end_array().key("provenance");
+        write_provenance(j, c.provenance);
+        j.end_object();
+        std::cout << j.str() << "\n";
+        return 0;
+    }
+    std::cout << (m.name.empty() ? "hlo" : m.name) << " on " << chip.id << ": " << c.kernels.size() << " kernel"
+              << (c.kernels.size() == 1 ? "" : "s") << ", " << format_time(c.time_s) << "\n\n";
+    Table t({"line", "kernel", "kind", "engine", "FLOPs", "read", "written", "time", "bound"},
+            {true, false, false, false, true, true, true, true, false});
+    for (const auto& k : c.kernels)
+        t.add({std::to_string(k.position.line), k.name, k.kind, k.engine == Engine::mxu ? "MXU" : "VPU",
+               format_fixed(k.flops, 0), format_bytes(k.bytes_read), format_bytes(k.bytes_written),
+               format_time(k.time_s), std::string(bound_name(k.bound))});
+    t.print(std::cout);
+    print_provenance(c.provenance);
+    return 0;
+}
+
 int xref(const Args& args) {
     args.allow_only({}, "tpusim ir xref");
     args.max_words(5, "tpusim ir xref");
@@ -173,8 +218,9 @@ int cmd_ir(const Args& args) {
     const std::string verb = args.words().size() > 1 ? args.words()[1] : "";
     if (verb == "decode") return decode(args);
     if (verb == "ops") return ops(args);
+    if (verb == "cost") return cost(args);
     if (verb == "xref") return xref(args);
-    throw InputError("tpusim ir takes decode FILE, ops FILE or xref JAXPR STABLEHLO HLO");
+    throw InputError("tpusim ir takes decode FILE, ops FILE, cost HLO or xref JAXPR STABLEHLO HLO");
 }
 
 }  // namespace tpusim::cli

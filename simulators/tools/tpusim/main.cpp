@@ -51,7 +51,7 @@ constexpr Subcommand subcommands[] = {
      "and hop-by-hop simulation (--links, --trace out.json)",
      "tpusim collective all-gather --chip v5e --mesh 8x4 --axis 1 --bytes 33554432"},
     {"ir", tpusim::cli::cmd_ir,
-     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, xref J S H",
+     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
     {"semaphores", tpusim::cli::cmd_semaphores,
      "run per-device DMA/semaphore programs: deadlocks, races, nonzero semaphores",
