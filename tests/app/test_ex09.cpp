@@ -229,6 +229,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     click(shell, "ex09Preset_docs");
     QQuickItem *rows = item(shell, "ex09Grid0");
     WAIT_COMPARE(intValue(rows), 8);
+    WAIT_COMPARE(rows->property("label").toString(), QStringLiteral("0 · i"));
     drag(window, rows, -24);
     WAIT_COMPARE(intValue(rows), 4);
     in = inputsShown(shell);

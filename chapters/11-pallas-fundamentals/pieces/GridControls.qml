@@ -17,6 +17,8 @@ ColumnLayout {
         return header ? header[1].split(",").map(n => n.trim()) : []
     }
     function axisLabel(axis) { return names.length === 3 && names[axis] ? axis + " · " + names[axis] : String(axis) }
+    // Room for a one-letter name, so renaming the indices never moves the numbers.
+    TextMetrics { id: labelRoom; text: "0 · m"; font.family: Theme.sans; font.pixelSize: Theme.smallSize }
 
     function setAxis(axis, v) {
         const g = root.model.gridUsed.slice()
@@ -43,6 +45,7 @@ ColumnLayout {
                     id: axisScrub
                     objectName: "ex09Grid" + index
                     label: root.axisLabel(index)
+                    labelWidth: labelRoom.width
                     labelColor: Theme.inkFaint
                     // Follows the model even after a drag has set the value by hand.
                     Binding on value { value: root.model.gridUsed[index] || 1; restoreMode: Binding.RestoreNone }

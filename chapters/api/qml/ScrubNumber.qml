@@ -22,6 +22,7 @@ Item {
     property int decimals: 0
     property string unit: ""
     property string label: ""
+    property real labelWidth: 0         // at least; keeps the number still when the label changes
     property int minimumDigits: 4
     property real pixelsPerStep: logarithmic ? 24 : 6
     property color textColor: Theme.inkText
@@ -119,6 +120,7 @@ Item {
         Text {
             visible: root.label !== ""
             anchors.verticalCenter: parent.verticalCenter
+            width: Math.max(implicitWidth, root.labelWidth)
             text: root.label
             font.family: Theme.sans
             font.pixelSize: Theme.smallSize
@@ -194,9 +196,7 @@ Item {
                     anchorScale = root.scaleFor(mouseEvent.modifiers)
                     dragged = false
                 }
-                onPositionChanged: mouseEvent => {
-                    if (!pressed)
-                        return
+                function dragTo(mouseEvent) {
                     const dx = mouseEvent.x - anchorX
                     if (!dragged && Math.abs(dx) < Qt.styleHints.startDragDistance)
                         return
@@ -209,7 +209,11 @@ Item {
                     }
                     root.setValue(root.stepped(anchorValue, dx / root.pixelsPerStep * scale))
                 }
-                onReleased: {
+                onPositionChanged: mouseEvent => { if (pressed) dragTo(mouseEvent) }
+                // Where the button comes up ends the drag, even when the last
+                // move arrived before it (or never).
+                onReleased: mouseEvent => {
+                    if (dragged) dragTo(mouseEvent)
                     if (afterDoubleClick) afterDoubleClick = false
                     else if (!dragged) clickTimer.restart()
                 }
