@@ -53,67 +53,38 @@ std::int64_t visible_keys(bool causal, std::int64_t row, std::int64_t c0, std::i
 #define TPUSIM_VECTOR_CLONES
 #endif
 
-// s (bq x bk) = q (bq rows of d) times kt (d rows, stride ld, bk wide).
-TPUSIM_VECTOR_CLONES void score_tile(const double* __restrict q, const double* __restrict kt, std::int64_t ld,
-                std::int64_t d, std::int64_t bq, std::int64_t bk, double* __restrict s) {
-    std::fill(s, s + bq * bk, 0.0);
+// c (rows x cols) += a (rows x inner) times b (inner rows, stride ldb, cols
+// wide), four rows of c at a time so each b row is loaded once per four.
+// Both products of a tile are this: S = Q K^T (K stored transposed) and
+// acc += P V.
+TPUSIM_VECTOR_CLONES void multiply_add(const double* __restrict a, std::int64_t inner, const double* __restrict b,
+                                       std::int64_t ldb, std::int64_t rows, std::int64_t cols,
+                                       double* __restrict c) {
     std::int64_t r = 0;
-    for (; r + 4 <= bq; r += 4) {
-        double* __restrict s0 = s + r * bk;
-        double* __restrict s1 = s0 + bk;
-        double* __restrict s2 = s1 + bk;
-        double* __restrict s3 = s2 + bk;
-        for (std::int64_t c = 0; c < d; ++c) {
-            const double q0 = q[r * d + c], q1 = q[(r + 1) * d + c], q2 = q[(r + 2) * d + c],
-                         q3 = q[(r + 3) * d + c];
-            const double* __restrict k = kt + c * ld;
-            for (std::int64_t j = 0; j < bk; ++j) {
-                const double kv = k[j];
-                s0[j] += q0 * kv;
-                s1[j] += q1 * kv;
-                s2[j] += q2 * kv;
-                s3[j] += q3 * kv;
+    for (; r + 4 <= rows; r += 4) {
+        double* __restrict c0 = c + r * cols;
+        double* __restrict c1 = c0 + cols;
+        double* __restrict c2 = c1 + cols;
+        double* __restrict c3 = c2 + cols;
+        for (std::int64_t x = 0; x < inner; ++x) {
+            const double a0 = a[r * inner + x], a1 = a[(r + 1) * inner + x], a2 = a[(r + 2) * inner + x],
+                         a3 = a[(r + 3) * inner + x];
+            const double* __restrict brow = b + x * ldb;
+            for (std::int64_t j = 0; j < cols; ++j) {
+                const double bv = brow[j];
+                c0[j] += a0 * bv;
+                c1[j] += a1 * bv;
+                c2[j] += a2 * bv;
+                c3[j] += a3 * bv;
             }
         }
     }
-    for (; r < bq; ++r) {
-        double* __restrict s0 = s + r * bk;
-        for (std::int64_t c = 0; c < d; ++c) {
-            const double q0 = q[r * d + c];
-            const double* __restrict k = kt + c * ld;
-            for (std::int64_t j = 0; j < bk; ++j) s0[j] += q0 * k[j];
-        }
-    }
-}
-
-// acc (bq rows of d) += p (bq x bk) times v (bk rows of d).
-TPUSIM_VECTOR_CLONES void accumulate_pv(const double* __restrict p, const double* __restrict v, std::int64_t d,
-                   std::int64_t bq, std::int64_t bk, double* __restrict acc) {
-    std::int64_t r = 0;
-    for (; r + 4 <= bq; r += 4) {
-        double* __restrict a0 = acc + r * d;
-        double* __restrict a1 = a0 + d;
-        double* __restrict a2 = a1 + d;
-        double* __restrict a3 = a2 + d;
-        for (std::int64_t j = 0; j < bk; ++j) {
-            const double p0 = p[r * bk + j], p1 = p[(r + 1) * bk + j], p2 = p[(r + 2) * bk + j],
-                         p3 = p[(r + 3) * bk + j];
-            const double* __restrict vrow = v + j * d;
-            for (std::int64_t c = 0; c < d; ++c) {
-                const double x = vrow[c];
-                a0[c] += p0 * x;
-                a1[c] += p1 * x;
-                a2[c] += p2 * x;
-                a3[c] += p3 * x;
-            }
-        }
-    }
-    for (; r < bq; ++r) {
-        double* __restrict a0 = acc + r * d;
-        for (std::int64_t j = 0; j < bk; ++j) {
-            const double p0 = p[r * bk + j];
-            const double* __restrict vrow = v + j * d;
-            for (std::int64_t c = 0; c < d; ++c) a0[c] += p0 * vrow[c];
+    for (; r < rows; ++r) {
+        double* __restrict c0 = c + r * cols;
+        for (std::int64_t x = 0; x < inner; ++x) {
+            const double a0 = a[r * inner + x];
+            const double* __restrict brow = b + x * ldb;
+            for (std::int64_t j = 0; j < cols; ++j) c0[j] += a0 * brow[j];
         }
     }
 }
@@ -176,7 +147,8 @@ void OnlineSoftmaxStepper::fold_tile(std::int64_t qi, std::int64_t kj) {
     const std::int64_t r0 = qi * bq, c0 = kj * bk;
     const double scale = effective_scale(p_);
     double* tile = tile_.data();
-    score_tile(p_.q.data() + r0 * d, kt_.data() + c0, p_.seq_kv, d, bq, bk, tile);
+    std::fill(tile, tile + bq * bk, 0.0);  // S = Q K^T for this tile
+    multiply_add(p_.q.data() + r0 * d, d, kt_.data() + c0, p_.seq_kv, bq, bk, tile);
     for (std::int64_t lr = 0; lr < bq; ++lr) {
         const std::int64_t row = r0 + lr;
         double* s = tile + lr * bk;
@@ -205,7 +177,7 @@ void OnlineSoftmaxStepper::fold_tile(std::int64_t qi, std::int64_t kj) {
         double* acc = acc_.data() + row * d;
         for (std::int64_t c = 0; c < d; ++c) acc[c] *= alpha;
     }
-    accumulate_pv(tile, p_.v.data() + c0 * d, d, bq, bk, acc_.data() + r0 * d);
+    multiply_add(tile, bk, p_.v.data() + c0 * d, d, bq, d, acc_.data() + r0 * d);  // acc += P V
     tile_qi_ = qi;
     tile_kj_ = kj;
     ++tiles_computed_;
