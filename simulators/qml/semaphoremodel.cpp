@@ -143,8 +143,7 @@ void SemaphoreModel::rerun()
     m_states.clear();
     try {
         const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
-        m_run = convert(tpusim::run_semaphores(m_program, chip));
-        m_states = tpusim::semaphore_states(m_program, chip, 0);
+        m_run = convert(tpusim::run_semaphores(m_program, chip, 0, &m_states, 20000));
     } catch (const tpusim::InputError &e) {
         m_run = {{"error", QString::fromUtf8(e.what())}};
     }

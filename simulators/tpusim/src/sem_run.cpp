@@ -354,16 +354,6 @@ semdetail::Expanded expanded(const SemProgram& p, int devices) {
 
 }  // namespace
 
-SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices) {
-    const semdetail::Expanded x = expanded(p, devices);
-    semdetail::Machine m(x, chip);
-    while (m.step())
-        if (m.run.events.size() > kMaxEvents)
-            throw InputError("the run needs more than " + std::to_string(kMaxEvents) + " events");
-    semdetail::finish(m);
-    return std::move(m.run);
-}
-
 namespace {
 
 // The machine's state as the app shows it, labelled as after `event_index`.
@@ -420,19 +410,35 @@ SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
     return snapshot(m, x, event_index);
 }
 
-std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices,
-                                       std::size_t max_states) {
+SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices, std::vector<SemState>* states,
+                      std::size_t max_states) {
     const semdetail::Expanded x = expanded(p, devices);
     semdetail::Machine m(x, chip);
-    std::vector<SemState> states;
     // Events a step adds share the state after that step, as
     // semaphore_state_at sees them.
     const auto record = [&] {
-        for (std::size_t e = states.size(); e < m.run.events.size() && states.size() < max_states; ++e)
-            states.push_back(snapshot(m, x, e));
+        if (!states) return;
+        for (std::size_t e = states->size(); e < m.run.events.size() && states->size() < max_states; ++e)
+            states->push_back(snapshot(m, x, e));
     };
-    while (states.size() < max_states && m.run.events.size() < kMaxEvents && m.step()) record();
+    while (m.step()) {
+        if (m.run.events.size() > kMaxEvents)
+            throw InputError("the run needs more than " + std::to_string(kMaxEvents) + " events");
+        record();
+    }
     record();
+    semdetail::finish(m);
+    return std::move(m.run);
+}
+
+SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices) {
+    return run_semaphores(p, chip, devices, nullptr, 0);
+}
+
+std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices,
+                                       std::size_t max_states) {
+    std::vector<SemState> states;
+    run_semaphores(p, chip, devices, &states, max_states);
     return states;
 }
 

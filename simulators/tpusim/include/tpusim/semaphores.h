@@ -151,6 +151,11 @@ struct SemRun {
 // Throws InputError for fewer than 1 or more than 4096 devices, or a
 // statement that is wrong on some device.
 SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices = 0);
+struct SemState;
+// The same run, also recording in `states` the state after each of its
+// first `max_states` events (see semaphore_state_at), for scrubbing.
+SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices, std::vector<SemState>* states,
+                      std::size_t max_states);
 
 // The state after events [0, event_index] of the run (event_index may be
 // past the end: the final state). Events recorded together, such as a copy
