@@ -240,7 +240,7 @@ void IrXrayModel::setChip(const QString &id)
         return;
     m_chip = id;
     emit chipChanged();
-    convert();
+    price();
 }
 
 void IrXrayModel::loadSample(const QString &base, const QString &pythonPath)
@@ -337,22 +337,17 @@ void IrXrayModel::convert()
             columns = std::max(columns, line.size());
         }
         std::vector<int> dotOf(p.lines.size(), -1);
-        QVariantList dots;
         for (std::size_t d = 0; d < p.dots.size(); ++d) {
             const int first = p.dots[d].position.line, last = p.dotLastLine[d];
             for (int line = std::max(first, 1); line <= std::min<int>(last, static_cast<int>(dotOf.size())); ++line)
                 dotOf[static_cast<std::size_t>(line - 1)] = static_cast<int>(d);
-            dots.append(simqml::dotCard(p.dots[d], last, m_chip));
         }
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
                                    {"present", p.present}, {"origin", qs(p.origin)},
                                    {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
-                                   {"dotOf", simqml::list(dotOf)}, {"dots", dots}, {"opCount", p.opCount},
+                                   {"dotOf", simqml::list(dotOf)}, {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
-                                   {"errorColumn", p.errorColumn},
-                                   {"cost", layers[i] == ir::Format::hlo && p.present && p.error.empty()
-                                                ? simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip)
-                                                : QVariantMap()}});
+                                   {"errorColumn", p.errorColumn}});
     }
     m_links.clear();
     // Each link's lines in each pane, gathered in one pass over the lines.
@@ -376,5 +371,26 @@ void IrXrayModel::convert()
     while (!m_python.isEmpty() && m_python.last().isEmpty())
         m_python.removeLast();
     m_pythonFile = r.python.empty() ? QString() : qs(r.pythonFile);
+    price();
+}
+
+// What depends on the chip: each dot's time and the HLO kernels' costs. A
+// chip switch redoes only this, not the lines and links of a large dump.
+void IrXrayModel::price()
+{
+    if (!m_current)
+        return;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const PaneParse &p = m_current->panes[i];
+        QVariantList dots;
+        for (std::size_t d = 0; d < p.dots.size(); ++d)
+            dots.append(simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip));
+        QVariantMap pane = m_panes[static_cast<qsizetype>(i)].toMap();
+        pane.insert(QStringLiteral("dots"), dots);
+        pane.insert(QStringLiteral("cost"), layers[i] == ir::Format::hlo && p.present && p.error.empty()
+                                                ? simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip)
+                                                : QVariantMap());
+        m_panes[static_cast<qsizetype>(i)] = pane;
+    }
     emit parsed();
 }

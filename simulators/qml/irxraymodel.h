@@ -80,6 +80,7 @@ private:
     void start(std::shared_ptr<const XrayRequest> request);
     void finished(std::shared_ptr<XrayParse> result);
     void convert();
+    void price();
     void setRefusal(const QString &sentence);
 
     QFutureWatcher<std::shared_ptr<XrayParse>> m_watcher;
