@@ -13,10 +13,14 @@ With no options it opens the window.
 Options:
   --db PATH                  Keep progress in PATH instead of the user's data folder.
   --screenshot FILE.png      Render a page offscreen, save it as a PNG and exit.
-  --open PLACE               With --screenshot: the page to render. PLACE is stack (the
-                             default), ch01 ... ch15, workshop, bench, chips, palette, or a
-                             workshop piece id such as EX01.
-  --size WxH                 With --screenshot: the window size (default 1440x900).
+  --layout-report FILE.json  Render a page offscreen and write every visible text and control
+                             as JSON (its rectangle, whether it is cut off, whether it can
+                             be scrolled into view), then exit.
+  --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
+                             is stack (the default), ch01 ... ch15, workshop, bench, chips,
+                             palette, report, or a workshop piece id such as EX01.
+  --size WxH                 With --screenshot or --layout-report: the window size (default
+                             1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
   --import-run FILE          Import a lab's run record (JSON): check it, store it, judge its
                              gate when it is a measured gate run, and exit.
@@ -26,7 +30,7 @@ Options:
 )";
 
 // Flags that take a value, and the ones that don't.
-const QStringList valueFlags{"--db", "--screenshot", "--open", "--size", "--export-report", "--import-run", "--chapters"};
+const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--open", "--size", "--export-report", "--import-run", "--chapters"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -35,7 +39,7 @@ QString commandLineHelp() { return QString::fromUtf8(helpText); }
 
 bool isKnownPlaceSyntax(const QString &place)
 {
-    static const QStringList named{"stack", "workshop", "bench", "chips", "palette"};
+    static const QStringList named{"stack", "workshop", "bench", "chips", "palette", "report"};
     static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])$"));
     static const QRegularExpression piece(QStringLiteral("^(EX(0[1-9]|1[0-2])|D[1-4]|M[1-6]|L(0[1-9]|1[0-3]))$"));
     return named.contains(place) || chapter.match(place).hasMatch() || piece.match(place).hasMatch();
@@ -82,9 +86,13 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             if (!value.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
                 return {std::nullopt, QStringLiteral("--screenshot writes a PNG: \"%1\" does not end in .png.").arg(value)};
             o.screenshotPath = value;
+        } else if (flag == QLatin1String("--layout-report")) {
+            if (!value.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+                return {std::nullopt, QStringLiteral("--layout-report writes JSON: \"%1\" does not end in .json.").arg(value)};
+            o.layoutReportPath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
-                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15, workshop, bench, chips, palette, or a piece id such as EX01).").arg(value)};
+                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15, workshop, bench, chips, palette, report, or a piece id such as EX01).").arg(value)};
             o.openPlace = value;
             sawOpen = true;
         } else if (flag == QLatin1String("--size")) {
@@ -105,10 +113,11 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.reportPath = value;
         }
     }
-    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty())
-        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot.")};
-    const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.reportPath.isEmpty()) + int(!o.importPath.isEmpty());
+    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty())
+        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report.")};
+    const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) + int(!o.reportPath.isEmpty())
+                        + int(!o.importPath.isEmpty());
     if (actions > 1)
-        return {std::nullopt, QStringLiteral("--screenshot, --export-report and --import-run cannot be used together.")};
+        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --export-report and --import-run cannot be used together.")};
     return {o, {}};
 }

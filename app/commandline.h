@@ -14,6 +14,7 @@ struct AppOptions
     bool version = false;
     QString dbPath;         // empty: the user's data folder
     QString screenshotPath; // non-empty: render offscreen, save, exit
+    QString layoutReportPath; // non-empty: render offscreen, write the layout report, exit
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
     QString reportPath;     // non-empty: export the progress report and exit

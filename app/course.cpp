@@ -317,7 +317,8 @@ void Course::buildPalette()
                             p.hasPage || p.kind == QLatin1String("lab")
                                 ? QStringLiteral("%1 · %2 · ch %3").arg(p.displayId(), p.does, two(c.number))
                                 : QStringLiteral("%1 · not built yet: opens ch %2").arg(p.displayId(), two(c.number)),
-                            QStringLiteral("%1 %2 %3").arg(p.displayId(), QLatin1String(kindPlural(p.kind)), c.title)});
+                            QStringLiteral("%1 %2 %3").arg(p.displayId(), QLatin1String(kindPlural(p.kind)), c.title),
+                            p.hasPage || p.kind == QLatin1String("lab")});
     entries.append({QStringLiteral("workshop"), QStringLiteral("page"), QStringLiteral("The workshop"),
                     QStringLiteral("instruments, drills, exhibits and labs"), QStringLiteral("pieces")});
     entries.append({QStringLiteral("bench"), QStringLiteral("page"), QStringLiteral("The bench"),

@@ -58,7 +58,8 @@ int main(int argc, char *argv[])
         std::printf("tpu-course %s\n", TPU_COURSE_VERSION);
         return 0;
     }
-    const bool headless = !opt.screenshotPath.isEmpty() || !opt.reportPath.isEmpty() || !opt.importPath.isEmpty();
+    const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.reportPath.isEmpty()
+                          || !opt.importPath.isEmpty();
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -121,5 +122,7 @@ int main(int argc, char *argv[])
 
     if (!opt.screenshotPath.isEmpty())
         return saveScreenshot(engine, opt.openPlace, opt.size, opt.screenshotPath);
+    if (!opt.layoutReportPath.isEmpty())
+        return saveLayoutReport(engine, opt.openPlace, opt.size, opt.layoutReportPath);
     return QApplication::exec();
 }

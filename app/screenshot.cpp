@@ -1,8 +1,12 @@
 #include "screenshot.h"
+#include "layout/layoutreport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QSaveFile>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
 #include <QThread>
@@ -30,12 +34,17 @@ void settle(QQuickWindow *window)
 
 } // namespace
 
-int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
+namespace {
+
+// Shows the window at `size` with PLACE open and rendered; null (with the
+// exit code set and one line printed) when it cannot.
+QQuickWindow *showPlace(QQmlApplicationEngine &engine, const QString &place, QSize size, int *exitCode)
 {
     auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
     if (!window) {
         std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
-        return 1;
+        *exitCode = 1;
+        return nullptr;
     }
     window->resize(size);
     window->show();
@@ -44,15 +53,43 @@ int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize si
     QMetaObject::invokeMethod(window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
     if (!ok.toBool()) {
         std::fprintf(stderr, "tpu-course: cannot open \"%s\": no such place in this course.\n", qPrintable(place));
-        return 2;
+        *exitCode = 2;
+        return nullptr;
     }
     settle(window);
+    return window;
+}
+
+} // namespace
+
+int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
+{
+    int exitCode = 0;
+    QQuickWindow *window = showPlace(engine, place, size, &exitCode);
+    if (!window)
+        return exitCode;
     const QImage image = window->grabWindow();
     if (image.isNull() || image.size() != size) {
         std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
         return 1;
     }
     if (!image.save(path, "PNG")) {
+        std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
+        return 1;
+    }
+    return 0;
+}
+
+int saveLayoutReport(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
+{
+    int exitCode = 0;
+    QQuickWindow *window = showPlace(engine, place, size, &exitCode);
+    if (!window)
+        return exitCode;
+    const QByteArray json = layoutReportJson(collectLayout(window), size).toJson(QJsonDocument::Indented);
+    // Written whole or not at all.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
         std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
         return 1;
     }

@@ -9,3 +9,8 @@ class QQmlApplicationEngine;
 // rendered, and saves it as a PNG. Returns the process exit code and prints
 // one line on failure.
 int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path);
+
+// The same, but writes what the page shows as a layout report (JSON: every
+// visible text and control, its rectangle, whether it is cut off or out of
+// reach), for checking a page at a window size without looking at it.
+int saveLayoutReport(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path);

@@ -33,13 +33,23 @@ void PaletteModel::refilter()
         if (score >= 0)
             scored.append({score, i, &e});
     }
+    // A weak match is one scoring under 70% of the best: letters strewn
+    // across a title ("mesh" in "megablocks-style matmul") next to a clean
+    // hit ("the mesh, hop by hop" scores 160, the strewn ones 100 or less).
+    int best = 0;
+    for (const Scored &s : scored)
+        best = std::max(best, s.score);
+    const int floor = best * 7 / 10;
     std::stable_sort(scored.begin(), scored.end(), [](const Scored &a, const Scored &b) {
+        if (a.entry->built != b.entry->built)
+            return a.entry->built;
         return a.score != b.score ? a.score > b.score : a.order < b.order;
     });
     beginResetModel();
     m_matches.clear();
     for (const Scored &s : scored)
-        m_matches.append(*s.entry);
+        if (s.score >= floor)
+            m_matches.append(*s.entry);
     endResetModel();
     emit countChanged();
 }

@@ -4,7 +4,10 @@
 #include <QList>
 #include <QString>
 
-// Everything the command palette can jump to, filtered and ranked by a query.
+// Everything the command palette can jump to, filtered and ranked by a
+// query: what exists before what is not built yet, then the best match
+// first; matches far weaker than the best are dropped, so a few letters
+// give a short list.
 class PaletteModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -19,6 +22,7 @@ public:
         QString title;
         QString subtitle;
         QString keywords; // extra words that match but are not shown
+        bool built = true;// false for a piece not built yet: it ranks below every built one
     };
 
     enum Role { PlaceRole = Qt::UserRole + 1, KindRole, TitleRole, SubtitleRole };

@@ -39,7 +39,7 @@ Rectangle {
             objectName: "fullBenchLink"
             text: "the full bench →"
             mono: true
-            fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.amber
+            fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
             onClicked: root.openPlace("bench")
         }
     }

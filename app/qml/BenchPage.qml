@@ -63,13 +63,13 @@ Flickable {
                 objectName: "fullBenchToggle"
                 text: root.full ? "← the three rows" : "the full bench →"
                 mono: true
-                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.amber
+                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
                 onClicked: root.full = !root.full
             }
             PlainButton {
                 text: "the chips →"
                 mono: true
-                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.amber
+                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
                 onClicked: root.openPlace("chips")
             }
         }
@@ -84,7 +84,7 @@ Flickable {
                     Layout.topMargin: Theme.gapM
                     visible: root.full && (index === 0 || root.rows[index - 1].group !== modelData.group)
                     text: modelData.group || ""
-                    color: Theme.amber
+                    color: Theme.accent
                 }
                 Text {
                     visible: modelData.error !== undefined

@@ -20,7 +20,7 @@ Flickable {
             return
         rendered = Course.chapterText(page.number, chipSwitcher.chip, {
             "font": Theme.sans, "mono": Theme.mono, "pixelSize": Theme.bodySize + 1,
-            "text": Theme.ink, "predicted": Theme.amberDeep, "fact": Theme.ink, "problem": Theme.failed,
+            "text": Theme.ink, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "problem": Theme.failed,
             "codeBackground": Theme.layerColors[1] })
     }
     readonly property int depth: page.layer || 1
@@ -163,10 +163,19 @@ Flickable {
             color: Theme.ink
             wrapMode: Text.WordWrap
             onLinkActivated: link => { if (!link.startsWith("value:")) Qt.openUrlExternally(link) }
-            HoverHandler { cursorShape: chapterText.hoveredLink !== "" ? Qt.PointingHandCursor : Qt.ArrowCursor }
-            ToolTip.visible: hoveredLink.startsWith("value:")
-            ToolTip.text: hoveredLink.startsWith("value:") ? (root.rendered.details || [])[parseInt(hoveredLink.slice(6))] || "" : ""
-            ToolTip.delay: 150
+            HoverHandler {
+                id: textHover
+                cursorShape: chapterText.hoveredLink !== "" ? Qt.PointingHandCursor : Qt.ArrowCursor
+            }
+            // Beside the value under the pointer, not at the top of the block.
+            ExplainCard {
+                readonly property string link: chapterText.hoveredLink
+                shown: link.startsWith("value:")
+                delay: 150
+                text: shown ? (root.rendered.details || [])[parseInt(link.slice(6))] || "" : ""
+                targetRect: Qt.rect(textHover.point.position.x - Theme.gapM, textHover.point.position.y - Theme.bodySize,
+                                    Theme.gapL, Theme.bodySize * 1.6)
+            }
         }
 
         // The gate, for a stage: what passes it, and its state.
@@ -242,8 +251,8 @@ Flickable {
                 Layout.fillWidth: true
                 implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
                 radius: Theme.radius
-                color: modelData.id === root.highlightPiece ? Theme.highlight : "transparent"
-                border.color: modelData.id === root.highlightPiece ? Theme.amberDeep : Theme.layerColors[2]
+                color: modelData.id === root.highlightPiece ? Theme.accentSoft : "transparent"
+                border.color: modelData.id === root.highlightPiece ? Theme.accentDeep : Theme.layerColors[2]
                 MouseArea {
                     anchors.fill: parent
                     enabled: pieceRow.hasPage
@@ -255,7 +264,7 @@ Flickable {
                     x: Theme.gapM; y: Theme.gapM
                     width: parent.width - 2 * Theme.gapM
                     spacing: 2
-                    MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.amberDeep }
+                    MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.accentDeep }
                     Text {
                         text: modelData.name
                         font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold

@@ -75,7 +75,7 @@ Flickable {
                     topPadding: Theme.gapL
                     bottomPadding: Theme.gap
                     text: factRow.first.group
-                    color: Theme.amber
+                    color: Theme.accent
                 }
                 Rectangle { width: column.width; height: 1; color: Theme.cardBorder }
                 Row {
@@ -99,18 +99,17 @@ Flickable {
                                 width: parent.width - Theme.gap
                                 text: (cell.fact.assumption ? "◇ " : "") + cell.fact.text
                                 color: cell.fact.published ? (cell.fact.assumption ? Theme.predicted : Theme.inkText) : Theme.inkFaint
-                                elide: Text.ElideRight
+                                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                                 HoverHandler { id: hover }
-                                ToolTip.visible: hover.hovered && cell.fact.note !== ""
-                                ToolTip.text: cell.fact.note
-                                ToolTip.delay: 250
+                                ExplainCard { shown: hover.hovered; text: cell.fact.note }
                             }
                             MonoText {
                                 width: parent.width - Theme.gap
                                 text: cell.fact.source
                                 color: Theme.inkFaint
-                                font.pixelSize: Theme.tinySize - 1
-                                elide: Text.ElideRight
+                                font.pixelSize: Theme.tinySize
+                                // Source tags run together ("[SB-TPU][JAX-INFO]"): break anywhere.
+                                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                             }
                         }
                     }

@@ -19,7 +19,23 @@ Popup {
     modal: true
     focus: true
     closePolicy: Popup.CloseOnEscape | Popup.CloseOnPressOutside
-    onOpened: { field.text = ""; Course.palette.query = ""; list.currentIndex = 0; field.forceActiveFocus() }
+    onOpened: {
+        field.text = ""; Course.palette.query = ""; list.currentIndex = 0
+        pointerStart = Qt.point(-1, -1)
+        field.forceActiveFocus()
+    }
+
+    // The pointer picks a row only once it has moved since the palette
+    // opened: a pointer that happened to rest where the list appears must
+    // not change what Enter opens.
+    property point pointerStart: Qt.point(-1, -1)
+    function pointerMoved(scenePoint) {
+        if (pointerStart.x < 0) {
+            pointerStart = scenePoint
+            return false
+        }
+        return Math.abs(scenePoint.x - pointerStart.x) + Math.abs(scenePoint.y - pointerStart.y) > 2
+    }
 
     function accept() {
         const place = Course.palette.placeAt(list.currentIndex)
@@ -76,7 +92,8 @@ Popup {
                 height: rowText.implicitHeight + Theme.gap * 1.5
                 radius: Theme.radius
                 color: ListView.isCurrentItem ? Theme.cardHover : "transparent"
-                border.color: ListView.isCurrentItem ? Theme.amber : "transparent"
+                border.color: ListView.isCurrentItem ? Theme.accent : "transparent"
+                opacity: row.kind === "not built" ? 0.7 : 1
                 RowLayout {
                     id: rowText
                     x: Theme.gapM
@@ -86,7 +103,7 @@ Popup {
                     MonoText {
                         Layout.preferredWidth: Theme.px(86)
                         text: row.kind
-                        color: Theme.amber
+                        color: Theme.accent
                         font.pixelSize: Theme.tinySize
                     }
                     ColumnLayout {
@@ -95,14 +112,14 @@ Popup {
                         Text {
                             Layout.fillWidth: true
                             text: row.title
-                            elide: Text.ElideRight
+                            wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
                             color: Theme.inkText
                         }
                         Text {
                             Layout.fillWidth: true
                             text: row.subtitle
-                            elide: Text.ElideRight
+                            wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.tinySize
                             color: Theme.inkMuted
                         }
@@ -111,7 +128,11 @@ Popup {
                 MouseArea {
                     anchors.fill: parent
                     hoverEnabled: true
-                    onEntered: list.currentIndex = row.index
+                    onPositionChanged: mouse => {
+                        if (root.pointerMoved(mapToItem(null, mouse.x, mouse.y)))
+                            list.currentIndex = row.index
+                    }
+                    onEntered: root.pointerMoved(mapToItem(null, mouseX, mouseY)) && (list.currentIndex = row.index)
                     onClicked: { list.currentIndex = row.index; root.accept() }
                 }
             }

@@ -33,13 +33,13 @@ Rectangle {
 
         RowLayout {
             Layout.fillWidth: true
-            MonoText { text: root.lab.id + " · lab" + (root.lab.gate ? " · gate " + root.lab.gate : ""); color: Theme.amber }
+            MonoText { text: root.lab.id + " · lab" + (root.lab.gate ? " · gate " + root.lab.gate : ""); color: Theme.accent }
             Item { Layout.fillWidth: true }
             PlainButton {
                 objectName: "importButton_" + root.lab.id
                 text: "import a run record…"
                 mono: true
-                fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+                fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink
                 onClicked: picker.open()
             }
         }

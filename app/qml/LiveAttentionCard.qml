@@ -55,9 +55,9 @@ Rectangle {
         implicitWidth: Math.max(Theme.px(28), text.implicitWidth + Theme.gap)
         implicitHeight: Theme.px(24)
         radius: Theme.radius / 2
-        color: phase === "current" ? Theme.amber : phase === "next" ? Theme.highlight : Theme.inkHover
+        color: phase === "current" ? Theme.accent : phase === "next" ? Theme.accentSoft : Theme.inkHover
         border.width: phase === "next" ? 1 : 0
-        border.color: Theme.amber
+        border.color: Theme.accent
         opacity: phase === "done" ? 0.5 : 1
         Behavior on color { ColorAnimation { duration: Theme.scrollDuration } }
         MonoText {
@@ -77,7 +77,7 @@ Rectangle {
 
         RowLayout {
             Layout.fillWidth: true
-            MonoText { text: "EX·03 streaming attention · live"; color: Theme.amber }
+            MonoText { text: "EX·03 streaming attention · live"; color: Theme.accent }
             Item { Layout.fillWidth: true }
             MonoText { text: "ch 13"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
         }
@@ -118,7 +118,7 @@ Rectangle {
             MonoText {
                 text: root.step === 0 ? "MXU · idle: m = −∞, l = 0, acc = 0"
                                       : "MXU · S" + root.j + " = Q·K" + root.j + "ᵀ, then acc"
-                color: Theme.amber; font.pixelSize: Theme.tinySize
+                color: Theme.accent; font.pixelSize: Theme.tinySize
             }
         }
         Text {
@@ -134,7 +134,7 @@ Rectangle {
             Layout.fillWidth: true
             text: "scrub it: the carried state rescales exactly; the score matrix never exists →"
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
-            color: mouse.containsMouse || root.activeFocus ? Theme.amberHover : Theme.amber
+            color: mouse.containsMouse || root.activeFocus ? Theme.accentHover : Theme.accent
             wrapMode: Text.WordWrap
         }
     }

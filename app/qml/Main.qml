@@ -13,11 +13,16 @@ ApplicationWindow {
     title: "tpu-course · Learn to make TPUs fast"
     color: Theme.floor
 
-    // 1 at 1440 px wide; the whole page grows on large screens.
-    onWidthChanged: Theme.zoom = Math.max(0.88, Math.min(1.6, width / 1440))
-    Component.onCompleted: Theme.zoom = Math.max(0.88, Math.min(1.6, width / 1440))
+    // One scale from the window's width and height (1 at 1440x900).
+    onWidthChanged: Theme.fitWindow(width, height)
+    onHeightChanged: Theme.fitWindow(width, height)
+    Component.onCompleted: Theme.fitWindow(width, height)
 
-    // Where the learner is: "stack", or a page opened over it.
+    // Where the learner is: "stack", or a page opened over it. Pages not
+    // shown are transparent and inert rather than invisible: Qt Quick
+    // Layouts keep the sizes they had when an item turned invisible, so a
+    // page hidden while the window (and so the type scale) changed would
+    // come back with stale, cut-off labels.
     property string page: "stack"
     // The page to return to from the chips sheet or the bench.
     property string previous: "stack"
@@ -27,8 +32,8 @@ ApplicationWindow {
     // Opens any place the palette or --open names; false when there is none.
     function navigate(place) {
         palette.close()
-        if (place === "stack") { page = "stack"; stackPage.scrollTo("top"); return true }
-        if (place === "workshop") { page = "stack"; stackPage.scrollTo("workshop"); return true }
+        if (place === "stack") { page = "stack"; stackPage.jumpTo("top"); stackPage.forceActiveFocus(); return true }
+        if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; palette.open(); return true }
         if (place === "report") { reportDialog.open(); return true }
         if (place === "bench" || place === "chips") { previous = page === place ? previous : page; page = place; return true }
@@ -62,6 +67,12 @@ ApplicationWindow {
         return true
     }
 
+    // Closes the palette, the report dialog and any other popup.
+    function closeOverlays() {
+        palette.close()
+        reportDialog.close()
+    }
+
     function goBack() {
         if (palette.opened) { palette.close(); return }
         if (page === "chips" && previous === "bench") {
@@ -75,14 +86,16 @@ ApplicationWindow {
     StackPage {
         id: stackPage
         anchors.fill: parent
-        visible: window.page === "stack"
+        opacity: window.page === "stack" ? 1 : 0
+        enabled: opacity > 0
         onOpenPlace: place => window.navigate(place)
     }
 
     ChapterPage {
         id: chapterPage
         anchors.fill: parent
-        visible: window.page === "chapter"
+        opacity: window.page === "chapter" ? 1 : 0
+        enabled: opacity > 0
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
@@ -90,7 +103,8 @@ ApplicationWindow {
     PiecePage {
         id: piecePage
         anchors.fill: parent
-        visible: window.page === "piece"
+        opacity: window.page === "piece" ? 1 : 0
+        enabled: opacity > 0
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
@@ -98,14 +112,16 @@ ApplicationWindow {
     BenchPage {
         id: benchPage
         anchors.fill: parent
-        visible: window.page === "bench"
+        opacity: window.page === "bench" ? 1 : 0
+        enabled: opacity > 0
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
 
     ChipsPage {
         anchors.fill: parent
-        visible: window.page === "chips"
+        opacity: window.page === "chips" ? 1 : 0
+        enabled: opacity > 0
         onBack: window.goBack()
     }
 

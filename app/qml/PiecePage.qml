@@ -36,8 +36,14 @@ Rectangle {
             next[id] = page
             pages = next
         }
-        for (const key in pages)
-            pages[key].visible = key === id
+        // Transparent and inert rather than invisible, as the shell's pages
+        // are (Main.qml says why).
+        for (const key in pages) {
+            const here = key === id
+            pages[key].opacity = here ? 1 : 0
+            pages[key].enabled = here
+            pages[key].z = here ? 1 : 0
+        }
         pieceId = id
         pages[id].forceActiveFocus()
         return true
@@ -71,7 +77,7 @@ Rectangle {
             Item { Layout.fillWidth: true }
             PlainButton {
                 text: "chapter " + (root.piece.chapter || "") + " →"; mono: true
-                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.amber
+                fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
                 onClicked: root.openPlace("ch" + String(root.piece.chapter).padStart(2, "0"))
             }
         }

@@ -29,7 +29,7 @@ Rectangle {
         x: Theme.gapL; y: Theme.gapL
         width: parent.width - 2 * Theme.gapL
         spacing: Theme.gap
-        MonoText { text: "G0 · your predictions, before you measure"; color: Theme.amber }
+        MonoText { text: "G0 · your predictions, before you measure"; color: Theme.accent }
         Text {
             Layout.fillWidth: true
             text: "Work each row out by hand from the chip's figures, then enter it here. The app keeps every entry with the time you made it; when you import your L05 run, only predictions entered before the run count, and each must be within 25% of the measured median."

@@ -61,7 +61,7 @@ Popup {
         }
         RowLayout {
             spacing: Theme.gapM
-            PlainButton { text: "Export"; fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink; onClicked: root.exportNow() }
+            PlainButton { text: "Export"; fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink; onClicked: root.exportNow() }
             PlainButton { text: "Close"; fillColor: "transparent"; textColor: Theme.inkMuted; onClicked: root.close() }
         }
     }

@@ -80,7 +80,7 @@ Rectangle {
                     delegate: Row {
                         required property var modelData
                         spacing: Theme.gapM
-                        MonoText { text: modelData.n; color: Theme.rust; font.pixelSize: Theme.bodySize }
+                        MonoText { text: modelData.n; color: Theme.accentDeep; font.pixelSize: Theme.bodySize }
                         Text {
                             text: modelData.goal
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold

@@ -5,32 +5,22 @@ import TpuCourse.Backend
 
 // The stack as one scrolling page: the header, nine layers darkening with
 // depth with the six stages pinned beside theirs, the floor, the workshop.
-Flickable {
+ScrollPage {
     id: root
     signal openPlace(string place)
 
-    contentWidth: width
     contentHeight: column.height
-    boundsBehavior: Flickable.StopAtBounds
-    clip: true
     focus: true
-    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
 
-    function scrollTo(where) {
+    // Jumps (no glide) to the top or to the workshop, its heading clear of the window's edge.
+    function jumpTo(where) {
         const target = where === "workshop" ? workshop.y : 0
-        contentY = Math.max(0, Math.min(target, contentHeight - height))
+        contentY = Math.max(0, Math.min(target, maximumY))
     }
 
     // The layer chapters (1-9) in order, and the stages grouped by the layer they are pinned at.
     readonly property var layers: Course.chapters.filter(c => !c.isStage)
     function stagesAt(layer) { return Course.chapters.filter(c => c.isStage && c.layer === layer) }
-
-    Keys.onPressed: event => {
-        if (event.key === Qt.Key_PageDown) { contentY = Math.min(contentY + height * 0.9, Math.max(0, contentHeight - height)); event.accepted = true }
-        else if (event.key === Qt.Key_PageUp) { contentY = Math.max(0, contentY - height * 0.9); event.accepted = true }
-        else if (event.key === Qt.Key_Home) { contentY = 0; event.accepted = true }
-        else if (event.key === Qt.Key_End) { contentY = Math.max(0, contentHeight - height); event.accepted = true }
-    }
 
     Column {
         id: column

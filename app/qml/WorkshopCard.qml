@@ -55,7 +55,7 @@ Rectangle {
             Layout.topMargin: Theme.gap / 2
             value: root.piece.progress || 0
             barWidth: Theme.px(100)
-            fillColor: Theme.amber
+            fillColor: Theme.accent
             trackColor: Theme.trackOnDark
             textColor: Theme.inkFaint
         }

@@ -3,6 +3,7 @@
 
 #include <tpusim/blockspec_sandbox.h>
 #include <tpusim/error.h>
+#include <tpusim/layout.h>
 
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -340,3 +341,19 @@ QVariantMap BlockSpecModel::prediction() const { return m_report ? m_report->pre
 bool BlockSpecModel::sound() const { return m_report && m_report->sound; }
 bool BlockSpecModel::broken() const { return m_report && m_report->broken; }
 QString BlockSpecModel::error() const { return m_report ? m_report->error : QString(); }
+
+namespace {
+
+tpusim::Tiling nativeTilingOf(const QString &dtype)
+{
+    try {
+        return tpusim::native_tiling(tpusim::parse_dtype(dtype.toStdString()));
+    } catch (const tpusim::InputError &) {
+        return {};  // an unknown dtype is refused by the report; snap to f32's tile meanwhile
+    }
+}
+
+} // namespace
+
+int BlockSpecModel::tileRows() const { return int(nativeTilingOf(m_dtype).rows); }
+int BlockSpecModel::tileLanes() const { return int(nativeTilingOf(m_dtype).cols); }

@@ -65,6 +65,9 @@ class BlockSpecModel : public QObject
     Q_PROPERTY(bool verifying READ verifying NOTIFY verificationChanged)
     // True while a large grid is judged off the GUI thread; the last report stays shown.
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    // The dtype's native (sublane, lane) tile: what a block size snaps to.
+    Q_PROPERTY(int tileRows READ tileRows NOTIFY inputsChanged)
+    Q_PROPERTY(int tileLanes READ tileLanes NOTIFY inputsChanged)
 
 public:
     explicit BlockSpecModel(QObject *parent = nullptr);
@@ -78,6 +81,8 @@ public:
     QVariantMap prediction() const;
     bool sound() const;
     bool broken() const;
+    int tileRows() const;
+    int tileLanes() const;
     QString error() const;
     bool busy() const { return m_evaluator.isRunning(); }
     QVariantMap verification() const { return m_verification; }

@@ -78,7 +78,7 @@ QObject *ShellFixture::findShown(const char *objectName) const
 bool ShellFixture::isShown(QObject *object)
 {
     for (auto *item = qobject_cast<QQuickItem *>(object); item; item = item->parentItem())
-        if (!item->isVisible())
+        if (!item->isVisible() || item->opacity() <= 0)
             return false;
     return object != nullptr;
 }

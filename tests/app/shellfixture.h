@@ -29,7 +29,7 @@ public:
     QList<QObject *> findAll(const char *objectName) const;
     // The first one on screen: pages kept alive may hold namesakes.
     QObject *findShown(const char *objectName) const;
-    // Visible, and so is every item above it.
+    // Visible and not transparent, and so is every item above it.
     static bool isShown(QObject *object);
     bool navigate(const QString &place);
     // Saves the window as <name>.png in the folder TPU_COURSE_TEST_SHOTS

@@ -94,3 +94,59 @@ TEST_CASE("Ctrl+K, a few letters and Enter open a chapter; Escape returns to the
     QTest::keyClick(window, Qt::Key_Escape);
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("stack"));
 }
+
+TEST_CASE("the palette puts built pieces first and drops weak matches", "[palette]")
+{
+    PaletteModel model;
+    model.setEntries({
+        {QStringLiteral("EX04"), QStringLiteral("instrument"), QStringLiteral("the fusion map"), {}, {}, false},
+        {QStringLiteral("EX01"), QStringLiteral("instrument"), QStringLiteral("the roofline playground"), {}, {}, true},
+        {QStringLiteral("ch09"), QStringLiteral("chapter"), QStringLiteral("The mesh and its links"), {}, {}, true},
+        {QStringLiteral("ch05"), QStringLiteral("chapter"), QStringLiteral("The gap"), QStringLiteral("merge semantics, hints"), {}, true},
+    });
+    model.setQuery(QStringLiteral("the"));
+    REQUIRE(model.rowCount() == 4);
+    CHECK(model.placeAt(0) == QStringLiteral("EX01"));              // built, though listed after EX04
+    CHECK(model.placeAt(3) == QStringLiteral("EX04"));
+    model.setQuery(QStringLiteral("mesh"));
+    REQUIRE(model.rowCount() >= 1);
+    CHECK(model.placeAt(0) == QStringLiteral("ch09"));
+    model.setQuery(QStringLiteral("fusion"));
+    CHECK(model.rowCount() == 1);                                  // only the map: "roofline playground" is too weak
+}
+
+TEST_CASE("a few letters give a short list on the real course", "[palette][qml]")
+{
+    ShellFixture shell;
+    PaletteModel *palette = shell.course().palette();
+    palette->setQuery(QStringLiteral("mesh"));
+    REQUIRE(palette->rowCount() >= 1);
+    CHECK(palette->rowCount() <= 4);
+    QStringList places;
+    for (int i = 0; i < palette->rowCount(); ++i)
+        places << palette->placeAt(i);
+    INFO(places.join(QLatin1Char(' ')).toStdString());
+    CHECK((places.contains(QStringLiteral("ch09")) || places.contains(QStringLiteral("EX11"))));
+}
+
+TEST_CASE("a pointer resting over the palette does not pick a row until it moves", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    // Rest the pointer where the list will appear, then open the palette.
+    QTest::mouseMove(window, QPoint(window->width() / 2, window->height() / 3));
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    auto *field = shell.find("paletteField");
+    REQUIRE(field != nullptr);
+    WAIT_VERIFY(field->property("activeFocus").toBool());
+    shell.typeText(QStringLiteral("roof"));
+    WAIT_COMPARE(shell.course().palette()->query(), QStringLiteral("roof"));
+    auto *list = shell.find("paletteList");
+    REQUIRE(list != nullptr);
+    REQUIRE(shell.course().palette()->rowCount() >= 1);
+    CHECK(shell.course().palette()->placeAt(0) == QStringLiteral("EX01"));
+    QTest::qWait(100);
+    CHECK(list->property("currentIndex").toInt() == 0);
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("piece"));
+}

@@ -33,7 +33,7 @@ ColumnLayout {
         Layout.fillWidth: true
         wrapMode: Text.WordWrap
         font.pixelSize: Theme.smallSize
-        color: root.result.agrees ? Theme.verified : Theme.amber
+        color: root.result.agrees ? Theme.verified : Theme.inkMuted
         text: root.busy ? "simulating…"
                         : root.result.error ? "" : (root.result.agrees ? "agree" : "differ") + " · simulated / closed form − 1 = " + (root.result.differenceText || "")
     }

@@ -8,7 +8,7 @@ import TpuCourse.Backend
 // EX·11 the mesh, hop by hop: a collective on a slice of chips, cut into
 // chunks that cross the ICI links one hop at a time. libtpusim runs it
 // (MeshModel) and prices it twice: the closed form and the simulation.
-Item {
+FocusScope {
     id: root
     property real time: 0
     // The mastery item: a collective run over a wrapped and an unwrapped axis.
@@ -31,17 +31,15 @@ Item {
         }
     }
 
-    Flickable {
+    ScrollPage {
+        id: scroller
         anchors.fill: parent
-        contentWidth: width
+        focus: true
         contentHeight: page.implicitHeight
-        boundsBehavior: Flickable.StopAtBounds
-        clip: true
-        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
 
         ColumnLayout {
             id: page
-            width: root.width
+            width: scroller.availableWidth
             spacing: Theme.gapM
 
             Text {

@@ -44,7 +44,7 @@ Canvas {
     function loadColour(fraction) {
         if (fraction <= 0)
             return Theme.cardBorder
-        return Qt.rgba(Theme.amber.r, Theme.amber.g, Theme.amber.b, 0.25 + 0.75 * fraction)
+        return Qt.rgba(Theme.accent.r, Theme.accent.g, Theme.accent.b, 0.25 + 0.75 * fraction)
     }
 
     onPaint: {

@@ -28,7 +28,7 @@ RowLayout {
         text: player.running ? "❚❚ pause" : (root.time >= root.end && root.end > 0 ? "↺ replay" : "▶ play")
         mono: true
         Layout.preferredWidth: Theme.px(120)
-        fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+        fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink
         onClicked: {
             if (player.running) { player.stop(); return }
             if (root.time >= root.end) root.moved(0)

@@ -15,7 +15,7 @@ ColumnLayout {
         Layout.fillWidth: true
         wrapMode: Text.WordWrap
         font.pixelSize: Theme.smallSize
-        color: Theme.amber
+        color: Theme.accent
         text: root.result.wrapRule ? (root.result.provenance ? root.result.provenance.chip || "" : "") + ": " + root.result.wrapRule
                                      + " " + (root.result.wrapSource || "") + " · " + (root.result.topology || "") : ""
     }

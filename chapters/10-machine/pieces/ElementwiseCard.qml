@@ -24,14 +24,14 @@ OpCard {
         id: rowsScrub
         objectName: root.opId + "Rows"
         label: "rows"; value: 4096; defaultValue: 4096
-        from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+        from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
         onValueEdited: root.edited()
     }
     ScrubNumber {
         id: colsScrub
         objectName: root.opId + "Cols"
         label: "cols"; value: 4096; defaultValue: 4096
-        from: 128; to: 65536; logarithmic: true; minimumDigits: 5
+        from: 128; to: 65536; logarithmic: true; powersOnly: true; fineStep: 128; minimumDigits: 5
         onValueEdited: root.edited()
     }
     ScrubNumber {
@@ -46,7 +46,7 @@ OpCard {
         labelColor: root.swatch  // the number its dot drags
         objectName: root.opId + "Work"
         label: "work"; unit: "FLOP/elem"; value: 1; defaultValue: 1
-        from: 1; to: 4096; logarithmic: true; minimumDigits: 4
+        from: 1; to: 4096; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 4
         onValueEdited: root.edited()
     }
 }

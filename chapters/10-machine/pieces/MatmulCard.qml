@@ -23,21 +23,21 @@ OpCard {
         labelColor: root.swatch  // the number its dot drags
         objectName: root.opId + "M"
         label: "M"; value: root.defaultM; defaultValue: root.defaultM
-        from: 1; to: 65536; logarithmic: true; minimumDigits: 5
+        from: 1; to: 65536; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 5
         onValueEdited: root.edited()
     }
     ScrubNumber {
         id: kScrub
         objectName: root.opId + "K"
         label: "K"; value: 4096; defaultValue: 4096
-        from: 1; to: 65536; logarithmic: true; minimumDigits: 5
+        from: 1; to: 65536; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 5
         onValueEdited: root.edited()
     }
     ScrubNumber {
         id: nScrub
         objectName: root.opId + "N"
         label: "N"; value: 4096; defaultValue: 4096
-        from: 1; to: 65536; logarithmic: true; minimumDigits: 5
+        from: 1; to: 65536; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 5
         onValueEdited: root.edited()
     }
 }

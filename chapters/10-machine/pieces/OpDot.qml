@@ -48,7 +48,9 @@ Rectangle {
         }
         onReleased: root.released()
     }
-    ToolTip.visible: mouse.containsMouse && !mouse.pressed
-    ToolTip.delay: 400
-    ToolTip.text: "drag sideways to move " + label + " along the roofline"
+    ExplainCard {
+        shown: mouse.containsMouse && !mouse.pressed
+        delay: 400
+        text: "drag sideways to move " + root.label + " along the roofline"
+    }
 }

@@ -11,7 +11,7 @@ import TpuCourse.Backend
 // output block (gaps and races in the failure colour), VMEM against the
 // limit, and the pipeline's predicted time. "verify off-chip" runs the
 // schedule numerically on the host.
-Item {
+FocusScope {
     id: root
     property bool verifiedSound: false   // a legal, covering schedule verified off-chip
     property bool brokeOne: false        // an illegal block, a gap or a race produced here
@@ -37,23 +37,19 @@ Item {
         }
     }
 
-    Flickable {
+    ScrollPage {
+        id: scroller
         anchors.fill: parent
-        contentWidth: width
+        focus: true
         contentHeight: page.implicitHeight
-        boundsBehavior: Flickable.StopAtBounds
-        clip: true
-        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
 
-        RowLayout {
+        TwoColumns {
             id: page
-            width: root.width
-            spacing: Theme.gapL
+            width: scroller.availableWidth
+            firstShare: 0.55
+            minimumColumnWidth: Theme.px(440)
 
             ColumnLayout {
-                Layout.fillWidth: true
-                Layout.preferredWidth: 11
-                Layout.alignment: Qt.AlignTop
                 spacing: Theme.gapM
 
                 Text {
@@ -106,9 +102,6 @@ Item {
             }
 
             ColumnLayout {
-                Layout.fillWidth: true
-                Layout.preferredWidth: 9
-                Layout.alignment: Qt.AlignTop
                 spacing: Theme.gapM
 
                 ColumnLayout {

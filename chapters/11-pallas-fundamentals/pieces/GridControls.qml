@@ -74,7 +74,7 @@ ColumnLayout {
             text: root.model.followBlocks ? "fits the blocks (" + root.model.order + ")" : "fit to blocks"
             mono: true
             fillColor: "transparent"
-            textColor: root.model.followBlocks ? Theme.inkFaint : Theme.amber
+            textColor: root.model.followBlocks ? Theme.inkFaint : Theme.accent
             onClicked: { root.model.followBlocks = true; root.edited() }
         }
     }

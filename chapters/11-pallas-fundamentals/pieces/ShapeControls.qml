@@ -3,9 +3,10 @@ import QtQuick.Layouts
 import TpuCourse.Ui
 
 // The schedule's numbers: the matmul's sizes and dtype, the three block
-// dimensions, and the grid with each axis's semantics. Sizes and blocks
-// scrub by doubling; a block that stops being a multiple of 8 or 128 turns
-// illegal on the spot.
+// dimensions, and the grid with each axis's semantics. Sizes scrub through
+// powers of two; blocks snap to the dtype's native tile (rows of bm to the
+// sublane tile, bk and bn to 128 lanes), and Alt steps one element at a
+// time, so a block that stops being a multiple turns illegal on the spot.
 GridLayout {
     id: root
     required property var model      // BlockSpecModel
@@ -24,19 +25,19 @@ GridLayout {
         ScrubNumber {
             objectName: "ex09M"; label: "M"
             value: root.model.m; defaultValue: 1024
-            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.m = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09K"; label: "K"
             value: root.model.k; defaultValue: 1024
-            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.k = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09N"; label: "N"
             value: root.model.n; defaultValue: 1024
-            from: 8; to: 65536; logarithmic: true; minimumDigits: 5
+            from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.n = v; root.edited() }
         }
         ChoiceRow {
@@ -54,19 +55,22 @@ GridLayout {
         ScrubNumber {
             objectName: "ex09Bm"; label: "bm"
             value: root.model.bm; defaultValue: 256
-            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            from: 1; to: 8192; stepSize: root.model.tileRows; fineStep: 1; minimumDigits: 4
+            snapReason: root.model.tileRows + "-row " + root.model.dtype + " tile"
             onValueEdited: v => { root.model.bm = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09Bk"; label: "bk"
             value: root.model.bk; defaultValue: 256
-            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            from: 1; to: 8192; stepSize: root.model.tileLanes; fineStep: 1; minimumDigits: 4
+            snapReason: root.model.tileLanes + " lanes"
             onValueEdited: v => { root.model.bk = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09Bn"; label: "bn"
             value: root.model.bn; defaultValue: 256
-            from: 1; to: 8192; logarithmic: true; minimumDigits: 4
+            from: 1; to: 8192; stepSize: root.model.tileLanes; fineStep: 1; minimumDigits: 4
+            snapReason: root.model.tileLanes + " lanes"
             onValueEdited: v => { root.model.bn = v; root.edited() }
         }
     }

@@ -49,6 +49,12 @@ Rectangle {
     clip: true
 
     FontMetrics { id: metrics; font.family: Theme.mono; font.pixelSize: Theme.tinySize }
+    // The longest line as the font sets it: the width a pane scrolls to.
+    TextMetrics {
+        id: widestLine
+        font: metrics.font
+        text: pane.lines.reduce((a, b) => b.length > a.length ? b : a, "")
+    }
 
     PaneHeader {
         id: header
@@ -65,7 +71,7 @@ Rectangle {
                   bottomMargin: pane.border.width }
         clip: true
         model: pane.lines.length
-        contentWidth: Math.max(width, pane.gutter + ((pane.dump.columns || 0) + 2) * pane.charWidth)
+        contentWidth: Math.max(width, pane.gutter + Math.ceil(widestLine.advanceWidth) + 2 * pane.charWidth)
         flickableDirection: Flickable.HorizontalAndVerticalFlick
         boundsBehavior: Flickable.StopAtBounds
         activeFocusOnTab: true
@@ -84,14 +90,14 @@ Rectangle {
             objectName: "ex05Line_" + (pane.dump.layer || "") + "_" + line
             width: list.contentWidth
             height: pane.lineHeight
-            color: broken ? Theme.problemGround : lit ? Theme.highlight : "transparent"
+            color: broken ? Theme.problemGround : lit ? Theme.accentSoft : "transparent"
 
             MonoText {
                 width: pane.gutter - pane.charWidth
                 horizontalAlignment: Text.AlignRight
                 anchors.verticalCenter: parent.verticalCenter
                 text: line
-                color: parent.lit ? Theme.amber : Theme.inkFaint
+                color: parent.lit ? Theme.accent : Theme.inkFaint
                 font.pixelSize: Theme.tinySize
             }
             MonoText {

@@ -77,7 +77,7 @@ Rectangle {
             MonoText {
                 objectName: "ex05LinkName"
                 text: root.link ? root.link.primitive : root.dot ? root.dot.op : ""
-                color: Theme.amber
+                color: Theme.accent
                 font.pixelSize: Theme.bodySize
                 font.weight: Font.DemiBold
             }

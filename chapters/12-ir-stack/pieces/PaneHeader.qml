@@ -17,7 +17,7 @@ ColumnLayout {
     RowLayout {
         Layout.fillWidth: true
         spacing: Theme.gap
-        MonoText { text: root.title; color: Theme.amber; font.weight: Font.DemiBold }
+        MonoText { text: root.title; color: Theme.accent; font.weight: Font.DemiBold }
         MonoText {
             Layout.fillWidth: true
             text: root.dump.present ? root.dump.origin : "no dump"

@@ -56,7 +56,7 @@ Popup {
                 objectName: "ex05PasteGo"
                 text: "x-ray it"
                 mono: true
-                fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+                fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink
                 enabled: area.text.trim().length > 0
                 opacity: enabled ? 1 : 0.5
                 onClicked: { root.submitted(area.text); root.close() }
@@ -64,7 +64,7 @@ Popup {
             PlainButton {
                 text: "cancel"
                 mono: true
-                fillColor: "transparent"; textColor: Theme.amber
+                fillColor: "transparent"; textColor: Theme.accent
                 onClicked: root.close()
             }
         }

@@ -23,7 +23,7 @@ Rectangle {
         id: column
         x: Theme.gap; y: Theme.gap
         width: parent.width - 2 * Theme.gap
-        MonoText { objectName: "ex05PythonFile"; text: root.file; color: Theme.amber; font.pixelSize: Theme.tinySize; bottomPadding: Theme.gap / 2 }
+        MonoText { objectName: "ex05PythonFile"; text: root.file; color: Theme.accent; font.pixelSize: Theme.tinySize; bottomPadding: Theme.gap / 2 }
         Repeater {
             model: root.lines
             delegate: Rectangle {
@@ -32,8 +32,9 @@ Rectangle {
                 readonly property bool lit: root.litLine === index + 1
                 objectName: "ex05Python_" + (index + 1)
                 width: column.width
-                height: root.lineHeight
-                color: lit ? Theme.highlight : "transparent"
+                // A long line wraps under itself rather than losing its end.
+                height: Math.max(root.lineHeight, source.implicitHeight + root.lineHeight - metrics.height)
+                color: lit ? Theme.accentSoft : "transparent"
                 Rectangle {  // the band this line's ops wear in every layer
                     visible: root.banded.indexOf(index + 1) >= 0
                     x: number.width + metrics.advanceWidth("0") * 0.4
@@ -45,18 +46,19 @@ Rectangle {
                     id: number
                     width: metrics.advanceWidth("000")
                     horizontalAlignment: Text.AlignRight
-                    anchors.verticalCenter: parent.verticalCenter
+                    y: (root.lineHeight - metrics.height) / 2
                     text: index + 1
-                    color: parent.lit ? Theme.amber : Theme.inkFaint
+                    color: parent.lit ? Theme.accent : Theme.inkFaint
                     font.pixelSize: Theme.tinySize
                 }
                 MonoText {
+                    id: source
                     x: number.width + metrics.advanceWidth("00")
+                    y: number.y
                     width: parent.width - x
-                    anchors.verticalCenter: parent.verticalCenter
                     text: modelData
                     textFormat: Text.PlainText
-                    elide: Text.ElideRight
+                    wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                     color: parent.lit ? Theme.inkText : Theme.inkMuted
                     font.pixelSize: Theme.tinySize
                 }

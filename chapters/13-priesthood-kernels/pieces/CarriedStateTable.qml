@@ -62,7 +62,7 @@ Rectangle {
                 Layout.fillWidth: true
                 implicitHeight: cells.implicitHeight + Theme.gap / 2
                 radius: Theme.radius / 2
-                color: root.moved(index) ? Theme.highlight : "transparent"
+                color: root.moved(index) ? Theme.accentSoft : "transparent"
                 RowLayout {
                     id: cells
                     anchors.verticalCenter: parent.verticalCenter
@@ -77,13 +77,13 @@ Rectangle {
                         objectName: "ex03State_m_" + index
                         Layout.preferredWidth: root.numberWidth
                         text: root.fmt(root.carried.m[index])
-                        color: root.moved(index) ? Theme.amber : Theme.inkText
+                        color: root.moved(index) ? Theme.accent : Theme.inkText
                     }
                     MonoText {
                         objectName: "ex03State_alpha_" + index
                         Layout.preferredWidth: root.numberWidth + Theme.gapM
                         text: root.step === 0 ? "" : root.fmt(root.carried.alpha[index])
-                        color: root.moved(index) ? Theme.amber : Theme.inkMuted
+                        color: root.moved(index) ? Theme.accent : Theme.inkMuted
                     }
                     MonoText {
                         objectName: "ex03State_l_" + index

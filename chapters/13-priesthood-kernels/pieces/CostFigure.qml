@@ -28,7 +28,7 @@ RowLayout {
         Layout.preferredWidth: Theme.px(110)
         horizontalAlignment: Text.AlignRight
         text: root.single || root.naive
-        color: root.single ? Theme.amber : Theme.inkText
+        color: root.single ? Theme.predicted : Theme.inkText
         font.pixelSize: Theme.bodySize
     }
     MonoText {
@@ -37,7 +37,7 @@ RowLayout {
         Layout.preferredWidth: Theme.px(110)
         horizontalAlignment: Text.AlignRight
         text: root.flash
-        color: Theme.amber
+        color: Theme.predicted
         font.pixelSize: Theme.bodySize
     }
     ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }

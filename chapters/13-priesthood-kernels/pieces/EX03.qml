@@ -9,7 +9,7 @@ import TpuCourse.Backend
 // HBM one block at a time, and every query row carries (m, l, acc),
 // rescaling it when its max rises. The small example is run once by
 // libtpusim's stepper; scrubbing only picks which step to show.
-Item {
+FocusScope {
     id: root
     // Small enough to read every number: 8 query rows, 16 keys in 4 blocks;
     // with a causal mask, row r sees keys 0..r, so 8 keys in 4 blocks of 2.
@@ -50,17 +50,15 @@ Item {
         }
     }
 
-    Flickable {
+    ScrollPage {
+        id: scroller
         anchors.fill: parent
-        contentWidth: width
+        focus: true
         contentHeight: page.implicitHeight
-        boundsBehavior: Flickable.StopAtBounds
-        clip: true
-        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
 
         ColumnLayout {
             id: page
-            width: root.width
+            width: scroller.availableWidth
             spacing: Theme.gapM
 
             Text {
@@ -81,7 +79,7 @@ Item {
                     text: player.running ? "❚❚ pause" : (root.step === root.blocks ? "↺ replay" : "▶ play")
                     mono: true
                     Layout.preferredWidth: Theme.px(120)
-                    fillColor: Theme.amber; hoverColor: Theme.amberHover; textColor: Theme.ink
+                    fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink
                     onClicked: {
                         if (player.running) { player.stop(); return }
                         if (root.step === root.blocks) root.step = 0
@@ -108,7 +106,7 @@ Item {
                 objectName: "ex03Caption"
                 Layout.fillWidth: true
                 text: root.caption()
-                color: Theme.amber
+                color: Theme.accent
                 font.pixelSize: Theme.smallSize
                 wrapMode: Text.WordWrap
             }

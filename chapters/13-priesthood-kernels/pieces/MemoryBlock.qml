@@ -13,11 +13,11 @@ Rectangle {
     implicitWidth: Math.max(Theme.px(40), texts.implicitWidth + Theme.gapM)
     implicitHeight: Math.max(Theme.px(34), texts.implicitHeight + Theme.gap)
     radius: Theme.radius / 2
-    color: phase === "current" ? Theme.amber
-         : phase === "next" ? Theme.highlight
+    color: phase === "current" ? Theme.accent
+         : phase === "next" ? Theme.accentSoft
          : phase === "ghost" || phase === "empty" ? "transparent" : Theme.inkHover
     border.width: phase === "idle" || phase === "current" ? 0 : 1
-    border.color: phase === "next" ? Theme.amber : Theme.cardBorder
+    border.color: phase === "next" ? Theme.accent : Theme.cardBorder
     opacity: phase === "done" ? 0.45 : 1
     Behavior on color { ColorAnimation { duration: Theme.scrollDuration } }
 

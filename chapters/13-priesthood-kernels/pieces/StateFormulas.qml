@@ -30,7 +30,7 @@ Rectangle {
                 required property var modelData
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                MonoText { text: modelData.name + " :"; color: Theme.amber; font.pixelSize: Theme.smallSize }
+                MonoText { text: modelData.name + " :"; color: Theme.accent; font.pixelSize: Theme.smallSize }
                 MonoText {
                     Layout.fillWidth: true
                     text: modelData.rule

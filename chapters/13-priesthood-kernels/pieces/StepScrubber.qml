@@ -43,7 +43,7 @@ Item {
             width: root.stops > 1 ? parent.width * root.value / (root.stops - 1) : 0
             height: parent.height
             radius: parent.radius
-            color: Theme.amber
+            color: Theme.accent
             Behavior on width { NumberAnimation { duration: Theme.scrollDuration } }
         }
     }
@@ -58,15 +58,15 @@ Item {
                 width: index === root.value ? Theme.px(16) : Theme.px(10)
                 height: width
                 radius: width / 2
-                color: index <= root.value ? Theme.amber : Theme.card
-                border.color: index <= root.value ? Theme.amber : Theme.inkFaint
+                color: index <= root.value ? Theme.accent : Theme.card
+                border.color: index <= root.value ? Theme.accent : Theme.inkFaint
                 border.width: 1
             }
             MonoText {
                 x: Math.max(0, Math.min(root.width - width, parent.cx - width / 2))
                 y: track.y + Theme.gapM
                 text: root.labels[index] || ""
-                color: index === root.value ? Theme.amber : Theme.inkMuted
+                color: index === root.value ? Theme.accent : Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }
         }

@@ -72,7 +72,7 @@ Rectangle {
                 : root.finished ? "↑ O = acc / l, written once; nothing else goes back"
                 : "↓ DMA: K" + root.sub(root.current + 1) + ", V" + root.sub(root.current + 1)
                   + " into the other buffer while the MXU works on K" + root.sub(root.current)
-            color: Theme.amber
+            color: Theme.accent
             font.pixelSize: Theme.tinySize
             elide: Text.ElideRight
         }

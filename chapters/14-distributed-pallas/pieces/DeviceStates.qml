@@ -22,7 +22,7 @@ GridLayout {
             implicitHeight: body.implicitHeight + Theme.gapM
             radius: Theme.radius
             color: Theme.card
-            border.color: modelData.status === "blocked" ? Theme.amberDeep : Theme.cardBorder
+            border.color: modelData.status === "blocked" ? Theme.accentDeep : Theme.cardBorder
             ColumnLayout {
                 id: body
                 anchors.fill: parent
@@ -33,7 +33,7 @@ GridLayout {
                     Layout.fillWidth: true
                     text: "device " + card.modelData.device + " · " + card.modelData.status
                           + (card.modelData.line ? " at line " + card.modelData.line + ": " + card.modelData.statement : "")
-                    color: card.modelData.status === "blocked" ? Theme.amber : Theme.inkText
+                    color: card.modelData.status === "blocked" ? Theme.accent : Theme.inkText
                     font.pixelSize: Theme.tinySize
                     elide: Text.ElideRight
                 }

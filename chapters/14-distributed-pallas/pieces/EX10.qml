@@ -10,7 +10,7 @@ import TpuCourse.Backend
 // the model answers the state there. Editing the program (drop a statement,
 // swap it with the next) re-runs the model, so a missing copy or signal
 // steps straight into a deadlock.
-Item {
+FocusScope {
     id: root
     property int eventIndex: 0
     property int selected: -1
@@ -42,21 +42,21 @@ Item {
     function step(by) { eventIndex = Math.max(0, Math.min(events.length - 1, eventIndex + by)) }
     function edit(result) { editError = result }
 
-    Flickable {
+    ScrollPage {
+        id: scroller
         anchors.fill: parent
-        contentWidth: width
+        focus: true
         contentHeight: page.implicitHeight
-        boundsBehavior: Flickable.StopAtBounds
-        clip: true
-        ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
 
         ColumnLayout {
             id: page
-            width: root.width
+            width: scroller.availableWidth
             spacing: Theme.gap
 
             ProgramChooser {
-                current: root.program
+                Layout.fillWidth: true
+                // An edited program is no longer the shipped one it started from.
+                current: model.edits.length > 0 ? "" : root.program
                 onChosen: id => { root.program = id; root.selected = -1; root.editError = "" }
             }
             Text {
@@ -109,7 +109,7 @@ Item {
                 MonoText {
                     objectName: "ex10Now"
                     text: "event " + (root.eventIndex + 1) + "/" + root.events.length + " · t = " + (root.current.time || "")
-                    color: Theme.amber
+                    color: Theme.accent
                     font.pixelSize: Theme.smallSize
                 }
                 ProvenanceBadge {
@@ -123,16 +123,14 @@ Item {
                 text: root.current.text ? root.current.kind + " · " + root.current.text : ""
                 color: Theme.inkText
                 font.pixelSize: Theme.smallSize
-                elide: Text.ElideRight
+                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
             }
 
-            RowLayout {
+            TwoColumns {
                 Layout.fillWidth: true
+                firstShare: 0.6
                 spacing: Theme.gapM
                 ColumnLayout {
-                    Layout.fillWidth: true
-                    Layout.preferredWidth: 3
-                    Layout.alignment: Qt.AlignTop
                     spacing: Theme.gap
                     SemLanes {
                         Layout.fillWidth: true
@@ -151,19 +149,11 @@ Item {
                     DeviceStates { Layout.fillWidth: true; state: root.state }
                 }
                 ColumnLayout {
-                    Layout.fillWidth: true
-                    Layout.preferredWidth: 2
-                    Layout.alignment: Qt.AlignTop
                     spacing: Theme.gap
-                    ProgramList {
-                        objectName: "ex10Program"
+                    // The edit buttons sit above the program, so they stay
+                    // put while statements come and go below them.
+                    Flow {
                         Layout.fillWidth: true
-                        statements: model.statements
-                        state: root.state
-                        selected: root.selected
-                        onPicked: i => root.selected = i
-                    }
-                    RowLayout {
                         spacing: Theme.gap
                         PlainButton {
                             objectName: "ex10Drop"
@@ -180,9 +170,17 @@ Item {
                         PlainButton {
                             objectName: "ex10Reset"
                             text: "reset program"; mono: true
-                            fillColor: "transparent"; textColor: Theme.amber
+                            fillColor: "transparent"; textColor: Theme.accent
                             onClicked: { model.reset(); root.selected = -1; root.editError = "" }
                         }
+                    }
+                    ProgramList {
+                        objectName: "ex10Program"
+                        Layout.fillWidth: true
+                        statements: model.statements
+                        state: root.state
+                        selected: root.selected
+                        onPicked: i => root.selected = i
                     }
                     Text {
                         Layout.fillWidth: true

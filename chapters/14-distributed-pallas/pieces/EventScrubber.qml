@@ -41,12 +41,12 @@ Item {
             width: root.count > 1 ? parent.width * root.value / (root.count - 1) : 0
             height: parent.height
             radius: parent.radius
-            color: Theme.amber
+            color: Theme.accent
         }
     }
     Rectangle {
         width: Theme.px(14); height: width; radius: width / 2
-        color: Theme.amber
+        color: Theme.accent
         x: track.x + (root.count > 1 ? track.width * root.value / (root.count - 1) : 0) - width / 2
         anchors.verticalCenter: parent.verticalCenter
     }

@@ -4,11 +4,13 @@ import TpuCourse.Ui
 
 // The shipped programs, by collective: the working one, then the ways it
 // breaks (each named for its outcome).
-ColumnLayout {
+GridLayout {
     id: root
     property string current: ""
     signal chosen(string program)
-    spacing: Theme.gap / 2
+    columns: 2
+    columnSpacing: Theme.gapM
+    rowSpacing: Theme.gap / 2
 
     readonly property var families: [
         { title: "ring all-gather", programs: [
@@ -25,18 +27,31 @@ ColumnLayout {
             { id: "reduce_scatter_bidirectional_nonzero_capacity", label: "nonzero: capacity" } ] }
     ]
 
+    // Caption and choices of each family, two cells of the grid apiece.
     Repeater {
         model: root.families
-        RowLayout {
+        Caption {
             required property var modelData
-            spacing: Theme.gap
-            Caption { text: modelData.title; Layout.preferredWidth: Theme.px(170) }
-            ChoiceRow {
-                options: modelData.programs
-                current: root.current
-                namePrefix: "ex10Program_"
-                onChosen: id => root.chosen(id)
-            }
+            required property int index
+            Layout.row: index
+            Layout.column: 0
+            Layout.alignment: Qt.AlignTop
+            Layout.topMargin: Theme.gap / 2
+            text: modelData.title
+        }
+    }
+    Repeater {
+        model: root.families
+        ChoiceRow {
+            required property var modelData
+            required property int index
+            Layout.row: index
+            Layout.column: 1
+            Layout.fillWidth: true
+            options: modelData.programs
+            current: root.current
+            namePrefix: "ex10Program_"
+            onChosen: id => root.chosen(id)
         }
     }
 }

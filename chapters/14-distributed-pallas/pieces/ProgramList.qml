@@ -2,9 +2,10 @@ import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 
-// The program, one statement a row, with the devices that stand at each
+// The program, one statement a row under its line number (the line the
+// device cards and the verdict name), with the devices that stand at each
 // statement right now (d0 .. d3). Click or arrow to select a statement for
-// an edit.
+// an edit. A long statement wraps under itself.
 Rectangle {
     id: root
     property var statements: []
@@ -23,6 +24,9 @@ Rectangle {
     Keys.onUpPressed: picked(Math.max(0, selected - 1))
     Keys.onDownPressed: picked(Math.min(statements.length - 1, selected + 1))
 
+    readonly property real gutter: lineDigits.advanceWidth + Theme.gap
+    TextMetrics { id: lineDigits; font.family: Theme.mono; font.pixelSize: Theme.tinySize; text: "000" }
+
     function devicesAt(line) {
         return (state.devices || []).filter(d => d.line === line && d.status !== "done").map(d => "d" + d.device)
     }
@@ -40,15 +44,26 @@ Rectangle {
                 readonly property var here: root.devicesAt(modelData.line)
                 objectName: "ex10Statement_" + index
                 width: column.width
-                height: text.implicitHeight + Theme.px(6)
+                height: Math.max(text.implicitHeight, number.implicitHeight) + Theme.px(6)
                 radius: Theme.px(3)
-                color: index === root.selected ? Theme.inkHover : (here.length ? Theme.highlight : "transparent")
+                color: index === root.selected ? Theme.inkHover : (here.length ? Theme.accentSoft : "transparent")
+                MonoText {
+                    id: number
+                    objectName: "ex10LineNumber_" + row.index
+                    x: Theme.px(4)
+                    y: Theme.px(3)
+                    width: root.gutter - Theme.gap
+                    horizontalAlignment: Text.AlignRight
+                    text: row.modelData.line
+                    color: Theme.inkFaint
+                    font.pixelSize: Theme.tinySize
+                }
                 MonoText {
                     id: text
-                    x: Theme.px(4) + row.modelData.depth * Theme.gapM
-                    anchors.verticalCenter: parent.verticalCenter
+                    x: Theme.px(4) + root.gutter + row.modelData.depth * Theme.gapM
+                    y: Theme.px(3)
                     width: parent.width - x - marks.width - Theme.gap
-                    elide: Text.ElideRight
+                    wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                     text: row.modelData.text
                     color: row.here.length ? Theme.inkText : Theme.inkMuted
                     font.pixelSize: Theme.tinySize
@@ -59,7 +74,7 @@ Rectangle {
                     anchors.rightMargin: Theme.px(4)
                     anchors.verticalCenter: parent.verticalCenter
                     text: row.here.join(" ")
-                    color: Theme.amber
+                    color: Theme.accent
                     font.pixelSize: Theme.tinySize
                 }
                 MouseArea {

@@ -103,7 +103,7 @@ Item {
                     y: Theme.px(2)
                     width: Theme.px(2)
                     height: lane.height - Theme.px(4)
-                    color: modelData.kind === "signal" ? Theme.amber : Theme.verified
+                    color: modelData.kind === "signal" ? Theme.accent : Theme.verified
                 }
             }
             // Races up to now, where they happened: a red bar across the lane.
@@ -154,7 +154,7 @@ Item {
         y: 0
         width: 2
         height: root.devices * (root.laneHeight + Theme.gap) - Theme.gap
-        color: Theme.amber
+        color: Theme.accent
     }
     MonoText {
         objectName: "ex10AxisEnd"
@@ -172,7 +172,7 @@ Item {
         spacing: Theme.gapM
         Repeater {
             model: [["compute", Theme.seriesColor(3)], ["wait", Theme.inkFaint], ["barrier", Theme.seriesColor(2)],
-                    ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.amber], ["lands", Theme.verified],
+                    ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.accent], ["lands", Theme.verified],
                     ["race", Theme.failed]]
             Row {
                 required property var modelData

@@ -1,9 +1,10 @@
 import QtQuick
 import TpuCourse.Ui
 
-// One of a few choices (chips, dtypes, collectives):
-// a row of buttons, the chosen one filled; arrow keys move between them.
-Row {
+// One of a few choices (chips, dtypes, collectives): a row of buttons,
+// the chosen one filled; arrow keys move between them. Given a width too
+// narrow for one row, the buttons wrap onto the next.
+Flow {
     id: root
     property var options: []        // [{id, label}]
     property string current: ""
@@ -19,8 +20,8 @@ Row {
             objectName: root.namePrefix + modelData.id
             text: modelData.label
             mono: true
-            fillColor: on ? Theme.amber : Theme.inkHover
-            hoverColor: on ? Theme.amberHover : Theme.cardHover
+            fillColor: on ? Theme.accent : Theme.inkHover
+            hoverColor: on ? Theme.accentHover : Theme.cardHover
             textColor: on ? Theme.ink : Theme.inkText
             onClicked: root.chosen(modelData.id)
             Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()

@@ -5,7 +5,7 @@ import TpuCourse.Ui
 Row {
     property string pieceId: ""
     property int chapter: 0
-    property color color: Theme.amber
+    property color color: Theme.accent
     spacing: Theme.gapM
     MonoText { text: parent.pieceId; color: parent.color; font.pixelSize: Theme.tinySize }
     MonoText {

@@ -5,7 +5,7 @@ import TpuCourse.Ui
 Row {
     id: root
     property real value: 0
-    property color fillColor: Theme.rust
+    property color fillColor: Theme.accentDeep
     property color trackColor: Theme.trackOnLight
     property color textColor: Theme.ink
     property int barWidth: Theme.progressWidth

@@ -27,8 +27,10 @@ Rectangle {
         font.pixelSize: Theme.tinySize
     }
     HoverHandler { id: hover }
-    ToolTip.visible: details.length > 0 && (hover.hovered || root.activeFocus)
-    ToolTip.text: details
-    ToolTip.delay: 300
+    ExplainCard {
+        target: root
+        shown: hover.hovered || root.activeFocus
+        text: root.details
+    }
     FocusFrame {}
 }

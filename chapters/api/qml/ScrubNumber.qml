@@ -3,12 +3,15 @@ import QtQuick.Controls
 import TpuCourse.Ui
 
 // A number you change by dragging it sideways, after Tangle's adjustable
-// number: each `pixelsPerStep` of travel is one step, then the value is
-// rounded to `stepSize` and clamped to [from, to]. Shift makes steps 10x
-// bigger, Alt 10x finer. Sizes use `logarithmic`: a step multiplies by
-// `factor` (and `powersOnly` keeps the value on powers of it). A click
-// without a drag lets you type; a double click restores `defaultValue`.
-// Keyboard: arrows step, Enter (or a digit) types, Delete resets.
+// number: each `pixelsPerStep` of travel is one step, then the value snaps
+// to a multiple of `stepSize` (a block size's legal tile, say) and is
+// clamped to [from, to]. Sizes use `logarithmic`: a step multiplies by
+// `factor`, and `powersOnly` keeps the value on powers of it. Shift makes
+// steps 10x bigger; Alt gives fine steps of `fineStep` for values between
+// the snaps. A click without a drag lets you type any value (kept to
+// `fineStep`); a double click restores `defaultValue`. Keyboard: arrows
+// step (Alt: fine), Enter (or a digit) types, Delete resets. The hint says
+// what the number snaps to.
 Item {
     id: root
     property real value: 0
@@ -19,12 +22,24 @@ Item {
     property bool logarithmic: false
     property real factor: 2            // per step, when logarithmic
     property bool powersOnly: false    // logarithmic: only powers of `factor`
-    property int decimals: 0
+    property real fineStep: stepSize   // Alt's step, and the grain a typed value keeps
+    property string snapReason: ""     // why it snaps where it does ("the 128-lane tile")
+    readonly property string snapHint: {
+        const fine = fineStep !== stepSize || logarithmic ? " · Alt: steps of " + fineStep : ""
+        if (logarithmic && powersOnly)
+            return "steps through powers of " + factor + fine
+        if (logarithmic)
+            return "each step ×" + factor + fine
+        if (stepSize > 1)
+            return "snaps to multiples of " + stepSize + (snapReason !== "" ? " (" + snapReason + ")" : "") + fine
+        return ""
+    }    property int decimals: 0
     property string unit: ""
     property string label: ""
     property real labelWidth: 0         // at least; keeps the number still when the label changes
     property int minimumDigits: 4
-    property real pixelsPerStep: logarithmic ? 24 : 6
+    property real pixelsPerStep: logarithmic ? 40 : 8
+    readonly property real finePixelsPerStep: 4
     property color textColor: Theme.inkText
     property color labelColor: Theme.inkMuted
     readonly property bool editing: editor.visible
@@ -33,40 +48,41 @@ Item {
 
     function format(v) { return Number(v).toFixed(decimals) }
 
-    // Round to the step (or the nearest power), then clamp.
-    function settle(v) {
+    // Snap to the step (or the nearest power), or in fine mode only to the
+    // fine grain; then clamp.
+    function settle(v, fine) {
         if (!isFinite(v))
             return value
-        if (logarithmic && powersOnly && v > 0)
+        if (fine)
+            v = Math.round(v / fineStep) * fineStep
+        else if (logarithmic && powersOnly && v > 0)
             v = Math.pow(factor, Math.round(Math.log(v) / Math.log(factor)))
         else
             v = Math.round(v / stepSize) * stepSize
         v = Number(v.toFixed(decimals))
         return Math.max(from, Math.min(to, v))
     }
-    function stepped(base, steps) {
+    function stepped(base, steps, fine) {
+        if (fine) return base + steps * fineStep
         return logarithmic ? base * Math.pow(factor, steps) : base + steps * stepSize
     }
     // Sets the value as the learner's edit: settled, and announced if it changed.
-    function setValue(v) {
-        const settled = settle(v)
+    function setValue(v, fine) {
+        const settled = settle(v, fine === true)
         if (settled === value)
             return false
         value = settled
         valueEdited(settled)
         return true
     }
-    function stepBy(steps) {
-        // A fine step that rounds back to the same value still moves one grain.
-        if (!setValue(stepped(value, steps)) && steps !== 0)
-            setValue(logarithmic && powersOnly ? stepped(value, Math.sign(steps))
-                                               : value + Math.sign(steps) * stepSize)
+    function stepBy(steps, fine) {
+        // A step that settles back on the same value (an off-grid value
+        // snapping home) still moves one whole step.
+        if (!setValue(stepped(value, steps, fine), fine) && steps !== 0)
+            setValue(stepped(settle(value, fine), Math.sign(steps), fine), fine)
     }
-    function scaleFor(modifiers) {
-        if (modifiers & Qt.ShiftModifier) return 10
-        if (modifiers & Qt.AltModifier) return 0.1
-        return 1
-    }
+    function scaleFor(modifiers) { return modifiers & Qt.ShiftModifier ? 10 : 1 }
+    function isFine(modifiers) { return (modifiers & Qt.AltModifier) !== 0 }
     function startEditing(initial) {
         clickTimer.stop()
         editor.text = initial !== undefined ? initial : format(value)
@@ -86,7 +102,7 @@ Item {
         if (editor.text.trim() === "" || !isFinite(typed))
             rejectFlash.restart()   // bad text: the old value stays
         else
-            setValue(typed)
+            setValue(typed, true)
     }
 
     implicitWidth: row.implicitWidth
@@ -98,8 +114,9 @@ Item {
 
     Keys.onPressed: event => {
         const scale = root.scaleFor(event.modifiers)
-        if (event.key === Qt.Key_Right || event.key === Qt.Key_Up) root.stepBy(scale)
-        else if (event.key === Qt.Key_Left || event.key === Qt.Key_Down) root.stepBy(-scale)
+        const fine = root.isFine(event.modifiers)
+        if (event.key === Qt.Key_Right || event.key === Qt.Key_Up) root.stepBy(scale, fine)
+        else if (event.key === Qt.Key_Left || event.key === Qt.Key_Down) root.stepBy(-scale, fine)
         else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter || event.key === Qt.Key_F2) root.startEditing()
         else if (event.key === Qt.Key_Delete || event.key === Qt.Key_Backspace) root.setValue(root.defaultValue)
         else if (/^[0-9.]$/.test(event.text)) root.startEditing(event.text)
@@ -188,12 +205,14 @@ Item {
                 property real anchorX: 0
                 property real anchorValue: 0
                 property real anchorScale: 1
+                property bool anchorFine: false
                 property bool dragged: false
                 property bool afterDoubleClick: false
                 onPressed: mouseEvent => {
                     root.forceActiveFocus()
                     anchorX = mouseEvent.x; anchorValue = root.value
                     anchorScale = root.scaleFor(mouseEvent.modifiers)
+                    anchorFine = root.isFine(mouseEvent.modifiers)
                     dragged = false
                 }
                 function dragTo(mouseEvent) {
@@ -202,12 +221,14 @@ Item {
                         return
                     dragged = true
                     const scale = root.scaleFor(mouseEvent.modifiers)
-                    if (scale !== anchorScale) {
+                    const fine = root.isFine(mouseEvent.modifiers)
+                    if (scale !== anchorScale || fine !== anchorFine) {
                         // A modifier changed mid-drag: continue from here.
-                        anchorX = mouseEvent.x; anchorValue = root.value; anchorScale = scale
+                        anchorX = mouseEvent.x; anchorValue = root.value; anchorScale = scale; anchorFine = fine
                         return
                     }
-                    root.setValue(root.stepped(anchorValue, dx / root.pixelsPerStep * scale))
+                    const perStep = fine ? root.finePixelsPerStep : root.pixelsPerStep
+                    root.setValue(root.stepped(anchorValue, Math.trunc(dx / perStep) * scale, fine), fine)
                 }
                 onPositionChanged: mouseEvent => { if (pressed) dragTo(mouseEvent) }
                 // Where the button comes up ends the drag, even when the last
@@ -242,11 +263,13 @@ Item {
     }
     Timer { id: rejectFlash; interval: 900 }
 
-    ToolTip {
+    ExplainCard {
         id: hint
-        visible: mouse.containsMouse && !mouse.pressed && !editor.visible
+        target: box
+        shown: mouse.containsMouse && !mouse.pressed && !editor.visible
         delay: 500
-        text: "drag to change · click to type · double-click to reset"
+        heading: root.label !== "" ? root.label : ""
+        text: "drag to change · click to type · double-click to reset" + (root.snapHint !== "" ? "\n" + root.snapHint : "")
     }
     FocusFrame { visible: root.activeFocus && !editor.visible }
 }

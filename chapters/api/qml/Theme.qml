@@ -6,9 +6,16 @@ import QtQuick
 QtObject {
     id: theme
 
-    // Set by the window: 1 at 1440 px wide, larger on big screens.
+    // One scale for type and spacing, chosen from the window's width and
+    // height together (1 at 1440x900): a wide but short window must not grow
+    // the type until pages no longer fit its height.
     property real zoom: 1.0
     function px(v) { return Math.round(v * zoom) }
+    function fitWindow(width, height) {
+        zoom = Math.max(minimumZoom, Math.min(maximumZoom, width / 1440, height / 900))
+    }
+    readonly property real minimumZoom: 0.86
+    readonly property real maximumZoom: 1.3
 
     // --- type
     readonly property string sans: "Inter"
@@ -36,6 +43,14 @@ QtObject {
     readonly property int layerHeight: px(150)
     readonly property int progressWidth: px(160)
     readonly property int progressThickness: px(3)
+    // The column a chapter's prose is set in, and where a page reflows.
+    readonly property int readingWidth: px(720)
+    readonly property int twoColumnMinimum: px(380)
+    readonly property int explainWidth: px(380)
+    // Scrolling: a wheel notch, an arrow key, and the scrollbar's thumb.
+    readonly property int wheelStep: px(96)
+    readonly property int arrowStep: px(48)
+    readonly property int scrollBarWidth: px(10)
 
     // --- the descent: paper at the top, ink at the floor
     readonly property color paper: "#f6f2ea"
@@ -44,8 +59,10 @@ QtObject {
     readonly property color card: "#141a24"
     readonly property color cardBorder: "#27303e"
     readonly property color cardHover: "#1b2330"
-    readonly property var layerColors: ["#f6f2ea", "#e6e1d7", "#d3cdc2", "#bab4aa",
-                                        "#8f8b85", "#5c5f67", "#3d424b", "#272b34", "#151922"]
+    // The mid bands stay light enough for dark ink (layers 4-5) or dark
+    // enough for light ink (6 on): no grey where neither reads well.
+    readonly property var layerColors: ["#f6f2ea", "#e6e1d7", "#d3cdc2", "#bdb7ad",
+                                        "#a8a29a", "#4b5059", "#393e47", "#262a33", "#151922"]
     readonly property color gapHatch: "#6f6c67"
 
     function layerColor(layer) { return layerColors[Math.max(0, Math.min(8, layer - 1))] }
@@ -53,11 +70,12 @@ QtObject {
     function layerInk(layer) { return isDark(layer) ? "#f3f0e9" : ink }
     function layerMuted(layer) {
         if (layer <= 3) return "#4f4a43"
-        if (layer === 4) return "#38342f"
-        if (layer === 5) return "#1f1d1a"
-        return "#c4c7cf"
+        if (layer === 4) return "#36322d"
+        if (layer === 5) return "#26231f"
+        return "#c9ccd4"
     }
-    function layerAccent(layer) { return isDark(layer) ? amber : rust }
+    // Actions and progress on a layer's ground; never amber, which says "predicted".
+    function layerAccent(layer) { return isDark(layer) ? accent : accentDeep }
     readonly property color trackOnLight: "#26000000"
     readonly property color trackOnDark: "#30ffffff"
     function layerTrack(layer) { return isDark(layer) ? trackOnDark : trackOnLight }
@@ -65,22 +83,29 @@ QtObject {
     // --- text on the dark floor
     readonly property color inkText: "#f3f0e9"
     readonly property color inkMuted: "#a7adb9"
-    readonly property color inkFaint: "#7d8595"
+    readonly property color inkFaint: "#8b93a3"
 
-    // --- accents
-    readonly property color rust: "#a4441d"
-    readonly property color amber: "#f0b429"
-    readonly property color amberDeep: "#8a5b00"
-    readonly property color amberHover: "#ffc94d"
+    // --- accents. Selection, actions, links and ids use the accent; amber
+    // is kept for predicted values alone, so it keeps meaning "predicted".
+    readonly property color accent: "#a5b4fc"
+    readonly property color accentHover: "#c7d2fe"
+    readonly property color accentDeep: "#312e81"     // the accent on light grounds
+    readonly property color accentSoft: "#33a5b4fc"   // a selected or lit row's ground
     readonly property color focus: "#4c9bff"
     readonly property color inkHover: "#2a3140"
     readonly property color hoverOnDark: "#14ffffff"
-    readonly property color highlight: "#33f0b429"
     readonly property color scrim: "#a00a0d13"
     readonly property color problemGround: "#3a1516"
+    // Edges of fields and controls: 3:1 against the card, as WCAG asks of
+    // the parts of a control.
+    readonly property color fieldBorder: "#5a6578"
+    readonly property color scrollThumb: "#8b93a3"
+    readonly property color scrollThumbOnLight: "#6b655c"
 
     // --- provenance: the same everywhere (LOOK.md)
     readonly property color predicted: "#f0b429"
+    readonly property color predictedOnLight: "#8a5b00"   // amber darkened for paper
+    readonly property color failedOnLight: "#c62828"
     readonly property color verified: "#2ec4b6"
     readonly property color measured: "#4cc76a"
     readonly property color failed: "#ef5350"
@@ -101,7 +126,7 @@ QtObject {
     function gateColor(state) {
         if (state === "passed") return measured
         if (state === "attempted") return failed
-        return amber
+        return inkMuted
     }
 
     readonly property int scrollDuration: 220

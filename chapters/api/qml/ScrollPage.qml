@@ -1,0 +1,94 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+
+// A page that scrolls as a reader expects: a scrollbar in view whenever
+// the content is taller than the window; Home, End, Page Up, Page Down and
+// the arrows; and a wheel notch that moves one steady distance instead of
+// flinging. Content declared inside goes in the Flickable as usual and
+// should be `availableWidth` wide, so it never runs under the scrollbar.
+Flickable {
+    id: root
+    readonly property bool scrollable: contentHeight > height + 1
+    // The gutter is kept whether or not the bar shows: were the width to
+    // depend on the bar, wrapping text would loop (taller, bar, narrower, ...).
+    readonly property real availableWidth: width - Theme.scrollBarWidth - Theme.gap
+    property bool onLight: false            // the thumb's colour follows the ground
+    readonly property real maximumY: Math.max(0, contentHeight - height)
+
+    contentWidth: width
+    boundsBehavior: Flickable.StopAtBounds
+    flickableDirection: Flickable.VerticalFlick
+    clip: true
+    activeFocusOnTab: false
+
+    // Scrolls so that y (in content coordinates) is at the top, smoothly.
+    function scrollTo(y) {
+        glide.stop()
+        glide.to = Math.max(0, Math.min(maximumY, y))
+        glide.start()
+    }
+    function scrollBy(dy) { scrollTo((glide.running ? glide.to : contentY) + dy) }
+    // Puts an item of the content in view, with a margin above it.
+    function reveal(item) {
+        if (!item)
+            return
+        const p = item.mapToItem(contentItem, 0, 0)
+        scrollTo(p.y - Theme.gapL)
+    }
+
+    NumberAnimation {
+        id: glide
+        target: root
+        property: "contentY"
+        duration: Theme.scrollDuration
+        easing.type: Easing.OutCubic
+    }
+
+    Keys.onPressed: event => {
+        const page = Math.max(Theme.arrowStep, root.height - Theme.gapXXL)
+        switch (event.key) {
+        case Qt.Key_PageDown: root.scrollBy(page); break
+        case Qt.Key_PageUp: root.scrollBy(-page); break
+        case Qt.Key_Space: root.scrollBy(event.modifiers & Qt.ShiftModifier ? -page : page); break
+        case Qt.Key_Home: root.scrollTo(0); break
+        case Qt.Key_End: root.scrollTo(root.maximumY); break
+        case Qt.Key_Down: root.scrollBy(Theme.arrowStep); break
+        case Qt.Key_Up: root.scrollBy(-Theme.arrowStep); break
+        default: return
+        }
+        event.accepted = true
+    }
+
+    // A mouse wheel moves a fixed distance per notch; a touchpad's pixel
+    // deltas move exactly as far as the fingers did.
+    WheelHandler {
+        acceptedDevices: PointerDevice.Mouse | PointerDevice.TouchPad
+        target: null
+        enabled: root.scrollable
+        onWheel: event => {
+            if (event.pixelDelta.y !== 0) {
+                glide.stop()
+                root.contentY = Math.max(0, Math.min(root.maximumY, root.contentY - event.pixelDelta.y))
+            } else {
+                root.scrollBy(-event.angleDelta.y / 120 * Theme.wheelStep)
+            }
+            event.accepted = true
+        }
+    }
+
+    ScrollBar.vertical: ScrollBar {
+        id: bar
+        objectName: "pageScrollBar"
+        policy: root.scrollable ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+        width: Theme.scrollBarWidth
+        padding: 2
+        contentItem: Rectangle {
+            implicitWidth: Theme.scrollBarWidth - 4
+            radius: width / 2
+            color: root.onLight ? Theme.scrollThumbOnLight : Theme.scrollThumb
+            opacity: bar.pressed ? 1 : bar.hovered ? 0.9 : 0.6
+        }
+        background: Item {}
+    }
+}

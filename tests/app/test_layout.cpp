@@ -1,0 +1,92 @@
+// Every place of the course at four window sizes: no two shown texts
+// overlap, no text is cut off, and everything can be reached (in the
+// window, or by scrolling). Read off the live item tree by the same code
+// as --layout-report.
+#include "layout/layoutreport.h"
+#include "shellfixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QQuickWindow>
+#include <QTest>
+
+namespace {
+
+// Lets bindings, layouts and deferred loads run before the page is read.
+void settle(QQuickWindow *window)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 150) {
+        window->update();
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QTest::qWait(10);
+    }
+}
+
+QStringList placesOf(ShellFixture &shell)
+{
+    QStringList places{"stack", "workshop", "bench", "chips", "palette", "report"};
+    for (int n = 1; n <= 15; ++n)
+        places << QStringLiteral("ch%1").arg(n, 2, 10, QLatin1Char('0'));
+    for (const QVariant &piece : shell.course().pieces()) {
+        const QVariantMap p = piece.toMap();
+        if (p.value(QStringLiteral("hasPage")).toBool())
+            places << p.value(QStringLiteral("id")).toString();
+    }
+    return places;
+}
+
+// Leaves the place (closing any dialog or palette) for the next one.
+void leave(ShellFixture &shell)
+{
+    QMetaObject::invokeMethod(shell.window(), "closeOverlays");
+    shell.navigate(QStringLiteral("stack"));
+}
+
+} // namespace
+
+TEST_CASE("every place fits the window at every common size", "[layout]")
+{
+    ShellFixture shell;
+    const QStringList places = placesOf(shell);
+    REQUIRE(places.size() >= 27);  // 21 places of the shell and chapters, six instruments at least
+    const QList<QSize> sizes{{1280, 800}, {1440, 900}, {1920, 1080}, {2560, 1440}};
+    QStringList problems;
+    for (const QSize size : sizes) {
+        shell.window()->resize(size);
+        settle(shell.window());
+        for (const QString &place : places) {
+            REQUIRE(shell.navigate(place));
+            settle(shell.window());
+            const auto items = collectLayout(shell.window());
+            CHECK(items.size() > 3);
+            for (const QString &problem : layoutProblems(items))
+                problems << QStringLiteral("%1 at %2x%3: %4").arg(place).arg(size.width()).arg(size.height()).arg(problem);
+            leave(shell);
+        }
+    }
+    INFO(problems.join(QLatin1Char('\n')).toStdString());
+    CHECK(problems.size() == 0);
+}
+
+TEST_CASE("the layout checks find what they look for", "[layout]")
+{
+    LayoutItem a;
+    a.text = QStringLiteral("first");
+    a.rect = a.shownRect = QRectF(0, 0, 100, 20);
+    LayoutItem b = a;
+    b.text = QStringLiteral("second");
+    b.rect = b.shownRect = QRectF(50, 10, 100, 20);
+    CHECK(layoutProblems({a, b}).size() == 1);   // overlap
+    b.rect = b.shownRect = QRectF(0, 22, 100, 20);
+    CHECK(layoutProblems({a, b}).isEmpty());     // one under the other
+    b.clipped = true;
+    CHECK(layoutProblems({a, b}).size() == 1);   // cut off
+    b.clipped = false;
+    b.reachable = false;
+    b.shownRect = QRectF();
+    CHECK(layoutProblems({a, b}).size() == 1);   // out of reach
+}
