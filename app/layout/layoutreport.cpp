@@ -6,7 +6,6 @@
 #include <QQuickItem>
 #include <QQuickWindow>
 #include <QVariant>
-#include <QDebug>
 
 namespace {
 

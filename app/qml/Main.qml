@@ -16,13 +16,9 @@ ApplicationWindow {
     // One scale from the window's width and height (1 at 1440x900).
     onWidthChanged: Theme.fitWindow(width, height)
     onHeightChanged: Theme.fitWindow(width, height)
-    Component.onCompleted: Theme.fitWindow(width, height)
+    Component.onCompleted: Theme.fitWindow(width, height, true)
 
-    // Where the learner is: "stack", or a page opened over it. Pages not
-    // shown are transparent and inert rather than invisible: Qt Quick
-    // Layouts keep the sizes they had when an item turned invisible, so a
-    // page hidden while the window (and so the type scale) changed would
-    // come back with stale, cut-off labels.
+    // Where the learner is: "stack", or a page opened over it.
     property string page: "stack"
     // The page to return to from the chips sheet or the bench.
     property string previous: "stack"
@@ -86,16 +82,14 @@ ApplicationWindow {
     StackPage {
         id: stackPage
         anchors.fill: parent
-        opacity: window.page === "stack" ? 1 : 0
-        enabled: opacity > 0
+        visible: window.page === "stack"
         onOpenPlace: place => window.navigate(place)
     }
 
     ChapterPage {
         id: chapterPage
         anchors.fill: parent
-        opacity: window.page === "chapter" ? 1 : 0
-        enabled: opacity > 0
+        visible: window.page === "chapter"
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
@@ -103,8 +97,7 @@ ApplicationWindow {
     PiecePage {
         id: piecePage
         anchors.fill: parent
-        opacity: window.page === "piece" ? 1 : 0
-        enabled: opacity > 0
+        visible: window.page === "piece"
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
@@ -112,16 +105,14 @@ ApplicationWindow {
     BenchPage {
         id: benchPage
         anchors.fill: parent
-        opacity: window.page === "bench" ? 1 : 0
-        enabled: opacity > 0
+        visible: window.page === "bench"
         onBack: window.goBack()
         onOpenPlace: place => window.navigate(place)
     }
 
     ChipsPage {
         anchors.fill: parent
-        opacity: window.page === "chips" ? 1 : 0
-        enabled: opacity > 0
+        visible: window.page === "chips"
         onBack: window.goBack()
     }
 

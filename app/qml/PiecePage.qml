@@ -36,14 +36,8 @@ Rectangle {
             next[id] = page
             pages = next
         }
-        // Transparent and inert rather than invisible, as the shell's pages
-        // are (Main.qml says why).
-        for (const key in pages) {
-            const here = key === id
-            pages[key].opacity = here ? 1 : 0
-            pages[key].enabled = here
-            pages[key].z = here ? 1 : 0
-        }
+        for (const key in pages)
+            pages[key].visible = key === id
         pieceId = id
         pages[id].forceActiveFocus()
         return true

@@ -169,7 +169,7 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     check("v5p");
     auto *seq = qobject_cast<QQuickItem *>(shell.find("ex03Seq"));
     REQUIRE(seq != nullptr);
-    dragScrub(shell, seq, 30);  // one logarithmic step: 4096 -> 8192
+    dragScrub(shell, seq, 45);  // one power of two: 4096 -> 8192
     WAIT_COMPARE(seq->property("value").toInt(), 8192);
     s.seq_q = s.seq_kv = 8192;
     const tpusim::AttentionResult r = tpusim::attention(tpusim::chip("v5p"), s);

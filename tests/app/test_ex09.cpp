@@ -51,6 +51,16 @@ void drag(QWindow *window, QQuickItem *scrub, int dx)
     QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, from + QPoint(dx, 0), 10);
 }
 
+// Types a value into a scrub number from the keyboard: a digit starts the
+// edit, Enter ends it.
+void typeInto(QWindow *window, QQuickItem *scrub, const char *digits)
+{
+    scrub->forceActiveFocus();
+    for (const char *c = digits; *c; ++c)
+        QTest::keyClick(window, *c);
+    QTest::keyClick(window, Qt::Key_Return);
+}
+
 void click(ShellFixture &shell, const char *name)
 {
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, at(item(shell, name), 0.5));
@@ -103,9 +113,16 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09CoverageStatus") == std::string("covered, race-free"));
     shell.shot("ex09_docs");
 
-    // Two doublings down: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
+    // A block dragged moves a whole lane tile at a time, and says so.
     QQuickItem *bn = item(shell, "ex09Bn");
-    drag(window, bn, -48);
+    CHECK(bn->property("snapHint").toString().startsWith(QStringLiteral("snaps to multiples of 128 (128 lanes)")));
+    drag(window, bn, 17);   // two steps of 8 px: 256 -> 512
+    WAIT_COMPARE(intValue(bn), 512);
+    drag(window, bn, -17);
+    WAIT_COMPARE(intValue(bn), 256);
+
+    // Typed, any value stands: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
+    typeInto(window, bn, "64");
     WAIT_COMPARE(intValue(bn), 64);
     in = inputsShown(shell);
     const tpusim::Legality y = tpusim::check_block({in.k, in.n}, {in.bk, in.bn}, in.dtype);
@@ -119,8 +136,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(intValue(item(shell, "ex09Grid1")) == 16);  // the grid follows the blocks
     shell.shot("ex09_illegal");
 
-    // Three doublings up: bn = 512, legal again; time and VMEM are the pipeline model's.
-    drag(window, bn, 72);
+    // Dragged from there, it snaps back onto the tiles: three steps up is 512,
+    // legal again; time and VMEM are the pipeline model's.
+    drag(window, bn, 28);
     WAIT_COMPARE(intValue(bn), 512);
     in = inputsShown(shell);
     CHECK(in.grid == std::vector<std::int64_t>{4, 2, 4});
@@ -187,7 +205,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     shell.shot("ex09_verified");
 
     // Any change of input takes the badge away: it belonged to the old inputs.
-    drag(window, item(shell, "ex09Bm"), -24);
+    drag(window, item(shell, "ex09Bm"), -68);   // eight bf16 row tiles of 16 down
     WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 128);
     WAIT_VERIFY(shownItem(shell, "ex09VerifiedBadge") == nullptr);
     CHECK(shownItem(shell, "ex09VerifyResult") == nullptr);
@@ -211,9 +229,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
 
     // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.
     QQuickItem *bk = item(shell, "ex09Bk");
-    drag(window, bk, 72);
+    drag(window, bk, 116);   // fourteen lane tiles up: 256 -> 2048
     WAIT_COMPARE(intValue(bk), 2048);
-    drag(window, bn, 48);
+    drag(window, bn, 100);   // twelve up: 512 -> 2048
     WAIT_COMPARE(intValue(bn), 2048);
     in = inputsShown(shell);
     in.reduction_axis = 0;
@@ -230,7 +248,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     QQuickItem *rows = item(shell, "ex09Grid0");
     WAIT_COMPARE(intValue(rows), 8);
     WAIT_COMPARE(rows->property("label").toString(), QStringLiteral("0 · i"));
-    drag(window, rows, -24);
+    drag(window, rows, -32);   // four steps of 8 px
     WAIT_COMPARE(intValue(rows), 4);
     in = inputsShown(shell);
     const tpusim::Coverage partial =
@@ -247,9 +265,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     // A race passes the host run, which walks the grid on one core; the piece
     // says the race still stands.
     QQuickItem *bkScrub = item(shell, "ex09Bk");
-    drag(window, bkScrub, -72);
+    drag(window, bkScrub, -116);   // fourteen lane tiles down: 2048 -> 256
     WAIT_COMPARE(intValue(bkScrub), 256);
-    drag(window, bn, -72);
+    drag(window, bn, -116);
     WAIT_COMPARE(intValue(bn), 256);
     click(shell, "ex09Preset_race");
     WAIT_COMPARE(shown(shell, "ex09Semantics2"), std::string("parallel"));

@@ -69,7 +69,7 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     // One logarithmic step to the right doubles the array.
     auto *bytes = qobject_cast<QQuickItem *>(shell.find("ex11Bytes"));
     REQUIRE(bytes != nullptr);
-    dragScrub(shell, bytes, 30);
+    dragScrub(shell, bytes, 45);
     WAIT_COMPARE(bytes->property("value").toDouble(), 64.0 * 1024);
     r = expected("v5e", {8, 4}, 1, 64 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));

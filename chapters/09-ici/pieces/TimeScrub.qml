@@ -48,8 +48,11 @@ RowLayout {
         FocusFrame { visible: slider.activeFocus }
     }
     MonoText {
+        id: clock
         objectName: "ex11Clock"
-        Layout.preferredWidth: Theme.px(190)
+        // As wide as the clock at the end of the run, so it never moves as it counts.
+        Layout.preferredWidth: Math.ceil(clockRoom.advanceWidth) + 1
+        TextMetrics { id: clockRoom; font: clock.font; text: "t = " + root.us(root.end) + " / " + root.us(root.end) }
         font.pixelSize: Theme.smallSize
         color: Theme.inkMuted
         text: "t = " + root.us(root.time) + " / " + root.us(root.end)

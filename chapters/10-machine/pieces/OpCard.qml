@@ -49,14 +49,15 @@ FocusScope {
             Text {
                 Layout.fillWidth: true
                 text: root.note
-                elide: Text.ElideRight
+                wrapMode: Text.Wrap
                 font.family: Theme.sans; font.pixelSize: Theme.tinySize
                 color: Theme.inkFaint
             }
             MonoText {
                 objectName: root.opId + "Time"
-                text: root.result.time || "—"
-                color: Theme.inkText
+                // A time the model could not compute is not a prediction: no badge.
+                text: root.result.time || "not computed"
+                color: root.result.time ? Theme.inkText : Theme.inkFaint
             }
             MonoText {
                 text: root.result.resource || ""
@@ -64,6 +65,7 @@ FocusScope {
                 font.pixelSize: Theme.tinySize
             }
             ProvenanceBadge {
+                opacity: root.result.time ? 1 : 0
                 kind: root.result.provenance ? root.result.provenance.kind : "predicted"
                 details: root.result.provenance ? root.result.provenance.details : ""
             }

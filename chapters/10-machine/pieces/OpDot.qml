@@ -11,6 +11,9 @@ Rectangle {
     property color swatch: Theme.seriesColor(0)
     property bool selected: false
     property Item frame: null       // the item whose coordinates drags are reported in
+    property point labelOffset: Qt.point(width, -labelText.height)  // top-left of the label, from the dot's centre
+    readonly property real labelWidth: labelText.implicitWidth
+    readonly property real labelHeight: labelText.implicitHeight
     signal pressed()
     signal moved(real fromX, real toX)  // pointer x in chart coordinates
     signal released()
@@ -23,8 +26,10 @@ Rectangle {
     border.width: 2
 
     Text {
-        anchors.left: parent.right; anchors.leftMargin: Theme.gap / 2
-        anchors.bottom: parent.top; anchors.bottomMargin: -Theme.gap / 2
+        id: labelText
+        objectName: "dotLabel"
+        x: root.width / 2 + root.labelOffset.x
+        y: root.height / 2 + root.labelOffset.y
         text: root.label
         font.family: Theme.sans; font.pixelSize: Theme.tinySize
         font.weight: root.selected ? Font.DemiBold : Font.Normal

@@ -28,10 +28,19 @@ Rectangle {
                 Layout.fillWidth: true
                 text: root.title + "  ·  " + (root.prov.shapes || "") + "  ·  " + (root.prov.dtype || "")
                       + "  ·  " + (root.prov.chip || "")
-                elide: Text.ElideRight
+                wrapMode: Text.Wrap
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                 color: Theme.inkMuted
             }
+        }
+        Text {
+            objectName: "readoutError"
+            Layout.fillWidth: true
+            visible: !!root.result.error
+            text: root.result.error || ""
+            wrapMode: Text.Wrap
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize
+            color: Theme.failed
         }
         RowLayout {
             Layout.fillWidth: true

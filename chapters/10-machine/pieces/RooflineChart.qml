@@ -2,6 +2,7 @@ import QtQuick
 import QtCharts
 import TpuCourse.Ui
 import TpuCourse.Sim
+import "labelplacer.js" as LabelPlacer
 
 // The log-log roofline of one chip and dtype, XProf-style: attainable FLOP/s
 // against FLOPs per HBM byte. The MXU roof and the HBM slope meet at the
@@ -49,6 +50,44 @@ Item {
     // The intensity under a pointer x (in this item's coordinates).
     function intensityAt(px) {
         return chart.mapToValue(Qt.point(px - chart.x, chart.plotArea.y), mxuRoof).x
+    }
+    // The roofs as screen y at a screen x, for keeping labels off them. Both
+    // axes are logarithmic, so a screen position is linear in log10 of its
+    // value: worked out here rather than asking the chart for every sample.
+    function roofY(curve, px) {
+        const area = chart.plotArea
+        const lx0 = Math.log10(xAxis.min), lx1 = Math.log10(xAxis.max)
+        const ly0 = Math.log10(yAxis.min), ly1 = Math.log10(yAxis.max)
+        const intensity = Math.pow(10, lx0 + (px - chart.x - area.x) / area.width * (lx1 - lx0))
+        const attained = Math.min(curve.peakFlops || 0, intensity * (curve.bandwidth || 0)) / tera
+        if (!(attained > 0))
+            return -1
+        return chart.y + area.y + area.height * (1 - (Math.log10(attained) - ly0) / (ly1 - ly0))
+    }
+    // Where each op's label goes: recomputed whenever a dot or a roof moves.
+    readonly property var labelOffsets: {
+        chart.plotArea
+        const dots = []
+        for (let i = 0; i < dotRepeater.count; ++i) {
+            const dot = dotRepeater.itemAt(i)
+            if (!dot || !dot.visible) continue
+            dots.push({ x: dot.x + dot.width / 2, y: dot.y + dot.height / 2, r: dot.width / 2,
+                        w: dot.labelWidth, h: dot.labelHeight, index: i })
+        }
+        const fixed = [mxuLabel, vpuLabel, hbmLabel, ridgeLabel].filter(l => l.visible)
+                      .map(l => ({ x: l.x, y: l.y, w: l.width, h: l.height }))
+        const mxu = root.mxuCurve, vpu = root.vpuCurve
+        const lines = [px => root.roofY(mxu, px), px => root.roofY(vpu, px)]
+        if (mxu.ridge) {
+            const ridgeX = root.place(mxu.ridge, 1).x
+            const ridgeTop = root.place(mxu.ridge, mxu.peakFlops || 1).y
+            fixed.push({ x: ridgeX - 1, y: ridgeTop, w: 2, h: chart.y + chart.plotArea.y + chart.plotArea.height - ridgeTop })
+        }
+        const bounds = { x: root.plotLeft, y: chart.y + chart.plotArea.y, w: chart.plotArea.width, h: chart.plotArea.height }
+        const placed = LabelPlacer.place(dots, lines, fixed, bounds, Theme.gap / 2)
+        const byIndex = []
+        dots.forEach((d, k) => byIndex[d.index] = Qt.point(placed[k].x, placed[k].y))
+        return byIndex
     }
     onMxuCurveChanged: refresh()
     onVpuCurveChanged: refresh()
@@ -106,12 +145,14 @@ Item {
 
     // In-place labels for the roofs and the ridge: the chart has no legend.
     RoofLabel {
+        id: mxuLabel
         visible: !!root.mxuCurve.peakText
         readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
         x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
         text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
     }
     RoofLabel {
+        id: vpuLabel
         visible: !!root.vpuCurve.peakText
         readonly property point at: root.place(root.xMax, root.vpuCurve.peakFlops || 1)
         x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
@@ -119,12 +160,14 @@ Item {
         muted: true
     }
     RoofLabel {
+        id: hbmLabel
         visible: !!root.mxuCurve.bandwidthText
         readonly property point at: root.place(1, root.mxuCurve.bandwidth || 1)
         x: at.x + Theme.gap; y: at.y + Theme.gap / 2
         text: "HBM " + (root.mxuCurve.bandwidthText || "")
     }
     RoofLabel {
+        id: ridgeLabel
         objectName: "ridgeLabel"
         visible: !!root.mxuCurve.ridgeText
         readonly property point at: root.place(root.mxuCurve.ridge || 1, yAxis.min * root.tera)
@@ -143,9 +186,11 @@ Item {
     }
 
     Repeater {
+        id: dotRepeater
         model: root.ops
         OpDot {
             required property var modelData
+            required property int index
             readonly property var result: modelData.card.result
             readonly property point at: root.place(result.intensity || 1, result.attained || 1)
             objectName: "dot_" + modelData.id
@@ -153,6 +198,7 @@ Item {
             x: at.x - width / 2; y: at.y - height / 2
             z: selected ? 2 : 1
             label: modelData.title
+            labelOffset: root.labelOffsets[index] || Qt.point(width, -labelHeight)
             swatch: modelData.swatch
             selected: root.selectedId === modelData.id
             frame: root

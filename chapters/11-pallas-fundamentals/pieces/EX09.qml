@@ -126,7 +126,9 @@ FocusScope {
                     Text {
                         objectName: "ex09Problems"
                         Layout.fillWidth: true
-                        visible: text !== ""
+                        // Two lines kept whether or not there is a problem to
+                        // say, so the panels below do not jump as it comes and goes.
+                        Layout.preferredHeight: Math.max(implicitHeight, 2 * fontInfo.pixelSize * 1.4)
                         text: sandbox.coverage.error || (sandbox.coverage.problems || []).join("\n")
                         wrapMode: Text.Wrap
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
@@ -139,8 +141,9 @@ FocusScope {
                     objectName: "ex09Mastery"
                     Layout.fillWidth: true
                     wrapMode: Text.Wrap
+                    lineHeight: 1.3
                     text: root.credited ? "✓ Verified a sound schedule and broke one on purpose: counted toward chapter 11."
-                                        : (root.verifiedSound ? "✓" : "○") + " verify a legal, covering schedule off-chip     "
+                                        : (root.verifiedSound ? "✓" : "○") + " verify a legal, covering schedule off-chip\n"
                                           + (root.brokeOne ? "✓" : "○") + " break one: an illegal block, a gap or a race"
                     font.family: Theme.sans; font.pixelSize: Theme.smallSize
                     color: root.credited ? Theme.inkText : Theme.inkMuted

@@ -34,7 +34,10 @@ ColumnLayout {
         root.edited()
     }
 
-    RowLayout {
+    // Rows of controls flow onto a second line in a narrow column rather
+    // than pushing the column wider than its share.
+    Flow {
+        Layout.fillWidth: true
         spacing: Theme.gapM
         Repeater {
             model: 3
@@ -70,7 +73,6 @@ ColumnLayout {
         }
         PlainButton {
             objectName: "ex09FitGrid"
-            Layout.alignment: Qt.AlignTop
             text: root.model.followBlocks ? "fits the blocks (" + root.model.order + ")" : "fit to blocks"
             mono: true
             fillColor: "transparent"
@@ -78,15 +80,22 @@ ColumnLayout {
             onClicked: { root.model.followBlocks = true; root.edited() }
         }
     }
-    RowLayout {
+    Flow {
+        Layout.fillWidth: true
         spacing: Theme.gap
-        Caption { text: "kernel body: k = program_id(" }
+        Caption { text: "kernel body: k = program_id("; height: reduction.height; verticalAlignment: Text.AlignVCenter }
         ChoiceRow {
+            id: reduction
             namePrefix: "ex09Reduction_"
             options: [0, 1, 2].map(a => ({ id: String(a), label: root.axisLabel(a) }))
             current: String(root.model.reductionAxis)
             onChosen: id => { root.model.reductionAxis = Number(id); root.edited() }
         }
-        Caption { text: "): zero the accumulator at k = 0, store at the last k" }
+        Caption { text: ")"; height: reduction.height; verticalAlignment: Text.AlignVCenter }
+    }
+    Caption {
+        Layout.fillWidth: true
+        text: "zero the accumulator at k = 0, store at the last k"
+        wrapMode: Text.Wrap
     }
 }

@@ -60,7 +60,9 @@ Item {
         else
             v = Math.round(v / stepSize) * stepSize
         v = Number(v.toFixed(decimals))
-        return Math.max(from, Math.min(to, v))
+        // Snapped, the lowest value is the first snap; fine or typed, `from`.
+        const lowest = fine || logarithmic ? from : Math.max(from, Math.ceil(from / stepSize) * stepSize)
+        return Math.max(lowest, Math.min(to, v))
     }
     function stepped(base, steps, fine) {
         if (fine) return base + steps * fineStep

@@ -11,8 +11,17 @@ QtObject {
     // the type until pages no longer fit its height.
     property real zoom: 1.0
     function px(v) { return Math.round(v * zoom) }
-    function fitWindow(width, height) {
+    // Type follows the scale one event later than spacing does: Qt Quick
+    // Layouts that see their spacing and their texts' sizes change in the
+    // same pass keep the texts' old sizes, and labels come out cut off.
+    property real typeZoom: 1.0
+    function tpx(v) { return Math.round(v * typeZoom) }
+    function fitWindow(width, height, atOnce) {
         zoom = Math.max(minimumZoom, Math.min(maximumZoom, width / 1440, height / 900))
+        if (atOnce)
+            typeZoom = zoom
+        else
+            Qt.callLater(() => typeZoom = zoom)
     }
     readonly property real minimumZoom: 0.86
     readonly property real maximumZoom: 1.3
@@ -20,13 +29,13 @@ QtObject {
     // --- type
     readonly property string sans: "Inter"
     readonly property string mono: "JetBrains Mono"
-    readonly property int displaySize: px(56)
-    readonly property int titleSize: px(32)
-    readonly property int headingSize: px(24)
-    readonly property int subheadingSize: px(19)
-    readonly property int bodySize: px(16)
-    readonly property int smallSize: px(14)
-    readonly property int tinySize: px(12)
+    readonly property int displaySize: tpx(56)
+    readonly property int titleSize: tpx(32)
+    readonly property int headingSize: tpx(24)
+    readonly property int subheadingSize: tpx(19)
+    readonly property int bodySize: tpx(16)
+    readonly property int smallSize: tpx(14)
+    readonly property int tinySize: tpx(12)
 
     // --- spacing and shape
     readonly property int gap: px(8)
