@@ -188,7 +188,7 @@ TEST_CASE("chapter 13: the score matrix is counted in the dtype the naive progra
 TEST_CASE("chapter 8: the two chips part ways at the batch the text shows", "[text][course]")
 {
     const QString text = chapterText("08-chip");
-    const int at = text.indexOf(QStringLiteral("where the two chips part ways"));
+    const int at = text.indexOf(QStringLiteral("the two chips part ways"));
     REQUIRE(at >= 0);
     const auto m = QRegularExpression(QStringLiteral("a:bf16\\[([0-9]+),8192\\] b:bf16\\[8192,8192\\]")).match(text, at);
     REQUIRE(m.hasMatch());
