@@ -132,16 +132,16 @@ QString chapterText(const char *folder)
     return readText(kChapters + QLatin1Char('/') + QLatin1String(folder) + QStringLiteral("/text.md"));
 }
 
-// The rendered text of one placeholder, its HTML tags stripped.
+// The value one placeholder renders as: the text of its link in the page.
 QString rendered(const QString &placeholder, const char *chip)
 {
     const auto t = course::renderLiveText(placeholder, QLatin1String(chip));
     INFO(placeholder.toStdString() << " on " << chip);
     REQUIRE(t.problems.isEmpty());
     REQUIRE(t.values == 1);
-    QString plain = t.html;
-    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-    return plain.trimmed();
+    const auto m = QRegularExpression(QStringLiteral("<a href=\"value:0\"[^>]*>([^<]*)</a>")).match(t.html);
+    REQUIRE(m.hasMatch());
+    return m.captured(1);
 }
 
 QString firstPlaceholder(const QString &text, const QString &pattern)
