@@ -11,11 +11,21 @@ arriving from its left neighbour. One receive semaphore per step, so two DMAs
 in flight never share one. Inputs and outputs stay in HBM (pl.ANY): these are
 HBM-to-HBM copies. lax.all_gather is the baseline.
 
+With --bidirectional it runs chapter 14's second kernel instead: every shard
+is split in two halves, top halves travel right and bottom halves left, so
+both directions of each link carry data, and each direction has just two
+receive semaphores, used by step parity. Two suffice because every step waits
+for both directions: a neighbour cannot start the step s + 2 copy that reuses
+a semaphore before this device has finished step s. The model of the same
+schedule is assets/semaphores/ring_all_gather_bidirectional.sem.
+
 Interpret mode uses Pallas's TPU interpret mode (pltpu.InterpretParams), which
 simulates remote DMAs and semaphores across --devices CPU devices.
 
     python3 l10_ring_all_gather.py --out run-L10.json
     python3 l10_ring_all_gather.py --interpret --devices 4 --rows 64 --cols 256 --out run-L10-interpret.json
+    python3 l10_ring_all_gather.py --interpret --bidirectional --devices 4 --rows 64 --cols 256 \
+        --out run-L10-bidirectional-interpret.json
 """
 
 from __future__ import annotations
@@ -47,8 +57,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--dtype", choices=["bf16", "f32"], default="bf16")
     p.add_argument("--devices", type=int, default=4,
                    help="simulated CPU devices with --interpret (default 4); on a TPU every device is used")
+    p.add_argument("--bidirectional", action="store_true",
+                   help="half of each shard each way round the ring, two receive semaphores per direction")
     args = p.parse_args(argv)
     labkit.check_common(args)
+    # Each half must fill whole (16, 128) bf16 tiles for the HBM copies of half a shard.
+    if args.bidirectional and args.rows % 32:
+        p.error("--bidirectional needs --rows divisible by 32, so each half fills whole tiles")
     return args
 
 
@@ -93,6 +108,48 @@ def ring_all_gather(x: Any, *, num_devices: int, interpret: Any = False) -> Any:
     )(x)
 
 
+def bidirectional_all_gather_kernel(x_ref: Any, out_ref: Any, local_sem: Any,
+                                    right_send: Any, left_send: Any, right_recv: Any, left_recv: Any,
+                                    *, num_devices: int, half: int) -> None:
+    my_id = lax.axis_index("x")
+    right = lax.rem(my_id + 1, num_devices)
+    left = lax.rem(my_id - 1 + num_devices, num_devices)
+    top, bottom = pl.ds(0, half), pl.ds(half, half)
+
+    own = pltpu.make_async_copy(x_ref, out_ref.at[my_id], local_sem)
+    own.start()
+    own.wait()
+    for step in range(num_devices - 1):  # unrolled: the ring is small
+        parity = step % 2
+        # Forward what arrived on the previous step (our own halves on step 0).
+        top_slot = lax.rem(my_id - step + num_devices, num_devices)
+        bottom_slot = lax.rem(my_id + step, num_devices)
+        to_right = pltpu.make_async_remote_copy(
+            src_ref=out_ref.at[top_slot, top], dst_ref=out_ref.at[top_slot, top],
+            send_sem=right_send, recv_sem=right_recv.at[parity], device_id=(right,))
+        to_left = pltpu.make_async_remote_copy(
+            src_ref=out_ref.at[bottom_slot, bottom], dst_ref=out_ref.at[bottom_slot, bottom],
+            send_sem=left_send, recv_sem=left_recv.at[parity], device_id=(left,))
+        to_right.start()
+        to_left.start()
+        # Ours have left; the halves the neighbours sent us on this step have landed.
+        to_right.wait()
+        to_left.wait()
+
+
+def bidirectional_all_gather(x: Any, *, num_devices: int, interpret: Any = False) -> Any:
+    """Per device: (rows, cols) -> (num_devices, rows, cols), half of each shard each way."""
+    dma = pltpu.SemaphoreType.DMA
+    return pl.pallas_call(
+        functools.partial(bidirectional_all_gather_kernel, num_devices=num_devices, half=x.shape[0] // 2),
+        in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+        out_specs=pl.BlockSpec(memory_space=pl.ANY),
+        scratch_shapes=[dma, dma, dma, dma((2,)), dma((2,))],
+        out_shape=jax.ShapeDtypeStruct((num_devices, *x.shape), x.dtype),
+        interpret=interpret,
+    )(x)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.interpret and not args.devices >= 2:
@@ -112,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     host, x = labkit.random_normal(args.seed, (n * args.rows, args.cols), args.dtype)
     x = jax.device_put(x, sharding)
 
+    kernel = bidirectional_all_gather if args.bidirectional else ring_all_gather
     gather = jax.jit(labkit.shard_map(
-        functools.partial(ring_all_gather, num_devices=n, interpret=interpret),
+        functools.partial(kernel, num_devices=n, interpret=interpret),
         mesh=mesh, in_specs=P("x", None), out_specs=P("x", None)))
     out = np.asarray(gather(x).astype(jnp.float32)).reshape(n, n, args.rows, args.cols)
     # Every device must hold every shard, bit for bit: a copy has no rounding.
@@ -126,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         "ringOrder": [int(d.id) for d in mesh.devices.flat],
         "bytesPerDeviceReceived": (n - 1) * args.rows * args.cols * itemsize,
         "steps": n - 1,
+        "bidirectional": bool(args.bidirectional),
     }
     timing = baseline = None
     if not args.interpret:

@@ -125,10 +125,7 @@ QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, i
         s.dtype = tpusim::parse_dtype(dtype.toStdString());
         const tpusim::AttentionResult r = tpusim::attention(tpusim::chip(chipId.toStdString()), s);
         // The score matrix the naive form writes to HBM, at its full size.
-        double score = 0;
-        for (const auto &f : r.naive.bytes)
-            if (f.name == "write S")
-                score = f.value;
+        const double score = r.score_bytes;
         return {{"naive", form(r.naive)},
                 {"flash", form(r.flash)},
                 {"scoreBytes", score},

@@ -4,9 +4,11 @@
 
 #include <tpusim/chips.h>
 #include <tpusim/ir.h>
+#include <tpusim/provenance.h>
 
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 
 namespace {
 
@@ -121,4 +123,99 @@ TEST_CASE("every jaxpr, StableHLO and HLO block in the chapters parses", "[text]
         }
     }
     CHECK(blocks >= 15);
+}
+
+namespace {
+
+QString chapterText(const char *folder)
+{
+    return readText(kChapters + QLatin1Char('/') + QLatin1String(folder) + QStringLiteral("/text.md"));
+}
+
+// The value one placeholder renders as: the text of its link in the page.
+QString rendered(const QString &placeholder, const char *chip)
+{
+    const auto t = course::renderLiveText(placeholder, QLatin1String(chip));
+    INFO(placeholder.toStdString() << " on " << chip);
+    REQUIRE(t.problems.isEmpty());
+    REQUIRE(t.values == 1);
+    const auto m = QRegularExpression(QStringLiteral("<a href=\"value:0\"[^>]*>([^<]*)</a>")).match(t.html);
+    REQUIRE(m.hasMatch());
+    return m.captured(1);
+}
+
+QString firstPlaceholder(const QString &text, const QString &pattern)
+{
+    const auto m = QRegularExpression(pattern).match(text);
+    return m.hasMatch() ? m.captured(0) : QString();
+}
+
+} // namespace
+
+// Chapter 13's naive program asks its first contraction for f32 scores; the
+// table's "score matrix held in HBM" must be that tensor's size, as the
+// StableHLO block types it, not the size of bf16 scores.
+TEST_CASE("chapter 13: the score matrix is counted in the dtype the naive program writes", "[text][course]")
+{
+    const QString text = chapterText("13-priesthood-kernels");
+    QString scoresType;
+    for (const auto &block : course::fencedBlocks(text))
+        if (block.language == QLatin1String("stablehlo") && scoresType.isEmpty()) {
+            const auto m = QRegularExpression(QStringLiteral("%0 = stablehlo\\.dot_general[^\\n]*-> tensor<([0-9x]+)x(f32|bf16)>")).match(block.code);
+            if (m.hasMatch())
+                scoresType = m.captured(1) + QLatin1Char(':') + m.captured(2);
+        }
+    REQUIRE_FALSE(scoresType.isEmpty());
+    const QStringList parts = scoresType.split(QLatin1Char(':'));
+    double elements = 1;
+    for (const QString &d : parts[0].split(QLatin1Char('x')))
+        elements *= d.toDouble();
+    const double width = parts[1] == QLatin1String("f32") ? 4 : 2;
+
+    const QString placeholder = firstPlaceholder(text, QStringLiteral("\\{\\{attention [^}]*: score_bytes\\}\\}"));
+    REQUIRE_FALSE(placeholder.isEmpty());
+    // The table's shape is the block's: 2 x 16 heads of 4096 x 4096 scores.
+    CHECK(placeholder.contains(QStringLiteral("seq=4096")));
+    CHECK(elements == 32.0 * 4096 * 4096);
+    CHECK(rendered(placeholder, "v5e") == QString::fromStdString(tpusim::format_bytes(elements * width)));
+    CHECK(width == 4);
+}
+
+// Chapter 8 names the batch at which v5e and v6e part ways on an
+// [M, 8192] x [8192, 8192] bf16 matmul: at that batch one chip is
+// compute-bound and the other memory-bound, and at half of it both are
+// memory-bound.
+TEST_CASE("chapter 8: the two chips part ways at the batch the text shows", "[text][course]")
+{
+    const QString text = chapterText("08-chip");
+    const int at = text.indexOf(QStringLiteral("the two chips part ways"));
+    REQUIRE(at >= 0);
+    const auto m = QRegularExpression(QStringLiteral("a:bf16\\[([0-9]+),8192\\] b:bf16\\[8192,8192\\]")).match(text, at);
+    REQUIRE(m.hasMatch());
+    const QString batch = m.captured(1);
+    const auto bound = [](const QString &rows, const char *chip) {
+        return rendered(QStringLiteral("{{matmul m=%1 k=8192 n=8192 dtype=bf16 : bound}}").arg(rows), chip);
+    };
+    CHECK(bound(batch, "v5e") == QStringLiteral("compute"));
+    CHECK(bound(batch, "v6e") == QStringLiteral("memory"));
+    const QString half = QString::number(batch.toInt() / 2);
+    CHECK(bound(half, "v5e") == QStringLiteral("memory"));
+    CHECK(bound(half, "v6e") == QStringLiteral("memory"));
+    // The sentence under the jaxpr asks the simulator about that same batch.
+    CHECK(text.contains(QStringLiteral("{{matmul m=%1 k=8192 n=8192 dtype=bf16 chip=v5e : bound}}").arg(batch)));
+}
+
+// Chapter 14's collective matmul: n matmuls against n - 1 transfers, so on a
+// chip whose step transfer is shorter than its step matmul nothing is
+// exposed, and where it is longer, (n - 1)(T_x - T_c) is.
+TEST_CASE("chapter 14: the collective matmul's exposure follows the schedule", "[text][course]")
+{
+    const QString text = chapterText("14-distributed-pallas");
+    const QString ratio = QStringLiteral("{{collective_matmul m=8192 k=8192 n=32768 devices=4 dtype=bf16 : ratio}}");
+    REQUIRE(text.contains(ratio));
+    CHECK(rendered(ratio, "v5e") == QStringLiteral("1.00×"));
+    const QString onV6e = rendered(ratio, "v6e");
+    CHECK(onV6e.chopped(1).toDouble() > 1.15);  // the chapter sends the reader there to watch it fail
+    CHECK_FALSE(text.contains(QStringLiteral("improves with more, smaller steps")));
+    CHECK_FALSE(text.contains(QStringLiteral("first step's transfer that nothing can hide")));
 }

@@ -9,9 +9,12 @@
 using namespace tpusim;
 
 namespace {
+// Scores in the input dtype (bf16), the accounting of the hand counts below; the
+// f32 default is checked on its own.
 AttentionSpec spec(std::int64_t seq, std::int64_t d, std::int64_t bq, std::int64_t bk,
                    bool causal = false) {
     AttentionSpec s;
+    s.score_dtype = DType::bf16;
     s.seq_q = s.seq_kv = seq;
     s.head_dim = d;
     s.block_q = bq;
@@ -73,6 +76,37 @@ TEST_CASE("attention: the reference's worked example", "[attention]") {
     CHECK(attention(chip("v5e"), spec(8192, 128, 256, 512)).flash.hbm_bytes == 132 * MiB);
     CHECK(attention(chip("v5e"), spec(8192, 128, 512, 512)).flash.hbm_bytes == 68 * MiB);
     CHECK(attention(chip("v5e"), spec(8192, 128, 1024, 512)).flash.hbm_bytes == 36 * MiB);
+}
+
+// Chapter 13's naive program asks its first contraction for f32 scores, so the
+// default score dtype is f32: 2 x 16 heads at N = 4096 hold 32 x 4096^2 x 4 B = 2 GiB
+// of scores (1 GiB if they were bf16). Per head, d = 64, N = 256, bf16 in:
+//   read Q, K, V, write O: 4 x 256 x 64 x 2 B = 131,072 B
+//   write S, read S in f32: 2 x 256^2 x 4 B = 524,288 B
+//   write P, read P in bf16: 2 x 256^2 x 2 B = 262,144 B        total 917,504 B
+TEST_CASE("attention: the naive form's scores are f32 unless told otherwise", "[attention]") {
+    AttentionSpec s;
+    CHECK(s.score_dtype == DType::f32);
+    s.batch = 2;
+    s.heads = 16;
+    s.seq_q = s.seq_kv = 4096;
+    s.head_dim = 128;
+    s.block_q = s.block_k = 512;
+    const double GiB = 1024.0 * 1024.0 * 1024.0;
+    CHECK(attention(chip("v5e"), s).score_bytes == 2 * GiB);
+    s.score_dtype = DType::bf16;
+    CHECK(attention(chip("v5e"), s).score_bytes == 1 * GiB);
+
+    AttentionSpec small = spec(256, 64, 128, 128);
+    small.score_dtype = DType::f32;
+    const AttentionResult r = attention(chip("v5e"), small);
+    CHECK(r.naive.hbm_bytes == 917504);
+    CHECK(r.score_bytes == 262144);
+    // The first kernel writes the wider scores, so it is slower than with bf16 ones;
+    // the streaming form never writes scores, so its figures do not move.
+    const AttentionResult narrow = attention(chip("v5e"), spec(256, 64, 128, 128));
+    CHECK(r.naive.stages[0].value > narrow.naive.stages[0].value);
+    CHECK(r.flash.hbm_bytes == narrow.flash.hbm_bytes);
 }
 
 TEST_CASE("attention: times are rooflines on the chip's figures", "[attention]") {

@@ -179,7 +179,16 @@ TEST_CASE("tpusim attention: causal tiles, the JSON's figures and the off-chip c
     // 8 x 8 tiles; a causal mask keeps the 36 on or below the diagonal (8 + 7 + ... + 1).
     CHECK_THAT(r.out, Catch::Contains("\"tiles\":64,\"tiles_computed\":36,\"tiles_skipped\":28"));
     CHECK_THAT(r.out, Catch::Contains("\"kind\":\"predicted\""));
-    CHECK_THAT(r.out, Catch::Contains("\"write S\":33554432"));  // 4096^2 bf16 scores
+    // The scores in f32 by default, as the naive program's first contraction writes them:
+    // 4096^2 x 4 B; the probabilities go back to bf16: 4096^2 x 2 B.
+    CHECK_THAT(r.out, Catch::Contains("\"write S\":67108864"));
+    CHECK_THAT(r.out, Catch::Contains("\"write P\":33554432"));
+    CHECK_THAT(r.out, Catch::Contains("\"score_bytes\":67108864"));
+    const Run bf16_scores = run("attention --seq 4096 --head-dim 128 --score-dtype bf16 --chip v5e --json");
+    CHECK(bf16_scores.status == 0);
+    CHECK_THAT(bf16_scores.out, Catch::Contains("\"write S\":33554432"));
+    const Run bad_score = run("attention --seq 4096 --head-dim 128 --score-dtype f33");
+    CHECK(bad_score.status == 2);
     const Run v = run("attention --seq 256 --head-dim 64 --block-q 64 --block-k 64 --verify");
     CHECK(v.status == 0);
     CHECK_THAT(v.out, Catch::Contains("stepper vs direct softmax, max |error| 0.000000"));

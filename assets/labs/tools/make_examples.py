@@ -208,10 +208,11 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
         timing=timing(6.9e-4), baseline=("XLA lax.all_gather in shard_map", samples(6.4e-4)),
         correctness=record.Correctness(ag_ref, 0.0, 0.0, 0.0, 0.0, True),
         extra={"ringOrder": [0, 1, 3, 2], "bytesPerDeviceReceived": 3 * 1024 * 4096 * 2, "steps": 3,
-               "achievedBytesPerSecondPerDevice": 3 * 1024 * 4096 * 2 / 6.9e-4})
+               "bidirectional": False, "achievedBytesPerSecondPerDevice": 3 * 1024 * 4096 * 2 / 6.9e-4})
     add("L10-interpret.json", "L10", CPU4, True, dtype="bf16", shapes={"rows": 64, "cols": 256, "devices": 4},
         timing=None, baseline=None, correctness=record.Correctness(ag_ref, 0.0, 0.0, 0.0, 0.0, True),
-        extra={"ringOrder": [0, 1, 2, 3], "bytesPerDeviceReceived": 3 * 64 * 256 * 2, "steps": 3})
+        extra={"ringOrder": [0, 1, 2, 3], "bytesPerDeviceReceived": 3 * 64 * 256 * 2, "steps": 3,
+               "bidirectional": False})
     cm = {"m": 4096, "k": 4096, "n": 32768, "m_per_device": 1024, "n_per_device": 8192}
     add("L11.json", "L11", TPU4, False, dtype="bf16", shapes=cm, timing=timing(1.58e-3),
         baseline=("XLA all_gather then jnp.dot in shard_map", samples(1.97e-3)),

@@ -34,7 +34,7 @@ Rectangle {
             ScrubNumber { id: heads; objectName: "ex03Heads"; label: "heads"; value: 8; defaultValue: 8; from: 1; to: 128; logarithmic: true; powersOnly: true; minimumDigits: 3 }
             ScrubNumber { id: seq; objectName: "ex03Seq"; label: "seq"; value: 4096; defaultValue: 4096; from: 512; to: 65536; logarithmic: true; powersOnly: true; minimumDigits: 5 }
             ScrubNumber { id: headDim; objectName: "ex03HeadDim"; label: "head dim"; value: 128; defaultValue: 128; from: 64; to: 256; stepSize: 64; minimumDigits: 3 }
-            MonoText { text: "bf16 · blocks " + root.block + "×" + root.block + (root.causal ? " · causal" : ""); color: Theme.inkMuted }
+            MonoText { text: "bf16, f32 scores · blocks " + root.block + "×" + root.block + (root.causal ? " · causal" : ""); color: Theme.inkMuted }
             Item { Layout.fillWidth: true }
             ChoiceRow {
                 namePrefix: "ex03Chip_"

@@ -3,6 +3,7 @@
 #include <tpusim/attention.h>
 #include <tpusim/chips.h>
 #include <tpusim/collective.h>
+#include <tpusim/collective_matmul.h>
 #include <tpusim/dtype.h>
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
@@ -84,9 +85,9 @@ public:
         if (dims.empty()) throw PlaceholderError("\"" + k + "=\" is empty.");
         return dims;
     }
-    tpusim::DType dtype() const
+    tpusim::DType dtype(const std::string& k = "dtype", const std::string& fallback = "bf16") const
     {
-        const std::string t = text("dtype", "bf16");
+        const std::string t = text(k, fallback);
         return named([&] { return tpusim::parse_dtype(t); });
     }
 
@@ -167,7 +168,7 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
 
 Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
 {
-    Args a(p, {"batch", "heads", "seq", "head_dim", "block_q", "block_k", "dtype", "causal"});
+    Args a(p, {"batch", "heads", "seq", "head_dim", "block_q", "block_k", "dtype", "score_dtype", "causal"});
     tpusim::AttentionSpec s;
     s.batch = a.integer("batch", 1);
     s.heads = a.integer("heads", 1);
@@ -177,16 +178,14 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.block_k = a.integer("block_k", 128);
     s.causal = a.text("causal", "0") == "1";
     s.dtype = a.dtype();
+    s.score_dtype = a.dtype("score_dtype", "f32");
     const tpusim::AttentionResult r = tpusim::attention(chip, s);
     const std::string& f = p.field;
     if (f == "naive_time") return answer(tpusim::format_time(r.naive.time_s), r.provenance);
     if (f == "flash_time") return answer(tpusim::format_time(r.flash.time_s), r.provenance);
     if (f == "naive_bytes") return answer(tpusim::format_bytes(r.naive.hbm_bytes), r.provenance);
     if (f == "flash_bytes") return answer(tpusim::format_bytes(r.flash.hbm_bytes), r.provenance);
-    if (f == "score_bytes")
-        return answer(tpusim::format_bytes(static_cast<double>(s.batch * s.heads * s.seq_q) * static_cast<double>(s.seq_kv) *
-                                           tpusim::bytes(s.dtype)),
-                      r.provenance);
+    if (f == "score_bytes") return answer(tpusim::format_bytes(r.score_bytes), r.provenance);
     unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes");
 }
 
@@ -208,6 +207,34 @@ Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)
     if (p.field == "analytic") return answer(tpusim::format_time(r.analytic_s), r.provenance);
     if (p.field == "simulated") return answer(tpusim::format_time(r.simulated_s), r.provenance);
     unknownField(p, "time, analytic, simulated");
+}
+
+Value resolveCollectiveMatmul(const Placeholder& p, const tpusim::Chip& chip)
+{
+    Args a(p, {"m", "k", "n", "devices", "directions", "dtype"});
+    tpusim::CollectiveMatmulSpec s;
+    s.m = a.integer("m");
+    s.k = a.integer("k");
+    s.n = a.integer("n");
+    s.devices = a.integer("devices", 4);
+    s.directions = static_cast<int>(a.integer("directions", 1));
+    s.dtype = a.dtype();
+    const tpusim::CollectiveMatmulResult r = tpusim::collective_matmul(chip, s);
+    const std::string& f = p.field;
+    std::string t;
+    if (f == "time") t = tpusim::format_time(r.time_s);
+    else if (f == "compute_only") t = tpusim::format_time(r.compute_only_s);
+    else if (f == "step_compute") t = tpusim::format_time(r.step_compute_s);
+    else if (f == "step_transfer") t = tpusim::format_time(r.step_transfer_s);
+    else if (f == "exposed") t = tpusim::format_time(r.exposed_s);
+    else if (f == "exposed_fraction") t = percent(r.exposed_fraction);
+    else if (f == "ratio") t = tpusim::format_fixed(r.time_s / r.compute_only_s, 2) + "×";
+    else if (f == "gather_then_matmul") t = tpusim::format_time(r.gather_then_matmul_s);
+    else if (f == "hops") t = tpusim::format_fixed(static_cast<double>(r.hops), 0);
+    else
+        unknownField(p, "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
+                        "gather_then_matmul, hops");
+    return answer(t, r.provenance);
 }
 
 }  // namespace
@@ -326,6 +353,7 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     }
     if (k == "attention") return resolveAttention(p, chip);
     if (k == "collective") return resolveCollective(p, chip);
+    if (k == "collective_matmul") return resolveCollectiveMatmul(p, chip);
     throw PlaceholderError("\"" + k + "\" is not a kind of live number (see LIVE-NUMBERS.md).");
 }
 

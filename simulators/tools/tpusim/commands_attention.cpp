@@ -74,7 +74,7 @@ std::string bytes_list(const AttentionForm& f) {
 int cmd_attention(const Args& args) {
     args.max_words(1, "tpusim attention");
     args.allow_only({"chip", "batch", "heads", "seq", "seq-kv", "head-dim", "block-q", "block-k",
-                     "dtype", "causal", "verify"},
+                     "dtype", "score-dtype", "causal", "verify"},
                     "tpusim attention");
     AttentionSpec s;
     s.batch = args.positive("batch", 1);
@@ -86,6 +86,7 @@ int cmd_attention(const Args& args) {
     s.block_k = args.positive("block-k", std::min<std::int64_t>(128, s.seq_kv));
     s.causal = args.flag("causal");
     s.dtype = args.dtype("dtype", DType::bf16);
+    s.score_dtype = args.dtype("score-dtype", DType::f32);
     const AttentionResult r = attention(args.chip(), s);
     const Verification v = args.flag("verify") ? verify(s) : Verification{};
 
@@ -95,6 +96,7 @@ int cmd_attention(const Args& args) {
         j.field("naive_time_s", r.naive.time_s).field("flash_time_s", r.flash.time_s);
         j.field("naive_hbm_bytes", r.naive.hbm_bytes).field("flash_hbm_bytes", r.flash.hbm_bytes);
         j.field("speedup", r.speedup).field("useful_flops", r.useful_flops);
+        j.field("score_bytes", r.score_bytes);
         j.field("q_blocks", r.q_blocks).field("kv_blocks", r.kv_blocks);
         j.field("tiles", r.tiles).field("tiles_computed", r.tiles_computed);
         j.field("tiles_skipped", r.tiles_skipped).field("kv_block_fetches", r.kv_block_fetches);
@@ -125,6 +127,8 @@ int cmd_attention(const Args& args) {
                       " computed per head (" + std::to_string(r.q_blocks) + " x " +
                       std::to_string(r.kv_blocks) + " blocks)"},
         {"useful FLOPs", format_fixed(r.useful_flops / 1e9, 3) + " G"},
+        {"naive score matrix", format_bytes(r.score_bytes) + " of " + std::string(name(s.score_dtype)) +
+                                   " scores"},
         {"naive traffic", bytes_list(r.naive)},
         {"flash traffic", bytes_list(r.flash)}};
     for (const Figure& st : r.naive.stages) pairs.emplace_back(st.name, format_time(st.value));

@@ -48,35 +48,46 @@ void finish(AttentionForm& f, const Chip& chip, DType dtype) {
     f.bound = f.time_s == f.memory_s ? "HBM" : (f.time_s == f.mxu_s ? "MXU" : "VPU");
 }
 
-// Three kernels, each writing its result to HBM for the next to read back.
+// Three kernels, each writing its result to HBM for the next to read back:
+// S = QK^T in the score dtype, P = softmax(S) cast back to the input dtype
+// (the naive program casts P before the second contraction), O = PV.
 AttentionForm naive_form(const Chip& chip, const AttentionSpec& s) {
     const double bh = static_cast<double>(s.batch * s.heads);
     const double b = bytes(s.dtype);
+    const double sb = bytes(s.score_dtype);
     const double sq = static_cast<double>(s.seq_q), skv = static_cast<double>(s.seq_kv);
     const double d = static_cast<double>(s.head_dim);
+    const double scores_count = bh * sq * skv;
 
     MatmulSpec qk;
     qk.batch = s.batch * s.heads;
     qk.m = s.seq_q;
     qk.k = s.head_dim;
     qk.n = s.seq_kv;
-    qk.in = qk.out = s.dtype;
-    MatmulSpec pv = qk;
+    qk.in = s.dtype;
+    qk.out = s.score_dtype;
+    MatmulSpec pv;
+    pv.batch = qk.batch;
+    pv.m = s.seq_q;
     pv.k = s.seq_kv;
     pv.n = s.head_dim;
+    pv.in = pv.out = s.dtype;
     const OpCost scores = matmul_cost(qk);
-    const OpCost softmax = elementwise_cost({s.batch * s.heads, s.seq_q, s.seq_kv}, 1, 1, s.dtype,
-                                            softmax_ops_per_score);
+    // The softmax reads S in the score dtype and writes P in the input dtype,
+    // so its bytes are spelled out rather than taken from one element width.
+    OpCost softmax = generic_cost(scores_count * softmax_ops_per_score, scores_count * (sb + b),
+                                  DType::f32, Engine::vpu);
+    softmax.op = "elementwise";
     const OpCost output = matmul_cost(pv);
 
     AttentionForm f;
     f.mxu_flops = scores.flops + output.flops;
     f.vpu_flops = softmax.flops;
     f.hbm_bytes = scores.bytes + softmax.bytes + output.bytes;
-    f.bytes = {{"read Q", bh * sq * d * b, "B"},      {"read K", bh * skv * d * b, "B"},
-               {"write S", bh * sq * skv * b, "B"},   {"read S", bh * sq * skv * b, "B"},
-               {"write P", bh * sq * skv * b, "B"},   {"read P", bh * sq * skv * b, "B"},
-               {"read V", bh * skv * d * b, "B"},     {"write O", bh * sq * d * b, "B"}};
+    f.bytes = {{"read Q", bh * sq * d * b, "B"},       {"read K", bh * skv * d * b, "B"},
+               {"write S", scores_count * sb, "B"},    {"read S", scores_count * sb, "B"},
+               {"write P", scores_count * b, "B"},     {"read P", scores_count * b, "B"},
+               {"read V", bh * skv * d * b, "B"},      {"write O", bh * sq * d * b, "B"}};
     const double t1 = roofline_time(chip, scores), t2 = roofline_time(chip, softmax),
                  t3 = roofline_time(chip, output);
     f.stages = {{"S = QK^T kernel", t1, "s"}, {"P = softmax(S) kernel", t2, "s"},
@@ -123,6 +134,7 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     r.useful_flops = bh * 4 * d * pairs;
 
     r.naive = naive_form(chip, s);
+    r.score_bytes = bh * sq * skv * bytes(s.score_dtype);
 
     AttentionForm& f = r.flash;
     const double tiles = bh * static_cast<double>(r.tiles_computed);
@@ -142,13 +154,15 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     Provenance& p = r.provenance;
     p.kind = Kind::predicted;
     p.chip = chip.id;
-    p.dtype = std::string(name(s.dtype)) + " in and out, f32 softmax state";
+    p.dtype = std::string(name(s.dtype)) + " in and out, " + std::string(name(s.score_dtype)) +
+              " scores in the naive form, f32 softmax state";
     p.shapes = shapes_text(s);
     p.model = "attention roofline: naive = three kernels through HBM; flash = one kernel "
               "streaming K/V blocks (pallas-ir.md §3.3)";
     p.assumptions = {
         "Naive attention runs three kernels (QK^T, softmax, PV), each a roofline of its own, "
-        "and writes S and P to HBM in the input dtype.",
+        "and writes S to HBM in the score dtype (f32 unless told otherwise, as a first "
+        "contraction with preferred_element_type=float32 produces it) and P in the input dtype.",
         "Naive attention with a causal mask computes and stores the full score matrix and masks "
         "it; only flash attention skips tiles.",
         "Flash attention reads each Q block once, streams the K and V blocks it needs once per "

@@ -28,7 +28,11 @@ struct AttentionSpec {
     // Query row r sees keys 0..r (the mask is aligned top-left, as in the
     // Pallas TPU flash-attention kernel).
     bool causal = false;
-    DType dtype = DType::bf16;  // Q, K, V, O, and the naive form's S and P
+    DType dtype = DType::bf16;  // Q, K, V, O, and the naive form's P
+    // The naive form's score matrix S = QK^T. A program that asks the first
+    // contraction for preferred_element_type=float32, as chapter 13's naive
+    // attention does, writes S in f32: twice the bytes of bf16 scores.
+    DType score_dtype = DType::f32;
 };
 
 // One form of attention evaluated on a chip.
@@ -49,6 +53,7 @@ struct AttentionResult {
     AttentionForm naive;
     AttentionForm flash;
     double useful_flops = 0;  // 4 * head_dim * (query, key) pairs the mask allows
+    double score_bytes = 0;   // the naive form's S, batch x heads x Sq x Skv in score_dtype
     std::int64_t q_blocks = 0;
     std::int64_t kv_blocks = 0;
     std::int64_t tiles = 0;           // q_blocks x kv_blocks, per (batch, head)
