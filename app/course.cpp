@@ -297,6 +297,8 @@ QString Course::reportPaper() const { return paperName(paperForLocale(QLocale::s
 
 QString Course::localPath(const QUrl &url) const { return QDir::toNativeSeparators(url.isLocalFile() ? url.toLocalFile() : url.toString()); }
 
+QUrl Course::fileUrl(const QString &path) const { return QUrl::fromLocalFile(QDir::fromNativeSeparators(path.trimmed())); }
+
 QString Course::exportReport(const QString &pathOrUrl, const QString &learner, const QString &paper)
 {
     const QUrl url(pathOrUrl);

@@ -97,8 +97,9 @@ public:
     Q_INVOKABLE QUrl reportFolderUrl() const;
     Q_INVOKABLE QString reportLearner() const;
     Q_INVOKABLE QString reportPaper() const; // the locale's: "A4" or "Letter"
-    // A file: URL from the file dialog as a path to show.
+    // A file: URL from the file dialog as a path to show, and back.
     Q_INVOKABLE QString localPath(const QUrl &url) const;
+    Q_INVOKABLE QUrl fileUrl(const QString &path) const;
 
 signals:
     void progressChanged();

@@ -21,6 +21,17 @@ Popup {
     property bool failed: false
     property string paper: "A4"
     readonly property bool isPdf: path.text.toLowerCase().endsWith(".pdf")
+    // Where the platform has no file dialog of its own, Qt draws one that
+    // needs the folder-list module; without it, opening would crash, so the
+    // typed path stays the only way.
+    readonly property bool pickerAvailable: {
+        try {
+            Qt.createQmlObject("import Qt.labs.folderlistmodel\nFolderListModel {}", root).destroy()
+            return true
+        } catch (e) {
+            return false
+        }
+    }
 
     onOpened: {
         path.text = Course.defaultReportPath()
@@ -46,8 +57,10 @@ Popup {
 
     FileDialog {
         id: picker
+        objectName: "reportPicker"
         title: "Export the progress report"
         fileMode: FileDialog.SaveFile
+        acceptLabel: "Choose"
         nameFilters: ["PDF document (*.pdf)", "Web page, one file (*.html)", "JSON data (*.json)"]
         onAccepted: {
             path.text = Course.localPath(selectedFile)
@@ -105,11 +118,14 @@ Popup {
                 onTextEdited: root.message = ""
             }
             PlainButton {
+                objectName: "reportChoose"
+                visible: root.pickerAvailable
                 text: "Choose…"
                 fillColor: Theme.floor; hoverColor: Theme.inkHover; textColor: Theme.inkText
                 onClicked: {
                     picker.currentFolder = Course.reportFolderUrl()
                     picker.selectedNameFilter.index = root.filterFor(path.text)
+                    picker.selectedFile = Course.fileUrl(path.text)
                     picker.open()
                 }
             }
