@@ -17,6 +17,7 @@ namespace {
 constexpr double kAxisGutterPt = 34;   // room for the value labels left of a plot
 constexpr double kAxisFootPt = 24;     // room for the labels and title below a plot
 constexpr double kMarker = 3.2;
+constexpr double kRooflinePlotShare = 0.6; // of the figure's width; the key takes the rest
 
 double decadeBelow(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double decadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
@@ -66,14 +67,21 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
     yLo = decadeBelow(std::min(yLo, roof.bandwidth * xLo));
     const double yHi = decadeAbove(roof.peakFlops * 1.5);
 
-    const QRectF plot(kAxisGutterPt, 16, size.width() * 0.6 - kAxisGutterPt, size.height() - 16 - kAxisFootPt);
+    const double top = 26; // the title and the roof's figures above the plot
+    const QRectF plot(kAxisGutterPt, top, size.width() * kRooflinePlotShare - kAxisGutterPt, size.height() - top - kAxisFootPt);
     auto X = [&](double v) { return logMap(std::clamp(v, xLo, xHi), xLo, xHi, plot.left(), plot.right()); };
     auto Y = [&](double v) { return logMap(std::clamp(v, yLo, yHi), yLo, yHi, plot.bottom(), plot.top()); };
 
     p.setPen(kInk);
     p.setFont(figurepaint::font(p, kSans, kSmallPt, QFont::DemiBold));
     p.drawText(QRectF(0, 0, size.width(), 12), Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("%1 · your measured runs on the chip's predicted roofline").arg(roof.chip));
+               QStringLiteral("%1 · your measured runs on its predicted roofline").arg(roof.chip));
+    p.setPen(kPredicted);
+    p.setFont(figurepaint::font(p, kSans, kTinyPt));
+    p.drawText(QRectF(0, 12, size.width(), 10), Qt::AlignLeft | Qt::AlignTop,
+               QStringLiteral("predicted roof: bf16 MXU %1, HBM %2 GB/s, ridge %3 FLOP/B")
+                   .arg(reportformat::flopRate(roof.peakFlops), QString::number(roof.bandwidth / 1e9, 'f', 0),
+                        QString::number(ridge, 'f', 0)));
 
     const QFont axisFont = figurepaint::font(p, kMono, kTinyPt);
     p.setFont(axisFont);
@@ -89,7 +97,7 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
     }
     p.setFont(figurepaint::font(p, kSans, kTinyPt));
     p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignHCenter | Qt::AlignTop,
-               QStringLiteral("arithmetic intensity, FLOP per HBM byte (log)"));
+               QStringLiteral("FLOP per HBM byte (log)"));
     p.save();
     p.translate(6, plot.center().y());
     p.rotate(-90);
@@ -119,17 +127,9 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
         p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, QString::number(i + 1));
     }
 
-    // The key beside the plot: what the roof is, then each point.
-    const QRectF key(plot.right() + 14, plot.top(), size.width() - plot.right() - 14, plot.height() + kAxisFootPt);
+    // The key beside the plot: each point, by number.
+    const QRectF key(plot.right() + 10, plot.top(), size.width() - plot.right() - 10, plot.height() + kAxisFootPt);
     double y = key.top();
-    p.setFont(figurepaint::font(p, kSans, kTinyPt));
-    p.setPen(kPredicted);
-    p.drawText(QRectF(key.left(), y, key.width(), 30), Qt::TextWordWrap,
-               QStringLiteral("predicted roof: bf16 MXU peak %1, HBM %2 GB/s, ridge at %3 FLOP/B")
-                   .arg(reportformat::flopRate(roof.peakFlops))
-                   .arg(roof.bandwidth / 1e9, 0, 'f', 0)
-                   .arg(ridge, 0, 'f', 0));
-    y += 24;
     for (int i = 0; i < roof.points.size(); ++i) {
         const auto &pt = roof.points[i];
         p.setPen(kMeasured);
@@ -140,9 +140,10 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
         const QRectF entry(key.left() + 12, y, key.width() - 12, 9);
         p.drawText(entry, Qt::AlignLeft | Qt::AlignTop, p.fontMetrics().elidedText(pt.label, Qt::ElideRight, int(entry.width())));
         p.setPen(kMuted);
+        const QString figures = QStringLiteral("%1 at %2 FLOP/B")
+                                    .arg(reportformat::flopRate(pt.flopsPerS), QString::number(pt.intensity, 'f', pt.intensity < 10 ? 2 : 0));
         p.drawText(entry.translated(0, 8.5), Qt::AlignLeft | Qt::AlignTop,
-                   QStringLiteral("measured %1 at %2 FLOP/B")
-                       .arg(reportformat::flopRate(pt.flopsPerS), QString::number(pt.intensity, 'f', pt.intensity < 10 ? 2 : 0)));
+                   p.fontMetrics().elidedText(figures, Qt::ElideRight, int(entry.width())));
         y += 19;
         if (y > key.bottom() - 19 && i + 1 < roof.points.size()) {
             p.drawText(QRectF(key.left(), y, key.width(), 9), Qt::AlignLeft | Qt::AlignTop,
@@ -207,6 +208,6 @@ void paintPredictedVsMeasured(QPainter &p, const ProgressReport &r, const QSizeF
     }
     p.setPen(kMuted);
     p.setFont(figurepaint::font(p, kSans, kTinyPt));
-    p.drawText(QRectF(plot.left(), plot.bottom() + 12, plot.width(), 10), Qt::AlignHCenter | Qt::AlignTop,
-               QStringLiteral("a ratio near 1.00× is a run at the roofline; the floor assumes every byte moves once and the MXU never waits"));
+    p.drawText(QRectF(0, plot.bottom() + 12, size.width(), 10), Qt::AlignRight | Qt::AlignTop,
+               QStringLiteral("1.00× is a run at the roofline: the floor moves each byte once and never lets the MXU wait"));
 }

@@ -8,6 +8,7 @@
 #include <QSvgGenerator>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace reporttheme;
 
@@ -179,7 +180,7 @@ void paintFigure(QPainter &painter, const ProgressReport &report, const ReportFi
     painter.restore();
 }
 
-QString figureSvg(const ProgressReport &report, const ReportFigure &figure)
+QString figureSvg(const ProgressReport &report, const ReportFigure &figure, double bodyWidthPt)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -198,6 +199,7 @@ QString figureSvg(const ProgressReport &report, const ReportFigure &figure)
     QString text = QString::fromUtf8(bytes);
     text = text.mid(text.indexOf(QLatin1String("<svg")));
     static const QRegularExpression fixedSize(QStringLiteral("<svg([^>]*?)\\swidth=\"[^\"]*\"\\s+height=\"[^\"]*\""));
-    text.replace(fixedSize, QStringLiteral("<svg\\1 width=\"100%\" class=\"figure\""));
+    const double percent = std::min(100.0, std::floor(1000 * figure.sizePt.width() / bodyWidthPt) / 10);
+    text.replace(fixedSize, QStringLiteral("<svg\\1 width=\"%1%\" class=\"figure\"").arg(percent));
     return text;
 }

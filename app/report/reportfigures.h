@@ -30,8 +30,9 @@ std::optional<ReportFigure> predictedVsMeasuredFigure(const ProgressReport &repo
 // one point and the figure's top left is the origin.
 void paintFigure(QPainter &painter, const ProgressReport &report, const ReportFigure &figure);
 
-// The figure as an <svg> element for an HTML page, scaling with its column.
-QString figureSvg(const ProgressReport &report, const ReportFigure &figure);
+// The figure as an <svg> element for an HTML page, scaling with its
+// column: it takes the share of the column's width it takes of bodyWidthPt.
+QString figureSvg(const ProgressReport &report, const ReportFigure &figure, double bodyWidthPt);
 
 // Painting helpers shared by the figures.
 namespace figurepaint {

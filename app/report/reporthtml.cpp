@@ -18,14 +18,14 @@ QString styleSheet(bool webPage)
 body { font-family: %1; color: %3; font-size: %5pt; }
 h1 { font-size: %7pt; font-weight: 600; margin-top: 0; margin-bottom: 2pt; }
 h2 { font-size: %8pt; font-weight: 600; margin-top: 14pt; margin-bottom: 6pt; }
-h3 { font-size: %9pt; font-weight: 600; margin-top: 12pt; margin-bottom: 3pt; }
+h3 { font-size: %9pt; font-weight: 600; margin-top: 14pt; margin-bottom: 3pt; }
 p { margin-top: 0; margin-bottom: 4pt; }
 p.kicker { font-family: %2; font-size: %6pt; color: %4; margin-bottom: 2pt; }
 p.lede { color: %4; margin-bottom: 8pt; }
 p.note { font-size: %6pt; color: %4; }
 p.figure { margin-top: 2pt; margin-bottom: 2pt; }
 .mono { font-family: %2; }
-table.keys { background-color: %10; }
+table.keys { background-color: %10; margin-bottom: 4pt; }
 td.key { padding: 6pt; }
 .keyvalue { font-family: %2; font-size: 16pt; font-weight: 600; }
 .keylabel { font-size: %6pt; color: %4; }
@@ -51,12 +51,13 @@ td.num { text-align: right; font-family: %2; }
         s += QStringLiteral(R"(
 body { max-width: 178mm; margin: 12mm auto; padding: 0 8mm; line-height: 1.35; }
 div.runninghead { font-size: %1pt; color: %2; border-bottom: 1px solid %3; padding-bottom: 3pt; margin-bottom: 10pt; }
-svg.figure { display: block; width: 100%; height: auto; }
-p.figure svg.figure { display: inline-block; }
+svg.figure { display: inline-block; height: auto; vertical-align: top; }
+svg.figure [font-family="%4"] { font-family: %5; }
+svg.figure [font-family="%6"] { font-family: %7; }
 table.grid th, table.grid td { padding: 3pt 4pt; }
 h2.newpage { page-break-before: always; }
 @media print { body { margin: 0 auto; } }
-)").arg(kSmallPt).arg(css(kMuted), css(kRule));
+)").arg(kSmallPt).arg(css(kMuted), css(kRule), kSans, kSansStack, kMono, kMonoStack);
     return s;
 }
 

@@ -20,10 +20,10 @@ QString keyFigures(const ProgressReport &r)
     cells << keyFigure(QStringLiteral("%1/%2").arg(r.gatesPassed).arg(r.gateCount), QStringLiteral("gates passed"),
                        r.gatesPassed > 0 ? QStringLiteral("measured") : QString())
           << keyFigure(QStringLiteral("%1/%2").arg(r.chaptersDone).arg(r.chapters.size()), QStringLiteral("chapters done"))
-          << keyFigure(QStringLiteral("%1/%2").arg(r.itemsDone).arg(r.itemsTotal), QStringLiteral("mastery work checked off"))
-          << keyFigure(QString::number(r.ownMeasuredRuns), QStringLiteral("measured runs of your own"), QStringLiteral("measured"))
+          << keyFigure(QStringLiteral("%1/%2").arg(r.itemsDone).arg(r.itemsTotal), QStringLiteral("mastery items done"))
+          << keyFigure(QString::number(r.ownMeasuredRuns), QStringLiteral("own measured runs"), QStringLiteral("measured"))
           << keyFigure(QString::number(r.ownVerifiedRuns), QStringLiteral("verified off-chip"), QStringLiteral("verified"))
-          << keyFigure(QString::number(r.exampleRuns), QStringLiteral("examples (never count)"), QStringLiteral("example"));
+          << keyFigure(QString::number(r.exampleRuns), QStringLiteral("examples, never count"), QStringLiteral("example"));
     return QStringLiteral("<table class=\"keys\" width=\"100%\" cellspacing=\"0\" cellpadding=\"4\"><tr>%1</tr></table>")
         .arg(cells.join(QString()));
 }

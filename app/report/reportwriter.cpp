@@ -17,7 +17,7 @@ QByteArray webPage(const ProgressReport &report)
     ReportHtmlTarget target;
     target.bodyWidthPt = kWebBodyWidthPt;
     target.webPage = true;
-    target.figure = [&report](const ReportFigure &f) { return figureSvg(report, f); };
+    target.figure = [&report](const ReportFigure &f) { return figureSvg(report, f, kWebBodyWidthPt); };
     return progressReportHtml(report, target).toUtf8();
 }
 
