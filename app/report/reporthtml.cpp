@@ -24,6 +24,7 @@ p.kicker { font-family: %2; font-size: %6pt; color: %4; margin-bottom: 2pt; }
 p.lede { color: %4; margin-bottom: 8pt; }
 p.note { font-size: %6pt; color: %4; }
 p.figure { margin-top: 2pt; margin-bottom: 2pt; }
+p.spacer { font-size: 4pt; margin: 0; }
 .mono { font-family: %2; }
 table.keys { background-color: %10; margin-bottom: 4pt; }
 td.key { padding: 6pt; }

@@ -24,7 +24,10 @@ QString keyFigures(const ProgressReport &r)
           << keyFigure(QString::number(r.ownMeasuredRuns), QStringLiteral("own measured runs"), QStringLiteral("measured"))
           << keyFigure(QString::number(r.ownVerifiedRuns), QStringLiteral("verified off-chip"), QStringLiteral("verified"))
           << keyFigure(QString::number(r.exampleRuns), QStringLiteral("examples, never count"), QStringLiteral("example"));
-    return QStringLiteral("<table class=\"keys\" width=\"100%\" cellspacing=\"0\" cellpadding=\"4\"><tr>%1</tr></table>")
+    // QTextDocument keeps no margin below a table, so a small empty line
+    // gives the heading after it its air in the PDF as on the web page.
+    return QStringLiteral("<table class=\"keys\" width=\"100%\" cellspacing=\"0\" cellpadding=\"4\"><tr>%1</tr></table>"
+                          "<p class=\"spacer\">&nbsp;</p>")
         .arg(cells.join(QString()));
 }
 
