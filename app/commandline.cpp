@@ -22,6 +22,9 @@ Options:
   --size WxH                 With --screenshot or --layout-report: the window size (default
                              1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
+  --page-size a4|letter      With --export-report: the PDF's paper (default: the locale's).
+  --learner NAME             With --export-report: the name on the report (default: the
+                             name last used, else this account's name).
   --import-run FILE          Import a lab's run record (JSON): check it, store it, judge its
                              gate when it is a measured gate run, and exit.
   --chapters DIR             Load chapter plugins from DIR instead of ./chapters.
@@ -30,7 +33,8 @@ Options:
 )";
 
 // Flags that take a value, and the ones that don't.
-const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--open", "--size", "--export-report", "--import-run", "--chapters"};
+const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--open", "--size", "--export-report",
+                             "--page-size", "--learner", "--import-run", "--chapters"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -111,8 +115,17 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json"))
                 return {std::nullopt, QStringLiteral("--export-report: \"%1\" must end in .pdf, .html or .json.").arg(value)};
             o.reportPath = value;
+        } else if (flag == QLatin1String("--page-size")) {
+            if (value.compare(QLatin1String("a4"), Qt::CaseInsensitive) != 0
+                && value.compare(QLatin1String("letter"), Qt::CaseInsensitive) != 0)
+                return {std::nullopt, QStringLiteral("--page-size: \"%1\" is not a4 or letter.").arg(value)};
+            o.paper = value.toLower();
+        } else if (flag == QLatin1String("--learner")) {
+            o.learner = value;
         }
     }
+    if ((!o.paper.isEmpty() || !o.learner.isEmpty()) && o.reportPath.isEmpty())
+        return {std::nullopt, QStringLiteral("--page-size and --learner go with --export-report.")};
     if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty())
         return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report.")};
     const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) + int(!o.reportPath.isEmpty())

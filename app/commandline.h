@@ -18,6 +18,8 @@ struct AppOptions
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
     QString reportPath;     // non-empty: export the progress report and exit
+    QString paper;          // with --export-report: "a4" or "letter"; empty: by locale
+    QString learner;        // with --export-report: the name on the report; empty: the remembered one
     QString importPath;     // non-empty: import a run record and exit
     QString chapterDir;     // empty: ./chapters beside the executable
 };

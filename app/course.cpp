@@ -1,7 +1,8 @@
 #include "course.h"
 #include "chapterprogress.h"
 #include "palette/palettemodel.h"
-#include "report/progressreport.h"
+#include "report/reportsettings.h"
+#include "report/reportwriter.h"
 
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
@@ -10,6 +11,8 @@
 
 #include <QColor>
 #include <QDir>
+#include <QFileInfo>
+#include <QLocale>
 #include <simbridge.h>
 #include <QQmlApplicationEngine>
 #include <QtQml/qqml.h>
@@ -278,15 +281,37 @@ int Course::chapterOfPiece(const QString &pieceId) const
 
 QString Course::defaultReportPath() const
 {
-    const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return QDir(docs.isEmpty() ? QDir::homePath() : docs).filePath(QStringLiteral("tpu-course-progress.pdf"));
+    QString folder = reportsettings::lastFolder();
+    if (folder.isEmpty() || !QDir(folder).exists()) {
+        const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        folder = docs.isEmpty() ? QDir::homePath() : docs;
+    }
+    return QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("tpu-course-progress.pdf")));
 }
 
-QString Course::exportReport(const QString &path)
+QUrl Course::reportFolderUrl() const { return QUrl::fromLocalFile(QFileInfo(defaultReportPath()).absolutePath()); }
+
+QString Course::reportLearner() const { return reportsettings::learnerName(); }
+
+QString Course::reportPaper() const { return paperName(paperForLocale(QLocale::system())); }
+
+QString Course::localPath(const QUrl &url) const { return QDir::toNativeSeparators(url.isLocalFile() ? url.toLocalFile() : url.toString()); }
+
+QUrl Course::fileUrl(const QString &path) const { return QUrl::fromLocalFile(QDir::fromNativeSeparators(path.trimmed())); }
+
+QString Course::exportReport(const QString &pathOrUrl, const QString &learner, const QString &paper)
 {
+    const QUrl url(pathOrUrl);
+    const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl.trimmed();
+    if (path.isEmpty())
+        return QStringLiteral("Name a file to write, ending in .pdf, .html or .json.");
+    const QString name = learner.trimmed().isEmpty() ? reportsettings::learnerName() : learner.trimmed();
+    const ReportFile file{path, paperNamed(paper).value_or(paperForLocale(QLocale::system())), true};
     QString error;
-    if (!writeProgressReport(buildProgressReport(m_catalog, m_store), path, &error))
-        return error;
+    if (!writeProgressReport(buildProgressReport(m_catalog, m_store, name), file, &error))
+        return error.left(1).toUpper() + error.mid(1);
+    reportsettings::rememberFolder(QFileInfo(path).absolutePath());
+    reportsettings::rememberLearnerName(name);
     try {
         m_store.logEvent("report-exported", path.toStdString(), "");
     } catch (const std::exception &e) {

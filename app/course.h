@@ -87,9 +87,19 @@ public:
     // L05 runs: {rowId: {medianS, date, record}}, newest run winning.
     Q_INVOKABLE QVariantMap measuredBench(const QString &chip) const;
 
-    // Writes the progress report; returns an empty string or the reason it failed.
-    Q_INVOKABLE QString exportReport(const QString &path);
+    // Writes the progress report to a path or file: URL, creating a missing
+    // folder, on `paper` ("A4" or "Letter") with `learner` as the name on it;
+    // remembers the folder and the name. Returns an empty string or the
+    // reason it failed, in one sentence.
+    Q_INVOKABLE QString exportReport(const QString &pathOrUrl, const QString &learner, const QString &paper);
+    // Where the export dialog starts: the last folder written to, else Documents.
     Q_INVOKABLE QString defaultReportPath() const;
+    Q_INVOKABLE QUrl reportFolderUrl() const;
+    Q_INVOKABLE QString reportLearner() const;
+    Q_INVOKABLE QString reportPaper() const; // the locale's: "A4" or "Letter"
+    // A file: URL from the file dialog as a path to show, and back.
+    Q_INVOKABLE QString localPath(const QUrl &url) const;
+    Q_INVOKABLE QUrl fileUrl(const QString &path) const;
 
 signals:
     void progressChanged();

@@ -2,7 +2,8 @@
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
 #include "course.h"
-#include "report/progressreport.h"
+#include "report/reportsettings.h"
+#include "report/reportwriter.h"
 #include "screenshot.h"
 
 #include <chapters/chaptercatalog.h>
@@ -109,7 +110,9 @@ int main(int argc, char *argv[])
 
     if (!opt.reportPath.isEmpty()) {
         QString error;
-        if (!writeProgressReport(buildProgressReport(catalog, *store), opt.reportPath, &error))
+        const QString learner = opt.learner.isEmpty() ? reportsettings::learnerName() : opt.learner;
+        const ReportFile file{opt.reportPath, paperNamed(opt.paper).value_or(paperForLocale(QLocale::system())), false};
+        if (!writeProgressReport(buildProgressReport(catalog, *store, learner), file, &error))
             return fail(1, QStringLiteral("the report was not written: %1").arg(error));
         return 0;
     }

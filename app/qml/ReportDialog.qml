@@ -1,10 +1,13 @@
 import QtQuick
 import QtQuick.Controls
+import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
 
-// Export the progress report as PDF, HTML or JSON, chosen by the file's ending.
+// Export the progress report as PDF, HTML or JSON, chosen by the file's
+// ending; the platform's file dialog picks the file, starting in the folder
+// last written to.
 Popup {
     id: root
     parent: Overlay.overlay
@@ -16,16 +19,54 @@ Popup {
     focus: true
     property string message: ""
     property bool failed: false
-    onOpened: { path.text = Course.defaultReportPath(); message = ""; path.forceActiveFocus() }
+    property string paper: "A4"
+    readonly property bool isPdf: path.text.toLowerCase().endsWith(".pdf")
+    // Where the platform has no file dialog of its own, Qt draws one that
+    // needs the folder-list module; without it, opening would crash, so the
+    // typed path stays the only way.
+    readonly property bool pickerAvailable: {
+        try {
+            Qt.createQmlObject("import Qt.labs.folderlistmodel\nFolderListModel {}", root).destroy()
+            return true
+        } catch (e) {
+            return false
+        }
+    }
+
+    onOpened: {
+        path.text = Course.defaultReportPath()
+        learner.text = Course.reportLearner()
+        paper = Course.reportPaper()
+        message = ""
+        path.forceActiveFocus()
+    }
 
     function exportNow() {
-        const error = Course.exportReport(path.text)
+        const error = Course.exportReport(path.text, learner.text, paper)
         failed = error !== ""
         message = failed ? error : "Written to " + path.text
     }
 
+    function filterFor(file) {
+        const lower = file.toLowerCase()
+        return lower.endsWith(".html") ? 1 : lower.endsWith(".json") ? 2 : 0
+    }
+
     background: Rectangle { radius: Theme.radius * 1.5; color: Theme.card; border.color: Theme.cardBorder }
     Overlay.modal: Rectangle { color: Theme.scrim }
+
+    FileDialog {
+        id: picker
+        objectName: "reportPicker"
+        title: "Export the progress report"
+        fileMode: FileDialog.SaveFile
+        acceptLabel: "Choose"
+        nameFilters: ["PDF document (*.pdf)", "Web page, one file (*.html)", "JSON data (*.json)"]
+        onAccepted: {
+            path.text = Course.localPath(selectedFile)
+            root.message = ""
+        }
+    }
 
     ColumnLayout {
         anchors.fill: parent
@@ -37,21 +78,81 @@ Popup {
         }
         Text {
             Layout.fillWidth: true
-            text: "Every chapter and stage with its progress, every gate with its state, the mastery work done and a summary of your activity. The file's ending picks the format: .pdf, .html or .json."
+            text: "A summary page (stages, chapters, your measured runs on the roofline, predicted against measured), then every gate attempt, every run and every chapter's mastery work. The file's ending picks the format: .pdf, .html (one self-contained page) or .json."
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
+        Text {
+            text: "Name on the report"
+            font.family: Theme.sans; font.pixelSize: Theme.tinySize
+            color: Theme.inkFaint
+        }
         TextField {
-            id: path
+            id: learner
+            objectName: "reportLearner"
             Layout.fillWidth: true
-            font.family: Theme.mono
+            font.family: Theme.sans
             font.pixelSize: Theme.smallSize
             color: Theme.inkText
             background: Rectangle { color: Theme.floor; radius: Theme.radius; border.color: Theme.cardBorder }
             onAccepted: root.exportNow()
         }
         Text {
+            text: "File"
+            font.family: Theme.sans; font.pixelSize: Theme.tinySize
+            color: Theme.inkFaint
+        }
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.gap
+            TextField {
+                id: path
+                objectName: "reportPath"
+                Layout.fillWidth: true
+                font.family: Theme.mono
+                font.pixelSize: Theme.smallSize
+                color: Theme.inkText
+                background: Rectangle { color: Theme.floor; radius: Theme.radius; border.color: Theme.cardBorder }
+                onAccepted: root.exportNow()
+                onTextEdited: root.message = ""
+            }
+            PlainButton {
+                objectName: "reportChoose"
+                visible: root.pickerAvailable
+                text: "Choose…"
+                fillColor: Theme.floor; hoverColor: Theme.inkHover; textColor: Theme.inkText
+                onClicked: {
+                    picker.currentFolder = Course.reportFolderUrl()
+                    picker.selectedNameFilter.index = root.filterFor(path.text)
+                    picker.selectedFile = Course.fileUrl(path.text)
+                    picker.open()
+                }
+            }
+        }
+        RowLayout {
+            spacing: Theme.gap
+            visible: root.isPdf
+            Text {
+                text: "Paper"
+                font.family: Theme.sans; font.pixelSize: Theme.tinySize
+                color: Theme.inkFaint
+            }
+            Repeater {
+                model: ["A4", "Letter"]
+                PlainButton {
+                    required property string modelData
+                    text: modelData
+                    mono: true
+                    fillColor: root.paper === modelData ? Theme.amber : Theme.floor
+                    hoverColor: root.paper === modelData ? Theme.amberHover : Theme.inkHover
+                    textColor: root.paper === modelData ? Theme.ink : Theme.inkText
+                    onClicked: root.paper = modelData
+                }
+            }
+        }
+        Text {
+            objectName: "reportMessage"
             Layout.fillWidth: true
             visible: root.message !== ""
             text: root.message

@@ -1,4 +1,6 @@
 #include "progressreport.h"
+#include "reportformat.h"
+#include "runprediction.h"
 #include "../chapterprogress.h"
 #include "../labs/gates.h"
 
@@ -6,133 +8,45 @@
 #include <progress/runs.h>
 #include <progress/store.h>
 
-#include "../labs/runrecord.h"
-
-#include <tpusim/bench.h>
 #include <tpusim/chips.h>
-#include <tpusim/roofline.h>
-
-#include <optional>
 
 #include <QCoreApplication>
-#include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
+#include <iterator>
 
 namespace {
 
 QDateTime fromMs(std::int64_t ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC); }
-QString iso(const QDateTime &t) { return t.isValid() ? t.toString(Qt::ISODateWithMs) : QString(); }
 QString qs(const std::string &s) { return QString::fromStdString(s); }
 
-constexpr std::size_t kRecentEvents = 25;
-
-} // namespace
-
-namespace {
-
-// What a measured run did per second against what its shape asks of HBM:
-// the point it makes on the roofline. Only shapes the cost model knows.
-std::optional<RooflinePoint> pointOf(const ProgressReport::Run &run, const QJsonObject &record)
+// Events the learner caused, for the date range; the store's own upkeep
+// and earlier exports of this report are not activity.
+bool isActivity(const std::string &kind)
 {
-    if (run.example || run.kind != QLatin1String("measured") || run.medianS <= 0)
-        return std::nullopt;
-    const QJsonObject shapes = record.value(QStringLiteral("shapes")).toObject();
-    if (!shapes.contains(QStringLiteral("m")) || !shapes.contains(QStringLiteral("k")) || !shapes.contains(QStringLiteral("n")))
-        return std::nullopt;
-    try {
-        tpusim::MatmulSpec spec;
-        spec.m = shapes.value(QStringLiteral("m")).toInteger();
-        spec.k = shapes.value(QStringLiteral("k")).toInteger();
-        spec.n = shapes.value(QStringLiteral("n")).toInteger();
-        spec.in = spec.out = tpusim::parse_dtype(run.dtype.toStdString());
-        const tpusim::OpCost cost = tpusim::matmul_cost(spec);
-        return RooflinePoint{QStringLiteral("%1 #%2").arg(run.lab).arg(run.id), cost.flops / cost.bytes, cost.flops / run.medianS};
-    } catch (const std::exception &) {
-        return std::nullopt;
-    }
+    return kind != progress::event_kind::kSchemaMigrated && kind != "report-exported";
 }
 
-void addRowPoints(const ProgressReport::Run &run, const QJsonObject &record, QList<RooflinePoint> &points)
+ProgressReport::ChapterState stateOf(const ChapterProgress &p, bool opened)
 {
-    // L05 measures the bench rows; their costs are the bench's own.
-    if (run.example || run.lab != QLatin1String("L05"))
-        return;
-    try {
-        const auto rows = tpusim::landing_bench(tpusim::chip(run.chip.toStdString()));
-        for (const QJsonValue &v : record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
-            QList<double> samples;
-            for (const QJsonValue &x : v.toObject().value(QStringLiteral("samples")).toArray())
-                samples << x.toDouble();
-            const QString id = v.toObject().value(QStringLiteral("row")).toString();
-            for (const auto &row : rows)
-                if (QString::fromStdString(row.id) == id && !samples.isEmpty())
-                    points.append({QStringLiteral("%1 #%2").arg(id).arg(run.id), row.cost.flops / row.cost.bytes,
-                                   row.cost.flops / median(samples)});
-        }
-    } catch (const std::exception &) {
-    }
+    if (p.done)
+        return ProgressReport::ChapterState::Done;
+    const bool attempted = !p.gateState.isEmpty() && p.gateState != QLatin1String("locked");
+    return opened || p.itemsDone > 0 || attempted ? ProgressReport::ChapterState::InProgress
+                                                  : ProgressReport::ChapterState::NotStarted;
 }
 
-void addEvidence(ProgressReport &r, const progress::Store &store)
+void addChapters(ProgressReport &r, const course::ChapterCatalog &catalog, const progress::Store &store,
+                 const std::vector<progress::GateAttempt> &attempts)
 {
-    progress::RunLedger ledger(const_cast<progress::Store &>(store));
-    for (const auto &a : ledger.gateAttempts()) {
-        QStringList reasons;
-        for (const auto &x : a.reasons)
-            reasons << qs(x);
-        r.attempts.append({a.id, qs(a.gate), a.passed, fromMs(a.judgedAtMs), a.runRecord, reasons});
-    }
-    QString latestChip;
-    for (const auto &row : ledger.runRecords()) {
-        const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(row.recordJson)).object();
-        ProgressReport::Run run;
-        run.id = row.id;
-        run.lab = qs(row.lab);
-        run.kind = qs(row.kind);
-        run.chip = qs(row.chip);
-        run.deviceKind = record.value(QStringLiteral("deviceKind")).toString();
-        run.dtype = qs(row.dtype);
-        QStringList parts;
-        const QJsonObject shapes = record.value(QStringLiteral("shapes")).toObject();
-        for (auto it = shapes.begin(); it != shapes.end(); ++it)
-            parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value().toInteger());
-        run.shapes = parts.join(QLatin1Char(' '));
-        run.date = qs(row.measuredAt);
-        run.medianS = row.medianS.value_or(0);
-        run.baselineMedianS = row.baselineMedianS.value_or(0);
-        run.correct = row.correct;
-        run.example = row.example;
-        r.runs.append(run);
-        if (run.kind == QLatin1String("measured") && !run.example)
-            latestChip = run.chip;
-    }
-    r.chart.chip = latestChip.isEmpty() ? QStringLiteral("v5e") : latestChip;
-    const tpusim::Chip &chip = tpusim::chip(r.chart.chip.toStdString());
-    r.chart.peakFlops = chip.peak_bf16.value;
-    r.chart.bandwidth = chip.hbm_bandwidth.value;
-    for (const auto &run : r.runs) {
-        if (run.chip != r.chart.chip)
-            continue;
-        const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(ledger.runRecord(run.id)->recordJson)).object();
-        if (auto pt = pointOf(run, record))
-            r.chart.points.append(*pt);
-        addRowPoints(run, record, r.chart.points);
-    }
-}
-
-} // namespace
-
-ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store)
-{
-    ProgressReport r;
-    r.appVersion = QCoreApplication::applicationVersion();
-    r.generated = QDateTime::currentDateTimeUtc();
-    r.database = QString::fromStdString(store.file().string());
-
     const auto done = store.masteryItemsDone();
-    const auto gates = gateStatesFrom(progress::RunLedger(const_cast<progress::Store &>(store)).gateAttempts());
+    const auto gates = gateStatesFrom(attempts);
+    QMap<int, QDateTime> opened;
+    for (const auto &s : store.chapterStates())
+        if (s.firstOpenedMs)
+            opened.insert(s.number, fromMs(*s.firstOpenedMs));
     for (const auto &info : catalog.chapters()) {
         const ChapterProgress p = chapterProgress(info, done, gates);
         ProgressReport::Chapter c;
@@ -150,82 +64,125 @@ ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const 
         }
         c.itemsDone = p.itemsDone;
         c.itemsTotal = p.itemsTotal;
-        c.done = p.done;
-        r.chaptersDone += p.done ? 1 : 0;
+        c.firstOpened = opened.value(info.number);
+        c.state = stateOf(p, c.firstOpened.isValid());
         for (const auto &item : info.mastery)
             c.items.append({item.id, item.text, done.count(item.id.toStdString()) > 0});
+        r.chaptersDone += c.state == ProgressReport::ChapterState::Done ? 1 : 0;
+        r.chaptersStarted += c.state != ProgressReport::ChapterState::NotStarted ? 1 : 0;
+        r.itemsDone += c.itemsDone;
+        r.itemsTotal += c.itemsTotal;
         r.chapters.append(c);
     }
-
-    const progress::EventSummary summary = store.eventSummary();
-    r.eventCount = static_cast<qint64>(summary.total);
-    if (summary.firstAtMs)
-        r.firstEvent = fromMs(*summary.firstAtMs);
-    if (summary.lastAtMs)
-        r.lastEvent = fromMs(*summary.lastAtMs);
-    for (const auto &[kind, count] : summary.countByKind)
-        r.eventKinds.append({qs(kind), static_cast<qint64>(count)});
-    for (const auto &e : store.events(kRecentEvents))
-        r.recentEvents.append({fromMs(e.atMs), qs(e.kind), qs(e.subject), qs(e.detail)});
-    addEvidence(r, store);
-    return r;
 }
 
-QByteArray progressReportJson(const ProgressReport &r)
+ProgressReport::Run runFrom(const progress::RunRecordRow &row, const QJsonObject &record)
 {
-    QJsonArray chapters;
-    for (const auto &c : r.chapters) {
-        QJsonArray items;
-        for (const auto &i : c.items)
-            items.append(QJsonObject{{"id", i.id}, {"text", i.text}, {"done", i.done}});
-        QJsonObject o{{"number", c.number}, {"title", c.title}, {"layer", c.layerName},
-                      {"kind", c.isStage ? "stage" : "layer"}, {"itemsDone", c.itemsDone},
-                      {"itemsTotal", c.itemsTotal}, {"done", c.done}, {"mastery", items}};
+    ProgressReport::Run run;
+    run.id = row.id;
+    run.lab = qs(row.lab);
+    run.kind = qs(row.kind);
+    run.chip = qs(row.chip);
+    run.deviceKind = record.value(QStringLiteral("deviceKind")).toString();
+    run.deviceCount = record.value(QStringLiteral("deviceCount")).toInt(1);
+    run.dtype = qs(row.dtype);
+    const QJsonObject shapes = QJsonDocument::fromJson(QByteArray::fromStdString(row.shapesJson)).object();
+    for (auto it = shapes.begin(); it != shapes.end(); ++it)
+        run.shapes.insert(it.key(), it.value().toInteger());
+    const reportformat::CompactShape shape = reportformat::compactShape(run.shapes);
+    run.shapeText = shape.text;
+    run.shapeAxes = shape.axes;
+    run.date = QDateTime::fromString(qs(row.measuredAt), Qt::ISODate).toUTC();
+    run.medianS = row.medianS.value_or(0);
+    run.baselineMedianS = row.baselineMedianS.value_or(0);
+    run.baselineName = record.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("name")).toString();
+    run.correct = row.correct;
+    run.example = row.example;
+    run.predictions = predictRun(run, record.value(QStringLiteral("extra")).toObject());
+    return run;
+}
+
+// One roofline per chip the learner measured on, in the order first measured.
+void addRooflines(ProgressReport &r)
+{
+    for (const auto &run : r.runs) {
+        if (run.predictions.isEmpty())
+            continue;
+        auto it = std::find_if(r.rooflines.begin(), r.rooflines.end(), [&](const auto &x) { return x.chip == run.chip; });
+        if (it == r.rooflines.end()) {
+            const tpusim::Chip &chip = tpusim::chip(run.chip.toStdString());
+            r.rooflines.append({run.chip, chip.peak_bf16.value, chip.hbm_bandwidth.value, {}});
+            it = std::prev(r.rooflines.end());
+        }
+        for (const auto &p : run.predictions)
+            if (p.bytes > 0 && p.measuredS > 0)
+                it->points.append({QStringLiteral("%1 #%2 %3").arg(run.lab).arg(run.id).arg(p.label), p.flops / p.bytes, p.flops / p.measuredS});
+    }
+}
+
+void addEvidence(ProgressReport &r, const progress::RunLedger &ledger, const std::vector<progress::GateAttempt> &attempts)
+{
+    QMap<QString, QString> stageOfGate;
+    for (const auto &c : r.chapters)
         if (c.isStage)
-            o.insert("stage", QJsonObject{{"number", c.stageNumber}, {"gate", c.gate},
-                                          {"rule", c.gateRule}, {"state", c.gateState}});
-        chapters.append(o);
+            stageOfGate.insert(c.gate, c.title);
+    for (const auto &a : attempts) {
+        QStringList reasons;
+        for (const auto &x : a.reasons)
+            reasons << qs(x);
+        r.attempts.append({a.id, qs(a.gate), stageOfGate.value(qs(a.gate)), a.passed, fromMs(a.judgedAtMs), a.runRecord, reasons});
     }
-    QJsonArray kinds;
-    for (const auto &k : r.eventKinds)
-        kinds.append(QJsonObject{{"kind", k.kind}, {"count", k.count}});
-    QJsonArray recent;
-    for (const auto &e : r.recentEvents)
-        recent.append(QJsonObject{{"time", iso(e.when)}, {"kind", e.kind}, {"subject", e.subject}, {"detail", e.detail}});
-    QJsonArray attempts;
-    for (const auto &a : r.attempts)
-        attempts.append(QJsonObject{{"id", a.id}, {"gate", a.gate}, {"passed", a.passed}, {"judged", iso(a.judged)},
-                                    {"record", a.record}, {"reasons", QJsonArray::fromStringList(a.reasons)}});
-    QJsonArray runs;
-    for (const auto &x : r.runs) {
-        QJsonObject o{{"id", x.id}, {"lab", x.lab}, {"kind", x.kind}, {"chip", x.chip}, {"deviceKind", x.deviceKind},
-                      {"dtype", x.dtype}, {"shapes", x.shapes}, {"date", x.date}, {"correct", x.correct}, {"example", x.example}};
-        if (x.medianS > 0)
-            o.insert("medianS", x.medianS);
-        if (x.baselineMedianS > 0)
-            o.insert("baselineMedianS", x.baselineMedianS);
-        runs.append(o);
+    for (const auto &row : ledger.runRecords()) {
+        const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(row.recordJson)).object();
+        r.runs.append(runFrom(row, record));
+        const auto &run = r.runs.constLast();
+        r.exampleRuns += run.example ? 1 : 0;
+        r.ownMeasuredRuns += !run.example && run.kind == QLatin1String("measured") ? 1 : 0;
+        r.ownVerifiedRuns += !run.example && run.kind != QLatin1String("measured") ? 1 : 0;
     }
-    QJsonArray points;
-    for (const auto &pt : r.chart.points)
-        points.append(QJsonObject{{"label", pt.label}, {"intensity", pt.intensity}, {"flopsPerS", pt.flopsPerS}});
-    const QJsonObject root{
-        {"report", "tpu-course progress"},
-        {"formatVersion", 1},
-        {"appVersion", r.appVersion},
-        {"generated", iso(r.generated)},
-        {"database", r.database},
-        {"chaptersDone", r.chaptersDone},
-        {"chapterCount", static_cast<int>(r.chapters.size())},
-        {"gatesPassed", r.gatesPassed},
-        {"gateCount", r.gateCount},
-        {"chapters", chapters},
-        {"gateAttempts", attempts},
-        {"runs", runs},
-        {"roofline", QJsonObject{{"chip", r.chart.chip}, {"peakFlops", r.chart.peakFlops}, {"bandwidth", r.chart.bandwidth},
-                                 {"measuredPoints", points}}},
-        {"events", QJsonObject{{"count", r.eventCount}, {"first", iso(r.firstEvent)},
-                               {"last", iso(r.lastEvent)}, {"byKind", kinds}, {"recent", recent}}},
-    };
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    addRooflines(r);
+}
+
+void addActivity(ProgressReport &r, const progress::Store &store)
+{
+    const progress::EventSummary summary = store.eventSummary();
+    r.eventCount = static_cast<qint64>(summary.total);
+    for (const auto &[kind, count] : summary.countByKind)
+        r.eventKinds.append({qs(kind), static_cast<qint64>(count)});
+    for (const auto &e : store.events()) {
+        if (!isActivity(e.kind))
+            continue;
+        const QDateTime at = fromMs(e.atMs);
+        if (!r.lastActivity.isValid() || at > r.lastActivity)
+            r.lastActivity = at;
+        if (!r.firstActivity.isValid() || at < r.firstActivity)
+            r.firstActivity = at;
+    }
+}
+
+} // namespace
+
+QString chapterStateName(ProgressReport::ChapterState state)
+{
+    switch (state) {
+    case ProgressReport::ChapterState::NotStarted: return QStringLiteral("not started");
+    case ProgressReport::ChapterState::InProgress: return QStringLiteral("in progress");
+    case ProgressReport::ChapterState::Done: return QStringLiteral("done");
+    }
+    return {};
+}
+
+ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store, const QString &learner)
+{
+    ProgressReport r;
+    r.appVersion = QCoreApplication::applicationVersion();
+    r.generated = QDateTime::currentDateTimeUtc();
+    r.learner = learner;
+    r.database = QString::fromStdString(store.file().string());
+    const progress::RunLedger ledger(const_cast<progress::Store &>(store));
+    const auto attempts = ledger.gateAttempts();
+    addChapters(r, catalog, store, attempts);
+    addEvidence(r, ledger, attempts);
+    addActivity(r, store);
+    return r;
 }

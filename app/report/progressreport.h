@@ -1,11 +1,10 @@
 #pragma once
 
-#include "reportchart.h"
-
 #include <QDateTime>
-#include <QStringList>
 #include <QList>
+#include <QMap>
 #include <QString>
+#include <QStringList>
 
 namespace course { class ChapterCatalog; }
 namespace progress { class Store; }
@@ -14,6 +13,10 @@ namespace progress { class Store; }
 // three formats, so the PDF, the HTML and the JSON can never disagree.
 struct ProgressReport
 {
+    // A chapter's state as the store has it: never opened and nothing done,
+    // opened or partly done, or done (a stage is done when its gate passed).
+    enum class ChapterState { NotStarted, InProgress, Done };
+
     struct Item { QString id; QString text; bool done = false; };
     struct Chapter
     {
@@ -24,49 +27,87 @@ struct ProgressReport
         int stageNumber = -1;
         QString gate;
         QString gateRule;
-        QString gateState;
+        QString gateState; // stages only: locked, attempted or passed
         int itemsDone = 0;
         int itemsTotal = 0;
-        bool done = false;
+        ChapterState state = ChapterState::NotStarted;
+        QDateTime firstOpened; // invalid when never opened
         QList<Item> items;
     };
-    struct Attempt { qint64 id = 0; QString gate; bool passed = false; QDateTime judged; qint64 record = 0; QStringList reasons; };
+    struct Attempt
+    {
+        qint64 id = 0;
+        QString gate;
+        QString stageTitle;
+        bool passed = false;
+        QDateTime judged;
+        qint64 record = 0;
+        QStringList reasons;
+    };
+    // The simulator's floor for a run's shape on its chip, where the cost
+    // model knows what the lab computes.
+    struct Prediction
+    {
+        QString label;       // what was costed: "matmul 4096×4096×4096"
+        double floorS = 0;   // predicted time
+        double flops = 0;
+        double bytes = 0;
+        double measuredS = 0; // the run's (or its bench row's) median
+        QString bound;       // what sets the floor: MXU, VPU or HBM
+    };
     struct Run
     {
         qint64 id = 0;
-        QString lab, kind, chip, deviceKind, dtype, shapes, date;
+        QString lab, kind, chip, deviceKind, dtype;
+        int deviceCount = 1;
+        QMap<QString, qint64> shapes;
+        QString shapeText;    // compact: "4096×4096×4096"
+        QString shapeAxes;    // what the numbers are: "m×k×n"
+        QDateTime date;
         double medianS = 0;          // 0 without timing
         double baselineMedianS = 0;  // 0 without a baseline
+        QString baselineName;
         bool correct = false;
         bool example = false;
+        QList<Prediction> predictions; // measured runs of your own only
+    };
+    // One chip's roofline with the measured runs of your own on it.
+    struct Roofline
+    {
+        QString chip;
+        double peakFlops = 0; // predicted roof (bf16 MXU)
+        double bandwidth = 0; // HBM B/s
+        struct Point { QString label; double intensity = 0; double flopsPerS = 0; };
+        QList<Point> points;
     };
     struct EventKind { QString kind; qint64 count = 0; };
-    struct Event { QDateTime when; QString kind; QString subject; QString detail; };
 
     QString appVersion;
     QDateTime generated;
+    QString learner;
     QString database;
     QList<Chapter> chapters;
     int chaptersDone = 0;
+    int chaptersStarted = 0; // in progress or done
+    int itemsDone = 0;
+    int itemsTotal = 0;
     int gatesPassed = 0;
     int gateCount = 0;
     qint64 eventCount = 0;
-    QDateTime firstEvent;
-    QDateTime lastEvent;
+    QDateTime firstActivity; // the date range of the learner's own doings
+    QDateTime lastActivity;
     QList<EventKind> eventKinds;
-    QList<Event> recentEvents; // newest first
-    QList<Attempt> attempts;   // every gate attempt, oldest first
-    QList<Run> runs;           // every imported run record, oldest first
-    RooflineChart chart;       // the learner's measured points on their chip's roofs
+    QList<Attempt> attempts;    // every gate attempt, oldest first
+    QList<Run> runs;            // every imported run record, oldest first
+    QList<Roofline> rooflines;  // one per chip with measured runs of your own
+    int ownMeasuredRuns = 0;
+    int ownVerifiedRuns = 0;
+    int exampleRuns = 0;
 };
 
-ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store);
+QString chapterStateName(ProgressReport::ChapterState state); // "not started", "in progress", "done"
+
+ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store,
+                                   const QString &learner);
 
 QByteArray progressReportJson(const ProgressReport &report);
-// imageSource: where the HTML finds the roofline chart (a data: URL for a
-// file on its own, a resource name for the PDF).
-QString progressReportHtml(const ProgressReport &report, const QString &imageSource);
-
-// Writes the report in the format its suffix names (.pdf, .html, .json),
-// through a temporary file, so a failed export leaves nothing half-written.
-bool writeProgressReport(const ProgressReport &report, const QString &path, QString *error);

@@ -1,152 +1,202 @@
-#include "progressreport.h"
+// The report's pages after the summary: every gate attempt, every run, every
+// chapter with its mastery work, and the activity log's counts.
+#include "reporthtml.h"
+#include "reportformat.h"
+#include "reporttheme.h"
 
 #include <QStringList>
 
-// One HTML text serves the .html file and the PDF (QTextDocument renders it),
-// so it keeps to what both understand: tables, inline colours, no scripts.
+using namespace reporttheme;
+
 namespace {
 
-QString esc(const QString &s) { return s.toHtmlEscaped(); }
-QString two(int n) { return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0')); }
-QString stamp(const QDateTime &t) { return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")) : QStringLiteral("—"); }
+using reporthtml::esc;
 
-const char *const kStyle = R"(
-body { font-family: 'Inter', 'DejaVu Sans', sans-serif; color: #11151d; font-size: 10pt; }
-h1 { font-size: 20pt; font-weight: 600; margin-bottom: 2pt; }
-h2 { font-size: 13pt; font-weight: 600; margin-top: 16pt; margin-bottom: 4pt; }
-p.lede { color: #4f4a43; margin-top: 0; }
-.mono { font-family: 'JetBrains Mono', 'DejaVu Sans Mono', monospace; }
-table { border-collapse: collapse; }
-th { text-align: left; color: #4f4a43; font-weight: 600; border-bottom: 1px solid #bab4aa; }
-td { border-bottom: 1px solid #e6e1d7; vertical-align: top; }
-.done { color: #2f7d3e; }
-.todo { color: #8f8b85; }
-.locked { color: #8a5b00; }
-.passed { color: #2f7d3e; }
-.failed { color: #c62828; }
-.small { font-size: 8.5pt; color: #4f4a43; }
-)";
-
-QString gateCell(const ProgressReport::Chapter &c)
+QString styleSheet(bool webPage)
 {
-    if (!c.isStage)
-        return QStringLiteral("—");
-    const QString cls = c.gateState == QLatin1String("passed") ? QStringLiteral("passed")
-                        : c.gateState == QLatin1String("attempted") ? QStringLiteral("failed")
-                                                                   : QStringLiteral("locked");
-    return QStringLiteral("<span class=\"mono %1\">%2 · %3</span>").arg(cls, esc(c.gate), esc(c.gateState));
+    QString s = QStringLiteral(R"(
+body { font-family: %1; color: %3; font-size: %5pt; }
+h1 { font-size: %7pt; font-weight: 600; margin-top: 0; margin-bottom: 2pt; }
+h2 { font-size: %8pt; font-weight: 600; margin-top: 14pt; margin-bottom: 6pt; }
+h3 { font-size: %9pt; font-weight: 600; margin-top: 14pt; margin-bottom: 3pt; }
+p { margin-top: 0; margin-bottom: 4pt; }
+p.kicker { font-family: %2; font-size: %6pt; color: %4; margin-bottom: 2pt; }
+p.lede { color: %4; margin-bottom: 8pt; }
+p.note { font-size: %6pt; color: %4; }
+p.figure { margin-top: 2pt; margin-bottom: 2pt; }
+p.spacer { font-size: 4pt; margin: 0; }
+.mono { font-family: %2; }
+table.keys { background-color: %10; margin-bottom: 4pt; }
+td.key { padding: 6pt; }
+.keyvalue { font-family: %2; font-size: 16pt; font-weight: 600; }
+.keylabel { font-size: %6pt; color: %4; }
+table.grid { border-collapse: collapse; font-size: %11pt; }
+table.grid th { text-align: left; font-weight: 600; color: %4; background-color: %10; border-bottom: 1px solid %12; }
+table.grid td { vertical-align: top; border-bottom: 1px solid %13; }
+td.num { text-align: right; font-family: %2; }
+.small { font-size: %6pt; color: %4; }
+.predicted { color: %14; }
+.verified { color: %15; }
+.measured { color: %16; }
+.failed { color: %17; }
+.locked { color: %4; }
+.example { color: %18; font-style: italic; }
+.done { color: %16; }
+.todo { color: %18; }
+)")
+                    .arg(kSansStack, kMonoStack, css(kInk), css(kMuted))
+                    .arg(kBodyPt).arg(kSmallPt).arg(kTitlePt).arg(kHeadingPt).arg(kSubheadingPt)
+                    .arg(css(kPaperTint)).arg(kSmallPt - 0.5).arg(css(kRule), css(kHairline))
+                    .arg(css(kPredicted), css(kVerified), css(kMeasured), css(kFailed), css(kFaint));
+    if (webPage)
+        s += QStringLiteral(R"(
+body { max-width: 178mm; margin: 12mm auto; padding: 0 8mm; line-height: 1.35; }
+div.runninghead { font-size: %1pt; color: %2; border-bottom: 1px solid %3; padding-bottom: 3pt; margin-bottom: 10pt; }
+svg.figure { display: inline-block; height: auto; vertical-align: top; }
+svg.figure [font-family="%4"] { font-family: %5; }
+svg.figure [font-family="%6"] { font-family: %7; }
+table.grid th, table.grid td { padding: 3pt 4pt; }
+h2.newpage { page-break-before: always; }
+@media print { body { margin: 0 auto; } }
+)").arg(kSmallPt).arg(css(kMuted), css(kRule), kSans, kSansStack, kMono, kMonoStack);
+    return s;
+}
+
+QString provenanceCell(const ProgressReport::Run &x)
+{
+    if (x.example)
+        return QStringLiteral("<span class=\"example\">example<br>never counts</span>");
+    if (x.kind == QLatin1String("measured"))
+        return QStringLiteral("<span class=\"measured\">measured</span>");
+    return QStringLiteral("<span class=\"verified\">verified off-chip</span>");
+}
+
+QString gateStateWords(const QString &state)
+{
+    if (state == QLatin1String("passed"))
+        return QStringLiteral("<span class=\"measured\">passed</span>");
+    if (state == QLatin1String("attempted"))
+        return QStringLiteral("<span class=\"failed\">attempted, not passed</span>");
+    return QStringLiteral("<span class=\"locked\">locked</span>");
+}
+
+QString attemptsSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2 class=\"newpage\" style=\"page-break-before: always; margin-top: 0\">Every gate attempt</h2>");
+    if (r.attempts.isEmpty()) {
+        h << QStringLiteral("<p class=\"note\">No gate has been attempted yet: a gate is judged only on a measured run "
+                            "of your own from a real TPU.</p>");
+        return h.join(QLatin1Char('\n'));
+    }
+    h << QStringLiteral("<p class=\"note\">Kept as judged, pass or fail; a failed attempt is never removed.</p>");
+    h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                        "<th>#</th><th>gate</th><th>stage</th><th>judged</th><th>run</th><th>verdict</th><th width=\"45%\">why</th>"
+                        "</tr></thead>");
+    for (const auto &a : r.attempts) {
+        QStringList reasons;
+        for (const QString &reason : a.reasons)
+            reasons << esc(reason);
+        const QString cls = a.passed ? QStringLiteral("measured") : QStringLiteral("failed");
+        h << QStringLiteral("<tr><td class=\"num\">%1</td><td class=\"mono\"><b>%2</b></td><td>%3</td><td class=\"mono\">%4</td>"
+                            "<td class=\"mono\">#%5</td><td class=\"%6\"><b>%7</b></td><td class=\"%8\">%9</td></tr>")
+                 .arg(QString::number(a.id), esc(a.gate), esc(a.stageTitle), reportformat::minute(a.judged),
+                      QString::number(a.record), cls, a.passed ? QStringLiteral("passed") : QStringLiteral("not passed"),
+                      a.passed ? QString() : cls, reasons.join(QStringLiteral("<br>")));
+    }
+    h << QStringLiteral("</table>");
+    return h.join(QLatin1Char('\n'));
+}
+
+QString runsSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2>Runs</h2>");
+    if (r.runs.isEmpty()) {
+        h << QStringLiteral("<p class=\"note\">No run records imported yet.</p>");
+        return h.join(QLatin1Char('\n'));
+    }
+    h << QStringLiteral("<p class=\"note\">Every imported run record, oldest first. Times are medians over the record's "
+                        "samples; the <span class=\"predicted\">predicted floor</span> is the simulator's roofline for the "
+                        "same shape on the same chip, shown for measured runs of your own only.</p>");
+    h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                        "<th>#</th><th>lab</th><th>provenance</th><th>chip</th><th>shape · dtype</th><th>median</th>"
+                        "<th>baseline</th><th>predicted floor</th><th>correct</th><th>date</th></tr></thead>");
+    for (const auto &x : r.runs) {
+        QStringList floors;
+        for (const auto &p : x.predictions)
+            floors << reportformat::duration(p.floorS);
+        const QString chip = x.deviceCount > 1 ? QStringLiteral("%1 ×%2").arg(esc(x.chip)).arg(x.deviceCount) : esc(x.chip);
+        h << QStringLiteral("<tr><td class=\"num\">%1</td><td class=\"mono\">%2</td><td>%3</td>"
+                            "<td class=\"mono\">%4<br><span class=\"small\">%5</span></td>"
+                            "<td class=\"mono\">%6 %7<br><span class=\"small\">%8</span></td>"
+                            "<td class=\"num\">%9</td><td class=\"num\">%10</td><td class=\"num predicted\">%11</td>"
+                            "<td>%12</td><td class=\"mono\">%13</td></tr>")
+                 .arg(QString::number(x.id), esc(x.lab), provenanceCell(x), chip, esc(x.deviceKind).replace(QLatin1Char(' '), QChar(0x00A0)), esc(x.shapeText),
+                      esc(x.dtype), esc(x.shapeAxes), reportformat::duration(x.medianS),
+                      reportformat::duration(x.baselineMedianS),
+                      floors.isEmpty() ? QStringLiteral("—") : floors.join(QStringLiteral("<br>")),
+                      x.correct ? QStringLiteral("yes") : QStringLiteral("<span class=\"failed\">no</span>"),
+                      reportformat::day(x.date));
+    }
+    h << QStringLiteral("</table>");
+    return h.join(QLatin1Char('\n'));
+}
+
+QString chaptersSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2>Chapters and their mastery work</h2>");
+    h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                        "<th>ch</th><th width=\"74%\">chapter and mastery work</th><th>state</th><th>work done</th>"
+                        "</tr></thead>");
+    for (const auto &c : r.chapters) {
+        QStringList items;
+        for (const auto &i : c.items)
+            items << QStringLiteral("<span class=\"%1\">%2</span> %3")
+                         .arg(i.done ? QStringLiteral("done") : QStringLiteral("todo"),
+                              i.done ? QStringLiteral("✓") : QStringLiteral("○"), esc(i.text));
+        const QString where = c.isStage
+            ? QStringLiteral("stage %1, pinned at %2 · gate %3: %4").arg(c.stageNumber).arg(esc(c.layerName), esc(c.gate), gateStateWords(c.gateState))
+            : QStringLiteral("layer · %1").arg(esc(c.layerName));
+        const QString stateClass = c.state == ProgressReport::ChapterState::Done ? QStringLiteral("done")
+                                   : c.state == ProgressReport::ChapterState::InProgress ? QStringLiteral("predicted")
+                                                                                        : QStringLiteral("todo");
+        h << QStringLiteral("<tr><td class=\"mono\"><b>%1</b></td><td><b>%2</b><br><span class=\"small\">%3</span><br>%4</td>"
+                            "<td class=\"%5\">%6</td><td class=\"num\">%7/%8</td></tr>")
+                 .arg(QStringLiteral("%1").arg(c.number, 2, 10, QLatin1Char('0')), esc(c.title), where,
+                      items.join(QStringLiteral("<br>")), stateClass, chapterStateName(c.state),
+                      QString::number(c.itemsDone), QString::number(c.itemsTotal));
+    }
+    h << QStringLiteral("</table>");
+    return h.join(QLatin1Char('\n'));
+}
+
+QString activitySection(const ProgressReport &r)
+{
+    QStringList kinds;
+    for (const auto &k : r.eventKinds)
+        kinds << QStringLiteral("<span class=\"mono\">%1</span> %2").arg(esc(k.kind)).arg(k.count);
+    return QStringLiteral("<h2>Activity</h2><p class=\"note\">%1 events in the progress log: %2.<br>Progress file: "
+                          "<span class=\"mono\">%3</span></p>")
+        .arg(r.eventCount).arg(kinds.isEmpty() ? QStringLiteral("none") : kinds.join(QStringLiteral(" · ")), esc(r.database));
 }
 
 } // namespace
 
-QString progressReportHtml(const ProgressReport &r, const QString &imageSource)
+QString reporthtml::esc(const QString &s) { return s.toHtmlEscaped(); }
+
+QString progressReportHtml(const ProgressReport &r, const ReportHtmlTarget &target)
 {
     QStringList h;
-    h << QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>tpu-course progress report</title><style>")
-      << QString::fromUtf8(kStyle) << QStringLiteral("</style></head><body>");
-    h << QStringLiteral("<h1>Learn to make TPUs fast: progress report</h1>");
-    h << QStringLiteral("<p class=\"lede\">Generated %1 by tpu-course %2. Gates pass only on measured runs on a real TPU; "
-                        "every attempt, pass or fail, is listed.</p>")
-             .arg(stamp(r.generated), esc(r.appVersion));
-    h << QStringLiteral("<table cellpadding=\"6\"><tr><td><b class=\"mono\">%1/%2</b> gates passed</td>"
-                        "<td><b class=\"mono\">%3/%4</b> chapters done</td><td><b class=\"mono\">%5</b> events logged</td></tr></table>")
-             .arg(r.gatesPassed).arg(r.gateCount).arg(r.chaptersDone).arg(r.chapters.size()).arg(r.eventCount);
-
-    h << QStringLiteral("<h2>Chapters and stages</h2>");
-    h << QStringLiteral("<table width=\"100%\" cellpadding=\"5\"><tr><th width=\"6%\">ch</th><th width=\"34%\">title</th>"
-                        "<th width=\"26%\">where</th><th width=\"12%\">mastery work</th><th width=\"22%\">state</th></tr>");
-    for (const auto &c : r.chapters) {
-        const QString where = c.isStage ? QStringLiteral("stage %1 · at %2").arg(c.stageNumber).arg(esc(c.layerName))
-                                         : QStringLiteral("layer · %1").arg(esc(c.layerName));
-        const QString state = c.isStage ? gateCell(c)
-                                        : QStringLiteral("<span class=\"%1\">%2</span>")
-                                              .arg(c.done ? QStringLiteral("done") : QStringLiteral("todo"),
-                                                   c.done ? QStringLiteral("done") : QStringLiteral("in progress"));
-        h << QStringLiteral("<tr><td class=\"mono\">%1</td><td>%2</td><td>%3</td><td class=\"mono\">%4/%5</td><td>%6</td></tr>")
-                 .arg(two(c.number), esc(c.title), where)
-                 .arg(c.itemsDone).arg(c.itemsTotal)
-                 .arg(state);
-    }
-    h << QStringLiteral("</table>");
-
-    h << QStringLiteral("<h2>Gates</h2><table width=\"100%\" cellpadding=\"5\"><tr><th width=\"7%\">gate</th>"
-                        "<th width=\"25%\">stage</th><th width=\"50%\">passes when</th><th width=\"18%\">state</th></tr>");
-    for (const auto &c : r.chapters) {
-        if (!c.isStage)
-            continue;
-        h << QStringLiteral("<tr><td class=\"mono\">%1</td><td>%2 · ch %3</td><td>%4</td><td>%5</td></tr>")
-                 .arg(esc(c.gate), esc(c.title), two(c.number), esc(c.gateRule), gateCell(c));
-    }
-    h << QStringLiteral("</table>");
-
-    h << QStringLiteral("<h2>Every gate attempt</h2>");
-    if (r.attempts.isEmpty())
-        h << QStringLiteral("<p class=\"todo\">No gate has been attempted yet: gates are judged only on measured runs from a real TPU.</p>");
-    for (const auto &a : r.attempts) {
-        h << QStringLiteral("<p><b class=\"mono %1\">%2 · %3</b> <span class=\"small\">attempt %4 · judged %5 · run record #%6</span></p><ul>")
-                 .arg(a.passed ? QStringLiteral("passed") : QStringLiteral("failed"), esc(a.gate),
-                      a.passed ? QStringLiteral("passed") : QStringLiteral("not passed"))
-                 .arg(a.id).arg(stamp(a.judged)).arg(a.record);
-        for (const QString &reason : a.reasons)
-            h << QStringLiteral("<li class=\"small\">%1</li>").arg(esc(reason));
-        h << QStringLiteral("</ul>");
-    }
-
-    h << QStringLiteral("<h2>Runs</h2>");
-    if (r.runs.isEmpty()) {
-        h << QStringLiteral("<p class=\"todo\">No run records imported yet.</p>");
-    } else {
-        h << QStringLiteral("<table width=\"100%\" cellpadding=\"4\"><tr><th>#</th><th>lab</th><th>what it is</th><th>chip</th>"
-                            "<th>dtype · shapes</th><th>median</th><th>XLA</th><th>correct</th><th>date</th></tr>");
-        for (const auto &x : r.runs) {
-            const QString what = x.example ? QStringLiteral("example (never counts)")
-                                 : x.kind == QLatin1String("measured") ? QStringLiteral("<span class=\"passed\">measured</span>")
-                                                                       : QStringLiteral("verified off-chip");
-            h << QStringLiteral("<tr><td class=\"mono\">%1</td><td class=\"mono\">%2</td><td>%3</td><td>%4 %5</td><td class=\"mono\">%6 · %7</td>"
-                                "<td class=\"mono\">%8</td><td class=\"mono\">%9</td><td>%10</td><td class=\"small\">%11</td></tr>")
-                     .arg(x.id).arg(esc(x.lab), what, esc(x.chip), esc(x.deviceKind), esc(x.dtype), esc(x.shapes),
-                          x.medianS > 0 ? QString::number(x.medianS * 1e6, 'f', 1) + QStringLiteral(" µs") : QStringLiteral("—"),
-                          x.baselineMedianS > 0 ? QString::number(x.baselineMedianS * 1e6, 'f', 1) + QStringLiteral(" µs") : QStringLiteral("—"))
-                     .arg(x.correct ? QStringLiteral("yes") : QStringLiteral("<span class=\"failed\">no</span>"), esc(x.date));
-        }
-        h << QStringLiteral("</table>");
-    }
-
-    h << QStringLiteral("<h2>Your runs on the roofline · %1</h2>").arg(esc(r.chart.chip));
-    h << QStringLiteral("<p class=\"small\">The line is the simulator's predicted roof for the chip (bf16 MXU peak and HBM bandwidth); "
-                        "the points are your measured runs whose shapes the cost model knows, placed by the FLOP/s their median achieved.</p>");
-    h << QStringLiteral("<p><img src=\"%1\" width=\"540\"></p>").arg(imageSource);
-
-    h << QStringLiteral("<h2>Mastery work done</h2>");
-    int doneCount = 0;
-    for (const auto &c : r.chapters) {
-        QStringList done;
-        for (const auto &i : c.items)
-            if (i.done)
-                done << QStringLiteral("<li>%1</li>").arg(esc(i.text));
-        if (done.isEmpty())
-            continue;
-        doneCount += static_cast<int>(done.size());
-        h << QStringLiteral("<p><b>ch %1 · %2</b></p><ul>%3</ul>").arg(two(c.number), esc(c.title), done.join(QString()));
-    }
-    if (doneCount == 0)
-        h << QStringLiteral("<p class=\"todo\">No mastery work checked off yet.</p>");
-
-    h << QStringLiteral("<h2>Activity</h2>");
-    if (r.eventCount == 0) {
-        h << QStringLiteral("<p class=\"todo\">No activity logged yet.</p>");
-    } else {
-        h << QStringLiteral("<p>%1 events from %2 to %3.</p>").arg(r.eventCount).arg(stamp(r.firstEvent), stamp(r.lastEvent));
-        h << QStringLiteral("<table cellpadding=\"4\"><tr><th>kind</th><th>count</th></tr>");
-        for (const auto &k : r.eventKinds)
-            h << QStringLiteral("<tr><td class=\"mono\">%1</td><td class=\"mono\">%2</td></tr>").arg(esc(k.kind)).arg(k.count);
-        h << QStringLiteral("</table><p class=\"small\">Most recent:</p><table cellpadding=\"3\" class=\"small\">");
-        for (const auto &e : r.recentEvents)
-            h << QStringLiteral("<tr><td class=\"mono\">%1</td><td class=\"mono\">%2</td><td>%3</td></tr>")
-                     .arg(stamp(e.when), esc(e.kind), esc(e.subject));
-        h << QStringLiteral("</table>");
-    }
-    h << QStringLiteral("<p class=\"small\">Progress file: <span class=\"mono\">%1</span></p>").arg(esc(r.database));
+    h << QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                        "<title>tpu-course progress report · %1</title><style>%2</style></head><body>")
+             .arg(esc(r.learner), styleSheet(target.webPage));
+    if (target.webPage)
+        h << QStringLiteral("<div class=\"runninghead\">tpu-course · progress report · %1 · %2</div>")
+                 .arg(esc(r.learner), reportformat::minute(r.generated));
+    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << activitySection(r);
     h << QStringLiteral("</body></html>");
     return h.join(QLatin1Char('\n'));
 }

@@ -1,66 +1,37 @@
-#include "progressreport.h"
+#include "reportwriter.h"
+#include "reportfigures.h"
+#include "reporthtml.h"
 
-#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
 #include <QSaveFile>
-#include <QTemporaryFile>
-#include <QTextDocument>
-
-#include <filesystem>
 
 namespace {
 
-bool writePdf(const ProgressReport &report, const QString &path, QString *error)
+// A4's body column, in points: the HTML's figures are drawn for it, so a
+// web page keeps the printed report's proportions.
+constexpr double kWebBodyWidthPt = 504;
+
+QByteArray webPage(const ProgressReport &report)
 {
-    // Render into a temporary file beside the target, then move it into
-    // place, so a failure never leaves a half-written PDF.
-    const QFileInfo target(path);
-    QTemporaryFile temp(target.absoluteDir().filePath(QStringLiteral(".tpu-course-report-XXXXXX.pdf")));
-    if (!temp.open()) {
-        *error = QStringLiteral("cannot write in %1 (%2).").arg(target.absolutePath(), temp.errorString());
-        return false;
-    }
-    {
-        QPdfWriter writer(&temp);
-        writer.setTitle(QStringLiteral("tpu-course progress report"));
-        writer.setCreator(QStringLiteral("tpu-course ") + report.appVersion);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(18, 16, 18, 16), QPageLayout::Millimeter);
-        writer.setResolution(300);
-        QTextDocument doc;
-        doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("roofline.png")),
-                        drawRooflineChart(report.chart, 1800, 1100));
-        doc.setHtml(progressReportHtml(report, QStringLiteral("roofline.png")));
-        // The document's page size is left unset: print() then scales points
-        // to the writer's resolution and numbers the pages itself.
-        doc.print(&writer);
-    }
-    temp.close();
-    if (temp.size() == 0) {
-        *error = QStringLiteral("the PDF could not be rendered.");
-        return false;
-    }
-    // std::filesystem::rename replaces an existing report atomically.
-    std::error_code ec;
-    std::filesystem::rename(temp.fileName().toStdString(), target.absoluteFilePath().toStdString(), ec);
-    if (ec) {
-        *error = QStringLiteral("cannot move the PDF into place at %1 (%2).").arg(path, QString::fromStdString(ec.message()));
-        return false;
-    }
-    temp.setAutoRemove(false);
-    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
-    return true;
+    ReportHtmlTarget target;
+    target.bodyWidthPt = kWebBodyWidthPt;
+    target.webPage = true;
+    target.figure = [&report](const ReportFigure &f) { return figureSvg(report, f, kWebBodyWidthPt); };
+    return progressReportHtml(report, target).toUtf8();
 }
 
-bool writeText(const QByteArray &bytes, const QString &path, QString *error)
+bool prepareFolder(const QFileInfo &target, bool create, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("cannot write %1 (%2).").arg(path, file.errorString());
+    const QDir folder = target.absoluteDir();
+    if (folder.exists())
+        return true;
+    if (!create) {
+        *error = QStringLiteral("the folder %1 does not exist.").arg(QDir::toNativeSeparators(folder.absolutePath()));
+        return false;
+    }
+    if (!QDir().mkpath(folder.absolutePath())) {
+        *error = QStringLiteral("the folder %1 could not be created.").arg(QDir::toNativeSeparators(folder.absolutePath()));
         return false;
     }
     return true;
@@ -68,23 +39,66 @@ bool writeText(const QByteArray &bytes, const QString &path, QString *error)
 
 } // namespace
 
-bool writeProgressReport(const ProgressReport &report, const QString &path, QString *error)
+bool writeProgressReport(const ProgressReport &report, const ReportFile &file, QString *error)
 {
     QString ignored;
     QString &err = error ? *error : ignored;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("json"))
-        return writeText(progressReportJson(report), path, &err);
-    if (suffix == QLatin1String("html")) {
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        drawRooflineChart(report.chart, 1280, 780).save(&buffer, "PNG");
-        const QString src = QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
-        return writeText(progressReportHtml(report, src).toUtf8(), path, &err);
+    const QFileInfo target(file.path);
+    const QString suffix = target.suffix().toLower();
+    if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json")) {
+        err = QStringLiteral("%1 must end in .pdf, .html or .json.").arg(file.path);
+        return false;
     }
-    if (suffix == QLatin1String("pdf"))
-        return writePdf(report, path, &err);
-    err = QStringLiteral("%1 must end in .pdf, .html or .json.").arg(path);
-    return false;
+    if (target.isDir()) {
+        err = QStringLiteral("%1 is a folder; name a file in it.").arg(QDir::toNativeSeparators(target.absoluteFilePath()));
+        return false;
+    }
+    if (!prepareFolder(target, file.createMissingFolder, &err))
+        return false;
+
+    // QSaveFile writes beside the target and renames on commit; a failure
+    // part-way leaves any earlier report untouched and no fragment behind.
+    QSaveFile out(target.absoluteFilePath());
+    if (!out.open(QIODevice::WriteOnly)) {
+        err = QStringLiteral("cannot write in %1 (%2).").arg(QDir::toNativeSeparators(target.absolutePath()), out.errorString());
+        return false;
+    }
+    bool written = false;
+    if (suffix == QLatin1String("json")) {
+        const QByteArray bytes = progressReportJson(report);
+        written = out.write(bytes) == bytes.size();
+    } else if (suffix == QLatin1String("html")) {
+        const QByteArray bytes = webPage(report);
+        written = out.write(bytes) == bytes.size();
+    } else {
+        written = writeProgressReportPdf(report, file.paper, out, &err);
+    }
+    if (!written || !out.commit()) {
+        if (err.isEmpty())
+            err = QStringLiteral("cannot write %1 (%2).").arg(QDir::toNativeSeparators(target.absoluteFilePath()), out.errorString());
+        out.cancelWriting();
+        return false;
+    }
+    return true;
 }
+
+QPageSize::PageSizeId paperForLocale(const QLocale &locale)
+{
+    // Letter is the office paper of North America and a few neighbours.
+    static const QList<QLocale::Territory> letter{
+        QLocale::UnitedStates, QLocale::Canada, QLocale::Mexico, QLocale::Chile, QLocale::Colombia,
+        QLocale::CostaRica, QLocale::Guatemala, QLocale::Panama, QLocale::Philippines, QLocale::PuertoRico,
+        QLocale::Venezuela, QLocale::DominicanRepublic, QLocale::ElSalvador};
+    return letter.contains(locale.territory()) ? QPageSize::Letter : QPageSize::A4;
+}
+
+std::optional<QPageSize::PageSizeId> paperNamed(const QString &name)
+{
+    if (name.compare(QLatin1String("a4"), Qt::CaseInsensitive) == 0)
+        return QPageSize::A4;
+    if (name.compare(QLatin1String("letter"), Qt::CaseInsensitive) == 0)
+        return QPageSize::Letter;
+    return std::nullopt;
+}
+
+QString paperName(QPageSize::PageSizeId paper) { return paper == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4"); }

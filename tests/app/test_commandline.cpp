@@ -46,6 +46,9 @@ TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
         {{"--screenshot", "a.png", "--size", "12x"}, "12x"},
         {{"--screenshot", "a.png", "--size", "100000x10"}, "100000x10"},
         {{"--export-report", "r.docx"}, "r.docx"},
+        {{"--export-report", "r.pdf", "--page-size", "a3"}, "a3"},
+        {{"--page-size", "a4"}, "go with --export-report"},
+        {{"--learner", "Ada"}, "go with --export-report"},
         {{"--open", "stack"}, "go with --screenshot"},
         {{"--version=3"}, "takes no value"},
     };

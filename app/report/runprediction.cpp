@@ -1,0 +1,89 @@
+#include "runprediction.h"
+#include "reportformat.h"
+#include "../labs/runrecord.h"
+
+#include <tpusim/attention.h>
+#include <tpusim/bench.h>
+#include <tpusim/chips.h>
+#include <tpusim/error.h>
+#include <tpusim/roofline.h>
+
+#include <QJsonArray>
+
+#include <stdexcept>
+
+namespace {
+
+ProgressReport::Prediction fromRoofline(const QString &label, const tpusim::Roofline &r, double measuredS)
+{
+    return {label, r.time_s, r.flops, r.bytes, measuredS, QString::fromStdString(r.resource)};
+}
+
+bool hasAll(const QMap<QString, qint64> &shapes, std::initializer_list<const char *> axes)
+{
+    for (const char *axis : axes)
+        if (!shapes.contains(QLatin1String(axis)))
+            return false;
+    return true;
+}
+
+// L05 measures the landing bench rows; each row's cost is the bench's own.
+QList<ProgressReport::Prediction> benchRows(const tpusim::Chip &chip, const QJsonObject &extra)
+{
+    QList<ProgressReport::Prediction> out;
+    const auto rows = tpusim::landing_bench(chip);
+    for (const QJsonValue &v : extra.value(QStringLiteral("rows")).toArray()) {
+        QList<double> samples;
+        for (const QJsonValue &x : v.toObject().value(QStringLiteral("samples")).toArray())
+            samples << x.toDouble();
+        const QString id = v.toObject().value(QStringLiteral("row")).toString();
+        for (const auto &row : rows)
+            if (QString::fromStdString(row.id) == id && !samples.isEmpty())
+                out.append(fromRoofline(QString::fromStdString(row.label), row.result, median(samples)));
+    }
+    return out;
+}
+
+} // namespace
+
+QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, const QJsonObject &extra)
+{
+    if (run.example || run.kind != QLatin1String("measured") || run.deviceCount != 1)
+        return {};
+    const auto &s = run.shapes;
+    try {
+        const tpusim::Chip &chip = tpusim::chip(run.chip.toStdString());
+        const tpusim::DType dtype = tpusim::parse_dtype(run.dtype.toStdString());
+        if (run.lab == QLatin1String("L05"))
+            return benchRows(chip, extra);
+        if (run.medianS <= 0)
+            return {};
+        if ((run.lab == QLatin1String("L01") || run.lab == QLatin1String("L07")) && hasAll(s, {"m", "k", "n"})) {
+            tpusim::MatmulSpec spec;
+            spec.m = s.value(QStringLiteral("m"));
+            spec.k = s.value(QStringLiteral("k"));
+            spec.n = s.value(QStringLiteral("n"));
+            spec.in = spec.out = dtype;
+            return {fromRoofline(QStringLiteral("matmul %1").arg(run.shapeText),
+                                 tpusim::roofline(chip, tpusim::matmul_cost(spec)), run.medianS)};
+        }
+        if (run.lab == QLatin1String("L06") && hasAll(s, {"rows", "cols"})) {
+            const auto cost = tpusim::elementwise_cost({s.value(QStringLiteral("rows")), s.value(QStringLiteral("cols"))}, 2, 1, dtype);
+            return {fromRoofline(QStringLiteral("add %1").arg(run.shapeText), tpusim::roofline(chip, cost), run.medianS)};
+        }
+        if (run.lab == QLatin1String("L09") && hasAll(s, {"batch", "heads", "seq", "head_dim"})) {
+            tpusim::AttentionSpec spec;
+            spec.batch = s.value(QStringLiteral("batch"));
+            spec.heads = s.value(QStringLiteral("heads"));
+            spec.seq_q = spec.seq_kv = s.value(QStringLiteral("seq"));
+            spec.head_dim = s.value(QStringLiteral("head_dim"));
+            spec.dtype = dtype;
+            const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
+            return {{QStringLiteral("streaming attention %1").arg(run.shapeText), flash.time_s,
+                     flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS, QString::fromStdString(flash.bound)}};
+        }
+    } catch (const std::exception &) {
+        // A chip, dtype or size the simulator refuses: no prediction.
+    }
+    return {};
+}
