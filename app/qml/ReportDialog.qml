@@ -144,8 +144,8 @@ Popup {
                     required property string modelData
                     text: modelData
                     mono: true
-                    fillColor: root.paper === modelData ? Theme.amber : Theme.floor
-                    hoverColor: root.paper === modelData ? Theme.amberHover : Theme.inkHover
+                    fillColor: root.paper === modelData ? Theme.accent : Theme.floor
+                    hoverColor: root.paper === modelData ? Theme.accentHover : Theme.inkHover
                     textColor: root.paper === modelData ? Theme.ink : Theme.inkText
                     onClicked: root.paper = modelData
                 }
