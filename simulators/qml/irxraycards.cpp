@@ -33,7 +33,7 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
                      {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
                      {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
                      {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
-                     {"flops", dot.flops}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
+                     {"flops", static_cast<double>(dot.flops)}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
     try {
         const ir::DotShape shape = ir::dot_general_shape(dot.lhs_shape, dot.rhs_shape, dot.dims);
         card["formula"] = QStringLiteral("2 × %1 × %2 × %3 × %4")

@@ -218,3 +218,16 @@ TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     CHECK(lines(bad.out) == 1);
     CHECK_THAT(bad.out, Catch::Contains("reads optimized HLO; "));
 }
+
+TEST_CASE("tpusim ir decode on real dumps: exact integers, true refusals", "[cli][corpus]") {
+    const std::string corpus = std::string(TPUSIM_IR_CORPUS) + "/";
+    // Llama 3.1 70B's dot.5: 2 x 2 x 8192 x 16384 x 8192 FLOPs, past 10 significant digits.
+    const Run decoded = run("ir decode '" + corpus + "xla_llama31_70b_bf16_16x8.hlo' --json");
+    CHECK(decoded.status == 0);
+    CHECK_THAT(decoded.out, Catch::Contains("\"flops\":2199023255552,"));
+    CHECK_THAT(decoded.out, Catch::Contains("\"total_flops\":276595893862400}"));
+    const Run untyped = run("ir decode '" + corpus + "jax_docs_2020_untyped.jaxpr'");
+    CHECK(untyped.status == 2);
+    CHECK(lines(untyped.out) == 1);
+    CHECK_THAT(untyped.out, Catch::Contains("line 1, column 10: this jaxpr's variables carry no types"));
+}

@@ -55,8 +55,11 @@ int decode(const Args& args) {
     if (args.words().size() < 3) throw InputError("tpusim ir decode needs a FILE");
     const ir::Module m = read_module(args, args.words()[2]);
     const auto dots = ir::find_dots(m);
-    double total = 0;
-    for (const auto& d : dots) total += d.flops;
+    std::int64_t total = 0;
+    for (const auto& d : dots) {
+        if (d.flops > INT64_MAX - total) throw InputError("the dots' FLOPs add up past 2^63");
+        total += d.flops;
+    }
     if (args.flag("json")) {
         Json j;
         j.begin_object().field("format", ir::format_name(m.format)).field("module", m.name);
@@ -91,9 +94,9 @@ int decode(const Args& args) {
         t.add({std::to_string(d.position.line), d.op, "[" + ir::dims_text(d.lhs_shape) + "]",
                "[" + ir::dims_text(d.rhs_shape) + "]", pair(d.dims.lhs_contracting, d.dims.rhs_contracting),
                pair(d.dims.lhs_batch, d.dims.rhs_batch), d.element + "[" + ir::dims_text(d.output_shape) + "]",
-               format_fixed(d.flops, 0)});
+               std::to_string(d.flops)});
     t.print(std::cout);
-    std::cout << "\ntotal " << format_fixed(total, 0) << " FLOPs (2 per multiply-add)\n";
+    std::cout << "\ntotal " << total << " FLOPs (2 per multiply-add)\n";
     return 0;
 }
 
