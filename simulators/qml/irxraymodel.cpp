@@ -54,6 +54,10 @@ struct XrayParse
     std::string pythonFile;
     std::string refusal;  // set when the request could not be used at all
     bool own = false;     // a program of the learner's own
+    // The HLO pane's kernels, costed on the worker for the chip of the
+    // request: a large dump's costing would otherwise stall the window.
+    simqml::HloKernelTable hloCost;
+    QString hloCostChip;
 };
 
 struct XrayRequest
@@ -162,8 +166,8 @@ void readOwnSource(XrayParse &result)
     result.pythonFile = info.fileName().toStdString();
 }
 
-// Runs on a worker thread: everything here is plain libtpusim.
-std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request)
+// Runs on a worker thread: plain libtpusim, and the kernel table as plain values.
+std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request, QString chip)
 {
     auto result = std::make_shared<XrayParse>();
     auto texts = request->texts;
@@ -204,6 +208,10 @@ std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request
     for (std::size_t i = 0; i < layers.size(); ++i) {
         PaneParse &pane = result->panes[i];
         pane.owner = ir::link_of_each_line(result->links, pane.module, layers[i], static_cast<int>(pane.lines.size()));
+    }
+    if (const PaneParse &hlo = result->panes[slot(ir::Format::hlo)]; hlo.present && hlo.error.empty()) {
+        result->hloCost = simqml::hloKernels(hlo.module, static_cast<int>(hlo.lines.size()), chip);
+        result->hloCostChip = chip;
     }
     if (result->own)
         readOwnSource(*result);
@@ -296,7 +304,7 @@ void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
         m_queued = std::move(request);
         return;
     }
-    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request)));
+    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request), m_chip));
     emit busyChanged();
 }
 
@@ -387,10 +395,25 @@ void IrXrayModel::price()
             dots.append(simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip));
         QVariantMap pane = m_panes[static_cast<qsizetype>(i)].toMap();
         pane.insert(QStringLiteral("dots"), dots);
+        if (layers[i] == ir::Format::hlo && p.present && p.error.empty() && m_current->hloCostChip != m_chip) {
+            m_current->hloCost = simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip);
+            m_current->hloCostChip = m_chip;
+        }
         pane.insert(QStringLiteral("cost"), layers[i] == ir::Format::hlo && p.present && p.error.empty()
-                                                ? simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip)
+                                                ? m_current->hloCost.summary
                                                 : QVariantMap());
         m_panes[static_cast<qsizetype>(i)] = pane;
     }
     emit parsed();
+}
+
+QVariant IrXrayModel::kernelAt(int line) const
+{
+    if (!m_current || m_current->hloCostChip != m_chip || line < 1)
+        return {};
+    const simqml::HloKernelTable &table = m_current->hloCost;
+    if (static_cast<std::size_t>(line) > table.kernelOf.size())
+        return {};
+    const int k = table.kernelOf[static_cast<std::size_t>(line) - 1];
+    return k >= 0 && k < table.kernels.size() ? table.kernels[k] : QVariant();
 }

@@ -67,6 +67,9 @@ public:
     // the learner's own (the other panes belonged to another program).
     Q_INVOKABLE void loadText(const QString &text, const QString &origin);
     Q_INVOKABLE void loadFile(const QUrl &file);
+    // The costed kernel (see simqml::HloKernelTable) that a line of the HLO
+    // pane belongs to on the current chip, or undefined.
+    Q_INVOKABLE QVariant kernelAt(int line) const;
 
 signals:
     void parsed();  // the panes, links or costs changed

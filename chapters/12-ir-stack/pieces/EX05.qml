@@ -75,12 +75,17 @@ Item {
         return { dot: null, layer: "" }
     }
     // The kernel of the optimized HLO the active op runs in.
+    // The model keeps the kernels and hands one over per line: a large dump
+    // has tens of thousands. Reading hloCost ties this to each re-costing.
     function findKernel() {
-        const kernelOf = hloCost.kernelOf || []
+        if (!hloCost.kernelCount)
+            return null
         const lines = activePane === 2 && activeLine > 0 ? [activeLine] : link ? link.lines[2] : []
-        for (const line of lines)
-            if (kernelOf[line - 1] >= 0)
-                return hloCost.kernels[kernelOf[line - 1]]
+        for (const line of lines) {
+            const found = xray.kernelAt(line)
+            if (found)
+                return found
+        }
         return null
     }
     // The shell hands over files dropped on the window; run records (.json)

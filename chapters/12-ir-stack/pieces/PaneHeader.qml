@@ -35,8 +35,10 @@ ColumnLayout {
     }
     MonoText {  // an optimized HLO's kernels, as libtpusim costs them
         objectName: "ex05Cost_" + (root.dump.layer || "")
-        opacity: root.cost.kernels ? 1 : 0  // every pane keeps the row, so their lines align
-        text: root.cost.kernels ? root.count(root.cost.kernels.length, "kernel") + " as XLA fused them: "
+        opacity: root.cost.kernelCount !== undefined ? 1 : 0  // every pane keeps the row, so their lines align
+        text: root.cost.kernelCount !== undefined ? root.count(root.cost.kernelCount, "kernel")
+                                  + (root.cost.optimized ? " as XLA fused them: " : " (the dump looks unoptimized): ")
+                                  + (root.cost.lowerBound ? "at least " : "")
                                   + root.cost.time + " predicted on " + root.cost.provenance.chip : ""
         color: Theme.predicted
         font.pixelSize: Theme.tinySize
