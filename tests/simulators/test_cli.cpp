@@ -240,3 +240,16 @@ TEST_CASE("tpusim ir on real dumps: exact integers, loops multiplied out, lower 
     CHECK(lines(untyped.out) == 1);
     CHECK_THAT(untyped.out, Catch::Contains("line 1, column 10: this jaxpr's variables carry no types"));
 }
+
+TEST_CASE("tpusim validate: published against predicted, per row and per model", "[cli][validation]") {
+    const Run r = run("validate");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("jax-mm-8192-b128"));
+    CHECK_THAT(r.out, Catch::Contains("fitted"));
+    CHECK_THAT(r.out, Catch::Contains("held out"));
+    CHECK_THAT(r.out, Catch::Contains("median |error|"));
+    const Run j = run("validate --json");
+    CHECK(j.status == 0);
+    CHECK_THAT(j.out, Catch::Contains("\"source\":\"jax-ml/jax@1082251cde876f91608b403d1995b5e0025f0398"));
+    CHECK_THAT(j.out, Catch::Contains("\"model\":\"roofline\""));
+}
