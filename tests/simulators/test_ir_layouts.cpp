@@ -120,6 +120,19 @@ TEST_CASE("the two layouts that once decoded wrongly now decode right", "[ir][la
     CHECK(decode(one_line, Format::stablehlo, {2, 3}, 24) == Outcome::right);
 }
 
+TEST_CASE("a location on the line after its op stays the op's", "[ir][layouts]") {
+    const std::string text =
+        "func.func @main(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {\n"
+        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>\n"
+        "    loc(\"jit(f)/dot_general\"(\"/tmp/f.py\":7:0))\n"
+        "  return %0 : tensor<4x5xf32>\n"
+        "}\n";
+    CHECK(decode(text, Format::stablehlo, {4, 5}, 120) == Outcome::right);
+    const auto dots = find_dots(parse(text, Format::stablehlo));
+    CHECK(dots[0].metadata.op_name == "jit(f)/dot_general");
+    CHECK(dots[0].metadata.source_line == 7);
+}
+
 TEST_CASE("several ops on one line, in every IR", "[ir][layouts]") {
     const std::string hlo_line =
         "ENTRY %e { %a = f32[4,3] parameter(0) %b = f32[3,5] parameter(1) "

@@ -215,7 +215,7 @@ private:
     // An op runs on past the end of its line when the line stops mid-phrase
     // (after ',', '=', ':', '->' or an opening bracket), or when the next line
     // cannot begin an op: it goes on with the signature, an attribute
-    // (`name =`), an operand, `x [1]` or a region keyword.
+    // (`name =`), an operand, `x [1]`, a region keyword or the location.
     bool continues_on_next_line(std::size_t k) const {
         const Token& t = at(k);
         if (t.kind == Tok::punct && !is(t, "}") && !is(t, ")") && !is(t, "]")) return true;
@@ -224,6 +224,7 @@ private:
         if (t.kind == Tok::word) {
             if (t.text == "reducer" || t.text == "cond" || t.text == "do") return true;
             if (is(at(k + 1), "=") || (t.text == "x" && is(at(k + 1), "["))) return true;
+            if (t.text == "loc" && is(at(k + 1), "(")) return true;  // the op's location
         }
         const Token& before = toks_[k - 1];
         return is(before, ",") || is(before, "=") || is(before, ":") || is(before, "->") || is(before, "(") ||
