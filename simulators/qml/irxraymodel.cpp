@@ -236,9 +236,14 @@ IrXrayModel::IrXrayModel(QObject *parent) : QObject(parent)
             emit busyChanged();
         finished(std::move(result));
     });
+    connect(&m_costing, &QFutureWatcherBase::finished, this, &IrXrayModel::costed);
 }
 
-IrXrayModel::~IrXrayModel() { m_watcher.waitForFinished(); }
+IrXrayModel::~IrXrayModel()
+{
+    m_watcher.waitForFinished();
+    m_costing.waitForFinished();
+}
 
 void IrXrayModel::registerType() { qmlRegisterType<IrXrayModel>("TpuCourse.Sim", 1, 0, "IrXrayModel"); }
 
@@ -353,7 +358,8 @@ void IrXrayModel::convert()
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
                                    {"present", p.present}, {"origin", qs(p.origin)},
                                    {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
-                                   {"dotOf", simqml::list(dotOf)}, {"opCount", p.opCount},
+                                   {"dotOf", simqml::list(dotOf)}, {"dotCount", static_cast<int>(p.dots.size())},
+                                   {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
                                    {"errorColumn", p.errorColumn}});
     }
@@ -379,6 +385,7 @@ void IrXrayModel::convert()
     while (!m_python.isEmpty() && m_python.last().isEmpty())
         m_python.removeLast();
     m_pythonFile = r.python.empty() ? QString() : qs(r.pythonFile);
+    emit parsed();
     price();
 }
 
@@ -388,23 +395,42 @@ void IrXrayModel::price()
 {
     if (!m_current)
         return;
+    m_prices.clear();
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const PaneParse &p = m_current->panes[i];
         QVariantList dots;
         for (std::size_t d = 0; d < p.dots.size(); ++d)
             dots.append(simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip));
-        QVariantMap pane = m_panes[static_cast<qsizetype>(i)].toMap();
-        pane.insert(QStringLiteral("dots"), dots);
-        if (layers[i] == ir::Format::hlo && p.present && p.error.empty() && m_current->hloCostChip != m_chip) {
-            m_current->hloCost = simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip);
-            m_current->hloCostChip = m_chip;
-        }
-        pane.insert(QStringLiteral("cost"), layers[i] == ir::Format::hlo && p.present && p.error.empty()
-                                                ? m_current->hloCost.summary
-                                                : QVariantMap());
-        m_panes[static_cast<qsizetype>(i)] = pane;
+        const bool costed = layers[i] == ir::Format::hlo && p.present && p.error.empty();
+        if (costed && m_current->hloCostChip != m_chip)
+            recost();
+        m_prices.append(QVariantMap{{"dots", dots}, {"cost", costed ? m_current->hloCost.summary : QVariantMap()}});
     }
-    emit parsed();
+    emit priced();
+}
+
+// Starts costing the HLO pane for the current chip on a worker; one at a
+// time: when it ends, costed() starts the next if the chip moved on.
+void IrXrayModel::recost()
+{
+    if (m_costing.isRunning())
+        return;
+    m_costingParse = m_current;
+    m_costingChip = m_chip;
+    m_costing.setFuture(QtConcurrent::run([parse = m_current, chip = m_chip] {
+        const PaneParse &pane = parse->panes[slot(ir::Format::hlo)];
+        return simqml::hloKernels(pane.module, static_cast<int>(pane.lines.size()), chip);
+    }));
+}
+
+void IrXrayModel::costed()
+{
+    const std::shared_ptr<XrayParse> parse = std::exchange(m_costingParse, nullptr);
+    if (parse && parse == m_current && m_costingChip == m_chip) {
+        m_current->hloCost = m_costing.result();
+        m_current->hloCostChip = m_chip;
+    }
+    price();  // shows the new costs, or starts the costing the chip now wants
 }
 
 QVariant IrXrayModel::kernelAt(int line) const

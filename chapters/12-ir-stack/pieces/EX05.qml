@@ -27,6 +27,7 @@ Item {
     ]
     readonly property var titles: ["jaxpr", "StableHLO", "optimized HLO"]
     readonly property var panes: xray.panes
+    readonly property var prices: xray.prices  // the dots and kernels costed on the chip
     readonly property var links: xray.links
 
     // The op shown: the one under the mouse, else the one picked by click or keys.
@@ -52,7 +53,7 @@ Item {
             return []
         return pane.owner.map(o => o >= 0 ? (links[o] || {}).sourceLine || 0 : 0)
     }
-    readonly property var hloCost: (panes[2] || {}).cost || ({})
+    readonly property var hloCost: (prices[2] || {}).cost || ({})
     readonly property var kernel: findKernel()
 
     // Mastery: every op of a shipped program followed across the layers.
@@ -69,7 +70,7 @@ Item {
             for (const line of lines) {
                 const d = pane.dotOf[line - 1]
                 if (d >= 0)
-                    return { dot: pane.dots[d], layer: titles[p] }
+                    return { dot: ((prices[p] || {}).dots || [])[d] || null, layer: titles[p] }
             }
         }
         return { dot: null, layer: "" }
@@ -255,6 +256,7 @@ Item {
                     Layout.preferredWidth: 1
                     title: root.titles[index]
                     dump: root.panes[index] || ({})
+                    price: root.prices[index] || ({})
                     litLines: root.link ? root.link.lines[index] : []
                     pickedLine: root.pickPane === index ? root.pickLine : 0
                     bandOf: root.bandsOf(root.panes[index])

@@ -8,8 +8,9 @@ ColumnLayout {
     id: root
     property string title: ""
     property var dump: ({})
+    property var price: ({})
     readonly property bool failed: (dump.error || "").length > 0
-    readonly property var cost: dump.cost || ({})
+    readonly property var cost: price.cost || ({})
     spacing: Theme.gap / 2
 
     function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s") }
@@ -28,7 +29,7 @@ ColumnLayout {
         MonoText {
             objectName: "ex05Count_" + (root.dump.layer || "")
             visible: root.dump.present === true && !root.failed
-            text: root.count(root.dump.opCount || 0, "op") + " · " + root.count((root.dump.dots || []).length, "dot")
+            text: root.count(root.dump.opCount || 0, "op") + " · " + root.count(root.dump.dotCount || 0, "dot")
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }
