@@ -397,4 +397,20 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     WAIT_VERIFY(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")));
     tick.stop();
     WARN("longest stall of the window while the Llama dump was re-costed for v6e: " << longestStall << " ms");
+
+    // An op in the body of Llama 3.1 70B's layer loop: its kernel runs 80 times.
+    const QString file70b = corpus.filePath(QStringLiteral("xla_llama31_70b_bf16_16x8.hlo"));
+    QFile f70b(file70b);
+    REQUIRE(f70b.open(QIODevice::ReadOnly));
+    const auto cost70b = tpusim::fusion::cost_hlo_kernels(ir::parse_hlo(f70b.readAll().toStdString()), tpusim::chip("v6e"));
+    const auto inLoop = std::find_if(cost70b.kernels.begin(), cost70b.kernels.end(), [](const auto &k) { return k.runs == 80; });
+    REQUIRE(inLoop != cost70b.kernels.end());
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file70b)})));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
+    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QObject *ex05 = shell.find("ex05");
+    ex05->setProperty("pickPane", 2);
+    ex05->setProperty("pickLine", inLoop->position.line);
+    WAIT_VERIFY(shown(shell, "ex05KernelTime").endsWith(
+        QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
 }

@@ -32,7 +32,9 @@ ColumnLayout {
         }
         MonoText {
             objectName: "ex05KernelTime"
-            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound" : ""
+            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound"
+                                + (root.kernel.runs !== 1 ? " · runs " + root.kernel.runs + " times in " + root.kernel.loop : "")
+                              : ""
             color: Theme.predicted
         }
         ProvenanceBadge {
