@@ -236,3 +236,15 @@ TEST_CASE("a jaxpr with shared sub-jaxprs ahead of it", "[ir][layouts]") {
     CHECK(m.computations[0].name == "_mm");
     CHECK(m.entry().ops[0].name == "pjit");
 }
+
+TEST_CASE("a jaxpr without types is refused as such, wherever its untyped variables start", "[ir][layouts]") {
+    for (const std::string text : {"{ lambda a ; b c. let d = add b c in (d,) }", "{ lambda ; b c. let d = add b c in (d,) }"}) {
+        INFO(text);
+        try {
+            parse(text, Format::jaxpr);
+            FAIL("an untyped jaxpr was read");
+        } catch (const ParseError& e) {
+            CHECK_THAT(e.what(), Catch::Contains("variables carry no types"));
+        }
+    }
+}

@@ -62,7 +62,7 @@ private:
         return t;
     }
 
-    // JAX before 2021 printed `{ lambda a ; b c.` with no types: no shape can be known.
+    // Older JAX printed `{ lambda a ; b c.` with no types: no shape can be known.
     void refuse_untyped_binders() {
         Cursor probe = c_;
         probe.skip_space();
@@ -70,7 +70,7 @@ private:
         const Position at = probe.position();
         while (detail::is_name_start(probe.peek()) || detail::is_digit(probe.peek())) probe.advance();
         if (probe.peek() != ':')
-            Cursor::fail_at(at, "this jaxpr's variables carry no types (JAX's print format before 2021), "
+            Cursor::fail_at(at, "this jaxpr's variables carry no types (an older JAX print format), "
                                 "so no shape can be read from it; print it with a newer JAX");
     }
 
@@ -112,6 +112,7 @@ private:
         refuse_untyped_binders();
         std::vector<Parameter> consts = binders();
         c_.expect(";", "between the constants and the inputs");
+        refuse_untyped_binders();
         comp.parameters = binders();
         comp.parameters.insert(comp.parameters.begin(), consts.begin(), consts.end());
         c_.expect(".", "after the inputs");
