@@ -92,6 +92,23 @@ TEST_CASE("known_trip_count in the backend config wins", "[hlo][loops]") {
     CHECK(k.loops[0].reason == "known_trip_count in its backend config");
 }
 
+TEST_CASE("a known_trip_count that is not a whole count is not taken", "[hlo][loops]") {
+    for (const char* n : {"\"-3\"", "\"2.5\"", "\"x\""}) {
+        INFO(n);
+        const HloCost k = cost(loop_module("0", "1", "compare(%i, %n), direction=LT",
+                                           std::string(", backend_config={\"known_trip_count\":{\"n\":") + n + "}}"));
+        REQUIRE(k.loops.size() == 1);
+        CHECK(k.loops[0].trips == 10);  // from the counter instead
+    }
+}
+
+TEST_CASE("a loop whose body runs itself is refused, not followed forever", "[hlo][loops]") {
+    std::string text = loop_module("0", "1", "compare(%i, %n), direction=LT");
+    text.replace(text.find("  %y = f32[128,128] dot"), 0,
+                 "  %again = (s32[], f32[128,128]) while(%p), condition=%cond, body=%body\n");
+    CHECK_THROWS_WITH(cost(text), Catch::Contains("more than 32 deep"));
+}
+
 TEST_CASE("an unknown trip count counts the body once and says the total is a lower bound", "[hlo][loops]") {
     // A counter that does not step by a constant: the count is not in the dump.
     std::string text = loop_module("0", "1", "compare(%i, %n), direction=LT");

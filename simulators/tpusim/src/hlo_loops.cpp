@@ -60,9 +60,13 @@ std::optional<std::int64_t> known_trip_count(const Op& loop) {
     if (at == std::string::npos) return std::nullopt;
     const std::size_t n = config->find("\"n\"", at);
     if (n == std::string::npos) return std::nullopt;
-    std::size_t begin = config->find_first_of("0123456789", n + 3);
+    // "n":"80" or "n": 80; anything else (a sign, a fraction) is not a count.
+    const std::size_t begin = config->find_first_not_of(" :\"", n + 3);
     if (begin == std::string::npos) return std::nullopt;
-    std::size_t end = config->find_first_not_of("0123456789", begin);
+    const std::size_t end = config->find_first_not_of("0123456789", begin);
+    if (end == begin || (end != std::string::npos && (*config)[end] != '"' && (*config)[end] != '}' &&
+                         (*config)[end] != ',' && (*config)[end] != ' '))
+        return std::nullopt;
     return whole_number(std::string_view(*config).substr(begin, (end == std::string::npos ? config->size() : end) - begin));
 }
 
