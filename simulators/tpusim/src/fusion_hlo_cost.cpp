@@ -160,7 +160,7 @@ private:
     }
 
     static void add(std::int64_t& total, double whole, std::int64_t runs) {
-        if (whole >= 9.2e18) throw InputError("a kernel's count passes 2^63");
+        if (!(whole < 9.2e18)) throw InputError("a kernel's count passes 2^63");
         const std::int64_t part = checked_product(std::llround(whole), runs);
         if (part > INT64_MAX - total) throw InputError("the module's totals pass 2^63");
         total += part;
