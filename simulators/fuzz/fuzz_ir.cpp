@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string_view>
 
+#include "tpusim/chips.h"
 #include "tpusim/error.h"
+#include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
 #include "tpusim/ir_xref.h"
@@ -18,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)tpusim::ir::all_ops(m);
         (void)tpusim::ir::correspond(m, m.format == Format::stablehlo ? m : tpusim::ir::Module{}, m);
         (void)tpusim::ir::find_dots(m);
+        if (m.format == Format::hlo) (void)tpusim::fusion::cost_hlo_kernels(m, tpusim::chip("v5e"));
     } catch (const tpusim::InputError&) {
     }
     return 0;

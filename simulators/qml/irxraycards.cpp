@@ -33,7 +33,7 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
                      {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
                      {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
                      {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
-                     {"flops", dot.flops}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
+                     {"flops", static_cast<double>(dot.flops)}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
     try {
         const ir::DotShape shape = ir::dot_general_shape(dot.lhs_shape, dot.rhs_shape, dot.dims);
         card["formula"] = QStringLiteral("2 × %1 × %2 × %3 × %4")
@@ -56,10 +56,10 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
 
 // The optimized HLO's kernels as XLA fused them, costed on `chipId`, and
 // which kernel each line belongs to (its instruction, and the body of the
-// computation it runs). {kernels: [...], kernelOf: [...], total} or {error}.
-QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &chipId)
+// computation it runs).
+HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString &chipId)
 {
-    QVariantMap out;
+    HloKernelTable out;
     try {
         const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(module, tpusim::chip(chipId.toStdString()));
         std::vector<int> kernelOf(static_cast<std::size_t>(std::max(lineCount, 0)), -1);
@@ -79,6 +79,7 @@ QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &c
             }
             kernels.append(QVariantMap{
                 {"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
+                {"runs", static_cast<qlonglong>(k.runs)}, {"loop", qs(k.loop)},
                 {"flops", k.flops}, {"flopsText", qs(tpusim::format_rate(k.flops, "FLOP"))},
                 {"readText", qs(tpusim::format_bytes(k.bytes_read))},
                 {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
@@ -86,11 +87,14 @@ QVariantMap hloKernels(const ir::Module &module, int lineCount, const QString &c
                 {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
                 {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
         }
-        out = {{"kernels", kernels}, {"kernelOf", simqml::list(kernelOf)},
+        out.summary = {{"kernelCount", kernels.size()},
                {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
+               {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized},
                {"provenance", simqml::provenance(cost.provenance)}};
+        out.kernels = std::move(kernels);
+        out.kernelOf = std::move(kernelOf);
     } catch (const tpusim::InputError &e) {
-        out = {{"error", QString::fromUtf8(e.what())}};
+        out.summary = {{"error", QString::fromUtf8(e.what())}};
     }
     return out;
 }

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <QString>
+#include <QVariantList>
 #include <QVariantMap>
+
+#include <vector>
 
 #include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
@@ -15,9 +18,19 @@ namespace simqml {
 //  flopsText, formula, sizes, predicted (a roofline map)} or predictedError.
 QVariantMap dotCard(const tpusim::ir::DotSite &dot, int lastLine, const QString &chipId);
 
-// {kernels: [{name, kind, opcode, line, flops, flopsText, readText,
-//  writtenText, engine, timeS, time, bound}], kernelOf: [kernel index or -1
-//  per line], time, timeS, provenance} or {error}.
-QVariantMap hloKernels(const tpusim::ir::Module &module, int lineCount, const QString &chipId);
+// An HLO dump's kernels, costed. The summary goes to QML as a property;
+// the kernels stay here and are looked up one line at a time, since a large
+// dump has tens of thousands and converting them all for QML stalls the window.
+struct HloKernelTable
+{
+    // {kernelCount, time, timeS, lowerBound, optimized, provenance} or {error}
+    QVariantMap summary;
+    // Each {name, kind, opcode, line, runs, loop, flops, flopsText, readText,
+    // writtenText, engine, timeS, time, bound}.
+    QVariantList kernels;
+    std::vector<int> kernelOf;  // per line: the index of the kernel it belongs to, or -1
+};
+
+HloKernelTable hloKernels(const tpusim::ir::Module &module, int lineCount, const QString &chipId);
 
 } // namespace simqml

@@ -54,6 +54,10 @@ struct XrayParse
     std::string pythonFile;
     std::string refusal;  // set when the request could not be used at all
     bool own = false;     // a program of the learner's own
+    // The HLO pane's kernels, costed on the worker for the chip of the
+    // request: a large dump's costing would otherwise stall the window.
+    simqml::HloKernelTable hloCost;
+    QString hloCostChip;
 };
 
 struct XrayRequest
@@ -162,8 +166,8 @@ void readOwnSource(XrayParse &result)
     result.pythonFile = info.fileName().toStdString();
 }
 
-// Runs on a worker thread: everything here is plain libtpusim.
-std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request)
+// Runs on a worker thread: plain libtpusim, and the kernel table as plain values.
+std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request, QString chip)
 {
     auto result = std::make_shared<XrayParse>();
     auto texts = request->texts;
@@ -205,6 +209,10 @@ std::shared_ptr<XrayParse> runRequest(std::shared_ptr<const XrayRequest> request
         PaneParse &pane = result->panes[i];
         pane.owner = ir::link_of_each_line(result->links, pane.module, layers[i], static_cast<int>(pane.lines.size()));
     }
+    if (const PaneParse &hlo = result->panes[slot(ir::Format::hlo)]; hlo.present && hlo.error.empty()) {
+        result->hloCost = simqml::hloKernels(hlo.module, static_cast<int>(hlo.lines.size()), chip);
+        result->hloCostChip = chip;
+    }
     if (result->own)
         readOwnSource(*result);
     return result;
@@ -228,9 +236,14 @@ IrXrayModel::IrXrayModel(QObject *parent) : QObject(parent)
             emit busyChanged();
         finished(std::move(result));
     });
+    connect(&m_costing, &QFutureWatcherBase::finished, this, &IrXrayModel::costed);
 }
 
-IrXrayModel::~IrXrayModel() { m_watcher.waitForFinished(); }
+IrXrayModel::~IrXrayModel()
+{
+    m_watcher.waitForFinished();
+    m_costing.waitForFinished();
+}
 
 void IrXrayModel::registerType() { qmlRegisterType<IrXrayModel>("TpuCourse.Sim", 1, 0, "IrXrayModel"); }
 
@@ -296,7 +309,7 @@ void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
         m_queued = std::move(request);
         return;
     }
-    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request)));
+    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request), m_chip));
     emit busyChanged();
 }
 
@@ -345,7 +358,8 @@ void IrXrayModel::convert()
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
                                    {"present", p.present}, {"origin", qs(p.origin)},
                                    {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
-                                   {"dotOf", simqml::list(dotOf)}, {"opCount", p.opCount},
+                                   {"dotOf", simqml::list(dotOf)}, {"dotCount", static_cast<int>(p.dots.size())},
+                                   {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
                                    {"errorColumn", p.errorColumn}});
     }
@@ -371,6 +385,7 @@ void IrXrayModel::convert()
     while (!m_python.isEmpty() && m_python.last().isEmpty())
         m_python.removeLast();
     m_pythonFile = r.python.empty() ? QString() : qs(r.pythonFile);
+    emit parsed();
     price();
 }
 
@@ -380,17 +395,51 @@ void IrXrayModel::price()
 {
     if (!m_current)
         return;
+    m_prices.clear();
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const PaneParse &p = m_current->panes[i];
         QVariantList dots;
         for (std::size_t d = 0; d < p.dots.size(); ++d)
             dots.append(simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip));
-        QVariantMap pane = m_panes[static_cast<qsizetype>(i)].toMap();
-        pane.insert(QStringLiteral("dots"), dots);
-        pane.insert(QStringLiteral("cost"), layers[i] == ir::Format::hlo && p.present && p.error.empty()
-                                                ? simqml::hloKernels(p.module, static_cast<int>(p.lines.size()), m_chip)
-                                                : QVariantMap());
-        m_panes[static_cast<qsizetype>(i)] = pane;
+        const bool costed = layers[i] == ir::Format::hlo && p.present && p.error.empty();
+        if (costed && m_current->hloCostChip != m_chip)
+            recost();
+        m_prices.append(QVariantMap{{"dots", dots}, {"cost", costed ? m_current->hloCost.summary : QVariantMap()}});
     }
-    emit parsed();
+    emit priced();
+}
+
+// Starts costing the HLO pane for the current chip on a worker; one at a
+// time: when it ends, costed() starts the next if the chip moved on.
+void IrXrayModel::recost()
+{
+    if (m_costing.isRunning())
+        return;
+    m_costingParse = m_current;
+    m_costingChip = m_chip;
+    m_costing.setFuture(QtConcurrent::run([parse = m_current, chip = m_chip] {
+        const PaneParse &pane = parse->panes[slot(ir::Format::hlo)];
+        return simqml::hloKernels(pane.module, static_cast<int>(pane.lines.size()), chip);
+    }));
+}
+
+void IrXrayModel::costed()
+{
+    const std::shared_ptr<XrayParse> parse = std::exchange(m_costingParse, nullptr);
+    if (parse && parse == m_current && m_costingChip == m_chip) {
+        m_current->hloCost = m_costing.result();
+        m_current->hloCostChip = m_chip;
+    }
+    price();  // shows the new costs, or starts the costing the chip now wants
+}
+
+QVariant IrXrayModel::kernelAt(int line) const
+{
+    if (!m_current || m_current->hloCostChip != m_chip || line < 1)
+        return {};
+    const simqml::HloKernelTable &table = m_current->hloCost;
+    if (static_cast<std::size_t>(line) > table.kernelOf.size())
+        return {};
+    const int k = table.kernelOf[static_cast<std::size_t>(line) - 1];
+    return k >= 0 && k < table.kernels.size() ? table.kernels[k] : QVariant();
 }

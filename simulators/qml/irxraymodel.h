@@ -1,5 +1,7 @@
 #pragma once
 
+#include "irxraycards.h"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
@@ -22,13 +24,14 @@ class IrXrayModel : public QObject
     Q_OBJECT
     // Three panes in stack order: [{layer: "jaxpr"|"stablehlo"|"hlo", origin,
     //  lines: [text], columns (the longest line), owner: [link index or -1 per line], dotOf: [dot index
-    //  or -1 per line], dots: [{line, lastLine, op, lhs, rhs, output,
-    //  contracting, batch, formula, flops, flopsText, predicted}], opCount,
-    //  error, errorLine, errorColumn, cost}]; an HLO pane's cost is its
-    //  kernels as XLA fused them on `chip`: {kernels: [{name, kind, opcode,
-    //  line, flops, flopsText, readText, writtenText, engine, time, bound}],
-    //  kernelOf: [kernel index or -1 per line], time, provenance} or {error}
+    //  or -1 per line], dotCount, opCount, error, errorLine, errorColumn}].
+    //  They change only when dumps load: a large dump's lines are costly to
+    //  hand to QML, so what depends on the chip is in `prices`.
     Q_PROPERTY(QVariantList panes READ panes NOTIFY parsed)
+    // Per pane, on `chip`: {dots: [{line, lastLine, op, lhs, rhs, output,
+    //  contracting, batch, formula, flops, flopsText, predicted}], cost}; an
+    //  HLO pane's cost sums up its kernels (simqml::HloKernelTable), else {}.
+    Q_PROPERTY(QVariantList prices READ prices NOTIFY priced)
     // [{primitive, scope, source, sourceLine, opName, lines: [[jaxpr
     //  lines], [stablehlo lines], [hlo lines]]}]
     Q_PROPERTY(QVariantList links READ links NOTIFY parsed)
@@ -49,6 +52,7 @@ public:
     static void registerType();
 
     QVariantList panes() const { return m_panes; }
+    QVariantList prices() const { return m_prices; }
     QVariantList links() const { return m_links; }
     QStringList python() const { return m_python; }
     QString pythonFile() const { return m_pythonFile; }
@@ -67,9 +71,13 @@ public:
     // the learner's own (the other panes belonged to another program).
     Q_INVOKABLE void loadText(const QString &text, const QString &origin);
     Q_INVOKABLE void loadFile(const QUrl &file);
+    // The costed kernel (see simqml::HloKernelTable) that a line of the HLO
+    // pane belongs to on the current chip, or undefined.
+    Q_INVOKABLE QVariant kernelAt(int line) const;
 
 signals:
-    void parsed();  // the panes, links or costs changed
+    void parsed();  // the panes or links changed
+    void priced();  // the dots' and kernels' costs changed (after `parsed`, or a chip switch)
     void loaded();  // after `parsed`: a new program or dump took the panes
     void chipChanged();
     void busyChanged();
@@ -81,13 +89,21 @@ private:
     void finished(std::shared_ptr<XrayParse> result);
     void convert();
     void price();
+    void recost();
+    void costed();
     void setRefusal(const QString &sentence);
 
     QFutureWatcher<std::shared_ptr<XrayParse>> m_watcher;
+    // A chip switch re-costs the HLO kernels off the GUI thread: for the parse
+    // and the chip below; the panes show the previous chip's costs meanwhile.
+    QFutureWatcher<simqml::HloKernelTable> m_costing;
+    std::shared_ptr<XrayParse> m_costingParse;
+    QString m_costingChip;
     std::shared_ptr<const XrayRequest> m_queued;  // the newest request while one runs
     std::shared_ptr<XrayParse> m_current;
     bool m_ownProgram = false;
     QVariantList m_panes;
+    QVariantList m_prices;
     QVariantList m_links;
     QStringList m_python;
     QString m_pythonFile;

@@ -12,8 +12,11 @@
 #include <tpusim/provenance.h>
 #include <tpusim/roofline.h>
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QQuickItem>
 #include <QTest>
 
@@ -193,7 +196,8 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
                                                  .arg(QString::fromStdString(tpusim::format_bytes(kernel.bytes_read)),
                                                       QString::fromStdString(tpusim::format_bytes(kernel.bytes_written))));
     const auto onV6e = tpusim::fusion::cost_hlo_kernels(mlp.modules[2], tpusim::chip("v6e"));
-    CHECK(shown(shell, "ex05KernelTime").startsWith(
+    // The chip switch re-costs the kernels on a worker thread.
+    WAIT_VERIFY(shown(shell, "ex05KernelTime").startsWith(
         QStringLiteral("· %1 on v6e").arg(QString::fromStdString(tpusim::format_time(onV6e.kernels.front().time_s)))));
 
     // The keyboard: a click picks an op, Down steps to the next linked op,
@@ -329,4 +333,84 @@ TEST_CASE("EX05 shows the Python a pasted dump points to, when that file is on t
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 1, 8)));
     WAIT_VERIFY(shell.find("ex05Python_8")->property("lit").toBool());
     CHECK_FALSE(shell.find("ex05Python_9")->property("lit").toBool());
+}
+
+TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump included", "[ex05][qml][corpus]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    const QDir corpus(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus"));
+    const QStringList files = corpus.entryList({"*.jaxpr", "*.mlir", "*.hlo"}, QDir::Files, QDir::Name);
+    REQUIRE(files.size() == 25);
+    // The longest the window went without handling a timer tick while a dump loaded.
+    QElapsedTimer sinceTick;
+    qint64 longestStall = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        longestStall = std::max(longestStall, sinceTick.restart());
+    });
+    int opened = 0, refused = 0;
+    for (const QString &file : files) {
+        INFO(file.toStdString());
+        QFile f(corpus.filePath(file));
+        REQUIRE(f.open(QIODevice::ReadOnly));
+        const std::string text = f.readAll().toStdString();
+        const ir::Format format = ir::detect_format(text);
+        const char *layer = layers[format == ir::Format::jaxpr ? 0 : format == ir::Format::stablehlo ? 1 : 2];
+        // What libtpusim makes of it: the pane must show the same.
+        QString expected;
+        bool parses = true;
+        try {
+            const ir::Module m = ir::parse(text, format);
+            const auto dots = ir::find_dots(m);
+            const auto plural = [](std::size_t n, const char *word) {
+                return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(word)).arg(n == 1 ? "" : "s");
+            };
+            expected = plural(ir::all_ops(m).size(), "op") + QStringLiteral(" · ") + plural(dots.size(), "dot");
+        } catch (const ir::ParseError &e) {
+            expected = QString::fromUtf8(e.what());
+            parses = false;
+        }
+        sinceTick.start();
+        tick.start(10);
+        const QUrl url = QUrl::fromLocalFile(corpus.filePath(file));
+        QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{url})));
+        const QByteArray label = QByteArray(parses ? "ex05Count_" : "ex05Error_") + layer;
+        WAIT_COMPARE(shown(shell, label.constData()), expected);
+        tick.stop();
+        (parses ? opened : refused) += 1;
+    }
+    CHECK(opened == 22);
+    CHECK(refused == 3);
+    WARN("longest stall of the window while the corpus opened: " << longestStall << " ms");
+
+    // A chip switch re-costs the Llama dump's 21,196 kernels off the GUI thread.
+    const QUrl llama = QUrl::fromLocalFile(corpus.filePath(QStringLiteral("xla_llama31_8b_bf16_1x8.hlo")));
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{llama})));
+    WAIT_VERIFY(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v5e")));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("677 dots")));
+    longestStall = 0;
+    sinceTick.start();
+    tick.start(10);
+    click(shell, "ex05chip_v6e");
+    WAIT_VERIFY(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")));
+    tick.stop();
+    WARN("longest stall of the window while the Llama dump was re-costed for v6e: " << longestStall << " ms");
+
+    // An op in the body of Llama 3.1 70B's layer loop: its kernel runs 80 times.
+    const QString file70b = corpus.filePath(QStringLiteral("xla_llama31_70b_bf16_16x8.hlo"));
+    QFile f70b(file70b);
+    REQUIRE(f70b.open(QIODevice::ReadOnly));
+    const auto cost70b = tpusim::fusion::cost_hlo_kernels(ir::parse_hlo(f70b.readAll().toStdString()), tpusim::chip("v6e"));
+    const auto inLoop = std::find_if(cost70b.kernels.begin(), cost70b.kernels.end(), [](const auto &k) { return k.runs == 80; });
+    REQUIRE(inLoop != cost70b.kernels.end());
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file70b)})));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
+    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QObject *ex05 = shell.find("ex05");
+    ex05->setProperty("pickPane", 2);
+    ex05->setProperty("pickLine", inLoop->position.line);
+    WAIT_VERIFY(shown(shell, "ex05KernelTime").endsWith(
+        QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
 }

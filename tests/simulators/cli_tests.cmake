@@ -2,7 +2,8 @@
 add_executable(test_tpusim_cli test_cli.cpp)
 target_link_libraries(test_tpusim_cli PRIVATE Catch2::Catch2WithMain)
 target_compile_definitions(test_tpusim_cli PRIVATE TPUSIM_BIN="$<TARGET_FILE:tpusim_cli>"
-                           TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples")
+                           TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples"
+                           TPUSIM_IR_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/ir-corpus")
 add_dependencies(test_tpusim_cli tpusim_cli)
 tpu_course_warnings(test_tpusim_cli)
 add_test(NAME tpusim_cli COMMAND test_tpusim_cli)

@@ -7,11 +7,15 @@ add_executable(test_tpusim_ir
     test_ir_errors.cpp
     test_ir_xref.cpp
     test_ir_roundtrip.cpp
+    test_ir_corpus.cpp
+    test_ir_layouts.cpp
     test_fusion.cpp
+    test_hlo_loops.cpp
 )
 target_link_libraries(test_tpusim_ir PRIVATE tpusim::tpusim Catch2::Catch2WithMain)
 target_compile_definitions(test_tpusim_ir PRIVATE
-    TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples")
+    TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples"
+    TPUSIM_IR_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/ir-corpus")
 tpu_course_warnings(test_tpusim_ir)
 add_test(NAME tpusim_ir COMMAND test_tpusim_ir)
 

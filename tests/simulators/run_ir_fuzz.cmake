@@ -1,6 +1,8 @@
 # Builds the fuzz targets with clang and runs each for a bounded time: the IR
-# parsers on the sample dumps as seed corpus, the index-map language on a few
-# maps (two leading characters pick the grid and array ranks). Run by ctest as
+# parsers seeded with the sample dumps and the real dumps of
+# tests/simulators/ir-corpus (libFuzzer reads the first max_len bytes of the
+# large ones), the index-map language on a few maps (two leading characters
+# pick the grid and array ranks). Run by ctest as
 #   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> [-DSECONDS=10] -P run_ir_fuzz.cmake
 # Prints "IR fuzzing skipped" (which ctest reports as skipped) only when no
 # clang with libFuzzer is installed.
@@ -48,7 +50,8 @@ set(globs_hlo "*.hlo")
 foreach(format jaxpr stablehlo hlo)
     set(corpus ${WORK_DIR}/corpus_${format})
     fresh_corpus(${corpus})
-    file(GLOB seeds ${SOURCE_DIR}/assets/ir-samples/${globs_${format}})
+    file(GLOB seeds ${SOURCE_DIR}/assets/ir-samples/${globs_${format}}
+                    ${SOURCE_DIR}/tests/simulators/ir-corpus/${globs_${format}})
     file(COPY ${seeds} DESTINATION ${corpus})
     run_fuzzer(fuzz_ir_${format} ${corpus} 65536)
 endforeach()

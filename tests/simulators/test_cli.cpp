@@ -216,7 +216,7 @@ TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     CHECK(r.status == 0);
     CHECK_THAT(r.out, Catch::StartsWith("jit_mlp on v5e: 2 kernels"));
     // The first output fusion: the dot 2x32x512x128 plus the bias add and the relu max.
-    CHECK_THAT(r.out, Catch::Contains("fusion    output  MXU     4227072  274.0 KiB  64.0 KiB"));
+    CHECK_THAT(r.out, Catch::Contains("fusion    output  MXU        1  4227072  274.0 KiB  64.0 KiB"));
     CHECK_THAT(r.out, Catch::Contains("predicted · v5e"));
     const Run j = run("ir cost '" + mlp + "' --chip v6e --json");
     CHECK(j.status == 0);
@@ -226,4 +226,39 @@ TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     CHECK(bad.status == 2);
     CHECK(lines(bad.out) == 1);
     CHECK_THAT(bad.out, Catch::Contains("reads optimized HLO; "));
+}
+
+TEST_CASE("tpusim ir on real dumps: exact integers, loops multiplied out, lower bounds said", "[cli][corpus]") {
+    const std::string corpus = std::string(TPUSIM_IR_CORPUS) + "/";
+    // Llama 3.1 70B's dot.5: 2 x 2 x 8192 x 16384 x 8192 FLOPs, past 10 significant digits.
+    const Run decoded = run("ir decode '" + corpus + "xla_llama31_70b_bf16_16x8.hlo' --json");
+    CHECK(decoded.status == 0);
+    CHECK_THAT(decoded.out, Catch::Contains("\"flops\":2199023255552,"));
+    CHECK_THAT(decoded.out, Catch::Contains("\"total_flops\":276595893862400}"));
+    const Run looped = run("ir cost '" + corpus + "xla_llama31_70b_bf16_16x8.hlo' --chip v5e --json");
+    CHECK(looped.status == 0);
+    CHECK_THAT(looped.out, Catch::Contains("\"trips\":80,\"reason\":\"its counter runs from 0 by 1 while < 80\""));
+    CHECK_THAT(looped.out, Catch::Contains("\"lower_bound\":false,\"optimized\":false"));
+    const Run mnist = run("ir cost '" + corpus + "xla_mnist_training_loop.hlo' --chip v5e");
+    CHECK(mnist.status == 0);
+    CHECK_THAT(mnist.out, Catch::Contains("kernels, at least "));
+    CHECK_THAT(mnist.out, Catch::Contains("(not an optimized dump: no fusions)"));
+    CHECK_THAT(mnist.out, Catch::Contains("so the totals are a lower bound"));
+    const Run untyped = run("ir decode '" + corpus + "jax_docs_2020_untyped.jaxpr'");
+    CHECK(untyped.status == 2);
+    CHECK(lines(untyped.out) == 1);
+    CHECK_THAT(untyped.out, Catch::Contains("line 1, column 10: this jaxpr's variables carry no types"));
+}
+
+TEST_CASE("tpusim validate: published against predicted, per row and per model", "[cli][validation]") {
+    const Run r = run("validate");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("jax-mm-8192-b128"));
+    CHECK_THAT(r.out, Catch::Contains("fitted"));
+    CHECK_THAT(r.out, Catch::Contains("held out"));
+    CHECK_THAT(r.out, Catch::Contains("median |error|"));
+    const Run j = run("validate --json");
+    CHECK(j.status == 0);
+    CHECK_THAT(j.out, Catch::Contains("\"source\":\"jax-ml/jax@1082251cde876f91608b403d1995b5e0025f0398"));
+    CHECK_THAT(j.out, Catch::Contains("\"model\":\"roofline\""));
 }

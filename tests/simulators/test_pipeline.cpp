@@ -47,6 +47,7 @@ TEST_CASE("a pipeline small enough to count by hand: time", "[pipeline]") {
     // c = 2*128^3 / (1.97e14 / 4): one 128x128 weight tile keeps 1 of 4 MXUs busy.
     PipelineOptions o;
     o.step_overhead_s = 0;
+    o.launch_s = 0;
     o.dma_latency_s = 0;
     o.hbm_bandwidth = 65536 / 1e-6;
     const double c = 2.0 * 128 * 128 * 128 / (1.97e14 / 4);
@@ -56,12 +57,21 @@ TEST_CASE("a pipeline small enough to count by hand: time", "[pipeline]") {
     CHECK(r.time_s == Approx(1e-6 + 8.5e-6 + c + 0.5e-6));
     CHECK(r.compute_s == Approx(8 * c));
 
-    // With the default assumptions: each step adds 0.35 µs and each DMA 0.5 µs.
+    // With the default assumptions: a step takes at least 0.35 µs, its copies
+    // and compute run under that; the first and last copies pay the 0.5 µs
+    // DMA latency; the call pays 110 µs of launch.
     const PipelineResult d = simulate(chip("v5e"), matmul(256, 256, 256, 128, 128, 128));
-    const double in = 0.5e-6 + 65536 / 8.2e11, in_out = 0.5e-6 + 98304 / 8.2e11;
-    const double expected = in + 4 * (0.35e-6 + in) + 3 * (0.35e-6 + in_out) + (0.35e-6 + c) +
-                            (0.5e-6 + 32768 / 8.2e11);
+    const double in = 65536 / 8.2e11, in_out = 98304 / 8.2e11;
+    REQUIRE(in < 0.35e-6);
+    REQUIRE(in_out < 0.35e-6);
+    REQUIRE(c < 0.35e-6);
+    const double expected = 110e-6 + (0.5e-6 + in) + 8 * 0.35e-6 + (0.5e-6 + 32768 / 8.2e11);
     CHECK(d.time_s == Approx(expected));
+    CHECK(d.launch_s == 110e-6);
+    // The time steps stand idle: 64 KiB copy faster than one MXU tile computes (in < c), 96 KiB slower.
+    REQUIRE(in < c);
+    REQUIRE(in_out > c);
+    CHECK(d.overhead_s == Approx(5 * (0.35e-6 - c) + 3 * (0.35e-6 - in_out)));
 }
 
 TEST_CASE("the timeline records which blocks move, and is capped", "[pipeline]") {

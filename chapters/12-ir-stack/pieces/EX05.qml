@@ -27,6 +27,7 @@ Item {
     ]
     readonly property var titles: ["jaxpr", "StableHLO", "optimized HLO"]
     readonly property var panes: xray.panes
+    readonly property var prices: xray.prices  // the dots and kernels costed on the chip
     readonly property var links: xray.links
 
     // The op shown: the one under the mouse, else the one picked by click or keys.
@@ -52,7 +53,7 @@ Item {
             return []
         return pane.owner.map(o => o >= 0 ? (links[o] || {}).sourceLine || 0 : 0)
     }
-    readonly property var hloCost: (panes[2] || {}).cost || ({})
+    readonly property var hloCost: (prices[2] || {}).cost || ({})
     readonly property var kernel: findKernel()
 
     // Mastery: every op of a shipped program followed across the layers.
@@ -69,18 +70,23 @@ Item {
             for (const line of lines) {
                 const d = pane.dotOf[line - 1]
                 if (d >= 0)
-                    return { dot: pane.dots[d], layer: titles[p] }
+                    return { dot: ((prices[p] || {}).dots || [])[d] || null, layer: titles[p] }
             }
         }
         return { dot: null, layer: "" }
     }
     // The kernel of the optimized HLO the active op runs in.
+    // The model keeps the kernels and hands one over per line: a large dump
+    // has tens of thousands. Reading hloCost ties this to each re-costing.
     function findKernel() {
-        const kernelOf = hloCost.kernelOf || []
+        if (!hloCost.kernelCount)
+            return null
         const lines = activePane === 2 && activeLine > 0 ? [activeLine] : link ? link.lines[2] : []
-        for (const line of lines)
-            if (kernelOf[line - 1] >= 0)
-                return hloCost.kernels[kernelOf[line - 1]]
+        for (const line of lines) {
+            const found = xray.kernelAt(line)
+            if (found)
+                return found
+        }
         return null
     }
     // The shell hands over files dropped on the window; run records (.json)
@@ -250,6 +256,7 @@ Item {
                     Layout.preferredWidth: 1
                     title: root.titles[index]
                     dump: root.panes[index] || ({})
+                    price: root.prices[index] || ({})
                     litLines: root.link ? root.link.lines[index] : []
                     pickedLine: root.pickPane === index ? root.pickLine : 0
                     bandOf: root.bandsOf(root.panes[index])

@@ -9,6 +9,7 @@ import TpuCourse.Ui
 Rectangle {
     id: pane
     property var dump: ({})          // one entry of IrXrayModel.panes
+    property var price: ({})         // its entry of IrXrayModel.prices
     property string title: ""
     property var litLines: []        // the active link's lines in this dump
     property int pickedLine: 0       // 1-based; 0 when none
@@ -61,6 +62,7 @@ Rectangle {
         anchors { left: parent.left; right: parent.right; top: parent.top; margins: Theme.gap }
         title: pane.title
         dump: pane.dump
+        price: pane.price
     }
 
     ListView {

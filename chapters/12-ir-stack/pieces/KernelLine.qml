@@ -6,7 +6,7 @@ import TpuCourse.Ui
 // XLA fused it into, the bytes it moves, its FLOPs and its predicted time.
 ColumnLayout {
     id: root
-    property var kernel: null       // one of an HLO pane's cost.kernels
+    property var kernel: null       // a costed kernel, as IrXrayModel.kernelAt gives it
     property var provenance: ({})
     property string chip: ""
     readonly property string kindText: !kernel ? ""
@@ -32,7 +32,9 @@ ColumnLayout {
         }
         MonoText {
             objectName: "ex05KernelTime"
-            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound" : ""
+            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound"
+                                + (root.kernel.runs !== 1 ? " · runs " + root.kernel.runs + " times in " + root.kernel.loop : "")
+                              : ""
             color: Theme.predicted
         }
         ProvenanceBadge {

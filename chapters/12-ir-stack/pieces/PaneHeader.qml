@@ -8,8 +8,9 @@ ColumnLayout {
     id: root
     property string title: ""
     property var dump: ({})
+    property var price: ({})
     readonly property bool failed: (dump.error || "").length > 0
-    readonly property var cost: dump.cost || ({})
+    readonly property var cost: price.cost || ({})
     spacing: Theme.gap / 2
 
     function count(n, noun) { return n + " " + noun + (n === 1 ? "" : "s") }
@@ -28,15 +29,17 @@ ColumnLayout {
         MonoText {
             objectName: "ex05Count_" + (root.dump.layer || "")
             visible: root.dump.present === true && !root.failed
-            text: root.count(root.dump.opCount || 0, "op") + " · " + root.count((root.dump.dots || []).length, "dot")
+            text: root.count(root.dump.opCount || 0, "op") + " · " + root.count(root.dump.dotCount || 0, "dot")
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }
     }
     MonoText {  // an optimized HLO's kernels, as libtpusim costs them
         objectName: "ex05Cost_" + (root.dump.layer || "")
-        opacity: root.cost.kernels ? 1 : 0  // every pane keeps the row, so their lines align
-        text: root.cost.kernels ? root.count(root.cost.kernels.length, "kernel") + " as XLA fused them: "
+        opacity: root.cost.kernelCount !== undefined ? 1 : 0  // every pane keeps the row, so their lines align
+        text: root.cost.kernelCount !== undefined ? root.count(root.cost.kernelCount, "kernel")
+                                  + (root.cost.optimized ? " as XLA fused them: " : " (the dump looks unoptimized): ")
+                                  + (root.cost.lowerBound ? "at least " : "")
                                   + root.cost.time + " predicted on " + root.cost.provenance.chip : ""
         color: Theme.predicted
         font.pixelSize: Theme.tinySize

@@ -146,6 +146,8 @@ const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
         {"ici_hop_latency", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_hop_latency; }},
         {"ici_ports", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_ports; }},
         {"pod_chips", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.pod_chips; }},
+        {"grid_step_overhead", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.grid_step_overhead; }},
+        {"kernel_launch", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.kernel_launch; }},
     };
     const auto it = facts.find(name);
     if (it == facts.end()) throw PlaceholderError("\"chip\" has no fact \"" + name + "\".");

@@ -22,6 +22,7 @@ int cmd_collective(const Args& args);
 int cmd_ir(const Args& args);
 int cmd_semaphores(const Args& args);
 int cmd_fusion(const Args& args);
+int cmd_validate(const Args& args);
 
 // Shared helpers.
 std::string fact_text(const Fact& f);

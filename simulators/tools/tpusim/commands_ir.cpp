@@ -1,4 +1,5 @@
 // tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -55,8 +56,11 @@ int decode(const Args& args) {
     if (args.words().size() < 3) throw InputError("tpusim ir decode needs a FILE");
     const ir::Module m = read_module(args, args.words()[2]);
     const auto dots = ir::find_dots(m);
-    double total = 0;
-    for (const auto& d : dots) total += d.flops;
+    std::int64_t total = 0;
+    for (const auto& d : dots) {
+        if (d.flops > INT64_MAX - total) throw InputError("the dots' FLOPs add up past 2^63");
+        total += d.flops;
+    }
     if (args.flag("json")) {
         Json j;
         j.begin_object().field("format", ir::format_name(m.format)).field("module", m.name);
@@ -91,9 +95,9 @@ int decode(const Args& args) {
         t.add({std::to_string(d.position.line), d.op, "[" + ir::dims_text(d.lhs_shape) + "]",
                "[" + ir::dims_text(d.rhs_shape) + "]", pair(d.dims.lhs_contracting, d.dims.rhs_contracting),
                pair(d.dims.lhs_batch, d.dims.rhs_batch), d.element + "[" + ir::dims_text(d.output_shape) + "]",
-               format_fixed(d.flops, 0)});
+               std::to_string(d.flops)});
     t.print(std::cout);
-    std::cout << "\ntotal " << format_fixed(total, 0) << " FLOPs (2 per multiply-add)\n";
+    std::cout << "\ntotal " << total << " FLOPs (2 per multiply-add)\n";
     return 0;
 }
 
@@ -132,7 +136,15 @@ int ops(const Args& args) {
     return 0;
 }
 
-// An optimized HLO dump's kernels as XLA fused them, each costed on the chip.
+// A kernel's one-run counts are whole numbers held in doubles; JSON prints them exactly.
+std::int64_t whole(double v) { return std::llround(v); }
+
+std::string trips_text(const fusion::HloLoop& l) {
+    return l.trips < 0 ? "unknown" : std::to_string(l.trips);
+}
+
+// An HLO dump's kernels as XLA fused them, each costed on the chip; loop
+// bodies times their trip counts.
 int cost(const Args& args) {
     args.allow_only({"chip"}, "tpusim ir cost");
     args.max_words(3, "tpusim ir cost");
@@ -148,12 +160,19 @@ int cost(const Args& args) {
         Json j;
         j.begin_object().field("module", m.name).field("chip", chip.id).field("time_s", c.time_s);
         j.field("time", format_time(c.time_s)).field("flops", c.flops).field("bytes", c.bytes);
-        j.key("kernels").begin_array();
+        j.field("lower_bound", c.lower_bound).field("optimized", c.optimized);
+        j.key("loops").begin_array();
+        for (const auto& l : c.loops) {
+            j.begin_object().field("name", l.name).field("line", static_cast<std::int64_t>(l.position.line));
+            j.field("trips", l.trips).field("reason", l.reason).end_object();
+        }
+        j.end_array().key("kernels").begin_array();
         for (const auto& k : c.kernels) {
             j.begin_object().field("name", k.name).field("opcode", k.opcode).field("kind", k.kind);
             j.field("computation", k.computation).field("line", static_cast<std::int64_t>(k.position.line));
-            j.field("engine", k.engine == Engine::mxu ? "MXU" : "VPU").field("flops", k.flops);
-            j.field("bytes_read", k.bytes_read).field("bytes_written", k.bytes_written);
+            j.field("loop", k.loop).field("runs", k.runs);
+            j.field("engine", k.engine == Engine::mxu ? "MXU" : "VPU").field("flops", whole(k.flops));
+            j.field("bytes_read", whole(k.bytes_read)).field("bytes_written", whole(k.bytes_written));
             j.field("time_s", k.time_s).field("bound", bound_name(k.bound));
             j.end_object();
         }
@@ -164,13 +183,21 @@ int cost(const Args& args) {
         return 0;
     }
     std::cout << (m.name.empty() ? "hlo" : m.name) << " on " << chip.id << ": " << c.kernels.size() << " kernel"
-              << (c.kernels.size() == 1 ? "" : "s") << ", " << format_time(c.time_s) << "\n\n";
-    Table t({"line", "kernel", "kind", "engine", "FLOPs", "read", "written", "time", "bound"},
-            {true, false, false, false, true, true, true, true, false});
+              << (c.kernels.size() == 1 ? "" : "s") << ", " << (c.lower_bound ? "at least " : "")
+              << format_time(c.time_s) << ", " << (c.lower_bound ? "at least " : "") << c.flops << " FLOPs, "
+              << c.bytes << " bytes" << (c.optimized ? "" : " (not an optimized dump: no fusions)") << "\n\n";
+    if (!c.loops.empty()) {
+        Table loops({"line", "loop", "trips", "how"}, {true, false, true, false});
+        for (const auto& l : c.loops) loops.add({std::to_string(l.position.line), l.name, trips_text(l), l.reason});
+        loops.print(std::cout);
+        std::cout << "\n";
+    }
+    Table t({"line", "kernel", "kind", "engine", "runs", "FLOPs", "read", "written", "time", "bound"},
+            {true, false, false, false, true, true, true, true, true, false});
     for (const auto& k : c.kernels)
         t.add({std::to_string(k.position.line), k.name, k.kind, k.engine == Engine::mxu ? "MXU" : "VPU",
-               format_fixed(k.flops, 0), format_bytes(k.bytes_read), format_bytes(k.bytes_written),
-               format_time(k.time_s), std::string(bound_name(k.bound))});
+               std::to_string(k.runs), std::to_string(whole(k.flops)), format_bytes(k.bytes_read),
+               format_bytes(k.bytes_written), format_time(k.time_s), std::string(bound_name(k.bound))});
     t.print(std::cout);
     print_provenance(c.provenance);
     return 0;

@@ -32,7 +32,8 @@ void print_pipeline(const Kernel& kernel, const PipelineResult& r) {
                  {"grid steps", std::to_string(r.steps) + " on " + std::to_string(r.cores) +
                                     " TensorCore" + (r.cores > 1 ? "s" : "")},
                  {"compute", format_time(r.compute_s)},
-                 {"step overhead", format_time(r.overhead_s)},
+                 {"step overhead", format_time(r.overhead_s) + " (steps at their fixed least time)"},
+                 {"launch", format_time(r.launch_s)},
                  {"exposed DMA", format_time(r.exposed_dma_s) + " (prologue " +
                                      format_time(r.prologue_s) + ", epilogue " +
                                      format_time(r.epilogue_s) + ")"},
@@ -67,7 +68,7 @@ void write_pipeline(Json& j, const Kernel& kernel, const PipelineResult& r) {
     j.field("hbm_bytes", r.hbm_bytes);
     j.field("input_copies", r.input_copies).field("output_copies", r.output_copies);
     j.field("flops", r.flops).field("utilization", r.utilization);
-    j.field("compute_s", r.compute_s).field("overhead_s", r.overhead_s);
+    j.field("compute_s", r.compute_s).field("overhead_s", r.overhead_s).field("launch_s", r.launch_s);
     j.field("exposed_dma_s", r.exposed_dma_s);
     j.field("prologue_s", r.prologue_s).field("epilogue_s", r.epilogue_s);
     j.field("floor_s", r.floor_s);

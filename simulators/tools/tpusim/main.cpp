@@ -59,6 +59,9 @@ constexpr Subcommand subcommands[] = {
     {"fusion", tpusim::cli::cmd_fusion,
      "an XLA-like fusion pass on mlp | softmax | attention | layernorm | FILE.hlo",
      "tpusim fusion attention --chip v5e"},
+    {"validate", tpusim::cli::cmd_validate,
+     "the models against published timings of real TPUs: error per row, median and worst per model",
+     "tpusim validate --json"},
 };
 
 void print_help() {

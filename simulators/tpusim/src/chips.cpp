@@ -61,6 +61,7 @@ std::vector<FactRow> fact_rows(const Chip& c) {
         {"interconnect", "chips per pod", c.pod_chips},
         {"model", "DMA latency", c.dma_latency},
         {"model", "grid step overhead", c.grid_step_overhead},
+        {"model", "kernel launch", c.kernel_launch},
     };
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "fusion_hlo_detail.h"
 #include "tpusim/error.h"
 #include "tpusim/fusion.h"
 
@@ -178,117 +179,18 @@ struct Importer {
 
 }  // namespace
 
-namespace {
-
-double type_bytes(const ir::TensorType& t) {
-    if (t.is_tuple) {
-        double total = 0;
-        for (const auto& e : t.elements) total += type_bytes(e);
-        return total;
+OpWork op_work(const ir::Module& module, const ir::Computation& wrapped) {
+    Importer imp{module, Graph(wrapped.name)};
+    imp.emit(wrapped, {}, 0);
+    OpWork work;
+    for (const Node& n : imp.graph.nodes()) {
+        work.flops += n.flops;
+        if (n.cls == OpClass::dot) {
+            work.engine = Engine::mxu;
+            work.dtype = n.dtype;
+        }
     }
-    return std::max<double>(0, static_cast<double>(t.element_count())) * ir::element_bytes(t.element);
-}
-
-std::string fusion_kind(const ir::Op& op) {
-    const std::string* kind = op.attribute("kind");
-    if (!kind) return "fusion";
-    if (*kind == "kLoop") return "loop";
-    if (*kind == "kInput") return "input";
-    if (*kind == "kOutput") return "output";
-    if (*kind == "kCustom") return "custom";
-    return *kind;
-}
-
-bool free_instruction(const std::string& opcode) {
-    return opcode == "parameter" || opcode == "constant" || opcode == "tuple" ||
-           opcode == "get-tuple-element" || opcode == "bitcast";
-}
-
-}  // namespace
-
-HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip) {
-    if (module.format != ir::Format::hlo) throw InputError("kernels are costed from HLO modules only");
-    const ir::Computation& entry = module.entry();
-    std::map<std::string, const ir::TensorType*> types;  // every value of the entry computation
-    for (const auto& p : entry.parameters) types[p.name] = &p.type;
-    for (const auto& op : entry.ops)
-        if (!op.results.empty() && !op.result_types.empty()) types[op.results.front()] = &op.result_types.front();
-
-    HloCost cost;
-    bool loops = false;
-    for (const ir::Op& op : entry.ops) {
-        if (free_instruction(op.name)) continue;
-        if (op.results.empty() || op.result_types.empty())
-            throw InputError("line " + std::to_string(op.position.line) + ": '" + op.name + "' has no result type to cost");
-        HloKernel k;
-        k.name = op.results.front();
-        k.opcode = op.name;
-        k.kind = op.name == "fusion" ? fusion_kind(op) : op.name;
-        k.position = op.position;
-        if (op.name == "fusion" && !op.called.empty()) k.computation = op.called.front();
-        // The instruction alone in a computation of its own, its operands as
-        // parameters: the importer then costs fusions and lone ops alike.
-        ir::Computation wrap;
-        wrap.name = k.name;
-        for (std::size_t i = 0; i < op.operands.size(); ++i) {
-            const std::string& operand = op.operands[i];
-            if (operand.starts_with("constant(")) continue;
-            const ir::TensorType* t = i < op.operand_types.size() ? &op.operand_types[i] : nullptr;
-            if (!t) {
-                const auto it = types.find(operand);
-                if (it == types.end())
-                    throw InputError("line " + std::to_string(op.position.line) + ": '" + k.name + "' reads '" +
-                                     operand + "', which the entry computation does not define");
-                t = it->second;
-            }
-            k.bytes_read += type_bytes(*t);
-            ir::Op param;
-            param.name = "parameter";
-            param.results = {operand};
-            param.result_types = {*t};
-            param.attributes = {{"number", std::to_string(i)}};
-            wrap.ops.push_back(std::move(param));
-        }
-        k.bytes_written = type_bytes(op.result_types.front());
-        DType dtype = DType::f32;
-        if (op.name == "while" || op.name == "conditional" || op.name == "call" || op.name == "custom-call") {
-            loops = loops || op.name != "custom-call";
-        } else {
-            wrap.ops.push_back(op);
-            wrap.ops.back().is_root = true;
-            Importer imp{module, Graph(k.name)};
-            imp.emit(wrap, {}, 0);
-            for (const Node& n : imp.graph.nodes()) {
-                k.flops += n.flops;
-                if (n.cls == OpClass::dot) {
-                    k.engine = Engine::mxu;
-                    dtype = n.dtype;
-                }
-            }
-        }
-        if (k.flops > 0 || k.bytes_read + k.bytes_written > 0) {
-            const Roofline r = roofline(chip, generic_cost(k.flops, k.bytes_read + k.bytes_written, dtype, k.engine));
-            k.time_s = r.time_s;
-            k.bound = r.bound;
-        }
-        cost.time_s += k.time_s;
-        cost.flops += k.flops;
-        cost.bytes += k.bytes_read + k.bytes_written;
-        cost.kernels.push_back(std::move(k));
-    }
-    Provenance& p = cost.provenance;
-    p.chip = chip.id;
-    p.dtype = "as the dump's types";
-    p.shapes = module.name.empty() ? "the entry computation" : module.name;
-    p.model = "roofline per kernel of the optimized HLO";
-    p.assumptions = {
-        "Each kernel reads every operand from HBM and writes its result once; nothing stays in VMEM between kernels.",
-        "Kernels run one after another on one TensorCore: the program's time is their sum.",
-        "A fusion's FLOPs are those of the ops it fuses; data movement (broadcast, reshape, copy) costs bytes only."};
-    if (loops)
-        p.assumptions.push_back(
-            "A while loop, conditional or call is costed by its operands and result only: the dump does not say how many times its body runs.");
-    return cost;
+    return work;
 }
 
 Graph graph_from_hlo(const ir::Module& module) {

@@ -166,8 +166,7 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
             out.output.push_back(rhs[i]);
             out.rhs_free = times(out.rhs_free, rhs[i]);
         }
-    out.flops = 2.0 * static_cast<double>(out.batch) * static_cast<double>(out.lhs_free) *
-                static_cast<double>(out.rhs_free) * static_cast<double>(out.contracting);
+    out.flops = times(times(times(times(2, out.batch), out.lhs_free), out.rhs_free), out.contracting);
     return out;
 }
 

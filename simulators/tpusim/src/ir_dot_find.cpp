@@ -116,13 +116,15 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
                 const DotShape shape = dot_general_shape(s.lhs_shape, s.rhs_shape, s.dims);
                 s.output_shape = shape.output;
                 s.flops = shape.flops;
-                if (!op.result_types.empty()) {
-                    s.element = op.result_types.front().element;
-                    s.printed_output_shape = op.result_types.front().dims;
-                    if (s.printed_output_shape != s.output_shape)
-                        throw InputError("the result is printed as [" + dims_text(s.printed_output_shape) +
-                                         "] but the dimension numbers give [" + dims_text(s.output_shape) + "]");
-                }
+                // The printed result is the check on every reading of the dims
+                // and operands; without one a misread would pass unseen.
+                if (op.result_types.empty())
+                    throw InputError("no result type is printed, so the decoded shape cannot be checked");
+                s.element = op.result_types.front().element;
+                s.printed_output_shape = op.result_types.front().dims;
+                if (s.printed_output_shape != s.output_shape)
+                    throw InputError("the result is printed as [" + dims_text(s.printed_output_shape) +
+                                     "] but the dimension numbers give [" + dims_text(s.output_shape) + "]");
                 out.push_back(std::move(s));
             } catch (const ParseError&) {
                 throw;

@@ -23,9 +23,10 @@ void parse_layout(Cursor& c, TensorType& t) {
     c.expect("{", "to open the layout");
     t.has_layout = true;
     c.skip_space();
-    while (detail::is_digit(c.peek())) {
+    while (detail::is_digit(c.peek())) {  // {1,0} or, in some test files, {2, 0, 1}
         t.minor_to_major.push_back(c.integer("a dimension number"));
         if (!c.accept(",")) break;
+        c.skip_space();
     }
     if (c.accept(":")) {
         while (true) {
@@ -140,6 +141,18 @@ std::string attribute_value(Cursor& c) {
     return std::string(c.text().substr(start, c.offset() - start));
 }
 
+// A custom call's `literal=s32[] 1` or `literal=f32[2] {1, 2}`: a shape, a
+// space, then the value.
+std::string typed_literal(Cursor& c) {
+    c.skip_space();
+    const std::size_t start = c.offset();
+    parse_shape(c);
+    c.skip_space();
+    if (c.peek() == '{' || c.peek() == '(') c.balanced();
+    else attribute_value(c);
+    return std::string(c.text().substr(start, c.offset() - start));
+}
+
 void add_called(Op& op, const std::string& value) {
     std::string v = value;
     if (v.starts_with('{')) v = v.substr(1, v.size() - 2);
@@ -199,7 +212,7 @@ Op parse_instruction(Cursor& c) {
         const Position at = c.position();
         const std::string key(c.name("an attribute name"));
         c.expect("=", "after the attribute name '" + key + "'");
-        std::string value = attribute_value(c);
+        std::string value = key == "literal" ? typed_literal(c) : attribute_value(c);
         if (key == "metadata") {
             op.metadata = parse_metadata(value, at);
         } else if (key == "calls" || key == "to_apply" || key == "body" || key == "condition" ||
@@ -217,6 +230,15 @@ Op parse_instruction(Cursor& c) {
     }
     op.last_line = c.position().line;
     return op;
+}
+
+// `, execution_thread="..."` and friends, printed before the body or after its `}`.
+void skip_computation_attributes(Cursor& c) {
+    while (c.accept(",")) {
+        c.name("a computation attribute");
+        c.expect("=", "after the computation attribute");
+        attribute_value(c);
+    }
 }
 
 Computation parse_computation(Cursor& c) {
@@ -243,16 +265,13 @@ Computation parse_computation(Cursor& c) {
         if (result.is_tuple) comp.result_types = result.elements;
         else comp.result_types.push_back(result);
     }
-    while (c.accept(",")) {  // execution_thread="..." and friends
-        c.name("a computation attribute");
-        c.expect("=", "after the computation attribute");
-        attribute_value(c);
-    }
+    skip_computation_attributes(c);
     c.expect("{", "to open the computation body");
     while (!c.accept("}")) {
         if (c.at_end()) Cursor::fail_at(comp.position, "computation '" + comp.name + "' is never closed with '}'");
         comp.ops.push_back(parse_instruction(c));
     }
+    skip_computation_attributes(c);  // }, execution_thread="mythread"
     return comp;
 }
 
@@ -262,13 +281,13 @@ Module parse_hlo(std::string_view text) {
     detail::check_size(text);
     Module m;
     m.format = Format::hlo;
-    Cursor c(text, detail::Comments::block);
+    Cursor c(text, detail::Comments::slashes_and_blocks);
     if (c.accept("HloModule")) {
         m.name = c.name("the module name", name_extra);
         while (c.accept(",")) {
-            c.name("a module attribute");
+            std::string key(c.name("a module attribute"));
             c.expect("=", "after the module attribute");
-            attribute_value(c);
+            m.attributes.push_back({std::move(key), attribute_value(c)});
         }
     }
     c.skip_space();

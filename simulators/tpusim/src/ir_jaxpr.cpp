@@ -18,6 +18,15 @@ public:
     Module parse() {
         Module m;
         m.format = Format::jaxpr;
+        // `let _take = { lambda ... } in`: sub-jaxprs JAX prints once, ahead of
+        // the program, when several equations share them (pjit[jaxpr=_take]).
+        while (c_.accept("let")) {
+            const std::string shared = word("the name of a shared jaxpr");
+            c_.expect("=", "after the name of the shared jaxpr '" + shared + "'");
+            m.computations.push_back(jaxpr(0));
+            m.computations.back().name = shared;
+            c_.expect("in", "after the shared jaxpr '" + shared + "'");
+        }
         m.computations.push_back(jaxpr(0));
         m.computations.back().is_entry = true;
         m.computations.back().name = "main";
@@ -51,6 +60,18 @@ private:
         }
         if (c_.peek() == '{') c_.balanced();  // {weak}, sharding annotations
         return t;
+    }
+
+    // Older JAX printed `{ lambda a ; b c.` with no types: no shape can be known.
+    void refuse_untyped_binders() {
+        Cursor probe = c_;
+        probe.skip_space();
+        if (!detail::is_name_start(probe.peek())) return;
+        const Position at = probe.position();
+        while (detail::is_name_start(probe.peek()) || detail::is_digit(probe.peek())) probe.advance();
+        if (probe.peek() != ':')
+            Cursor::fail_at(at, "this jaxpr's variables carry no types (an older JAX print format), "
+                                "so no shape can be read from it; print it with a newer JAX");
     }
 
     bool binder_ahead() {
@@ -88,8 +109,10 @@ private:
         comp.position = c_.position();
         c_.expect("{", "to open the jaxpr");
         c_.expect("lambda", "after '{'");
+        refuse_untyped_binders();
         std::vector<Parameter> consts = binders();
         c_.expect(";", "between the constants and the inputs");
+        refuse_untyped_binders();
         comp.parameters = binders();
         comp.parameters.insert(comp.parameters.begin(), consts.begin(), consts.end());
         c_.expect(".", "after the inputs");

@@ -1,7 +1,7 @@
 // StableHLO as MLIR text, in the pretty form JAX prints by default and in the
 // generic form ("stablehlo.add"(%a, %b) : (...) -> ...). An op runs to the
-// end of its line unless a region opens (a `{` that ends its line) or the
-// next line continues it (`reducer`, `cond`, `do`).
+// end of its line unless brackets are open, a region opens (a `{` followed by
+// ops) or the next line continues it; a second op may share its line.
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -177,11 +177,10 @@ private:
         while (true) {
             const Token& t = at(i_);
             if (t.kind == Tok::end) break;
-            if (nest == 0 && t.newline_before &&
-                !(t.text == "reducer" || t.text == "cond" || t.text == "do"))
-                break;
+            if (nest == 0 && t.newline_before && !continues_on_next_line(i_)) break;
+            if (nest == 0 && starts_op(i_)) break;  // another op on the same line
             if (t.text == "reducer" || t.text == "cond" || t.text == "do") continued = true;
-            if (is(t, "{") && at(i_ + 1).newline_before) {
+            if (is(t, "{") && opens_region(i_)) {
                 ++i_;
                 op.regions.emplace_back();
                 Computation& r = op.regions.back();
@@ -211,6 +210,57 @@ private:
         op.last_line = i_ > 0 ? at(i_ - 1).position.line : op.position.line;
         interpret(op, body);
         return op;
+    }
+
+    // An op runs on past the end of its line when the line stops mid-phrase
+    // (after ',', '=', ':', '->' or an opening bracket), or when the next line
+    // cannot begin an op: it goes on with the signature, an attribute
+    // (`name =`), an operand, `x [1]`, a region keyword or the location.
+    bool continues_on_next_line(std::size_t k) const {
+        const Token& t = at(k);
+        if (t.kind == Tok::punct && !is(t, "}") && !is(t, ")") && !is(t, "]")) return true;
+        if (t.kind == Tok::number) return true;
+        if (t.kind == Tok::value) return !starts_op(k);
+        if (t.kind == Tok::word) {
+            if (t.text == "reducer" || t.text == "cond" || t.text == "do") return true;
+            if (is(at(k + 1), "=") || (t.text == "x" && is(at(k + 1), "["))) return true;
+            if (t.text == "loc" && is(at(k + 1), "(")) return true;  // the op's location
+        }
+        const Token& before = toks_[k - 1];
+        return is(before, ",") || is(before, "=") || is(before, ":") || is(before, "->") || is(before, "(") ||
+               is(before, "[") || is(before, "<");
+    }
+
+    // The tokens at k begin an op: `%r =`, `%r:2 =`, `%a, %b =`, a generic
+    // op with no results (`"func.return"(`), or a terminator with no results
+    // (`stablehlo.return`, `func.return`, `return`).
+    bool starts_op(std::size_t k) const {
+        const Token& t = at(k);
+        if (t.kind == Tok::string) return is(at(k + 1), "(");
+        if (t.kind == Tok::word) return t.text == "return" || t.text.ends_with(".return");
+        if (t.kind != Tok::value) return false;
+        while (at(k).kind == Tok::value) {
+            std::size_t next = k + 1;
+            if (is(at(next), ":") && at(next + 1).kind == Tok::number) next += 2;
+            if (is(at(next), "=")) return true;
+            if (!is(at(next), ",")) return false;
+            k = next + 1;
+        }
+        return false;
+    }
+
+    // A '{' opens a region when ops follow it (a result, a block label, a
+    // quoted generic op, a terminator); otherwise it opens an attribute
+    // dictionary, which may run over several lines.
+    bool opens_region(std::size_t k) const {
+        const Token& next = at(k + 1);
+        if (next.kind == Tok::caret || starts_op(k + 1)) return true;
+        if (next.kind == Tok::word) {
+            const Token& after = at(k + 2);
+            return next.text.find('.') != std::string_view::npos && !is(after, "=") && !is(after, ",") &&
+                   !is(after, "}") && !is(after, "<");
+        }
+        return false;
     }
 
     std::string slice(std::size_t from, std::size_t to) const {  // token indices, inclusive

@@ -28,6 +28,22 @@ Format parse_format(std::string_view text) {
     throw InputError("unknown IR format '" + std::string(text) + "': use jaxpr, stablehlo or hlo");
 }
 
+namespace {
+
+// `_take = { lambda`: a shared sub-jaxpr that a jaxpr prints ahead of itself.
+bool jaxpr_follows(std::string_view text) {
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos) return false;
+    std::size_t i = eq + 1;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n')) ++i;
+    if (!text.substr(i).starts_with("{")) return false;
+    ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n')) ++i;
+    return text.substr(i).starts_with("lambda");
+}
+
+}  // namespace
+
 Format detect_format(std::string_view text) {
     // The first meaningful word decides; comments and MLIR aliases come first sometimes.
     std::size_t i = 0;
@@ -45,6 +61,7 @@ Format detect_format(std::string_view text) {
             while (j < rest.size() && (rest[j] == ' ' || rest[j] == '\n')) ++j;
             if (rest.substr(j).starts_with("lambda")) return Format::jaxpr;
         }
+        if (rest.starts_with("let ") && jaxpr_follows(rest.substr(4))) return Format::jaxpr;
         if (rest.starts_with("HloModule") || rest.starts_with("ENTRY")) return Format::hlo;
         if (rest.starts_with("module") || rest.starts_with("func.func") ||
             rest.starts_with("\"builtin.module\""))

@@ -34,9 +34,9 @@ bool Cursor::skip_space() {
             advance();
         } else if (c == ' ' || c == '\t' || c == '\r') {
             advance();
-        } else if (comments_ == Comments::slashes && c == '/' && peek(1) == '/') {
+        } else if (comments_ != Comments::none && c == '/' && peek(1) == '/') {
             while (!at_end() && peek() != '\n') advance();
-        } else if (comments_ == Comments::block && c == '/' && peek(1) == '*') {
+        } else if (comments_ == Comments::slashes_and_blocks && c == '/' && peek(1) == '*') {
             const Position start = position();
             advance(2);
             while (!at_end() && !(peek() == '*' && peek(1) == '/')) advance();
@@ -165,25 +165,46 @@ void check_size(std::string_view text) {
 
 namespace {
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 16> aliases{{
-    {"i1", "pred"},      {"bool", "pred"},    {"i4", "s4"},       {"i8", "s8"},
-    {"i16", "s16"},      {"i32", "s32"},      {"i64", "s64"},     {"ui4", "u4"},
-    {"ui8", "u8"},       {"ui16", "u16"},     {"ui32", "u32"},    {"ui64", "u64"},
-    {"int32", "s32"},    {"float32", "f32"},  {"bfloat16", "bf16"}, {"index", "s64"},
+// MLIR and jaxpr spellings of the HLO names.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 25> aliases{{
+    {"i1", "pred"},      {"bool", "pred"},    {"i2", "s2"},       {"i4", "s4"},
+    {"i8", "s8"},        {"i16", "s16"},      {"i32", "s32"},     {"i64", "s64"},
+    {"si2", "s2"},       {"si4", "s4"},       {"si8", "s8"},      {"si16", "s16"},
+    {"si32", "s32"},     {"si64", "s64"},     {"ui1", "u1"},      {"ui2", "u2"},
+    {"ui4", "u4"},       {"ui8", "u8"},       {"ui16", "u16"},    {"ui32", "u32"},
+    {"ui64", "u64"},     {"int32", "s32"},    {"float32", "f32"}, {"bfloat16", "bf16"},
+    {"index", "s64"},
 }};
 
-constexpr std::array<std::pair<std::string_view, double>, 22> widths{{
-    {"pred", 1},     {"s4", 0.5},      {"u4", 0.5},      {"s8", 1},
-    {"u8", 1},       {"s16", 2},       {"u16", 2},       {"s32", 4},
-    {"u32", 4},      {"s64", 8},       {"u64", 8},       {"f16", 2},
-    {"bf16", 2},     {"f32", 4},       {"f64", 8},       {"c64", 8},
-    {"c128", 16},    {"f8e4m3fn", 1},  {"f8e5m2", 1},    {"f8e4m3b11fnuz", 1},
-    {"f8e4m3", 1},   {"tf32", 4},
+// Every element type of XLA's PrimitiveType and StableHLO, with its width in
+// bytes (sub-byte types as fractions: XLA packs them).
+constexpr std::array<std::pair<std::string_view, double>, 35> widths{{
+    {"pred", 1},           {"s1", 0.125},        {"u1", 0.125},        {"s2", 0.25},
+    {"u2", 0.25},          {"s4", 0.5},          {"u4", 0.5},          {"s8", 1},
+    {"u8", 1},             {"s16", 2},           {"u16", 2},           {"s32", 4},
+    {"u32", 4},            {"s64", 8},           {"u64", 8},           {"f16", 2},
+    {"bf16", 2},           {"f32", 4},           {"f64", 8},           {"c64", 8},
+    {"c128", 16},          {"tf32", 4},          {"f8e4m3fn", 1},      {"f8e5m2", 1},
+    {"f8e4m3b11fnuz", 1},  {"f8e4m3", 1},        {"f8e3m4", 1},        {"f8e4m3fnuz", 1},
+    {"f8e5m2fnuz", 1},     {"f8e8m0fnu", 1},     {"f4e2m1fn", 0.5},    {"f6e2m3fn", 0.75},
+    {"f6e3m2fn", 0.75},    {"f0", 0},            {"opaque", 0},
 }};
+
+// The storage type of `!quant.uniform<i8:f32, 0.5>` (or `<i8<-127:127>:f32:1, {...}>`):
+// what the tensor holds in memory and what the MXU multiplies.
+std::string quantized_storage(std::string_view element) {
+    constexpr std::string_view prefix = "!quant.uniform<";
+    std::size_t end = prefix.size();
+    while (end < element.size() && is_name_char(element[end])) ++end;
+    return std::string(element.substr(prefix.size(), end - prefix.size()));
+}
 
 }  // namespace
 
 std::string canonical_element(std::string_view element) {
+    if (element.starts_with("!quant.uniform<")) return canonical_element(quantized_storage(element));
+    if (element == "complex<f32>") return "c64";
+    if (element == "complex<f64>") return "c128";
     for (const auto& [from, to] : aliases)
         if (element == from) return std::string(to);
     std::string out(element);

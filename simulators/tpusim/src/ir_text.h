@@ -10,7 +10,9 @@
 
 namespace tpusim::ir::detail {
 
-enum class Comments { none, slashes, block };  // jaxpr, MLIR `//`, HLO `/* */`
+// jaxpr has none; MLIR has `//` lines; HLO has `/* */` inside shapes and `//`
+// lines in test files.
+enum class Comments { none, slashes, slashes_and_blocks };
 
 class Cursor {
 public:

@@ -25,12 +25,16 @@ struct Rates {
     double step_compute_s = 0;
     double bandwidth = 0;  // HBM B/s seen by one core
     double latency_s = 0;
-    double overhead_s = 0;
+    double step_floor_s = 0;
 };
 
-double dma_time(double bytes, const Rates& r) {
+// A copy nothing overlaps (the first inputs, the last outputs) pays the DMA latency.
+double exposed_copy_time(double bytes, const Rates& r) {
     return bytes > 0 ? r.latency_s + bytes / r.bandwidth : 0;
 }
+
+// Behind the double buffer several DMAs are in flight, so only their bytes count.
+double copy_time(double bytes, const Rates& r) { return bytes / r.bandwidth; }
 
 // Walks the grid points [lo, hi) of one core in row-major order.
 CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
@@ -75,18 +79,19 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
         }
         run.hbm_bytes += in_now + out_prev;
         if (s == 0) {
-            run.prologue_s = dma_time(in_now, rates);
+            run.prologue_s = exposed_copy_time(in_now, rates);
             run.time_s = run.prologue_s;
         } else {
             // Step s-1 ran while the DMAs for step s's inputs and step s-2's outputs flew.
-            const double dma = dma_time(in_now + pending_out, rates);
-            const double step = rates.overhead_s + std::max(c, dma);
+            const double dma = copy_time(in_now + pending_out, rates);
+            const double step = std::max({rates.step_floor_s, c, dma});
             if (recording && static_cast<std::size_t>(s - 1) < timeline_cap)
                 timeline.push_back(StepRecord{s - 1, core, prev_g, fetched_prev, written_prev,
-                                              run.time_s, c, dma, rates.overhead_s,
+                                              run.time_s, c, dma, rates.step_floor_s,
                                               run.time_s + step});
             run.time_s += step;
-            run.exposed_dma_s += std::max(0.0, dma - c);
+            run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
+            run.overhead_s += std::max(0.0, rates.step_floor_s - std::max(c, dma));
             pending_out = out_prev;
         }
         if (recording) {
@@ -110,8 +115,8 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
     }
 
     // The last step: only the previous step's outputs are in flight.
-    const double dma = dma_time(pending_out, rates);
-    const double step = rates.overhead_s + std::max(c, dma);
+    const double dma = copy_time(pending_out, rates);
+    const double step = std::max({rates.step_floor_s, c, dma});
     std::vector<int> written_last;
     double out_last = 0;
     for (std::size_t o = n_inputs; o < ops.size(); ++o) {
@@ -121,15 +126,15 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
     }
     if (recording && static_cast<std::size_t>(run.steps - 1) < timeline_cap)
         timeline.push_back(StepRecord{run.steps - 1, core, prev_g, fetched_prev, written_last,
-                                      run.time_s, c, dma, rates.overhead_s, run.time_s + step});
+                                      run.time_s, c, dma, rates.step_floor_s, run.time_s + step});
     run.time_s += step;
-    run.exposed_dma_s += std::max(0.0, dma - c);
-    run.epilogue_s = dma_time(out_last, rates);
+    run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
+    run.overhead_s += std::max(0.0, rates.step_floor_s - std::max(c, dma));
+    run.epilogue_s = exposed_copy_time(out_last, rates);
     run.time_s += run.epilogue_s;
     run.hbm_bytes += out_last;
     run.exposed_dma_s += run.prologue_s + run.epilogue_s;
     run.compute_s = c * static_cast<double>(run.steps);
-    run.overhead_s = rates.overhead_s * static_cast<double>(run.steps);
     return run;
 }
 
@@ -159,9 +164,10 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     rates.step_compute_s = dev.step_compute_s;
     rates.bandwidth = dev.core_bandwidth;
     rates.latency_s = options.dma_latency_s.value_or(chip.dma_latency.value);
-    rates.overhead_s = options.step_overhead_s.value_or(chip.grid_step_overhead.value);
-    if (!(rates.latency_s >= 0) || !(rates.overhead_s >= 0) || !(rates.bandwidth > 0))
-        throw InputError("latency and overhead must be zero or more, and bandwidth above zero");
+    rates.step_floor_s = options.step_overhead_s.value_or(chip.grid_step_overhead.value);
+    const double launch_s = options.launch_s.value_or(chip.kernel_launch.value);
+    if (!(rates.latency_s >= 0) || !(rates.step_floor_s >= 0) || !(launch_s >= 0) || !(rates.bandwidth > 0))
+        throw InputError("latency, step time and launch cost must be zero or more, and bandwidth above zero");
 
     const std::size_t rank = kernel.grid.size();
     CoreRun slowest;
@@ -183,7 +189,8 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
         if (run.time_s > slowest.time_s) slowest = run;
     }
 
-    result.time_s = slowest.time_s;
+    result.launch_s = launch_s;
+    result.time_s = launch_s + slowest.time_s;
     result.steps = steps;
     result.hbm_bytes = hbm;
     result.input_copies = in_copies;

@@ -203,10 +203,13 @@ Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOpti
     p.chip = chip.id;
     p.dtype = kernel.dtype_text;
     p.shapes = kernel.shapes;
-    p.model = "Pallas grid pipeline: double-buffered DMA overlapped with compute, plus a "
-              "fixed cost per grid step [JAX-PIPE][DOC-TPU]";
+    p.model = "Pallas grid pipeline: each grid step takes the longest of its compute, its "
+              "double-buffered copies and a fixed step time, plus the unhidden first and last "
+              "copies and a fixed launch cost per call [JAX-PIPE][DOC-TPU]; validated against "
+              "published timings (tpusim validate)";
     auto& a = p.assumptions;
     if (!options.step_overhead_s) a.push_back(chip.grid_step_overhead.note);
+    if (!options.launch_s) a.push_back(chip.kernel_launch.note);
     if (!options.dma_latency_s) a.push_back(chip.dma_latency.note);
     a.emplace_back("A block is copied only when its index changes between consecutive steps; "
                    "the DMAs of one step share the HBM bandwidth.");

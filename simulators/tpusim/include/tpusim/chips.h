@@ -67,7 +67,8 @@ struct Chip {
 
     // Kernel-level modelling choices (assumptions, shown as such).
     Fact dma_latency;         // s per DMA (DMAs issued together overlap their latency)
-    Fact grid_step_overhead;  // s per Pallas grid step
+    Fact grid_step_overhead;  // s: the least time one Pallas grid step takes
+    Fact kernel_launch;       // s per Pallas call, as a host timing loop sees it
 };
 
 // A labelled row of the chip sheet, for tables in the CLI and the app.

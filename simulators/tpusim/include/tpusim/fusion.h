@@ -116,35 +116,48 @@ std::vector<std::string_view> example_names();
 // are inlined, tuples looked through. Throws InputError for ops it cannot cost.
 Graph graph_from_hlo(const ir::Module& module);
 
-// One kernel of an optimized HLO module, as XLA fused it: an instruction of
-// the entry computation that runs on the chip (a fusion, a lone dot, reduce
-// or copy, a custom call), costed on the roofline as reading each operand
-// and writing its result once.
+// One kernel of an HLO module, as XLA fused it: an instruction that runs on
+// the chip (a fusion, a lone dot, reduce or copy, a custom call), costed on
+// the roofline as reading each operand and writing its result once.
 struct HloKernel {
     std::string name;         // "fusion.2", "dot.5"
     std::string opcode;       // "fusion", "dot", "copy", "custom-call"
     std::string kind;         // fusions: "loop", "input", "output", "custom"; else the opcode
     std::string computation;  // the fused computation it runs; "" when none
+    std::string loop;         // the innermost while loop it runs in; "" when none
     ir::Position position;    // of the instruction in the dump
-    double flops = 0;
-    double bytes_read = 0, bytes_written = 0;
+    std::int64_t runs = 1;    // the trip counts of the loops around it, multiplied
+    double flops = 0;         // one run's; whole numbers
+    double bytes_read = 0, bytes_written = 0;  // one run's; whole bytes
     Engine engine = Engine::vpu;
-    double time_s = 0;
+    double time_s = 0;        // one run's
     Bound bound = Bound::memory;
 };
 
+// A while loop met on the way, and how often its body was counted.
+struct HloLoop {
+    std::string name;
+    ir::Position position;
+    std::int64_t trips = -1;  // -1: the dump does not say; its body is counted once
+    std::string reason;       // how the trip count was found, or why it was not
+};
+
 struct HloCost {
-    std::vector<HloKernel> kernels;  // in program order
-    double time_s = 0;               // the kernels one after another on one core
-    double flops = 0, bytes = 0;
+    std::vector<HloKernel> kernels;  // in program order, loop bodies where their loop runs
+    std::vector<HloLoop> loops;
+    double time_s = 0;                        // every kernel's runs, one after another on one core
+    std::int64_t flops = 0, bytes = 0;        // exact totals over every run
+    bool lower_bound = false;  // a loop with an unknown trip count, or a conditional's branches, left out
+    bool optimized = true;     // false when the dump has no fusions and is not scheduled
     Provenance provenance;
 };
 
 // Costs the entry computation's kernels. Parameters, constants, tuples and
-// bitcasts are free; a while loop or conditional is costed by its operands
-// and result only (its trip count is not in the dump), which the
-// provenance says. Throws InputError when the module is not HLO or an
-// instruction's shapes cannot be read.
+// bitcasts are free; a call is costed as its callee's kernels; a while loop
+// as its body's kernels times its trip count (hlo_loops.h), or once, as a
+// lower bound, when the dump does not say; a conditional's branches are left
+// out, also a lower bound. The provenance says which applied. Throws
+// InputError when the module is not HLO or an instruction's shapes cannot be read.
 HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip);
 
 }  // namespace tpusim::fusion

@@ -119,6 +119,7 @@ struct Module {
     Format format = Format::hlo;
     std::string name;  // "jit_f"; empty for a jaxpr
     std::vector<Computation> computations;
+    std::vector<Attribute> attributes;  // HLO: is_scheduled=true, entry_computation_layout={...}
 
     // The entry computation (ENTRY, @main, the top jaxpr); throws InputError if none.
     const Computation& entry() const;

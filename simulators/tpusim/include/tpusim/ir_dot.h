@@ -37,7 +37,7 @@ bool is_matmul_convolution(const Op& op);
 struct DotShape {
     std::vector<std::int64_t> output;
     std::int64_t batch = 1, lhs_free = 1, rhs_free = 1, contracting = 1;  // products
-    double flops = 0;
+    std::int64_t flops = 0;  // exact: a dot whose FLOPs pass 2^63 is refused
 };
 
 // Checks the dims (in range, not repeated, not both batch and contracting,
@@ -53,7 +53,7 @@ struct DotSite {
     std::string element;  // result element type
     std::vector<std::int64_t> lhs_shape, rhs_shape, output_shape;
     DotDims dims;
-    double flops = 0;
+    std::int64_t flops = 0;
     Position position;
     Metadata metadata;
     // When the dump prints a result type, the derived shape must equal it.
@@ -63,7 +63,8 @@ struct DotSite {
 // Every dot_general/dot (and matmul-like convolution) of the module (nested ones included), in print
 // order. Operand shapes come from printed types or from the types of the
 // values they name. Throws ParseError (with the op's position) when the dims
-// do not fit the operands or the printed result shape disagrees.
+// do not fit the operands, when no result type is printed to check the
+// derived shape against, or when the printed result shape disagrees.
 std::vector<DotSite> find_dots(const Module& module);
 
 }  // namespace tpusim::ir

@@ -6,11 +6,13 @@
 // step; inputs and outputs are double-buffered, so the DMAs for the next
 // step overlap the current step's compute.
 //
-// Per step:  overhead + max(compute, DMA of the next step's new input
-//            blocks and the previous step's finished output blocks)
+// Per step:  max(the fixed time of a grid step, compute, copies of the next
+//            step's new input blocks and the previous step's finished
+//            output blocks at the HBM bandwidth)
 // plus a prologue (the first step's inputs) and an epilogue (the last
-// step's outputs). A DMA costs latency + bytes / bandwidth; DMAs issued in
-// the same step overlap their latencies.
+// step's outputs), which nothing overlaps and which pay the DMA latency,
+// plus a fixed launch cost per call. The step time and the launch cost are
+// fitted on published timings (validation.h).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,7 +83,8 @@ struct Kernel {
 
 struct PipelineOptions {
     std::optional<double> vmem_limit_bytes;  // default: the chip's scoped default
-    std::optional<double> step_overhead_s;   // default: the chip's assumption
+    std::optional<double> step_overhead_s;   // the least time of a grid step; default: the chip's assumption
+    std::optional<double> launch_s;          // per call; default: the chip's assumption
     std::optional<double> dma_latency_s;     // default: the chip's assumption
     std::optional<double> hbm_bandwidth;     // default: the chip's (for what-ifs)
     std::size_t timeline_steps = 0;          // record at most this many steps
@@ -96,7 +99,7 @@ struct StepRecord {
     double start_s = 0;
     double compute_s = 0;
     double dma_s = 0;       // DMAs running during this step (next inputs, previous outputs)
-    double overhead_s = 0;
+    double overhead_s = 0;  // the least time a step takes
     double end_s = 0;
 };
 
@@ -112,8 +115,9 @@ struct PipelineResult {
     double flops = 0;              // useful FLOPs
     double utilization = 0;        // flops / (time x the device's peak)
     double compute_s = 0;          // summed over the slowest core's steps
-    double overhead_s = 0;
-    double exposed_dma_s = 0;      // DMA time not hidden under compute
+    double overhead_s = 0;         // time steps spent at their fixed least time beyond their work
+    double launch_s = 0;           // the fixed cost of the call
+    double exposed_dma_s = 0;      // DMA time not hidden under compute or the step's fixed time
     double prologue_s = 0;
     double epilogue_s = 0;
     double floor_s = 0;            // roofline floor of the same op on the same device
