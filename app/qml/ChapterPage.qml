@@ -6,7 +6,7 @@ import TpuCourse.Backend
 
 // A chapter opened in place: title and layer, its introduction, its mastery
 // work as a checklist kept in the store, its gate (stages) and its pieces.
-Flickable {
+ScrollPage {
     id: root
     signal back()
     signal openPlace(string place)
@@ -23,6 +23,7 @@ Flickable {
             "text": Theme.ink, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "problem": Theme.failed,
             "codeBackground": Theme.layerColors[1] })
     }
+    readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
 
@@ -36,7 +37,19 @@ Flickable {
         renderText()
         highlightPiece = pieceId
         contentY = 0
+        // A piece or lab named on the way in is brought into view once laid out.
+        if (pieceId !== "")
+            Qt.callLater(() => root.reveal(root.anchorOf(pieceId)))
         return true
+    }
+    // The lab card or piece row of `pieceId` on this page, if any.
+    function anchorOf(pieceId) {
+        for (let i = 0; i < column.children.length; ++i) {
+            const child = column.children[i]
+            if (child.pieceId === pieceId)
+                return child
+        }
+        return null
     }
     function refresh() {
         if (page.number === undefined)
@@ -45,15 +58,8 @@ Flickable {
         labs = Course.labsOfChapter(page.number)
     }
 
-    contentWidth: width
     contentHeight: column.implicitHeight + Theme.gapXXL * 2
-    boundsBehavior: Flickable.StopAtBounds
-    clip: true
-    ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
-    Keys.onPressed: event => {
-        if (event.key === Qt.Key_PageDown) { contentY = Math.min(contentY + height * 0.9, Math.max(0, contentHeight - height)); event.accepted = true }
-        else if (event.key === Qt.Key_PageUp) { contentY = Math.max(0, contentY - height * 0.9); event.accepted = true }
-    }
+    onLight: true
 
     Rectangle {
         // The chapter keeps the colour of its layer in a band across the top.
@@ -112,7 +118,8 @@ Flickable {
                 wrapMode: Text.WordWrap
             }
             ProgressLine {
-                value: root.page.progress || 0
+                // The same figure as the stack's row and the workshop: Course.chapters.
+                value: root.summary.progress || 0
                 fillColor: Theme.layerAccent(root.depth)
                 trackColor: Theme.layerTrack(root.depth)
                 textColor: Theme.layerMuted(root.depth)
@@ -220,6 +227,7 @@ Flickable {
             model: root.labs
             delegate: LabCard {
                 required property var modelData
+                readonly property string pieceId: modelData.id
                 Layout.fillWidth: true
                 lab: modelData
                 onImported: root.refresh()
@@ -231,7 +239,6 @@ Flickable {
             Layout.topMargin: Theme.gapL
             chapter: root.page.number || 0
             items: root.page.mastery || []
-            onToggled: root.refresh()
             onOpenPlace: place => root.openPlace(place)
         }
 
@@ -247,6 +254,7 @@ Flickable {
             delegate: Rectangle {
                 id: pieceRow
                 required property var modelData
+                readonly property string pieceId: modelData.id
                 readonly property bool hasPage: modelData.hasPage === true
                 Layout.fillWidth: true
                 implicitHeight: pieceText.implicitHeight + Theme.gapM * 2

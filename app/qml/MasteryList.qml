@@ -9,7 +9,6 @@ ColumnLayout {
     id: root
     property int chapter: 0
     property var items: []
-    signal toggled()
     signal openPlace(string place)
     spacing: Theme.gap
 
@@ -30,9 +29,11 @@ ColumnLayout {
             text: modelData.text
             font.family: Theme.sans
             font.pixelSize: Theme.bodySize
+            // The page is not rebuilt on a tick (that would move it under
+            // the pointer); a tick the store refuses is taken back.
             onToggled: {
-                if (Course.setItemDone(root.chapter, modelData.id, checked))
-                    root.toggled()
+                if (!Course.setItemDone(root.chapter, modelData.id, checked))
+                    checked = !checked
             }
             contentItem: Text {
                 leftPadding: box.indicator.width + box.spacing

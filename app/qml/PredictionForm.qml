@@ -51,15 +51,13 @@ Rectangle {
                     font.family: Theme.sans; font.pixelSize: Theme.smallSize
                     color: Theme.inkText
                 }
-                TextField {
+                ThemedField {
                     id: field
                     objectName: "prediction_" + line.modelData.id
                     Layout.preferredWidth: Theme.px(120)
                     placeholderText: "µs"
                     validator: DoubleValidator { bottom: 0.001; decimals: 3; notation: DoubleValidator.StandardNotation }
-                    font.family: Theme.mono; font.pixelSize: Theme.smallSize
-                    color: Theme.inkText
-                    background: Rectangle { color: Theme.floor; radius: Theme.radius; border.color: field.activeFocus ? Theme.focus : Theme.cardBorder }
+                    font.family: Theme.mono
                     onAccepted: enter.clicked()
                 }
                 PlainButton {

@@ -88,14 +88,10 @@ Popup {
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
             color: Theme.inkFaint
         }
-        TextField {
+        ThemedField {
             id: learner
             objectName: "reportLearner"
             Layout.fillWidth: true
-            font.family: Theme.sans
-            font.pixelSize: Theme.smallSize
-            color: Theme.inkText
-            background: Rectangle { color: Theme.floor; radius: Theme.radius; border.color: Theme.cardBorder }
             onAccepted: root.exportNow()
         }
         Text {
@@ -106,14 +102,11 @@ Popup {
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.gap
-            TextField {
+            ThemedField {
                 id: path
                 objectName: "reportPath"
                 Layout.fillWidth: true
                 font.family: Theme.mono
-                font.pixelSize: Theme.smallSize
-                color: Theme.inkText
-                background: Rectangle { color: Theme.floor; radius: Theme.radius; border.color: Theme.cardBorder }
                 onAccepted: root.exportNow()
                 onTextEdited: root.message = ""
             }

@@ -8,7 +8,7 @@ Rectangle {
     id: root
     signal openPlace(string place)
     color: Theme.floor
-    implicitHeight: column.implicitHeight + Theme.gapXXL
+    implicitHeight: column.y + column.implicitHeight + Theme.gapXXL
 
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     readonly property var kinds: [
@@ -27,6 +27,8 @@ Rectangle {
 
     ColumnLayout {
         id: column
+        // Room above the heading, so a jump here does not press it to the window's edge.
+        y: Theme.gapXL
         x: root.margin
         width: root.width - 2 * root.margin
         spacing: Theme.gapM
@@ -78,9 +80,12 @@ Rectangle {
                     rowSpacing: Theme.gapM
                     Repeater {
                         model: root.ofKind(modelData.kind)
+                        // Cards of a row share their top edge and their height.
                         delegate: WorkshopCard {
                             required property var modelData
                             Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            Layout.alignment: Qt.AlignTop
                             Layout.preferredWidth: Theme.px(300)
                             piece: modelData
                             onOpenPlace: place => root.openPlace(place)

@@ -34,7 +34,7 @@ ColumnLayout {
             radius: Theme.radius
             color: Theme.floor
             border.width: 1
-            border.color: root.error ? Theme.failed : (field.activeFocus ? Theme.focus : Theme.cardBorder)
+            border.color: root.error ? Theme.failed : (field.activeFocus ? Theme.focus : Theme.fieldBorder)
             TextInput {
                 id: field
                 objectName: "ex09Map_" + root.operand

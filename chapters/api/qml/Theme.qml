@@ -107,7 +107,7 @@ QtObject {
     readonly property color problemGround: "#3a1516"
     // Edges of fields and controls: 3:1 against the card, as WCAG asks of
     // the parts of a control.
-    readonly property color fieldBorder: "#5a6578"
+    readonly property color fieldBorder: "#636f83"
     readonly property color scrollThumb: "#8b93a3"
     readonly property color scrollThumbOnLight: "#6b655c"
 
@@ -154,4 +154,34 @@ QtObject {
     // marks the active op.
     readonly property var bandColors: ["#5b8def", "#c470a8", "#4fb3a9", "#9b7fe0", "#d9825b", "#7fae5a", "#5fb0d8", "#c9a03e"]
     function bandColor(i) { return bandColors[((i % bandColors.length) + bandColors.length) % bandColors.length] }
+
+    // --- contrast: every text colour the pages put on a ground, and the
+    // edges of controls, as [what, foreground, ground, minimum ratio]. A
+    // test checks each against WCAG 2's ratio: 4.5 for text, 3 for large
+    // text and for the parts of controls.
+    readonly property var contrastPairs: {
+        const pairs = []
+        for (let layer = 1; layer <= 9; ++layer) {
+            const ground = layerColor(layer)
+            pairs.push(["layer " + layer + " ink", layerInk(layer), ground, 4.5])
+            pairs.push(["layer " + layer + " muted", layerMuted(layer), ground, 4.5])
+            pairs.push(["layer " + layer + " progress", layerAccent(layer), ground, 3])
+        }
+        const darkGrounds = [["floor", floor], ["card", card], ["card hover", cardHover]]
+        const darkTexts = [["ink", inkText], ["muted", inkMuted], ["faint", inkFaint], ["accent", accent],
+                           ["predicted", predicted], ["verified", verified], ["measured", measured], ["failed", failed]]
+        for (const g of darkGrounds)
+            for (const t of darkTexts)
+                pairs.push([t[0] + " on " + g[0], t[1], g[1], 4.5])
+        for (const t of [["ink", ink], ["predicted", predictedOnLight], ["accent", accentDeep], ["failed", failedOnLight]])
+            pairs.push([t[0] + " on paper", t[1], paper, 4.5])
+        pairs.push(["text on a chosen button", ink, accent, 4.5])
+        pairs.push(["text on a button", inkText, inkHover, 4.5])
+        pairs.push(["text on a stage pill", inkText, ink, 4.5])
+        pairs.push(["locked gate on a stage pill", gateColor("locked"), ink, 4.5])
+        pairs.push(["field edge on the floor", fieldBorder, floor, 3])
+        pairs.push(["field edge on a card", fieldBorder, card, 3])
+        pairs.push(["focus ring on a card", focus, card, 3])
+        return pairs
+    }
 }
