@@ -37,11 +37,20 @@ ScrollPage {
         renderText()
         highlightPiece = pieceId
         contentY = 0
-        // A piece or lab named on the way in is brought into view once laid out.
-        if (pieceId !== "")
-            Qt.callLater(() => root.reveal(root.anchorOf(pieceId)))
+        // A piece or lab named on the way in is brought into view once the
+        // page is laid out, and kept there while the text above it settles.
+        pendingReveal = pieceId
+        revealWindow.restart()
         return true
     }
+    property string pendingReveal: ""
+    function revealPending() {
+        const anchor = pendingReveal !== "" ? anchorOf(pendingReveal) : null
+        if (anchor)
+            contentY = Math.max(0, Math.min(maximumY, anchor.mapToItem(contentItem, 0, 0).y - Theme.gapL))
+    }
+    onContentHeightChanged: revealPending()
+    Timer { id: revealWindow; interval: 600; onTriggered: root.pendingReveal = "" }
     // The lab card or piece row of `pieceId` on this page, if any.
     function anchorOf(pieceId) {
         for (let i = 0; i < column.children.length; ++i) {

@@ -10,6 +10,7 @@ import TpuCourse.Backend
 // lab, every attempt with its verdict and reasons, failures included.
 Rectangle {
     id: root
+    objectName: "labCard_" + (lab.id || "")
     property var lab: ({})
     signal imported()
 

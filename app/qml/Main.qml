@@ -81,6 +81,7 @@ ApplicationWindow {
 
     StackPage {
         id: stackPage
+        objectName: "stackPage"
         anchors.fill: parent
         visible: window.page === "stack"
         onOpenPlace: place => window.navigate(place)
@@ -88,6 +89,7 @@ ApplicationWindow {
 
     ChapterPage {
         id: chapterPage
+        objectName: "chapterPage"
         anchors.fill: parent
         visible: window.page === "chapter"
         onBack: window.goBack()

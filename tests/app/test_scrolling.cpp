@@ -1,0 +1,115 @@
+// Pages scroll as a reader expects: keys, a steady wheel, a jump to a lab
+// that lands on its card, and a tick that leaves the page where it was.
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QCoreApplication>
+#include <QQuickItem>
+#include <QTest>
+#include <QWheelEvent>
+
+namespace {
+
+qreal scrollOf(QObject *page) { return page->property("contentY").toReal(); }
+
+// Longer than the glide of a scroll (Theme.scrollDuration).
+void settle() { QTest::qWait(400); }
+
+// One notch of a mouse wheel (no pixel delta), at the window's centre.
+void wheelNotch(QQuickWindow *window, int notches)
+{
+    const QPointF at(window->width() / 2.0, window->height() / 2.0);
+    QWheelEvent event(at, window->mapToGlobal(at.toPoint()), QPoint(), QPoint(0, -120 * notches), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(window, &event);
+}
+
+} // namespace
+
+TEST_CASE("the stack scrolls with Home, End, Page Down and Page Up", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    QObject *stack = shell.find("stackPage");
+    REQUIRE(stack != nullptr);
+    WAIT_VERIFY(stack->property("activeFocus").toBool() || qobject_cast<QQuickItem *>(stack)->hasActiveFocus());
+    const qreal maximum = stack->property("maximumY").toReal();
+    REQUIRE(maximum > window->height());
+
+    QTest::keyClick(window, Qt::Key_End);
+    settle();
+    CHECK(scrollOf(stack) == Approx(maximum));
+    QTest::keyClick(window, Qt::Key_Home);
+    settle();
+    CHECK(scrollOf(stack) == Approx(0));
+    QTest::keyClick(window, Qt::Key_PageDown);
+    settle();
+    const qreal page = scrollOf(stack);
+    CHECK(page > window->height() * 0.7);
+    CHECK(page < window->height());
+    QTest::keyClick(window, Qt::Key_Down);
+    settle();
+    CHECK(scrollOf(stack) > page);
+    QTest::keyClick(window, Qt::Key_PageUp);
+    settle();
+    CHECK(scrollOf(stack) < page);
+}
+
+TEST_CASE("a wheel notch moves the stack one steady step, however quick the notches", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    QObject *stack = shell.find("stackPage");
+    REQUIRE(stack != nullptr);
+    wheelNotch(window, 1);
+    settle();
+    const qreal one = scrollOf(stack);
+    CHECK(one > 40);
+    CHECK(one < window->height() / 4.0);
+    for (int i = 0; i < 5; ++i)
+        wheelNotch(window, 1);   // five quick notches, no pause
+    settle();
+    CHECK(scrollOf(stack) == Approx(6 * one).margin(2));
+}
+
+TEST_CASE("a lab from the palette opens its chapter at its card", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("L07")));
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    auto *card = qobject_cast<QQuickItem *>(shell.findShown("labCard_L07"));
+    REQUIRE(card != nullptr);
+    QObject *chapter = shell.find("chapterPage");
+    WAIT_VERIFY(scrollOf(chapter) > 0);
+    settle();
+    const QRectF onScreen = card->mapRectToScene(QRectF(0, 0, card->width(), card->height()));
+    INFO("card at y " << onScreen.top() << " in a window " << window->height() << " high");
+    CHECK(onScreen.top() >= 0);
+    CHECK(onScreen.top() < window->height() / 2.0);
+}
+
+TEST_CASE("ticking a mastery box leaves the chapter page where it was", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    QObject *chapter = shell.find("chapterPage");
+    settle();
+    auto *box = qobject_cast<QQuickItem *>(shell.findShown("mastery_ch01-flops-by-hand"));
+    REQUIRE(box != nullptr);
+    // Scroll so the box sits 200 px below the window's top, or as near as the page goes.
+    auto *content = chapter->property("contentItem").value<QQuickItem *>();
+    chapter->setProperty("contentY", std::min(box->mapToItem(content, QPointF(0, 0)).y() - 200,
+                                              chapter->property("maximumY").toReal()));
+    settle();
+    const qreal before = scrollOf(chapter);
+    const QPointF centre = box->mapToScene(QPointF(box->height() / 2, box->height() / 2));
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+    WAIT_VERIFY(box->property("checked").toBool());
+    settle();
+    CHECK(scrollOf(chapter) == Approx(before));
+    CHECK(shell.store().masteryItemsDone(1).size() == 1);
+}
