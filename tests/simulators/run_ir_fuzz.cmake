@@ -51,7 +51,8 @@ foreach(format jaxpr stablehlo hlo)
     set(corpus ${WORK_DIR}/corpus_${format})
     fresh_corpus(${corpus})
     file(GLOB seeds ${SOURCE_DIR}/assets/ir-samples/${globs_${format}}
-                    ${SOURCE_DIR}/tests/simulators/ir-corpus/${globs_${format}})
+                    ${SOURCE_DIR}/tests/simulators/ir-corpus/${globs_${format}}
+                    ${SOURCE_DIR}/tests/simulators/fuzz-regressions/${globs_${format}})
     file(COPY ${seeds} DESTINATION ${corpus})
     run_fuzzer(fuzz_ir_${format} ${corpus} 65536)
 endforeach()

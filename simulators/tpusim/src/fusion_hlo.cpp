@@ -86,7 +86,16 @@ struct Importer {
         auto value = [&](const std::string& name) -> const std::vector<int>& {
             const auto it = values.find(name);
             if (it == values.end()) throw InputError("'" + name + "' is used before it is defined in '" + c.name + "'");
+            if (it->second.empty()) throw InputError("'" + name + "' in '" + c.name + "' holds no value to read");
             return it->second;
+        };
+        // The first number of an attribute such as number=2 or index=0; an
+        // attribute with no number is refused rather than read past.
+        auto first_number = [&](const std::string& text, const std::string& op_name, const char* what) {
+            const auto numbers = int_list(text);
+            if (numbers.empty() || numbers.front() < 0)
+                throw InputError("'" + op_name + "' gives no " + what + " in \"" + text + "\"");
+            return static_cast<std::size_t>(numbers.front());
         };
         std::vector<int> root;
         for (const ir::Op& op : c.ops) {
@@ -97,7 +106,7 @@ struct Importer {
             const std::string name = op.results.empty() ? op.name : op.results.front();
             if (op.name == "parameter") {
                 const std::string* number = op.attribute("number");
-                const std::size_t k = number ? static_cast<std::size_t>(int_list(*number).front()) : 0;
+                const std::size_t k = number ? first_number(*number, name, "parameter number") : 0;
                 if (depth > 0) {
                     if (k >= args.size()) throw InputError("'" + name + "' reads parameter " + std::to_string(k) + " that the caller does not pass");
                     result = args[k];
@@ -115,7 +124,7 @@ struct Importer {
             } else if (op.name == "get-tuple-element") {
                 const auto& t = value(op.operands.at(0));
                 const std::string* index = op.attribute("index");
-                const std::size_t k = index ? static_cast<std::size_t>(int_list(*index).front()) : 0;
+                const std::size_t k = index ? first_number(*index, name, "tuple index") : 0;
                 result = {k < t.size() ? t[k] : t.front()};
             } else if ((op.name == "fusion" || op.name == "call") && !op.called.empty()) {
                 const ir::Computation* callee = module.find(op.called.front());
