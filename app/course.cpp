@@ -10,6 +10,8 @@
 #include <progress/store.h>
 
 #include <QColor>
+
+#include <algorithm>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
@@ -126,9 +128,9 @@ void Course::reportProblem(const QString &message)
 }
 
 QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::string> &done,
-                                   const QMap<QString, QString> &gates) const
+                                   const QMap<QString, QString> &gates, const std::set<std::string> &goals) const
 {
-    const ChapterProgress p = chapterProgress(info, done, gates);
+    const ChapterProgress p = chapterProgress(info, done, gates, goals);
     QVariantMap m{
         {"number", info.number},
         {"slug", info.slug},
@@ -158,10 +160,11 @@ QVariantList Course::chapters() const
     if (m_chaptersCache)
         return *m_chaptersCache;
     const auto done = m_store.masteryItemsDone();
+    const auto goals = m_store.masteryGoalsReached();
     const auto gates = gateStates();
     QVariantList list;
     for (const ChapterInfo &c : m_catalog.chapters())
-        list.append(chapterSummary(c, done, gates));
+        list.append(chapterSummary(c, done, gates, goals));
     m_chaptersCache = list;
     return list;
 }
@@ -170,14 +173,17 @@ QVariantList Course::pieces() const
 {
     if (m_piecesCache)
         return *m_piecesCache;
-    // A piece's progress: the share of the course's mastery items done with it.
+    // A piece's progress: its mastery items, each counted as the chapter
+    // counts it (goal by goal), so the workshop card, the chapter and the
+    // piece's own goal list always agree.
     const auto done = m_store.masteryItemsDone();
-    QHash<QString, QPair<int, int>> byPiece; // piece -> (done, total)
+    const auto goals = m_store.masteryGoalsReached();
+    QHash<QString, QPair<double, int>> byPiece; // piece -> (items' progress summed, items)
     for (const ChapterInfo &c : m_catalog.chapters())
         for (const auto &item : c.mastery)
             if (!item.piece.isEmpty()) {
                 auto &tally = byPiece[item.piece];
-                tally.first += done.count(item.id.toStdString()) ? 1 : 0;
+                tally.first += itemProgress(item, done, goals);
                 tally.second += 1;
             }
     QVariantList list;
@@ -199,11 +205,12 @@ QVariantMap Course::chapterPage(int number)
     if (!info)
         return {};
     const auto done = m_store.masteryItemsDone(number);
-    QVariantMap page = chapterSummary(*info, done, gateStates());
+    QVariantMap page = chapterSummary(*info, done, gateStates(), m_store.masteryGoalsReached(number));
     QVariantList items;
     for (const auto &item : info->mastery)
         items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},
-                                 {"done", done.count(item.id.toStdString()) > 0}});
+                                 {"done", done.count(item.id.toStdString()) > 0},
+                                 {"goals", goalsOf(number, item.id)}});
     page.insert("mastery", items);
     QVariantList pieces;
     for (const auto &p : info->pieces)
@@ -250,6 +257,50 @@ QVariantMap Course::chapterText(int number, const QString &chip, const QVariantM
         plugin->introMarkdown() + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text), chip, s);
     return {{"html", rendered.html}, {"details", rendered.details}, {"problems", rendered.problems},
             {"values", rendered.values}};
+}
+
+QVariantList Course::goalsOf(int chapter, const QString &itemId) const
+{
+    const ChapterInfo *info = m_catalog.chapter(chapter);
+    if (!info)
+        return {};
+    const auto reached = m_store.masteryGoalsReached(chapter);
+    QVariantList out;
+    for (const auto &item : info->mastery)
+        if (item.id == itemId)
+            for (const auto &goal : item.goals)
+                out.append(QVariantMap{{"id", goal.id}, {"text", goal.text},
+                                       {"reached", reached.count((itemId + QLatin1Char('/') + goal.id).toStdString()) > 0}});
+    return out;
+}
+
+bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId)
+{
+    const ChapterInfo *info = m_catalog.chapter(chapter);
+    const course::MasteryItem *item = nullptr;
+    if (info)
+        for (const auto &m : info->mastery)
+            if (m.id == itemId && std::any_of(m.goals.cbegin(), m.goals.cend(), [&](const auto &g) { return g.id == goalId; }))
+                item = &m;
+    if (!item) {
+        reportProblem(QStringLiteral("Chapter %1 has no goal \"%2\" in its item \"%3\".").arg(chapter).arg(goalId, itemId));
+        return false;
+    }
+    try {
+        m_store.reachMasteryGoal(chapter, itemId.toStdString(), goalId.toStdString());
+        // The item is done once every goal is reached.
+        const auto reached = m_store.masteryGoalsReached(chapter);
+        const bool all = std::all_of(item->goals.cbegin(), item->goals.cend(), [&](const auto &g) {
+            return reached.count((itemId + QLatin1Char('/') + g.id).toStdString()) > 0;
+        });
+        if (all)
+            m_store.setMasteryItemDone(chapter, itemId.toStdString(), true);
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit progressChanged();
+    return true;
 }
 
 bool Course::setItemDone(int chapter, const QString &itemId, bool done)

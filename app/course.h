@@ -65,6 +65,10 @@ public:
     // state, and its introduction (this loads the chapter's library).
     Q_INVOKABLE QVariantMap chapterPage(int number);
     Q_INVOKABLE bool setItemDone(int chapter, const QString &itemId, bool done);
+    // A mastery item's goals, each {id, text, reached}, as the store holds them.
+    Q_INVOKABLE QVariantList goalsOf(int chapter, const QString &itemId) const;
+    // A piece reports a goal reached; the item is done when all its goals are.
+    Q_INVOKABLE bool reachGoal(int chapter, const QString &itemId, const QString &goalId);
     // The chapter's introduction and text as rich text, live numbers filled
     // in for `chip`; style carries the page's colours and fonts from the
     // theme. {html, details: [..], problems: [..], values}
@@ -107,7 +111,7 @@ signals:
 
 private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
-                               const QMap<QString, QString> &gates) const;
+                               const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
     void buildPalette();
     // gate -> locked | attempted | passed, from the store's attempts.

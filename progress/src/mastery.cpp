@@ -38,6 +38,54 @@ void Store::setMasteryItemDone(int chapter, const std::string& itemId, bool done
     transaction.commit();
 }
 
+void Store::reachMasteryGoal(int chapter, const std::string& itemId, const std::string& goalId) {
+    const std::int64_t at = now();
+    db::Transaction transaction(connection_);
+    db::Statement insert(connection_, R"sql(
+        INSERT INTO mastery_goals (chapter, item_id, goal_id, reached_at_ms) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (chapter, item_id, goal_id) DO NOTHING)sql");
+    insert.bind(1, std::int64_t{chapter}).bind(2, itemId).bind(3, goalId).bind(4, at);
+    try {
+        insert.run();
+    } catch (const StoreError& error) {
+        if (error.kind() != StoreError::Kind::Constraint) {
+            throw;
+        }
+        throw StoreError(StoreError::Kind::Constraint, file(),
+                         "Chapter " + std::to_string(chapter) + " is not in " + file().string() + ", so the goal \"" +
+                             goalId + "\" of its mastery item \"" + itemId + "\" cannot be recorded.");
+    }
+    if (connection_.changes() == 0) {
+        return;  // reached before
+    }
+    event_log::append(connection_, at, event_kind::kGoalReached, itemId + "/" + goalId,
+                      "chapter " + std::to_string(chapter));
+    transaction.commit();
+}
+
+namespace {
+
+std::set<std::string> goalKeys(db::Statement& query) {
+    std::set<std::string> keys;
+    while (query.step()) {
+        keys.insert(query.textAt(0) + "/" + query.textAt(1));
+    }
+    return keys;
+}
+
+}  // namespace
+
+std::set<std::string> Store::masteryGoalsReached() const {
+    db::Statement query(connection_, "SELECT item_id, goal_id FROM mastery_goals");
+    return goalKeys(query);
+}
+
+std::set<std::string> Store::masteryGoalsReached(int chapter) const {
+    db::Statement query(connection_, "SELECT item_id, goal_id FROM mastery_goals WHERE chapter = ?1");
+    query.bind(1, std::int64_t{chapter});
+    return goalKeys(query);
+}
+
 std::set<std::string> Store::masteryItemsDone() const {
     db::Statement query(connection_, "SELECT item_id FROM mastery_items");
     std::set<std::string> items;

@@ -184,13 +184,23 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         REQUIRE(matmulOnV5e(down, 4096, 4096).bound == tpusim::Bound::memory);
         WAIT_VERIFY(shownText(shell, "readoutBound").startsWith(QStringLiteral("memory")));
 
-        // Both directions: the chapter's mastery item that names EX01 is done.
-        WAIT_VERIFY(shownText(shell, "ex01Mastery").contains(QStringLiteral("counted")));
-        const auto page = shell.course().chapterPage(10);
-        bool done = false;
-        for (const auto &item : page.value("mastery").toList())
-            if (item.toMap().value("piece").toString() == QStringLiteral("EX01"))
-                done = item.toMap().value("done").toBool();
-        CHECK(done);
+        // Both directions on one chip: two of the item's three goals, and
+        // the item is not done until the ridge is crossed on a second chip.
+        WAIT_VERIFY(shell.store().masteryGoalsReached(10).count("ch10-ridge/down") == 1);
+        CHECK(shell.store().masteryGoalsReached(10).count("ch10-ridge/up") == 1);
+        CHECK(shell.store().masteryItemsDone(10).count("ch10-ridge") == 0);
+        WAIT_VERIFY(shell.findShown("goal_up")->property("reached").toBool());
+        CHECK_FALSE(shell.findShown("goal_second-chip")->property("reached").toBool());
+        // Its share shows the same on the workshop card's figure: two goals of three.
+        double piece = -1;
+        for (const QVariant &p : shell.course().pieces())
+            if (p.toMap().value("id").toString() == QStringLiteral("EX01"))
+                piece = p.toMap().value("progress").toDouble();
+        CHECK(piece == Approx(2.0 / 3.0));
+
+        click(window, shownItem(shell, "ex01chip_v6e"));
+        drag(window, centreOf(skinnyM), 280);   // up across v6e's higher ridge
+        WAIT_VERIFY(shell.store().masteryItemsDone(10).count("ch10-ridge") == 1);
+        WAIT_VERIFY(shell.findShown("goalsDone")->property("opacity").toDouble() == 1.0);
     }
 }

@@ -411,6 +411,7 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     QObject *ex05 = shell.find("ex05");
     ex05->setProperty("pickPane", 2);
     ex05->setProperty("pickLine", inLoop->position.line);
+    INFO("the kernel line says: " << shown(shell, "ex05KernelTime").toStdString());
     WAIT_VERIFY(shown(shell, "ex05KernelTime").endsWith(
         QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
 }

@@ -181,6 +181,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09CellInfo").find("a race") != std::string::npos);
     shell.shot("ex09_race");
     CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 0);
+    CHECK(shell.store().masteryGoalsReached(11) == std::set<std::string>{"ch11-blockspec-sandbox/break"});
 
     // A map the parser refuses says where and why, and the rest waits for it.
     click(shell, "ex09Map_x");
@@ -298,4 +299,16 @@ TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and s
     CHECK(coverage.value("ok").toBool());
     CHECK(model.gridUsed() == QVariantList{1024, 4, 4});
     CHECK(model.prediction().contains("time"));
+}
+
+TEST_CASE("EX09: a preset that races is the course's doing, not a break of the learner's", "[ex09][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    WAIT_VERIFY(shownItem(shell, "ex09Bn") != nullptr);
+    click(shell, "ex09Preset_race");
+    WAIT_COMPARE(shown(shell, "ex09CoverageStatus"), std::string("broken"));
+    QTest::qWait(200);
+    CHECK(shell.store().masteryGoalsReached(11).empty());
+    CHECK_FALSE(shell.findShown("goal_break")->property("reached").toBool());
 }

@@ -66,6 +66,9 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     CHECK(model->property("view").toMap().value(QStringLiteral("repeatHops")).toString() == QStringLiteral("rows"));
     CHECK(!model->property("view").toMap().value(QStringLiteral("hops")).toList().isEmpty());
 
+    // The run the piece opens with is not the learner's: no goal yet.
+    CHECK(shell.store().masteryGoalsReached(9).empty());
+
     // One logarithmic step to the right doubles the array.
     auto *bytes = qobject_cast<QQuickItem *>(shell.find("ex11Bytes"));
     REQUIRE(bytes != nullptr);
@@ -75,6 +78,7 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
     CHECK(shell.store().masteryItemsDone(9).count("ch09-hop-by-hop") == 0);
+    CHECK(shell.store().masteryGoalsReached(9) == std::set<std::string>{"ch09-hop-by-hop/unwrapped"});
 
     // Axis 1 dragged out to 16 chips: v5e wraps it, and the mastery item counts.
     auto *axis1 = qobject_cast<QQuickItem *>(shell.find("ex11Axis_1"));

@@ -11,10 +11,12 @@ import TpuCourse.Backend
 FocusScope {
     id: root
     property real time: 0
-    // The mastery item: a collective run over a wrapped and an unwrapped axis.
-    property bool sawWrapped: false
-    property bool sawUnwrapped: false
-    property bool credited: false
+    // The mastery item: a collective run over a wrapped and an unwrapped
+    // axis, goal by goal as the store holds them. Only runs the learner
+    // asked for count, not the one the piece opens with.
+    readonly property string masteryItem: "ch09-hop-by-hop"
+    readonly property var goals: { Course.revision; return Course.goalsOf(9, masteryItem) }
+    property bool learnerRan: false
     readonly property var result: mesh.result
 
     MeshModel {
@@ -24,10 +26,9 @@ FocusScope {
         onViewChanged: root.time = (mesh.view.endS || 0) / 3
         onResultChanged: {
             const info = (mesh.result.axes || [])[mesh.axis] || ({})
-            if (info.wraps === true) root.sawWrapped = true
-            if (info.wraps === false) root.sawUnwrapped = true
-            if (root.sawWrapped && root.sawUnwrapped && !root.credited)
-                root.credited = Course.setItemDone(9, "ch09-hop-by-hop", true)
+            if (!root.learnerRan || info.wraps === undefined)
+                return
+            Course.reachGoal(9, root.masteryItem, info.wraps ? "wrapped" : "unwrapped")
         }
     }
 
@@ -58,12 +59,14 @@ FocusScope {
                 plane: mesh.view.plane || 0
                 planes: mesh.view.planes || 1
                 onChipChosen: id => {
+                    root.learnerRan = true
                     const k = mesh.maxAxes(id)
                     if (mesh.shape.length > k) mesh.shape = mesh.shape.slice(0, k)
                     if (mesh.axis >= mesh.shape.length) mesh.axis = 0
                     mesh.chip = id
                 }
                 onShapeEdited: s => {
+                    root.learnerRan = true
                     if (mesh.axis >= s.length) mesh.axis = s.length - 1
                     mesh.shape = s
                 }
@@ -77,10 +80,10 @@ FocusScope {
                 axis: mesh.axis
                 shape: mesh.shape
                 bytesText: root.result.bytesText || ""
-                onKindChosen: k => mesh.kind = k
-                onBytesEdited: b => mesh.bytes = b
-                onBidirectionalChosen: on => mesh.bidirectional = on
-                onAxisChosen: a => mesh.axis = a
+                onKindChosen: k => { root.learnerRan = true; mesh.kind = k }
+                onBytesEdited: b => { root.learnerRan = true; mesh.bytes = b }
+                onBidirectionalChosen: on => { root.learnerRan = true; mesh.bidirectional = on }
+                onAxisChosen: a => { root.learnerRan = true; mesh.axis = a }
             }
             WrapStatement {
                 Layout.fillWidth: true
@@ -126,15 +129,11 @@ FocusScope {
                     busy: mesh.busy
                 }
             }
-            Text {
+            GoalList {
                 objectName: "ex11Mastery"
                 Layout.fillWidth: true
-                wrapMode: Text.WordWrap
-                font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                color: root.credited ? Theme.inkText : Theme.inkMuted
-                text: root.credited ? "✓ Compared a wrapped and an unwrapped axis: counted toward chapter 9."
-                                    : "Run a collective over an axis without wraparound and one with it:  "
-                                      + (root.sawUnwrapped ? "✓" : "○") + " unwrapped   " + (root.sawWrapped ? "✓" : "○") + " wrapped"
+                goals: root.goals
+                chapter: 9
             }
         }
     }

@@ -23,13 +23,11 @@ Item {
     // Mastery: an op moved across the ridge by the learner, both ways. Chip,
     // dtype and preset changes move the ridge or the op without counting.
     property var lastBounds: ({})
-    property bool crossedUp: false
-    property bool crossedDown: false
-    readonly property var masteryItem: {
-        Course.revision
-        const page = Course.chapterPage(10)
-        return (page.mastery || []).find(item => item.piece === "EX01") || ({})
-    }
+    // The chapter's mastery item for this piece, goal by goal, as the store
+    // holds it; the chips an op has crossed the ridge on, this session.
+    readonly property string masteryItem: "ch10-ridge"
+    readonly property var goals: { Course.revision; return Course.goalsOf(10, masteryItem) }
+    property var chipsCrossed: []
     function resyncBounds() {
         const bounds = {}
         for (const c of cards) bounds[c.opId] = c.result.bound
@@ -38,13 +36,16 @@ Item {
     function noteEdit(card) {
         const before = lastBounds[card.opId]
         const after = card.result.bound
-        if (before === "memory" && after === "compute") crossedUp = true
-        if (before === "compute" && after === "memory") crossedDown = true
+        const crossed = before !== undefined && before !== after
+        if (before === "memory" && after === "compute") Course.reachGoal(10, masteryItem, "up")
+        if (before === "compute" && after === "memory") Course.reachGoal(10, masteryItem, "down")
+        if (crossed && chipsCrossed.indexOf(chip) < 0) {
+            chipsCrossed = chipsCrossed.concat([chip])
+            if (chipsCrossed.length >= 2) Course.reachGoal(10, masteryItem, "second-chip")
+        }
         const bounds = lastBounds
         bounds[card.opId] = after
         lastBounds = bounds
-        if (crossedUp && crossedDown && masteryItem.id && !masteryItem.done)
-            Course.setItemDone(10, masteryItem.id, true)
     }
     function applyPreset(preset) {
         dtype = preset.dtype
@@ -183,11 +184,12 @@ Item {
                     onPicked: root.selectedId = opId
                     onEdited: root.noteEdit(attentionCard)
                 }
-                MasteryLine {
+                GoalList {
+                    objectName: "ex01Mastery"
                     Layout.fillWidth: true
-                    crossedUp: root.crossedUp
-                    crossedDown: root.crossedDown
-                    done: !!root.masteryItem.done
+                    heading: "Move an op across the ridge:"
+                    goals: root.goals
+                    chapter: 10
                 }
                 Item { Layout.fillHeight: true }
             }

@@ -13,27 +13,26 @@ import TpuCourse.Backend
 // schedule numerically on the host.
 FocusScope {
     id: root
-    property bool verifiedSound: false   // a legal, covering schedule verified off-chip
-    property bool brokeOne: false        // an illegal block, a gap or a race produced here
-    property bool credited: false
+    // The chapter's mastery item for this piece, goal by goal, as the store holds it.
+    readonly property string masteryItem: "ch11-blockspec-sandbox"
+    readonly property var goals: { Course.revision; return Course.goalsOf(11, masteryItem) }
+    // A schedule broken by a preset is the course's doing, not the learner's:
+    // "break" counts only after an edit of the learner's own.
+    property bool learnerEdited: false
 
     BlockSpecModel {
         id: sandbox
         chip: "v5e"
     }
-    // Counted toward chapter 11 once the learner has both built a schedule
-    // that verifies and broken one on purpose.
-    function credit() {
-        if (verifiedSound && brokeOne && !credited)
-            credited = Course.setItemDone(11, "ch11-blockspec-sandbox", true)
-    }
     Connections {
         target: sandbox
         function onReportChanged() {
-            if (sandbox.broken) { root.brokeOne = true; root.credit() }
+            if (sandbox.broken && root.learnerEdited)
+                Course.reachGoal(11, root.masteryItem, "break")
         }
         function onVerificationChanged() {
-            if (sandbox.verification.passed && sandbox.sound) { root.verifiedSound = true; root.credit() }
+            if (sandbox.verification.passed && sandbox.sound)
+                Course.reachGoal(11, root.masteryItem, "verify")
         }
     }
 
@@ -61,8 +60,8 @@ FocusScope {
                     color: Theme.inkMuted
                     wrapMode: Text.WordWrap
                 }
-                SchedulePresets { Layout.fillWidth: true; model: sandbox }
-                ShapeControls { Layout.fillWidth: true; model: sandbox }
+                SchedulePresets { Layout.fillWidth: true; model: sandbox; onChoosing: root.learnerEdited = false }
+                ShapeControls { Layout.fillWidth: true; model: sandbox; onEdited: root.learnerEdited = true }
                 ColumnLayout {
                     Layout.fillWidth: true
                     spacing: Theme.gap
@@ -72,21 +71,21 @@ FocusScope {
                         operand: "x"
                         text: sandbox.xMap
                         error: sandbox.operands.length ? sandbox.operands[0].mapError : ""
-                        onEdited: t => sandbox.xMap = t
+                        onEdited: t => { root.learnerEdited = true; sandbox.xMap = t }
                     }
                     IndexMapField {
                         Layout.fillWidth: true
                         operand: "y"
                         text: sandbox.yMap
                         error: sandbox.operands.length ? sandbox.operands[1].mapError : ""
-                        onEdited: t => sandbox.yMap = t
+                        onEdited: t => { root.learnerEdited = true; sandbox.yMap = t }
                     }
                     IndexMapField {
                         Layout.fillWidth: true
                         operand: "out"
                         text: sandbox.outMap
                         error: sandbox.operands.length ? sandbox.operands[2].mapError : ""
-                        onEdited: t => sandbox.outMap = t
+                        onEdited: t => { root.learnerEdited = true; sandbox.outMap = t }
                     }
                 }
                 LegalityLines { Layout.fillWidth: true; operands: sandbox.operands }
@@ -137,16 +136,11 @@ FocusScope {
                 }
                 VmemBar { Layout.fillWidth: true; vmem: sandbox.vmem }
                 ScheduleVerdict { Layout.fillWidth: true; model: sandbox }
-                Text {
+                GoalList {
                     objectName: "ex09Mastery"
                     Layout.fillWidth: true
-                    wrapMode: Text.Wrap
-                    lineHeight: 1.3
-                    text: root.credited ? "✓ Verified a sound schedule and broke one on purpose: counted toward chapter 11."
-                                        : (root.verifiedSound ? "✓" : "○") + " verify a legal, covering schedule off-chip\n"
-                                          + (root.brokeOne ? "✓" : "○") + " break one: an illegal block, a gap or a race"
-                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                    color: root.credited ? Theme.inkText : Theme.inkMuted
+                    goals: root.goals
+                    chapter: 11
                 }
             }
         }

@@ -6,7 +6,7 @@ import TpuCourse.Ui
 Flow {
     id: root
     required property var model      // BlockSpecModel
-    signal applied()
+    signal choosing()   // before a preset's values go in, so the piece knows the change is not the learner's
     spacing: Theme.gap / 2
 
     readonly property var presets: [
@@ -23,6 +23,7 @@ Flow {
     ]
 
     function apply(p) {
+        root.choosing()
         const head = "lambda " + p.names + ": "
         root.model.order = p.order
         root.model.followBlocks = true
@@ -31,7 +32,6 @@ Flow {
         root.model.xMap = head + p.x
         root.model.yMap = head + p.y
         root.model.outMap = head + p.out
-        root.applied()
     }
 
     // As tall as a button, so the caption sits level with their labels.

@@ -54,7 +54,7 @@ Rectangle {
 
     Text {
         anchors { left: parent.left; top: parent.top; right: chips.left; bottom: parent.bottom; margins: Theme.gapM }
-        visible: !root.link && !root.dot
+        visible: !root.link && !root.dot && !root.kernel
         text: "Hover over an op in any pane, or Tab into a pane and step with ↑ ↓: its counterparts light up in the other layers and in the Python. A dot_general is decoded here."
         color: Theme.inkFaint
         font.family: Theme.sans
@@ -68,7 +68,8 @@ Rectangle {
         id: content
         anchors.fill: parent
         anchors.margins: Theme.gapM
-        opacity: root.link || root.dot ? 1 : 0
+        // An op of a dump with no other layers has only its kernel to show.
+        opacity: root.link || root.dot || root.kernel ? 1 : 0
         spacing: Theme.gap / 2
 
         RowLayout {

@@ -199,11 +199,26 @@ std::optional<ChapterInfo> parseChapterMetadata(const QJsonObject &meta, QString
     for (const QJsonValue &v : mastery) {
         const QString mw = where + QStringLiteral(" mastery item");
         const QJsonObject o = r.object(v, mw);
-        r.onlyKeys(o, {"id", "text", "piece"}, mw);
+        r.onlyKeys(o, {"id", "text", "piece", "goals"}, mw);
         MasteryItem item;
         item.id = r.string(o, QStringLiteral("id"), mw);
         item.text = r.string(o, QStringLiteral("text"), mw);
         item.piece = r.string(o, QStringLiteral("piece"), mw, false);
+        if (o.contains(QStringLiteral("goals"))) {
+            const QString gw = mw + QStringLiteral(" \"") + item.id + QStringLiteral("\" goal");
+            if (item.piece.isEmpty())
+                r.fail(QStringLiteral("%1: goals need a piece that checks them.").arg(gw));
+            QSet<QString> goalIds;
+            for (const QJsonValue &g : r.array(o, QStringLiteral("goals"), gw)) {
+                const QJsonObject go = r.object(g, gw);
+                r.onlyKeys(go, {"id", "text"}, gw);
+                const MasteryGoal goal{r.string(go, QStringLiteral("id"), gw), r.string(go, QStringLiteral("text"), gw)};
+                if (r.ok() && goalIds.contains(goal.id))
+                    r.fail(QStringLiteral("%1: \"%2\" is listed twice.").arg(gw, goal.id));
+                goalIds.insert(goal.id);
+                item.goals.append(goal);
+            }
+        }
         if (r.ok() && itemIds.contains(item.id))
             r.fail(QStringLiteral("%1: \"%2\" is listed twice.").arg(mw, item.id));
         itemIds.insert(item.id);

@@ -141,6 +141,17 @@ inline constexpr std::array kMigrations{
         WHEN EXISTS (SELECT 1 FROM gate_attempts WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'gate attempts are append-only: rows cannot be replaced'); END;
     )sql"},
+    Migration{3, "the goals of mastery items, each reached once", R"sql(
+        -- A mastery item may be made of goals a piece checks one by one
+        -- (verified a schedule, broke one); the item is done when all are.
+        CREATE TABLE mastery_goals (
+            chapter       INTEGER NOT NULL REFERENCES chapters(number),
+            item_id       TEXT NOT NULL,
+            goal_id       TEXT NOT NULL,
+            reached_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (chapter, item_id, goal_id)
+        ) STRICT;
+    )sql"},
 };
 
 namespace detail {

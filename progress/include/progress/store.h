@@ -60,6 +60,7 @@ inline constexpr std::string_view kSchemaMigrated = "schema.migrated";  // subje
 inline constexpr std::string_view kChapterOpened = "chapter.opened";    // subject: chapter number
 inline constexpr std::string_view kMasteryDone = "mastery.done";        // subject: item id
 inline constexpr std::string_view kMasteryUndone = "mastery.undone";    // subject: item id
+inline constexpr std::string_view kGoalReached = "mastery.goal";        // subject: item/goal
 }  // namespace event_kind
 
 class Store {
@@ -108,6 +109,12 @@ public:
     void setMasteryItemDone(int chapter, const std::string& itemId, bool done);
     std::set<std::string> masteryItemsDone() const;
     std::set<std::string> masteryItemsDone(int chapter) const;
+
+    // The goals of mastery items that a piece has seen reached, as
+    // "item/goal". Reaching one twice is a no-op; goals are never unset.
+    void reachMasteryGoal(int chapter, const std::string& itemId, const std::string& goalId);
+    std::set<std::string> masteryGoalsReached() const;
+    std::set<std::string> masteryGoalsReached(int chapter) const;
 
     // Event log, append-only.
     void logEvent(std::string_view kind, std::string_view subject, std::string_view detail);

@@ -8,11 +8,21 @@
 
 namespace course {
 
+// One condition of a mastery item that its piece checks by itself.
+struct MasteryGoal
+{
+    QString id;
+    QString text;
+};
+
 struct MasteryItem
 {
     QString id;
     QString text;
     QString piece; // the workshop piece it is done with; may be empty
+    // When listed, the piece credits the item goal by goal, and the item is
+    // done once every goal is reached; a learner cannot tick it by hand.
+    QList<MasteryGoal> goals;
 };
 
 struct WorkshopPiece
