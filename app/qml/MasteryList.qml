@@ -5,6 +5,9 @@ import TpuCourse.Ui
 import TpuCourse.Backend
 
 // A chapter's mastery work: each item a checkbox kept in the progress store.
+// An item made of goals is credited by its piece, goal by goal: its box is
+// not the learner's to tick, and its goals show underneath as the store
+// holds them.
 ColumnLayout {
     id: root
     property int chapter: 0
@@ -24,8 +27,10 @@ ColumnLayout {
             required property var modelData
             required property int index
             objectName: "mastery_" + modelData.id
+            readonly property var goals: modelData.goals || []
             Layout.fillWidth: true
             checked: modelData.done
+            enabled: goals.length === 0
             text: modelData.text
             font.family: Theme.sans
             font.pixelSize: Theme.bodySize
@@ -38,6 +43,8 @@ ColumnLayout {
             contentItem: Text {
                 leftPadding: box.indicator.width + box.spacing
                 text: box.text + (box.modelData.piece ? "   [" + box.modelData.piece + "]" : "")
+                      + box.goals.map(g => "\n" + (g.reached ? "✓ " : "○ ") + g.text).join("")
+                      + (box.goals.length ? "\n(ticked by " + box.modelData.piece + " as you reach each goal)" : "")
                 font: box.font
                 color: box.checked ? Theme.layerMuted(1) : Theme.ink
                 wrapMode: Text.WordWrap

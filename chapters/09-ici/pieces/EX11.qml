@@ -112,7 +112,7 @@ FocusScope {
                         color: Theme.inkFaint
                         text: (mesh.shape.length === 1 ? "axis 0 runs left to right"
                                : "rows are axis 0, columns axis 1" + (mesh.shape.length === 3 ? "; plane " + (mesh.view.plane || 0) + " of axis 2 (its links leave the page)" : ""))
-                              + " · each link drawn once per direction · amber = bytes carried, brightest = busiest · blue dots = chunks in flight"
+                              + " · each link drawn once per direction · a link's colour is the bytes it carried, brightest = busiest · dots = chunks in flight"
                               + (mesh.view.repeatHops ? " (one line simulated, its chunks drawn on every " + (mesh.view.repeatHops === "rows" ? "row" : "column") + ")" : "")
                     }
                     TimeScrub {

@@ -4,7 +4,7 @@ import TpuCourse.Ui
 
 // Every query row's (m, l, acc) after the step, with the max it had before
 // and the rescale factor e^(m₋−m) it applied. Cells whose max moved are
-// amber: that row's old sums were rescaled at this step.
+// highlighted: that row's old sums were rescaled at this step.
 Rectangle {
     id: root
     property var carried: ({})      // one of Attention.stream(...).steps
@@ -101,7 +101,7 @@ Rectangle {
         MonoText {
             Layout.fillWidth: true
             text: root.step === 0 ? "Before any block: no row has seen a key, so m = −∞ and l, acc are zero."
-                : "e^(m₋−m) = 0 on a row's first block (nothing to rescale), 1 where the max held, below 1 where it rose (amber)."
+                : "e^(m₋−m) = 0 on a row's first block (nothing to rescale), 1 where the max held, below 1 where it rose (highlighted)."
             color: Theme.inkMuted
             font.family: Theme.sans
             font.pixelSize: Theme.tinySize

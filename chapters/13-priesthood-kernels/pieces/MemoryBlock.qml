@@ -2,7 +2,7 @@ import QtQuick
 import TpuCourse.Ui
 
 // One array block in a memory: its name, and whether the current step is
-// using it (amber), fetching it next (outlined) or has finished with it (dim).
+// using it (filled), fetching it next (outlined) or has finished with it (dim).
 Rectangle {
     id: root
     property string label: ""

@@ -4,28 +4,46 @@ import TpuCourse.Ui
 // One of a few choices (chips, dtypes, collectives): a row of buttons,
 // the chosen one filled; arrow keys move between them. Given a width too
 // narrow for one row, the buttons wrap onto the next.
-Flow {
+Item {
     id: root
     property var options: []        // [{id, label}]
     property string current: ""
     property string namePrefix: ""  // objectName of each button: prefix + id
+    property real spacing: Theme.gap / 2
     signal chosen(string id)
-    spacing: Theme.gap / 2
 
-    Repeater {
-        model: root.options
-        delegate: SnugButton {
-            required property var modelData
-            readonly property bool on: root.current === modelData.id
-            objectName: root.namePrefix + modelData.id
-            text: modelData.label
-            mono: true
-            fillColor: on ? Theme.accent : Theme.inkHover
-            hoverColor: on ? Theme.accentHover : Theme.cardHover
-            textColor: on ? Theme.ink : Theme.inkText
-            onClicked: root.chosen(modelData.id)
-            Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
-            Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
+    // One row's width whatever the wrapping, so a layout that leaves it its
+    // natural width never sees it wrapped; a narrower width wraps it.
+    implicitWidth: {
+        let total = 0
+        for (let i = 0; i < buttons.count; ++i) {
+            const b = buttons.itemAt(i)
+            if (b) total += b.implicitWidth + (i > 0 ? spacing : 0)
+        }
+        return total
+    }
+    implicitHeight: flow.implicitHeight
+
+    Flow {
+        id: flow
+        width: root.width
+        spacing: root.spacing
+        Repeater {
+            id: buttons
+            model: root.options
+            delegate: SnugButton {
+                required property var modelData
+                readonly property bool on: root.current === modelData.id
+                objectName: root.namePrefix + modelData.id
+                text: modelData.label
+                mono: true
+                fillColor: on ? Theme.accent : Theme.inkHover
+                hoverColor: on ? Theme.accentHover : Theme.cardHover
+                textColor: on ? Theme.ink : Theme.inkText
+                onClicked: root.chosen(modelData.id)
+                Keys.onLeftPressed: nextItemInFocusChain(false).forceActiveFocus()
+                Keys.onRightPressed: nextItemInFocusChain(true).forceActiveFocus()
+            }
         }
     }
 }
