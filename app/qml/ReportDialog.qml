@@ -147,7 +147,9 @@ Popup {
         Text {
             objectName: "reportMessage"
             Layout.fillWidth: true
-            visible: root.message !== ""
+            // Two lines kept for the outcome, so the buttons below never move when it appears.
+            Layout.preferredHeight: Math.max(implicitHeight, 2 * fontInfo.pixelSize * 1.4)
+            verticalAlignment: Text.AlignTop
             text: root.message
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
             color: root.failed ? Theme.failed : Theme.measured

@@ -7,6 +7,8 @@
 #include <tpusim/semaphores.h>
 
 #include <QFile>
+
+#include <algorithm>
 #include <QQuickItem>
 #include <QStringList>
 #include <QTest>
@@ -101,6 +103,17 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     CHECK(shown(shell, "ex10EndTime") == QString::fromStdString(tpusim::format_time(broken.end_s)));
     CHECK(shell.store().masteryItemsDone(14).count("ch14-semaphores") == 1);
 
+    // The edited program is no longer the shipped one: its preset is unselected.
+    CHECK_FALSE(item(shell, QStringLiteral("ex10Program_ring_all_gather"))->property("on").toBool());
+    // The line a stuck device names is the number beside its statement in the listing.
+    const auto statements = tpusim::semaphore_statements(tpusim::drop_statement(program, copy));
+    for (const auto &w : broken.deadlock) {
+        const auto named = std::find_if(statements.begin(), statements.end(), [&](const auto &s) { return s.line == w.line; });
+        REQUIRE(named != statements.end());
+        const auto row = static_cast<int>(named - statements.begin());
+        WAIT_COMPARE(shown(shell, QStringLiteral("ex10LineNumber_%1").arg(row).toUtf8().constData()), QString::number(w.line));
+    }
+
     // A broken run opens at its end, where every stuck device's lane says
     // what it waits on.
     WAIT_COMPARE(scrub->property("value").toInt(), static_cast<int>(broken.events.size()) - 1);
@@ -112,6 +125,7 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     // Reset brings the working program back.
     click(shell, item(shell, QStringLiteral("ex10Reset")));
     WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
+    CHECK(item(shell, QStringLiteral("ex10Program_ring_all_gather"))->property("on").toBool());
 
     // Swapping the local copy with the wait after it waits on a copy not yet started.
     std::size_t local = 0;

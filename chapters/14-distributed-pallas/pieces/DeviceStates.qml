@@ -35,7 +35,7 @@ GridLayout {
                           + (card.modelData.line ? " at line " + card.modelData.line + ": " + card.modelData.statement : "")
                     color: card.modelData.status === "blocked" ? Theme.accent : Theme.inkText
                     font.pixelSize: Theme.tinySize
-                    elide: Text.ElideRight
+                    wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                 }
                 MonoText {
                     objectName: "ex10DeviceSems_" + card.index
