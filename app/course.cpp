@@ -8,6 +8,7 @@
 #include <chapters/chapterinterface.h>
 #include <chapters/livetext.h>
 #include <progress/store.h>
+#include <tpusim/chips.h>
 
 #include <QColor>
 
@@ -42,6 +43,7 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
       m_labs(LabCatalog::fromResources())
 {
     buildPalette();
+    loadChip();
     connect(this, &Course::progressChanged, this, [this] {
         ++m_revision;
         m_chaptersCache.reset();
@@ -257,6 +259,49 @@ QVariantMap Course::chapterText(int number, const QString &chip, const QVariantM
         plugin->introMarkdown() + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text), chip, s);
     return {{"html", rendered.html}, {"details", rendered.details}, {"problems", rendered.problems},
             {"values", rendered.values}};
+}
+
+namespace {
+
+constexpr const char *kChipSetting = "chip";
+const QString kDefaultChip = QStringLiteral("v5e");
+
+bool isKnownChip(const QString &id)
+{
+    const auto &chips = tpusim::all_chips();
+    return std::any_of(chips.cbegin(), chips.cend(), [&](const auto &c) { return QString::fromStdString(c.id) == id; });
+}
+
+} // namespace
+
+void Course::loadChip()
+{
+    try {
+        const QString stored = QString::fromStdString(m_store.setting(kChipSetting));
+        if (stored.isEmpty() || isKnownChip(stored)) {
+            m_chip = stored.isEmpty() ? kDefaultChip : stored;
+            return;
+        }
+        m_chip = kDefaultChip;
+        reportProblem(QStringLiteral("The chip \"%1\" kept in the progress file is not one the simulator knows; the numbers are for %2.")
+                          .arg(stored, kDefaultChip));
+    } catch (const std::exception &e) {
+        m_chip = kDefaultChip;
+        reportProblem(QString::fromUtf8(e.what()));
+    }
+}
+
+void Course::setChip(const QString &chip)
+{
+    if (chip == m_chip || !isKnownChip(chip))
+        return;
+    m_chip = chip;
+    try {
+        m_store.setSetting(kChipSetting, chip.toStdString());
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+    }
+    emit chipChanged();
 }
 
 QVariantList Course::goalsOf(int chapter, const QString &itemId) const

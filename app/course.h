@@ -41,6 +41,9 @@ class Course : public QObject
     // Grows with every change to progress, so a binding that calls an
     // invokable can name it to re-run when progress changes.
     Q_PROPERTY(int revision READ revision NOTIFY progressChanged)
+    // The one chip the whole course's numbers are for, kept in the store's
+    // settings: choosing it anywhere chooses it everywhere.
+    Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
 
 public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
@@ -105,7 +108,11 @@ public:
     Q_INVOKABLE QString localPath(const QUrl &url) const;
     Q_INVOKABLE QUrl fileUrl(const QString &path) const;
 
+    QString chip() const { return m_chip; }
+    void setChip(const QString &chip);
+
 signals:
+    void chipChanged();
     void progressChanged();
     void problemsChanged();
 
@@ -114,6 +121,7 @@ private:
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
     void buildPalette();
+    void loadChip();
     // gate -> locked | attempted | passed, from the store's attempts.
     QMap<QString, QString> gateStates() const;
 
@@ -127,4 +135,5 @@ private:
     // progress, so each is built once per change rather than per read.
     mutable std::optional<QVariantList> m_chaptersCache;
     mutable std::optional<QVariantList> m_piecesCache;
+    QString m_chip;
 };

@@ -9,7 +9,7 @@ import TpuCourse.Backend
 Rectangle {
     id: root
     signal openPlace(string place)
-    readonly property string chip: Sim.defaultChip
+    readonly property string chip: Course.chip
     // Read once per change of progress, not once per row.
     readonly property var measured: Course.revision >= 0 ? Course.measuredBench(chip) : ({})
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)

@@ -1,13 +1,15 @@
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Sim
+import TpuCourse.Backend
 
-// Picks a chip from the simulator's list; arrow keys move between them.
+// Picks the course's chip from the simulator's list (one choice for every
+// page and piece, kept in the progress store); arrows move between them.
 ChoiceRow {
     id: root
-    property string chip: Sim.defaultChip
+    readonly property string chip: Course.chip
     namePrefix: "chip_"
     options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
     current: chip
-    onChosen: id => root.chip = id
+    onChosen: id => Course.chip = id
 }

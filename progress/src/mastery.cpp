@@ -86,6 +86,21 @@ std::set<std::string> Store::masteryGoalsReached(int chapter) const {
     return goalKeys(query);
 }
 
+std::string Store::setting(const std::string& key) const {
+    db::Statement query(connection_, "SELECT value FROM settings WHERE key = ?1");
+    query.bind(1, key);
+    return query.step() ? query.textAt(0) : std::string();
+}
+
+void Store::setSetting(const std::string& key, const std::string& value) {
+    db::Transaction transaction(connection_);
+    db::Statement upsert(connection_, R"sql(
+        INSERT INTO settings (key, value) VALUES (?1, ?2)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value)sql");
+    upsert.bind(1, key).bind(2, value).run();
+    transaction.commit();
+}
+
 std::set<std::string> Store::masteryItemsDone() const {
     db::Statement query(connection_, "SELECT item_id FROM mastery_items");
     std::set<std::string> items;

@@ -19,6 +19,18 @@ FocusScope {
     property bool learnerRan: false
     readonly property var result: mesh.result
 
+    // The course's one chip, wherever it was chosen; a slice with more axes
+    // than the chip's torus has is cut down to fit it first.
+    readonly property string courseChip: Course.chip
+    onCourseChipChanged: fitChip(courseChip)
+    Component.onCompleted: fitChip(courseChip)
+    function fitChip(id) {
+        const k = mesh.maxAxes(id)
+        if (mesh.shape.length > k) mesh.shape = mesh.shape.slice(0, k)
+        if (mesh.axis >= mesh.shape.length) mesh.axis = 0
+        mesh.chip = id
+    }
+
     MeshModel {
         id: mesh
         objectName: "ex11Model"
@@ -58,13 +70,7 @@ FocusScope {
                 maxAxes: mesh.maxAxes(mesh.chip)
                 plane: mesh.view.plane || 0
                 planes: mesh.view.planes || 1
-                onChipChosen: id => {
-                    root.learnerRan = true
-                    const k = mesh.maxAxes(id)
-                    if (mesh.shape.length > k) mesh.shape = mesh.shape.slice(0, k)
-                    if (mesh.axis >= mesh.shape.length) mesh.axis = 0
-                    mesh.chip = id
-                }
+                onChipChosen: id => { root.learnerRan = true; Course.chip = id }
                 onShapeEdited: s => {
                     root.learnerRan = true
                     if (mesh.axis >= s.length) mesh.axis = s.length - 1

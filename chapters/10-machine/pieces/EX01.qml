@@ -9,7 +9,7 @@ import TpuCourse.Backend
 // intensity and the binding resource change. The bench rows are presets.
 Item {
     id: root
-    property string chip: Sim.defaultChip
+    readonly property string chip: Course.chip   // the course's one chip
     property string dtype: "bf16"
     property string selectedId: "matmul"
 
@@ -79,7 +79,7 @@ Item {
                 options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
                 current: root.chip
                 namePrefix: "ex01chip_"
-                onChosen: id => root.chip = id
+                onChosen: id => Course.chip = id
             }
             Caption { text: "dtype"; Layout.leftMargin: Theme.gap }
             ChoiceRow {

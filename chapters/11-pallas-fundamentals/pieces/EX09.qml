@@ -22,7 +22,7 @@ FocusScope {
 
     BlockSpecModel {
         id: sandbox
-        chip: "v5e"
+        chip: Course.chip
     }
     Connections {
         target: sandbox

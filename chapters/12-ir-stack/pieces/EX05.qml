@@ -16,7 +16,7 @@ Item {
     objectName: "ex05"
     property string program: "mlp"
     readonly property bool ownProgram: xray.ownProgram
-    property string chip: Sim.defaultChip
+    readonly property string chip: Course.chip   // the course's one chip
     readonly property var programs: [
         { id: "matmul", label: "matmul", python: "matmul" },
         { id: "batched_matmul", label: "batched matmul", python: "batched" },
@@ -238,7 +238,7 @@ Item {
                 kernelProvenance: root.hloCost.provenance || ({})
                 followed: root.ownProgram || root.links.length === 0 ? ""
                           : "followed " + root.followedCount + " of " + root.links.length + " ops"
-                onChipChosen: id => root.chip = id
+                onChipChosen: id => Course.chip = id
             }
         }
 

@@ -2,13 +2,14 @@ import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
+import TpuCourse.Backend
 
 // The same algorithm at a real layer's shape, priced by the attention
 // model on the chosen chip: what the naive form writes to HBM and how long
 // each form takes. Every figure here is a prediction.
 Rectangle {
     id: root
-    property string chip: Sim.defaultChip
+    readonly property string chip: Course.chip   // the course's one chip
     property bool causal: false  // the piece's mask: tiles wholly above the diagonal are skipped
     readonly property int block: 512
     readonly property var costs: Attention.costs(chip, batch.value, heads.value, seq.value, headDim.value,
@@ -40,7 +41,7 @@ Rectangle {
                 namePrefix: "ex03Chip_"
                 options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
                 current: root.chip
-                onChosen: id => root.chip = id
+                onChosen: id => Course.chip = id
             }
         }
         MonoText {

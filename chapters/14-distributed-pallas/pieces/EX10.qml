@@ -16,7 +16,7 @@ FocusScope {
     property int selected: -1
     property string editError: ""
     property bool credited: false
-    property string chip: Sim.defaultChip  // whose DMA and ICI figures time the events
+    readonly property string chip: Course.chip  // the course's one chip: its DMA and ICI figures time the events
     property string program: "ring_all_gather"
     readonly property var run: model.run
     readonly property var events: run.events || []
@@ -79,7 +79,7 @@ FocusScope {
                     namePrefix: "ex10Chip_"
                     options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
                     current: root.chip
-                    onChosen: id => root.chip = id
+                    onChosen: id => Course.chip = id
                 }
             }
 

@@ -141,7 +141,7 @@ inline constexpr std::array kMigrations{
         WHEN EXISTS (SELECT 1 FROM gate_attempts WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'gate attempts are append-only: rows cannot be replaced'); END;
     )sql"},
-    Migration{3, "the goals of mastery items, each reached once", R"sql(
+    Migration{3, "the goals of mastery items, each reached once, and the learner's settings", R"sql(
         -- A mastery item may be made of goals a piece checks one by one
         -- (verified a schedule, broke one); the item is done when all are.
         CREATE TABLE mastery_goals (
@@ -150,6 +150,13 @@ inline constexpr std::array kMigrations{
             goal_id       TEXT NOT NULL,
             reached_at_ms INTEGER NOT NULL,
             PRIMARY KEY (chapter, item_id, goal_id)
+        ) STRICT;
+
+        -- Choices the learner makes once for the whole course (the chip the
+        -- numbers are for), one value per key.
+        CREATE TABLE settings (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
         ) STRICT;
     )sql"},
 };

@@ -113,6 +113,10 @@ public:
     // The goals of mastery items that a piece has seen reached, as
     // "item/goal". Reaching one twice is a no-op; goals are never unset.
     void reachMasteryGoal(int chapter, const std::string& itemId, const std::string& goalId);
+
+    // The learner's settings: a value per key, empty when never set.
+    std::string setting(const std::string& key) const;
+    void setSetting(const std::string& key, const std::string& value);
     std::set<std::string> masteryGoalsReached() const;
     std::set<std::string> masteryGoalsReached(int chapter) const;
 
