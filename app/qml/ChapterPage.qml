@@ -96,14 +96,26 @@ ScrollPage {
             Layout.fillWidth: true
             Layout.topMargin: Theme.gapL
             spacing: Theme.gapM
-            PlainButton {
-                objectName: "backButton"
-                text: "← the stack"
-                mono: true
-                fillColor: "transparent"
-                hoverColor: Theme.layerTrack(root.depth)
-                textColor: Theme.layerInk(root.depth)
-                onClicked: root.back()
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gapM
+                PlainButton {
+                    objectName: "backButton"
+                    text: "← the stack"
+                    mono: true
+                    fillColor: "transparent"
+                    hoverColor: Theme.layerTrack(root.depth)
+                    textColor: Theme.layerInk(root.depth)
+                    onClicked: root.back()
+                }
+                Item { Layout.fillWidth: true }
+                ChapterSteps {
+                    compact: true
+                    number: root.page.number || 0
+                    textColor: Theme.layerInk(root.depth)
+                    hoverColor: Theme.layerTrack(root.depth)
+                    onOpenPlace: place => root.openPlace(place)
+                }
             }
             MonoText {
                 text: "ch " + String(root.page.number).padStart(2, "0") + " · "
@@ -297,6 +309,13 @@ ScrollPage {
                     }
                 }
             }
+        }
+
+        ChapterSteps {
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapXL
+            number: root.page.number || 0
+            onOpenPlace: place => root.openPlace(place)
         }
     }
 }

@@ -113,3 +113,23 @@ TEST_CASE("ticking a mastery box leaves the chapter page where it was", "[scroll
     CHECK(scrollOf(chapter) == Approx(before));
     CHECK(shell.store().masteryItemsDone(1).size() == 1);
 }
+
+TEST_CASE("a chapter leads on to the next and back to the one before", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch11")));
+    auto *next = qobject_cast<QQuickItem *>(shell.findShown("nextChapter"));
+    REQUIRE(next != nullptr);
+    CHECK(next->property("text").toString().contains(QStringLiteral("ch 12")));
+    QMetaObject::invokeMethod(next, "clicked");
+    WAIT_COMPARE(shell.findShown("chapterTitle")->property("text").toString(), shell.catalog().chapter(12)->title);
+    auto *previous = qobject_cast<QQuickItem *>(shell.findShown("previousChapterShort"));
+    REQUIRE(previous != nullptr);
+    QMetaObject::invokeMethod(previous, "clicked");
+    WAIT_COMPARE(shell.findShown("chapterTitle")->property("text").toString(), shell.catalog().chapter(11)->title);
+    // The first chapter has no way back, the last no way on.
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    WAIT_VERIFY(shell.findShown("previousChapter") == nullptr);
+    REQUIRE(shell.navigate(QStringLiteral("ch15")));
+    WAIT_VERIFY(shell.findShown("nextChapter") == nullptr);
+}
