@@ -107,6 +107,17 @@ ColumnLayout {
                 onPressed: mouse => { canvas.forceActiveFocus(); pick(mouse) }
             }
             FocusFrame {}
+            // The same account, in the card that explains things, beside the block itself.
+            ExplainCard {
+                objectName: "ex09CellCard"
+                shown: root.current !== null
+                delay: 0
+                beside: true
+                text: root.describe(root.current)
+                // Level with the block's row, to the right of the whole map.
+                targetRect: root.current ? Qt.rect(0, root.current.row * frame.cell, canvas.width, frame.cell)
+                                         : Qt.rect(0, 0, 0, 0)
+            }
         }
     }
     Text {

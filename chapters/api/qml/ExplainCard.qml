@@ -15,6 +15,9 @@ ToolTip {
     property rect targetRect: Qt.rect(0, 0, target ? target.width : 0, target ? target.height : 0)
     property bool shown: false
     property string heading: ""
+    // To the right of the target rather than below it: for a map, whose
+    // neighbouring cells the learner is about to point at.
+    property bool beside: false
 
     readonly property var lines: text.split("\n").filter(l => l.trim() !== "")
     readonly property string kind: {
@@ -37,8 +40,8 @@ ToolTip {
     readonly property real windowHeight: target && target.Window.window ? target.Window.window.height : 0
     readonly property real belowY: targetRect.y + targetRect.height + Theme.gap
     readonly property bool fitsBelow: !target || target.mapToItem(null, 0, belowY).y + implicitHeight + Theme.gap <= windowHeight
-    x: targetRect.x
-    y: fitsBelow ? belowY : targetRect.y - implicitHeight - Theme.gap
+    x: beside ? targetRect.x + targetRect.width + Theme.gap : targetRect.x
+    y: beside ? targetRect.y : fitsBelow ? belowY : targetRect.y - implicitHeight - Theme.gap
 
     background: Rectangle {
         radius: Theme.radius
