@@ -6,6 +6,25 @@
 
 namespace progress {
 
+namespace {
+
+// Runs an insert of a row that belongs to a chapter. The foreign key to
+// chapters is what refuses an unknown chapter; this says so in the
+// learner's terms, ending with what could not be done.
+void insertForChapter(db::Statement& insert, int chapter, const std::filesystem::path& file, const std::string& what) {
+    try {
+        insert.run();
+    } catch (const StoreError& error) {
+        if (error.kind() != StoreError::Kind::Constraint) {
+            throw;
+        }
+        throw StoreError(StoreError::Kind::Constraint, file,
+                         "Chapter " + std::to_string(chapter) + " is not in " + file.string() + ", so " + what);
+    }
+}
+
+}  // namespace
+
 void Store::setMasteryItemDone(int chapter, const std::string& itemId, bool done) {
     const std::int64_t at = now();
     db::Transaction transaction(connection_);
@@ -14,18 +33,7 @@ void Store::setMasteryItemDone(int chapter, const std::string& itemId, bool done
             INSERT INTO mastery_items (chapter, item_id, done_at_ms) VALUES (?1, ?2, ?3)
             ON CONFLICT (chapter, item_id) DO NOTHING)sql");
         insert.bind(1, std::int64_t{chapter}).bind(2, itemId).bind(3, at);
-        try {
-            insert.run();
-        } catch (const StoreError& error) {
-            // The foreign key to chapters is what refuses an unknown chapter;
-            // say so in the learner's terms.
-            if (error.kind() != StoreError::Kind::Constraint) {
-                throw;
-            }
-            throw StoreError(StoreError::Kind::Constraint, file(),
-                             "Chapter " + std::to_string(chapter) + " is not in " + file().string() +
-                                 ", so its mastery item \"" + itemId + "\" cannot be marked done.");
-        }
+        insertForChapter(insert, chapter, file(), "its mastery item \"" + itemId + "\" cannot be marked done.");
     } else {
         db::Statement remove(connection_, "DELETE FROM mastery_items WHERE chapter = ?1 AND item_id = ?2");
         remove.bind(1, std::int64_t{chapter}).bind(2, itemId).run();
@@ -45,16 +53,8 @@ void Store::reachMasteryGoal(int chapter, const std::string& itemId, const std::
         INSERT INTO mastery_goals (chapter, item_id, goal_id, reached_at_ms) VALUES (?1, ?2, ?3, ?4)
         ON CONFLICT (chapter, item_id, goal_id) DO NOTHING)sql");
     insert.bind(1, std::int64_t{chapter}).bind(2, itemId).bind(3, goalId).bind(4, at);
-    try {
-        insert.run();
-    } catch (const StoreError& error) {
-        if (error.kind() != StoreError::Kind::Constraint) {
-            throw;
-        }
-        throw StoreError(StoreError::Kind::Constraint, file(),
-                         "Chapter " + std::to_string(chapter) + " is not in " + file().string() + ", so the goal \"" +
-                             goalId + "\" of its mastery item \"" + itemId + "\" cannot be recorded.");
-    }
+    insertForChapter(insert, chapter, file(),
+                     "the goal \"" + goalId + "\" of its mastery item \"" + itemId + "\" cannot be recorded.");
     if (connection_.changes() == 0) {
         return;  // reached before
     }

@@ -149,3 +149,35 @@ TEST_CASE("the foreign key refuses mastery items of unknown chapters") {
         CHECK(store.chapterStates().size() == 3);
     }
 }
+
+TEST_CASE("a goal is reached once, logged once, and refused for an unknown chapter") {
+    Store store = storeWithChapters();
+    CHECK(store.masteryGoalsReached().empty());
+    store.reachMasteryGoal(2, "pipeline-sandbox", "verify");
+    store.reachMasteryGoal(2, "pipeline-sandbox", "verify");  // again: nothing new
+    store.reachMasteryGoal(3, "mxu-steps", "fill");
+    CHECK(store.masteryGoalsReached() == Items{"pipeline-sandbox/verify", "mxu-steps/fill"});
+    CHECK(store.masteryGoalsReached(2) == Items{"pipeline-sandbox/verify"});
+    std::size_t logged = 0;
+    for (const auto& e : store.events())
+        logged += e.kind == progress::event_kind::kGoalReached ? 1 : 0;
+    CHECK(logged == 2);
+    // A goal is not an item: the item stays undone until its piece says so.
+    CHECK(store.masteryItemsDone(2).empty());
+    try {
+        store.reachMasteryGoal(9, "nowhere", "goal");
+        FAIL("an unknown chapter was accepted");
+    } catch (const StoreError& e) {
+        CHECK(std::string(e.what()).find("Chapter 9 is not in") != std::string::npos);
+    }
+    CHECK(store.masteryGoalsReached().size() == 2);
+}
+
+TEST_CASE("a setting keeps its last value") {
+    Store store = storeWithChapters();
+    CHECK(store.setting("chip").empty());
+    store.setSetting("chip", "v6e");
+    store.setSetting("chip", "v5p");
+    CHECK(store.setting("chip") == "v5p");
+    CHECK(store.setting("other").empty());
+}
