@@ -448,6 +448,9 @@ void Course::buildPalette()
     entries.append({QStringLiteral("chips"), QStringLiteral("page"), QStringLiteral("The chips"),
                     QStringLiteral("v4, v5e, v5p, v6e and v7 side by side, every figure with its source"),
                     QStringLiteral("hardware table tpu")});
+    entries.append({QStringLiteral("validation"), QStringLiteral("page"), QStringLiteral("How wrong the models are"),
+                    QStringLiteral("published timings of real TPUs against the simulator's predictions, row by row"),
+                    QStringLiteral("validation error accuracy published measured sources")});
     entries.append({QStringLiteral("report"), QStringLiteral("page"), QStringLiteral("Export the progress report"),
                     QStringLiteral("PDF, HTML or JSON: chapters, stages, gates and every attempt"),
                     QStringLiteral("pdf html json export")});

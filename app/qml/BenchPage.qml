@@ -54,6 +54,14 @@ Flickable {
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
+        // How far to trust a floor: the models against published timings.
+        PlainButton {
+            objectName: "validationLink"
+            text: "how wrong the models are on real chips →"
+            mono: true
+            fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
+            onClicked: root.openPlace("validation")
+        }
         RowLayout {
             Layout.topMargin: Theme.gapM
             spacing: Theme.gapL

@@ -20,7 +20,7 @@ ApplicationWindow {
 
     // Where the learner is: "stack", or a page opened over it.
     property string page: "stack"
-    // The page to return to from the chips sheet or the bench.
+    // The page to return to from the chips sheet, the validation table or the bench.
     property string previous: "stack"
 
     function chapterPlace(n) { return "ch" + String(n).padStart(2, "0") }
@@ -32,7 +32,13 @@ ApplicationWindow {
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; palette.open(); return true }
         if (place === "report") { reportDialog.open(); return true }
-        if (place === "bench" || place === "chips") { previous = page === place ? previous : page; page = place; return true }
+        if (place === "bench" || place === "chips" || place === "validation") {
+            previous = page === place ? previous : page
+            page = place
+            if (place === "validation")
+                validationPage.forceActiveFocus()  // its keys scroll it
+            return true
+        }
         const ch = /^ch(\d\d)$/.exec(place)
         if (ch) return openChapter(parseInt(ch[1], 10), "")
         const owner = Course.chapterOfPiece(place)
@@ -71,7 +77,7 @@ ApplicationWindow {
 
     function goBack() {
         if (palette.opened) { palette.close(); return }
-        if (page === "chips" && previous === "bench") {
+        if ((page === "chips" || page === "validation") && previous === "bench") {
             page = "bench"
         } else if (page !== "stack") {
             page = "stack"
@@ -115,6 +121,14 @@ ApplicationWindow {
     ChipsPage {
         anchors.fill: parent
         visible: window.page === "chips"
+        onBack: window.goBack()
+    }
+
+    ValidationPage {
+        id: validationPage
+        objectName: "validationPage"
+        anchors.fill: parent
+        visible: window.page === "validation"
         onBack: window.goBack()
     }
 

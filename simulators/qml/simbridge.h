@@ -28,6 +28,14 @@ public:
     // The bench rows of a chip: the landing three, or the full bench.
     // [{id, group, label, shapes, dtype, roofline: {...}}]
     Q_INVOKABLE QVariantList bench(const QString &chipId, bool full) const;
+    // The models against published timings of real TPU runs
+    // (validation_bridge.cpp), computed once: {rows: [{id, model, what,
+    // chip, dtype, shape, blocks, gridSteps, gridStepsText, publishedS,
+    // published, publishedDetails, predictedS, predicted, predictedDetails,
+    // error, errorText, fitted, timing, source}], models: [{model, heldOut,
+    // heldOutMedian(Text), heldOutWorst(Text), fitted, fittedMedian(Text),
+    // fittedWorst(Text), fittedOn}]}
+    Q_INVOKABLE QVariantMap validation() const;
 
     // The roofline playground (roofline_bridge.cpp). Each op answer is a
     // roofline map (variants.h) plus attained, attainedText, peakFraction,

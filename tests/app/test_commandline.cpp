@@ -33,6 +33,15 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
     REQUIRE(piece.options.has_value());
     CHECK(piece.options->openPlace == QStringLiteral("EX01"));
     CHECK(parse({}).options->openPlace == QStringLiteral("stack"));
+
+    // Every page of the shell is a place --open takes, and the help names it.
+    for (const char *place : {"stack", "workshop", "bench", "chips", "validation", "palette", "report"}) {
+        INFO(place);
+        const auto named = parse({"--screenshot", "a.png", "--open", place});
+        REQUIRE(named.options.has_value());
+        CHECK(named.options->openPlace == QString::fromLatin1(place));
+        CHECK(commandLineHelp().contains(QString::fromLatin1(place)));
+    }
 }
 
 TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")

@@ -62,3 +62,15 @@ TEST_CASE("the chip table's fitted constants come from the rows they name", "[va
         CHECK(named);
     }
 }
+
+TEST_CASE("each prediction says what it is: predicted, by the model it validates, on the row's chip and dtype", "[validation]") {
+    for (const ValidationRow& r : validate().rows) {
+        const Measurement& m = *r.measurement;
+        INFO(m.id);
+        CHECK(r.provenance.kind == Kind::predicted);
+        CHECK(r.provenance.model.find(model_name(m.model)) != std::string::npos);
+        CHECK(r.provenance.chip == m.chip);
+        CHECK(r.provenance.dtype.find(m.dtype) != std::string::npos);
+        CHECK_FALSE(r.provenance.assumptions.empty());
+    }
+}

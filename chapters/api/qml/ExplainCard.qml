@@ -25,6 +25,7 @@ ToolTip {
         if (first.startsWith("predicted")) return "predicted"
         if (first.startsWith("verified")) return "verified"
         if (first.startsWith("measured")) return "measured"
+        if (first.startsWith("published")) return "published"
         return ""
     }
 

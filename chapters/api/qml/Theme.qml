@@ -118,14 +118,17 @@ QtObject {
     readonly property color verified: "#2ec4b6"
     readonly property color measured: "#4cc76a"
     readonly property color failed: "#ef5350"
+    // "published": measured on a real chip too, but by someone else and
+    // printed with its source; never the learner's own run.
     function provenanceColor(kind) {
-        if (kind === "measured") return measured
+        if (kind === "measured" || kind === "published") return measured
         if (kind === "verified") return verified
         if (kind === "failed") return failed
         return predicted
     }
     function provenanceLabel(kind) {
         if (kind === "measured") return "measured"
+        if (kind === "published") return "published"
         if (kind === "verified") return "verified off-chip"
         if (kind === "failed") return "failed"
         return "predicted"

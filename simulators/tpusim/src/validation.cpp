@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "tpusim/dtype.h"
 #include "tpusim/error.h"
@@ -17,6 +18,7 @@ namespace {
 struct Prediction {
     double seconds = 0;
     std::int64_t grid_steps = 0;
+    Provenance provenance;
 };
 
 Prediction predict(const Measurement& m, const PipelineOptions& options = {}) {
@@ -28,7 +30,8 @@ Prediction predict(const Measurement& m, const PipelineOptions& options = {}) {
         spec.k = m.k;
         spec.n = m.n;
         spec.in = spec.out = dtype;
-        return {roofline_time(c, matmul_cost(spec)), 0};
+        const Roofline r = roofline(c, matmul_cost(spec));
+        return {r.time_s, 0, r.provenance};
     }
     BlockedMatmul spec;
     spec.m = m.m;
@@ -39,7 +42,7 @@ Prediction predict(const Measurement& m, const PipelineOptions& options = {}) {
     spec.bn = m.bn;
     spec.in = spec.out = dtype;
     const PipelineResult r = simulate(c, blocked_matmul(spec), options);
-    return {r.time_s, r.steps};
+    return {r.time_s, r.steps, r.provenance};
 }
 
 double median(std::vector<double> v) {
@@ -60,8 +63,8 @@ std::string_view model_name(ValidatedModel model) {
 Validation validate() {
     Validation v;
     for (const Measurement& m : published_measurements()) {
-        const Prediction p = predict(m);
-        v.rows.push_back({&m, p.grid_steps, p.seconds, p.seconds / m.published_s - 1});
+        Prediction p = predict(m);
+        v.rows.push_back({&m, p.grid_steps, p.seconds, p.seconds / m.published_s - 1, std::move(p.provenance)});
     }
     for (const ValidatedModel model : {ValidatedModel::pipeline, ValidatedModel::roofline}) {
         std::vector<double> held_out, fitted;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tpusim/chips.h"
+#include "tpusim/provenance.h"
 
 namespace tpusim {
 
@@ -36,6 +37,7 @@ struct ValidationRow {
     std::int64_t grid_steps = 0;  // 0 for an XLA op
     double predicted_s = 0;
     double error = 0;             // predicted / published - 1
+    Provenance provenance;        // of the prediction: the model and its assumptions
 };
 
 struct ModelErrors {

@@ -1,0 +1,120 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// One model's errors against the published timings: the rows kept out of
+// its fit (the test of it) apart from the rows it was fitted on.
+Rectangle {
+    id: root
+    property var summary: ({})
+    property string what: ""
+    readonly property string model: summary.model || ""
+    readonly property var fittedOn: summary.fittedOn || []
+
+    implicitHeight: body.implicitHeight + 2 * Theme.gapL
+    radius: Theme.radius
+    color: Theme.card
+    border.color: Theme.cardBorder
+
+    ColumnLayout {
+        id: body
+        x: Theme.gapL; y: Theme.gapL
+        width: parent.width - 2 * Theme.gapL
+        spacing: Theme.gapM
+
+        MonoText {
+            text: root.model
+            color: Theme.accent
+            font.pixelSize: Theme.bodySize
+        }
+        Text {
+            Layout.fillWidth: true
+            text: root.what
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.25
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+        GridLayout {
+            Layout.fillWidth: true
+            columns: 4
+            columnSpacing: Theme.gapM
+            rowSpacing: Theme.gap
+
+            Item { Layout.fillWidth: true; Layout.minimumWidth: Theme.px(72); implicitHeight: 1 }
+            Caption { Layout.preferredWidth: Theme.px(48); horizontalAlignment: Text.AlignRight; text: "rows" }
+            Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "median |error|" }
+            Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "worst |error|" }
+
+            Text {
+                Layout.fillWidth: true
+                text: "held out"
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                color: Theme.inkText
+            }
+            MonoText {
+                objectName: "validationHeldOut_" + root.model
+                Layout.preferredWidth: Theme.px(48)
+                horizontalAlignment: Text.AlignRight
+                text: String(root.summary.heldOut || 0)
+                color: Theme.inkText
+                font.pixelSize: Theme.subheadingSize
+            }
+            MonoText {
+                objectName: "validationMedian_" + root.model
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.heldOutMedianText || ""
+                color: Theme.inkText
+                font.pixelSize: Theme.subheadingSize
+            }
+            MonoText {
+                objectName: "validationWorst_" + root.model
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.heldOutWorstText || ""
+                color: Theme.inkText
+                font.pixelSize: Theme.subheadingSize
+            }
+
+            Text {
+                Layout.fillWidth: true
+                text: "fitted"
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                color: Theme.inkMuted
+            }
+            MonoText {
+                objectName: "validationFitted_" + root.model
+                Layout.preferredWidth: Theme.px(48)
+                horizontalAlignment: Text.AlignRight
+                text: String(root.summary.fitted || 0)
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
+            MonoText {
+                objectName: "validationFittedMedian_" + root.model
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.fittedMedianText || ""
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
+            MonoText {
+                objectName: "validationFittedWorst_" + root.model
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.fittedWorstText || ""
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
+        }
+        Text {
+            Layout.fillWidth: true
+            text: root.fittedOn.length > 0
+                  ? "Fitted on " + root.fittedOn.join(" and ") + ": their error only shows the fit; the held-out rows are the test."
+                  : "Fitted on none of these rows: every row tests it."
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.25
+            color: Theme.inkMuted
+            wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+        }
+    }
+}
