@@ -10,6 +10,7 @@
 #include "tpusim/chips.h"
 #include "tpusim/fusion.h"
 #include "tpusim/hlo_loops.h"
+#include "ir_samples.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
 
@@ -17,14 +18,6 @@ using namespace tpusim;
 using namespace tpusim::fusion;
 
 namespace {
-
-std::string read_corpus(const std::string& name) {
-    std::ifstream in(std::string(TPUSIM_IR_CORPUS) + "/" + name, std::ios::binary);
-    if (!in) throw std::runtime_error("missing corpus file " + name);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // A loop of `trips` matmuls: counter from `start`, stepping by `step`, compared by `compare`.
 std::string loop_module(const std::string& start, const std::string& step, const std::string& compare,

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "ir_samples.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
 
@@ -21,14 +22,6 @@
 using namespace tpusim::ir;
 
 namespace {
-
-std::string read_corpus(const std::string& name) {
-    std::ifstream in(std::string(TPUSIM_IR_CORPUS) + "/" + name, std::ios::binary);
-    if (!in) throw std::runtime_error("missing corpus file " + name);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // The tab-separated rows of a corpus table, '#' lines left out.
 std::vector<std::vector<std::string>> table(const std::string& name) {
