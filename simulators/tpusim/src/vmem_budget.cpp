@@ -49,8 +49,8 @@ void judge(const Chip& chip, VmemBudget& b) {
         // Not legal means some line is not: the first one is named.
         const BudgetLine& bad = *std::find_if(b.lines.begin(), b.lines.end(),
                                               [](const BudgetLine& l) { return !l.legality.legal; });
-        b.verdict = "does not lower: the " + bad.name + " " + tuple(bad.block) + " breaks Mosaic's block rule (" +
-                    bad.legality.reason + "), so the compiler never gets as far as VMEM";
+        b.verdict = "does not lower: the " + bad.name + " " + tuple(bad.block) + " breaks Mosaic's block rule: " +
+                    bad.legality.reason + "; the compiler never gets as far as VMEM";
         CompilerMessage e;
         e.stage = "lowering";
         if (bad.block.size() >= 2) {
