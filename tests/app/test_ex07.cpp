@@ -59,9 +59,7 @@ void typeInto(QWindow *window, QQuickItem *scrub, const char *digits)
 
 void click(ShellFixture &shell, const char *name)
 {
-    QQuickItem *target = item(shell, name);
-    // Scrolled into view first: the page is taller than small windows.
-    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, at(target, 0.5));
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, at(item(shell, name), 0.5));
 }
 
 std::int64_t intValue(QQuickItem *scrub) { return static_cast<std::int64_t>(scrub->property("value").toDouble()); }
