@@ -60,7 +60,7 @@ TEST_CASE("the docs' matmul budget, line by line: 10 MiB (pallas-ir.md §1.9)", 
     CHECK(b.provenance.kind == Kind::predicted);
     // The same total as the pipeline model's VMEM for the same kernel.
     const Kernel k = blocked_matmul({4096, 4096, 4096, 512, 1024, 1024, DType::bf16, DType::bf16});
-    CHECK(b.total_bytes == vmem_bytes(k));
+    CHECK(b.total_bytes == vmem_bytes(chip("v5e"), k));
 }
 
 TEST_CASE("doubling bn goes over the limit; raising vmem_limit_bytes lets it compile", "[vmem]") {
