@@ -267,7 +267,8 @@ BlockSuggestion largest_fitting_blocks(const Chip& chip, const BudgetKernelSpec&
     if (best.found) {
         best.reason = "the legal blocks that copy the fewest HBM bytes (" + format_bytes(best.hbm_bytes) +
                       ") in the fewest steps (" + std::to_string(best.steps) + ") within the " +
-                      format_bytes(limit) + " limit: " + format_bytes(best.total_bytes) + " of VMEM";
+                      format_bytes(limit) + " limit: " + format_bytes(best.total_bytes) +
+                      " of VMEM, with Mosaic's own scratch and spills still to come on top";
     } else {
         best.reason = "no legal blocks fit the " + format_bytes(limit) +
                       " limit at these sizes, not even the smallest tiles: raise the limit or shrink the sizes";
