@@ -27,7 +27,8 @@ Tiling memory_tiling(const Chip& chip, DType dtype);
 
 // Bytes one buffer of `shape` takes once padded to `memory_tiling`: the
 // last dimension to 128, the second-to-last to the tile's rows; a rank-1
-// block to a whole number of 1024 elements, as the pipeline model counts it.
+// block to a whole number of 1024 elements (one (8,128) tile). The pipeline
+// model's VMEM count (vmem_bytes) uses the same padding.
 double padded_vmem_bytes(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype);
 
 enum class BudgetRole { input, output, scratch, temporary };
