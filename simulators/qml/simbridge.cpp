@@ -5,6 +5,7 @@
 #include "semaphoremodel.h"
 #include "blockspecmodel.h"
 #include "irxraymodel.h"
+#include "vmembudgetmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -22,6 +23,7 @@ void SimBridge::registerSingleton()
     SemaphoreModel::registerType();
     BlockSpecModel::registerType();
     IrXrayModel::registerType();
+    VmemBudgetModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

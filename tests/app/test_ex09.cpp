@@ -132,7 +132,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09Legal_x") == std::string("legal"));
     CHECK(shown(shell, "ex09TimeDetail") == (tpusim::evaluate_sandbox(chip, in).prediction_error));
     CHECK(shown(shell, "ex09Time") == std::string("—"));
-    CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(tpusim::vmem_bytes(kernelOf(in)))));
+    CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(tpusim::vmem_bytes(chip, kernelOf(in)))));
     CHECK(intValue(item(shell, "ex09Grid1")) == 16);  // the grid follows the blocks
     shell.shot("ex09_illegal");
 

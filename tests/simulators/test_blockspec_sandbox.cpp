@@ -29,7 +29,7 @@ TEST_CASE("sandbox: the docs' schedule is sound, and its time is the pipeline mo
     REQUIRE(r.prediction);
     const Kernel blocked = blocked_matmul(BlockedMatmul{1024, 1024, 1024, 256, 256, 256, DType::bf16, DType::bf16});
     CHECK(r.prediction->time_s == Approx(simulate(chip, blocked).time_s));
-    CHECK(r.vmem_bytes == vmem_bytes(blocked));
+    CHECK(r.vmem_bytes == vmem_bytes(chip, blocked));
     CHECK(r.vmem_limit_bytes == chip.scoped_vmem_default.value);
     REQUIRE(r.coverage);
     CHECK(r.coverage->window_shape == std::vector<std::int64_t>{4, 4});

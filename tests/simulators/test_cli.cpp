@@ -74,7 +74,7 @@ TEST_CASE("--help has an example per subcommand; --version prints the version", 
     const Run h = run("--help");
     CHECK(h.status == 0);
     for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench", "tpusim pipeline",
-                          "tpusim blockspec", "tpusim layout", "tpusim mxu"})
+                          "tpusim vmem", "tpusim blockspec", "tpusim layout", "tpusim mxu"})
         CHECK_THAT(h.out, Catch::Contains(std::string("e.g. ") + s));
     const Run v = run("--version");
     CHECK(v.status == 0);
@@ -114,6 +114,23 @@ TEST_CASE("tpusim pipeline matmul --json has the issue's keys", "[cli]") {
     const Run t = run("pipeline matmul --m 256 --k 256 --n 256 --bm 128 --bk 128 --bn 128 --timeline");
     CHECK(t.status == 0);
     CHECK_THAT(t.out, Catch::Contains("(1,1,1)"));
+}
+
+TEST_CASE("tpusim vmem: the budget, the compiler's words when over, the largest blocks that fit", "[cli]") {
+    const Run r = run("vmem matmul --sizes 4096x4096x4096 --blocks 512x1024x2048 --chip v5e --json");
+    CHECK(r.status == 0);
+    for (const char* key : {"\"total_bytes\":18874368", "\"fits\":false", "\"stage\":\"compile\"",
+                            "\"quoted\":\"RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem",
+                            "\"suggestion\":{\"found\":true,\"blocks\":[1024,1024,1024]", "\"provenance\":"})
+        CHECK_THAT(r.out, Catch::Contains(key));
+    const Run raised = run("vmem matmul --blocks 512x1024x2048 --vmem-limit-mib 32");
+    CHECK(raised.status == 0);
+    CHECK_THAT(raised.out, Catch::Contains("fits: 18.0 MiB of the 32.0 MiB scoped limit (raised)"));
+    for (const char* args : {"vmem", "vmem conv", "vmem matmul --blocks 512x1024", "vmem layernorm --buffers 5",
+                             "vmem matmul --vmem-limit-mib 1000"}) {
+        INFO(args);
+        CHECK(run(args).status == 2);
+    }
 }
 
 TEST_CASE("tpusim blockspec check --json prints legal and reason", "[cli]") {

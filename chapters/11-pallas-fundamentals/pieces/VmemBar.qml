@@ -3,7 +3,7 @@ import QtQuick.Layouts
 import TpuCourse.Ui
 
 // VMEM the schedule's buffers take against the chip's scoped limit: two
-// buffers per block, padded to (8,128) tiles, plus the f32 accumulator.
+// buffers per block, padded to the tiles they are stored in, plus the f32 accumulator.
 ColumnLayout {
     id: root
     property var vmem: ({})          // BlockSpecModel.vmem

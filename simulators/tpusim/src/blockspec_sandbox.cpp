@@ -10,6 +10,7 @@
 #include "tpusim/error.h"
 #include "tpusim/index_map_text.h"
 #include "tpusim/roofline.h"
+#include "tpusim/vmem_budget.h"
 
 namespace tpusim {
 
@@ -105,7 +106,7 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
     }
 
     const Kernel kernel = sandbox_kernel(in, r.operands[0].map, r.operands[1].map, out.map);
-    r.vmem_bytes = vmem_bytes(kernel);
+    r.vmem_bytes = vmem_bytes(chip, kernel);
     r.vmem_limit_bytes = chip.scoped_vmem_default.value;
     r.vmem_provenance.chip = chip.id;
     r.vmem_provenance.dtype = kernel.dtype_text;
@@ -113,7 +114,9 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
     r.vmem_provenance.model = "VMEM footprint of the pipeline";
     r.vmem_provenance.assumptions = {
         "Each input and output block is double-buffered, as Pallas does by default.",
-        "Blocks are padded to whole (8,128) tiles; the f32 accumulator (bm, bn) is scratch.",
+        "Blocks are padded to the tiles they are stored in: 128 lanes, and " +
+            std::to_string(memory_tiling(chip, in.dtype).rows) + " rows for " + std::string(name(in.dtype)) +
+            " on " + chip.id + " [JAX-INFO]; the f32 accumulator (bm, bn) is scratch.",
         chip.scoped_vmem_default.note};
 
     double steps = 1;

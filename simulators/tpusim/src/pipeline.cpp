@@ -146,7 +146,7 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     const std::size_t n_inputs = kernel.inputs.size();
 
     PipelineResult result;
-    result.vmem_bytes = vmem_bytes(kernel);
+    result.vmem_bytes = vmem_bytes(chip, kernel);
     result.vmem_limit_bytes = detail::vmem_limit(chip, options);
     if (result.vmem_bytes > result.vmem_limit_bytes)
         throw InputError("the kernel needs " + format_bytes(result.vmem_bytes) +

@@ -49,7 +49,6 @@ CoreSplit split_cores(const Chip& chip, const Kernel& kernel);
 DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
                          int cores);
 double array_bytes(const Kernel& kernel);  // every input and output array once
-double padded_bytes(const std::vector<std::int64_t>& shape, DType dtype);  // (8,128) tiles
 Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
                       const CoreSplit& split, const DeviceRates& rates);
 

@@ -5,6 +5,7 @@
 #include "tpusim/blockspec.h"
 #include "tpusim/error.h"
 #include "tpusim/roofline.h"
+#include "tpusim/vmem_budget.h"
 
 namespace tpusim {
 
@@ -64,11 +65,11 @@ std::string IndexMap::text() const {
     return s + ")";
 }
 
-double vmem_bytes(const Kernel& kernel) {
+double vmem_bytes(const Chip& chip, const Kernel& kernel) {
     double total = 0;
     for (const auto* list : {&kernel.inputs, &kernel.outputs})
-        for (const BlockSpec& b : *list) total += b.buffers * detail::padded_bytes(b.block_shape, b.dtype);
-    for (const ScratchBuffer& s : kernel.scratch) total += detail::padded_bytes(s.shape, s.dtype);
+        for (const BlockSpec& b : *list) total += b.buffers * padded_vmem_bytes(chip, b.block_shape, b.dtype);
+    for (const ScratchBuffer& s : kernel.scratch) total += padded_vmem_bytes(chip, s.shape, s.dtype);
     return total;
 }
 

@@ -109,19 +109,6 @@ std::vector<Operand> prepare_operands(const Kernel& kernel) {
     return ops;
 }
 
-double padded_bytes(const std::vector<std::int64_t>& shape, DType dtype) {
-    double elements = 1;
-    const std::size_t rank = shape.size();
-    for (std::size_t d = 0; d < rank; ++d) {
-        std::int64_t v = shape[d];
-        if (rank == 1) v = round_up(v, 1024);  // one (8,128) vreg
-        else if (d + 1 == rank) v = round_up(v, 128);
-        else if (d + 2 == rank) v = round_up(v, 8);
-        elements *= static_cast<double>(v);
-    }
-    return elements * bytes(dtype);
-}
-
 double vmem_limit(const Chip& chip, const PipelineOptions& options) {
     if (!options.vmem_limit_bytes) return chip.scoped_vmem_default.value;
     const double limit = *options.vmem_limit_bytes;
@@ -234,8 +221,9 @@ Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOpti
     else if (chip.tensorcores.value > 1)
         a.emplace_back("The kernel runs on one TensorCore, a device of its own: half the chip's "
                        "peak and half its HBM bandwidth.");
-    a.emplace_back("VMEM use counts each buffer of each block, padded to (8,128) tiles, plus "
-                   "scratch; Mosaic's internal scratch and spills are not counted.");
+    a.emplace_back("VMEM use counts each buffer of each block, padded to the tiles it is stored in (128 "
+                   "lanes; 8 rows for 32- and 16-bit types before TPU7x, 8 x 32/bits from it and for narrower "
+                   "types), plus scratch; Mosaic's internal scratch and spills are not counted.");
     if (!options.vmem_limit_bytes) a.push_back(chip.scoped_vmem_default.note);
     return p;
 }

@@ -130,8 +130,9 @@ struct PipelineResult {
 // and when the VMEM needed exceeds the limit.
 PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOptions& options = {});
 
-// VMEM one core needs: buffers x block bytes (padded to (8,128) tiles) + scratch.
-double vmem_bytes(const Kernel& kernel);
+// VMEM one core needs: buffers x block bytes + scratch, each padded to the
+// tiles it is stored in on this chip (memory_tiling in vmem_budget.h).
+double vmem_bytes(const Chip& chip, const Kernel& kernel);
 
 // The blocked matmul of the Pallas TPU docs [JAX-MM]: grid (M/bm, N/bn, K/bk)
 // with semantics (parallel, parallel, arbitrary), x block (bm, bk) at (i, k),

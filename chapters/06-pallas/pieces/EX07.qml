@@ -1,0 +1,132 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·07 the VMEM budget: a Pallas kernel's blocks, their buffers, the
+// scratch and the body's large values, each padded to its tiles, stacked
+// against the chip's scoped VMEM limit and its physical VMEM, all from
+// libtpusim. Raise vmem_limit_bytes; go over and read what the compiler
+// would say; take the largest legal blocks that fit.
+FocusScope {
+    id: root
+    // The chapter's mastery item for this piece, goal by goal, as the store holds it.
+    readonly property string masteryItem: "ch06-vmem-budget"
+    readonly property var goals: { Course.revision; return Course.goalsOf(6, masteryItem) }
+    // What the last change was: a preset or the suggestion is the course's
+    // doing; only the learner's own edits count toward the goals.
+    property bool learnerEdited: false
+    property bool limitEdited: false
+    // The kernels fitted under the limit with blocks of the learner's own, this session.
+    property var kernelsFitted: []
+
+    VmemBudgetModel {
+        id: budgetModel
+        chip: Sim.defaultChip
+    }
+
+    function blocksArePreset() {
+        const preset = (budgetModel.kernelInfo.blocks || []).map(b => b.value)
+        return JSON.stringify(preset) === JSON.stringify(budgetModel.blocks.map(Number))
+    }
+    function judgeGoals() {
+        const b = budgetModel.budget
+        if (!root.learnerEdited || b.problem)
+            return
+        if (b.fits && !root.blocksArePreset() && root.kernelsFitted.indexOf(budgetModel.kernel) < 0) {
+            root.kernelsFitted = root.kernelsFitted.concat([budgetModel.kernel])
+            if (root.kernelsFitted.length >= 3)
+                Course.reachGoal(6, root.masteryItem, "fit-three")
+        }
+        if (b.fits && root.limitEdited && b.limitRaised && b.total > b.defaultLimit)
+            Course.reachGoal(6, root.masteryItem, "raise")
+        if (verdict.open && b.error && b.error.stage === "compile")
+            Course.reachGoal(6, root.masteryItem, "over")
+    }
+    Connections {
+        target: budgetModel
+        function onBudgetChanged() { root.judgeGoals() }
+    }
+
+    ScrollPage {
+        id: scroller
+        anchors.fill: parent
+        focus: true
+        contentHeight: page.implicitHeight
+
+        TwoColumns {
+            id: page
+            width: scroller.availableWidth
+            firstShare: 0.5
+            minimumColumnWidth: Theme.px(440)
+
+            ColumnLayout {
+                spacing: Theme.gapM
+
+                Text {
+                    Layout.fillWidth: true
+                    text: "Everything one grid step touches sits in VMEM at once: each operand's block once per buffer, the scratch, and the values the body makes. Size the blocks, the buffers and the limit; libtpusim adds it up, padded to tiles."
+                    font.family: Theme.sans
+                    font.pixelSize: Theme.bodySize
+                    lineHeight: 1.2
+                    color: Theme.inkMuted
+                    wrapMode: Text.WordWrap
+                }
+                BudgetControls {
+                    Layout.fillWidth: true
+                    model: budgetModel
+                    onPresetChosen: { root.learnerEdited = false; root.limitEdited = false }
+                    onEdited: what => {
+                        root.learnerEdited = true
+                        if (what === "limit")
+                            root.limitEdited = true
+                        root.judgeGoals()
+                    }
+                }
+                BlockSuggestion {
+                    Layout.fillWidth: true
+                    suggestion: budgetModel.suggestion
+                    current: budgetModel.blocks.map(Number)
+                    onTaken: { root.learnerEdited = false; budgetModel.applySuggestion() }
+                }
+            }
+
+            ColumnLayout {
+                spacing: Theme.gapM
+
+                BudgetStack { Layout.fillWidth: true; budget: budgetModel.budget }
+                CompilerVerdict {
+                    id: verdict
+                    Layout.fillWidth: true
+                    budget: budgetModel.budget
+                    onOpened: root.judgeGoals()
+                }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: Theme.gap
+                    Caption { Layout.fillWidth: true; text: "line by line: buffers × padded bytes"; wrapMode: Text.Wrap }
+                    MonoText {
+                        objectName: "ex07Traffic"
+                        text: budgetModel.budget.hbmText ? budgetModel.budget.hbmText + " through HBM in "
+                                                           + budgetModel.budget.steps + " steps" : ""
+                        color: Theme.inkMuted
+                    }
+                    ProvenanceBadge {
+                        visible: !!budgetModel.budget.provenance
+                        kind: budgetModel.budget.provenance ? budgetModel.budget.provenance.kind : "predicted"
+                        details: budgetModel.budget.provenance ? budgetModel.budget.provenance.details : ""
+                    }
+                }
+                BudgetLines { Layout.fillWidth: true; budget: budgetModel.budget }
+                GoalList {
+                    objectName: "ex07Mastery"
+                    Layout.fillWidth: true
+                    heading: "Fit, break and raise:"
+                    goals: root.goals
+                    chapter: 6
+                }
+            }
+        }
+    }
+}
