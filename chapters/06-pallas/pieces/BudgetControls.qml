@@ -13,6 +13,7 @@ GridLayout {
     id: root
     required property var model      // VmemBudgetModel
     signal edited(string what)       // "blocks", "sizes", "dtype", "buffers", "limit", "chip"
+    signal chipChosen(string id)
     signal presetChosen()
     columns: 2
     columnSpacing: Theme.gapM
@@ -57,13 +58,8 @@ GridLayout {
         options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
         current: root.model.chip
         namePrefix: "ex07Chip_"
-        onChosen: id => {
-            // A limit the new chip cannot hold goes back to its default.
-            if (root.model.limitBytes > root.model.physicalOf(id))
-                root.model.limitBytes = 0
-            root.model.chip = id
-            root.edited("chip")
-        }
+        // The course's one chip: the piece sets it, and the model follows.
+        onChosen: id => { root.chipChosen(id); root.edited("chip") }
     }
 
     Caption { text: "dtype" }

@@ -21,9 +21,16 @@ FocusScope {
     // The kernels fitted under the limit with blocks of the learner's own, this session.
     property var kernelsFitted: []
 
-    VmemBudgetModel {
-        id: budgetModel
-        chip: Sim.defaultChip
+    VmemBudgetModel { id: budgetModel }
+    // The course's one chip, wherever it was chosen; a limit the chip cannot
+    // hold goes back to its default first.
+    readonly property string courseChip: Course.chip
+    onCourseChipChanged: fitChip(courseChip)
+    Component.onCompleted: fitChip(courseChip)
+    function fitChip(id) {
+        if (budgetModel.limitBytes > budgetModel.physicalOf(id))
+            budgetModel.limitBytes = 0
+        budgetModel.chip = id
     }
 
     function blocksArePreset() {
@@ -76,6 +83,7 @@ FocusScope {
                 BudgetControls {
                     Layout.fillWidth: true
                     model: budgetModel
+                    onChipChosen: id => Course.chip = id
                     onPresetChosen: { root.learnerEdited = false; root.limitEdited = false }
                     onEdited: what => {
                         root.learnerEdited = true
