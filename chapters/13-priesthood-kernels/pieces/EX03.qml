@@ -20,7 +20,11 @@ FocusScope {
     property int step: 0
     readonly property var carried: run.steps ? run.steps[step] : ({})
     readonly property var before: run.steps ? run.steps[Math.max(0, step - 1)] : ({})
-    property bool credited: false
+    // The chapter's mastery item, goal by goal as the store holds it: the
+    // last block reached, its output checked against the full softmax, once
+    // without a mask and once with one.
+    readonly property string masteryItem: "ch13-online-softmax"
+    readonly property var goals: { Course.revision; return Course.goalsOf(13, masteryItem) }
 
     function sub(n) { return String(n).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("") }
     function caption() {
@@ -33,10 +37,10 @@ FocusScope {
         return "step " + step + " · one pass over K" + j + ", V" + j + ": rescale (m, l, acc), never materializing scores to HBM"
     }
 
-    // Reaching the last block is the chapter's mastery item for this piece.
+    // Reaching the last block with the check passed is one goal, per mask.
     onStepChanged: {
-        if (step === blocks && blocks > 0 && !credited) {
-            credited = Course.setItemDone(13, "ch13-online-softmax", true)
+        if (step === blocks && blocks > 0 && run.check && run.check.passed) {
+            Course.reachGoal(13, masteryItem, causal ? "causal" : "full")
         }
     }
 
@@ -150,6 +154,13 @@ FocusScope {
             }
 
             AtScalePanel { Layout.fillWidth: true; causal: root.causal }
+            GoalList {
+                objectName: "ex03Mastery"
+                Layout.fillWidth: true
+                heading: "Match the full softmax:"
+                goals: root.goals
+                chapter: 13
+            }
         }
     }
 }
