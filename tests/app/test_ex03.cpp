@@ -6,13 +6,13 @@
 #include <tpusim/attention.h>
 #include <tpusim/online_softmax.h>
 
-#include <set>
 #include <QQuickItem>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace {
 
