@@ -10,10 +10,19 @@
 namespace progress::schema {
 
 FileIdentity readIdentity(const db::Connection& connection) {
+    // One statement, so one snapshot: read apart, the three could straddle
+    // another connection's migration (a header not yet stamped, then the
+    // schema it stamped with) and an own file would look like another's.
+    db::Statement query(connection, R"sql(
+        SELECT (SELECT application_id FROM pragma_application_id()),
+               (SELECT user_version FROM pragma_user_version()),
+               (SELECT count(*) FROM sqlite_schema))sql");
     FileIdentity identity;
-    identity.applicationId = connection.queryInt64("PRAGMA application_id");
-    identity.userVersion = connection.queryInt64("PRAGMA user_version");
-    identity.schemaObjects = connection.queryInt64("SELECT count(*) FROM sqlite_schema");
+    if (query.step()) {
+        identity.applicationId = query.int64At(0);
+        identity.userVersion = query.int64At(1);
+        identity.schemaObjects = query.int64At(2);
+    }
     return identity;
 }
 
