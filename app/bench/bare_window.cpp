@@ -1,0 +1,40 @@
+// The yardstick for the app's start-up: a bare Qt Quick window of one
+// rectangle and one line of text, shown offscreen at the app's default
+// size, its first frame grabbed to a PNG, then closed.
+#include <QGuiApplication>
+#include <QImage>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+
+#include <cstdio>
+
+int main(int argc, char *argv[])
+{
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: bare-window-yardstick OUT.png\n");
+        return 2;
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_QUICK_BACKEND", "software");
+    QGuiApplication app(argc, argv);
+    QQmlApplicationEngine engine;
+    engine.loadData(R"qml(
+        import QtQuick
+        import QtQuick.Window
+        Window {
+            width: 1440; height: 900; visible: true
+            Rectangle { anchors.fill: parent; color: "#f6f2ea"
+                Text { anchors.centerIn: parent; text: "a bare window"; font.pixelSize: 32 } }
+        })qml");
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (!window) {
+        std::fprintf(stderr, "bare-window-yardstick: the window could not be created.\n");
+        return 1;
+    }
+    const QString out = QString::fromLocal8Bit(argv[1]);
+    QObject::connect(window, &QQuickWindow::frameSwapped, &app, [window, out] {
+        window->grabWindow().save(out, "PNG");
+        QCoreApplication::exit(0);
+    }, Qt::SingleShotConnection);
+    return QGuiApplication::exec();
+}

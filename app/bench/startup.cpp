@@ -1,0 +1,98 @@
+// Start-up against a bare Qt Quick window, run alternately in one sitting so
+// both see the same machine: the app rendering its stack page offscreen to a
+// PNG and exiting, and bare-window-yardstick doing the same for one
+// rectangle. Prints the median wall time and peak memory of each and their
+// ratios.
+//   bench_startup [ROUNDS]   (default 9; other arguments, meant for the
+//                             simulator's benchmarks, are passed over)
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+extern char **environ;
+
+namespace {
+
+struct Run
+{
+    double seconds = 0;
+    long peakKiB = 0;
+    bool ok = false;
+};
+
+Run timed(std::vector<std::string> args)
+{
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+        return {};
+    int status = 0;
+    rusage usage{};
+    if (wait4(pid, &status, 0, &usage) != pid)
+        return {};
+    Run run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.peakKiB = usage.ru_maxrss;
+    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return run;
+}
+
+template <typename T>
+T median(std::vector<T> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    const bool counted = argc > 1 && std::string(argv[1]).find_first_not_of("0123456789") == std::string::npos;
+    const int rounds = counted ? std::max(1, std::atoi(argv[1])) : 9;
+    const std::filesystem::path bin = std::filesystem::canonical("/proc/self/exe").parent_path();
+    const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("tpu-course-startup-" + std::to_string(getpid()));
+    std::filesystem::create_directories(scratch);
+    setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    setenv("QT_QUICK_BACKEND", "software", 1);
+
+    std::vector<double> appTimes, bareTimes;
+    std::vector<long> appPeaks, barePeaks;
+    for (int i = 0; i < rounds; ++i) {
+        const Run app = timed({(bin / "tpu-course").string(), "--db", (scratch / "progress.sqlite").string(),
+                               "--screenshot", (scratch / "app.png").string()});
+        const Run bare = timed({(bin / "bare-window-yardstick").string(), (scratch / "bare.png").string()});
+        if (!app.ok || !bare.ok) {
+            std::fprintf(stderr, "bench_startup: a run failed (app %s, bare window %s).\n", app.ok ? "ok" : "failed",
+                         bare.ok ? "ok" : "failed");
+            return 1;
+        }
+        appTimes.push_back(app.seconds);
+        bareTimes.push_back(bare.seconds);
+        appPeaks.push_back(app.peakKiB);
+        barePeaks.push_back(bare.peakKiB);
+    }
+    std::filesystem::remove_all(scratch);
+
+    const double appT = median(appTimes), bareT = median(bareTimes);
+    const long appM = median(appPeaks), bareM = median(barePeaks);
+    std::printf("start-up to a first PNG and exit, median of %d alternating rounds\n", rounds);
+    std::printf("  tpu-course, stack page   %7.0f ms   peak %6.1f MB\n", appT * 1e3, appM / 1024.0);
+    std::printf("  bare Qt Quick window     %7.0f ms   peak %6.1f MB\n", bareT * 1e3, bareM / 1024.0);
+    std::printf("  ratio                    %7.2fx       %6.2fx   (goal: at most 1.5x time, 2x memory)\n",
+                appT / bareT, double(appM) / double(bareM));
+    return 0;
+}
