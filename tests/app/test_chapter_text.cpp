@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QTextDocument>
 
 namespace {
 
@@ -218,4 +219,35 @@ TEST_CASE("chapter 14: the collective matmul's exposure follows the schedule", "
     CHECK(onV6e.chopped(1).toDouble() > 1.15);  // the chapter sends the reader there to watch it fail
     CHECK_FALSE(text.contains(QStringLiteral("improves with more, smaller steps")));
     CHECK_FALSE(text.contains(QStringLiteral("first step's transfer that nothing can hide")));
+}
+
+TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a figure that is not there", "[text][course]")
+{
+    // A live value brings its unit; the words around it must not repeat it
+    // ("240 FLOP/B rows", "820 GB/s GB/s"), and a refusal or an unpublished
+    // figure must not be compared with anything ("not published, against").
+    const QList<QRegularExpression> wrong{
+        QRegularExpression(QStringLiteral("FLOP/B (FLOPs?|FLOP per|rows|FLOP/byte)\\b")),
+        QRegularExpression(QStringLiteral("\\b(µs|ms|GB/s|TB/s|TFLOP/s|PFLOP/s|MiB|GiB) \\1\\b")),
+        QRegularExpression(QStringLiteral("not published,? (against|than|compared)")),
+        QRegularExpression(QStringLiteral("not on v\\w+,? (against|than|compared)")),
+    };
+    for (const QString &folder : chapterFolders()) {
+        for (const char *file : {"intro.md", "text.md"}) {
+            const QString md = readText(kChapters + QLatin1Char('/') + folder + QLatin1Char('/') + QLatin1String(file));
+            if (md.isEmpty())
+                continue;
+            for (const auto &chip : tpusim::all_chips()) {
+                QTextDocument doc;
+                doc.setHtml(course::renderLiveText(md, QString::fromStdString(chip.id)).html);
+                const QString plain = doc.toPlainText();
+                for (const QRegularExpression &rx : wrong) {
+                    const auto m = rx.match(plain);
+                    INFO(folder.toStdString() << "/" << file << " on " << chip.id << ": \""
+                         << plain.mid(std::max<qsizetype>(0, m.capturedStart() - 60), 120).toStdString() << "\"");
+                    CHECK_FALSE(m.hasMatch());
+                }
+            }
+        }
+    }
 }
