@@ -21,14 +21,6 @@ struct SandboxRun
 
 namespace {
 
-QString tuple(const std::vector<std::int64_t> &v)
-{
-    QStringList parts;
-    for (std::int64_t x : v)
-        parts << QString::number(x);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-}
-
 // The grid point a step of the row-major walk stands at, for the hover text.
 std::vector<std::int64_t> gridPoint(std::int64_t step, const std::vector<std::int64_t> &grid)
 {
@@ -53,8 +45,8 @@ QVariantMap convertCoverage(const tpusim::Coverage &c, const std::vector<std::in
                                      {"writes", qlonglong(v.writes)},
                                      {"firstStep", qlonglong(v.first_step)},
                                      {"lastStep", qlonglong(v.last_step)},
-                                     {"first", v.writes ? tuple(gridPoint(v.first_step, grid)) : QString()},
-                                     {"last", v.writes ? tuple(gridPoint(v.last_step, grid)) : QString()},
+                                     {"first", v.writes ? simqml::tupleText(gridPoint(v.first_step, grid)) : QString()},
+                                     {"last", v.writes ? simqml::tupleText(gridPoint(v.last_step, grid)) : QString()},
                                      {"race", v.race},
                                      {"scattered", v.non_consecutive},
                                      {"missing", v.writes == 0}});
@@ -231,8 +223,8 @@ std::shared_ptr<SandboxReportMaps> evaluate(const Evaluation &e)
             for (const auto &note : op.legality.notes)
                 notes << qs(note);
             out->operands.append(QVariantMap{{"name", qs(op.name)},
-                                             {"array", tuple(op.array)},
-                                             {"block", tuple(op.block)},
+                                             {"array", simqml::tupleText(op.array)},
+                                             {"block", simqml::tupleText(op.block)},
                                              {"legal", op.legality.legal},
                                              {"reason", qs(op.legality.reason)},
                                              {"notes", notes},

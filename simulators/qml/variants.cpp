@@ -58,4 +58,12 @@ QVariantMap roofline(const tpusim::Roofline &r)
     };
 }
 
+QString tupleText(const std::vector<std::int64_t> &values)
+{
+    QStringList parts;
+    for (std::int64_t x : values)
+        parts << QString::number(x);
+    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
 } // namespace simqml

@@ -27,6 +27,9 @@ QVariantList list(const std::vector<Number> &values)
     return out;
 }
 
+// A shape or an index as Python prints a tuple: "(256, 512)".
+QString tupleText(const std::vector<std::int64_t> &values);
+
 // {kind: predicted|verified|measured, label, chip, dtype, shapes, model, date,
 //  assumptions: [..], details: one paragraph for a tooltip}
 QVariantMap provenance(const tpusim::Provenance &p);

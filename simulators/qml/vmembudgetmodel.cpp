@@ -11,14 +11,6 @@ using simqml::qs;
 
 namespace {
 
-QString tuple(const std::vector<std::int64_t> &v)
-{
-    QStringList parts;
-    for (std::int64_t x : v)
-        parts << QString::number(x);
-    return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-}
-
 QString bytesText(double bytes) { return qs(tpusim::format_bytes(bytes)); }
 
 QVariantList dimensions(const std::vector<tpusim::BudgetDimension> &dims)
@@ -39,8 +31,8 @@ QVariantMap lineMap(const tpusim::BudgetLine &l)
     return {{"name", qs(l.name)},
             {"role", qs(std::string(tpusim::role_name(l.role)))},
             {"what", qs(l.what)},
-            {"block", tuple(l.block)},
-            {"padded", tuple(l.padded)},
+            {"block", simqml::tupleText(l.block)},
+            {"padded", simqml::tupleText(l.padded)},
             {"dtype", qs(std::string(tpusim::name(l.dtype)))},
             {"tile", QStringLiteral("(%1, %2)").arg(l.tile.rows).arg(l.tile.cols)},
             {"buffers", l.buffers},

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "qtwait.h"
+#include "pieceinput.h"
 #include "shellfixture.h"
 
 #include "blockspecmodel.h"
@@ -13,58 +14,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using namespace piece_input;
+
 namespace {
-
-QQuickItem *shownItem(ShellFixture &shell, const char *name)
-{
-    return qobject_cast<QQuickItem *>(shell.findShown(name));
-}
-
-// Text as std::string, so Catch2 prints both sides of a failed comparison.
-std::string shown(ShellFixture &shell, const char *name)
-{
-    QQuickItem *item = shownItem(shell, name);
-    return item ? item->property("text").toString().toStdString() : "<not shown: " + std::string(name) + ">";
-}
-
-QQuickItem *item(ShellFixture &shell, const char *name)
-{
-    QQuickItem *found = shownItem(shell, name);
-    REQUIRE(found != nullptr);
-    return found;
-}
-
-QPoint at(QQuickItem *item, qreal fx, qreal fy = 0.5)
-{
-    return item->mapToScene(QPointF(item->width() * fx, item->height() * fy)).toPoint();
-}
-
-// Presses on a ScrubNumber's number (the right part; the left holds its
-// label), moves in small steps by `dx`, releases: a real drag.
-void drag(QWindow *window, QQuickItem *scrub, int dx)
-{
-    const QPoint from = at(scrub, 0.8);
-    QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, from);
-    const int steps = 12;
-    for (int i = 1; i <= steps; ++i)
-        QTest::mouseMove(window, from + QPoint(dx * i / steps, 0), 10);
-    QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, from + QPoint(dx, 0), 10);
-}
-
-// Types a value into a scrub number from the keyboard: a digit starts the
-// edit, Enter ends it.
-void typeInto(QWindow *window, QQuickItem *scrub, const char *digits)
-{
-    scrub->forceActiveFocus();
-    for (const char *c = digits; *c; ++c)
-        QTest::keyClick(window, *c);
-    QTest::keyClick(window, Qt::Key_Return);
-}
-
-void click(ShellFixture &shell, const char *name)
-{
-    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, at(item(shell, name), 0.5));
-}
 
 int intValue(QQuickItem *scrub) { return static_cast<int>(scrub->property("value").toDouble()); }
 
