@@ -2,6 +2,11 @@
 
 #include <chapters/chapterinfo.h>
 
+std::string goalKey(const QString &itemId, const QString &goalId)
+{
+    return (itemId + QLatin1Char('/') + goalId).toStdString();
+}
+
 double itemProgress(const course::MasteryItem &item, const std::set<std::string> &itemsDone,
                     const std::set<std::string> &goalsReached)
 {
@@ -11,7 +16,7 @@ double itemProgress(const course::MasteryItem &item, const std::set<std::string>
         return 0.0;
     int reached = 0;
     for (const auto &goal : item.goals)
-        reached += goalsReached.count((item.id + QLatin1Char('/') + goal.id).toStdString()) ? 1 : 0;
+        reached += goalsReached.count(goalKey(item.id, goal.id)) ? 1 : 0;
     return double(reached) / item.goals.size();
 }
 

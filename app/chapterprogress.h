@@ -29,6 +29,9 @@ ChapterProgress chapterProgress(const course::ChapterInfo &info, const std::set<
                                 const QMap<QString, QString> &gateStates,
                                 const std::set<std::string> &goalsReached = {});
 
+// How the store names a goal of an item: "item/goal".
+std::string goalKey(const QString &itemId, const QString &goalId);
+
 // How far one mastery item is: 1 when done, else the share of its goals reached.
 double itemProgress(const course::MasteryItem &item, const std::set<std::string> &itemsDone,
                     const std::set<std::string> &goalsReached);

@@ -315,7 +315,7 @@ QVariantList Course::goalsOf(int chapter, const QString &itemId) const
         if (item.id == itemId)
             for (const auto &goal : item.goals)
                 out.append(QVariantMap{{"id", goal.id}, {"text", goal.text},
-                                       {"reached", reached.count((itemId + QLatin1Char('/') + goal.id).toStdString()) > 0}});
+                                       {"reached", reached.count(goalKey(itemId, goal.id)) > 0}});
     return out;
 }
 
@@ -333,12 +333,8 @@ bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId
     }
     try {
         m_store.reachMasteryGoal(chapter, itemId.toStdString(), goalId.toStdString());
-        // The item is done once every goal is reached.
-        const auto reached = m_store.masteryGoalsReached(chapter);
-        const bool all = std::all_of(item->goals.cbegin(), item->goals.cend(), [&](const auto &g) {
-            return reached.count((itemId + QLatin1Char('/') + g.id).toStdString()) > 0;
-        });
-        if (all)
+        // The item is done once every goal is reached, by the same rule every meter counts with.
+        if (itemProgress(*item, {}, m_store.masteryGoalsReached(chapter)) >= 1.0)
             m_store.setMasteryItemDone(chapter, itemId.toStdString(), true);
     } catch (const std::exception &e) {
         reportProblem(QString::fromUtf8(e.what()));

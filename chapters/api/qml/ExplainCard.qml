@@ -19,7 +19,9 @@ ToolTip {
     // neighbouring cells the learner is about to point at.
     property bool beside: false
 
-    readonly property var lines: text.split("\n").filter(l => l.trim() !== "")
+    // Split only while shown: every badge and scrub number has a card, and
+    // a card not shown should cost nothing (its lines make its Text items).
+    readonly property var lines: shown ? text.split("\n").filter(l => l.trim() !== "") : []
     readonly property string kind: {
         const first = lines.length ? lines[0] : ""
         if (first.startsWith("predicted")) return "predicted"
