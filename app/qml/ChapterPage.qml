@@ -15,7 +15,10 @@ ScrollPage {
     property string highlightPiece: ""
     property var labs: []
     property var rendered: ({})
+    property bool textStale: false
+    onVisibleChanged: if (visible && textStale) renderText()
     function renderText() {
+        textStale = false
         if (page.number === undefined)
             return
         rendered = Course.chapterText(page.number, chipSwitcher.chip, {
@@ -163,7 +166,12 @@ ScrollPage {
             Layout.topMargin: Theme.gapXL
             spacing: Theme.gapM
             MonoText { text: "numbers below for"; color: Theme.layerMuted(1) }
-            ChipSwitcher { id: chipSwitcher; onChipChanged: root.renderText() }
+            // The chip can change on another page: the text is rendered again
+            // when this page is next shown, not while it is hidden.
+            ChipSwitcher {
+                id: chipSwitcher
+                onChipChanged: if (root.visible) root.renderText(); else root.textStale = true
+            }
             Item { Layout.fillWidth: true }
             MonoText {
                 text: root.rendered.values ? root.rendered.values + " live numbers · predicted values in amber, hover for what each is" : ""

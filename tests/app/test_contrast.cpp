@@ -46,7 +46,7 @@ TEST_CASE("every pair of the theme reads", "[contrast]")
     QQmlEngine engine;
     engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
     QQmlComponent component(&engine);
-    component.setData("import QtQuick\nimport TpuCourse.Ui\nQtObject { property var pairs: Theme.contrastPairs }", QUrl());
+    component.setData("import QtQuick\nimport TpuCourse.Ui\nQtObject { property var pairs: Theme.contrastPairs() }", QUrl());
     std::unique_ptr<QObject> holder(component.create());
     INFO(component.errorString().toStdString());
     REQUIRE(holder != nullptr);

@@ -162,7 +162,8 @@ QtObject {
     // edges of controls, as [what, foreground, ground, minimum ratio]. A
     // test checks each against WCAG 2's ratio: 4.5 for text, 3 for large
     // text and for the parts of controls.
-    readonly property var contrastPairs: {
+    // A function, not a property: only the test asks, so start-up does not pay.
+    function contrastPairs() {
         const pairs = []
         for (let layer = 1; layer <= 9; ++layer) {
             const ground = layerColor(layer)
