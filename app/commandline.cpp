@@ -44,7 +44,7 @@ QString commandLineHelp() { return QString::fromUtf8(helpText); }
 bool isKnownPlaceSyntax(const QString &place)
 {
     static const QStringList named{"stack", "workshop", "bench", "chips", "validation", "palette", "report"};
-    static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])$"));
+    static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])(#[a-z0-9-]+)?$"));
     static const QRegularExpression piece(QStringLiteral("^(EX(0[1-9]|1[0-2])|D[1-4]|M[1-6]|L(0[1-9]|1[0-3]))$"));
     return named.contains(place) || chapter.match(place).hasMatch() || piece.match(place).hasMatch();
 }
@@ -96,7 +96,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.layoutReportPath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
-                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15, workshop, bench, chips, validation, palette, report, or a piece id such as EX01).").arg(value)};
+                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, palette, report, or a piece id such as EX01).").arg(value)};
             o.openPlace = value;
             sawOpen = true;
         } else if (flag == QLatin1String("--size")) {

@@ -6,7 +6,6 @@
 
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
-#include <chapters/livetext.h>
 #include <progress/store.h>
 #include <tpusim/chips.h>
 
@@ -238,27 +237,6 @@ QVariantMap Course::chapterPage(int number)
         reportProblem(QString::fromUtf8(e.what()));
     }
     return page;
-}
-
-QVariantMap Course::chapterText(int number, const QString &chip, const QVariantMap &style)
-{
-    course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
-    if (!plugin)
-        return {};
-    course::LiveTextStyle s;
-    s.fontFamily = style.value("font", s.fontFamily).toString();
-    s.monoFamily = style.value("mono", s.monoFamily).toString();
-    s.pixelSize = style.value("pixelSize", s.pixelSize).toInt();
-    s.text = style.value("text", s.text).value<QColor>();
-    s.predicted = style.value("predicted", s.predicted).value<QColor>();
-    s.fact = style.value("fact", s.fact).value<QColor>();
-    s.problem = style.value("problem", s.problem).value<QColor>();
-    s.codeBackground = style.value("codeBackground", s.codeBackground).value<QColor>();
-    const QString text = plugin->textMarkdown();
-    const course::LiveText rendered = course::renderLiveText(
-        plugin->introMarkdown() + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text), chip, s);
-    return {{"html", rendered.html}, {"details", rendered.details}, {"problems", rendered.problems},
-            {"values", rendered.values}};
 }
 
 namespace {

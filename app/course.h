@@ -10,8 +10,11 @@
 #include <string>
 
 #include "labs/labcatalog.h"
+#include <chapters/chapterdocument.h>
+#include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
 
+#include <QHash>
 #include <QMap>
 
 namespace course { class ChapterCatalog; struct ChapterInfo; }
@@ -72,10 +75,15 @@ public:
     Q_INVOKABLE QVariantList goalsOf(int chapter, const QString &itemId) const;
     // A piece reports a goal reached; the item is done when all its goals are.
     Q_INVOKABLE bool reachGoal(int chapter, const QString &itemId, const QString &goalId);
-    // The chapter's introduction and text as rich text, live numbers filled
-    // in for `chip`; style carries the page's colours and fonts from the
-    // theme. {html, details: [..], problems: [..], values}
-    Q_INVOKABLE QVariantMap chapterText(int number, const QString &chip, const QVariantMap &style);
+    // The reader (course_reader.cpp). The chapter's introduction and text as
+    // typed blocks with live numbers filled for `chip`; `style` carries the
+    // theme's fonts and colours. {blocks: [{kind, html: [..], details, ..}],
+    // problems: [..], values, refusals}
+    Q_INVOKABLE QVariantMap chapterDocument(int number, const QString &chip, const QVariantMap &style);
+    // Block `index` of that document again, its inputs at `inputs` ({name:
+    // value}): {html: [..], details: [..], problems: [..]}.
+    Q_INVOKABLE QVariantMap refillBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const;
+    Q_INVOKABLE void copyText(const QString &text) const;
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
@@ -136,4 +144,8 @@ private:
     mutable std::optional<QVariantList> m_chaptersCache;
     mutable std::optional<QVariantList> m_piecesCache;
     QString m_chip;
+    // Parsed once per chapter; filled again for each chip and input.
+    QHash<int, course::ChapterDocument> m_documents;
+    course::LiveTextStyle m_textStyle;
+    course::CodePalette m_codePalette;
 };

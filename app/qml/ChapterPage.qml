@@ -14,51 +14,96 @@ ScrollPage {
     property var page: ({})
     property string highlightPiece: ""
     property var labs: []
-    property var rendered: ({})
+    property var doc: ({})
+    // Inputs the learner dragged, by block: kept while the chapter is open.
+    property var inputState: ({})
     property bool textStale: false
-    onVisibleChanged: if (visible && textStale) renderText()
-    function renderText() {
+    readonly property var textStyle: ({
+        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink,
+        "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
+    onVisibleChanged: if (visible && textStale) refillText()
+    // The chip changed: every block fills its numbers again, in place, so
+    // inline pieces and dragged inputs keep their state.
+    function refillText() {
         textStale = false
-        if (page.number === undefined)
-            return
-        rendered = Course.chapterText(page.number, chipSwitcher.chip, {
-            "font": Theme.sans, "mono": Theme.mono, "pixelSize": Theme.bodySize + 1,
-            "text": Theme.ink, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "problem": Theme.failed,
-            "codeBackground": Theme.layerColors[1] })
+        for (let i = 0; i < blocks.count; ++i) {
+            const block = blocks.itemAt(i)
+            if (block) block.refill()
+        }
     }
     readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
-    readonly property int margin: Math.max(Theme.gapL, (width - Theme.px(920)) / 2)
 
-    // Loads chapter `number`; false when the course has no such chapter.
-    function load(number, pieceId) {
+    // The reading column: set to a measure of characters, with the margin
+    // (chip, contents) on its left when the window has room, and figures
+    // and pieces running wider to its right.
+    TextMetrics {
+        id: sample
+        font.family: Theme.sans
+        font.pixelSize: Theme.readerSize
+        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
+    }
+    readonly property real measure: Math.min(availableWidth - 2 * Theme.gapL,
+                                             Math.round(Theme.readerMeasure * sample.advanceWidth / sample.text.length))
+    readonly property bool sideMargin: availableWidth >= Theme.marginWidth + Theme.gapXL + measure + 2 * Theme.gapL
+    readonly property real groupWidth: sideMargin ? Theme.marginWidth + Theme.gapXL + Math.max(measure, Math.min(Theme.figureWidth, availableWidth - Theme.marginWidth - Theme.gapXL - 2 * Theme.gapL))
+                                                  : Math.min(availableWidth - 2 * Theme.gapL, Theme.figureWidth)
+    readonly property real groupLeft: Math.max(Theme.gapL, (availableWidth - groupWidth) / 2)
+    readonly property real columnX: sideMargin ? groupLeft + Theme.marginWidth + Theme.gapXL : groupLeft
+    readonly property real wide: Math.max(measure, groupLeft + groupWidth - columnX)
+
+    // Loads chapter `number`; false when the course has no such chapter or
+    // `anchor` names no heading of it.
+    function load(number, pieceId, anchor) {
         const p = Course.chapterPage(number)
         if (!p || p.number === undefined)
             return false
+        if (page.number !== number) {
+            inputState = ({})
+            doc = Course.chapterDocument(number, Course.chip, textStyle)
+        } else if (textStale) {
+            refillText()
+        }
         page = p
         labs = Course.labsOfChapter(number)
-        renderText()
         highlightPiece = pieceId
         contentY = 0
-        // A piece or lab named on the way in is brought into view once the
-        // page is laid out, and kept there while the text above it settles.
-        pendingReveal = pieceId
+        // A piece, lab or heading named on the way in is brought into view
+        // once the page is laid out, and kept there while the text above it
+        // settles.
+        pendingReveal = anchor ? "#" + anchor : pieceId
+        if (anchor && !(doc.blocks || []).some(b => b.anchor === anchor))
+            return false
         revealWindow.restart()
         return true
     }
     property string pendingReveal: ""
     function revealPending() {
-        const anchor = pendingReveal !== "" ? anchorOf(pendingReveal) : null
-        if (anchor)
-            contentY = Math.max(0, Math.min(maximumY, anchor.mapToItem(contentItem, 0, 0).y - Theme.gapL))
+        const target = pendingReveal !== "" ? anchorOf(pendingReveal) : null
+        if (target)
+            contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - Theme.gapL))
     }
-    onContentHeightChanged: revealPending()
-    Timer { id: revealWindow; interval: 600; onTriggered: root.pendingReveal = "" }
-    // The lab card or piece row of `pieceId` on this page, if any.
-    function anchorOf(pieceId) {
+    // Blocks are placed after their heights change: reveal once they are.
+    onContentHeightChanged: if (pendingReveal !== "") revealSoon.restart()
+    Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
+    Timer { id: revealWindow; interval: 600; onTriggered: { root.revealPending(); root.pendingReveal = "" } }
+    // "#anchor": a heading of the text; otherwise the lab card, inline piece
+    // or piece row of `pieceId`.
+    function anchorOf(name) {
+        if (name.startsWith("#")) {
+            for (let i = 0; i < blocks.count; ++i) {
+                const block = blocks.itemAt(i)
+                if (block && block.anchor === name.slice(1)) return block
+            }
+            return null
+        }
+        for (let i = 0; i < blocks.count; ++i) {
+            const block = blocks.itemAt(i)
+            if (block && block.kind === "piece" && block.modelData.pieceId === name) return block
+        }
         for (let i = 0; i < column.children.length; ++i) {
             const child = column.children[i]
-            if (child.pieceId === pieceId)
+            if (child.pieceId === name)
                 return child
         }
         return null
@@ -70,14 +115,41 @@ ScrollPage {
         labs = Course.labsOfChapter(page.number)
     }
 
-    contentHeight: column.implicitHeight + Theme.gapXXL * 2
+    // The heading the reader is in: the last one above a quarter of the view.
+    property string currentAnchor: ""
+    function followScroll() {
+        let found = ""
+        const line = contentY + height / 4 - reader.y
+        for (let i = 0; i < blocks.count; ++i) {
+            const block = blocks.itemAt(i)
+            if (!block || block.kind !== "heading") continue
+            if (block.y > line) break
+            found = block.anchor
+        }
+        currentAnchor = found
+    }
+    onContentYChanged: { followScroll(); checkMargin() }
+    property bool pieceUnderMargin: false
+    function checkMargin() {
+        const top = margin.y - column.y - reader.y
+        const bottom = top + margin.height
+        let under = false
+        for (let i = 0; i < blocks.count && !under; ++i) {
+            const block = blocks.itemAt(i)
+            under = block && block.kind === "piece" && block.y < bottom && block.y + block.height > top
+        }
+        pieceUnderMargin = under
+    }
+    onHeightChanged: followScroll()
+
+    contentHeight: column.y + column.implicitHeight + Theme.gapXXL
     onLight: true
 
     Rectangle {
         // The chapter keeps the colour of its layer in a band across the top.
         id: band
         width: root.width
-        height: column.y + header.y + header.height + Theme.gapXL
+        height: header.y + header.height + Theme.gapXL
         color: Theme.layerColor(root.depth)
     }
     Rectangle {
@@ -88,129 +160,151 @@ ScrollPage {
     }
 
     ColumnLayout {
-        id: column
-        x: root.margin
-        y: Theme.gapL
-        width: root.width - 2 * root.margin
-        spacing: Theme.gapL
-
-        ColumnLayout {
-            id: header
+        id: header
+        x: root.columnX
+        y: Theme.gapL * 2
+        width: root.wide
+        spacing: Theme.gapM
+        RowLayout {
             Layout.fillWidth: true
-            Layout.topMargin: Theme.gapL
             spacing: Theme.gapM
-            RowLayout {
-                Layout.fillWidth: true
-                spacing: Theme.gapM
-                PlainButton {
-                    objectName: "backButton"
-                    text: "← the stack"
-                    mono: true
-                    fillColor: "transparent"
-                    hoverColor: Theme.layerTrack(root.depth)
-                    textColor: Theme.layerInk(root.depth)
-                    onClicked: root.back()
-                }
-                Item { Layout.fillWidth: true }
-                ChapterSteps {
-                    compact: true
-                    number: root.page.number || 0
-                    textColor: Theme.layerInk(root.depth)
-                    hoverColor: Theme.layerTrack(root.depth)
-                    onOpenPlace: place => root.openPlace(place)
-                }
+            PlainButton {
+                objectName: "backButton"
+                text: "← the stack"
+                mono: true
+                fillColor: "transparent"
+                hoverColor: Theme.layerTrack(root.depth)
+                textColor: Theme.layerInk(root.depth)
+                onClicked: root.back()
             }
-            MonoText {
-                text: "ch " + String(root.page.number).padStart(2, "0") + " · "
-                      + (root.page.isStage ? "stage " + root.page.stageNumber + " · pinned at " : "layer " + root.page.layer + " · ")
-                      + root.page.layerName
-                color: Theme.layerMuted(root.depth)
-            }
-            Text {
-                objectName: "chapterTitle"
-                Layout.fillWidth: true
-                text: root.page.title || ""
-                font.family: Theme.sans; font.pixelSize: Theme.displaySize * 0.8; font.weight: Font.DemiBold
-                color: Theme.layerInk(root.depth)
-                wrapMode: Text.WordWrap
-            }
-            Text {
-                Layout.fillWidth: true
-                text: root.page.summary || ""
-                font.family: Theme.sans; font.pixelSize: Theme.subheadingSize
-                color: Theme.layerMuted(root.depth)
-                wrapMode: Text.WordWrap
-            }
-            ProgressLine {
-                // The same figure as the stack's row and the workshop: Course.chapters.
-                value: root.summary.progress || 0
-                fillColor: Theme.layerAccent(root.depth)
-                trackColor: Theme.layerTrack(root.depth)
-                textColor: Theme.layerMuted(root.depth)
+            Item { Layout.fillWidth: true }
+            ChapterSteps {
+                compact: true
+                number: root.page.number || 0
+                textColor: Theme.layerInk(root.depth)
+                hoverColor: Theme.layerTrack(root.depth)
+                onOpenPlace: place => root.openPlace(place)
             }
         }
+        MonoText {
+            text: "ch " + String(root.page.number).padStart(2, "0") + " · "
+                  + (root.page.isStage ? "stage " + root.page.stageNumber + " · pinned at " : "layer " + root.page.layer + " · ")
+                  + root.page.layerName
+            color: Theme.layerMuted(root.depth)
+        }
+        Text {
+            objectName: "chapterTitle"
+            Layout.fillWidth: true
+            text: root.page.title || ""
+            font.family: Theme.sans; font.pixelSize: Theme.displaySize * 0.8; font.weight: Font.DemiBold
+            color: Theme.layerInk(root.depth)
+            wrapMode: Text.WordWrap
+        }
+        Text {
+            Layout.fillWidth: true
+            Layout.maximumWidth: root.measure
+            text: root.page.summary || ""
+            font.family: Theme.sans; font.pixelSize: Theme.subheadingSize
+            color: Theme.layerMuted(root.depth)
+            wrapMode: Text.WordWrap
+        }
+        ProgressLine {
+            // The same figure as the stack's row and the workshop: Course.chapters.
+            value: root.summary.progress || 0
+            fillColor: Theme.layerAccent(root.depth)
+            trackColor: Theme.layerTrack(root.depth)
+            textColor: Theme.layerMuted(root.depth)
+        }
+    }
+
+    // The margin: the course's chip and the chapter's contents, kept in
+    // view while the text scrolls.
+    ReaderMargin {
+        id: margin
+        visible: root.sideMargin && opacity > 0
+        // A piece runs the full width, under the margin: the margin steps
+        // aside while one passes.
+        opacity: root.pieceUnderMargin ? 0 : 1
+        Behavior on opacity { NumberAnimation { duration: Theme.scrollDuration } }
+        x: root.groupLeft
+        y: Math.max(band.height + Theme.gapXL, root.contentY + Theme.gapL)
+        width: Theme.marginWidth
+        height: root.height - 2 * Theme.gapL
+        headings: (root.doc.blocks || []).filter(b => b.kind === "heading" && b.level <= 3)
+        currentAnchor: root.currentAnchor
+        values: root.doc.values || 0
+        onJump: anchor => root.reveal(root.anchorOf("#" + anchor))
+    }
+    // Without room for a margin, the chip rides along the top instead.
+    Rectangle {
+        id: chipStrip
+        visible: !root.sideMargin
+        z: 2
+        x: 0
+        y: Math.max(band.height, root.contentY)
+        width: root.width
+        height: stripRow.implicitHeight + Theme.gapM
+        color: Theme.paper
+        Row {
+            id: stripRow
+            x: root.columnX
+            anchors.verticalCenter: parent.verticalCenter
+            spacing: Theme.gapM
+            MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.layerMuted(1) }
+            ChipSwitcher { }
+        }
+        Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.tableRule }
+    }
+    Connections {
+        target: Course
+        function onChipChanged() { if (root.visible) root.refillText(); else root.textStale = true }
+    }
+
+    ColumnLayout {
+        id: column
+        x: root.columnX
+        y: band.height + Theme.gapXL + (chipStrip.visible ? chipStrip.height : 0)
+        width: root.wide
+        spacing: Theme.gapL
 
         Text {
             Layout.fillWidth: true
-            Layout.topMargin: Theme.gapXL
             visible: root.page.loaded === false
             text: "This chapter's library could not be loaded: " + (root.page.loadError || "") + " Its outline and checklist still work."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize
-            color: Theme.failed
+            color: Theme.failedOnLight
             wrapMode: Text.WordWrap
         }
-
-        // The chapter's own chip: live numbers in the text follow it.
-        RowLayout {
-            Layout.fillWidth: true
-            Layout.topMargin: Theme.gapXL
-            spacing: Theme.gapM
-            MonoText { text: "numbers below for"; color: Theme.layerMuted(1) }
-            // The chip can change on another page: the text is rendered again
-            // when this page is next shown, not while it is hidden.
-            ChipSwitcher {
-                id: chipSwitcher
-                onChipChanged: if (root.visible) root.renderText(); else root.textStale = true
-            }
-            Item { Layout.fillWidth: true }
-            MonoText {
-                text: root.rendered.values ? root.rendered.values + " live numbers · predicted values in amber, hover for what each is" : ""
-                color: Theme.layerMuted(1)
-                font.pixelSize: Theme.tinySize
-            }
-        }
-
         Text {
             Layout.fillWidth: true
-            visible: (root.rendered.problems || []).length > 0
-            text: "Some live numbers could not be filled in: " + (root.rendered.problems || []).join("; ")
+            visible: (root.doc.problems || []).length > 0
+            text: "Some of this chapter's text could not be set: " + (root.doc.problems || []).join("; ")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
-            color: Theme.failed
+            color: Theme.failedOnLight
             wrapMode: Text.WordWrap
         }
 
-        Text {
-            id: chapterText
-            objectName: "chapterIntro"
+        Column {
+            id: reader
+            objectName: "chapterReader"
             Layout.fillWidth: true
-            text: root.rendered.html || ""
-            textFormat: Text.RichText
-            font.family: Theme.sans; font.pixelSize: Theme.bodySize + 1
-            color: Theme.ink
-            wrapMode: Text.WordWrap
-            onLinkActivated: link => { if (!link.startsWith("value:")) Qt.openUrlExternally(link) }
-            HoverHandler {
-                id: textHover
-                cursorShape: chapterText.hoveredLink !== "" ? Qt.PointingHandCursor : Qt.ArrowCursor
-            }
-            // Beside the value under the pointer, not at the top of the block.
-            ExplainCard {
-                readonly property string link: chapterText.hoveredLink
-                shown: link.startsWith("value:")
-                delay: 150
-                text: shown ? (root.rendered.details || [])[parseInt(link.slice(6))] || "" : ""
-                targetRect: Qt.rect(textHover.point.position.x - Theme.gapM, textHover.point.position.y - Theme.bodySize,
-                                    Theme.gapL, Theme.bodySize * 1.6)
+            spacing: Theme.gapM
+            Repeater {
+                id: blocks
+                model: root.doc.blocks || []
+                delegate: ReaderBlock {
+                    chapter: root.page.number || 0
+                    measure: root.measure
+                    wide: root.wide
+                    full: root.groupWidth
+                    fullOffset: root.groupLeft - root.columnX
+                    viewTop: root.contentY - column.y - reader.y
+                    viewBottom: viewTop + root.height
+                    inputValues: root.inputState[index] || ({})
+                    Component.onCompleted: if (root.inputState[index]) refill()
+                    onInputsChanged: (i, values) => { const next = root.inputState; next[i] = values; root.inputState = next }
+                    onOpenPlace: place => root.openPlace(place)
+                }
             }
         }
 

@@ -39,8 +39,9 @@ ApplicationWindow {
                 validationPage.forceActiveFocus()  // its keys scroll it
             return true
         }
-        const ch = /^ch(\d\d)$/.exec(place)
-        if (ch) return openChapter(parseInt(ch[1], 10), "")
+        // ch11, or ch11#a-heading to open the chapter at that heading.
+        const ch = /^ch(\d\d)(?:#([a-z0-9-]+))?$/.exec(place)
+        if (ch) return openChapter(parseInt(ch[1], 10), "", ch[2] || "")
         const owner = Course.chapterOfPiece(place)
         if (owner > 0) {
             // A piece with a page of its own opens it; otherwise its chapter.
@@ -61,8 +62,8 @@ ApplicationWindow {
         }
     }
 
-    function openChapter(number, focusPiece) {
-        if (!chapterPage.load(number, focusPiece))
+    function openChapter(number, focusPiece, anchor) {
+        if (!chapterPage.load(number, focusPiece, anchor || ""))
             return false
         page = "chapter"
         chapterPage.forceActiveFocus()

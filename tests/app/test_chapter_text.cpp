@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include <chapters/livetext.h>
+#include <chapters/chapterdocument.h>
 
 #include <tpusim/chips.h>
 #include <tpusim/ir.h>
@@ -26,11 +26,49 @@ QStringList chapterFolders()
     return QDir(kChapters).entryList({QStringLiteral("[0-9][0-9]-*")}, QDir::Dirs, QDir::Name);
 }
 
+// A chapter's Markdown as the reader sets it for `chip`: every block's
+// text filled and joined, what each value is, and what went wrong.
+struct Rendered
+{
+    QString html;
+    QStringList details;
+    QStringList problems;
+    int values = 0;
+    int refusals = 0;
+};
+
+Rendered render(const QString &markdown, const QString &chip)
+{
+    const course::ChapterDocument doc = course::parseChapter(markdown);
+    Rendered out;
+    out.problems = doc.problems;
+    for (const course::DocBlock &block : doc.blocks) {
+        const course::FilledBlock filled = course::fillBlock(block, chip, {});
+        out.html += filled.html.join(QStringLiteral("<br>")) + QStringLiteral("<br>");
+        out.details += filled.details;
+        out.problems += filled.problems;
+        out.values += filled.values;
+        out.refusals += filled.refusals;
+    }
+    // Values keep their spaces and slashes on one line; read them plainly here.
+    out.html.replace(QLatin1String("&nbsp;"), QLatin1String(" ")).remove(QStringLiteral("&#8288;"));
+    return out;
+}
+
+QList<course::DocBlock> codeBlocks(const QString &markdown)
+{
+    QList<course::DocBlock> code;
+    for (const course::DocBlock &block : course::parseChapter(markdown).blocks)
+        if (block.kind == course::DocBlock::Kind::Code)
+            code << block;
+    return code;
+}
+
 } // namespace
 
 TEST_CASE("a live number renders as the simulator's value, with what it is", "[text]")
 {
-    const auto t = course::renderLiveText(
+    const auto t = render(
         QStringLiteral("A cube takes {{matmul m=4096 k=4096 n=4096 dtype=bf16 : time}} and is "
                        "{{matmul m=4096 k=4096 n=4096 dtype=bf16 : bound}}-bound; HBM reads at "
                        "{{chip fact=hbm_bandwidth : value}}. Literal \\{{braces}} stay."),
@@ -46,13 +84,13 @@ TEST_CASE("a live number renders as the simulator's value, with what it is", "[t
     CHECK(t.details[2].contains(QStringLiteral("published figure")));
 
     // The same text on another chip gives that chip's figure.
-    const auto v6e = course::renderLiveText(QStringLiteral("{{chip fact=hbm_bandwidth : value}}"), QStringLiteral("v6e"));
+    const auto v6e = render(QStringLiteral("{{chip fact=hbm_bandwidth : value}}"), QStringLiteral("v6e"));
     CHECK(v6e.html.contains(QStringLiteral("1.64 TB/s")));
 }
 
 TEST_CASE("a malformed or unknown placeholder is reported with its line, never dropped", "[text]")
 {
-    const auto t = course::renderLiveText(QStringLiteral("fine\n{{matmul m=8 k=8 : time}}\n{{warp n=1 : value}}\n{{matmul m=8 k=8 n=8 : speed}}\n{{matmul m=8 k=8 n=8 time}}"),
+    const auto t = render(QStringLiteral("fine\n{{matmul m=8 k=8 : time}}\n{{warp n=1 : value}}\n{{matmul m=8 k=8 n=8 : speed}}\n{{matmul m=8 k=8 n=8 time}}"),
                                           QStringLiteral("v5e"));
     REQUIRE(t.problems.size() == 4);
     CHECK(t.problems[0].startsWith(QStringLiteral("line 2:")));
@@ -68,12 +106,12 @@ TEST_CASE("a sound question the model refuses on a chip is shown as such, not hi
     // 8 x 4096 x 1024 bf16 weight blocks, double-buffered, overflow v5e's
     // 16 MiB scoped VMEM but fit v6e's 32 MiB.
     const QString md = QStringLiteral("{{pipeline m=8 k=4096 n=4096 bm=8 bk=4096 bn=1024 dtype=bf16 : time}}");
-    const auto v5e = course::renderLiveText(md, QStringLiteral("v5e"));
+    const auto v5e = render(md, QStringLiteral("v5e"));
     CHECK(v5e.problems.isEmpty());
     CHECK(v5e.refusals == 1);
     CHECK(v5e.html.contains(QStringLiteral("not on v5e")));
     CHECK(v5e.details.first().contains(QStringLiteral("VMEM")));
-    const auto v6e = course::renderLiveText(md, QStringLiteral("v6e"));
+    const auto v6e = render(md, QStringLiteral("v6e"));
     CHECK(v6e.refusals == 0);
     CHECK(v6e.values == 1);
 }
@@ -90,7 +128,7 @@ TEST_CASE("every placeholder in every chapter resolves on every chip", "[text][c
                 continue;
             for (const auto &chip : tpusim::all_chips()) {
                 INFO(folder.toStdString() << "/" << file << " on " << chip.id);
-                const auto t = course::renderLiveText(md, QString::fromStdString(chip.id));
+                const auto t = render(md, QString::fromStdString(chip.id));
                 for (const QString &p : t.problems)
                     UNSCOPED_INFO(p.toStdString());
                 CHECK(t.problems.isEmpty());
@@ -108,12 +146,12 @@ TEST_CASE("every jaxpr, StableHLO and HLO block in the chapters parses", "[text]
     for (const QString &folder : chapterFolders()) {
         for (const char *file : {"intro.md", "text.md"}) {
             const QString md = readText(kChapters + QLatin1Char('/') + folder + QLatin1Char('/') + QLatin1String(file));
-            for (const auto &block : course::fencedBlocks(md)) {
+            for (const auto &block : codeBlocks(md)) {
                 if (block.language != QLatin1String("jaxpr") && block.language != QLatin1String("stablehlo") &&
                     block.language != QLatin1String("hlo"))
                     continue;
                 ++blocks;
-                INFO(folder.toStdString() << "/" << file << " line " << block.line << " (" << block.language.toStdString() << ")");
+                INFO(folder.toStdString() << "/" << file << ": " << block.code.section(QLatin1Char('\n'), 0, 0).toStdString() << " (" << block.language.toStdString() << ")");
                 try {
                     const auto module = tpusim::ir::parse(block.code.toStdString(), tpusim::ir::parse_format(block.language.toStdString()));
                     CHECK_FALSE(module.computations.empty());
@@ -136,11 +174,11 @@ QString chapterText(const char *folder)
 // The value one placeholder renders as: the text of its link in the page.
 QString rendered(const QString &placeholder, const char *chip)
 {
-    const auto t = course::renderLiveText(placeholder, QLatin1String(chip));
+    const auto t = render(placeholder, QLatin1String(chip));
     INFO(placeholder.toStdString() << " on " << chip);
     REQUIRE(t.problems.isEmpty());
     REQUIRE(t.values == 1);
-    const auto m = QRegularExpression(QStringLiteral("<a href=\"value:0\"[^>]*>([^<]*)</a>")).match(t.html);
+    const auto m = QRegularExpression(QStringLiteral("<a href=\"value:0\"[^>]*><b>([^<]*)</b></a>")).match(t.html);
     REQUIRE(m.hasMatch());
     return m.captured(1);
 }
@@ -160,7 +198,7 @@ TEST_CASE("chapter 13: the score matrix is counted in the dtype the naive progra
 {
     const QString text = chapterText("13-priesthood-kernels");
     QString scoresType;
-    for (const auto &block : course::fencedBlocks(text))
+    for (const auto &block : codeBlocks(text))
         if (block.language == QLatin1String("stablehlo") && scoresType.isEmpty()) {
             const auto m = QRegularExpression(QStringLiteral("%0 = stablehlo\\.dot_general[^\\n]*-> tensor<([0-9x]+)x(f32|bf16)>")).match(block.code);
             if (m.hasMatch())
@@ -239,7 +277,7 @@ TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a f
                 continue;
             for (const auto &chip : tpusim::all_chips()) {
                 QTextDocument doc;
-                doc.setHtml(course::renderLiveText(md, QString::fromStdString(chip.id)).html);
+                doc.setHtml(render(md, QString::fromStdString(chip.id)).html);
                 const QString plain = doc.toPlainText();
                 for (const QRegularExpression &rx : wrong) {
                     const auto m = rx.match(plain);

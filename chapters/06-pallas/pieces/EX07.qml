@@ -33,6 +33,14 @@ FocusScope {
         budgetModel.chip = id
     }
 
+    // A kernel by its id, as chapter text names it (`::: piece EX07 preset=attention`).
+    function applyPresetNamed(name) {
+        if (!budgetModel.kernels.some(k => k.id === name)) return false
+        root.learnerEdited = false
+        root.limitEdited = false
+        budgetModel.applyPreset(name)
+        return true
+    }
     function blocksArePreset() {
         const preset = (budgetModel.kernelInfo.blocks || []).map(b => b.value)
         return JSON.stringify(preset) === JSON.stringify(budgetModel.blocks.map(Number))

@@ -28,6 +28,12 @@ Item {
     readonly property string masteryItem: "ch10-ridge"
     readonly property var goals: { Course.revision; return Course.goalsOf(10, masteryItem) }
     property var chipsCrossed: []
+    // A bench row by its id, as chapter text names it (`::: piece EX01 preset=matmul_skinny`).
+    function applyPresetNamed(name) {
+        const preset = presets.find(p => p.id === name)
+        if (preset) applyPreset(preset)
+        return preset !== undefined
+    }
     function resyncBounds() {
         const bounds = {}
         for (const c of cards) bounds[c.opId] = c.result.bound

@@ -19,6 +19,12 @@ FocusScope {
     // A schedule broken by a preset is the course's doing, not the learner's:
     // "break" counts only after an edit of the learner's own.
     property bool learnerEdited: false
+    // A preset by its id, as chapter text names it (`::: piece EX09 preset=race`).
+    function applyPresetNamed(name) {
+        const preset = schedulePresets.presets.find(p => p.id === name)
+        if (preset) schedulePresets.apply(preset)
+        return preset !== undefined
+    }
 
     BlockSpecModel {
         id: sandbox
@@ -60,7 +66,7 @@ FocusScope {
                     color: Theme.inkMuted
                     wrapMode: Text.WordWrap
                 }
-                SchedulePresets { Layout.fillWidth: true; model: sandbox; onChoosing: root.learnerEdited = false }
+                SchedulePresets { id: schedulePresets; Layout.fillWidth: true; model: sandbox; onChoosing: root.learnerEdited = false }
                 ShapeControls { Layout.fillWidth: true; model: sandbox; onEdited: root.learnerEdited = true }
                 ColumnLayout {
                     Layout.fillWidth: true

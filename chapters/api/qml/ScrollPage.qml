@@ -45,7 +45,11 @@ Flickable {
         easing.type: Easing.OutCubic
     }
 
+    // Set into a chapter's text, a page does not scroll itself: it is shown
+    // at full height and the chapter scrolls (interactive: false).
     Keys.onPressed: event => {
+        if (!root.interactive)
+            return
         const page = Math.max(Theme.arrowStep, root.height - Theme.gapXXL)
         switch (event.key) {
         case Qt.Key_PageDown: root.scrollBy(page); break
@@ -65,7 +69,7 @@ Flickable {
     WheelHandler {
         acceptedDevices: PointerDevice.Mouse | PointerDevice.TouchPad
         target: null
-        enabled: root.scrollable
+        enabled: root.scrollable && root.interactive
         onWheel: event => {
             if (event.pixelDelta.y !== 0) {
                 glide.stop()

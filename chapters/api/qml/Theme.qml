@@ -36,6 +36,12 @@ QtObject {
     readonly property int bodySize: tpx(16)
     readonly property int smallSize: tpx(14)
     readonly property int tinySize: tpx(12)
+    // Chapter prose: a size and leading for long reading, and the measure
+    // (characters per line) its column is set to.
+    readonly property int readerSize: tpx(18)
+    readonly property real readerLeading: 1.3
+    readonly property int readerMeasure: 68
+    readonly property int codeSize: tpx(14)
 
     // --- spacing and shape
     readonly property int gap: px(8)
@@ -60,6 +66,10 @@ QtObject {
     readonly property int wheelStep: px(96)
     readonly property int arrowStep: px(48)
     readonly property int scrollBarWidth: px(10)
+    // The chapter reader's margin (contents, chip) and its widest figures.
+    readonly property int marginWidth: px(230)
+    readonly property int figureWidth: px(1120)
+    readonly property int inlinePieceHeight: px(680)
 
     // --- the descent: paper at the top, ink at the floor
     readonly property color paper: "#f6f2ea"
@@ -115,6 +125,14 @@ QtObject {
     readonly property color predicted: "#f0b429"
     readonly property color predictedOnLight: "#8a5b00"   // amber darkened for paper
     readonly property color failedOnLight: "#c62828"
+
+    // --- code on paper: one palette for the reader's blocks and the IR
+    // panes' light variant (codecolours.h names the kinds)
+    readonly property color codeGround: "#ebe6dc"
+    readonly property var codeColors: ({
+        "plain": ink, "keyword": "#6d28d9", "string": "#166534", "number": "#1d4ed8",
+        "comment": "#5b6472", "type": "#0e6173", "value": "#9d174d", "op": "#7a3b12", "attribute": "#4a5568" })
+    readonly property color tableRule: "#c9c2b6"
     readonly property color verified: "#2ec4b6"
     readonly property color measured: "#4cc76a"
     readonly property color failed: "#ef5350"
@@ -179,6 +197,8 @@ QtObject {
                 pairs.push([t[0] + " on " + g[0], t[1], g[1], 4.5])
         for (const t of [["ink", ink], ["predicted", predictedOnLight], ["accent", accentDeep], ["failed", failedOnLight]])
             pairs.push([t[0] + " on paper", t[1], paper, 4.5])
+        for (const kind in codeColors)
+            pairs.push(["code " + kind + " on its ground", codeColors[kind], codeGround, 4.5])
         pairs.push(["text on a chosen button", ink, accent, 4.5])
         pairs.push(["text on a button", inkText, inkHover, 4.5])
         pairs.push(["text on a stage pill", inkText, ink, 4.5])

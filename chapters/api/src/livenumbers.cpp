@@ -143,6 +143,7 @@ const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
         {"mxu_size", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.mxu_size; }},
         {"tensorcores", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.tensorcores; }},
         {"ici_link_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_link_bandwidth; }},
+        {"ici_chip_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_chip_bandwidth; }},
         {"ici_hop_latency", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_hop_latency; }},
         {"ici_ports", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_ports; }},
         {"pod_chips", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.pod_chips; }},

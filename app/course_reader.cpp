@@ -1,0 +1,148 @@
+// The reader's half of Course: a chapter's text as typed blocks with its live
+// numbers filled, and one block again when the learner drags an input.
+#include "course.h"
+
+#include <chapters/chaptercatalog.h>
+#include <chapters/chapterinterface.h>
+
+#include <QClipboard>
+#include <QGuiApplication>
+
+namespace {
+
+QString kindName(course::DocBlock::Kind kind)
+{
+    using K = course::DocBlock::Kind;
+    switch (kind) {
+    case K::Heading: return QStringLiteral("heading");
+    case K::Paragraph: return QStringLiteral("paragraph");
+    case K::List: return QStringLiteral("list");
+    case K::Quote: return QStringLiteral("quote");
+    case K::Code: return QStringLiteral("code");
+    case K::Table: return QStringLiteral("table");
+    case K::Rule: return QStringLiteral("rule");
+    case K::Piece: return QStringLiteral("piece");
+    }
+    return {};
+}
+
+QString alignName(Qt::Alignment a)
+{
+    return a == Qt::AlignRight ? QStringLiteral("right") : a == Qt::AlignHCenter ? QStringLiteral("center") : QStringLiteral("left");
+}
+
+QColor colourOf(const QVariantMap &style, const char *key, const QColor &fallback)
+{
+    const QVariant v = style.value(QLatin1String(key));
+    return v.isValid() ? v.value<QColor>() : fallback;
+}
+
+QVariantList inputList(const QList<course::LiveInput> &inputs)
+{
+    QVariantList out;
+    for (const course::LiveInput &i : inputs)
+        out << QVariantMap{{"name", i.name}, {"value", i.value}, {"from", i.from}, {"to", i.to},
+                           {"step", i.step}, {"logarithmic", i.logarithmic}, {"unit", i.unit}};
+    return out;
+}
+
+QVariantMap filledMap(const course::FilledBlock &filled)
+{
+    QVariantMap m{{"html", filled.html}, {"details", filled.details}, {"problems", filled.problems}};
+    if (!filled.numericColumns.isEmpty()) {
+        QVariantList numeric;
+        for (bool n : filled.numericColumns)
+            numeric << n;
+        m.insert({{"left", filled.leftParts}, {"right", filled.rightParts}, {"numeric", numeric}});
+    }
+    return m;
+}
+
+} // namespace
+
+QVariantMap Course::chapterDocument(int number, const QString &chip, const QVariantMap &style)
+{
+    m_textStyle.fontFamily = style.value("font", m_textStyle.fontFamily).toString();
+    m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
+    m_textStyle.predicted = colourOf(style, "predicted", m_textStyle.predicted);
+    m_textStyle.fact = colourOf(style, "fact", m_textStyle.fact);
+    m_textStyle.problem = colourOf(style, "problem", m_textStyle.problem);
+    m_textStyle.input = colourOf(style, "input", m_textStyle.input);
+    m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
+    const QVariantMap code = style.value("code").toMap();
+    m_codePalette = {colourOf(code, "plain", Qt::black), colourOf(code, "keyword", Qt::black), colourOf(code, "string", Qt::black),
+                     colourOf(code, "number", Qt::black), colourOf(code, "comment", Qt::black), colourOf(code, "type", Qt::black),
+                     colourOf(code, "value", Qt::black), colourOf(code, "op", Qt::black), colourOf(code, "attribute", Qt::black)};
+
+    if (!m_documents.contains(number)) {
+        course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
+        if (!plugin)
+            return {};
+        const QString text = plugin->textMarkdown();
+        m_documents.insert(number, course::parseChapter(plugin->introMarkdown()
+                                                        + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text)));
+    }
+    const course::ChapterDocument &doc = m_documents[number];
+    QVariantList blocks;
+    QStringList problems = doc.problems;
+    int values = 0;
+    int refusals = 0;
+    for (const course::DocBlock &block : doc.blocks) {
+        QVariantMap b{{"kind", kindName(block.kind)}};
+        switch (block.kind) {
+        case course::DocBlock::Kind::Heading:
+            b.insert({{"level", block.level}, {"anchor", block.anchor}, {"title", block.title}});
+            break;
+        case course::DocBlock::Kind::List:
+            b.insert({{"ordered", block.ordered}, {"start", block.start}});
+            break;
+        case course::DocBlock::Kind::Table: {
+            QStringList align;
+            for (Qt::Alignment a : block.align)
+                align << alignName(a);
+            b.insert({{"columns", block.columns}, {"align", align}});
+            break;
+        }
+        case course::DocBlock::Kind::Code:
+            b.insert({{"language", block.language}, {"code", block.code},
+                      {"styled", course::codeStyledText(block.code, block.language, m_codePalette)}});
+            break;
+        case course::DocBlock::Kind::Piece: {
+            QVariantMap args;
+            for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)
+                args.insert(it.key(), it.value());
+            b.insert({{"pieceId", block.pieceId}, {"args", args}});
+            break;
+        }
+        default:
+            break;
+        }
+        if (!block.texts.isEmpty()) {
+            const course::FilledBlock filled = course::fillBlock(block, chip, {}, m_textStyle);
+            b.insert(filledMap(filled));
+            b.insert("inputs", inputList(block.inputs));
+            problems += filled.problems;
+            values += filled.values;
+            refusals += filled.refusals;
+        }
+        blocks << b;
+    }
+    return {{"blocks", blocks}, {"problems", problems}, {"values", values}, {"refusals", refusals}};
+}
+
+QVariantMap Course::refillBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const
+{
+    const auto doc = m_documents.constFind(number);
+    if (doc == m_documents.cend() || index < 0 || index >= doc->blocks.size())
+        return {};
+    QHash<QString, double> values;
+    for (auto it = inputs.cbegin(); it != inputs.cend(); ++it)
+        values.insert(it.key(), it.value().toDouble());
+    return filledMap(course::fillBlock(doc->blocks.at(index), chip, values, m_textStyle));
+}
+
+void Course::copyText(const QString &text) const
+{
+    if (QClipboard *clipboard = QGuiApplication::clipboard())
+        clipboard->setText(text);
+}

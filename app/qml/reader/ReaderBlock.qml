@@ -1,0 +1,203 @@
+import QtQuick
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// One block of a chapter's text, drawn by its kind. It keeps the values of
+// its inputs and fills its numbers again when one is dragged, with the same
+// rules as the instruments' scrub numbers: a step per 8 px (40 px and a
+// doubling for sizes), Shift for ten steps, snapped to the input's step.
+Loader {
+    id: root
+    required property var modelData
+    required property int index
+    property int chapter: 0
+    property real measure: 600         // the prose column
+    property real wide: 900            // figures and tables
+    property real full: 1200           // pieces: the whole reading area, margin included
+    property real fullOffset: 0        // where that area starts, from the column's left
+    property real viewTop: 0           // the visible part of the page, in reader coordinates
+    property real viewBottom: 0
+    property var inputValues: ({})
+    signal openPlace(string place)
+    signal inputsChanged(int index, var values)
+
+    readonly property string kind: modelData.kind
+    readonly property string anchor: modelData.anchor || ""
+    property var html: modelData.html || []
+    property var details: modelData.details || []
+    property var filled: modelData
+
+    function inputOf(name) { return (modelData.inputs || []).find(i => i.name === name) }
+    function valueOf(name) {
+        const input = inputOf(name)
+        return inputValues[name] !== undefined ? inputValues[name] : input ? input.value : 0
+    }
+    function settle(input, v) {
+        v = input.logarithmic ? Math.pow(2, Math.round(Math.log2(Math.max(v, 1e-9))))
+                              : Math.round(v / input.step) * input.step
+        return Math.max(input.from, Math.min(input.to, v))
+    }
+    function setInput(name, v) {
+        const input = inputOf(name)
+        if (!input) return
+        v = settle(input, v)
+        if (v === valueOf(name)) return
+        const next = Object.assign({}, inputValues)
+        next[name] = v
+        inputValues = next
+        refill()
+        inputsChanged(index, inputValues)
+    }
+    function scrubTo(name, start, dx, modifiers) {
+        const input = inputOf(name)
+        if (!input) return
+        const steps = Math.trunc(dx / Theme.px(input.logarithmic ? 40 : 8)) * (modifiers & Qt.ShiftModifier ? 10 : 1)
+        setInput(name, input.logarithmic ? start * Math.pow(2, steps) : start + steps * input.step)
+    }
+    function stepInput(name, steps) {
+        const input = inputOf(name)
+        if (!input) return
+        const v = valueOf(name)
+        setInput(name, input.logarithmic ? v * Math.pow(2, steps) : v + steps * input.step)
+    }
+    // The numbers again, for the course's chip and these inputs.
+    function refill() {
+        if (!modelData.html) return
+        const r = Course.refillBlock(chapter, index, Course.chip, inputValues)
+        html = r.html || []
+        details = r.details || []
+        filled = r
+    }
+
+    sourceComponent: kind === "heading" ? heading
+                   : kind === "paragraph" ? paragraph
+                   : kind === "list" ? list
+                   : kind === "quote" ? quote
+                   : kind === "code" ? code
+                   : kind === "table" ? table
+                   : kind === "piece" ? piece
+                   : rule
+
+    Component {
+        id: heading
+        Item {
+            width: root.measure
+            implicitHeight: headingText.implicitHeight + (root.modelData.level <= 3 ? Theme.gapXL : Theme.gapL)
+            Text {
+                id: headingText
+                objectName: "heading:" + root.anchor
+                anchors.bottom: parent.bottom
+                width: parent.width
+                text: root.modelData.title || ""
+                wrapMode: Text.WordWrap
+                font.family: Theme.sans
+                font.pixelSize: root.modelData.level <= 2 ? Theme.headingSize * 1.1 : root.modelData.level === 3 ? Theme.headingSize : Theme.subheadingSize
+                font.weight: Font.DemiBold
+                color: Theme.ink
+                Accessible.role: Accessible.Heading
+            }
+        }
+    }
+    Component {
+        id: paragraph
+        ReaderText {
+            objectName: "readerParagraph"
+            width: root.measure
+            text: root.html[0] || ""
+            details: root.details
+            owner: root
+        }
+    }
+    Component {
+        id: list
+        Column {
+            width: root.measure
+            spacing: Theme.gap
+            Repeater {
+                model: root.html
+                delegate: Row {
+                    required property string modelData
+                    required property int index
+                    spacing: Theme.gap
+                    Text {
+                        width: Theme.gapL
+                        horizontalAlignment: Text.AlignRight
+                        text: root.modelData.ordered ? (root.modelData.start + index) + "." : "•"
+                        font.family: Theme.sans; font.pixelSize: Theme.readerSize
+                        lineHeight: Theme.readerLeading
+                        color: Theme.layerMuted(1)
+                    }
+                    ReaderText {
+                        width: root.measure - Theme.gapL - Theme.gap
+                        text: modelData
+                        details: root.details
+                        owner: root
+                    }
+                }
+            }
+        }
+    }
+    Component {
+        id: quote
+        Item {
+            width: root.measure
+            implicitHeight: quoteText.implicitHeight + Theme.gapM * 2
+            Rectangle { width: Theme.px(4); height: parent.height; radius: 2; color: Theme.accentDeep }
+            Rectangle {
+                x: Theme.px(4); width: parent.width - x; height: parent.height
+                color: Theme.codeGround
+            }
+            ReaderText {
+                id: quoteText
+                x: Theme.gapL; y: Theme.gapM
+                width: parent.width - Theme.gapL - Theme.gapM
+                text: root.html[0] || ""
+                details: root.details
+                owner: root
+            }
+        }
+    }
+    Component {
+        id: code
+        ReaderCode {
+            // As wide as its longest line, from the column's measure up to the figures' width.
+            width: Math.min(root.wide, Math.max(root.measure, naturalWidth))
+            code: root.modelData.code || ""
+            styled: root.modelData.styled || ""
+            language: root.modelData.language || ""
+        }
+    }
+    Component {
+        id: table
+        ReaderTable {
+            width: Math.min(root.wide, naturalWidth)
+            available: root.wide
+            columns: root.modelData.columns || 1
+            cells: root.html
+            leftParts: root.filled.left || []
+            rightParts: root.filled.right || []
+            numeric: root.filled.numeric || []
+            details: root.details
+            owner: root
+        }
+    }
+    Component {
+        id: piece
+        ReaderPiece {
+            x: root.fullOffset
+            width: root.full
+            pieceId: root.modelData.pieceId || ""
+            args: root.modelData.args || ({})
+            near: root.y < root.viewBottom + Theme.inlinePieceHeight && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight
+            onOpenPlace: place => root.openPlace(place)
+        }
+    }
+    Component {
+        id: rule
+        Item {
+            width: root.measure
+            implicitHeight: Theme.gapL
+            Rectangle { y: parent.height / 2; width: parent.width; height: 1; color: Theme.tableRule }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// A workshop piece set into the chapter's text (`::: piece EX09
+// preset=race`): live and interactive in the column, with its name and a
+// way to its full page. It is built when the reader scrolls near it, so a
+// chapter opens at the speed of its prose. A piece whose page scrolls
+// lends its scrolling to the chapter: it is shown at its full height.
+Rectangle {
+    id: root
+    property string pieceId: ""
+    property var args: ({})
+    property bool near: false          // set by the page: within a screen of the view
+    readonly property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
+    readonly property url source: Course.pieceUrl(pieceId)
+    readonly property bool built: loader.status === Loader.Ready
+    signal openPlace(string place)
+
+    implicitHeight: bar.height + body.height
+    radius: Theme.radius
+    color: Theme.floor
+    border.color: Theme.cardBorder
+    clip: true
+
+    RowLayout {
+        id: bar
+        x: Theme.gapM
+        width: parent.width - 2 * Theme.gapM
+        height: Theme.gapXL + Theme.gap
+        spacing: Theme.gapM
+        PieceTag { pieceId: root.piece.displayId || root.pieceId; chapter: root.piece.chapter || 0 }
+        Text {
+            Layout.fillWidth: true
+            text: (root.piece.name || "") + (root.piece.does ? "  ·  " + root.piece.does : "")
+            elide: Text.ElideRight
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
+            color: Theme.inkText
+        }
+        PlainButton {
+            objectName: "openFullPage"
+            text: "full page ↗"
+            mono: true
+            fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent
+            onClicked: root.openPlace(root.pieceId)
+        }
+    }
+
+    Item {
+        id: body
+        y: bar.height
+        width: parent.width
+        height: {
+            const flick = root.scroller
+            if (flick) return flick.contentHeight + 2 * Theme.gapM
+            return root.source.toString() === "" ? missing.implicitHeight + Theme.gapL * 2 : Theme.inlinePieceHeight
+        }
+        Loader {
+            id: loader
+            anchors.fill: parent
+            anchors.leftMargin: Theme.gapL
+            anchors.rightMargin: Theme.gapL
+            anchors.topMargin: Theme.gapM
+            anchors.bottomMargin: Theme.gapM
+            active: root.near || status === Loader.Ready
+            source: root.source
+            asynchronous: false
+            onLoaded: {
+                if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
+                    item.applyPresetNamed(root.args.preset)
+                if (item.compact !== undefined)
+                    item.compact = true
+                root.scroller = root.findScroller(item)
+                if (root.scroller)
+                    root.scroller.interactive = false
+            }
+        }
+        Text {
+            id: missing
+            visible: root.source.toString() === ""
+            x: Theme.gapL; y: Theme.gapL
+            width: parent.width - 2 * Theme.gapL
+            text: "This piece is not built in this version of the course."
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+    }
+
+    // The piece's own scrolling page, if it has one.
+    property Item scroller: null
+    function findScroller(item) {
+        if (!item) return null
+        if (item.flickableDirection !== undefined && item.contentHeight !== undefined)
+            return item
+        for (let i = 0; i < item.children.length; ++i) {
+            const child = item.children[i]
+            if (child.flickableDirection !== undefined && child.contentHeight !== undefined && child.height >= item.height - 1)
+                return child
+        }
+        return null
+    }
+}

@@ -1,0 +1,127 @@
+import QtQuick
+import TpuCourse.Ui
+
+// A table of the text: a header row, padded cells, rules between rows, and
+// columns of numbers right-aligned on their decimal point. Columns take
+// their natural width when the table fits `available`; otherwise the
+// columns of words wrap and the numbers keep theirs.
+Column {
+    id: root
+    property var cells: []       // rich text per cell, header row first
+    property var leftParts: []        // each cell up to its decimal point
+    property var rightParts: []       // and from it
+    property var numeric: []     // per column
+    property var details: []
+    property var owner: null
+    property int columns: 1
+    property real available: 600
+    readonly property int rows: columns > 0 ? Math.floor(cells.length / columns) : 0
+    readonly property real pad: Theme.gapM * 0.75
+
+    // Natural widths each cell reports: whole, and its two halves.
+    property var naturals: []
+    property var lefts: []
+    property var rights: []
+    function note(list, i, w) {
+        const next = (list === "n" ? naturals : list === "l" ? lefts : rights).slice()
+        next[i] = w
+        if (list === "n") naturals = next; else if (list === "l") lefts = next; else rights = next
+    }
+    function columnMax(list, c) {
+        let m = 0
+        for (let r = 0; r < rows; ++r) m = Math.max(m, list[r * columns + c] || 0)
+        return m
+    }
+    readonly property var leftWidths: { const w = []; for (let c = 0; c < columns; ++c) w.push(columnMax(lefts, c)); return w }
+    readonly property var rightWidths: { const w = []; for (let c = 0; c < columns; ++c) w.push(columnMax(rights, c)); return w }
+    readonly property real naturalWidth: widths.reduce((a, b) => a + b, 0)
+    readonly property var widths: {
+        const natural = []
+        let total = 0, fixed = 0
+        for (let c = 0; c < columns; ++c) {
+            // A numeric column's header may be wider than its numbers.
+            const body = numeric[c] ? leftWidths[c] + rightWidths[c] : columnMax(naturals, c)
+            const w = Math.ceil(Math.max(body, naturals[c] || 0)) + 2 * pad
+            natural.push(w)
+            total += w
+            if (numeric[c]) fixed += w
+        }
+        if (total <= available)
+            return natural
+        const room = Math.max(available - fixed, columns * Theme.px(80))
+        const scale = room / Math.max(1, total - fixed)
+        return natural.map((w, c) => numeric[c] ? w : Math.floor(w * scale))
+    }
+
+    Rectangle { width: root.naturalWidth; height: 2; color: Theme.ink }
+    Repeater {
+        model: root.rows
+        delegate: Column {
+            id: rowItem
+            required property int index
+            readonly property bool header: index === 0
+            Row {
+                Repeater {
+                    model: root.columns
+                    delegate: Item {
+                        id: cell
+                        required property int index
+                        readonly property int at: rowItem.index * root.columns + index
+                        readonly property bool numberCell: root.numeric[index] === true && !rowItem.header
+                        width: root.widths[index] || 0
+                        height: Math.max(whole.visible ? whole.height : 0, halves.height) + 2 * root.pad * 0.6
+                        // Every cell of a row is as tall as its tallest.
+                        ReaderText {
+                            id: whole
+                            visible: !cell.numberCell
+                            x: root.pad; y: root.pad * 0.6
+                            width: parent.width - 2 * root.pad
+                            pixelSize: Theme.bodySize
+                            lineHeight: 1.3
+                            text: root.cells[cell.at] || ""
+                            details: root.details
+                            owner: root.owner
+                            font.weight: rowItem.header ? Font.DemiBold : Font.Normal
+                            horizontalAlignment: root.numeric[cell.index] ? Text.AlignRight : Text.AlignLeft
+                            onImplicitWidthChanged: root.note("n", cell.at, implicitWidth)
+                            Component.onCompleted: root.note("n", cell.at, implicitWidth)
+                        }
+                        Row {
+                            id: halves
+                            visible: cell.numberCell
+                            x: parent.width - root.pad - width; y: root.pad * 0.6
+                            ReaderText {
+                                width: root.leftWidths[cell.index] || implicitWidth
+                                pixelSize: Theme.bodySize
+                                lineHeight: 1.3
+                                wrapMode: Text.NoWrap
+                                horizontalAlignment: Text.AlignRight
+                                text: cell.numberCell ? root.leftParts[cell.at] || "" : ""
+                                details: root.details
+                                owner: root.owner
+                                onImplicitWidthChanged: root.note("l", cell.at, implicitWidth)
+                                Component.onCompleted: root.note("l", cell.at, implicitWidth)
+                            }
+                            ReaderText {
+                                width: root.rightWidths[cell.index] || implicitWidth
+                                pixelSize: Theme.bodySize
+                                lineHeight: 1.3
+                                wrapMode: Text.NoWrap
+                                text: cell.numberCell ? root.rightParts[cell.at] || "" : ""
+                                details: root.details
+                                owner: root.owner
+                                onImplicitWidthChanged: root.note("r", cell.at, implicitWidth)
+                                Component.onCompleted: root.note("r", cell.at, implicitWidth)
+                            }
+                        }
+                    }
+                }
+            }
+            Rectangle {
+                width: root.naturalWidth
+                height: rowItem.header ? 2 : 1
+                color: rowItem.header ? Theme.ink : Theme.tableRule
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import QtQuick
+import TpuCourse.Ui
+
+// Prose with live numbers, set for reading. Pointing at a number (or giving
+// the text keyboard focus and moving with ← →) opens the shared card that
+// says what the number is; an input ("input:NAME:N" links) is dragged
+// sideways in place, or stepped with ↑ ↓, and its block re-fills the numbers
+// that depend on it.
+Text {
+    id: root
+    property var details: []
+    property var owner: null          // the ReaderBlock that owns the inputs
+    property real pixelSize: Theme.readerSize
+    // Slot numbers of the values in this text, in reading order.
+    readonly property var slots: {
+        const found = []
+        const rx = /href="(?:value:(\d+)|input:[^:"]+:(\d+))"/g
+        let m
+        while ((m = rx.exec(text)) !== null)
+            found.push(parseInt(m[1] !== undefined ? m[1] : m[2]))
+        return found
+    }
+    property int focusSlot: -1
+    readonly property string scrubbing: scrubArea.scrubbing
+
+    textFormat: Text.RichText
+    wrapMode: Text.Wrap
+    font.family: Theme.sans
+    font.pixelSize: pixelSize
+    lineHeight: Theme.readerLeading
+    // Rich text with a line height reports its last line's leading only in
+    // contentHeight: take that, so nothing is cut and blocks never overlap.
+    height: contentHeight
+    color: Theme.ink
+    linkColor: Theme.accentDeep
+    activeFocusOnTab: slots.length > 0
+    Accessible.role: Accessible.StaticText
+    Accessible.name: text.replace(/<[^>]*>/g, "")
+
+    function slotOf(link) {
+        const parts = link.split(":")
+        if (parts[0] === "value") return parseInt(parts[1])
+        if (parts[0] === "input") return parseInt(parts[2])
+        return -1
+    }
+    function inputNameOf(slot) {
+        const m = new RegExp('href="input:([^:"]+):' + slot + '"').exec(text)
+        return m ? m[1] : ""
+    }
+
+    onLinkActivated: link => { if (slotOf(link) < 0) Qt.openUrlExternally(link) }
+    onActiveFocusChanged: focusSlot = activeFocus && slots.length ? slots[0] : -1
+
+    Keys.onPressed: event => {
+        const at = slots.indexOf(focusSlot)
+        const input = inputNameOf(focusSlot)
+        const steps = event.modifiers & Qt.ShiftModifier ? 10 : 1
+        if (event.key === Qt.Key_Right && at + 1 < slots.length) focusSlot = slots[at + 1]
+        else if (event.key === Qt.Key_Left && at > 0) focusSlot = slots[at - 1]
+        else if (event.key === Qt.Key_Up && input !== "" && owner) owner.stepInput(input, steps)
+        else if (event.key === Qt.Key_Down && input !== "" && owner) owner.stepInput(input, -steps)
+        else return
+        event.accepted = true
+    }
+
+    HoverHandler {
+        id: hover
+        cursorShape: root.hoveredLink.startsWith("input:") || root.scrubbing !== "" ? Qt.SizeHorCursor
+                     : root.hoveredLink !== "" ? Qt.PointingHandCursor : Qt.IBeamCursor
+    }
+
+    // Drags an input: the press lands on an "input:" link, every pixel of
+    // travel after it goes to the owner's scrub rule.
+    MouseArea {
+        id: scrubArea
+        property string scrubbing: ""
+        property real startX: 0
+        property real startValue: 0
+        anchors.fill: parent
+        preventStealing: true
+        cursorShape: undefined
+        onPressed: mouse => {
+            const link = root.linkAt(mouse.x, mouse.y)
+            if (!link.startsWith("input:") || !root.owner) {
+                mouse.accepted = false
+                return
+            }
+            scrubbing = link.split(":")[1]
+            startX = mouse.x
+            startValue = root.owner.valueOf(scrubbing)
+            root.focusSlot = root.slotOf(link)
+        }
+        onPositionChanged: mouse => {
+            if (scrubbing !== "")
+                root.owner.scrubTo(scrubbing, startValue, mouse.x - startX, mouse.modifiers)
+        }
+        onReleased: scrubbing = ""
+        onCanceled: scrubbing = ""
+    }
+
+    // The card: beside the number under the pointer, or under the text for
+    // the number chosen with the keyboard.
+    ExplainCard {
+        readonly property int hoveredSlot: root.slotOf(root.hoveredLink)
+        readonly property bool byKeyboard: hoveredSlot < 0 && root.activeFocus && root.focusSlot >= 0
+        readonly property int slot: hoveredSlot >= 0 ? hoveredSlot : byKeyboard ? root.focusSlot : -1
+        shown: slot >= 0 || root.scrubbing !== ""
+        delay: byKeyboard || root.scrubbing !== "" ? 0 : 150
+        heading: byKeyboard ? "number " + (root.slots.indexOf(root.focusSlot) + 1) + " of " + root.slots.length + " · ← → for the others" : ""
+        text: shown ? root.details[slot >= 0 ? slot : root.focusSlot] || "" : ""
+        targetRect: byKeyboard ? Qt.rect(0, 0, root.width, root.height)
+                               : Qt.rect(hover.point.position.x - Theme.gapM, hover.point.position.y - root.pixelSize,
+                                         Theme.gapL, root.pixelSize * 1.6)
+    }
+    FocusFrame {}
+}
