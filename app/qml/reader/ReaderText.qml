@@ -101,6 +101,7 @@ Text {
     // The card: beside the number under the pointer, or under the text for
     // the number chosen with the keyboard.
     ExplainCard {
+        objectName: "readerValueCard"
         readonly property int hoveredSlot: root.slotOf(root.hoveredLink)
         readonly property bool byKeyboard: hoveredSlot < 0 && root.activeFocus && root.focusSlot >= 0
         readonly property int slot: hoveredSlot >= 0 ? hoveredSlot : byKeyboard ? root.focusSlot : -1

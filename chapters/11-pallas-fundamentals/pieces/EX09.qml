@@ -28,6 +28,7 @@ FocusScope {
 
     BlockSpecModel {
         id: sandbox
+        objectName: "ex09Model"
         chip: Course.chip
     }
     Connections {

@@ -164,8 +164,10 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
     v.isFact = true;
     v.text = tpusim::format_fact(f);
     v.source = f.source;
-    v.details = chip.name + ": " + (f.assumption ? "an assumption of the simulator, not a published figure" : "a published figure") +
-                (f.source.empty() ? "" : " " + f.source) + (f.note.empty() ? "" : "\n" + f.note);
+    // The first line in the provenance form the explanation card colours.
+    v.details = (f.assumption ? "assumption · " + chip.name + " · the simulator's, not a published figure"
+                              : "published · " + chip.name + " · a published figure") +
+                (f.source.empty() ? "" : "\nsource " + f.source) + (f.note.empty() ? "" : "\n" + f.note);
     return v;
 }
 

@@ -1,0 +1,229 @@
+// The chapter reader as a learner uses it: prose at a readable measure,
+// contents that follow the scroll, numbers that say what they are, inputs
+// dragged in place, code copied as written, pieces live in the text, and
+// one chip that re-fills the page without rebuilding it.
+#include "pieceinput.h"
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <catch2/catch.hpp>
+
+#include <QClipboard>
+#include <QFontMetricsF>
+#include <QGuiApplication>
+#include <QQuickItem>
+#include <QTest>
+#include <QTextDocument>
+
+#include <optional>
+
+namespace {
+
+void settle() { QTest::qWait(400); }
+
+QString plainText(QObject *text)
+{
+    QTextDocument doc;
+    doc.setHtml(text->property("text").toString());
+    return doc.toPlainText();
+}
+
+QList<QQuickItem *> shownItems(ShellFixture &shell, const char *name)
+{
+    QList<QQuickItem *> out;
+    for (QObject *o : shell.findAll(name))
+        if (ShellFixture::isShown(o))
+            out << qobject_cast<QQuickItem *>(o);
+    return out;
+}
+
+// The reader's text item whose HTML contains `needle`.
+QQuickItem *textContaining(ShellFixture &shell, const QString &needle)
+{
+    QList<QQuickItem *> queue{shell.window()->contentItem()};
+    while (!queue.isEmpty()) {
+        QQuickItem *item = queue.takeFirst();
+        if (!item->isVisible())
+            continue;
+        if (item->inherits("QQuickText") && item->property("text").toString().contains(needle))
+            return item;
+        queue << item->childItems();
+    }
+    return nullptr;
+}
+
+// Where in `text` (its coordinates) a link starting with `prefix` is.
+std::optional<QPointF> linkPoint(QQuickItem *text, const QString &prefix)
+{
+    for (qreal y = 4; y < text->height(); y += 6)
+        for (qreal x = 2; x < text->width(); x += 4) {
+            QString link;
+            QMetaObject::invokeMethod(text, "linkAt", Q_RETURN_ARG(QString, link), Q_ARG(qreal, x), Q_ARG(qreal, y));
+            if (link.startsWith(prefix))
+                return QPointF(x + 2, y);
+        }
+    return std::nullopt;
+}
+
+// Scrolls the chapter page so `item` is in the middle of the window.
+void bringIntoView(ShellFixture &shell, QQuickItem *item)
+{
+    QObject *page = shell.find("chapterPage");
+    auto *flick = qobject_cast<QQuickItem *>(page);
+    auto *content = flick->property("contentItem").value<QQuickItem *>();
+    const qreal y = item->mapToItem(content, QPointF(0, 0)).y() - shell.window()->height() / 3.0;
+    const qreal maxY = page->property("maximumY").toReal();
+    page->setProperty("contentY", std::clamp(y, 0.0, maxY));
+    QTest::qWait(100);
+}
+
+} // namespace
+
+TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every common size", "[reader][qml]")
+{
+    ShellFixture shell;
+    for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+        shell.window()->resize(size);
+        REQUIRE(shell.navigate(QStringLiteral("ch08")));
+        settle();
+        int measured = 0;
+        for (QQuickItem *p : shownItems(shell, "readerParagraph")) {
+            const QFontMetricsF metrics(p->property("font").value<QFont>());
+            const qreal pitch = metrics.lineSpacing() * p->property("lineHeight").toReal();
+            const int lines = qRound(p->property("contentHeight").toReal() / pitch);
+            if (lines < 6)
+                continue;   // the last line of a short paragraph skews its average
+            const qreal perLine = plainText(p).size() / (lines - 0.5);
+            INFO(size.width() << "x" << size.height() << ": " << perLine << " characters a line over " << lines << " lines");
+            CHECK(perLine >= 60);
+            CHECK(perLine <= 75);
+            ++measured;
+        }
+        CHECK(measured >= 3);
+    }
+}
+
+TEST_CASE("the contents follow the scroll and take the reader to a heading", "[reader][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch08#the-memory-hierarchy")));
+    QObject *page = shell.find("chapterPage");
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("the-memory-hierarchy"));
+    CHECK(page->property("contentY").toReal() > shell.window()->height());
+
+    // A click on "Sources" in the contents scrolls the text there.
+    QQuickItem *contents = qobject_cast<QQuickItem *>(shell.findShown("readerContents"));
+    REQUIRE(contents != nullptr);
+    QQuickItem *entry = nullptr;
+    QList<QQuickItem *> stack{contents};
+    while (!stack.isEmpty() && !entry) {
+        QQuickItem *item = stack.takeLast();
+        if (item->inherits("QQuickText") && item->property("text").toString() == QStringLiteral("Sources"))
+            entry = item;
+        stack << item->childItems();
+    }
+    REQUIRE(entry != nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, entry->mapToScene(QPointF(8, entry->height() / 2)).toPoint());
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("sources"));
+
+    // A heading the chapter does not have is refused, not opened at the top.
+    CHECK_FALSE(shell.navigate(QStringLiteral("ch08#no-such-heading")));
+}
+
+TEST_CASE("pointing at a live number shows what it is", "[reader][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch08")));
+    settle();
+    QQuickItem *text = textContaining(shell, QStringLiteral("href=\"value:"));
+    REQUIRE(text != nullptr);
+    bringIntoView(shell, text);
+    const auto point = linkPoint(text, QStringLiteral("value:"));
+    REQUIRE(point);
+    QTest::mouseMove(shell.window(), text->mapToScene(*point).toPoint());
+    const auto openCard = [&]() -> QObject * {
+        for (QObject *c : shell.findAll("readerValueCard"))
+            if (c->property("visible").toBool())
+                return c;
+        return nullptr;
+    };
+    QObject *card = nullptr;
+    WAIT_VERIFY((card = openCard()) != nullptr);
+    const QString said = card->property("text").toString();
+    INFO(said.toStdString());
+    CHECK((said.startsWith(QStringLiteral("predicted")) || said.startsWith(QStringLiteral("published"))));
+}
+
+TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows step it", "[reader][qml]")
+{
+    ShellFixture shell;
+    shell.course().setChip(QStringLiteral("v5e"));
+    REQUIRE(shell.navigate(QStringLiteral("ch10#worked-example-4-sliding-across-the-ridge")));
+    settle();
+    QQuickItem *text = textContaining(shell, QStringLiteral("href=\"input:m:"));
+    REQUIRE(text != nullptr);
+    bringIntoView(shell, text);
+    CHECK(plainText(text).contains(QStringLiteral("memory-bound")));   // M = 128 on v5e
+    const auto point = linkPoint(text, QStringLiteral("input:m:"));
+    REQUIRE(point);
+    const QPoint start = text->mapToScene(*point).toPoint();
+    QTest::mousePress(shell.window(), Qt::LeftButton, Qt::NoModifier, start);
+    for (int dx = 10; dx <= 200; dx += 10)
+        QTest::mouseMove(shell.window(), start + QPoint(dx, 0));
+    QTest::mouseRelease(shell.window(), Qt::LeftButton, Qt::NoModifier, start + QPoint(200, 0));
+    // 200 px at 40 px a doubling: 128 -> 4096 rows, past v5e's ridge.
+    WAIT_VERIFY(plainText(text).contains(QStringLiteral("compute-bound")));
+    CHECK(plainText(text).contains(QStringLiteral("4096")));
+
+    // From the keyboard: focus the paragraph, each Down halves M.
+    text->forceActiveFocus();
+    for (int i = 0; i < 3; ++i)
+        QTest::keyClick(shell.window(), Qt::Key_Down);
+    WAIT_VERIFY(plainText(text).contains(QStringLiteral("M = 512")));
+    CHECK(plainText(text).contains(QStringLiteral("compute-bound")));  // intensity 455 against v5e's 240
+
+    // The chip in the margin re-fills the same paragraph, its input kept.
+    shell.course().setChip(QStringLiteral("v6e"));
+    WAIT_VERIFY(plainText(text).contains(QStringLiteral("memory-bound")));  // against v6e's 561
+    CHECK(plainText(text).contains(QStringLiteral("M = 512")));
+}
+
+TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch08#worked-example-1-stepping-a-tile-through-the-array")));
+    settle();
+    QQuickItem *copy = piece_input::shownItem(shell, "copyCode");
+    REQUIRE(copy != nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
+    const QString copied = QGuiApplication::clipboard()->text();
+    CHECK(copied.startsWith(QStringLiteral("def mxu_tile_cycles(m, array=128):\n")));
+    CHECK(copied.contains(QStringLiteral("    return cycles, m / cycles")));
+    WAIT_COMPARE(copy->property("text").toString(), QStringLiteral("copied"));
+}
+
+TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip change, and opens its page", "[reader][qml]")
+{
+    ShellFixture shell;
+    shell.course().setChip(QStringLiteral("v5e"));
+    REQUIRE(shell.navigate(QStringLiteral("ch11#worked-example-3-a-schedule-that-is-wrong-but-compiles")));
+    settle();
+    // The text sets EX·09 with its race preset: K is parallel.
+    QQuickItem *map = nullptr;
+    WAIT_VERIFY((map = piece_input::shownItem(shell, "ex09Preset_race")) != nullptr);
+    bringIntoView(shell, map);
+    QObject *sandbox = shell.find("ex09Model");
+    REQUIRE(sandbox != nullptr);
+    CHECK(sandbox->property("semantics").toStringList().last() == QStringLiteral("parallel"));
+
+    shell.course().setChip(QStringLiteral("v6e"));
+    settle();
+    CHECK(shell.findAll("ex09Model") == QList<QObject *>{sandbox});   // the same piece, not a new one
+    CHECK(sandbox->property("semantics").toStringList().last() == QStringLiteral("parallel"));
+
+    QQuickItem *open = piece_input::shownItem(shell, "openFullPage");
+    REQUIRE(open != nullptr);
+    bringIntoView(shell, open);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(open, 0.5));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+}
