@@ -75,14 +75,15 @@ public:
     Q_INVOKABLE QVariantList goalsOf(int chapter, const QString &itemId) const;
     // A piece reports a goal reached; the item is done when all its goals are.
     Q_INVOKABLE bool reachGoal(int chapter, const QString &itemId, const QString &goalId);
-    // The reader (course_reader.cpp). The chapter's introduction and text as
-    // typed blocks with live numbers filled for `chip`; `style` carries the
-    // theme's fonts and colours. {blocks: [{kind, html: [..], details, ..}],
-    // problems: [..], values, refusals}
-    Q_INVOKABLE QVariantMap chapterDocument(int number, const QString &chip, const QVariantMap &style);
-    // Block `index` of that document again, its inputs at `inputs` ({name:
-    // value}): {html: [..], details: [..], problems: [..]}.
-    Q_INVOKABLE QVariantMap refillBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const;
+    // The reader (course_reader.cpp). The chapter's introduction and text,
+    // parsed into typed blocks; `style` carries the theme's fonts and
+    // colours. Returns the outline: {count, headings: [{index, level, anchor,
+    // title}], pieces: [{index, pieceId}], problems: [..], values}.
+    Q_INVOKABLE QVariantMap chapterDocument(int number, const QVariantMap &style);
+    // Block `index` of that document with its live numbers filled for `chip`
+    // and its inputs at `inputs` ({name: value}): {kind, html: [..],
+    // details: [..], problems: [..], ...}.
+    Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const;
     Q_INVOKABLE void copyText(const QString &text) const;
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);

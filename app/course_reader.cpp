@@ -60,7 +60,7 @@ QVariantMap filledMap(const course::FilledBlock &filled)
 
 } // namespace
 
-QVariantMap Course::chapterDocument(int number, const QString &chip, const QVariantMap &style)
+QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
 {
     m_textStyle.fontFamily = style.value("font", m_textStyle.fontFamily).toString();
     m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
@@ -82,63 +82,67 @@ QVariantMap Course::chapterDocument(int number, const QString &chip, const QVari
         m_documents.insert(number, course::parseChapter(plugin->introMarkdown()
                                                         + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text)));
     }
+    // Only the outline here: each block is filled when the reader builds it,
+    // so opening a chapter converts no more than the blocks it shows.
     const course::ChapterDocument &doc = m_documents[number];
-    QVariantList blocks;
-    QStringList problems = doc.problems;
+    QVariantList headings;
+    QVariantList pieces;
     int values = 0;
-    int refusals = 0;
-    for (const course::DocBlock &block : doc.blocks) {
-        QVariantMap b{{"kind", kindName(block.kind)}};
-        switch (block.kind) {
-        case course::DocBlock::Kind::Heading:
-            b.insert({{"level", block.level}, {"anchor", block.anchor}, {"title", block.title}});
-            break;
-        case course::DocBlock::Kind::List:
-            b.insert({{"ordered", block.ordered}, {"start", block.start}});
-            break;
-        case course::DocBlock::Kind::Table: {
-            QStringList align;
-            for (Qt::Alignment a : block.align)
-                align << alignName(a);
-            b.insert({{"columns", block.columns}, {"align", align}});
-            break;
-        }
-        case course::DocBlock::Kind::Code:
-            b.insert({{"language", block.language}, {"code", block.code},
-                      {"styled", course::codeStyledText(block.code, block.language, m_codePalette)}});
-            break;
-        case course::DocBlock::Kind::Piece: {
-            QVariantMap args;
-            for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)
-                args.insert(it.key(), it.value());
-            b.insert({{"pieceId", block.pieceId}, {"args", args}});
-            break;
-        }
-        default:
-            break;
-        }
-        if (!block.texts.isEmpty()) {
-            const course::FilledBlock filled = course::fillBlock(block, chip, {}, m_textStyle);
-            b.insert(filledMap(filled));
-            b.insert("inputs", inputList(block.inputs));
-            problems += filled.problems;
-            values += filled.values;
-            refusals += filled.refusals;
-        }
-        blocks << b;
+    for (int i = 0; i < doc.blocks.size(); ++i) {
+        const course::DocBlock &block = doc.blocks.at(i);
+        if (block.kind == course::DocBlock::Kind::Heading)
+            headings << QVariantMap{{"index", i}, {"level", block.level}, {"anchor", block.anchor}, {"title", block.title}};
+        else if (block.kind == course::DocBlock::Kind::Piece)
+            pieces << QVariantMap{{"index", i}, {"pieceId", block.pieceId}};
+        values += static_cast<int>(block.placeholders.size() - block.inputs.size());
     }
-    return {{"blocks", blocks}, {"problems", problems}, {"values", values}, {"refusals", refusals}};
+    return {{"count", static_cast<int>(doc.blocks.size())}, {"headings", headings}, {"pieces", pieces},
+            {"problems", doc.problems}, {"values", values}};
 }
 
-QVariantMap Course::refillBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const
+QVariantMap Course::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const
 {
     const auto doc = m_documents.constFind(number);
     if (doc == m_documents.cend() || index < 0 || index >= doc->blocks.size())
         return {};
-    QHash<QString, double> values;
-    for (auto it = inputs.cbegin(); it != inputs.cend(); ++it)
-        values.insert(it.key(), it.value().toDouble());
-    return filledMap(course::fillBlock(doc->blocks.at(index), chip, values, m_textStyle));
+    const course::DocBlock &block = doc->blocks.at(index);
+    QVariantMap b{{"kind", kindName(block.kind)}};
+    switch (block.kind) {
+    case course::DocBlock::Kind::Heading:
+        b.insert({{"level", block.level}, {"anchor", block.anchor}, {"title", block.title}});
+        break;
+    case course::DocBlock::Kind::List:
+        b.insert({{"ordered", block.ordered}, {"start", block.start}});
+        break;
+    case course::DocBlock::Kind::Table: {
+        QStringList align;
+        for (Qt::Alignment a : block.align)
+            align << alignName(a);
+        b.insert({{"columns", block.columns}, {"align", align}});
+        break;
+    }
+    case course::DocBlock::Kind::Code:
+        b.insert({{"language", block.language}, {"code", block.code},
+                  {"styled", course::codeStyledText(block.code, block.language, m_codePalette)}});
+        break;
+    case course::DocBlock::Kind::Piece: {
+        QVariantMap args;
+        for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)
+            args.insert(it.key(), it.value());
+        b.insert({{"pieceId", block.pieceId}, {"args", args}});
+        break;
+    }
+    default:
+        break;
+    }
+    if (!block.texts.isEmpty()) {
+        QHash<QString, double> values;
+        for (auto it = inputs.cbegin(); it != inputs.cend(); ++it)
+            values.insert(it.key(), it.value().toDouble());
+        b.insert(filledMap(course::fillBlock(block, chip, values, m_textStyle)));
+        b.insert("inputs", inputList(block.inputs));
+    }
+    return b;
 }
 
 void Course::copyText(const QString &text) const

@@ -17,20 +17,9 @@ ScrollPage {
     property var doc: ({})
     // Inputs the learner dragged, by block: kept while the chapter is open.
     property var inputState: ({})
-    property bool textStale: false
     readonly property var textStyle: ({
         "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink,
         "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
-    onVisibleChanged: if (visible && textStale) refillText()
-    // The chip changed: every block fills its numbers again, in place, so
-    // inline pieces and dragged inputs keep their state.
-    function refillText() {
-        textStale = false
-        for (let i = 0; i < blocks.count; ++i) {
-            const block = blocks.itemAt(i)
-            if (block) block.refill()
-        }
-    }
     readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
 
@@ -60,9 +49,21 @@ ScrollPage {
             return false
         if (page.number !== number) {
             inputState = ({})
-            doc = Course.chapterDocument(number, Course.chip, textStyle)
-        } else if (textStale) {
-            refillText()
+            readerCard.shown = false
+            readerCard.target = root
+            const next = Course.chapterDocument(number, textStyle)
+            // Build first what the reader will see first: the top, or the
+            // heading or piece the page opens at.
+            const heading = (next.headings || []).find(h => h.anchor === anchor)
+            const piece = (next.pieces || []).find(p => p.pieceId === pieceId)
+            revealFrom = anchor && heading ? heading.index : pieceId && piece ? piece.index : -1
+            // Emptied first: two chapters with as many blocks would otherwise
+            // keep the same delegates, and the count of built blocks with them.
+            doc = ({})
+            readyBlocks = 0
+            shownBlocks = Math.min(next.count || 0, eagerBlocks)
+            doc = next
+            growBlocks.restart()
         }
         page = p
         labs = Course.labsOfChapter(number)
@@ -72,12 +73,31 @@ ScrollPage {
         // once the page is laid out, and kept there while the text above it
         // settles.
         pendingReveal = anchor ? "#" + anchor : pieceId
-        if (anchor && !(doc.blocks || []).some(b => b.anchor === anchor))
+        if (anchor && !(doc.headings || []).some(h => h.anchor === anchor))
             return false
         revealWindow.restart()
         return true
     }
     property string pendingReveal: ""
+    property int revealFrom: -1
+    // The first screen's blocks are made before the page is first painted;
+    // the rest follow a batch a frame, so a chapter opens at the speed of
+    // its first screen and the page's height grows as they arrive.
+    readonly property int eagerBlocks: 6
+    readonly property int blocksPerFrame: 8
+    property int shownBlocks: 0
+    Timer {
+        id: growBlocks
+        interval: 16
+        repeat: true
+        onTriggered: {
+            root.shownBlocks = Math.min(root.doc.count || 0, root.shownBlocks + root.blocksPerFrame)
+            if (root.shownBlocks >= (root.doc.count || 0)) stop()
+        }
+    }
+    property int readyBlocks: 0
+    // Every block built: the page's height is final, the reveal can rest.
+    onReadyBlocksChanged: if (readyBlocks === doc.count && pendingReveal !== "") { revealPending(); revealWindow.restart() }
     function revealPending() {
         const target = pendingReveal !== "" ? anchorOf(pendingReveal) : null
         if (target)
@@ -86,7 +106,17 @@ ScrollPage {
     // Blocks are placed after their heights change: reveal once they are.
     onContentHeightChanged: if (pendingReveal !== "") revealSoon.restart()
     Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
-    Timer { id: revealWindow; interval: 600; onTriggered: { root.revealPending(); root.pendingReveal = "" } }
+    // Kept while blocks are still being built (at most a few seconds).
+    Timer {
+        id: revealWindow
+        property int waited: 0
+        interval: 600
+        onTriggered: {
+            root.revealPending()
+            if (root.readyBlocks < (root.doc.count || 0) && ++waited < 8) restart()
+            else { root.pendingReveal = ""; waited = 0 }
+        }
+    }
     // "#anchor": a heading of the text; otherwise the lab card, inline piece
     // or piece row of `pieceId`.
     function anchorOf(name) {
@@ -99,7 +129,7 @@ ScrollPage {
         }
         for (let i = 0; i < blocks.count; ++i) {
             const block = blocks.itemAt(i)
-            if (block && block.kind === "piece" && block.modelData.pieceId === name) return block
+            if (block && block.kind === "piece" && block.block.pieceId === name) return block
         }
         for (let i = 0; i < column.children.length; ++i) {
             const child = column.children[i]
@@ -230,7 +260,7 @@ ScrollPage {
         y: Math.max(band.height + Theme.gapXL, root.contentY + Theme.gapL)
         width: Theme.marginWidth
         height: root.height - 2 * Theme.gapL
-        headings: (root.doc.blocks || []).filter(b => b.kind === "heading" && b.level <= 3)
+        headings: (root.doc.headings || []).filter(h => h.level <= 3)
         currentAnchor: root.currentAnchor
         values: root.doc.values || 0
         onJump: anchor => root.reveal(root.anchorOf("#" + anchor))
@@ -255,9 +285,14 @@ ScrollPage {
         }
         Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.tableRule }
     }
+    // The one card that says what a number in the text is.
+    ExplainCard { id: readerCard; objectName: "readerValueCard" }
+
     Connections {
         target: Course
-        function onChipChanged() { if (root.visible) root.refillText(); else root.textStale = true }
+        // Blocks re-fill themselves (their binding names the chip); the
+        // card may be showing a number that just changed.
+        function onChipChanged() { readerCard.shown = false }
     }
 
     ColumnLayout {
@@ -291,7 +326,7 @@ ScrollPage {
             spacing: Theme.gapM
             Repeater {
                 id: blocks
-                model: root.doc.blocks || []
+                model: root.doc.count || 0
                 delegate: ReaderBlock {
                     chapter: root.page.number || 0
                     measure: root.measure
@@ -300,8 +335,12 @@ ScrollPage {
                     fullOffset: root.groupLeft - root.columnX
                     viewTop: root.contentY - column.y - reader.y
                     viewBottom: viewTop + root.height
+                    active: index < root.shownBlocks
                     inputValues: root.inputState[index] || ({})
-                    Component.onCompleted: if (root.inputState[index]) refill()
+                    card: readerCard
+                    onFirstLoaded: root.readyBlocks += 1
+                    settled: root.readyBlocks === (root.doc.count || 0)
+                    wanted: index === root.revealFrom
                     onInputsChanged: (i, values) => { const next = root.inputState; next[i] = values; root.inputState = next }
                     onOpenPlace: place => root.openPlace(place)
                 }

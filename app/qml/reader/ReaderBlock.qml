@@ -8,7 +8,6 @@ import TpuCourse.Backend
 // doubling for sizes), Shift for ten steps, snapped to the input's step.
 Loader {
     id: root
-    required property var modelData
     required property int index
     property int chapter: 0
     property real measure: 600         // the prose column
@@ -17,17 +16,28 @@ Loader {
     property real fullOffset: 0        // where that area starts, from the column's left
     property real viewTop: 0           // the visible part of the page, in reader coordinates
     property real viewBottom: 0
+    // Every block above is built and placed: until then a block's y is not
+    // where it will be, and a piece must not take it as a reason to load.
+    property bool settled: false
+    property bool wanted: false        // the page opens at this block
     property var inputValues: ({})
+    property var card: null            // the page's one explanation card
+    // Built once: the page counts each block the first time it loads.
+    property bool built: false
+    signal firstLoaded()
+    onLoaded: if (!built) { built = true; firstLoaded() }
     signal openPlace(string place)
     signal inputsChanged(int index, var values)
 
-    readonly property string kind: modelData.kind
-    readonly property string anchor: modelData.anchor || ""
-    property var html: modelData.html || []
-    property var details: modelData.details || []
-    property var filled: modelData
+    // The block, its numbers filled for the course's chip and these inputs:
+    // a binding, so a chip chosen anywhere or an input dragged re-fills it.
+    readonly property var block: active ? Course.documentBlock(chapter, index, Course.chip, inputValues) : ({})
+    readonly property string kind: block.kind || ""
+    readonly property string anchor: block.anchor || ""
+    readonly property var html: block.html || []
+    readonly property var details: block.details || []
 
-    function inputOf(name) { return (modelData.inputs || []).find(i => i.name === name) }
+    function inputOf(name) { return (block.inputs || []).find(i => i.name === name) }
     function valueOf(name) {
         const input = inputOf(name)
         return inputValues[name] !== undefined ? inputValues[name] : input ? input.value : 0
@@ -45,7 +55,6 @@ Loader {
         const next = Object.assign({}, inputValues)
         next[name] = v
         inputValues = next
-        refill()
         inputsChanged(index, inputValues)
     }
     function scrubTo(name, start, dx, modifiers) {
@@ -60,15 +69,6 @@ Loader {
         const v = valueOf(name)
         setInput(name, input.logarithmic ? v * Math.pow(2, steps) : v + steps * input.step)
     }
-    // The numbers again, for the course's chip and these inputs.
-    function refill() {
-        if (!modelData.html) return
-        const r = Course.refillBlock(chapter, index, Course.chip, inputValues)
-        html = r.html || []
-        details = r.details || []
-        filled = r
-    }
-
     sourceComponent: kind === "heading" ? heading
                    : kind === "paragraph" ? paragraph
                    : kind === "list" ? list
@@ -76,22 +76,23 @@ Loader {
                    : kind === "code" ? code
                    : kind === "table" ? table
                    : kind === "piece" ? piece
-                   : rule
+                   : kind === "rule" ? rule
+                   : null   // not yet known: the chapter is set as the block is made
 
     Component {
         id: heading
         Item {
             width: root.measure
-            implicitHeight: headingText.implicitHeight + (root.modelData.level <= 3 ? Theme.gapXL : Theme.gapL)
+            implicitHeight: headingText.implicitHeight + (root.block.level <= 3 ? Theme.gapXL : Theme.gapL)
             Text {
                 id: headingText
                 objectName: "heading:" + root.anchor
                 anchors.bottom: parent.bottom
                 width: parent.width
-                text: root.modelData.title || ""
+                text: root.block.title || ""
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans
-                font.pixelSize: root.modelData.level <= 2 ? Theme.headingSize * 1.1 : root.modelData.level === 3 ? Theme.headingSize : Theme.subheadingSize
+                font.pixelSize: root.block.level <= 2 ? Theme.headingSize * 1.1 : root.block.level === 3 ? Theme.headingSize : Theme.subheadingSize
                 font.weight: Font.DemiBold
                 color: Theme.ink
                 Accessible.role: Accessible.Heading
@@ -106,6 +107,7 @@ Loader {
             text: root.html[0] || ""
             details: root.details
             owner: root
+            card: root.card
         }
     }
     Component {
@@ -122,7 +124,7 @@ Loader {
                     Text {
                         width: Theme.gapL
                         horizontalAlignment: Text.AlignRight
-                        text: root.modelData.ordered ? (root.modelData.start + index) + "." : "•"
+                        text: root.block.ordered ? (root.block.start + index) + "." : "•"
                         font.family: Theme.sans; font.pixelSize: Theme.readerSize
                         lineHeight: Theme.readerLeading
                         color: Theme.layerMuted(1)
@@ -132,6 +134,7 @@ Loader {
                         text: modelData
                         details: root.details
                         owner: root
+                        card: root.card
                     }
                 }
             }
@@ -154,6 +157,7 @@ Loader {
                 text: root.html[0] || ""
                 details: root.details
                 owner: root
+                card: root.card
             }
         }
     }
@@ -162,9 +166,9 @@ Loader {
         ReaderCode {
             // As wide as its longest line, from the column's measure up to the figures' width.
             width: Math.min(root.wide, Math.max(root.measure, naturalWidth))
-            code: root.modelData.code || ""
-            styled: root.modelData.styled || ""
-            language: root.modelData.language || ""
+            code: root.block.code || ""
+            styled: root.block.styled || ""
+            language: root.block.language || ""
         }
     }
     Component {
@@ -172,13 +176,14 @@ Loader {
         ReaderTable {
             width: Math.min(root.wide, naturalWidth)
             available: root.wide
-            columns: root.modelData.columns || 1
+            columns: root.block.columns || 1
             cells: root.html
-            leftParts: root.filled.left || []
-            rightParts: root.filled.right || []
-            numeric: root.filled.numeric || []
+            leftParts: root.block.left || []
+            rightParts: root.block.right || []
+            numeric: root.block.numeric || []
             details: root.details
             owner: root
+            card: root.card
         }
     }
     Component {
@@ -186,9 +191,10 @@ Loader {
         ReaderPiece {
             x: root.fullOffset
             width: root.full
-            pieceId: root.modelData.pieceId || ""
-            args: root.modelData.args || ({})
-            near: root.y < root.viewBottom + Theme.inlinePieceHeight && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight
+            pieceId: root.block.pieceId || ""
+            args: root.block.args || ({})
+            near: root.wanted || root.settled && root.y < root.viewBottom + Theme.inlinePieceHeight
+                                               && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight
             onOpenPlace: place => root.openPlace(place)
         }
     }

@@ -13,6 +13,7 @@ Column {
     property var numeric: []     // per column
     property var details: []
     property var owner: null
+    property var card: null
     property int columns: 1
     property real available: 600
     readonly property int rows: columns > 0 ? Math.floor(cells.length / columns) : 0
@@ -69,49 +70,64 @@ Column {
                         readonly property int at: rowItem.index * root.columns + index
                         readonly property bool numberCell: root.numeric[index] === true && !rowItem.header
                         width: root.widths[index] || 0
-                        height: Math.max(whole.visible ? whole.height : 0, halves.height) + 2 * root.pad * 0.6
-                        // Every cell of a row is as tall as its tallest.
-                        ReaderText {
-                            id: whole
-                            visible: !cell.numberCell
-                            x: root.pad; y: root.pad * 0.6
-                            width: parent.width - 2 * root.pad
-                            pixelSize: Theme.bodySize
-                            lineHeight: 1.3
-                            text: root.cells[cell.at] || ""
-                            details: root.details
-                            owner: root.owner
-                            font.weight: rowItem.header ? Font.DemiBold : Font.Normal
-                            horizontalAlignment: root.numeric[cell.index] ? Text.AlignRight : Text.AlignLeft
-                            onImplicitWidthChanged: root.note("n", cell.at, implicitWidth)
-                            Component.onCompleted: root.note("n", cell.at, implicitWidth)
+                        height: content.height + 2 * root.pad * 0.6
+                        Loader {
+                            id: content
+                            y: root.pad * 0.6
+                            sourceComponent: cell.numberCell ? halves : whole
                         }
-                        Row {
-                            id: halves
-                            visible: cell.numberCell
-                            x: parent.width - root.pad - width; y: root.pad * 0.6
+                        Component {
+                            id: whole
                             ReaderText {
-                                width: root.leftWidths[cell.index] || implicitWidth
+                                x: root.pad
+                                width: cell.width - 2 * root.pad
                                 pixelSize: Theme.bodySize
                                 lineHeight: 1.3
-                                wrapMode: Text.NoWrap
-                                horizontalAlignment: Text.AlignRight
-                                text: cell.numberCell ? root.leftParts[cell.at] || "" : ""
+                                text: root.cells[cell.at] || ""
                                 details: root.details
                                 owner: root.owner
-                                onImplicitWidthChanged: root.note("l", cell.at, implicitWidth)
-                                Component.onCompleted: root.note("l", cell.at, implicitWidth)
+                                card: root.card
+                                font.weight: rowItem.header ? Font.DemiBold : Font.Normal
+                                horizontalAlignment: root.numeric[cell.index] ? Text.AlignRight : Text.AlignLeft
+                                onImplicitWidthChanged: root.note("n", cell.at, implicitWidth)
+                                Component.onCompleted: root.note("n", cell.at, implicitWidth)
                             }
-                            ReaderText {
-                                width: root.rightWidths[cell.index] || implicitWidth
-                                pixelSize: Theme.bodySize
-                                lineHeight: 1.3
-                                wrapMode: Text.NoWrap
-                                text: cell.numberCell ? root.rightParts[cell.at] || "" : ""
-                                details: root.details
-                                owner: root.owner
-                                onImplicitWidthChanged: root.note("r", cell.at, implicitWidth)
-                                Component.onCompleted: root.note("r", cell.at, implicitWidth)
+                        }
+                        Component {
+                            id: halves
+                            Item {
+                                width: cell.width
+                                height: Math.max(left.height, right.height)
+                                // The number's halves meet at the column's decimal point, right-aligned in the cell.
+                                ReaderText {
+                                    id: left
+                                    x: cell.width - root.pad - (root.rightWidths[cell.index] || 0) - width
+                                    width: root.leftWidths[cell.index] || implicitWidth
+                                    pixelSize: Theme.bodySize
+                                    lineHeight: 1.3
+                                    wrapMode: Text.NoWrap
+                                    horizontalAlignment: Text.AlignRight
+                                    text: root.leftParts[cell.at] || ""
+                                    details: root.details
+                                    owner: root.owner
+                                    card: root.card
+                                    onImplicitWidthChanged: root.note("l", cell.at, implicitWidth)
+                                    Component.onCompleted: root.note("l", cell.at, implicitWidth)
+                                }
+                                ReaderText {
+                                    id: right
+                                    x: left.x + left.width
+                                    width: root.rightWidths[cell.index] || implicitWidth
+                                    pixelSize: Theme.bodySize
+                                    lineHeight: 1.3
+                                    wrapMode: Text.NoWrap
+                                    text: root.rightParts[cell.at] || ""
+                                    details: root.details
+                                    owner: root.owner
+                                    card: root.card
+                                    onImplicitWidthChanged: root.note("r", cell.at, implicitWidth)
+                                    Component.onCompleted: root.note("r", cell.at, implicitWidth)
+                                }
                             }
                         }
                     }

@@ -98,20 +98,32 @@ Text {
         onCanceled: scrubbing = ""
     }
 
-    // The card: beside the number under the pointer, or under the text for
-    // the number chosen with the keyboard.
-    ExplainCard {
-        objectName: "readerValueCard"
-        readonly property int hoveredSlot: root.slotOf(root.hoveredLink)
-        readonly property bool byKeyboard: hoveredSlot < 0 && root.activeFocus && root.focusSlot >= 0
-        readonly property int slot: hoveredSlot >= 0 ? hoveredSlot : byKeyboard ? root.focusSlot : -1
-        shown: slot >= 0 || root.scrubbing !== ""
-        delay: byKeyboard || root.scrubbing !== "" ? 0 : 150
-        heading: byKeyboard ? "number " + (root.slots.indexOf(root.focusSlot) + 1) + " of " + root.slots.length + " · ← → for the others" : ""
-        text: shown ? root.details[slot >= 0 ? slot : root.focusSlot] || "" : ""
-        targetRect: byKeyboard ? Qt.rect(0, 0, root.width, root.height)
-                               : Qt.rect(hover.point.position.x - Theme.gapM, hover.point.position.y - root.pixelSize,
-                                         Theme.gapL, root.pixelSize * 1.6)
+    // The page's one card: beside the number under the pointer, or under
+    // the text for the number chosen with the keyboard. One card serves
+    // every text of the chapter, so a text costs no popup of its own.
+    property var card: null
+    readonly property int hoveredSlot: slotOf(hoveredLink)
+    readonly property bool cardByKeyboard: hoveredSlot < 0 && activeFocus && focusSlot >= 0
+    readonly property int cardSlot: hoveredSlot >= 0 ? hoveredSlot : cardByKeyboard || scrubbing !== "" ? focusSlot : -1
+    function updateCard() {
+        if (!card)
+            return
+        if (cardSlot < 0) {
+            if (card.target === root)
+                card.shown = false
+            return
+        }
+        card.target = root
+        card.delay = cardByKeyboard || scrubbing !== "" ? 0 : 150
+        card.heading = cardByKeyboard ? "number " + (slots.indexOf(focusSlot) + 1) + " of " + slots.length + " · ← → for the others" : ""
+        card.text = details[cardSlot] || ""
+        card.targetRect = cardByKeyboard ? Qt.rect(0, 0, width, height)
+                                         : Qt.rect(hover.point.position.x - Theme.gapM, hover.point.position.y - pixelSize,
+                                                   Theme.gapL, pixelSize * 1.6)
+        card.shown = true
     }
+    onCardSlotChanged: updateCard()
+    onDetailsChanged: if (card && card.target === root && card.shown) updateCard()
+    onCardByKeyboardChanged: updateCard()
     FocusFrame {}
 }

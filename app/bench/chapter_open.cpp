@@ -1,0 +1,158 @@
+// Opening a chapter to its first painted frame, in process, as a learner
+// does it from the stack: the fifteen chapters opened in turn, for several
+// rounds. The first round pays for loading each chapter's library and
+// parsing its text; later rounds rebuild the page from the parsed text.
+// Prints each chapter's first-round time and the median of the others,
+// against the 100 ms the reader is held to, and how long the blocks below
+// the first screen take to be built behind it.
+//   bench_chapter_open [ROUNDS]   (default 5; other arguments are ignored)
+#include "course.h"
+
+#include <chapters/chaptercatalog.h>
+#include <progress/store.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QTemporaryDir>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <vector>
+
+Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+
+namespace {
+
+double lastActionMs = 0; // of the last toFirstFrame: the action alone
+
+// Milliseconds from `action` to the next frame the window swaps.
+double toFirstFrame(QQuickWindow *window, const std::function<bool()> &action)
+{
+    bool swapped = false;
+    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&swapped] { swapped = true; });
+    QElapsedTimer clock;
+    clock.start();
+    if (!action())
+        return -1;
+    lastActionMs = clock.nsecsElapsed() / 1e6;
+    window->update();
+    while (!swapped && clock.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    QObject::disconnect(connection);
+    return swapped ? clock.nsecsElapsed() / 1e6 : -1;
+}
+
+// Milliseconds until every block of the open chapter is built.
+double untilBuilt(QQuickWindow *window, QElapsedTimer &since)
+{
+    QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
+    const auto built = [page] {
+        return page->property("readyBlocks").toInt() >= page->property("doc").toMap().value(QStringLiteral("count")).toInt();
+    };
+    while (!built() && since.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    return built() ? since.nsecsElapsed() / 1e6 : -1;
+}
+
+bool navigate(QQuickWindow *window, const QString &place)
+{
+    QVariant ok;
+    QMetaObject::invokeMethod(window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
+    return ok.toBool();
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    int rounds = 5;
+    if (argc > 1 && std::atoi(argv[1]) > 1)
+        rounds = std::atoi(argv[1]);
+
+    QTemporaryDir dir;
+    progress::Store store = progress::Store::open(dir.filePath(QStringLiteral("p.sqlite")).toStdString());
+    course::ChapterCatalog catalog;
+    catalog.scan(QCoreApplication::applicationDirPath() + QStringLiteral("/chapters"), 15);
+    std::vector<progress::ChapterRow> rows;
+    for (const auto &c : catalog.chapters())
+        rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
+    store.syncChapters(rows);
+    Course course(catalog, store);
+    course.exposeToQml();
+    QQmlApplicationEngine engine;
+    if (!loadShell(engine) || engine.rootObjects().isEmpty()) {
+        std::fprintf(stderr, "bench_chapter_open: the window could not be loaded.\n");
+        return 1;
+    }
+    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    window->resize(1440, 900);
+    window->show();
+    toFirstFrame(window, [] { return true; });
+
+    // The text alone: parsed (its first open), and every block filled.
+    std::map<int, std::pair<double, double>> text;
+    for (const auto &c : catalog.chapters()) {
+        QElapsedTimer clock;
+        clock.start();
+        const int count = course.chapterDocument(c.number, {}).value(QStringLiteral("count")).toInt();
+        const double parsed = clock.nsecsElapsed() / 1e6;
+        clock.restart();
+        for (int i = 0; i < count; ++i)
+            course.documentBlock(c.number, i, QStringLiteral("v5e"), {});
+        text[c.number] = {parsed, clock.nsecsElapsed() / 1e6};
+    }
+
+    std::map<int, double> first;
+    std::map<int, std::vector<double>> builtMs;
+    std::map<int, std::vector<double>> syncMs;
+    std::map<int, std::vector<double>> later;
+    for (int round = 0; round < rounds; ++round)
+        for (const auto &c : catalog.chapters()) {
+            toFirstFrame(window, [&] { return navigate(window, QStringLiteral("stack")); });
+            if (qEnvironmentVariableIsSet("BENCH_GC")) engine.collectGarbage();
+            QElapsedTimer since;
+            since.start();
+            const double ms = toFirstFrame(window, [&] { return navigate(window, QStringLiteral("ch%1").arg(c.number, 2, 10, QLatin1Char('0'))); });
+            const double navigateMs = lastActionMs;
+            const double all = untilBuilt(window, since);
+            if (round > 0)
+                syncMs[c.number].push_back(navigateMs);
+            if (round > 0)
+                builtMs[c.number].push_back(all);
+            if (ms < 0) {
+                std::fprintf(stderr, "bench_chapter_open: chapter %d did not open or paint.\n", c.number);
+                return 1;
+            }
+            (round == 0 ? first[c.number] = ms : (later[c.number].push_back(ms), ms));
+        }
+
+    std::printf("Opening a chapter to its first frame, 1440x900, %s (%d rounds)\n", qPrintable(QGuiApplication::platformName()), rounds);
+    std::printf("%-8s %14s %18s %16s %16s %16s %14s\n", "chapter", "first open ms", "median reopen ms", "all blocks ms", "text parse ms", "text fill ms", "page load ms");
+    double worst = 0;
+    std::vector<double> all;
+    for (const auto &[number, ms] : first) {
+        const double m = median(later[number]);
+        std::printf("ch%02d     %14.1f %18.1f %16.1f %16.1f %16.1f %14.1f\n", number, ms, m, median(builtMs[number]), text[number].first,
+                    text[number].second, median(syncMs[number]));
+        worst = std::max(worst, m);
+        all.push_back(m);
+    }
+    std::printf("median of the chapters' reopen medians: %.1f ms; slowest chapter: %.1f ms (target 100 ms)\n", median(all), worst);
+    return 0;
+}
