@@ -183,10 +183,10 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
         CHECK(shown(shell, "ex12Waste") == percent(pc.from.waste));
         if (p.change.kind != tpusim::RelayoutKind::none)
             CHECK(shown(shell, "ex12Moved") == tpusim::format_bytes(pc.bytes_moved));
+        shell.shot(("ex12_preset_" + p.id).c_str());
     }
     QTest::qWait(100);
     CHECK(goalsReached(shell).empty());
-    shell.shot("ex12_cast_preset");
 
     // Compact and 640 px wide, as inline in the text: no header, one column,
     // its height its content's, nothing to scroll inside it.

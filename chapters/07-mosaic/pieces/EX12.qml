@@ -119,13 +119,6 @@ FocusScope {
                     visible: !root.lens.problem
                     layout: root.layout
                 }
-                GoalList {
-                    objectName: "ex12Mastery"
-                    Layout.fillWidth: true
-                    heading: "Tiles, packing and relayouts:"
-                    goals: root.goals
-                    chapter: 7
-                }
             }
 
             ColumnLayout {
@@ -161,6 +154,13 @@ FocusScope {
                     layout: root.change.to || ({})
                     title: "after the " + (root.change.kind || "") + ": " + ((root.change.to || {}).shapeText || "")
                            + " " + ((root.change.to || {}).dtype || "")
+                }
+                GoalList {
+                    objectName: "ex12Mastery"
+                    Layout.fillWidth: true
+                    heading: "Tiles, packing and relayouts:"
+                    goals: root.goals
+                    chapter: 7
                 }
             }
         }

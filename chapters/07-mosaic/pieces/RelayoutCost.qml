@@ -40,6 +40,10 @@ ColumnLayout {
     Figure { name: "written (padded)"; valueName: "ex12Written"; value: root.change.moves ? root.change.writtenText || "" : "nothing" }
     Figure { name: "moved"; valueName: "ex12Moved"; value: root.change.movedText || ""; badged: true }
     Figure { name: "time on " + root.chip; valueName: "ex12Time"; value: root.change.timeText || ""; large: true; badged: true }
+    Figure {
+        name: "waste after"; valueName: "ex12WasteAfter"
+        value: root.change.to ? root.change.to.wasteText + " of " + root.change.to.paddedText : ""
+    }
     Text {
         objectName: "ex12Verdict"
         Layout.fillWidth: true

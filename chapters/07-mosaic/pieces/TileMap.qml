@@ -143,7 +143,8 @@ ColumnLayout {
                         const rowH = (h - 2) / g.rowsPerTile
                         if (rowH * g.packing >= 3) {
                             ctx.strokeStyle = Theme.floor
-                            ctx.globalAlpha = 0.7
+                            ctx.globalAlpha = 0.8
+                            ctx.lineWidth = rowH * g.packing >= 8 ? 2 : 1
                             ctx.beginPath()
                             for (let s = 1; s < 8; ++s) {
                                 const sy = Math.round(y + 1 + s * g.packing * rowH) + 0.5
@@ -152,6 +153,7 @@ ColumnLayout {
                             ctx.stroke()
                             if (g.packing > 1 && rowH >= 3) {
                                 ctx.globalAlpha = 0.3
+                                ctx.lineWidth = 1
                                 ctx.beginPath()
                                 for (let k = 1; k < g.rowsPerTile; ++k) {
                                     if (k % g.packing === 0) continue
