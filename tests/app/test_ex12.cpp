@@ -78,7 +78,17 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     CHECK(shown(shell, "ex12Padded") == "(16, 256)");
     CHECK(shown(shell, "ex12SawReadout").rfind("lanes 129 · waste " + percent(l.waste), 0) == 0);
     WAIT_VERIFY(goalsReached(shell).count("ch07-native-tiles/boundary") == 1);
+    // The pointer on the second tile: one lane of data, the rest padding.
+    QTest::mouseMove(window, at(item(shell, "ex12TilesCanvas"), 0.25, 0.5));
+    QTest::mouseMove(window, at(item(shell, "ex12TilesCanvas"), 0.75, 0.5));
+    QObject *card = shell.find("ex12TilesCard");
+    REQUIRE(card != nullptr);
+    INFO(card->property("text").toString().toStdString());
+    WAIT_VERIFY(card->property("text").toString().startsWith(QStringLiteral("tile (0, 1): rows 0–15, lanes 128–255")));
+    CHECK(card->property("text").toString().contains(QStringLiteral("data 16 of 16 rows × 1 of 128 lanes; 99 % of it padding")));
+    WAIT_VERIFY(card->property("visible").toBool());
     shell.shot("ex12_boundary");
+    QTest::mouseMove(window, QPoint(5, 5));
 
     // The saw takes the arrows: back to 128 lanes, and the waste with it.
     QQuickItem *saw = item(shell, "ex12Saw");
@@ -205,4 +215,6 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     QQuickItem *tiles = item(shell, "ex12TilesCanvas");
     CHECK(tiles->width() <= 640);
     CHECK(tiles->height() > 0);
+    QTest::qWait(200);  // the layouts settle at the new width
+    shell.shot("ex12_compact_640");
 }

@@ -23,8 +23,6 @@ ColumnLayout {
         MonoText {
             id: valueText
             objectName: parent.valueName
-            Layout.fillWidth: !parent.badged
-            wrapMode: Text.Wrap
             font.pixelSize: parent.large ? Theme.subheadingSize : Theme.bodySize
             color: Theme.inkText
         }
@@ -33,7 +31,7 @@ ColumnLayout {
             kind: root.provenance.kind || "predicted"
             details: root.provenance.details || ""
         }
-        Item { visible: parent.badged; Layout.fillWidth: true }
+        Item { Layout.fillWidth: true }
     }
 
     Figure {

@@ -209,6 +209,7 @@ ColumnLayout {
             }
             FocusFrame {}
             ExplainCard {
+                objectName: root.objectName + "Card"
                 shown: root.current !== null
                 delay: 0
                 beside: true
@@ -242,12 +243,14 @@ ColumnLayout {
             color: Theme.card; border.color: Theme.gapHatch; border.width: 2
         }
         Caption { text: "padding" }
-        Caption {
-            Layout.fillWidth: true
-            text: root.grid && root.grid.packing > 1
-                  ? "· ruled: 8 sublanes, " + root.grid.packing + " " + root.layout.dtype + " rows in each 32-bit word"
-                  : "· ruled: 8 sublanes of 32-bit words"
-            wrapMode: Text.Wrap
-        }
+        Item { Layout.fillWidth: true }
+    }
+    Caption {
+        Layout.fillWidth: true
+        visible: root.drawn
+        text: root.grid && root.grid.packing > 1
+              ? "ruled: 8 sublanes, " + root.grid.packing + " " + root.layout.dtype + " rows in each 32-bit word"
+              : "ruled: 8 sublanes of 32-bit words"
+        wrapMode: Text.Wrap
     }
 }

@@ -30,22 +30,11 @@ ColumnLayout {
 
     onProfileChanged: canvas.requestPaint()
 
-    RowLayout {
+    Caption {
         Layout.fillWidth: true
-        spacing: Theme.gap
-        Caption {
-            Layout.fillWidth: true
-            text: "waste as the " + root.axisName + " change, the rest fixed (" + root.dtype + " tiles of "
-                  + root.tile + " " + root.axisName + ")"
-            wrapMode: Text.Wrap
-        }
-        ChoiceRow {
-            visible: root.shapeRank >= 2
-            namePrefix: "ex12SawAxis_"
-            options: [{id: "rows", label: "rows"}, {id: "lanes", label: "lanes"}]
-            current: root.axisName
-            onChosen: id => root.axisChosen(id === "rows" ? root.shapeRank - 2 : root.shapeRank - 1)
-        }
+        text: "waste as the " + root.axisName + " change, the rest fixed: " + root.dtype + " tiles hold "
+              + root.tile + " " + root.axisName + ", so it jumps just past every multiple of " + root.tile
+        wrapMode: Text.Wrap
     }
     Canvas {
         id: canvas
@@ -124,17 +113,26 @@ ColumnLayout {
         Layout.fillWidth: true
         spacing: Theme.gap
         MonoText { text: String(root.from); color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
+        Item { Layout.fillWidth: true }
+        MonoText { text: String(root.to); color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
+    }
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: Theme.gap
         MonoText {
             objectName: "ex12SawReadout"
-            Layout.fillWidth: true
-            horizontalAlignment: Text.AlignHCenter
             text: root.axisName + " " + root.current + " · waste " + (100 * root.currentWaste).toFixed(1) + " %"
-                  + " · jumps just past every multiple of " + root.tile
-            wrapMode: Text.Wrap
             color: Theme.inkText
-            font.pixelSize: Theme.tinySize
+            font.pixelSize: Theme.smallSize
         }
-        MonoText { text: String(root.to); color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
         ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }
+        Item { Layout.fillWidth: true }
+        ChoiceRow {
+            visible: root.shapeRank >= 2
+            namePrefix: "ex12SawAxis_"
+            options: [{id: "rows", label: "rows"}, {id: "lanes", label: "lanes"}]
+            current: root.axisName
+            onChosen: id => root.axisChosen(id === "rows" ? root.shapeRank - 2 : root.shapeRank - 1)
+        }
     }
 }
