@@ -147,7 +147,8 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     spec = {tpusim::RelayoutKind::cast, {}, tpusim::DType::f32};
     c = tpusim::layout_change(v5e, {16, 100}, tpusim::DType::int8, spec);
     WAIT_COMPARE(shown(shell, "ex12Moved"), tpusim::format_bytes(c.bytes_moved));
-    shell.course().setChip(QStringLiteral("v5p"));
+    click(shell, "ex12Chip_v5p");
+    WAIT_COMPARE(shell.course().chip(), QStringLiteral("v5p"));
     c = tpusim::layout_change(tpusim::chip("v5p"), {16, 100}, tpusim::DType::int8, spec);
     WAIT_COMPARE(shown(shell, "ex12Time"), tpusim::format_time(c.time_s));
     CHECK(shown(shell, "ex12Time") != tpusim::format_time(

@@ -112,6 +112,7 @@ FocusScope {
                 RelayoutControls {
                     Layout.fillWidth: true
                     model: lensModel
+                    onChipChosen: id => Course.chip = id
                     onEdited: { root.learnerEdited = true; root.judgeGoals() }
                 }
                 LayoutFigures {

@@ -1,14 +1,16 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Sim
 
 // The relayout to price: none, a transpose of the last two dimensions, a
 // reshape to a shape typed here (or the lane-dense one, rows of 128), or a
-// cast to another dtype.
+// cast to another dtype; and the chip whose HBM prices it, the course's one.
 GridLayout {
     id: root
     required property var model      // LayoutLensModel
     signal edited()
+    signal chipChosen(string id)
     columns: 2
     columnSpacing: Theme.gapM
     rowSpacing: Theme.gap
@@ -33,6 +35,15 @@ GridLayout {
             root.model.reshapeTo = root.laneDense.length ? root.laneDense : root.model.shape
         root.model.relayout = kind
         root.edited()
+    }
+
+    Caption { text: "chip" }
+    ChoiceRow {
+        Layout.fillWidth: true
+        namePrefix: "ex12Chip_"
+        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        current: root.model.chip
+        onChosen: id => root.chipChosen(id)
     }
 
     Caption { text: "relayout" }

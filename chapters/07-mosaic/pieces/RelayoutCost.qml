@@ -41,7 +41,7 @@ ColumnLayout {
     Figure { name: "moved"; valueName: "ex12Moved"; value: root.change.movedText || ""; badged: true }
     Figure { name: "time on " + root.chip; valueName: "ex12Time"; value: root.change.timeText || ""; large: true; badged: true }
     Figure {
-        name: "waste after"; valueName: "ex12WasteAfter"
+        name: "waste after"; valueName: "ex12WasteAfter"; badged: true
         value: root.change.to ? root.change.to.wasteText + " of " + root.change.to.paddedText : ""
     }
     Text {
