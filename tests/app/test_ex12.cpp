@@ -199,6 +199,14 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     QTest::qWait(100);
     CHECK(goalsReached(shell).empty());
 
+    // A relayout chosen on a worked case is the learner's, but the case's full tile is not.
+    click(shell, "ex12Preset_full-bf16");
+    WAIT_COMPARE(shown(shell, "ex12Waste"), std::string("0.0 %"));
+    click(shell, "ex12Relayout_transpose");
+    WAIT_VERIFY(goalsReached(shell).count("ch07-native-tiles/relayout") == 1);
+    QTest::qWait(50);
+    CHECK(goalsReached(shell).count("ch07-native-tiles/packed") == 0);
+
     // Compact and 640 px wide, as inline in the text: no header, one column,
     // its height its content's, nothing to scroll inside it.
     CHECK(shownItem(shell, "ex12Header") != nullptr);

@@ -19,8 +19,10 @@ FocusScope {
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
     readonly property string masteryItem: "ch07-native-tiles"
     readonly property var goals: { Course.revision; return Course.goalsOf(7, masteryItem) }
-    // A preset is the course's doing; only the learner's own edits count.
+    // A preset is the course's doing; only the learner's own edits count:
+    // any edit for a relayout, an edit of the array itself for its tiles.
     property bool learnerEdited: false
+    property bool arrayEdited: false
     readonly property var lens: lensModel.lens
     readonly property var layout: lens.layout || ({})
     readonly property var change: lens.change || ({})
@@ -41,6 +43,7 @@ FocusScope {
         if (!known)
             return false
         root.learnerEdited = false
+        root.arrayEdited = false
         return lensModel.applyPreset(name)
     }
 
@@ -51,6 +54,7 @@ FocusScope {
         const before = Number(shape[index])
         shape[index] = value
         root.learnerEdited = true
+        root.arrayEdited = true
         lensModel.profileAxis = index
         lensModel.shape = shape
         const rank = shape.length
@@ -64,7 +68,7 @@ FocusScope {
     function judgeGoals() {
         if (!root.learnerEdited || root.lens.problem)
             return
-        if (root.layout.waste === 0 && root.layout.packing > 1)
+        if (root.arrayEdited && root.layout.waste === 0 && root.layout.packing > 1)
             Course.reachGoal(7, root.masteryItem, "packed")
         if (root.change.moves)
             Course.reachGoal(7, root.masteryItem, "relayout")
@@ -107,7 +111,7 @@ FocusScope {
                     Layout.fillWidth: true
                     model: lensModel
                     onDimensionEdited: (index, value) => root.dimensionEdited(index, value)
-                    onEdited: { root.learnerEdited = true; root.judgeGoals() }
+                    onEdited: { root.learnerEdited = true; root.arrayEdited = true; root.judgeGoals() }
                 }
                 RelayoutControls {
                     Layout.fillWidth: true
