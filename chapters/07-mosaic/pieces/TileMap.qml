@@ -36,16 +36,21 @@ ColumnLayout {
     // A break takes half a tile.
     readonly property real colUnits: cols.reduce((n, c) => n + (c < 0 ? 0.5 : 1), 0)
     readonly property real rowUnits: rows.reduce((n, r) => n + (r < 0 ? 0.5 : 1), 0)
-    readonly property real tileW: colUnits > 0 ? Math.min(Theme.px(280), frame.width / colUnits) : 0
+    readonly property real tileW: colUnits > 0 ? Math.min(Theme.px(280), (frame.width - stackDepth) / colUnits) : 0
     readonly property real tileH: rowUnits > 0 ? Math.min(tileW / 2, Theme.px(300) / rowUnits) : 0
-    function offsets(list, size) {
+    function offsets(list, size, base) {
         const out = []
-        let at = 0
+        let at = base
         for (const i of list) { out.push(at); at += i < 0 ? size / 2 : size }
         return out
     }
-    readonly property var colX: offsets(cols, tileW)
-    readonly property var rowY: offsets(rows, tileH)
+    // Planes after the first are drawn as edges behind it, up and to the right.
+    readonly property real stackStep: Theme.px(6)
+    readonly property real stackDepth: drawn && grid.planes > 1 ? 2 * stackStep : 0
+    readonly property var colX: offsets(cols, tileW, 0)
+    readonly property var rowY: offsets(rows, tileH, stackDepth)
+    readonly property real planeW: colX.length ? colX[colX.length - 1] + tileW : 0
+    readonly property real planeH: rowY.length ? rowY[rowY.length - 1] + (rows[rows.length - 1] < 0 ? tileH / 2 : tileH) - stackDepth : 0
 
     // The tile under the pointer or the keyboard, as [row slot, column slot].
     property var cursor: null
@@ -85,12 +90,12 @@ ColumnLayout {
         id: frame
         Layout.fillWidth: true
         visible: root.drawn
-        implicitHeight: root.rowY.length ? root.rowY[root.rowY.length - 1] + (root.rows[root.rows.length - 1] < 0 ? root.tileH / 2 : root.tileH) : 0
+        implicitHeight: root.planeH > 0 ? root.planeH + root.stackDepth : 0
 
         Canvas {
             id: canvas
             objectName: root.objectName + "Canvas"
-            width: root.colX.length ? root.colX[root.colX.length - 1] + root.tileW : 0
+            width: root.planeW > 0 ? root.planeW + root.stackDepth : 0
             height: frame.implicitHeight
             activeFocusOnTab: root.drawn
             Accessible.role: Accessible.Table
@@ -104,6 +109,18 @@ ColumnLayout {
                     return
                 const g = root.grid, w = root.tileW, h = root.tileH
                 const data = Theme.seriesColor(0)
+                for (let k = root.stackDepth > 0 ? 2 : 0; k >= 1; --k) {
+                    const sx = k * root.stackStep, sy = root.stackDepth - k * root.stackStep
+                    ctx.fillStyle = Theme.floor
+                    ctx.fillRect(sx, sy, root.planeW, root.planeH)
+                    ctx.strokeStyle = Theme.fieldBorder
+                    ctx.lineWidth = 1
+                    ctx.strokeRect(sx + 0.5, sy + 0.5, root.planeW - 1, root.planeH - 1)
+                }
+                if (root.stackDepth > 0) {
+                    ctx.fillStyle = Theme.floor
+                    ctx.fillRect(0, root.stackDepth, root.planeW, root.planeH)
+                }
                 for (let ri = 0; ri < root.rows.length; ++ri) {
                     for (let ci = 0; ci < root.cols.length; ++ci) {
                         const r = root.rows[ri], c = root.cols[ci]
