@@ -181,8 +181,18 @@ TEST_CASE("tpusim mxu and layout", "[cli]") {
     const Run l = run("layout --shape 8x128 --dtype bf16 --json");
     CHECK(l.status == 0);
     CHECK_THAT(l.out, Catch::Contains("\"waste\":0.5"));
+    // Chapter 7's skinny array reshaped lane-dense: 32 MiB of padded tiles read, 2 MiB written.
+    const Run reshape = run("layout --shape 65536x8 --reshape 4096x128 --chip v5e --json");
+    CHECK(reshape.status == 0);
+    CHECK_THAT(reshape.out, Catch::Contains("\"moves\":true,\"in_kernel\":false"));
+    CHECK_THAT(reshape.out, Catch::Contains("\"bytes_moved\":35651584"));
+    const Run cast = run("layout --shape 8x128 --cast bf16 --json");
+    CHECK(cast.status == 0);
+    CHECK_THAT(cast.out, Catch::Contains("\"bytes_moved\":8192"));
     for (const char* args : {"mxu --m 4 --k 4 --n 0", "mxu --m 4 --k 4 --n 4 --array 2000",
-                             "layout --shape 8x128 --dtype int8 --tile 2x128"}) {
+                             "layout --shape 8x128 --dtype int8 --tile 2x128",
+                             "layout --shape 8x128 --reshape 8x100", "layout --shape 8x0 --cast bf16",
+                             "layout --shape 8x128 --reshape 1024 --cast bf16"}) {
         INFO(args);
         const Run bad = run(args);
         CHECK(bad.status == 2);

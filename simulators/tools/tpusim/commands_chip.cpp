@@ -36,13 +36,58 @@ void write_layout(Json& j, const Layout& l) {
     j.end_object();
 }
 
+// --reshape or --cast: a change between native tilings, as the bytes it moves.
+int layout_change_command(const Args& args, const std::vector<std::int64_t>& shape, DType dtype) {
+    if (args.has("reshape") && args.has("cast")) throw InputError("give --reshape or --cast, not both");
+    if (args.has("tile") || args.has("to") || args.flag("transpose"))
+        throw InputError("--reshape and --cast price a change between native tilings; give them without "
+                         "--tile, --to or --transpose");
+    LayoutChangeSpec spec;
+    if (args.has("reshape")) {
+        spec.kind = RelayoutKind::reshape;
+        spec.to_shape = args.shape("reshape");
+    } else {
+        spec.kind = RelayoutKind::cast;
+        spec.to_dtype = args.dtype("cast", DType::bf16);
+    }
+    const LayoutChange c = layout_change(args.chip(), shape, dtype, spec);
+    if (args.flag("json")) {
+        Json j;
+        j.begin_object().key("layout");
+        write_layout(j, c.from);
+        j.key("change").begin_object().field("kind", relayout_name(c.kind)).key("to");
+        write_layout(j, c.to);
+        j.field("moves", c.moves).field("in_kernel", c.in_kernel);
+        j.field("bytes_read", c.bytes_read).field("bytes_written", c.bytes_written);
+        j.field("bytes_moved", c.bytes_moved).field("time_s", c.time_s).field("verdict", c.verdict);
+        j.key("provenance");
+        write_provenance(j, c.provenance);
+        j.end_object().end_object();
+        std::cout << j.str() << "\n";
+        return 0;
+    }
+    print_pairs(std::cout,
+                {{"from", shape_text(c.from.shape) + " " + std::string(name(c.from.dtype)) + " in " +
+                              tiling_text(c.from.tile) + ", waste " + format_fixed(100 * c.from.waste, 1) + " %"},
+                 {"to", shape_text(c.to.shape) + " " + std::string(name(c.to.dtype)) + " in " +
+                            tiling_text(c.to.tile) + ", waste " + format_fixed(100 * c.to.waste, 1) + " %"},
+                 {"moved", c.moves ? format_bytes(c.bytes_moved) + " (" + format_bytes(c.bytes_read) + " read, " +
+                                         format_bytes(c.bytes_written) + " written)"
+                                   : std::string("nothing")},
+                 {"time", format_time(c.time_s)}});
+    std::cout << "\n" << c.verdict << "\n";
+    print_provenance(c.provenance);
+    return 0;
+}
+
 }  // namespace
 
 int cmd_layout(const Args& args) {
-    args.allow_only({"shape", "dtype", "tile", "to", "transpose", "chip"}, "tpusim layout");
+    args.allow_only({"shape", "dtype", "tile", "to", "transpose", "reshape", "cast", "chip"}, "tpusim layout");
     args.max_words(1, "tpusim layout");
     const auto shape = args.shape("shape");
     const DType dtype = args.dtype("dtype", DType::f32);
+    if (args.has("reshape") || args.has("cast")) return layout_change_command(args, shape, dtype);
     const Tiling from = parse_tiling(args, "tile", dtype);
     const Layout l = tiled_layout(shape, dtype, from);
     const bool relayout = args.has("to") || args.flag("transpose");

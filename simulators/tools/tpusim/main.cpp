@@ -41,7 +41,7 @@ constexpr Subcommand subcommands[] = {
      "check: block legality; verify: run a matmul schedule on the host (--order kij)",
      "tpusim blockspec check --array 1024x1000 --block 256x100 --dtype f32"},
     {"layout", tpusim::cli::cmd_layout,
-     "(8,128) tiling, sublane packing, padding waste; --to/--transpose for a relayout",
+     "(8,128) tiling, sublane packing, padding waste; --to/--transpose, --reshape or --cast for a relayout",
      "tpusim layout --shape 8x128 --dtype bf16 --to 8x128"},
     {"mxu", tpusim::cli::cmd_mxu,
      "a systolic array cycle by cycle: fill, steady state, drain (--no-overlap: textbook)",
