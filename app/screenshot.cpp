@@ -16,10 +16,19 @@
 
 namespace {
 
-// Lets the scene settle: a few rendered frames and a short pause, so
-// layouts, bindings and canvases have all run before the grab.
+// Lets the scene settle: the page built (the window's isBusy() false), then
+// a few rendered frames and a short pause, so layouts, bindings and canvases
+// have all run before the grab.
 void settle(QQuickWindow *window)
 {
+    const auto busy = [window] {
+        QVariant b;
+        return QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
+    };
+    QElapsedTimer building;
+    building.start();
+    while (busy() && building.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     int frames = 0;
     const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames] { ++frames; });
     QElapsedTimer clock;

@@ -96,6 +96,18 @@ ScrollPage {
         }
     }
     property int readyBlocks: 0
+    // Still building: blocks not yet made, or a piece near the view still
+    // loading. Screenshots and benchmarks wait for this to clear.
+    function isBuilding() {
+        if (readyBlocks < (doc.count || 0))
+            return true
+        for (let i = 0; i < blocks.count; ++i) {
+            const block = blocks.itemAt(i)
+            if (block && block.kind === "piece" && block.item && block.item.loading)
+                return true
+        }
+        return false
+    }
     // Every block built: the page's height is final, the reveal can rest.
     onReadyBlocksChanged: if (readyBlocks === doc.count && pendingReveal !== "") { revealPending(); revealWindow.restart() }
     function revealPending() {
@@ -104,7 +116,7 @@ ScrollPage {
             contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - Theme.gapL))
     }
     // Blocks are placed after their heights change: reveal once they are.
-    onContentHeightChanged: if (pendingReveal !== "") revealSoon.restart()
+    onContentHeightChanged: if (pendingReveal !== "" && !revealSoon.running) revealSoon.start()
     Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
     // Kept while blocks are still being built (at most a few seconds).
     Timer {

@@ -26,6 +26,10 @@ ApplicationWindow {
     function chapterPlace(n) { return "ch" + String(n).padStart(2, "0") }
 
     // Opens any place the palette or --open names; false when there is none.
+    // True while the page on show is still being built (a chapter's blocks
+    // below its first screen, a piece set into its text).
+    function isBusy() { return page === "chapter" && chapterPage.isBuilding() }
+
     function navigate(place) {
         palette.close()
         if (place === "stack") { page = "stack"; stackPage.jumpTo("top"); stackPage.forceActiveFocus(); return true }

@@ -32,6 +32,9 @@ public:
     // Visible and not transparent, and so is every item above it.
     static bool isShown(QObject *object);
     bool navigate(const QString &place);
+    // Waits until the page on show is built (the window's isBusy() false):
+    // a chapter's blocks below its first screen, a piece in its text.
+    void waitUntilBuilt() const;
     // Saves the window as <name>.png in the folder TPU_COURSE_TEST_SHOTS
     // names, when it is set: to look at the states a test reaches.
     void shot(const char *name) const;

@@ -62,6 +62,7 @@ TEST_CASE("every place fits the window at every common size", "[layout]")
         settle(shell.window());
         for (const QString &place : places) {
             REQUIRE(shell.navigate(place));
+            shell.waitUntilBuilt();
             settle(shell.window());
             const auto items = collectLayout(shell.window());
             CHECK(items.size() > 3);

@@ -20,6 +20,15 @@
 namespace {
 
 void settle() { QTest::qWait(400); }
+// Opens a place and waits for its page to be built.
+bool open(ShellFixture &shell, const char *place)
+{
+    if (!shell.navigate(QString::fromLatin1(place)))
+        return false;
+    shell.waitUntilBuilt();
+    QTest::qWait(200);
+    return true;
+}
 
 QString plainText(QObject *text)
 {
@@ -84,8 +93,7 @@ TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every commo
     ShellFixture shell;
     for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
         shell.window()->resize(size);
-        REQUIRE(shell.navigate(QStringLiteral("ch08")));
-        settle();
+        REQUIRE(open(shell, "ch08"));
         int measured = 0;
         for (QQuickItem *p : shownItems(shell, "readerParagraph")) {
             const QFontMetricsF metrics(p->property("font").value<QFont>());
@@ -106,7 +114,7 @@ TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every commo
 TEST_CASE("the contents follow the scroll and take the reader to a heading", "[reader][qml]")
 {
     ShellFixture shell;
-    REQUIRE(shell.navigate(QStringLiteral("ch08#the-memory-hierarchy")));
+    REQUIRE(open(shell, "ch08#the-memory-hierarchy"));
     QObject *page = shell.find("chapterPage");
     WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("the-memory-hierarchy"));
     CHECK(page->property("contentY").toReal() > shell.window()->height());
@@ -133,8 +141,7 @@ TEST_CASE("the contents follow the scroll and take the reader to a heading", "[r
 TEST_CASE("pointing at a live number shows what it is", "[reader][qml]")
 {
     ShellFixture shell;
-    REQUIRE(shell.navigate(QStringLiteral("ch08")));
-    settle();
+    REQUIRE(open(shell, "ch08"));
     QQuickItem *text = textContaining(shell, QStringLiteral("href=\"value:"));
     REQUIRE(text != nullptr);
     bringIntoView(shell, text);
@@ -158,8 +165,7 @@ TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows s
 {
     ShellFixture shell;
     shell.course().setChip(QStringLiteral("v5e"));
-    REQUIRE(shell.navigate(QStringLiteral("ch10#worked-example-4-sliding-across-the-ridge")));
-    settle();
+    REQUIRE(open(shell, "ch10#worked-example-4-sliding-across-the-ridge"));
     QQuickItem *text = textContaining(shell, QStringLiteral("href=\"input:m:"));
     REQUIRE(text != nullptr);
     bringIntoView(shell, text);
@@ -191,8 +197,7 @@ TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows s
 TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
 {
     ShellFixture shell;
-    REQUIRE(shell.navigate(QStringLiteral("ch08#worked-example-1-stepping-a-tile-through-the-array")));
-    settle();
+    REQUIRE(open(shell, "ch08#worked-example-1-stepping-a-tile-through-the-array"));
     QQuickItem *copy = piece_input::shownItem(shell, "copyCode");
     REQUIRE(copy != nullptr);
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
@@ -206,8 +211,7 @@ TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip ch
 {
     ShellFixture shell;
     shell.course().setChip(QStringLiteral("v5e"));
-    REQUIRE(shell.navigate(QStringLiteral("ch11#worked-example-3-a-schedule-that-is-wrong-but-compiles")));
-    settle();
+    REQUIRE(open(shell, "ch11#worked-example-3-a-schedule-that-is-wrong-but-compiles"));
     // The text sets EX·09 with its race preset: K is parallel.
     QQuickItem *map = nullptr;
     WAIT_VERIFY((map = piece_input::shownItem(shell, "ex09Preset_race")) != nullptr);

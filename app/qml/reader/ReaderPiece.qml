@@ -16,6 +16,7 @@ Rectangle {
     readonly property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
+    readonly property bool loading: loader.active && !built && source.toString() !== ""
     signal openPlace(string place)
 
     implicitHeight: bar.height + body.height
@@ -54,6 +55,8 @@ Rectangle {
         height: {
             const flick = root.scroller
             if (flick) return flick.contentHeight + 2 * Theme.gapM
+            // A compact piece sizes to its content.
+            if (root.compactHeight > 0) return root.compactHeight + 2 * Theme.gapM
             return root.source.toString() === "" ? missing.implicitHeight + Theme.gapL * 2 : Theme.inlinePieceHeight
         }
         Loader {
@@ -88,8 +91,10 @@ Rectangle {
         }
     }
 
-    // The piece's own scrolling page, if it has one.
+    // The piece's own scrolling page, if it has one; or its content height
+    // when it has a compact form.
     property Item scroller: null
+    readonly property real compactHeight: built && loader.item.compact === true ? loader.item.implicitHeight : 0
     function findScroller(item) {
         if (!item) return null
         if (item.flickableDirection !== undefined && item.contentHeight !== undefined)
