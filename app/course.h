@@ -85,6 +85,10 @@ public:
     // details: [..], problems: [..], ...}.
     Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const;
     Q_INVOKABLE void copyText(const QString &text) const;
+    // Code in syntax colours as styled text (codecolours.h): the reader's
+    // code blocks and the IR x-ray's panes colour code the same way.
+    // `palette` maps each kind (plain, keyword, string, ...) to a colour.
+    Q_INVOKABLE QString codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const;
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;

@@ -58,6 +58,14 @@ QVariantMap filledMap(const course::FilledBlock &filled)
     return m;
 }
 
+course::CodePalette paletteOf(const QVariantMap &code)
+{
+    const QColor plain = colourOf(code, "plain", Qt::black);
+    return {plain, colourOf(code, "keyword", plain), colourOf(code, "string", plain), colourOf(code, "number", plain),
+            colourOf(code, "comment", plain), colourOf(code, "type", plain), colourOf(code, "value", plain),
+            colourOf(code, "op", plain), colourOf(code, "attribute", plain)};
+}
+
 } // namespace
 
 QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
@@ -69,10 +77,7 @@ QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
     m_textStyle.problem = colourOf(style, "problem", m_textStyle.problem);
     m_textStyle.input = colourOf(style, "input", m_textStyle.input);
     m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
-    const QVariantMap code = style.value("code").toMap();
-    m_codePalette = {colourOf(code, "plain", Qt::black), colourOf(code, "keyword", Qt::black), colourOf(code, "string", Qt::black),
-                     colourOf(code, "number", Qt::black), colourOf(code, "comment", Qt::black), colourOf(code, "type", Qt::black),
-                     colourOf(code, "value", Qt::black), colourOf(code, "op", Qt::black), colourOf(code, "attribute", Qt::black)};
+    m_codePalette = paletteOf(style.value("code").toMap());
 
     if (!m_documents.contains(number)) {
         course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
@@ -143,6 +148,11 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
         b.insert("inputs", inputList(block.inputs));
     }
     return b;
+}
+
+QString Course::codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const
+{
+    return course::codeStyledText(code, language, paletteOf(palette));
 }
 
 void Course::copyText(const QString &text) const

@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Controls
 import TpuCourse.Ui
+import TpuCourse.Backend
 
 // One dump as an editor pane: line numbers, the lines of the active
 // cross-layer link lit, a parse error marked at its line and column.
@@ -103,10 +104,12 @@ Rectangle {
                 font.pixelSize: Theme.tinySize
             }
             MonoText {
+                // Coloured as the chapter's code blocks are; a lit line keeps
+                // its colours on the lit ground.
                 x: pane.gutter
                 anchors.verticalCenter: parent.verticalCenter
-                text: pane.lines[index] || ""
-                textFormat: Text.PlainText
+                text: Course.codeStyled(pane.lines[index] || "", pane.dump.layer || "", Theme.codeColorsOnDark)
+                textFormat: Text.StyledText
                 color: parent.lit ? Theme.inkText : Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }

@@ -133,6 +133,10 @@ QtObject {
         "plain": ink, "keyword": "#6d28d9", "string": "#166534", "number": "#1d4ed8",
         "comment": "#5b6472", "type": "#0e6173", "value": "#9d174d", "op": "#7a3b12", "attribute": "#4a5568" })
     readonly property color tableRule: "#c9c2b6"
+    // The same kinds on the dark cards of the instruments (the IR x-ray).
+    readonly property var codeColorsOnDark: ({
+        "plain": inkMuted, "keyword": "#c4b5fd", "string": "#86efac", "number": "#93c5fd",
+        "comment": inkFaint, "type": "#5eead4", "value": "#f9a8d4", "op": "#fecaca", "attribute": "#cbd5e1" })
     readonly property color verified: "#2ec4b6"
     readonly property color measured: "#4cc76a"
     readonly property color failed: "#ef5350"
@@ -199,6 +203,8 @@ QtObject {
             pairs.push([t[0] + " on paper", t[1], paper, 4.5])
         for (const kind in codeColors)
             pairs.push(["code " + kind + " on its ground", codeColors[kind], codeGround, 4.5])
+        for (const kind in codeColorsOnDark)
+            pairs.push(["code " + kind + " on a card", codeColorsOnDark[kind], card, 4.5])
         pairs.push(["text on a chosen button", ink, accent, 4.5])
         pairs.push(["text on a button", inkText, inkHover, 4.5])
         pairs.push(["text on a stage pill", inkText, ink, 4.5])

@@ -75,11 +75,23 @@ const std::vector<Rule> &rulesFor(const QString &language)
     return none;
 }
 
+bool ligaturePart(QChar c)
+{
+    return c.unicode() < 128 && c.isPunct() ? true : QStringLiteral("<>=-+*/|&!~:.#%^$").contains(c);
+}
+
+// The course's monospace font draws "->", "==", "<=" and the like as single
+// glyphs; code must show the characters typed. A zero-width non-joiner
+// between two symbols keeps them apart (copying takes the code as written).
 QString escapedCode(QStringView text)
 {
     QString out;
     out.reserve(text.size() + 16);
+    QChar previous;
     for (const QChar c : text) {
+        if (!previous.isNull() && ligaturePart(previous) && ligaturePart(c))
+            out += QLatin1String("&#8204;");
+        previous = c;
         switch (c.unicode()) {
         case '<': out += QLatin1String("&lt;"); break;
         case '>': out += QLatin1String("&gt;"); break;
