@@ -17,8 +17,10 @@ Options:
                              as JSON (its rectangle, whether it is cut off, whether it can
                              be scrolled into view), then exit.
   --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
-                             is stack (the default), ch01 ... ch15, workshop, bench, chips,
-                             validation, palette, report, or a workshop piece id such as EX01.
+                             is stack (the default), ch01 ... ch15 (ch11#a-heading or
+                             ch11#ex09 to open at a heading or a piece in the text), workshop,
+                             bench, chips, validation, palette, report, or a workshop piece
+                             id such as EX01.
   --size WxH                 With --screenshot or --layout-report: the window size (default
                              1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.

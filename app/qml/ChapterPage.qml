@@ -42,11 +42,17 @@ ScrollPage {
     readonly property real wide: Math.max(measure, groupLeft + groupWidth - columnX)
 
     // Loads chapter `number`; false when the course has no such chapter or
-    // `anchor` names no heading of it.
+    // `anchor` names neither a heading of it nor a piece in its text
+    // ("ex09" opens the text at EX·09).
     function load(number, pieceId, anchor) {
         const p = Course.chapterPage(number)
         if (!p || p.number === undefined)
             return false
+        const inText = anchor ? Course.chapterDocument(number, textStyle).pieces.find(x => x.pieceId.toLowerCase() === anchor) : undefined
+        if (inText) {
+            pieceId = inText.pieceId
+            anchor = ""
+        }
         if (page.number !== number) {
             inputState = ({})
             readerCard.shown = false
@@ -112,8 +118,10 @@ ScrollPage {
     onReadyBlocksChanged: if (readyBlocks === doc.count && pendingReveal !== "") { revealPending(); revealWindow.restart() }
     function revealPending() {
         const target = pendingReveal !== "" ? anchorOf(pendingReveal) : null
+        // A piece in the text is shown with the words that lead to it.
+        const above = target && target.kind === "piece" ? height / 4 : Theme.gapL
         if (target)
-            contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - Theme.gapL))
+            contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - above))
     }
     // Blocks are placed after their heights change: reveal once they are.
     onContentHeightChanged: if (pendingReveal !== "" && !revealSoon.running) revealSoon.start()

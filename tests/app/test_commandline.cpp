@@ -33,6 +33,9 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
     REQUIRE(piece.options.has_value());
     CHECK(piece.options->openPlace == QStringLiteral("EX01"));
     CHECK(parse({}).options->openPlace == QStringLiteral("stack"));
+    // A chapter at a heading or at a piece set into its text.
+    CHECK(parse({"--screenshot", "a.png", "--open", "ch11#worked-example-3"}).options->openPlace == QStringLiteral("ch11#worked-example-3"));
+    CHECK(parse({"--screenshot", "a.png", "--open", "ch11#ex09"}).options.has_value());
 
     // Every page of the shell is a place --open takes, and the help names it.
     for (const char *place : {"stack", "workshop", "bench", "chips", "validation", "palette", "report"}) {
@@ -52,6 +55,7 @@ TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
         {{"--db"}, "--db needs a value"},
         {{"--screenshot", "out.jpg"}, "out.jpg"},
         {{"--screenshot", "a.png", "--open", "ch16"}, "ch16"},
+        {{"--screenshot", "a.png", "--open", "ch11#Worked Example"}, "ch11#Worked Example"},
         {{"--screenshot", "a.png", "--size", "12x"}, "12x"},
         {{"--screenshot", "a.png", "--size", "100000x10"}, "100000x10"},
         {{"--export-report", "r.docx"}, "r.docx"},

@@ -3,6 +3,7 @@
 #include "support.h"
 
 #include <QColor>
+#include <QFile>
 #include <QImage>
 #include <QSet>
 #include <QTemporaryDir>
@@ -68,4 +69,14 @@ TEST_CASE("screenshot of an unknown place fails with exit 2", "[screenshot][bina
     const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "ch99"});
     CHECK(r.exitCode == 2);
     CHECK(r.err.contains("ch99"));
+}
+
+TEST_CASE("a chapter opened at a heading it does not have fails with exit 2 and nothing written", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("x.png");
+    const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", out, "--open", "ch11#no-such-heading"});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.contains("ch11#no-such-heading"));
+    CHECK_FALSE(QFile::exists(out));
 }
