@@ -6,6 +6,7 @@
 #include "blockspecmodel.h"
 #include "irxraymodel.h"
 #include "vmembudgetmodel.h"
+#include "systolicmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -24,6 +25,7 @@ void SimBridge::registerSingleton()
     BlockSpecModel::registerType();
     IrXrayModel::registerType();
     VmemBudgetModel::registerType();
+    SystolicModel::registerType();
 }
 
 QVariantList SimBridge::chips() const
