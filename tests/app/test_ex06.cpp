@@ -127,7 +127,7 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
     WAIT_COMPARE(shown(shell, "ex06Stepped"), std::string("1,066"));
     const tpusim::MxuScaleSimCount ss = tpusim::mxu_scalesim_count(100, 300, 200, 128);
     CHECK(shown(shell, "ex06ScaleSimCycles") == "2,892");
-    CHECK(shown(shell, "ex06ScaleSimUtil") == "overall utilization " + percent(ss.overall_utilization) + " · mapping efficiency "
+    CHECK(shown(shell, "ex06ScaleSimUtil") == "folds × (3S + M − 2) = 6 × 482\noverall utilization " + percent(ss.overall_utilization) + " · mapping efficiency "
                                                   + percent(ss.mapping_efficiency) + " · compute utilization "
                                                   + percent(ss.compute_utilization));
     WAIT_VERIFY(shell.store().masteryGoalsReached(8).count("ch08-systolic/ragged") == 1);

@@ -349,6 +349,17 @@ TEST_CASE("phases of a run: loading, fill, steady state, drain", "[mxu][frame]")
     CHECK(longer.drain_start == 1152);
     CHECK(mxu_frame(longer, 500).phase == "steady state");
     CHECK(mxu_frame(longer, 500).useful_cells == 128 * 128);
+    // Without overlap each fold fills and drains on its own: 100 x 300 x 200
+    // folds are 482 cycles apart, the second loading over cycles 482-609.
+    const MxuTimeline book = mxu_timeline(100, 300, 200, 128, MxuMode::no_overlap);
+    CHECK(mxu_frame(book, 481).phase == "drain");
+    CHECK(mxu_frame(book, 482).phase == "loading weights");
+    CHECK(mxu_frame(book, 482).loading_fold == 1);
+    CHECK(mxu_frame(book, 610).phase == "fill");
+    // Overlapped with M < S, a bubble opens between folds: each one fills again.
+    const MxuTimeline bubbles = mxu_timeline(100, 300, 200, 128, MxuMode::overlapped);
+    CHECK(mxu_frame(bubbles, 128 + 128 + 5).phase == "fill");
+    CHECK(mxu_frame(bubbles, 128 + 128 + 100).phase == "drain");
     // 8 rows: a thin wave, never more than 8 anti-diagonals.
     const MxuFrame thin = mxu_frame(mxu_timeline(8, 128, 128, 128, MxuMode::overlapped), 200);
     // Cycle 200 is lag 72: rows on anti-diagonals r + c = 65..72, of 66..73 cells.

@@ -74,7 +74,7 @@ ColumnLayout {
               + " column folds (N), each loaded, streamed and drained in turn"
     }
     Figure {
-        name: "cycles, " + (root.scaleSim.folds || 0) + " × (3S + M − 2) = " + (root.scaleSim.folds || 0) + " × " + (root.scaleSim.perFold || 0)
+        name: "cycles, SCALE-Sim's count"
         valueName: "ex06ScaleSimCycles"
         value: root.scaleSim.cyclesText || "—"
     }
@@ -84,7 +84,8 @@ ColumnLayout {
         wrapMode: Text.WordWrap
         font.family: Theme.mono; font.pixelSize: Theme.smallSize
         color: Theme.inkMuted
-        text: root.scaleSim.overallText ? "overall utilization " + root.scaleSim.overallText + " · mapping efficiency "
+        text: root.scaleSim.overallText ? "folds × (3S + M − 2) = " + root.scaleSim.folds + " × " + root.scaleSim.perFold
+                                          + "\noverall utilization " + root.scaleSim.overallText + " · mapping efficiency "
                                           + root.scaleSim.mappingText + " · compute utilization " + root.scaleSim.computeText : ""
     }
 

@@ -112,10 +112,6 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
     f.cells.assign(static_cast<std::size_t>(s * s), 0);
     f.corner = static_cast<int>(std::min<std::int64_t>(std::max(corner, 0), s));
 
-    if (t < tl.first_start) f.phase = "loading weights";
-    else if (t < tl.fill_end) f.phase = "fill";
-    else if (t < tl.drain_start) f.phase = "steady state";
-    else f.phase = "drain";
 
     // The wave of each fold with rows in the array: cell (r, c) holds row
     // e = t - start - r - c of x when 0 <= e < M.
@@ -142,6 +138,18 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
             f.fold = i;
             f.rows_entered = std::min(tl.m, lag + 1);
         }
+    }
+    // The phase, from the newest fold with rows in the array. A fold starts
+    // on an empty array (it fills) when it is the first, when tiles do not
+    // overlap, or when M < S leaves a bubble while the next weights load;
+    // otherwise its rows follow the last fold's without a gap.
+    if (f.fold < 0) {
+        f.phase = "loading weights";
+    } else {
+        const std::int64_t lag = t - tl.fold_start(f.fold);
+        const bool fresh = f.fold == 0 || tl.mode == MxuMode::no_overlap || tl.m < s;
+        if (lag < tl.m) f.phase = fresh && lag < 2 * s - 2 ? "fill" : "steady state";
+        else f.phase = "drain";
     }
     // A fold's weights shift in from the top during the S cycles before it starts.
     for (std::int64_t i = std::max<std::int64_t>(0, last); i < std::min(tl.folds, last + 2); ++i) {

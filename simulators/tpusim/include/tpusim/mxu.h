@@ -118,7 +118,11 @@ struct MxuFrame {
     std::int64_t cycle = 0;
     std::int64_t cycles = 0;          // the run's length
     int array = 0;
-    std::string phase;                // "loading weights", "fill", "steady state", "drain", "done"
+    // "loading weights" (no rows in the array), "fill" (a fold's rows are
+    // entering an array that was empty, and the wave has not reached the
+    // far corner), "steady state" (rows entering behind a full wave or the
+    // last fold's rows), "drain" (the newest fold's rows have all entered)
+    std::string phase;
     std::vector<std::uint8_t> cells;  // S*S MxuCellState, row-major
     std::int64_t useful_cells = 0;
     std::int64_t padding_cells = 0;
