@@ -78,6 +78,18 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
         CHECK(cellLine(shell, row, col, "ex06CellSum") == "Σ " + number(cell.sum));
     }
     CHECK(cellLine(shell, 7, 7, "ex06CellSum").empty());  // the wave has not reached it
+    // Pointing at a cell explains it in words, beside the grid.
+    QTest::mouseMove(window, at(item(shell, "ex06Cell_2_3"), 0.5));
+    QObject *card = shell.find("ex06CellCard");
+    REQUIRE(card != nullptr);
+    WAIT_VERIFY(card->property("visible").toBool());
+    const tpusim::MxuCornerCell &c23 = f.corner_cells[2 * 8 + 3];
+    CHECK(card->property("text").toString().toStdString() ==
+          "cell (2, 3) at cycle 134: multiplying\nholds the weight w = " + number(c23.weight) + "\nrow " + std::to_string(c23.row)
+              + " of x passes through it: x = " + number(c23.activation) + ", moving one cell right per cycle\npasses down Σ = "
+              + number(c23.sum) + ": that row's products in rows 0 to 2 of this column");
+    QTest::mouseMove(window, QPoint(2, 2));
+    WAIT_VERIFY(!card->property("visible").toBool());
     shell.shot("ex06_open");
 
     // Dragging the cycle right by 40 px: 20 cycles on, still filling.

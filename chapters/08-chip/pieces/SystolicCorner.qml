@@ -13,7 +13,23 @@ ColumnLayout {
     readonly property int size: frame.cornerSize || 0
     readonly property var cells: frame.corner || []
     readonly property real cellSize: Math.floor(Math.min(Theme.px(76), (width - label.width - Theme.gap) / Math.max(1, size)))
+    property int hovered: -1
     spacing: Theme.gap / 2
+
+    // What a cell holds, in words, for the card beside the grid.
+    function describe(i) {
+        const c = cells[i]
+        if (!c) return ""
+        const r = Math.floor(i / size), col = i % size
+        const what = ["idle", "loading its weight", "multiplying", "multiplying zero padding"][c.state] || ""
+        let lines = ["cell (" + r + ", " + col + ") at cycle " + (frame.cycle || 0) + ": " + what]
+        lines.push(c.hasWeight ? "holds the weight w = " + number(c.w) : "no weight loaded yet")
+        if (c.hasRow) {
+            lines.push("row " + c.row + " of x passes through it: x = " + number(c.a) + ", moving one cell right per cycle")
+            lines.push("passes down Σ = " + number(c.s) + ": that row's products in rows 0 to " + r + " of this column")
+        }
+        return lines.join("\n")
+    }
 
     function sub(n) {
         const digits = "₀₁₂₃₄₅₆₇₈₉"
@@ -44,20 +60,38 @@ ColumnLayout {
             font.pixelSize: Theme.tinySize
         }
         Grid {
+            id: grid
             objectName: "ex06Corner"
             columns: Math.max(1, root.size)
             spacing: 1
+            ExplainCard {
+                objectName: "ex06CellCard"
+                target: grid
+                shown: root.hovered >= 0
+                delay: 0
+                beside: true
+                text: root.describe(root.hovered)
+                targetRect: root.hovered >= 0 ? Qt.rect(0, Math.floor(root.hovered / root.size) * (Math.round(root.cellSize * 0.78) + 1), grid.width, root.cellSize)
+                                              : Qt.rect(0, 0, 0, 0)
+            }
+            // A fixed count, so the cells stay put and only their values change as the cycle moves.
             Repeater {
-                model: root.cells
+                model: root.size * root.size
                 delegate: Rectangle {
-                    required property var modelData
                     required property int index
+                    readonly property var modelData: root.cells[index] || ({})
                     objectName: "ex06Cell_" + Math.floor(index / root.size) + "_" + (index % root.size)
                     width: root.cellSize
                     height: Math.round(root.cellSize * 0.78)
                     color: root.ground(modelData.state)
-                    border.color: Theme.cardBorder
+                    border.color: root.hovered === index ? Theme.accent : Theme.cardBorder
                     border.width: 1
+                    HoverHandler {
+                        onHoveredChanged: {
+                            if (hovered) root.hovered = index
+                            else if (root.hovered === index) root.hovered = -1
+                        }
+                    }
                     Column {
                         anchors.fill: parent
                         anchors.margins: 3
