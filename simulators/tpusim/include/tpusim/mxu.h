@@ -51,7 +51,9 @@ MxuRun mxu_cycles(std::int64_t m, std::int64_t k, std::int64_t n, int array, Mxu
 
 // Steps the array cycle by cycle with real values: x is M x K, w is K x N
 // (row-major). The result's `output` is x @ w; `cycles` is when the last
-// useful sum left the array. `record_activity` fills active_cells.
+// useful sum left the array (without overlap: when the last fold's padding
+// columns have drained too, as that count has it). `record_activity` fills
+// active_cells.
 // Throws InputError above 2^26 multiply-accumulates (the formula covers those).
 MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m,
                 std::int64_t k, std::int64_t n, int array, MxuMode mode,
@@ -78,8 +80,9 @@ struct MxuScaleSimCount {
     // Mean over folds of the cells a fold maps (rows used x columns used) / S*S.
     double mapping_efficiency = 0;
     // Mean over folds of (cells mapped x M) / (S*S x (4S + M - 3)): SCALE-Sim
-    // times this figure by its filter demand, which runs S - 1 cycles longer
-    // per fold than the count above.
+    // measures this figure against its filter demand (the weights' S rows,
+    // then S + S + M - 2 cycles of streaming and drain, skewed by S - 1),
+    // which is S - 1 cycles longer per fold than the count above.
     double compute_utilization = 0;
 };
 MxuScaleSimCount mxu_scalesim_count(std::int64_t m, std::int64_t k, std::int64_t n, int array);
