@@ -300,9 +300,9 @@ void SystolicHeat::paint(QPainter *painter)
     if (m_corner > 0) {
         const qreal cell = side / s;
         QPen pen(m_outline);
-        pen.setWidthF(1.5);
+        pen.setWidthF(m_outlineWidth);
         painter->setPen(pen);
         painter->setBrush(Qt::NoBrush);
-        painter->drawRect(QRectF(target.left(), target.top(), std::max<qreal>(cell * m_corner, 3), std::max<qreal>(cell * m_corner, 3)));
+        painter->drawRect(QRectF(target.left(), target.top(), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth)));
     }
 }

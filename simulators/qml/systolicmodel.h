@@ -108,6 +108,7 @@ class SystolicHeat : public QQuickPaintedItem
     Q_PROPERTY(QColor usefulColor MEMBER m_useful NOTIFY look)
     Q_PROPERTY(QColor paddingColor MEMBER m_padding NOTIFY look)
     Q_PROPERTY(QColor outlineColor MEMBER m_outline NOTIFY look)
+    Q_PROPERTY(qreal outlineWidth MEMBER m_outlineWidth NOTIFY look)
     Q_PROPERTY(int corner MEMBER m_corner NOTIFY look)
 
 public:
@@ -126,4 +127,5 @@ private:
     QString m_view = QStringLiteral("cycle");
     QColor m_idle, m_loading, m_useful, m_padding, m_outline;
     int m_corner = 8;
+    qreal m_outlineWidth = 1;
 };

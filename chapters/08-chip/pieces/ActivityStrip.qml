@@ -35,18 +35,18 @@ Canvas {
         const bar = width / n
         ctx.fillStyle = Theme.seriesColors[0]
         for (let i = 0; i < n; ++i) {
-            const h = Math.max(0, Math.min(1, activity[i])) * (height - 2)
+            const h = Math.max(0, Math.min(1, activity[i])) * (height - Theme.focusWidth)
             if (h > 0)
-                ctx.fillRect(i * bar, height - h, Math.max(1, bar), h)
+                ctx.fillRect(i * bar, height - h, Math.max(Theme.hairline, bar), h)
         }
         ctx.strokeStyle = Theme.chartGrid
-        ctx.lineWidth = 1
+        ctx.lineWidth = Theme.hairline
         for (const m of marks) {
             const x = Math.round(xOf(m.at)) + 0.5
             ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, height); ctx.stroke()
         }
         ctx.strokeStyle = Theme.accent
-        ctx.lineWidth = 2
+        ctx.lineWidth = Theme.focusWidth
         const cx = xOf(cycle + 0.5)
         ctx.beginPath(); ctx.moveTo(cx, 0); ctx.lineTo(cx, height); ctx.stroke()
     }

@@ -44,6 +44,7 @@ ColumnLayout {
         usefulColor: Theme.seriesColors[0]
         paddingColor: Theme.seriesColors[3]
         outlineColor: Theme.inkText
+        outlineWidth: Theme.focusWidth
         corner: 8
         Accessible.role: Accessible.Graphic
         Accessible.name: "every cell of the array, coloured by what it does"

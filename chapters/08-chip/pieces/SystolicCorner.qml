@@ -63,7 +63,7 @@ ColumnLayout {
             id: grid
             objectName: "ex06Corner"
             columns: Math.max(1, root.size)
-            spacing: 1
+            spacing: Theme.hairline
             ExplainCard {
                 objectName: "ex06CellCard"
                 target: grid
@@ -71,7 +71,7 @@ ColumnLayout {
                 delay: 0
                 beside: true
                 text: root.describe(root.hovered)
-                targetRect: root.hovered >= 0 ? Qt.rect(0, Math.floor(root.hovered / root.size) * (Math.round(root.cellSize * 0.78) + 1), grid.width, root.cellSize)
+                targetRect: root.hovered >= 0 ? Qt.rect(0, Math.floor(root.hovered / root.size) * (Math.round(root.cellSize * 0.78) + Theme.hairline), grid.width, root.cellSize)
                                               : Qt.rect(0, 0, 0, 0)
             }
             // A fixed count, so the cells stay put and only their values change as the cycle moves.
@@ -94,7 +94,7 @@ ColumnLayout {
                     }
                     Column {
                         anchors.fill: parent
-                        anchors.margins: 3
+                        anchors.margins: Theme.gap / 2
                         spacing: 0
                         MonoText {
                             font.pixelSize: Theme.tinySize
