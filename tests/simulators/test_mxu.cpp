@@ -164,3 +164,205 @@ TEST_CASE("stepping with real-valued inputs matches a plain matmul; activity add
             CHECK(r.cycles == mxu_cycles(sh.m, sh.k, sh.n, sh.s, mode).cycles);
         }
 }
+
+// SCALE-Sim's weight-stationary count, derived by hand from its method
+// (scalesim/compute/systolic_compute_ws.py and single_layer_sim.py in
+// scalesim-project/scale-sim-v2): row folds ceil(K/S), column folds
+// ceil(N/S); each fold's input demand is S rows of weight loading, M rows of
+// inputs, S - 1 rows of drain, then skewed by S - 1 more: 3S + M - 2 cycles;
+// folds run back to back.
+//
+// 100 x 300 x 200 on 128 x 128: row folds ceil(300/128) = 3 (128, 128, 44
+// rows), column folds ceil(200/128) = 2 (128, 72 columns), 6 folds of
+// 3*128 + 100 - 2 = 482 cycles: 2892 cycles.
+//   overall utilization 100*300*200 / (16384 * 2892) = 6,000,000 / 47,382,528 = 0.12663
+//   mapping efficiency, the mean of the folds' mapped cells over 16384:
+//     (16384 + 16384 + 5632 + 9216 + 9216 + 3168) / 6 / 16384 = 60000 / 98304 = 0.61035
+//   compute utilization, per fold mapped * 100 / (16384 * (4*128 + 100 - 3)):
+//     mean = 60000 * 100 / (16384 * 609 * 6) = 6,000,000 / 59,867,136 = 0.10022
+// 8 x 128 x 128 on 128 x 128: one fold, 3*128 + 8 - 2 = 390 cycles;
+//   overall 8*128*128 / (16384 * 390) = 8 / 390; mapping 1; compute 8 / 517.
+// The TPU's overlapped count for 100 x 300 x 200: folds start max(100, 128) =
+//   128 cycles apart from cycle 128; the last (72 columns) starts at 128 + 5*128
+//   = 768 and its last sum leaves at 768 + 99 + 127 + 71 = 1065: 1066 cycles.
+TEST_CASE("SCALE-Sim's fold and fill/drain count, by hand", "[mxu][scalesim]") {
+    const MxuScaleSimCount r = mxu_scalesim_count(100, 300, 200, 128);
+    CHECK(r.row_folds == 3);
+    CHECK(r.col_folds == 2);
+    CHECK(r.folds == 6);
+    CHECK(r.cycles_per_fold == 482);
+    CHECK(r.cycles == 2892);
+    CHECK(r.overall_utilization == Approx(6000000.0 / 47382528.0));
+    CHECK(r.mapping_efficiency == Approx(60000.0 / 98304.0));
+    CHECK(r.compute_utilization == Approx(6000000.0 / 59867136.0));
+    // The no-overlap mode is the same count, formula and stepped.
+    CHECK(mxu_cycles(100, 300, 200, 128, MxuMode::no_overlap).cycles == 2892);
+    CHECK(stepped(100, 300, 200, 128, MxuMode::no_overlap).cycles == 2892);
+    CHECK(mxu_cycles(100, 300, 200, 128, MxuMode::overlapped).cycles == 1066);
+    CHECK(stepped(100, 300, 200, 128, MxuMode::overlapped).cycles == 1066);
+
+    const MxuScaleSimCount skinny = mxu_scalesim_count(8, 128, 128, 128);
+    CHECK(skinny.folds == 1);
+    CHECK(skinny.cycles == 390);
+    CHECK(skinny.overall_utilization == Approx(8.0 / 390));
+    CHECK(skinny.mapping_efficiency == Approx(1.0));
+    CHECK(skinny.compute_utilization == Approx(8.0 / 517));
+    CHECK(mxu_cycles(8, 128, 128, 128, MxuMode::overlapped).cycles == 390);
+    CHECK_THROWS_AS(mxu_scalesim_count(0, 4, 4, 4), InputError);
+    CHECK_THROWS_AS(mxu_scalesim_count(4, -1, 4, 4), InputError);
+}
+
+namespace {
+// A register-level array stepped one cycle at a time, to check frames
+// against: each cycle, activations move one cell right, sums one cell down
+// adding activation x weight; fold i's row e enters array row r at column 0
+// on cycle start(i) + e + r, and its weights are those of the fold whose rows
+// are passing.
+struct NaiveCell {
+    bool on = false;
+    std::int64_t fold = -1, row = -1;
+    float act = 0, sum = 0;
+};
+}  // namespace
+
+TEST_CASE("frames match an array stepped register by register", "[mxu][frame]") {
+    struct Shape {
+        std::int64_t m, k, n;
+        int s;
+        MxuMode mode;
+    };
+    const Shape shapes[] = {{2, 3, 2, 4, MxuMode::overlapped}, {5, 9, 6, 4, MxuMode::overlapped},
+                            {5, 9, 6, 4, MxuMode::no_overlap}, {9, 8, 3, 4, MxuMode::overlapped},
+                            {3, 17, 10, 8, MxuMode::overlapped}};
+    for (const Shape& sh : shapes) {
+        INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " " << mode_name(sh.mode));
+        const MxuTimeline tl = mxu_timeline(sh.m, sh.k, sh.n, sh.s, sh.mode);
+        const std::int64_t s = sh.s;
+        std::vector<NaiveCell> grid(static_cast<std::size_t>(s * s));
+        std::vector<float> out(static_cast<std::size_t>(sh.m * sh.n), 0.0f);
+        std::int64_t useful_total = 0;
+        for (std::int64_t t = 0; t < tl.cycles; ++t) {
+            std::vector<NaiveCell> next(grid.size());
+            for (std::int64_t r = 0; r < s; ++r)
+                for (std::int64_t c = 0; c < s; ++c) {
+                    NaiveCell& cell = next[static_cast<std::size_t>(r * s + c)];
+                    if (c > 0) {
+                        const NaiveCell& left = grid[static_cast<std::size_t>(r * s + c - 1)];
+                        cell.on = left.on, cell.fold = left.fold, cell.row = left.row, cell.act = left.act;
+                    } else {
+                        for (std::int64_t i = 0; i < tl.folds; ++i) {
+                            const std::int64_t e = t - tl.fold_start(i) - r;
+                            if (e < 0 || e >= sh.m) continue;
+                            cell.on = true, cell.fold = i, cell.row = e;
+                            cell.act = r < tl.fold_rows(i) ? mxu_sample_value(e, tl.fold_k0(i) + r, 1) : 0.0f;
+                        }
+                    }
+                    if (!cell.on) continue;
+                    const float above = r > 0 ? grid[static_cast<std::size_t>((r - 1) * s + c)].sum : 0.0f;
+                    const bool inside = r < tl.fold_rows(cell.fold) && c < tl.fold_cols(cell.fold);
+                    const float w = inside ? mxu_sample_value(tl.fold_k0(cell.fold) + r, tl.fold_n0(cell.fold) + c, 2) : 0.0f;
+                    cell.sum = above + cell.act * w;
+                    if (r == s - 1 && c < tl.fold_cols(cell.fold))
+                        out[static_cast<std::size_t>(cell.row * sh.n + tl.fold_n0(cell.fold) + c)] += cell.sum;
+                }
+            grid = next;
+            const MxuFrame f = mxu_frame(tl, t, sh.s);
+            REQUIRE(f.corner == sh.s);
+            std::int64_t useful = 0;
+            for (std::int64_t r = 0; r < s; ++r)
+                for (std::int64_t c = 0; c < s; ++c) {
+                    INFO("t=" << t << " cell (" << r << ", " << c << ")");
+                    const NaiveCell& want = grid[static_cast<std::size_t>(r * s + c)];
+                    const MxuCornerCell& got = f.corner_cells[static_cast<std::size_t>(r * s + c)];
+                    const auto state = static_cast<MxuCellState>(f.cells[static_cast<std::size_t>(r * s + c)]);
+                    REQUIRE(got.has_row == want.on);
+                    REQUIRE((state == MxuCellState::useful || state == MxuCellState::padding) == want.on);
+                    if (!want.on) continue;
+                    const bool inside = r < tl.fold_rows(want.fold) && c < tl.fold_cols(want.fold);
+                    REQUIRE((state == MxuCellState::useful) == inside);
+                    useful += inside ? 1 : 0;
+                    REQUIRE(got.fold == want.fold);
+                    REQUIRE(got.row == want.row);
+                    REQUIRE(got.activation == want.act);
+                    REQUIRE(got.sum == want.sum);
+                }
+            CHECK(f.useful_cells == useful);
+            useful_total += useful;
+        }
+        // Every multiply-accumulate happened once, and the sums that left add up to x @ w.
+        CHECK(useful_total == sh.m * sh.k * sh.n);
+        std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k)), w(static_cast<std::size_t>(sh.k * sh.n));
+        for (std::int64_t i = 0; i < sh.m; ++i)
+            for (std::int64_t j = 0; j < sh.k; ++j) x[static_cast<std::size_t>(i * sh.k + j)] = mxu_sample_value(i, j, 1);
+        for (std::int64_t i = 0; i < sh.k; ++i)
+            for (std::int64_t j = 0; j < sh.n; ++j) w[static_cast<std::size_t>(i * sh.n + j)] = mxu_sample_value(i, j, 2);
+        CHECK(out == reference(x, w, sh.m, sh.k, sh.n));
+        CHECK(mxu_frame(tl, tl.cycles - 1, sh.s).results_done == sh.m * sh.n);
+    }
+}
+
+TEST_CASE("per-cycle activity agrees with the stepped model", "[mxu][frame]") {
+    struct Shape {
+        std::int64_t m, k, n;
+        int s;
+    };
+    const Shape shapes[] = {{8, 128, 128, 128}, {100, 300, 200, 128}, {7, 20, 9, 8}, {40, 33, 70, 16}};
+    for (const Shape& sh : shapes)
+        for (MxuMode mode : {MxuMode::overlapped, MxuMode::no_overlap}) {
+            INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " " << mode_name(mode));
+            const MxuTimeline tl = mxu_timeline(sh.m, sh.k, sh.n, sh.s, mode);
+            std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k), 1.0f), w(static_cast<std::size_t>(sh.k * sh.n), 1.0f);
+            const MxuRun run = mxu_step(x, w, sh.m, sh.k, sh.n, sh.s, mode, true);
+            REQUIRE(run.cycles == tl.cycles);
+            const std::vector<float> act = mxu_activity(tl, static_cast<int>(tl.cycles));
+            for (std::int64_t t = 0; t < tl.cycles; ++t) {
+                INFO("t=" << t);
+                REQUIRE(act[static_cast<std::size_t>(t)] == static_cast<float>(run.active_cells[static_cast<std::size_t>(t)]));
+            }
+            // A few frames count the same busy cells.
+            for (std::int64_t t : {std::int64_t{0}, tl.first_start, tl.fill_end, tl.drain_start, tl.cycles - 1})
+                CHECK(mxu_frame(tl, t).useful_cells == run.active_cells[static_cast<std::size_t>(t)]);
+            std::int64_t work = 0;
+            for (std::int64_t v : mxu_cell_work(tl)) work += v;
+            CHECK(work == sh.m * sh.k * sh.n);
+        }
+}
+
+TEST_CASE("phases of a run: loading, fill, steady state, drain", "[mxu][frame]") {
+    // 128 x 128 x 128 on 128: load 0-127, rows enter from 128; the wave
+    // reaches the far corner at 128 + 254 = 382, but the last row enters at
+    // 255, so drain starts at 256 and the array never fills.
+    const MxuTimeline one = mxu_timeline(128, 128, 128, 128, MxuMode::overlapped);
+    CHECK(one.fills == false);
+    CHECK(one.drain_start == 256);
+    CHECK(one.fill_end == 256);
+    CHECK(mxu_frame(one, 0).phase == "loading weights");
+    CHECK(mxu_frame(one, 0).loading_rows == 1);
+    CHECK(mxu_frame(one, 127).loading_rows == 128);
+    CHECK(mxu_frame(one, 128).phase == "fill");
+    CHECK(mxu_frame(one, 128).useful_cells == 1);
+    CHECK(mxu_frame(one, 300).phase == "drain");
+    // 1024 rows: steady state from 382 until the last row enters at 1152.
+    const MxuTimeline longer = mxu_timeline(1024, 128, 128, 128, MxuMode::overlapped);
+    CHECK(longer.fills);
+    CHECK(longer.fill_end == 382);
+    CHECK(longer.drain_start == 1152);
+    CHECK(mxu_frame(longer, 500).phase == "steady state");
+    CHECK(mxu_frame(longer, 500).useful_cells == 128 * 128);
+    // Without overlap each fold fills and drains on its own: 100 x 300 x 200
+    // folds are 482 cycles apart, the second loading over cycles 482-609.
+    const MxuTimeline book = mxu_timeline(100, 300, 200, 128, MxuMode::no_overlap);
+    CHECK(mxu_frame(book, 481).phase == "drain");
+    CHECK(mxu_frame(book, 482).phase == "loading weights");
+    CHECK(mxu_frame(book, 482).loading_fold == 1);
+    CHECK(mxu_frame(book, 610).phase == "fill");
+    // Overlapped with M < S, a bubble opens between folds: each one fills again.
+    const MxuTimeline bubbles = mxu_timeline(100, 300, 200, 128, MxuMode::overlapped);
+    CHECK(mxu_frame(bubbles, 128 + 128 + 5).phase == "fill");
+    CHECK(mxu_frame(bubbles, 128 + 128 + 100).phase == "drain");
+    // 8 rows: a thin wave, never more than 8 anti-diagonals.
+    const MxuFrame thin = mxu_frame(mxu_timeline(8, 128, 128, 128, MxuMode::overlapped), 200);
+    // Cycle 200 is lag 72: rows on anti-diagonals r + c = 65..72, of 66..73 cells.
+    CHECK(thin.useful_cells == 556);
+    CHECK(mxu_frame(mxu_timeline(8, 128, 128, 128, MxuMode::overlapped), 389).results_done == 8 * 128);
+}

@@ -38,7 +38,9 @@ std::int64_t schedule_starts(std::vector<Fold>& folds, std::int64_t m, int array
     std::int64_t end = 0;
     for (Fold& f : folds) {
         f.start = start;
-        const std::int64_t done = start + m + s + f.cols - 2;  // last useful sum leaves
+        // Without overlap the whole array drains, padding columns included.
+        const std::int64_t cols = mode == MxuMode::overlapped ? f.cols : s;
+        const std::int64_t done = start + m + s + cols - 2;  // last sum leaves
         end = std::max(end, done);
         start = mode == MxuMode::overlapped ? start + std::max(m, s) : done + s;
     }
@@ -76,16 +78,15 @@ MxuRun mxu_cycles(std::int64_t m, std::int64_t k, std::int64_t n, int array, Mxu
     r.array = array;
     r.mode = mode;
     const std::int64_t s = array;
-    r.folds = ((k + s - 1) / s) * ((n + s - 1) / s);
+    const std::int64_t n_tiles = (n + s - 1) / s;
+    r.folds = ((k + s - 1) / s) * n_tiles;
     r.macs = m * k * n;
     // Uniform folds except the ragged last column of tiles: sum the pieces
     // without building the fold list, so huge GEMMs stay instant.
-    const std::int64_t k_tiles = (k + s - 1) / s, n_tiles = (n + s - 1) / s;
     const std::int64_t last_cols = n - (n_tiles - 1) * s;
     if (mode == MxuMode::no_overlap) {
-        const std::int64_t full = (n_tiles - 1) * k_tiles * (s + m + s + s - 2);
-        const std::int64_t ragged = k_tiles * (s + m + s + last_cols - 2);
-        r.cycles = full + ragged;
+        // Every fold loads, streams and drains the whole array: 3S + M - 2.
+        r.cycles = r.folds * (3 * s + m - 2);
         r.exposed_load_cycles = r.folds * s;
     } else {
         const std::int64_t gap = std::max(m, s);

@@ -67,6 +67,7 @@ struct Placed {
 // What one stepped run needs; buffers are sized once, before the first cycle.
 struct ArrayState {
     std::int64_t m = 0, n = 0, s = 0;
+    bool drain_whole = false;  // no-overlap mode: a fold ends when all S columns have drained
     std::size_t row = 0;     // stride of a plane row: S + kLanes
     std::size_t column = 0;  // stride of an input column: M + kLanes
     // x by columns, each reversed: xr[k * column + M-1-e] = x[e][k], then S
@@ -206,6 +207,9 @@ FoldInArray load_fold(ArrayState& a, const std::vector<float>& w, const detail::
     f.index = index;
     f.fold = fold;
     f.done = fold.start + a.m - 1 + (a.s - 1) + (fold.cols - 1);
+    // Without overlap the array drains whole before the next load: the
+    // padding columns' sums leave too.
+    if (a.drain_whole) f.done = fold.start + a.m - 1 + 2 * (a.s - 1);
     if (a.free_planes.empty()) {
         const std::size_t i = a.weight_pool.size();
         a.weight_pool.emplace_back();
@@ -262,6 +266,7 @@ MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::i
     st.m = m;
     st.n = n;
     st.s = S;
+    st.drain_whole = mode == MxuMode::no_overlap;
     st.row = s + kLanes;
     st.column = static_cast<std::size_t>(m + kLanes);
     st.xr.assign(static_cast<std::size_t>(k + S) * st.column, 2048 + 256);

@@ -1,0 +1,308 @@
+#include "systolicmodel.h"
+#include "variants.h"
+
+#include <tpusim/chips.h>
+#include <tpusim/error.h>
+
+#include <QImage>
+#include <QPainter>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtQml/qqml.h>
+
+#include <algorithm>
+#include <cmath>
+
+using simqml::qs;
+
+namespace {
+
+constexpr int activitySamples = 480;
+// mxu_step's own ceiling: past it the closed form stands alone.
+constexpr double steppable = 67108864.0;
+
+// 1066 -> "1,066"
+QString grouped(std::int64_t v)
+{
+    QString digits = QString::number(v < 0 ? -v : v);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return v < 0 ? QStringLiteral("−") + digits : digits;
+}
+
+QString percent(double fraction)
+{
+    const double p = fraction * 100.0;
+    return QString::number(p, 'f', p < 1.0 ? 2 : 1) + QStringLiteral(" %");
+}
+
+tpusim::MxuMode modeOf(const QString &mode)
+{
+    return mode == QStringLiteral("no-overlap") ? tpusim::MxuMode::no_overlap : tpusim::MxuMode::overlapped;
+}
+
+QVariantMap closedForm(const tpusim::MxuRun &r)
+{
+    return {{"cycles", static_cast<double>(r.cycles)},
+            {"cyclesText", grouped(r.cycles)},
+            {"utilization", r.utilization},
+            {"utilizationText", percent(r.utilization)}};
+}
+
+// A size as libtpusim takes it: whole, and its own sentence when it is not one.
+std::int64_t whole(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0; }
+
+} // namespace
+
+SystolicModel::SystolicModel(QObject *parent) : QObject(parent)
+{
+    connect(this, &SystolicModel::inputsChanged, this, &SystolicModel::recompute);
+    connect(this, &SystolicModel::cycleChanged, this, &SystolicModel::rebuildFrame);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        const StepJob done = m_watcher.result();
+        if (m_stepAgain) {
+            m_stepAgain = false;
+            startStepping();
+            return;
+        }
+        const bool agrees = m_valid && done.cycles == m_run.value(QStringLiteral("cycles")).toLongLong();
+        m_stepped = {{"state", QStringLiteral("done")},
+                     {"cycles", static_cast<double>(done.cycles)},
+                     {"cyclesText", grouped(done.cycles)},
+                     {"agrees", agrees}};
+        emit steppedChanged();
+    });
+    recompute();
+}
+
+SystolicModel::~SystolicModel() { m_watcher.waitForFinished(); }
+
+void SystolicModel::registerType()
+{
+    qmlRegisterType<SystolicModel>("TpuCourse.Sim", 1, 0, "SystolicModel");
+    SystolicHeat::registerType();
+}
+
+int SystolicModel::arrayOf(const QString &chipId) const
+{
+    try {
+        return static_cast<int>(tpusim::chip(chipId.toStdString()).mxu_size.value);
+    } catch (const tpusim::InputError &) {
+        return 0;
+    }
+}
+
+void SystolicModel::recompute()
+{
+    const std::int64_t m = whole(m_m), k = whole(m_k), n = whole(m_n);
+    const int array = arrayOf(m_chip);
+    const tpusim::MxuMode mode = modeOf(m_mode);
+    try {
+        if (array <= 0)
+            throw tpusim::InputError("\"" + m_chip.toStdString() + "\" is not a chip the simulator knows");
+        m_timeline = tpusim::mxu_timeline(m, k, n, array, mode);
+        const tpusim::MxuRun over = tpusim::mxu_cycles(m, k, n, array, tpusim::MxuMode::overlapped);
+        const tpusim::MxuRun book = tpusim::mxu_cycles(m, k, n, array, tpusim::MxuMode::no_overlap);
+        const tpusim::MxuScaleSimCount ss = tpusim::mxu_scalesim_count(m, k, n, array);
+        const tpusim::MxuRun &now = mode == tpusim::MxuMode::overlapped ? over : book;
+        tpusim::Provenance p = now.provenance;
+        p.chip = m_chip.toStdString() + " (" + std::to_string(array) + "x" + std::to_string(array) + " MXU)";
+        const std::int64_t s = array;
+        const std::int64_t lastCols = n - (m_timeline.n_tiles - 1) * s;
+        QString formula;
+        if (mode == tpusim::MxuMode::overlapped)
+            formula = QStringLiteral("S + (folds − 1) × max(M, S) + M + S + last tile's columns − 2 = %1 + %2 × %3 + %4 + %1 + %5 − 2 = %6")
+                          .arg(s).arg(m_timeline.folds - 1).arg(m_timeline.gap).arg(m).arg(lastCols).arg(grouped(over.cycles));
+        else
+            formula = QStringLiteral("folds × (3S + M − 2) = %1 × %2 = %3")
+                          .arg(m_timeline.folds).arg(grouped(ss.cycles_per_fold)).arg(grouped(book.cycles));
+        m_run = {
+            {"array", array},
+            {"cycles", static_cast<double>(now.cycles)},
+            {"cyclesText", grouped(now.cycles)},
+            {"utilization", now.utilization},
+            {"utilizationText", percent(now.utilization)},
+            {"macsText", grouped(now.macs)},
+            {"folds", static_cast<double>(m_timeline.folds)},
+            {"kTiles", static_cast<double>(m_timeline.k_tiles)},
+            {"nTiles", static_cast<double>(m_timeline.n_tiles)},
+            {"exposedLoad", static_cast<double>(now.exposed_load_cycles)},
+            {"firstStart", static_cast<double>(m_timeline.first_start)},
+            {"fillEnd", static_cast<double>(m_timeline.fill_end)},
+            {"drainStart", static_cast<double>(m_timeline.drain_start)},
+            {"fills", m_timeline.fills},
+            {"overlapped", closedForm(over)},
+            {"noOverlap", closedForm(book)},
+            {"scaleSim", QVariantMap{{"rowFolds", static_cast<double>(ss.row_folds)},
+                                     {"colFolds", static_cast<double>(ss.col_folds)},
+                                     {"folds", static_cast<double>(ss.folds)},
+                                     {"perFold", static_cast<double>(ss.cycles_per_fold)},
+                                     {"cycles", static_cast<double>(ss.cycles)},
+                                     {"cyclesText", grouped(ss.cycles)},
+                                     {"overallText", percent(ss.overall_utilization)},
+                                     {"mappingText", percent(ss.mapping_efficiency)},
+                                     {"computeText", percent(ss.compute_utilization)}}},
+            {"formula", formula},
+            {"provenance", simqml::provenance(p)},
+        };
+        m_activity.clear();
+        const double cellsInArray = static_cast<double>(s * s);
+        for (float v : tpusim::mxu_activity(m_timeline, activitySamples))
+            m_activity.append(static_cast<double>(v) / cellsInArray);
+        m_work = tpusim::mxu_cell_work(m_timeline);
+        m_valid = true;
+    } catch (const tpusim::InputError &e) {
+        m_valid = false;
+        m_run = {{"problem", QString::fromUtf8(e.what())}};
+        m_activity.clear();
+        m_cells.clear();
+        m_work.clear();
+    }
+    emit runChanged();
+    rebuildFrame();
+    startStepping();
+}
+
+void SystolicModel::rebuildFrame()
+{
+    if (!m_valid) {
+        m_frame = {};
+        emit frameChanged();
+        return;
+    }
+    const tpusim::MxuFrame f = tpusim::mxu_frame(m_timeline, whole(m_cycle), 8);
+    m_cells = f.cells;
+    QVariantList corner;
+    corner.reserve(static_cast<qsizetype>(f.corner_cells.size()));
+    for (const tpusim::MxuCornerCell &c : f.corner_cells)
+        corner.append(QVariantMap{{"state", static_cast<int>(c.state)},
+                                  {"hasWeight", c.has_weight},
+                                  {"w", static_cast<double>(c.weight)},
+                                  {"hasRow", c.has_row},
+                                  {"row", static_cast<double>(c.row)},
+                                  {"a", static_cast<double>(c.activation)},
+                                  {"s", static_cast<double>(c.sum)}});
+    const double cellsInArray = static_cast<double>(f.array) * f.array;
+    m_frame = {
+        {"cycle", static_cast<double>(f.cycle)},
+        {"phase", qs(f.phase)},
+        {"useful", static_cast<double>(f.useful_cells)},
+        {"padding", static_cast<double>(f.padding_cells)},
+        {"usefulText", grouped(f.useful_cells) + QStringLiteral(" of ") + grouped(f.array * f.array)
+                           + QStringLiteral(" cells (") + percent(static_cast<double>(f.useful_cells) / cellsInArray) + QStringLiteral(")")},
+        {"fold", static_cast<double>(f.fold)},
+        {"loadingFold", static_cast<double>(f.loading_fold)},
+        {"loadingRows", static_cast<double>(f.loading_rows)},
+        {"rowsEntered", static_cast<double>(f.rows_entered)},
+        {"resultsDone", static_cast<double>(f.results_done)},
+        {"resultsText", grouped(f.results_done) + QStringLiteral(" of ") + grouped(m_timeline.m * m_timeline.n)},
+        {"cornerSize", f.corner},
+        {"corner", corner},
+    };
+    emit frameChanged();
+}
+
+void SystolicModel::startStepping()
+{
+    if (!m_valid) {
+        m_stepped = {};
+        emit steppedChanged();
+        return;
+    }
+    const double macs = static_cast<double>(m_timeline.m) * static_cast<double>(m_timeline.k) * static_cast<double>(m_timeline.n);
+    if (macs > steppable) {
+        m_stepped = {{"state", QStringLiteral("skipped")},
+                     {"why", QStringLiteral("over 2^26 multiply-accumulates: too many to step here; the closed form stands alone")}};
+        emit steppedChanged();
+        return;
+    }
+    if (m_watcher.isRunning()) {
+        m_stepAgain = true;
+        return;
+    }
+    m_pending = {m_timeline.m, m_timeline.k, m_timeline.n, m_timeline.array, m_timeline.mode, -1};
+    m_stepped = {{"state", QStringLiteral("running")}};
+    emit steppedChanged();
+    const StepJob job = m_pending;
+    m_watcher.setFuture(QtConcurrent::run([job]() {
+        StepJob out = job;
+        std::vector<float> x(static_cast<std::size_t>(job.m * job.k)), w(static_cast<std::size_t>(job.k * job.n));
+        for (std::int64_t i = 0; i < job.m; ++i)
+            for (std::int64_t j = 0; j < job.k; ++j)
+                x[static_cast<std::size_t>(i * job.k + j)] = tpusim::mxu_sample_value(i, j, 1);
+        for (std::int64_t i = 0; i < job.k; ++i)
+            for (std::int64_t j = 0; j < job.n; ++j)
+                w[static_cast<std::size_t>(i * job.n + j)] = tpusim::mxu_sample_value(i, j, 2);
+        out.cycles = tpusim::mxu_step(x, w, job.m, job.k, job.n, job.array, job.mode).cycles;
+        return out;
+    }));
+}
+
+// --- the heat view ---
+
+SystolicHeat::SystolicHeat(QQuickItem *parent) : QQuickPaintedItem(parent)
+{
+    connect(this, &SystolicHeat::look, this, [this] { update(); });
+}
+
+void SystolicHeat::registerType() { qmlRegisterType<SystolicHeat>("TpuCourse.Sim", 1, 0, "SystolicHeat"); }
+
+void SystolicHeat::setModel(SystolicModel *model)
+{
+    if (m_model == model)
+        return;
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (m_model) {
+        connect(m_model, &SystolicModel::frameChanged, this, [this] { update(); });
+        connect(m_model, &SystolicModel::runChanged, this, [this] { update(); });
+    }
+    emit modelChanged();
+    update();
+}
+
+void SystolicHeat::paint(QPainter *painter)
+{
+    const qreal side = std::min(width(), height());
+    const SystolicModel *model = m_model.data();
+    if (model == nullptr || !model->valid() || side <= 0)
+        return;
+    const int s = model->array();
+    QImage image(s, s, QImage::Format_RGB32);
+    const QRgb idle = m_idle.rgb();
+    if (m_view == QStringLiteral("run")) {
+        const std::vector<std::int64_t> &work = model->work();
+        const std::int64_t most = work.empty() ? 0 : *std::max_element(work.begin(), work.end());
+        for (int r = 0; r < s; ++r) {
+            QRgb *line = reinterpret_cast<QRgb *>(image.scanLine(r));
+            for (int c = 0; c < s; ++c) {
+                const double f = most > 0 ? static_cast<double>(work[static_cast<std::size_t>(r * s + c)]) / static_cast<double>(most) : 0.0;
+                const auto mix = [f](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * f)); };
+                line[c] = qRgb(mix(m_idle.red(), m_useful.red()), mix(m_idle.green(), m_useful.green()),
+                               mix(m_idle.blue(), m_useful.blue()));
+            }
+        }
+    } else {
+        const std::vector<std::uint8_t> &cells = model->cells();
+        const QRgb colours[4] = {idle, m_loading.rgb(), m_useful.rgb(), m_padding.rgb()};
+        for (int r = 0; r < s; ++r) {
+            QRgb *line = reinterpret_cast<QRgb *>(image.scanLine(r));
+            for (int c = 0; c < s; ++c) {
+                const std::size_t i = static_cast<std::size_t>(r * s + c);
+                line[c] = i < cells.size() ? colours[cells[i] & 3] : idle;
+            }
+        }
+    }
+    const QRectF target((width() - side) / 2, (height() - side) / 2, side, side);
+    painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter->drawImage(target, image);
+    // The corner shown with values, outlined.
+    if (m_corner > 0) {
+        const qreal cell = side / s;
+        QPen pen(m_outline);
+        pen.setWidthF(m_outlineWidth);
+        painter->setPen(pen);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(QRectF(target.left(), target.top(), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth)));
+    }
+}
