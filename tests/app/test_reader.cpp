@@ -198,8 +198,14 @@ TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
 {
     ShellFixture shell;
     REQUIRE(open(shell, "ch08#worked-example-1-stepping-a-tile-through-the-array"));
-    QQuickItem *copy = piece_input::shownItem(shell, "copyCode");
+    // The copy button of the block holding mxu_tile_cycles.
+    QQuickItem *copy = nullptr;
+    for (QObject *o : shell.findAll("copyCode"))
+        for (QQuickItem *up = qobject_cast<QQuickItem *>(o); up && !copy; up = up->parentItem())
+            if (up->property("code").toString().startsWith(QStringLiteral("def mxu_tile_cycles")))
+                copy = qobject_cast<QQuickItem *>(o);
     REQUIRE(copy != nullptr);
+    bringIntoView(shell, copy);
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
     const QString copied = QGuiApplication::clipboard()->text();
     CHECK(copied.startsWith(QStringLiteral("def mxu_tile_cycles(m, array=128):\n")));

@@ -83,6 +83,7 @@ TEST_CASE("a lab from the palette opens its chapter at its card", "[scrolling][q
     auto *card = qobject_cast<QQuickItem *>(shell.findShown("labCard_L07"));
     REQUIRE(card != nullptr);
     QObject *chapter = shell.find("chapterPage");
+    shell.waitUntilBuilt();   // the text above the card arrives a batch a frame
     WAIT_VERIFY(scrollOf(chapter) > 0);
     settle();
     const QRectF onScreen = card->mapRectToScene(QRectF(0, 0, card->width(), card->height()));
