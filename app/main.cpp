@@ -5,6 +5,7 @@
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
 #include "screenshot.h"
+#include "startuptrace.h"
 
 #include <chapters/chaptercatalog.h>
 #include <progress/store.h>
@@ -44,6 +45,7 @@ QString defaultDatabasePath()
 
 int main(int argc, char *argv[])
 {
+    startuptrace::begin();
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
@@ -72,6 +74,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("tpu-course"));
     QApplication::setOrganizationName(QStringLiteral("tpu-course"));
     QApplication::setApplicationVersion(QStringLiteral(TPU_COURSE_VERSION));
+    startuptrace::mark("application");
 
     const QString dbPath = opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath;
     std::optional<progress::Store> store;
@@ -81,6 +84,7 @@ int main(int argc, char *argv[])
         return fail(1, QString::fromUtf8(e.what()));
     }
 
+    startuptrace::mark("progress store opened");
     course::ChapterCatalog catalog;
     const QString chapterDir = opt.chapterDir.isEmpty()
         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
@@ -95,6 +99,7 @@ int main(int argc, char *argv[])
         return fail(1, QString::fromUtf8(e.what()));
     }
 
+    startuptrace::mark("chapters scanned and synced");
     if (!opt.importPath.isEmpty()) {
         const ImportOutcome result = importRunRecord(opt.importPath, *store, LabCatalog::fromResources());
         if (!result.stored) {
@@ -119,9 +124,11 @@ int main(int argc, char *argv[])
 
     Course course(catalog, *store);
     course.exposeToQml();
+    startuptrace::mark("course ready");
     QQmlApplicationEngine engine;
     if (!loadShell(engine))
         return fail(1, QStringLiteral("the window could not be loaded."));
+    startuptrace::mark("window created");
 
     if (!opt.screenshotPath.isEmpty())
         return saveScreenshot(engine, opt.openPlace, opt.size, opt.screenshotPath);

@@ -1,5 +1,6 @@
 #include "screenshot.h"
 #include "layout/layoutreport.h"
+#include "startuptrace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -9,7 +10,6 @@
 #include <QSaveFile>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
-#include <QThread>
 #include <QVariant>
 
 #include <cstdio>
@@ -17,26 +17,26 @@
 namespace {
 
 // Lets the scene settle: the page built (the window's isBusy() false), then
-// a few rendered frames and a short pause, so layouts, bindings and canvases
-// have all run before the grab.
+// a few rendered frames, so layouts, bindings that follow the theme's scale
+// a pass later, and canvases have all run before the grab. Readiness, not a
+// fixed pause: a page that is ready early is captured early.
 void settle(QQuickWindow *window)
 {
     const auto busy = [window] {
         QVariant b;
         return QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
     };
-    QElapsedTimer building;
-    building.start();
-    while (busy() && building.elapsed() < 10000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     int frames = 0;
     const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames] { ++frames; });
     QElapsedTimer clock;
     clock.start();
-    while ((frames < 3 || clock.elapsed() < 250) && clock.elapsed() < 5000) {
+    while (clock.elapsed() < 10000) {
+        if (busy())
+            frames = 0;
+        else if (frames >= 4)
+            break;
         window->update();
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(10);
     }
     QObject::disconnect(connection);
 }
@@ -57,7 +57,6 @@ QQuickWindow *showPlace(QQmlApplicationEngine &engine, const QString &place, QSi
     }
     window->resize(size);
     window->show();
-    settle(window);
     QVariant ok;
     QMetaObject::invokeMethod(window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
     if (!ok.toBool()) {
@@ -66,6 +65,7 @@ QQuickWindow *showPlace(QQmlApplicationEngine &engine, const QString &place, QSi
         return nullptr;
     }
     settle(window);
+    startuptrace::mark("place open and settled");
     return window;
 }
 
@@ -86,6 +86,7 @@ int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize si
         std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
         return 1;
     }
+    startuptrace::mark("screenshot written");
     return 0;
 }
 

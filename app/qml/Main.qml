@@ -28,7 +28,7 @@ ApplicationWindow {
     // Opens any place the palette or --open names; false when there is none.
     // True while the page on show is still being built (a chapter's blocks
     // below its first screen, a piece set into its text).
-    function isBusy() { return page === "chapter" && chapterPage.isBuilding() }
+    function isBusy() { return page === "chapter" && chapterLoader.item !== null && chapterLoader.item.isBuilding() }
 
     function navigate(place) {
         palette.close()
@@ -40,7 +40,7 @@ ApplicationWindow {
             previous = page === place ? previous : page
             page = place
             if (place === "validation")
-                validationPage.forceActiveFocus()  // its keys scroll it
+                made(validationLoader).forceActiveFocus()  // its keys scroll it
             return true
         }
         // ch11, or ch11#a-heading to open the chapter at that heading.
@@ -49,7 +49,7 @@ ApplicationWindow {
         const owner = Course.chapterOfPiece(place)
         if (owner > 0) {
             // A piece with a page of its own opens it; otherwise its chapter.
-            if (piecePage.load(place)) { page = "piece"; return true }
+            if (made(pieceLoader).load(place)) { page = "piece"; return true }
             return openChapter(owner, place)
         }
         return false
@@ -59,7 +59,7 @@ ApplicationWindow {
     // x-ray's dumps) takes them; anything else is a run record to import.
     function openFiles(urls) {
         for (const url of urls) {
-            if (page === "piece" && piecePage.takeDroppedFile(url))
+            if (page === "piece" && pieceLoader.item.takeDroppedFile(url))
                 continue
             const result = Course.importRun(url.toString())
             importToast.show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
@@ -67,6 +67,7 @@ ApplicationWindow {
     }
 
     function openChapter(number, focusPiece, anchor) {
+        const chapterPage = made(chapterLoader)
         if (!chapterPage.load(number, focusPiece, anchor || ""))
             return false
         page = "chapter"
@@ -98,43 +99,55 @@ ApplicationWindow {
         onOpenPlace: place => window.navigate(place)
     }
 
-    ChapterPage {
-        id: chapterPage
-        objectName: "chapterPage"
+    // The pages other than the stack are made the first time they are
+    // needed, so start-up builds only what the first screen shows.
+    function made(loader) { loader.active = true; return loader.item }
+    Loader {
+        id: chapterLoader
         anchors.fill: parent
+        active: false
         visible: window.page === "chapter"
-        onBack: window.goBack()
-        onOpenPlace: place => window.navigate(place)
+        sourceComponent: ChapterPage {
+            objectName: "chapterPage"
+            onBack: window.goBack()
+            onOpenPlace: place => window.navigate(place)
+        }
     }
-
-    PiecePage {
-        id: piecePage
+    Loader {
+        id: pieceLoader
         anchors.fill: parent
+        active: false
         visible: window.page === "piece"
-        onBack: window.goBack()
-        onOpenPlace: place => window.navigate(place)
+        sourceComponent: PiecePage {
+            onBack: window.goBack()
+            onOpenPlace: place => window.navigate(place)
+        }
     }
-
-    BenchPage {
-        id: benchPage
+    Loader {
+        id: benchLoader
         anchors.fill: parent
+        active: window.page === "bench" || item !== null
         visible: window.page === "bench"
-        onBack: window.goBack()
-        onOpenPlace: place => window.navigate(place)
+        sourceComponent: BenchPage {
+            onBack: window.goBack()
+            onOpenPlace: place => window.navigate(place)
+        }
     }
-
-    ChipsPage {
+    Loader {
         anchors.fill: parent
+        active: window.page === "chips" || item !== null
         visible: window.page === "chips"
-        onBack: window.goBack()
+        sourceComponent: ChipsPage { onBack: window.goBack() }
     }
-
-    ValidationPage {
-        id: validationPage
-        objectName: "validationPage"
+    Loader {
+        id: validationLoader
         anchors.fill: parent
+        active: false
         visible: window.page === "validation"
-        onBack: window.goBack()
+        sourceComponent: ValidationPage {
+            objectName: "validationPage"
+            onBack: window.goBack()
+        }
     }
 
     CommandPalette {

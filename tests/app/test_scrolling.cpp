@@ -98,6 +98,7 @@ TEST_CASE("ticking a mastery box leaves the chapter page where it was", "[scroll
     QQuickWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("ch01")));
     QObject *chapter = shell.find("chapterPage");
+    shell.waitUntilBuilt();
     settle();
     auto *box = qobject_cast<QQuickItem *>(shell.findShown("mastery_ch01-flops-by-hand"));
     REQUIRE(box != nullptr);

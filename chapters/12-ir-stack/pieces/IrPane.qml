@@ -51,6 +51,7 @@ Rectangle {
     clip: true
 
     FontMetrics { id: metrics; font.family: Theme.mono; font.pixelSize: Theme.tinySize }
+    readonly property int colourLimit: 1000
     // The longest line as the font sets it: the width a pane scrolls to.
     TextMetrics {
         id: widestLine
@@ -105,11 +106,15 @@ Rectangle {
             }
             MonoText {
                 // Coloured as the chapter's code blocks are; a lit line keeps
-                // its colours on the lit ground.
+                // its colours on the lit ground. A line of thousands of
+                // characters (a constant, a long tuple) stays plain: styling
+                // it costs a visible stall and shows nothing more.
+                readonly property string source: pane.lines[index] || ""
+                readonly property bool coloured: source.length <= pane.colourLimit
                 x: pane.gutter
                 anchors.verticalCenter: parent.verticalCenter
-                text: Course.codeStyled(pane.lines[index] || "", pane.dump.layer || "", Theme.codeColorsOnDark)
-                textFormat: Text.StyledText
+                text: coloured ? Course.codeStyled(source, pane.dump.layer || "", Theme.codeColorsOnDark) : source
+                textFormat: coloured ? Text.StyledText : Text.PlainText
                 color: parent.lit ? Theme.inkText : Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }

@@ -1,0 +1,28 @@
+#pragma once
+
+// Where start-up time goes: with TPU_COURSE_TRACE_STARTUP set, each phase
+// of start-up prints its time since main() began to stderr (the process's
+// own start, loading the libraries, is before that and not counted).
+#include <QElapsedTimer>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace startuptrace {
+
+inline QElapsedTimer &clock()
+{
+    static QElapsedTimer timer;
+    return timer;
+}
+
+inline void begin() { clock().start(); }
+
+inline void mark(const char *phase)
+{
+    static const bool on = std::getenv("TPU_COURSE_TRACE_STARTUP") != nullptr;
+    if (on && clock().isValid())
+        std::fprintf(stderr, "start-up %7.1f ms  %s\n", clock().nsecsElapsed() / 1e6, phase);
+}
+
+} // namespace startuptrace
