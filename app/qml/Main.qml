@@ -28,14 +28,18 @@ ApplicationWindow {
     // Opens any place the palette or --open names; false when there is none.
     // True while the page on show is still being built (a chapter's blocks
     // below its first screen, a piece set into its text).
-    function isBusy() { return page === "chapter" && chapterLoader.item !== null && chapterLoader.item.isBuilding() }
+    function isBusy() {
+        if (page === "stack")
+            return !stackPage.restMade
+        return page === "chapter" && chapterLoader.item !== null && chapterLoader.item.isBuilding()
+    }
 
     function navigate(place) {
-        palette.close()
+        closePalette()
         if (place === "stack") { page = "stack"; stackPage.jumpTo("top"); stackPage.forceActiveFocus(); return true }
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
-        if (place === "palette") { page = "stack"; palette.open(); return true }
-        if (place === "report") { reportDialog.open(); return true }
+        if (place === "palette") { page = "stack"; openPalette(); return true }
+        if (place === "report") { openReport(); return true }
         if (place === "bench" || place === "chips" || place === "validation") {
             previous = page === place ? previous : page
             page = place
@@ -77,12 +81,12 @@ ApplicationWindow {
 
     // Closes the palette, the report dialog and any other popup.
     function closeOverlays() {
-        palette.close()
-        reportDialog.close()
+        closePalette()
+        if (reportLoader.item) reportLoader.item.close()
     }
 
     function goBack() {
-        if (palette.opened) { palette.close(); return }
+        if (paletteLoader.item && paletteLoader.item.opened) { closePalette(); return }
         if ((page === "chips" || page === "validation") && previous === "bench") {
             page = "bench"
         } else if (page !== "stack") {
@@ -150,12 +154,23 @@ ApplicationWindow {
         }
     }
 
-    CommandPalette {
-        id: palette
-        onChosen: place => window.navigate(place)
+    // The palette and the report dialog too are made when first opened.
+    Loader {
+        id: paletteLoader
+        active: false
+        sourceComponent: CommandPalette {
+            parent: Overlay.overlay
+            onChosen: place => window.navigate(place)
+        }
     }
-
-    ReportDialog { id: reportDialog }
+    Loader {
+        id: reportLoader
+        active: false
+        sourceComponent: ReportDialog { parent: Overlay.overlay }
+    }
+    function openPalette() { made(paletteLoader).open() }
+    function closePalette() { if (paletteLoader.item) paletteLoader.item.close() }
+    function openReport() { made(reportLoader).open() }
 
     // Drop a run record anywhere on the window to import it.
     DropArea {
@@ -166,7 +181,7 @@ ApplicationWindow {
     ImportToast { id: importToast }
 
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
-    Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: palette.open() }
+    Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
     Shortcut { sequences: ["Escape", StandardKey.Back]; onActivated: window.goBack() }
-    Shortcut { sequences: ["Ctrl+E"]; onActivated: reportDialog.open() }
+    Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
 }

@@ -12,11 +12,29 @@ ScrollPage {
     contentHeight: column.height
     focus: true
 
+    // The first screen (the header and the first layer) is made before the
+    // window's first frame; the other layers, the workshop and the notes
+    // below them right after it, so the window opens at once.
+    property bool restMade: false
+    Connections {
+        target: root.Window.window
+        enabled: !root.restMade
+        function onFrameSwapped() { root.restMade = true }
+    }
+
     // Jumps (no glide) to the top or to the workshop, its heading clear of the window's edge.
+    property string pendingJump: ""
     function jumpTo(where) {
-        const target = where === "workshop" ? workshop.y : 0
+        restMade = true
+        pendingJump = where
+        applyJump()
+    }
+    function applyJump() {
+        const target = pendingJump === "workshop" && workshopLoader.item ? workshopLoader.y : 0
         contentY = Math.max(0, Math.min(target, maximumY))
     }
+    // The workshop's place is known once the layers above it are laid out.
+    onContentHeightChanged: if (pendingJump === "workshop") applyJump()
 
     // The layer chapters (1-9) in order, and the stages grouped by the layer they are pinned at.
     readonly property var layers: Course.chapters.filter(c => !c.isStage)
@@ -47,12 +65,17 @@ ScrollPage {
 
         Repeater {
             model: root.layers
-            delegate: LayerBand {
+            delegate: Loader {
                 required property var modelData
+                required property int index
                 width: column.width
-                chapter: modelData
-                stages: root.stagesAt(modelData.layer)
-                onOpenPlace: place => root.openPlace(place)
+                active: index === 0 || root.restMade
+                sourceComponent: LayerBand {
+                    width: column.width
+                    chapter: modelData
+                    stages: root.stagesAt(modelData.layer)
+                    onOpenPlace: place => root.openPlace(place)
+                }
             }
         }
 
@@ -68,17 +91,29 @@ ScrollPage {
             }
         }
 
-        Workshop {
-            id: workshop
+        Loader {
+            id: workshopLoader
             width: parent.width
-            onOpenPlace: place => root.openPlace(place)
+            active: root.restMade
+            sourceComponent: Workshop {
+                width: workshopLoader.width
+                onOpenPlace: place => root.openPlace(place)
+            }
         }
 
-        BenchEntry {
+        Loader {
             width: parent.width
-            onOpenPlace: place => root.openPlace(place)
+            active: root.restMade
+            sourceComponent: BenchEntry {
+                width: column.width
+                onOpenPlace: place => root.openPlace(place)
+            }
         }
 
-        HonestyNote { width: parent.width }
+        Loader {
+            width: parent.width
+            active: root.restMade
+            sourceComponent: HonestyNote { width: column.width }
+        }
     }
 }
