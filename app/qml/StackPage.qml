@@ -31,7 +31,8 @@ ScrollPage {
     }
     function applyJump() {
         const target = pendingJump === "workshop" && workshopLoader.item ? workshopLoader.y : 0
-        contentY = Math.max(0, Math.min(target, maximumY))
+        // From contentHeight itself: this runs as it changes, before maximumY follows.
+        contentY = Math.max(0, Math.min(target, contentHeight - height))
     }
     // The workshop's place is known once the layers above it are laid out.
     onContentHeightChanged: if (pendingJump === "workshop") applyJump()

@@ -135,3 +135,14 @@ TEST_CASE("a chapter leads on to the next and back to the one before", "[scrolli
     REQUIRE(shell.navigate(QStringLiteral("ch15")));
     WAIT_VERIFY(shell.findShown("nextChapter") == nullptr);
 }
+
+TEST_CASE("--open workshop lands on the workshop, though it is made after the first frame", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("workshop")));
+    shell.waitUntilBuilt();
+    settle();
+    QObject *stack = shell.find("stackPage");
+    // The workshop lies below nine layers: far more than a window down.
+    CHECK(scrollOf(stack) > 3 * shell.window()->height());
+}
