@@ -6,48 +6,17 @@
 // against the 100 ms the reader is held to, and how long the blocks below
 // the first screen take to be built behind it.
 //   bench_chapter_open [ROUNDS]   (default 5; other arguments are ignored)
-#include "course.h"
-
-#include <chapters/chaptercatalog.h>
-#include <progress/store.h>
+#include "benchshell.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QQmlApplicationEngine>
-#include <QQuickWindow>
-#include <QTemporaryDir>
-#include <QtQml/qqmlextensionplugin.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <map>
 #include <vector>
 
-Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
-Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
-
 namespace {
-
-double lastActionMs = 0; // of the last toFirstFrame: the action alone
-
-// Milliseconds from `action` to the next frame the window swaps.
-double toFirstFrame(QQuickWindow *window, const std::function<bool()> &action)
-{
-    bool swapped = false;
-    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&swapped] { swapped = true; });
-    QElapsedTimer clock;
-    clock.start();
-    if (!action())
-        return -1;
-    lastActionMs = clock.nsecsElapsed() / 1e6;
-    window->update();
-    while (!swapped && clock.elapsed() < 10000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    QObject::disconnect(connection);
-    return swapped ? clock.nsecsElapsed() / 1e6 : -1;
-}
 
 // Milliseconds until every block of the open chapter is built.
 double untilBuilt(QQuickWindow *window, QElapsedTimer &since)
@@ -61,19 +30,6 @@ double untilBuilt(QQuickWindow *window, QElapsedTimer &since)
     return built() ? since.nsecsElapsed() / 1e6 : -1;
 }
 
-bool navigate(QQuickWindow *window, const QString &place)
-{
-    QVariant ok;
-    QMetaObject::invokeMethod(window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
-    return ok.toBool();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -85,25 +41,12 @@ int main(int argc, char **argv)
     if (argc > 1 && std::atoi(argv[1]) > 1)
         rounds = std::atoi(argv[1]);
 
-    QTemporaryDir dir;
-    progress::Store store = progress::Store::open(dir.filePath(QStringLiteral("p.sqlite")).toStdString());
-    course::ChapterCatalog catalog;
-    catalog.scan(QCoreApplication::applicationDirPath() + QStringLiteral("/chapters"), 15);
-    std::vector<progress::ChapterRow> rows;
-    for (const auto &c : catalog.chapters())
-        rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
-    store.syncChapters(rows);
-    Course course(catalog, store);
-    course.exposeToQml();
-    QQmlApplicationEngine engine;
-    if (!loadShell(engine) || engine.rootObjects().isEmpty()) {
-        std::fprintf(stderr, "bench_chapter_open: the window could not be loaded.\n");
+    BenchShell shell("bench_chapter_open");
+    QQuickWindow *window = shell.window();
+    if (!window)
         return 1;
-    }
-    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
-    window->resize(1440, 900);
-    window->show();
-    toFirstFrame(window, [] { return true; });
+    Course &course = shell.course();
+    const course::ChapterCatalog &catalog = shell.catalog();
 
     // The text alone: parsed (its first open), and every block filled.
     std::map<int, std::pair<double, double>> text;
@@ -124,17 +67,20 @@ int main(int argc, char **argv)
     std::map<int, std::vector<double>> later;
     for (int round = 0; round < rounds; ++round)
         for (const auto &c : catalog.chapters()) {
-            toFirstFrame(window, [&] { return navigate(window, QStringLiteral("stack")); });
-            if (qEnvironmentVariableIsSet("BENCH_GC")) engine.collectGarbage();
+            shell.toNextFrame([&] { return shell.navigate(QStringLiteral("stack")); });
             QElapsedTimer since;
             since.start();
-            const double ms = toFirstFrame(window, [&] { return navigate(window, QStringLiteral("ch%1").arg(c.number, 2, 10, QLatin1Char('0'))); });
-            const double navigateMs = lastActionMs;
+            double navigateMs = 0;
+            const double ms = shell.toNextFrame([&] {
+                const bool ok = shell.navigate(QStringLiteral("ch%1").arg(c.number, 2, 10, QLatin1Char('0')));
+                navigateMs = since.nsecsElapsed() / 1e6;
+                return ok;
+            });
             const double all = untilBuilt(window, since);
-            if (round > 0)
+            if (round > 0) {
                 syncMs[c.number].push_back(navigateMs);
-            if (round > 0)
                 builtMs[c.number].push_back(all);
+            }
             if (ms < 0) {
                 std::fprintf(stderr, "bench_chapter_open: chapter %d did not open or paint.\n", c.number);
                 return 1;

@@ -1,0 +1,65 @@
+#include "benchshell.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+
+BenchShell::BenchShell(const char *benchName)
+{
+    m_store.emplace(progress::Store::open(m_dir.filePath(QStringLiteral("p.sqlite")).toStdString()));
+    m_catalog.scan(QCoreApplication::applicationDirPath() + QStringLiteral("/chapters"), 15);
+    std::vector<progress::ChapterRow> rows;
+    for (const auto &c : m_catalog.chapters())
+        rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
+    m_store->syncChapters(rows);
+    m_course = std::make_unique<Course>(m_catalog, *m_store);
+    m_course->exposeToQml();
+    m_engine = std::make_unique<QQmlApplicationEngine>();
+    if (!loadShell(*m_engine) || m_engine->rootObjects().isEmpty()) {
+        std::fprintf(stderr, "%s: the window could not be loaded.\n", benchName);
+        return;
+    }
+    m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
+    m_window->resize(1440, 900);
+    m_window->show();
+    toNextFrame([] { return true; });
+}
+
+bool BenchShell::navigate(const QString &place) const
+{
+    QVariant ok;
+    QMetaObject::invokeMethod(m_window, "navigate", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, place));
+    return ok.toBool();
+}
+
+double BenchShell::toNextFrame(const std::function<bool()> &action) const
+{
+    bool swapped = false;
+    const auto connection = QObject::connect(m_window, &QQuickWindow::frameSwapped, m_window, [&swapped] { swapped = true; });
+    QElapsedTimer clock;
+    clock.start();
+    const bool done = action();
+    m_window->update();
+    while (done && !swapped && clock.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    QObject::disconnect(connection);
+    return done && swapped ? clock.nsecsElapsed() / 1e6 : -1;
+}
+
+double median(std::vector<double> v) { return percentile(std::move(v), 50); }
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
