@@ -69,6 +69,11 @@ Rectangle {
                 color: Theme.inkText
             }
             Item { Layout.fillWidth: true }
+            // The course's one chip, in view on every piece's page (a piece
+            // with a chip choice of its own shows that one instead).
+            readonly property bool pieceChoosesChip: !!root.pages[root.pieceId] && root.pages[root.pieceId].choosesChip === true
+            MonoText { text: "numbers for"; color: Theme.inkMuted; visible: !parent.pieceChoosesChip }
+            ChipSwitcher { objectName: "pieceChipSwitcher"; visible: !parent.pieceChoosesChip }
             PlainButton {
                 text: "chapter " + (root.piece.chapter || "") + " →"; mono: true
                 fillColor: "transparent"; hoverColor: Theme.cardHover; textColor: Theme.accent

@@ -14,6 +14,8 @@ import TpuCourse.Backend
 // piece takes its content's height; `applyPresetNamed` opens a worked case.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     objectName: "ex12Piece"
     property bool compact: false
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.

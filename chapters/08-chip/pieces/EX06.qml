@@ -12,6 +12,8 @@ import TpuCourse.Backend
 // SCALE-Sim's fold count.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own edits and scrubs count, never the opening state or a preset.
     readonly property string masteryItem: "ch08-systolic"

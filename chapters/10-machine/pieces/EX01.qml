@@ -9,6 +9,8 @@ import TpuCourse.Backend
 // intensity and the binding resource change. The bench rows are presets.
 Item {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     readonly property string chip: Course.chip   // the course's one chip
     property string dtype: "bf16"
     property string selectedId: "matmul"

@@ -13,6 +13,8 @@ import TpuCourse.Backend
 // Python, and decodes a dot_general.
 Item {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     objectName: "ex05"
     property string program: "mlp"
     readonly property bool ownProgram: xray.ownProgram
