@@ -124,7 +124,10 @@ ScrollPage {
             contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - above))
     }
     // Blocks are placed after their heights change: reveal once they are.
-    onContentHeightChanged: if (pendingReveal !== "" && !revealSoon.running) revealSoon.start()
+    onContentHeightChanged: {
+        if (pendingReveal !== "" && !revealSoon.running) revealSoon.start()
+        checkMargin()
+    }
     Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
     // Kept while blocks are still being built (at most a few seconds).
     Timer {
@@ -179,18 +182,33 @@ ScrollPage {
         currentAnchor = found
     }
     onContentYChanged: { followScroll(); checkMargin() }
-    property bool pieceUnderMargin: false
+    // The margin keeps to the text: a piece runs the full width, under the
+    // margin's column, so the margin takes the larger stretch of the view
+    // that no piece covers, and steps aside when that stretch is too short.
+    property real marginTop: 0
+    property real marginHeight: 0
+    readonly property bool pieceUnderMargin: marginHeight < Theme.px(160)
     function checkMargin() {
-        const top = margin.y - column.y - reader.y
-        const bottom = top + margin.height
-        let under = false
-        for (let i = 0; i < blocks.count && !under; ++i) {
+        let top = Math.max(band.height + Theme.gapXL, contentY + Theme.gapL)
+        let bottom = contentY + height - Theme.gapL
+        const offset = column.y + reader.y
+        for (let i = 0; i < blocks.count; ++i) {
             const block = blocks.itemAt(i)
-            under = block && block.kind === "piece" && block.y < bottom && block.y + block.height > top
+            if (!block || block.kind !== "piece")
+                continue
+            const pieceTop = block.y + offset
+            const pieceBottom = pieceTop + block.height
+            if (pieceBottom <= top || pieceTop >= bottom)
+                continue
+            if (pieceTop - top >= bottom - pieceBottom)
+                bottom = pieceTop - Theme.gapL
+            else
+                top = pieceBottom + Theme.gapL
         }
-        pieceUnderMargin = under
+        marginTop = top
+        marginHeight = Math.max(0, bottom - top)
     }
-    onHeightChanged: followScroll()
+    onHeightChanged: { followScroll(); checkMargin() }
 
     contentHeight: column.y + column.implicitHeight + Theme.gapXXL
     onLight: true
@@ -271,15 +289,12 @@ ScrollPage {
     // view while the text scrolls.
     ReaderMargin {
         id: margin
-        visible: root.sideMargin && opacity > 0
-        // A piece runs the full width, under the margin: the margin steps
-        // aside while one passes.
-        opacity: root.pieceUnderMargin ? 0 : 1
-        Behavior on opacity { NumberAnimation { duration: Theme.scrollDuration } }
+        visible: root.sideMargin && !root.pieceUnderMargin
         x: root.groupLeft
-        y: Math.max(band.height + Theme.gapXL, root.contentY + Theme.gapL)
+        y: root.marginTop
         width: Theme.marginWidth
-        height: root.height - 2 * Theme.gapL
+        height: root.marginHeight
+        clip: true
         headings: (root.doc.headings || []).filter(h => h.level <= 3)
         currentAnchor: root.currentAnchor
         values: root.doc.values || 0
