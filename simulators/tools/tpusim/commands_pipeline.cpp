@@ -107,7 +107,7 @@ int cmd_pipeline(const Args& args) {
     args.max_words(2, command);
     Kernel kernel;
     if (what == "matmul") {
-        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "dtype", "out-dtype",
+        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "order", "dtype", "out-dtype",
                          "vmem-limit-mib", "timeline", "trace"},
                         command);
         BlockedMatmul s;
@@ -119,6 +119,7 @@ int cmd_pipeline(const Args& args) {
         s.bn = args.positive("bn");
         s.in = args.dtype("dtype", DType::bf16);
         s.out = args.dtype("out-dtype", s.in);
+        s.order = args.text("order", "mnk");
         kernel = blocked_matmul(s);
     } else if (what == "elementwise") {
         args.allow_only({"chip", "shape", "block", "inputs", "dtype", "flops-per-element",
