@@ -96,7 +96,7 @@ std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core
         const double held = s->start_s + std::max(s->compute_s, r.step_floor_s);
         spread(out, t0, w, s->start_s, c_end, &ScheduleBucket::compute_s, idx);
         spread(out, t0, w, c_end, held, &ScheduleBucket::overhead_s, idx);
-        spread(out, t0, w, std::max(c_end, held), s->end_s, &ScheduleBucket::exposed_s, idx);
+        if (s->end_s - held > 1e-12) spread(out, t0, w, std::max(c_end, held), s->end_s, &ScheduleBucket::exposed_s, idx);
         spread(out, t0, w, s->start_s, s->start_s + s->dma_in_s, &ScheduleBucket::dma_in_s, idx);
         spread(out, t0, w, s->start_s + s->dma_in_s, s->start_s + dma, &ScheduleBucket::dma_out_s, idx);
     }
@@ -134,7 +134,8 @@ StepDetail step_detail(const Kernel& kernel, const PipelineResult& r, std::int64
     d.dma_out_s = s.dma_out_s;
     const double held = std::max(s.compute_s, r.step_floor_s);
     d.overhead_s = held - s.compute_s;
-    d.exposed_s = std::max(0.0, (s.end_s - s.start_s) - held);
+    // Under a picosecond is the rounding of end - start, not a wait.
+    d.exposed_s = (s.end_s - s.start_s) - held > 1e-12 ? (s.end_s - s.start_s) - held : 0.0;
     d.copies_in = names(s.in_mask, kernel.inputs);
     d.copies_out = names(s.out_mask, kernel.outputs);
     return d;
