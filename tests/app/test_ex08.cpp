@@ -289,6 +289,17 @@ TEST_CASE("EX08: 262,144 steps come off the GUI thread and draw by buckets; pres
     click(shell, "ex08ZoomIn");
     WAIT_VERIFY(lanes->property("viewEnd").toDouble() - lanes->property("viewStart").toDouble() < r.time_s * 0.51);
     shell.shot("ex08_huge");
+
+    // On a megacore chip the parallel rows split over two TensorCores: 3 row blocks split 2 and 1.
+    click(shell, "ex08Chip_v5p");
+    click(shell, "ex08Preset_uneven");
+    const tpusim::PipelineResult mega = expected(shell, {1536, 4096, 4096, 512, 1024, 1024});
+    REQUIRE(shell.course().chip() == QStringLiteral("v5p"));
+    REQUIRE(mega.cores == 2);
+    WAIT_COMPARE(shown(shell, "ex08Cores"), std::string("split over 2 TensorCores: 32 and 16 steps; uneven, the longer one sets the time"));
+    CHECK(shown(shell, "ex08Time") == tpusim::format_time(mega.time_s));
+    CHECK(lanes->property("cores").toInt() == 2);
+    shell.shot("ex08_megacore");
     CHECK(shell.store().masteryGoalsReached(11).count("ch11-pipeline-bubbles/remove") == 0);
     CHECK(shell.store().masteryGoalsReached(11).count("ch11-pipeline-bubbles/order") == 0);
 }

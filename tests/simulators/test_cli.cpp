@@ -116,6 +116,18 @@ TEST_CASE("tpusim pipeline matmul --json has the issue's keys", "[cli]") {
     CHECK_THAT(t.out, Catch::Contains("(1,1,1)"));
 }
 
+TEST_CASE("tpusim pipeline matmul --order walks the grid in another order, as EX·08 does", "[cli]") {
+    // K first: the output block changes every step and goes back every step (64 of them).
+    const Run k = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --json");
+    CHECK(k.status == 0);
+    CHECK_THAT(k.out, Catch::Contains("\"output_copies\":64"));
+    const Run d = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --json");
+    CHECK_THAT(d.out, Catch::Contains("\"output_copies\":16"));
+    const Run bad = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order mmk");
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.out, Catch::Contains("the grid order must name m, n and k once each"));
+}
+
 TEST_CASE("tpusim vmem: the budget, the compiler's words when over, the largest blocks that fit", "[cli]") {
     const Run r = run("vmem matmul --sizes 4096x4096x4096 --blocks 512x1024x2048 --chip v5e --json");
     CHECK(r.status == 0);

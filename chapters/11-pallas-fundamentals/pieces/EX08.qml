@@ -102,6 +102,7 @@ FocusScope {
                 model: sim
                 preset: root.preset
                 onPresetChosen: id => root.applyPresetNamed(id)
+                onChipChosen: id => Course.chip = id
                 onEdited: what => root.edited(what)
             }
             Text {

@@ -3,7 +3,7 @@ import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 
-// What the pipeline runs: a preset from chapter 11, the matmul's M, K and N,
+// What the pipeline runs: the course's chip, a preset from chapter 11, the matmul's M, K and N,
 // its blocks bm, bk and bn (powers of two by drag, any value typed), and the
 // grid's order. `edited` says a change was the learner's own.
 GridLayout {
@@ -12,6 +12,7 @@ GridLayout {
     property string preset: ""
     signal edited(string what)       // "size", "blocks", "order"
     signal presetChosen(string id)
+    signal chipChosen(string id)
     columns: 2
     columnSpacing: Theme.gapM
     rowSpacing: Theme.gap
@@ -41,6 +42,15 @@ GridLayout {
         // 0 is reachable (typed negatives clamp to it), so the piece can say in place why a size must be positive.
         from: 0; to: 16384; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 5
         onValueEdited: v => { root.model[name] = v; root.edited(what) }
+    }
+
+    Caption { text: "chip" }
+    ChoiceRow {
+        Layout.fillWidth: true
+        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        current: root.model.chip
+        namePrefix: "ex08Chip_"
+        onChosen: id => { root.chipChosen(id); root.edited("chip") }
     }
 
     Caption { text: "worked example" }

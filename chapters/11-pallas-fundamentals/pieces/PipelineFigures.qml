@@ -60,6 +60,16 @@ ColumnLayout {
         color: Theme.inkMuted
         text: root.run.heldText ? "steps held " + root.run.heldText + " (" + root.run.stepFloorText + " each at least)" : ""
     }
+    Text {
+        objectName: "ex08Cores"
+        Layout.fillWidth: true
+        visible: (root.run.cores || 1) > 1
+        wrapMode: Text.WordWrap
+        font.family: Theme.mono; font.pixelSize: Theme.smallSize
+        color: Theme.inkMuted
+        text: !root.run.coreSteps ? "" : "split over " + root.run.cores + " TensorCores: " + root.run.coreSteps.join(" and ") + " steps"
+              + (root.run.coreSteps[0] !== root.run.coreSteps[root.run.coreSteps.length - 1] ? "; uneven, the longer one sets the time" : "")
+    }
     Figure { name: "MXU computing"; valueName: "ex08Compute"; value: root.run.computeText || "—" }
     Figure { name: "bubbles: step overhead"; valueName: "ex08Overhead"; value: root.run.overheadText || "—" }
     Figure { name: "bubbles: exposed DMA in steps"; valueName: "ex08Exposed"; value: root.run.exposedText || "—" }

@@ -94,9 +94,23 @@ std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core
         // to the step's fixed time that is step overhead, past it the step
         // waits on copies (the exposed DMA the model counts).
         const double held = s->start_s + std::max(s->compute_s, r.step_floor_s);
+        const double exposed = s->end_s - held > 1e-12 ? s->end_s - std::max(c_end, held) : 0.0;
+        // Most steps of a long grid fall inside one bucket: added whole, at once.
+        const double fa = std::floor((s->start_s - t0) / w), fb = std::floor((s->end_s - t0) / w);
+        if (fa == fb && fa >= 0 && fa < buckets) {
+            ScheduleBucket& b = out[static_cast<std::size_t>(fa)];
+            b.compute_s += s->compute_s;
+            b.overhead_s += std::max(0.0, held - c_end);
+            b.exposed_s += exposed;
+            b.dma_in_s += s->dma_in_s;
+            b.dma_out_s += s->dma_out_s;
+            if (b.first_step < 0) b.first_step = idx;
+            b.last_step = idx;
+            continue;
+        }
         spread(out, t0, w, s->start_s, c_end, &ScheduleBucket::compute_s, idx);
         spread(out, t0, w, c_end, held, &ScheduleBucket::overhead_s, idx);
-        if (s->end_s - held > 1e-12) spread(out, t0, w, std::max(c_end, held), s->end_s, &ScheduleBucket::exposed_s, idx);
+        if (exposed > 0) spread(out, t0, w, std::max(c_end, held), s->end_s, &ScheduleBucket::exposed_s, idx);
         spread(out, t0, w, s->start_s, s->start_s + s->dma_in_s, &ScheduleBucket::dma_in_s, idx);
         spread(out, t0, w, s->start_s + s->dma_in_s, s->start_s + dma, &ScheduleBucket::dma_out_s, idx);
     }
