@@ -342,8 +342,6 @@ void PipelineTimeline::runChanged()
     std::shared_ptr<const PipelineModel::Computed> next;
     if (PipelineModel *model = m_model.data())
         next = model->computed();
-    const bool sameSpan = m_run && next && m_run->problem.isEmpty() && next->problem.isEmpty()
-                          && m_t0 == 0 && m_t1 == m_run->result.time_s;
     m_run = next;
     m_buckets = {};
     if (m_picked >= 0 && (!m_run || static_cast<std::size_t>(m_picked) >= m_run->result.schedule.size())) {
@@ -354,13 +352,8 @@ void PipelineTimeline::runChanged()
         m_hovered = -1;
         emit hoveredChanged();
     }
-    // A new run opens whole, unless the learner was looking at a part of the last one.
-    if (!m_run || !m_run->problem.isEmpty())
-        setView(0, 0);
-    else if (sameSpan || m_t1 <= m_t0 || m_t0 >= m_run->result.time_s)
-        setView(0, m_run->result.time_s);
-    else
-        setView(m_t0, std::min(m_t1, m_run->result.time_s));
+    // A new run opens whole: the time axis of the last one means nothing for it.
+    setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0);
     emit viewChanged();
     update();
 }

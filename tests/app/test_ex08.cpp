@@ -169,6 +169,7 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
     CHECK(shown(shell, "ex08Hbm") == tpusim::format_bytes(r.hbm_bytes));
     CHECK(shown(shell, "ex08Time") == tpusim::format_time(r.time_s));
     CHECK(r.output_copies == 128);
+    shell.shot("ex08_kfirst");
     WAIT_VERIFY(goals(shell).count("ch11-pipeline-bubbles/order") == 1);
     click(shell, "ex08Order_mnk");
     WAIT_VERIFY(shownItem(shell, "ex08Wrong") == nullptr);
