@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 
@@ -126,6 +128,18 @@ TEST_CASE("tpusim pipeline matmul --order walks the grid in another order, as EX
     const Run bad = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order mmk");
     CHECK(bad.status == 2);
     CHECK_THAT(bad.out, Catch::Contains("the grid order must name m, n and k once each"));
+    // --trace writes the schedule as EX·08 exports it: an MXU and a DMA track, the launch, the copies.
+    const std::string path = "tpusim_cli_order_trace.json";
+    const Run t = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --trace " + path);
+    CHECK(t.status == 0);
+    std::ifstream in(path);
+    std::stringstream read;
+    read << in.rdbuf();
+    const std::string text = read.str();
+    for (const char* part : {"\"name\":\"MXU\"", "\"name\":\"DMA\"", "\"name\":\"launch\"", "\"name\":\"out: out\"",
+                             "\"name\":\"epilogue: last blocks out\""})
+        CHECK_THAT(text, Catch::Contains(part));
+    std::remove(path.c_str());
 }
 
 TEST_CASE("tpusim vmem: the budget, the compiler's words when over, the largest blocks that fit", "[cli]") {
