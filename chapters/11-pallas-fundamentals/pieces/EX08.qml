@@ -25,15 +25,15 @@ FocusScope {
     readonly property string courseChip: Course.chip
     readonly property var run: sim.run
 
-    // The chapter's worked examples: [M, K, N, bm, bk, bn, order]
+    // The chapter's worked examples: [M, K, N, bm, bk, bn, order, what the timeline opens on]
     readonly property var presets: ({
-        "128": [4096, 4096, 4096, 128, 128, 128, "mnk"],
-        "512": [4096, 4096, 4096, 512, 512, 512, "mnk"],
-        "docs": [4096, 4096, 4096, 512, 1024, 1024, "mnk"],
-        "kfirst": [4096, 4096, 4096, 512, 1024, 1024, "kmn"],
-        "launch": [1024, 1024, 1024, 512, 1024, 1024, "mnk"],
-        "uneven": [1536, 4096, 4096, 512, 1024, 1024, "mnk"],
-        "huge": [8192, 8192, 8192, 128, 128, 128, "mnk"]
+        "128": [4096, 4096, 4096, 128, 128, 128, "mnk", "first"],
+        "512": [4096, 4096, 4096, 512, 512, 512, "mnk", "first"],
+        "docs": [4096, 4096, 4096, 512, 1024, 1024, "mnk", "whole"],
+        "kfirst": [4096, 4096, 4096, 512, 1024, 1024, "kmn", "first"],
+        "launch": [1024, 1024, 1024, 512, 1024, 1024, "mnk", "whole"],
+        "uneven": [1536, 4096, 4096, 512, 1024, 1024, "mnk", "whole"],
+        "huge": [8192, 8192, 8192, 128, 128, 128, "mnk", "whole"]
     })
 
     PipelineModel {
@@ -52,6 +52,7 @@ FocusScope {
         sim.m = p[0]; sim.k = p[1]; sim.n = p[2]
         sim.bm = p[3]; sim.bk = p[4]; sim.bn = p[5]
         sim.order = p[6]
+        lanes.viewMode = p[7]
         return true
     }
     function edited(what) {
@@ -115,6 +116,7 @@ FocusScope {
                 color: Theme.failed
             }
             PipelineLanes {
+                id: lanes
                 Layout.fillWidth: true
                 visible: !sim.run.problem
                 model: sim

@@ -12,6 +12,30 @@ ColumnLayout {
     id: root
     required property var model       // PipelineModel
     signal pointed(var detail)        // the learner pointed at or picked this step
+    // What each new run opens on: "whole" (the call), "first" or "last"
+    // (twelve steps); a zoom or pan of the learner's is "custom", and a new run opens whole.
+    property string viewMode: "whole"
+    function showView(mode) {
+        root.viewMode = mode
+        if (mode === "first") lanes.showSteps(0, 12)
+        else if (mode === "last") lanes.showSteps(Math.max(0, root.stepCount - 12), 12)
+        else if (mode === "whole") lanes.showAll()
+    }
+    // The mode as it is when the call comes, not as it was when it was queued.
+    function reapplyView() {
+        if (root.viewMode === "first" || root.viewMode === "last")
+            root.showView(root.viewMode)
+    }
+    Connections {
+        target: root.model
+        // After the timeline has opened the new run whole.
+        function onRunChanged() {
+            if (root.viewMode === "first" || root.viewMode === "last")
+                Qt.callLater(root.reapplyView)
+            else
+                root.viewMode = "whole"
+        }
+    }
     readonly property var run: model.run
     readonly property int stepCount: run.coreSteps ? run.coreSteps[0] : 0
     readonly property int coreCount: run.cores || 1
@@ -31,8 +55,10 @@ ColumnLayout {
         lanes.pickedStep = i
         const d = root.model.stepDetail(i)
         // Keep the picked step in view.
-        if (d.startS < lanes.viewStart || d.endS > lanes.viewEnd)
+        if (d.startS < lanes.viewStart || d.endS > lanes.viewEnd) {
+            root.viewMode = "custom"
             lanes.showSteps(Math.max(0, d.step - 4), 16)
+        }
     }
 
     component Key: RowLayout {
@@ -59,11 +85,11 @@ ColumnLayout {
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }
-        SnugButton { objectName: "ex08ViewAll"; text: "whole call"; mono: true; onClicked: lanes.showAll() }
-        SnugButton { objectName: "ex08ViewFirst"; text: "first steps"; mono: true; onClicked: lanes.showSteps(0, 12) }
-        SnugButton { objectName: "ex08ViewLast"; text: "last steps"; mono: true; onClicked: lanes.showSteps(Math.max(0, root.stepCount - 12), 12) }
-        SnugButton { objectName: "ex08ZoomIn"; text: "+"; mono: true; onClicked: lanes.zoomAt(0.5, 2) }
-        SnugButton { objectName: "ex08ZoomOut"; text: "−"; mono: true; onClicked: lanes.zoomAt(0.5, 0.5) }
+        SnugButton { objectName: "ex08ViewAll"; text: "whole call"; mono: true; onClicked: root.showView("whole") }
+        SnugButton { objectName: "ex08ViewFirst"; text: "first steps"; mono: true; onClicked: root.showView("first") }
+        SnugButton { objectName: "ex08ViewLast"; text: "last steps"; mono: true; onClicked: root.showView("last") }
+        SnugButton { objectName: "ex08ZoomIn"; text: "+"; mono: true; onClicked: { root.viewMode = "custom"; lanes.zoomAt(0.5, 2) } }
+        SnugButton { objectName: "ex08ZoomOut"; text: "−"; mono: true; onClicked: { root.viewMode = "custom"; lanes.zoomAt(0.5, 0.5) } }
     }
 
     RowLayout {
@@ -113,8 +139,8 @@ ColumnLayout {
                 else if (event.key === Qt.Key_Left) root.pick(lanes.pickedStep - 1)
                 else if (event.key === Qt.Key_Home) root.pick(0)
                 else if (event.key === Qt.Key_End) root.pick(root.stepCount - 1)
-                else if (event.key === Qt.Key_Plus || event.key === Qt.Key_Equal) lanes.zoomAt(0.5, 2)
-                else if (event.key === Qt.Key_Minus) lanes.zoomAt(0.5, 0.5)
+                else if (event.key === Qt.Key_Plus || event.key === Qt.Key_Equal) { root.viewMode = "custom"; lanes.zoomAt(0.5, 2) }
+                else if (event.key === Qt.Key_Minus) { root.viewMode = "custom"; lanes.zoomAt(0.5, 0.5) }
                 else return
                 event.accepted = true
             }
