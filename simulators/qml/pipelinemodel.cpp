@@ -145,10 +145,23 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
         }
     }
     QVariantList coreSteps;
+    int slowest = 0;
+    double slowestEnd = -1;
     for (int core = 0; core < r.cores; ++core) {
         const tpusim::CoreSteps cs = tpusim::core_steps(r, core);
         coreSteps.append(static_cast<double>(cs.end - cs.begin));
+        if (cs.end_s > slowestEnd) {
+            slowestEnd = cs.end_s;
+            slowest = core;
+        }
     }
+    // The slowest core's copies, as the model counts its exposed DMA: all of
+    // them, less what no compute or step time covered.
+    double copies = r.prologue_s + r.epilogue_s;
+    for (const tpusim::ScheduleStep &s : r.schedule)
+        if (s.core == slowest)
+            copies += s.dma_in_s + s.dma_out_s;
+    const double hidden = std::max(0.0, copies - r.exposed_dma_s);
     // K must be the innermost axis for an output block's visits to be consecutive.
     // (the arbitrary axis of the blocked matmul is its contraction)
     const auto &sem = c->kernel.semantics;
@@ -189,6 +202,7 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
         {"prologueText", timeText(r.prologue_s)},
         {"epilogueText", timeText(r.epilogue_s)},
         {"launchText", timeText(r.launch_s)},
+        {"dmaText", QStringLiteral("%1 hidden · %2 exposed").arg(timeText(hidden), timeText(r.exposed_dma_s))},
         {"stepFloorText", timeText(r.step_floor_s)},
         {"idleText", timeText(idle)},
         {"idleShare", r.time_s > 0 ? idle / r.time_s : 0.0},

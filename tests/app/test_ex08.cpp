@@ -124,6 +124,12 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
     WAIT_COMPARE(shown(shell, "ex08Steps"), std::string("32,768"));
     CHECK(shown(shell, "ex08Time") == tpusim::format_time(r.time_s));
     CHECK(shown(shell, "ex08Overhead") == tpusim::format_time(r.overhead_s));
+    {
+        double copies = r.prologue_s + r.epilogue_s;
+        for (const tpusim::ScheduleStep &s : r.schedule)
+            copies += s.dma_in_s + s.dma_out_s;
+        CHECK(shown(shell, "ex08Dma") == tpusim::format_time(copies - r.exposed_dma_s) + " hidden · " + tpusim::format_time(r.exposed_dma_s) + " exposed");
+    }
     CHECK(goals(shell).empty());
     QTest::mouseMove(window, at(lanes, 0.4, mxuY));
     WAIT_VERIFY(card->property("visible").toBool());

@@ -71,6 +71,7 @@ ColumnLayout {
               + (root.run.coreSteps[0] !== root.run.coreSteps[root.run.coreSteps.length - 1] ? "; uneven, the longer one sets the time" : "")
     }
     Figure { name: "MXU computing"; valueName: "ex08Compute"; value: root.run.computeText || "—" }
+    Figure { name: "DMA time, under compute or not"; valueName: "ex08Dma"; value: root.run.dmaText || "—" }
     Figure { name: "bubbles: step overhead"; valueName: "ex08Overhead"; value: root.run.overheadText || "—" }
     Figure { name: "bubbles: exposed DMA in steps"; valueName: "ex08Exposed"; value: root.run.exposedText || "—" }
     Figure { name: "MXU idle, share of steps"; valueName: "ex08BubbleShare"; value: root.run.stepBubbleText || "—" }
