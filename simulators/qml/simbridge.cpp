@@ -8,6 +8,7 @@
 #include "vmembudgetmodel.h"
 #include "layoutlensmodel.h"
 #include "systolicmodel.h"
+#include "pipelinemodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -28,6 +29,7 @@ void SimBridge::registerSingleton()
     VmemBudgetModel::registerType();
     LayoutLensModel::registerType();
     SystolicModel::registerType();
+    PipelineModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

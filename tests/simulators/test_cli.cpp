@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 
@@ -114,6 +116,30 @@ TEST_CASE("tpusim pipeline matmul --json has the issue's keys", "[cli]") {
     const Run t = run("pipeline matmul --m 256 --k 256 --n 256 --bm 128 --bk 128 --bn 128 --timeline");
     CHECK(t.status == 0);
     CHECK_THAT(t.out, Catch::Contains("(1,1,1)"));
+}
+
+TEST_CASE("tpusim pipeline matmul --order walks the grid in another order, as EX·08 does", "[cli]") {
+    // K first: the output block changes every step and goes back every step (64 of them).
+    const Run k = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --json");
+    CHECK(k.status == 0);
+    CHECK_THAT(k.out, Catch::Contains("\"output_copies\":64"));
+    const Run d = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --json");
+    CHECK_THAT(d.out, Catch::Contains("\"output_copies\":16"));
+    const Run bad = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order mmk");
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.out, Catch::Contains("the grid order must name m, n and k once each"));
+    // --trace writes the schedule as EX·08 exports it: an MXU and a DMA track, the launch, the copies.
+    const std::string path = "tpusim_cli_order_trace.json";
+    const Run t = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --trace " + path);
+    CHECK(t.status == 0);
+    std::ifstream in(path);
+    std::stringstream read;
+    read << in.rdbuf();
+    const std::string text = read.str();
+    for (const char* part : {"\"name\":\"MXU\"", "\"name\":\"DMA\"", "\"name\":\"launch\"", "\"name\":\"out: out\"",
+                             "\"name\":\"epilogue: last blocks out\""})
+        CHECK_THAT(text, Catch::Contains(part));
+    std::remove(path.c_str());
 }
 
 TEST_CASE("tpusim vmem: the budget, the compiler's words when over, the largest blocks that fit", "[cli]") {

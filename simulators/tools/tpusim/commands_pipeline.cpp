@@ -6,6 +6,7 @@
 #include "tpusim/blockspec.h"
 #include "tpusim/error.h"
 #include "tpusim/pipeline.h"
+#include "tpusim/pipeline_schedule.h"
 #include "tpusim/pipeline_trace.h"
 
 namespace tpusim::cli {
@@ -107,7 +108,7 @@ int cmd_pipeline(const Args& args) {
     args.max_words(2, command);
     Kernel kernel;
     if (what == "matmul") {
-        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "dtype", "out-dtype",
+        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "order", "dtype", "out-dtype",
                          "vmem-limit-mib", "timeline", "trace"},
                         command);
         BlockedMatmul s;
@@ -119,6 +120,7 @@ int cmd_pipeline(const Args& args) {
         s.bn = args.positive("bn");
         s.in = args.dtype("dtype", DType::bf16);
         s.out = args.dtype("out-dtype", s.in);
+        s.order = args.text("order", "mnk");
         kernel = blocked_matmul(s);
     } else if (what == "elementwise") {
         args.allow_only({"chip", "shape", "block", "inputs", "dtype", "flops-per-element",
@@ -142,11 +144,11 @@ int cmd_pipeline(const Args& args) {
         options.vmem_limit_bytes = args.number("vmem-limit-mib") * 1024.0 * 1024.0;
     if (args.flag("timeline")) options.timeline_steps = timeline_rows;
     const PipelineResult r = simulate(args.chip(), kernel, options);
-    if (args.has("trace")) {  // a second run that records every step, up to 65,536
+    if (args.has("trace")) {  // a second run with its schedule: the trace EX·08 exports, up to 65,536 steps a core
         PipelineOptions every_step = options;
-        every_step.timeline_steps = std::size_t{1} << 16;
+        every_step.schedule = true;
         write_chrome_trace(args.text("trace", ""),
-                           pipeline_trace(kernel, simulate(args.chip(), kernel, every_step)));
+                           schedule_trace(kernel, simulate(args.chip(), kernel, every_step), std::size_t{1} << 16));
     }
     if (args.flag("json")) {
         Json j;

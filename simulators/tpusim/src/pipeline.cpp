@@ -40,7 +40,7 @@ double copy_time(double bytes, const Rates& r) { return bytes / r.bandwidth; }
 CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
                  const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
                  const Rates& rates, int core, std::size_t timeline_cap,
-                 std::vector<StepRecord>& timeline) {
+                 std::vector<StepRecord>& timeline, PipelineResult* schedule, double clock0) {
     CoreRun run;
     const std::size_t rank = lo.size();
     std::vector<std::int64_t> g(lo);
@@ -49,10 +49,16 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
     const bool recording = timeline_cap > 0;
     const double c = rates.step_compute_s;
     double pending_out = 0;  // bytes finished two steps back, written during the last step
+    std::uint32_t pending_out_mask = 0;
+    // The schedule: bit masks of the operands each step copies, and the grid index of the step before.
+    std::uint32_t in_mask = 0, out_mask = 0;
+    std::vector<std::int32_t> sched_prev_g(rank, 0);
 
     for (std::int64_t s = 0;; ++s) {
         double in_now = 0, out_prev = 0;
         if (recording) fetched_now.clear();
+        in_mask = 0;
+        out_mask = 0;
         std::vector<int> written_prev;
         for (std::size_t o = 0; o < ops.size(); ++o) {
             Operand& op = ops[o];
@@ -64,12 +70,14 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
                     op.bytes = op.block_bytes_at(g);
                     in_now += op.bytes;
                     ++run.input_copies;
+                    if (o < 32) in_mask |= 1u << o;
                     if (recording) fetched_now.push_back(static_cast<int>(o));
                 }
             } else if (changed) {
                 if (s > 0) {  // the block finished at the previous step goes back to HBM
                     out_prev += op.bytes;
                     ++run.output_copies;
+                    if (o - n_inputs < 32) out_mask |= 1u << (o - n_inputs);
                     if (recording && static_cast<std::size_t>(s - 1) < timeline_cap)
                         written_prev.push_back(static_cast<int>(o - n_inputs));
                 }
@@ -81,6 +89,7 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
         if (s == 0) {
             run.prologue_s = exposed_copy_time(in_now, rates);
             run.time_s = run.prologue_s;
+            if (schedule) schedule->core_prologue_s.push_back(run.prologue_s);
         } else {
             // Step s-1 ran while the DMAs for step s's inputs and step s-2's outputs flew.
             const double dma = copy_time(in_now + pending_out, rates);
@@ -89,11 +98,21 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
                 timeline.push_back(StepRecord{s - 1, core, prev_g, fetched_prev, written_prev,
                                               run.time_s, c, dma, rates.step_floor_s,
                                               run.time_s + step});
+            if (schedule) {
+                schedule->schedule.push_back(ScheduleStep{clock0 + run.time_s, clock0 + (run.time_s + step), c,
+                                                          copy_time(in_now, rates), copy_time(pending_out, rates),
+                                                          in_mask, pending_out_mask, core});
+                schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(),
+                                               sched_prev_g.end());
+            }
             run.time_s += step;
             run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
             run.overhead_s += std::max(0.0, rates.step_floor_s - std::max(c, dma));
             pending_out = out_prev;
+            pending_out_mask = out_mask;
         }
+        if (schedule)
+            for (std::size_t a = 0; a < rank; ++a) sched_prev_g[a] = static_cast<std::int32_t>(g[a]);
         if (recording) {
             prev_g = g;
             std::swap(fetched_prev, fetched_now);
@@ -127,10 +146,17 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
     if (recording && static_cast<std::size_t>(run.steps - 1) < timeline_cap)
         timeline.push_back(StepRecord{run.steps - 1, core, prev_g, fetched_prev, written_last,
                                       run.time_s, c, dma, rates.step_floor_s, run.time_s + step});
+    if (schedule) {
+        schedule->schedule.push_back(ScheduleStep{clock0 + run.time_s, clock0 + (run.time_s + step), c, 0,
+                                                  dma, 0, pending_out_mask, core});
+        schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(),
+                                       sched_prev_g.end());
+    }
     run.time_s += step;
     run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
     run.overhead_s += std::max(0.0, rates.step_floor_s - std::max(c, dma));
     run.epilogue_s = exposed_copy_time(out_last, rates);
+    if (schedule) schedule->core_epilogue_s.push_back(run.epilogue_s);
     run.time_s += run.epilogue_s;
     run.hbm_bytes += out_last;
     run.exposed_dma_s += run.prologue_s + run.epilogue_s;
@@ -170,6 +196,12 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
         throw InputError("latency, step time and launch cost must be zero or more, and bandwidth above zero");
 
     const std::size_t rank = kernel.grid.size();
+    if (options.schedule) {
+        std::int64_t points = 1;
+        for (std::int64_t d : kernel.grid) points *= d;
+        result.schedule.reserve(static_cast<std::size_t>(points));
+        result.schedule_grid.reserve(static_cast<std::size_t>(points) * rank);
+    }
     CoreRun slowest;
     double hbm = 0;
     std::int64_t steps = 0, in_copies = 0, out_copies = 0;
@@ -180,8 +212,8 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
             lo[split.axis] = core == 0 ? 0 : half;
             hi[split.axis] = core == 0 ? half : kernel.grid[split.axis];
         }
-        const CoreRun run = run_core(ops, n_inputs, lo, hi, rates, core,
-                                     options.timeline_steps, result.timeline);
+        const CoreRun run = run_core(ops, n_inputs, lo, hi, rates, core, options.timeline_steps,
+                                     result.timeline, options.schedule ? &result : nullptr, launch_s);
         hbm += run.hbm_bytes;
         steps += run.steps;
         in_copies += run.input_copies;
@@ -190,6 +222,7 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     }
 
     result.launch_s = launch_s;
+    result.step_floor_s = rates.step_floor_s;
     result.time_s = launch_s + slowest.time_s;
     result.steps = steps;
     result.hbm_bytes = hbm;

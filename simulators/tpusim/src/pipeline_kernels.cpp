@@ -1,4 +1,5 @@
 // Index maps, the VMEM footprint, and the two ready-made kernels.
+#include <algorithm>
 #include <string>
 
 #include "pipeline_detail.h"
@@ -96,21 +97,34 @@ Kernel blocked_matmul(const BlockedMatmul& s) {
     require_legal({s.m, s.k}, {s.bm, s.bk}, s.in, "x");
     require_legal({s.k, s.n}, {s.bk, s.bn}, s.in, "y");
     require_legal({s.m, s.n}, {s.bm, s.bn}, s.out, "output");
+    if (s.order.size() != 3 || std::count(s.order.begin(), s.order.end(), 'm') != 1 ||
+        std::count(s.order.begin(), s.order.end(), 'n') != 1 ||
+        std::count(s.order.begin(), s.order.end(), 'k') != 1)
+        throw InputError("the grid order must name m, n and k once each, like mnk (got '" + s.order + "')");
+    // Grid axis of each of m, n, k.
+    const int gm = static_cast<int>(s.order.find('m'));
+    const int gn = static_cast<int>(s.order.find('n'));
+    const int gk = static_cast<int>(s.order.find('k'));
     Kernel k;
     k.name = "blocked matmul";
-    k.grid = {s.m / s.bm, s.n / s.bn, s.k / s.bk};
-    k.semantics = {Semantics::parallel, Semantics::parallel, Semantics::arbitrary};
-    k.inputs.push_back(BlockSpec{"x", {s.m, s.k}, {s.bm, s.bk}, IndexMap::select({0, 2}, 3), s.in, 2});
-    k.inputs.push_back(BlockSpec{"y", {s.k, s.n}, {s.bk, s.bn}, IndexMap::select({2, 1}, 3), s.in, 2});
+    k.grid.assign(3, 0);
+    k.semantics.assign(3, Semantics::parallel);
+    k.grid[static_cast<std::size_t>(gm)] = s.m / s.bm;
+    k.grid[static_cast<std::size_t>(gn)] = s.n / s.bn;
+    k.grid[static_cast<std::size_t>(gk)] = s.k / s.bk;
+    k.semantics[static_cast<std::size_t>(gk)] = Semantics::arbitrary;
+    k.inputs.push_back(BlockSpec{"x", {s.m, s.k}, {s.bm, s.bk}, IndexMap::select({gm, gk}, 3), s.in, 2});
+    k.inputs.push_back(BlockSpec{"y", {s.k, s.n}, {s.bk, s.bn}, IndexMap::select({gk, gn}, 3), s.in, 2});
     k.outputs.push_back(
-        BlockSpec{"out", {s.m, s.n}, {s.bm, s.bn}, IndexMap::select({0, 1}, 3), s.out, 2});
+        BlockSpec{"out", {s.m, s.n}, {s.bm, s.bn}, IndexMap::select({gm, gn}, 3), s.out, 2});
     k.scratch.push_back(ScratchBuffer{"acc", {s.bm, s.bn}, DType::f32});
     k.mxu = MxuWork{s.bm, s.bk, s.bn, s.in};
     k.useful_flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) *
                      static_cast<double>(s.n);
     k.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) +
                " N=" + std::to_string(s.n) + ", blocks bm=" + std::to_string(s.bm) +
-               " bk=" + std::to_string(s.bk) + " bn=" + std::to_string(s.bn);
+               " bk=" + std::to_string(s.bk) + " bn=" + std::to_string(s.bn) +
+               (s.order == "mnk" ? std::string() : ", grid order " + s.order);
     k.dtype_text = std::string(name(s.in)) + " in, f32 acc, " + std::string(name(s.out)) + " out";
     return k;
 }

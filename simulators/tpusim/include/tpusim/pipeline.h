@@ -88,6 +88,7 @@ struct PipelineOptions {
     std::optional<double> dma_latency_s;     // default: the chip's assumption
     std::optional<double> hbm_bandwidth;     // default: the chip's (for what-ifs)
     std::size_t timeline_steps = 0;          // record at most this many steps
+    bool schedule = false;                   // record every step, compactly (PipelineResult::schedule)
 };
 
 struct StepRecord {
@@ -101,6 +102,22 @@ struct StepRecord {
     double dma_s = 0;       // DMAs running during this step (next inputs, previous outputs)
     double overhead_s = 0;  // the least time a step takes
     double end_s = 0;
+};
+
+// One grid step as the schedule records it, on the call's clock (the launch
+// first, then the prologue): the MXU computes from start_s for compute_s;
+// the DMA engine copies the next step's new input blocks in (dma_in_s), then
+// writes the output blocks finished the step before back (dma_out_s); the
+// step ends at end_s = start_s + max(its fixed time, compute, DMA).
+struct ScheduleStep {
+    double start_s = 0;
+    double end_s = 0;
+    double compute_s = 0;
+    double dma_in_s = 0;
+    double dma_out_s = 0;
+    std::uint32_t in_mask = 0;   // inputs copied in during this step (bit per input)
+    std::uint32_t out_mask = 0;  // outputs written back during this step (bit per output)
+    int core = 0;
 };
 
 struct PipelineResult {
@@ -117,11 +134,19 @@ struct PipelineResult {
     double compute_s = 0;          // summed over the slowest core's steps
     double overhead_s = 0;         // time steps spent at their fixed least time beyond their work
     double launch_s = 0;           // the fixed cost of the call
+    double step_floor_s = 0;       // the least time of a grid step
     double exposed_dma_s = 0;      // DMA time not hidden under compute or the step's fixed time
     double prologue_s = 0;
     double epilogue_s = 0;
     double floor_s = 0;            // roofline floor of the same op on the same device
     std::vector<StepRecord> timeline;
+    // With PipelineOptions::schedule: every step of every core, core by core
+    // in walk order; schedule_grid holds each step's grid index (grid rank
+    // numbers a step), core_prologue_s / core_epilogue_s each core's unhidden
+    // first and last copies (the epilogue starts at its last step's end).
+    std::vector<ScheduleStep> schedule;
+    std::vector<std::int32_t> schedule_grid;
+    std::vector<double> core_prologue_s, core_epilogue_s;
     Provenance provenance;
 };
 
@@ -139,11 +164,18 @@ double vmem_bytes(const Chip& chip, const Kernel& kernel);
 // y block (bk, bn) at (k, j), output block (bm, bn) at (i, j), and an f32
 // (bm, bn) accumulator in scratch. Blocks must divide the sizes and be legal
 // BlockSpecs; otherwise InputError.
+//
+// `order` names the grid's axes outermost first: "mnk" is the docs' grid
+// (m/bm, n/bn, k/bk); "kmn" puts the contraction first (each output block is
+// then revisited non-consecutively, so its partial sums are written back
+// and the result is wrong, chapter 11's worked example 3). m and n stay
+// parallel and k arbitrary wherever they sit.
 struct BlockedMatmul {
     std::int64_t m = 0, k = 0, n = 0;
     std::int64_t bm = 0, bk = 0, bn = 0;
     DType in = DType::bf16;
     DType out = DType::bf16;
+    std::string order = "mnk";
 };
 Kernel blocked_matmul(const BlockedMatmul& spec);
 

@@ -1,0 +1,626 @@
+#include "pipelinemodel.h"
+#include "variants.h"
+
+#include <tpusim/chips.h>
+#include <tpusim/error.h>
+#include <tpusim/provenance.h>
+#include <tpusim/trace.h>
+
+#include <QDir>
+#include <QPainter>
+#include <QSaveFile>
+#include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QtQml/qqml.h>
+
+#include <algorithm>
+#include <cmath>
+
+using simqml::qs;
+
+namespace {
+
+// 32768 -> "32,768"
+QString grouped(std::int64_t v)
+{
+    QString digits = QString::number(v < 0 ? -v : v);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return v < 0 ? QStringLiteral("−") + digits : digits;
+}
+
+QString percent(double fraction)
+{
+    const double p = fraction * 100.0;
+    return QString::number(p, 'f', p < 1.0 ? 2 : 1) + QStringLiteral(" %");
+}
+
+QString timeText(double s) { return qs(tpusim::format_time(s)); }
+
+// A size as libtpusim takes it: whole; anything else is its own sentence.
+std::int64_t whole(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0; }
+
+QString tuple(const std::vector<std::int64_t> &g)
+{
+    QStringList parts;
+    for (std::int64_t v : g)
+        parts << QString::number(v);
+    return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
+}
+
+struct Inputs {
+    std::string chip, order;
+    std::int64_t m = 0, k = 0, n = 0, bm = 0, bk = 0, bn = 0;
+};
+
+std::shared_ptr<const PipelineModel::Computed> compute(const Inputs &in)
+{
+    auto c = std::make_shared<PipelineModel::Computed>();
+    c->inputs = QStringLiteral("%1 × %2 × %3, blocks %4 × %5 × %6, grid order %7 · %8")
+                    .arg(in.m).arg(in.k).arg(in.n).arg(in.bm).arg(in.bk).arg(in.bn)
+                    .arg(qs(in.order), qs(in.chip));
+    try {
+        if (in.m < 1 || in.k < 1 || in.n < 1 || in.bm < 1 || in.bk < 1 || in.bn < 1)
+            throw tpusim::InputError("M, K, N and the blocks bm, bk, bn must be positive integers (got M=" + std::to_string(in.m)
+                                     + " K=" + std::to_string(in.k) + " N=" + std::to_string(in.n) + ", bm=" + std::to_string(in.bm)
+                                     + " bk=" + std::to_string(in.bk) + " bn=" + std::to_string(in.bn) + ")");
+        tpusim::BlockedMatmul s;
+        s.m = in.m; s.k = in.k; s.n = in.n;
+        s.bm = in.bm; s.bk = in.bk; s.bn = in.bn;
+        s.order = in.order;
+        c->kernel = tpusim::blocked_matmul(s);
+        tpusim::PipelineOptions o;
+        o.schedule = true;
+        c->result = tpusim::simulate(tpusim::chip(in.chip), c->kernel, o);
+        for (int core = 0; core < c->result.cores; ++core)
+            c->overview.push_back(tpusim::aggregate_schedule(c->result, core, 0, c->result.time_s,
+                                                             PipelineModel::overviewBuckets));
+    } catch (const tpusim::InputError &e) {
+        c->problem = QString::fromUtf8(e.what());
+        c->result = {};
+        c->overview.clear();
+    }
+    return c;
+}
+
+} // namespace
+
+PipelineModel::PipelineModel(QObject *parent) : QObject(parent)
+{
+    connect(this, &PipelineModel::inputsChanged, this, &PipelineModel::recompute);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
+        publish(m_watcher.result());
+        if (m_again) {
+            m_again = false;
+            recompute();
+        }
+        emit busyChanged();
+    });
+    recompute();
+}
+
+PipelineModel::~PipelineModel() { m_watcher.waitForFinished(); }
+
+void PipelineModel::registerType()
+{
+    qmlRegisterType<PipelineModel>("TpuCourse.Sim", 1, 0, "PipelineModel");
+    qmlRegisterType<PipelineTimeline>("TpuCourse.Sim", 1, 0, "PipelineTimeline");
+}
+
+void PipelineModel::recompute()
+{
+    if (m_watcher.isRunning()) {
+        m_again = true;
+        return;
+    }
+    Inputs in{m_chip.toStdString(), m_order.toStdString(), whole(m_m), whole(m_k), whole(m_n), whole(m_bm), whole(m_bk), whole(m_bn)};
+    m_watcher.setFuture(QtConcurrent::run([in] { return compute(in); }));
+    emit busyChanged();
+}
+
+void PipelineModel::publish(std::shared_ptr<const Computed> c)
+{
+    m_computed = c;
+    m_shownInputs = c->inputs;
+    if (!c->problem.isEmpty()) {
+        m_run = {{"problem", c->problem}};
+        emit runChanged();
+        return;
+    }
+    const tpusim::PipelineResult &r = c->result;
+    // What holds each step: its compute, its copies, or its fixed time.
+    std::int64_t byCompute = 0, byDma = 0, byFloor = 0;
+    double stepIdle = 0, stepTime = 0;
+    for (const tpusim::ScheduleStep &s : r.schedule) {
+        const double len = s.end_s - s.start_s, dma = s.dma_in_s + s.dma_out_s;
+        if (dma > std::max(s.compute_s, r.step_floor_s))
+            ++byDma;
+        else if (s.compute_s >= r.step_floor_s)
+            ++byCompute;
+        else
+            ++byFloor;
+        if (s.core == 0) {
+            stepIdle += std::max(0.0, len - s.compute_s);
+            stepTime += len;
+        }
+    }
+    QVariantList coreSteps;
+    int slowest = 0;
+    double slowestEnd = -1;
+    for (int core = 0; core < r.cores; ++core) {
+        const tpusim::CoreSteps cs = tpusim::core_steps(r, core);
+        coreSteps.append(static_cast<double>(cs.end - cs.begin));
+        if (cs.end_s > slowestEnd) {
+            slowestEnd = cs.end_s;
+            slowest = core;
+        }
+    }
+    // The slowest core's copies, as the model counts its exposed DMA: all of
+    // them, less what no compute or step time covered.
+    double copies = r.prologue_s + r.epilogue_s;
+    for (const tpusim::ScheduleStep &s : r.schedule)
+        if (s.core == slowest)
+            copies += s.dma_in_s + s.dma_out_s;
+    const double hidden = std::max(0.0, copies - r.exposed_dma_s);
+    // K must be the innermost axis for an output block's visits to be consecutive.
+    // (the arbitrary axis of the blocked matmul is its contraction)
+    const auto &sem = c->kernel.semantics;
+    const std::size_t kAxis = static_cast<std::size_t>(std::find(sem.begin(), sem.end(), tpusim::Semantics::arbitrary) - sem.begin());
+    bool revisits = false;
+    if (kAxis < c->kernel.grid.size() && c->kernel.grid[kAxis] > 1)
+        for (std::size_t a = kAxis + 1; a < c->kernel.grid.size(); ++a)
+            revisits = revisits || c->kernel.grid[a] > 1;
+    const double idle = r.time_s - r.compute_s;
+    QString verdict;
+    if (byDma > byCompute && byDma > byFloor)
+        verdict = QStringLiteral("Copies hold most steps: the MXU waits on HBM between blocks. Grow bm and bn to cut the traffic.");
+    else if (byFloor > byCompute)
+        verdict = QStringLiteral("The fixed time of a step holds most steps: the blocks are too small for the work to cover it. Grow the blocks for fewer, longer steps.");
+    else if (r.launch_s > 0.5 * r.time_s)
+        verdict = QStringLiteral("Compute holds the steps, but the launch is most of the call: the problem is small for one kernel.");
+    else
+        verdict = QStringLiteral("Compute holds most steps: the copies hide under the MXU's work.");
+    tpusim::Provenance p = r.provenance;
+    m_run = {
+        {"timeS", r.time_s},
+        {"timeText", timeText(r.time_s)},
+        {"steps", static_cast<double>(r.steps)},
+        {"stepsText", grouped(r.steps)},
+        {"cores", r.cores},
+        {"coreSteps", coreSteps},
+        {"grid", tuple(c->kernel.grid)},
+        {"vmemText", qs(tpusim::format_bytes(r.vmem_bytes))},
+        {"vmemLimitText", qs(tpusim::format_bytes(r.vmem_limit_bytes))},
+        {"hbmText", qs(tpusim::format_bytes(r.hbm_bytes))},
+        {"utilization", r.utilization},
+        {"utilizationText", percent(r.utilization)},
+        {"floorText", timeText(r.floor_s)},
+        {"computeText", timeText(r.compute_s)},
+        {"overheadText", timeText(r.overhead_s)},
+        // Under a picosecond is rounding, not a wait.
+        {"exposedText", timeText(r.exposed_dma_s - r.prologue_s - r.epilogue_s > 1e-12 ? r.exposed_dma_s - r.prologue_s - r.epilogue_s : 0.0)},
+        {"prologueText", timeText(r.prologue_s)},
+        {"epilogueText", timeText(r.epilogue_s)},
+        {"launchText", timeText(r.launch_s)},
+        {"dmaText", QStringLiteral("%1 hidden · %2 exposed").arg(timeText(hidden), timeText(r.exposed_dma_s))},
+        {"stepFloorText", timeText(r.step_floor_s)},
+        {"idleText", timeText(idle)},
+        {"idleShare", r.time_s > 0 ? idle / r.time_s : 0.0},
+        {"idleShareText", percent(r.time_s > 0 ? idle / r.time_s : 0.0)},
+        {"stepBubbleShare", stepTime > 0 ? stepIdle / stepTime : 0.0},
+        {"stepBubbleText", percent(stepTime > 0 ? stepIdle / stepTime : 0.0)},
+        {"byCompute", static_cast<double>(byCompute)},
+        {"byDma", static_cast<double>(byDma)},
+        {"byFloor", static_cast<double>(byFloor)},
+        {"heldText", QStringLiteral("%1 by compute · %2 by copies · %3 by the fixed step time")
+                         .arg(grouped(byCompute), grouped(byDma), grouped(byFloor))},
+        {"inputCopies", static_cast<double>(r.input_copies)},
+        {"outputCopies", static_cast<double>(r.output_copies)},
+        {"revisits", revisits},
+        {"verdict", verdict},
+        {"provenance", simqml::provenance(p)},
+    };
+    emit runChanged();
+}
+
+QVariantMap PipelineModel::stepDetail(int index) const
+{
+    const auto c = m_computed;
+    if (!c || !c->problem.isEmpty() || index < 0 || static_cast<std::size_t>(index) >= c->result.schedule.size())
+        return {};
+    const tpusim::StepDetail d = tpusim::step_detail(c->kernel, c->result, index);
+    std::vector<std::int64_t> g(d.grid_index.begin(), d.grid_index.end());
+    const QString grid = tuple(g);
+    const QString held = d.exposed_s > 0 ? QStringLiteral("waits on copies for %1").arg(timeText(d.exposed_s))
+                       : d.overhead_s > 0 ? QStringLiteral("idles %1 for the step's fixed time").arg(timeText(d.overhead_s))
+                                          : QStringLiteral("busy the whole step");
+    QStringList lines;
+    lines << QStringLiteral("predicted · %1").arg(m_chip)
+          << QStringLiteral("starts at %1, lasts %2").arg(timeText(d.start_s), timeText(d.end_s - d.start_s))
+          << (d.copies_in == "-" ? QStringLiteral("DMA in: none (the next step reuses these blocks)")
+                                 : QStringLiteral("DMA in: %1 · %2 (the next step's blocks)").arg(timeText(d.dma_in_s), qs(d.copies_in)))
+          << QStringLiteral("compute: %1 on the MXU").arg(timeText(d.compute_s))
+          << (d.copies_out == "-" ? QStringLiteral("DMA out: none (no output block finished the step before)")
+                                  : QStringLiteral("DMA out: %1 · %2 (the block finished the step before)").arg(timeText(d.dma_out_s), qs(d.copies_out)))
+          << QStringLiteral("the MXU %1").arg(held);
+    return {{"index", static_cast<double>(d.index)},
+            {"step", static_cast<double>(d.step)},
+            {"core", d.core},
+            {"grid", grid},
+            {"heading", QStringLiteral("step %1 %2%3").arg(grouped(d.step), grid,
+                                                             c->result.cores > 1 ? QStringLiteral(" · TensorCore %1").arg(d.core) : QString())},
+            {"startS", d.start_s},
+            {"endS", d.end_s},
+            {"computeText", timeText(d.compute_s)},
+            {"dmaInText", timeText(d.dma_in_s)},
+            {"dmaOutText", timeText(d.dma_out_s)},
+            {"copiesIn", qs(d.copies_in)},
+            {"copiesOut", qs(d.copies_out)},
+            {"overheadS", d.overhead_s},
+            {"exposedS", d.exposed_s},
+            {"bubble", d.overhead_s + d.exposed_s > 0},
+            {"text", lines.join(QLatin1Char('\n'))}};
+}
+
+int PipelineModel::stepAt(int core, double t) const
+{
+    const auto c = m_computed;
+    if (!c || !c->problem.isEmpty() || core < 0 || core >= c->result.cores)
+        return -1;
+    return static_cast<int>(tpusim::step_at(c->result, core, t));
+}
+
+QVariantMap PipelineModel::coreSpan(int core) const
+{
+    const auto c = m_computed;
+    if (!c || !c->problem.isEmpty() || core < 0 || core >= c->result.cores)
+        return {};
+    const tpusim::CoreSteps s = tpusim::core_steps(c->result, core);
+    return {{"begin", static_cast<double>(s.begin)}, {"end", static_cast<double>(s.end)}, {"startS", s.start_s},
+            {"stepsStartS", s.steps_start_s}, {"stepsEndS", s.steps_end_s}, {"endS", s.end_s}};
+}
+
+QString PipelineModel::exportTrace(const QString &pathOrUrl) const
+{
+    const auto c = m_computed;
+    if (!c)
+        return QStringLiteral("There is no schedule yet to export.");
+    if (!c->problem.isEmpty())
+        return QStringLiteral("There is no schedule to export: %1.").arg(c->problem);
+    QString path = pathOrUrl.trimmed();
+    if (path.startsWith(QStringLiteral("file:")))
+        path = QUrl(path).toLocalFile();
+    if (path.isEmpty())
+        return QStringLiteral("Give a file to write the trace to.");
+    std::string json;
+    try {
+        json = tpusim::chrome_trace_json(tpusim::schedule_trace(c->kernel, c->result, traceStepCap));
+    } catch (const tpusim::InputError &e) {
+        return QStringLiteral("The trace could not be made: %1.").arg(QString::fromUtf8(e.what()));
+    }
+    // Whole or not at all: written beside the target, then renamed over it.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("Could not write %1: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    if (file.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size())) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return QStringLiteral("Could not write %1: %2.").arg(QDir::toNativeSeparators(path), why);
+    }
+    if (!file.commit())
+        return QStringLiteral("Could not write %1: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    return {};
+}
+
+// --- the timeline ---
+
+PipelineTimeline::PipelineTimeline(QQuickItem *parent) : QQuickPaintedItem(parent)
+{
+    setAcceptHoverEvents(true);
+    setAcceptedMouseButtons(Qt::LeftButton);
+    setActiveFocusOnTab(true);
+    connect(this, &PipelineTimeline::look, this, [this] { update(); });
+    connect(this, &PipelineTimeline::pickedChanged, this, [this] { update(); });
+    connect(&m_job, &QFutureWatcherBase::finished, this, [this] {
+        Buckets b = m_job.result();
+        if (m_run && b.run == m_run.get())
+            m_buckets = std::move(b);
+        if (m_jobAgain)
+            m_jobAgain = false;
+        update();
+    });
+}
+
+PipelineTimeline::~PipelineTimeline() { m_job.waitForFinished(); }
+
+void PipelineTimeline::setModel(PipelineModel *model)
+{
+    if (m_model == model)
+        return;
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (m_model)
+        connect(m_model, &PipelineModel::runChanged, this, &PipelineTimeline::runChanged);
+    emit modelChanged();
+    runChanged();
+}
+
+int PipelineTimeline::cores() const
+{
+    return m_run && m_run->problem.isEmpty() ? m_run->result.cores : 0;
+}
+
+void PipelineTimeline::runChanged()
+{
+    std::shared_ptr<const PipelineModel::Computed> next;
+    if (PipelineModel *model = m_model.data())
+        next = model->computed();
+    m_run = next;
+    m_buckets = {};
+    if (m_picked >= 0 && (!m_run || static_cast<std::size_t>(m_picked) >= m_run->result.schedule.size())) {
+        m_picked = -1;
+        emit pickedChanged();
+    }
+    if (m_hovered >= 0) {
+        m_hovered = -1;
+        emit hoveredChanged();
+    }
+    // A new run opens whole: the time axis of the last one means nothing for it.
+    setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0);
+    emit viewChanged();
+    update();
+}
+
+void PipelineTimeline::setView(double t0, double t1)
+{
+    const double end = m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0;
+    if (end <= 0) {
+        m_t0 = m_t1 = 0;
+    } else {
+        // At least a nanosecond in view; never past either end of the call.
+        double span = std::clamp(t1 - t0, std::min(1e-9, end), end);
+        t0 = std::clamp(t0, 0.0, end - span);
+        m_t0 = t0;
+        m_t1 = t0 + span;
+    }
+    emit viewChanged();
+    update();
+}
+
+void PipelineTimeline::showAll() { setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0); }
+
+void PipelineTimeline::showSteps(int first, int count)
+{
+    if (!m_run || !m_run->problem.isEmpty() || m_run->result.schedule.empty())
+        return;
+    const tpusim::CoreSteps c = tpusim::core_steps(m_run->result, 0);
+    const std::size_t n = c.end - c.begin;
+    const std::size_t a = std::min<std::size_t>(static_cast<std::size_t>(std::max(0, first)), n - 1);
+    const std::size_t b = std::min<std::size_t>(a + static_cast<std::size_t>(std::max(1, count)), n);
+    const double t0 = a == 0 ? c.start_s : m_run->result.schedule[c.begin + a].start_s;
+    const double t1 = b == n ? c.end_s : m_run->result.schedule[c.begin + b - 1].end_s;
+    setView(t0, t1);
+}
+
+void PipelineTimeline::zoomAt(double fx, double factor)
+{
+    if (!(factor > 0) || m_t1 <= m_t0)
+        return;
+    const double at = m_t0 + std::clamp(fx, 0.0, 1.0) * (m_t1 - m_t0);
+    const double span = (m_t1 - m_t0) / factor;
+    setView(at - (at - m_t0) / factor, at - (at - m_t0) / factor + span);
+}
+
+void PipelineTimeline::pan(double fraction)
+{
+    const double shift = fraction * (m_t1 - m_t0);
+    setView(m_t0 + shift, m_t1 + shift);
+}
+
+double PipelineTimeline::xOf(double t) const
+{
+    return m_t1 > m_t0 ? (t - m_t0) / (m_t1 - m_t0) * width() : 0;
+}
+
+int PipelineTimeline::coreAtY(qreal y) const
+{
+    const int n = cores();
+    if (n <= 0)
+        return -1;
+    const qreal block = 3 * m_lane + m_coreGap;
+    return std::clamp(static_cast<int>(y / block), 0, n - 1);
+}
+
+void PipelineTimeline::hoverAt(QPointF p)
+{
+    if (!m_model || cores() <= 0 || width() <= 0) {
+        return;
+    }
+    const double t = m_t0 + std::clamp(p.x() / width(), 0.0, 1.0) * (m_t1 - m_t0);
+    const int step = m_model->stepAt(coreAtY(p.y()), t);
+    if (step != m_hovered || m_hoveredX != p.x()) {
+        m_hovered = step;
+        m_hoveredX = p.x();
+        emit hoveredChanged();
+    }
+}
+
+void PipelineTimeline::hoverMoveEvent(QHoverEvent *event) { hoverAt(event->position()); }
+
+void PipelineTimeline::hoverLeaveEvent(QHoverEvent *)
+{
+    if (m_hovered >= 0) {
+        m_hovered = -1;
+        emit hoveredChanged();
+    }
+}
+
+void PipelineTimeline::wheelEvent(QWheelEvent *event)
+{
+    // The page scrolls with the wheel; Ctrl+wheel zooms the timeline.
+    if (!(event->modifiers() & Qt::ControlModifier) || width() <= 0) {
+        event->ignore();
+        return;
+    }
+    const int dy = event->angleDelta().y();
+    if (dy != 0)
+        zoomAt(event->position().x() / width(), dy > 0 ? 1.5 : 1 / 1.5);
+    event->accept();
+}
+
+void PipelineTimeline::mousePressEvent(QMouseEvent *event)
+{
+    forceActiveFocus(Qt::MouseFocusReason);
+    m_dragging = false;
+    m_dragX = event->position().x();
+    m_dragT0 = m_t0;
+    m_dragT1 = m_t1;
+    event->accept();
+}
+
+void PipelineTimeline::mouseMoveEvent(QMouseEvent *event)
+{
+    const qreal dx = event->position().x() - m_dragX;
+    if (!m_dragging && std::abs(dx) < 4)
+        return;
+    m_dragging = true;
+    setKeepMouseGrab(true);
+    const double dt = -dx / std::max<qreal>(1, width()) * (m_dragT1 - m_dragT0);
+    setView(m_dragT0 + dt, m_dragT1 + dt);
+}
+
+void PipelineTimeline::mouseReleaseEvent(QMouseEvent *event)
+{
+    setKeepMouseGrab(false);
+    if (!m_dragging) {  // a click picks the step under the pointer
+        hoverAt(event->position());
+        if (m_hovered >= 0 && m_hovered != m_picked) {
+            m_picked = m_hovered;
+            emit pickedChanged();
+        }
+    }
+    m_dragging = false;
+}
+
+const std::vector<std::vector<tpusim::ScheduleBucket>> *PipelineTimeline::bucketsFor(int w)
+{
+    if (!m_run || !m_run->problem.isEmpty() || w <= 0 || m_t1 <= m_t0)
+        return nullptr;
+    const PipelineModel::Computed *run = m_run.get();
+    if (m_buckets.run == run && m_buckets.t0 == m_t0 && m_buckets.t1 == m_t1 && m_buckets.width == w)
+        return &m_buckets.lanes;
+    const tpusim::PipelineResult &r = run->result;
+    // The whole call: the run's own overview, summed into pixels.
+    if (m_t0 == 0 && m_t1 == r.time_s && w <= PipelineModel::overviewBuckets) {
+        Buckets b{run, m_t0, m_t1, w, {}};
+        const int n = PipelineModel::overviewBuckets;
+        for (const auto &lane : run->overview) {
+            std::vector<tpusim::ScheduleBucket> px(static_cast<std::size_t>(w));
+            std::vector<int> counts(static_cast<std::size_t>(w), 0);
+            for (int i = 0; i < n; ++i) {
+                const auto p = static_cast<std::size_t>(static_cast<std::int64_t>(i) * w / n);
+                tpusim::ScheduleBucket &o = px[p];
+                const tpusim::ScheduleBucket &s = lane[static_cast<std::size_t>(i)];
+                o.compute_s += s.compute_s; o.overhead_s += s.overhead_s; o.exposed_s += s.exposed_s;
+                o.dma_in_s += s.dma_in_s; o.dma_out_s += s.dma_out_s; o.launch_s += s.launch_s;
+                o.prologue_s += s.prologue_s; o.epilogue_s += s.epilogue_s;
+                if (s.first_step >= 0 && o.first_step < 0) o.first_step = s.first_step;
+                if (s.last_step >= 0) o.last_step = s.last_step;
+                ++counts[p];
+            }
+            // Each pixel's times as if it spanned exactly span / w.
+            for (std::size_t p = 0; p < px.size(); ++p) {
+                const double scale = counts[p] > 0 ? static_cast<double>(n) / w / counts[p] : 0;
+                tpusim::ScheduleBucket &o = px[p];
+                for (double tpusim::ScheduleBucket::*f : {&tpusim::ScheduleBucket::compute_s, &tpusim::ScheduleBucket::overhead_s,
+                                                          &tpusim::ScheduleBucket::exposed_s, &tpusim::ScheduleBucket::dma_in_s,
+                                                          &tpusim::ScheduleBucket::dma_out_s, &tpusim::ScheduleBucket::launch_s,
+                                                          &tpusim::ScheduleBucket::prologue_s, &tpusim::ScheduleBucket::epilogue_s})
+                    o.*f *= scale;
+            }
+            b.lanes.push_back(std::move(px));
+        }
+        m_buckets = std::move(b);
+        return &m_buckets.lanes;
+    }
+    // Few steps in view: bucketed here, at once.
+    const std::int64_t a = tpusim::step_at(r, 0, m_t0), z = tpusim::step_at(r, 0, m_t1);
+    auto make = [](std::shared_ptr<const PipelineModel::Computed> c, double from, double to, int columns) {
+        Buckets b{c.get(), from, to, columns, {}};
+        for (int core = 0; core < c->result.cores; ++core)
+            b.lanes.push_back(tpusim::aggregate_schedule(c->result, core, from, to, columns));
+        return b;
+    };
+    if (z - a <= 20000) {
+        m_buckets = make(m_run, m_t0, m_t1, w);
+        return &m_buckets.lanes;
+    }
+    // Many: off the GUI thread; the last picture of this run stays meanwhile.
+    if (!m_job.isRunning())
+        m_job.setFuture(QtConcurrent::run(make, m_run, m_t0, m_t1, w));
+    else
+        m_jobAgain = true;
+    return m_buckets.run == run ? &m_buckets.lanes : nullptr;
+}
+
+void PipelineTimeline::paint(QPainter *painter)
+{
+    const int w = static_cast<int>(std::floor(width()));
+    const auto *lanes = bucketsFor(w);
+    const int n = cores();
+    const qreal block = 3 * m_lane + m_coreGap;
+    for (int core = 0; core < std::max(n, 1); ++core)
+        for (int l = 0; l < 3; ++l)
+            painter->fillRect(QRectF(0, core * block + l * m_lane, width(), m_lane - 1), m_laneBg);
+    if (lanes == nullptr || n <= 0)
+        return;
+    const double px = (m_t1 - m_t0) / w;  // seconds per pixel
+    // A stacked column: each share of the lane's height from its bottom.
+    auto column = [&](int x, qreal top, std::initializer_list<std::pair<double, const QColor *>> parts) {
+        qreal bottom = top + m_lane - 1;
+        for (const auto &[secs, colour] : parts) {
+            const qreal h = std::min<qreal>(bottom - top, (m_lane - 1) * std::clamp(secs / px, 0.0, 1.0));
+            if (h <= 0)
+                continue;
+            painter->fillRect(QRectF(x, bottom - h, 1, h), *colour);
+            bottom -= h;
+        }
+    };
+    for (int core = 0; core < n && core < static_cast<int>(lanes->size()); ++core) {
+        const auto &lane = (*lanes)[static_cast<std::size_t>(core)];
+        const qreal y = core * block;
+        for (int x = 0; x < w && x < static_cast<int>(lane.size()); ++x) {
+            const tpusim::ScheduleBucket &b = lane[static_cast<std::size_t>(x)];
+            column(x, y, {{b.dma_in_s, &m_dmaIn}, {b.prologue_s, &m_exposed}});
+            column(x, y + m_lane, {{b.compute_s, &m_compute}, {b.overhead_s, &m_overhead},
+                                   {b.exposed_s + b.prologue_s + b.epilogue_s, &m_exposed}, {b.launch_s, &m_fixed}});
+            column(x, y + 2 * m_lane, {{b.dma_out_s, &m_dmaOut}, {b.epilogue_s, &m_exposed}});
+        }
+    }
+    const tpusim::PipelineResult &r = m_run->result;
+    // Zoomed in far enough: a hairline where each step starts.
+    for (int core = 0; core < n; ++core) {
+        const tpusim::CoreSteps c = tpusim::core_steps(r, core);
+        const std::int64_t a = tpusim::step_at(r, core, m_t0), z = tpusim::step_at(r, core, m_t1);
+        if (a < 0 || (z - a + 1) * 6 > w)
+            continue;
+        painter->setPen(QPen(m_line, 1));
+        for (std::int64_t i = a; i <= z && static_cast<std::size_t>(i) < c.end; ++i) {
+            const qreal x = std::round(xOf(r.schedule[static_cast<std::size_t>(i)].start_s)) + 0.5;
+            painter->drawLine(QPointF(x, core * block), QPointF(x, core * block + 3 * m_lane - 1));
+        }
+    }
+    // The picked step, outlined across its core's lanes.
+    if (m_picked >= 0 && static_cast<std::size_t>(m_picked) < r.schedule.size()) {
+        const tpusim::ScheduleStep &s = r.schedule[static_cast<std::size_t>(m_picked)];
+        const qreal x0 = xOf(s.start_s), x1 = std::max(xOf(s.end_s), x0 + 2);
+        if (x1 >= 0 && x0 <= width()) {
+            QPen pen(m_pick);
+            pen.setWidthF(m_pickWidth);
+            painter->setPen(pen);
+            painter->setBrush(Qt::NoBrush);
+            painter->drawRect(QRectF(x0, s.core * block + m_pickWidth / 2, x1 - x0, 3 * m_lane - 1 - m_pickWidth));
+        }
+    }
+}
