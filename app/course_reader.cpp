@@ -3,6 +3,7 @@
 #include "course.h"
 
 #include <chapters/chaptercatalog.h>
+#include <chapters/chapterinfo.h>
 #include <chapters/chapterinterface.h>
 
 #include <QClipboard>
@@ -22,6 +23,7 @@ QString kindName(course::DocBlock::Kind kind)
     case K::Table: return QStringLiteral("table");
     case K::Rule: return QStringLiteral("rule");
     case K::Piece: return QStringLiteral("piece");
+    case K::Figure: return QStringLiteral("figure");
     }
     return {};
 }
@@ -130,6 +132,13 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
         b.insert({{"language", block.language}, {"code", block.code},
                   {"styled", course::codeStyledText(block.code, block.language, m_codePalette)}});
         break;
+    case course::DocBlock::Kind::Figure: {
+        // The chapter's own resources: its plugin ships the image.
+        const course::ChapterInfo *info = m_catalog.chapter(number);
+        b.insert({{"source", QStringLiteral("qrc:/chapters/%1/%2").arg(info ? info->slug : QString(), block.figureSource)},
+                  {"path", block.figureSource}, {"caption", block.caption}});
+        break;
+    }
     case course::DocBlock::Kind::Piece: {
         QVariantMap args;
         for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)

@@ -104,6 +104,27 @@ TEST_CASE("Markdown becomes typed blocks: headings, prose, lists, quotes, code, 
     CHECK(doc.blocks[6].pieceArgs.value(QStringLiteral("preset")) == QStringLiteral("race"));
 }
 
+TEST_CASE("an image alone in its paragraph is a figure the chapter ships; anywhere else it is refused", "[reader]")
+{
+    const auto doc = course::parseChapter(QStringLiteral(
+        "![The roofline of v5e](figures/roofline.svg \"Attainable FLOP/s against intensity\")\n\n"
+        "![plain](figures/plain.png)\n\n"
+        "A sentence with ![an inline image](figures/x.png) in it.\n\n"
+        "![remote](https://example.com/x.png)\n"));
+    REQUIRE(doc.blocks.size() >= 2);
+    CHECK(doc.blocks[0].kind == DocBlock::Kind::Figure);
+    CHECK(doc.blocks[0].figureSource == QStringLiteral("figures/roofline.svg"));
+    CHECK(doc.blocks[0].caption == QStringLiteral("Attainable FLOP/s against intensity"));
+    CHECK(doc.blocks[1].kind == DocBlock::Kind::Figure);
+    CHECK(doc.blocks[1].caption == QStringLiteral("plain"));   // no title: the alt text
+    REQUIRE(doc.problems.size() == 2);
+    CHECK(doc.problems[0].contains(QStringLiteral("inside a sentence")));
+    CHECK(doc.problems[1].contains(QStringLiteral("ship with the course")));
+    for (const DocBlock &b : doc.blocks)
+        for (const QString &t : b.texts)
+            CHECK_FALSE(t.contains(QStringLiteral("figure:")));  // no stand-in text in prose
+}
+
 TEST_CASE("a directive the reader does not know, or a malformed input, is reported in one sentence", "[reader]")
 {
     const auto doc = course::parseChapter(QStringLiteral(

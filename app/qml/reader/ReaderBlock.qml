@@ -77,6 +77,7 @@ Loader {
                    : kind === "table" ? table
                    : kind === "piece" ? piece
                    : kind === "rule" ? rule
+                   : kind === "figure" ? figure
                    : null   // not yet known: the chapter is set as the block is made
 
     Component {
@@ -196,6 +197,15 @@ Loader {
             near: root.wanted || root.settled && root.y < root.viewBottom + Theme.inlinePieceHeight
                                                && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight
             onOpenPlace: place => root.openPlace(place)
+        }
+    }
+    Component {
+        id: figure
+        ReaderFigure {
+            available: root.wide
+            source: root.block.source || ""
+            path: root.block.path || ""
+            caption: root.block.caption || ""
         }
     }
     Component {

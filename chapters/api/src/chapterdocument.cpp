@@ -134,6 +134,7 @@ public:
             m_inCode = true;
             break;
         case MD_BLOCK_P:
+            m_images.clear();
             if (m_quoteDepth == 0 && m_listDepth == 0) {
                 begin(DocBlock::Kind::Paragraph).texts << QString();
                 m_plain.clear();
@@ -191,8 +192,12 @@ public:
             }
             break;
         case MD_BLOCK_P:
-            if (m_quoteDepth == 0 && m_listDepth == 0)
+            if (m_quoteDepth == 0 && m_listDepth == 0) {
+                takeFigure();
                 takeDirective();
+            } else if (!m_images.isEmpty()) {
+                document.problems << QStringLiteral("The image %1 sits inside a list or quote; give it a paragraph of its own.").arg(m_images.first().src);
+            }
             break;
         case MD_BLOCK_THEAD:
             m_inHeader = false;
@@ -220,7 +225,12 @@ public:
         case MD_SPAN_A:
             write(QStringLiteral("<a href=\"%1\">").arg(attributeText(static_cast<MD_SPAN_A_DETAIL *>(detail)->href).toHtmlEscaped()));
             break;
-        case MD_SPAN_IMG: write(QStringLiteral("<i>[figure: ")); break;
+        case MD_SPAN_IMG: {
+            const auto *image = static_cast<MD_SPAN_IMG_DETAIL *>(detail);
+            m_image = {attributeText(image->src), attributeText(image->title), QString()};
+            m_inImage = true;
+            break;
+        }
         default: break;
         }
         return 0;
@@ -234,7 +244,10 @@ public:
         case MD_SPAN_CODE: write(QStringLiteral("</code>")); break;
         case MD_SPAN_DEL: write(QStringLiteral("</s>")); break;
         case MD_SPAN_A: write(QStringLiteral("</a>")); break;
-        case MD_SPAN_IMG: write(QStringLiteral("]</i>")); break;
+        case MD_SPAN_IMG:
+            m_inImage = false;
+            m_images << m_image;
+            break;
         default: break;
         }
         return 0;
@@ -243,6 +256,10 @@ public:
     int text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size)
     {
         const QString t = QString::fromUtf8(text, static_cast<qsizetype>(size));
+        if (m_inImage) {
+            m_image.alt += t;   // an image's alt text is its description, not prose
+            return 0;
+        }
         if (m_inCode) {
             if (!document.blocks.isEmpty() && current().kind == DocBlock::Kind::Code)
                 current().code += t;
@@ -294,6 +311,30 @@ private:
         m_anchors << candidate;
         return candidate;
     }
+    // A paragraph that is one image and nothing else is a figure. Figures
+    // ship with the chapter: a web address would be a download, and is
+    // refused like an image in the middle of a sentence.
+    void takeFigure()
+    {
+        if (m_images.isEmpty())
+            return;
+        const Image image = m_images.first();
+        const bool alone = m_images.size() == 1 && m_plain.trimmed().isEmpty();
+        if (!alone) {
+            document.problems << QStringLiteral("The image %1 sits inside a sentence; give it a paragraph of its own.").arg(image.src);
+            return;
+        }
+        if (image.src.contains(QLatin1String("://")) || image.src.startsWith(QLatin1Char('/'))) {
+            document.problems << QStringLiteral("The image %1 is not in the chapter's folder; figures ship with the course.").arg(image.src);
+            return;
+        }
+        DocBlock figure;
+        figure.kind = DocBlock::Kind::Figure;
+        figure.figureSource = image.src;
+        figure.caption = image.title.isEmpty() ? image.alt.simplified() : image.title;
+        current() = figure;
+    }
+
     // A paragraph that reads "::: piece EX09 preset=race" embeds a piece.
     void takeDirective()
     {
@@ -318,6 +359,14 @@ private:
         }
         current() = piece;
     }
+
+    struct Image
+    {
+        QString src, title, alt;
+    };
+    Image m_image;
+    QList<Image> m_images; // in the current paragraph
+    bool m_inImage = false;
 
     const Tokenized &m_tokens;
     int m_quoteDepth = 0;

@@ -33,7 +33,7 @@ struct LiveInput
 
 struct DocBlock
 {
-    enum class Kind { Heading, Paragraph, List, Quote, Code, Table, Rule, Piece };
+    enum class Kind { Heading, Paragraph, List, Quote, Code, Table, Rule, Piece, Figure };
     Kind kind = Kind::Paragraph;
     int level = 0;      // a heading's level
     QString anchor;     // a heading's id, for links and --open chNN#id
@@ -48,6 +48,8 @@ struct DocBlock
     QList<Qt::Alignment> align; // table, per column
     QString language;     // code
     QString code;         // code, exactly as written
+    QString figureSource; // figure: the image's path, relative to the chapter's folder
+    QString caption;      // figure: its title, else its alt text
     QString pieceId;      // piece
     QMap<QString, QString> pieceArgs;
     QStringList placeholders;    // the live numbers' placeholders, in order of their slots
