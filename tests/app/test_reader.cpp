@@ -192,6 +192,10 @@ TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows s
     shell.course().setChip(QStringLiteral("v6e"));
     WAIT_VERIFY(plainText(text).contains(QStringLiteral("memory-bound")));  // against v6e's 561
     CHECK(plainText(text).contains(QStringLiteral("M = 512")));
+
+    // Delete puts back the value the text was written with.
+    QTest::keyClick(shell.window(), Qt::Key_Delete);
+    WAIT_VERIFY(plainText(text).contains(QStringLiteral("M = 128")));
 }
 
 TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")

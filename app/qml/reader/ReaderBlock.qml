@@ -63,6 +63,10 @@ Loader {
         const steps = Math.trunc(dx / Theme.px(input.logarithmic ? 40 : 8)) * (modifiers & Qt.ShiftModifier ? 10 : 1)
         setInput(name, input.logarithmic ? start * Math.pow(2, steps) : start + steps * input.step)
     }
+    function resetInput(name) {
+        const input = inputOf(name)
+        if (input) setInput(name, input.value)
+    }
     function stepInput(name, steps) {
         const input = inputOf(name)
         if (!input) return

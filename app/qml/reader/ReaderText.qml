@@ -5,7 +5,7 @@ import TpuCourse.Ui
 // the text keyboard focus and moving with ← →) opens the shared card that
 // says what the number is; an input ("input:NAME:N" links) is dragged
 // sideways in place, or stepped with ↑ ↓, and its block re-fills the numbers
-// that depend on it.
+// that depend on it; a double click or Delete puts it back as written.
 Text {
     id: root
     property var details: []
@@ -59,6 +59,7 @@ Text {
         else if (event.key === Qt.Key_Left && at > 0) focusSlot = slots[at - 1]
         else if (event.key === Qt.Key_Up && input !== "" && owner) owner.stepInput(input, steps)
         else if (event.key === Qt.Key_Down && input !== "" && owner) owner.stepInput(input, -steps)
+        else if ((event.key === Qt.Key_Delete || event.key === Qt.Key_Backspace) && input !== "" && owner) owner.resetInput(input)
         else return
         event.accepted = true
     }
@@ -96,6 +97,12 @@ Text {
         }
         onReleased: scrubbing = ""
         onCanceled: scrubbing = ""
+        // As on the instruments' numbers: a double click puts back the value the text was written with.
+        onDoubleClicked: mouse => {
+            const link = root.linkAt(mouse.x, mouse.y)
+            if (link.startsWith("input:") && root.owner)
+                root.owner.resetInput(link.split(":")[1])
+        }
     }
 
     // The page's one card: beside the number under the pointer, or under
