@@ -81,9 +81,11 @@ public:
     // title}], pieces: [{index, pieceId}], problems: [..], values}.
     Q_INVOKABLE QVariantMap chapterDocument(int number, const QVariantMap &style);
     // Block `index` of that document with its live numbers filled for `chip`
-    // and its inputs at `inputs` ({name: value}): {kind, html: [..],
-    // details: [..], problems: [..], ...}.
-    Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const;
+    // and its inputs at `inputs` ({name: value}), code spans in prose set at
+    // `codePixelSize` (0: the text's size): {kind, html: [..], details: [..],
+    // problems: [..], ...}.
+    Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs,
+                                          int codePixelSize = 0) const;
     Q_INVOKABLE void copyText(const QString &text) const;
     // Code in syntax colours as styled text (codecolours.h): the reader's
     // code blocks and the IR x-ray's panes colour code the same way.

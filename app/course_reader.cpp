@@ -107,7 +107,7 @@ QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
             {"problems", doc.problems}, {"values", values}};
 }
 
-QVariantMap Course::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs) const
+QVariantMap Course::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs, int codePixelSize) const
 {
     const auto doc = m_documents.constFind(number);
     if (doc == m_documents.cend() || index < 0 || index >= doc->blocks.size())
@@ -153,7 +153,9 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
         QHash<QString, double> values;
         for (auto it = inputs.cbegin(); it != inputs.cend(); ++it)
             values.insert(it.key(), it.value().toDouble());
-        b.insert(filledMap(course::fillBlock(block, chip, values, m_textStyle)));
+        course::LiveTextStyle style = m_textStyle;
+        style.codePixelSize = codePixelSize;
+        b.insert(filledMap(course::fillBlock(block, chip, values, style)));
         b.insert("inputs", inputList(block.inputs));
     }
     return b;

@@ -31,7 +31,7 @@ Loader {
 
     // The block, its numbers filled for the course's chip and these inputs:
     // a binding, so a chip chosen anywhere or an input dragged re-fills it.
-    readonly property var block: active ? Course.documentBlock(chapter, index, Course.chip, inputValues) : ({})
+    readonly property var block: active ? Course.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) : ({})
     readonly property string kind: block.kind || ""
     readonly property string anchor: block.anchor || ""
     readonly property var html: block.html || []

@@ -42,6 +42,7 @@ QtObject {
     readonly property real readerLeading: 1.3
     readonly property int readerMeasure: 68
     readonly property int codeSize: tpx(14)
+    readonly property int codeSpanSize: tpx(16)   // code in a sentence: JetBrains Mono's letters run larger than Inter's
 
     // --- spacing and shape
     readonly property int gap: px(8)

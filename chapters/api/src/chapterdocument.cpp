@@ -573,7 +573,8 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
             html += valueHtml.value(m.captured(1).toInt());
         }
         html += text.mid(last);
-        html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;\">").arg(style.monoFamily, style.codeInk.name()));
+        const QString size = style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
+        html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         out.html << html;
     }
