@@ -4,6 +4,12 @@
 
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
+#include <chapters/exhibit.h>
+#include <chapters/livenumbers.h>
+
+#include <QFile>
+
+#include <limits>
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -68,7 +74,7 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 } // namespace
 
-QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+void Course::applyTextStyle(const QVariantMap &style)
 {
     m_textStyle.fontFamily = style.value("font", m_textStyle.fontFamily).toString();
     m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
@@ -78,7 +84,11 @@ QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
     m_textStyle.input = colourOf(style, "input", m_textStyle.input);
     m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
     m_codePalette = paletteOf(style.value("code").toMap());
+}
 
+QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+{
+    applyTextStyle(style);
     if (!m_documents.contains(number)) {
         course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
         if (!plugin)
@@ -153,6 +163,59 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
 QString Course::codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const
 {
     return course::codeStyledText(code, language, paletteOf(palette));
+}
+
+QVariantMap Course::exhibit(const QUrl &folder, const QVariantMap &style)
+{
+    applyTextStyle(style);
+    const QString key = folder.toString();
+    const auto known = m_exhibits.constFind(key);
+    if (known != m_exhibits.cend())
+        return *known;
+    QString dir = folder.scheme() == QLatin1String("qrc") ? QLatin1Char(':') + folder.path() : folder.toLocalFile();
+    if (!dir.endsWith(QLatin1Char('/')))
+        dir += QLatin1Char('/');
+    auto read = [&](const char *name) {
+        QFile file(dir + QLatin1String(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const QByteArray artifact = read("artifact.md");
+    course::Exhibit ex = course::parseExhibit(QString::fromUtf8(artifact), read("annotations.json"), read("figures.json"));
+    if (artifact.isEmpty())
+        ex.problems.prepend(QStringLiteral("No artifact at %1.").arg(dir));
+    const int docKey = kExhibitKeys + 2 * static_cast<int>(m_exhibits.size());
+    m_documents.insert(docKey, ex.artifact);
+    m_documents.insert(docKey + 1, ex.notes);
+
+    QVariantList parts;
+    for (const course::ExhibitPart &part : ex.parts) {
+        QVariantList notes;
+        for (int n : part.notes)
+            notes << QVariantMap{{"index", ex.pins.at(n).block}, {"mark", ex.pins.at(n).mark}};
+        parts << QVariantMap{{"anchor", part.anchor}, {"title", part.title}, {"first", part.first},
+                             {"last", part.last}, {"notes", notes}};
+    }
+    QVariantList charts;
+    for (const course::ExhibitChart &c : ex.charts)
+        charts << QVariantMap{{"title", c.title}, {"figure", c.figure}, {"note", c.note}};
+    const QVariantMap out{{"key", docKey}, {"notesKey", docKey + 1}, {"title", ex.title}, {"lead", ex.lead},
+                          {"links", ex.links}, {"count", static_cast<int>(ex.artifact.blocks.size())},
+                          {"parts", parts}, {"charts", charts}, {"problems", ex.problems}};
+    m_exhibits.insert(key, out);
+    return out;
+}
+
+QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
+{
+    try {
+        const course::live::Value v = course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
+        const QString details = QString::fromStdString(v.details);
+        return {{"text", QString::fromStdString(v.text)}, {"number", v.number}, {"isFact", v.isFact},
+                {"source", QString::fromStdString(v.source)}, {"details", details}};
+    } catch (const std::exception &e) {
+        return {{"text", QStringLiteral("?")}, {"number", std::numeric_limits<double>::quiet_NaN()}, {"isFact", false},
+                {"problem", QString::fromUtf8(e.what())}};
+    }
 }
 
 void Course::copyText(const QString &text) const

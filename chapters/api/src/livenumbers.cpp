@@ -164,6 +164,8 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
     v.isFact = true;
     v.text = tpusim::format_fact(f);
     v.source = f.source;
+    if (f.published() && f.unit != "yes/no")
+        v.number = f.value;
     // The first line in the provenance form the explanation card colours.
     v.details = (f.assumption ? "assumption · " + chip.name + " · the simulator's, not a published figure"
                               : "published · " + chip.name + " · a published figure") +
@@ -273,14 +275,45 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     const tpusim::Chip& chip = named([&]() -> const tpusim::Chip& { return tpusim::chip(chipId); });
     const std::string& k = p.kind;
     if (k == "chip") return resolveChip(p, chip);
+    if (k == "published") {
+        // A figure a paper or a document states, typed with its source tag
+        // (the page's Sources say what the tag names): shown as published,
+        // never as the simulator's answer. `_` in the unit is a space.
+        Args a(p, {"value", "unit", "source"});
+        if (p.field != "value") unknownField(p, "value");
+        const std::string value = a.text("value");
+        double number = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+        if (ec != std::errc() || end != value.data() + value.size())
+            throw PlaceholderError("\"value=" + value + "\" is not a number.");
+        std::string unit = a.has("unit") ? a.text("unit") : std::string();
+        for (char& c : unit)
+            if (c == '_') c = ' ';
+        Value v;
+        v.isFact = true;
+        v.text = value + (unit.empty() ? "" : " " + unit);
+        v.source = a.text("source");
+        v.number = number;
+        v.details = "published · " + v.source + " · a published figure, not the simulator's\nsource " + v.source;
+        return v;
+    }
     if (k == "ridge") {
         Args a(p, {"dtype"});
-        if (p.field != "value") unknownField(p, "value");
+        if (p.field != "value" && p.field != "bytes_per_flop") unknownField(p, "value, bytes_per_flop");
         tpusim::Provenance prov;
         prov.chip = chip.id;
         prov.dtype = std::string(tpusim::name(a.dtype()));
         prov.model = "roofline: peak FLOP/s over HBM bandwidth";
-        return answer(perByte(tpusim::ridge_point(chip, a.dtype())), prov);
+        const double ridge = tpusim::ridge_point(chip, a.dtype());
+        if (p.field == "bytes_per_flop") {
+            // HBM bytes the chip can deliver for each FLOP at peak: the ridge's inverse.
+            Value v = answer(tpusim::format_fixed(1.0 / ridge, 4) + " B/FLOP", prov);
+            v.number = 1.0 / ridge;
+            return v;
+        }
+        Value v = answer(perByte(ridge), prov);
+        v.number = ridge;
+        return v;
     }
     if (k == "matmul") {
         Args a(p, {"m", "k", "n", "batch", "dtype"});
