@@ -197,7 +197,7 @@ QVariantMap Course::exhibit(const QUrl &folder, const QVariantMap &style)
     }
     QVariantList charts;
     for (const course::ExhibitChart &c : ex.charts)
-        charts << QVariantMap{{"title", c.title}, {"figure", c.figure}, {"note", c.note}};
+        charts << QVariantMap{{"title", c.title}, {"figure", c.figure}, {"note", c.note}, {"kind", c.kind}, {"anchor", c.anchor}};
     const QVariantMap out{{"key", docKey}, {"notesKey", docKey + 1}, {"title", ex.title}, {"lead", ex.lead},
                           {"links", ex.links}, {"count", static_cast<int>(ex.artifact.blocks.size())},
                           {"parts", parts}, {"charts", charts}, {"problems", ex.problems}};

@@ -80,7 +80,13 @@ TEST_CASE("an exhibit's notes are pinned to parts and marks its artifact has", "
         {"anchor": "code", "mark": "not in the code", "text": "Lost too."},
         {"anchor": "code", "text": "Two\n\nparagraphs."}]})";
     const QByteArray figures = R"({"charts": [{"title": "ridge", "figure": "ridge dtype=bf16 : value"},
-                                             {"title": "pinned", "figure": "ridge dtype=bf16 chip=v5e : value"}]})";
+                                             {"title": "pinned", "figure": "ridge dtype=bf16 chip=v5e : value"},
+                                             {"title": "steps", "kind": "timeline", "anchor": "code",
+                                              "figure": "collective_matmul m=64 k=64 n=64 : time"},
+                                             {"title": "lost", "kind": "timeline", "anchor": "nowhere",
+                                              "figure": "collective_matmul m=64 k=64 n=64 : time"},
+                                             {"title": "not a timeline", "kind": "timeline", "anchor": "code",
+                                              "figure": "ridge dtype=bf16 : value"}]})";
     const course::Exhibit ex = course::parseExhibit(artifact, notes, figures);
     REQUIRE(ex.parts.size() == 3);
     CHECK(ex.parts.at(0).anchor.isEmpty());
@@ -89,10 +95,13 @@ TEST_CASE("an exhibit's notes are pinned to parts and marks its artifact has", "
     CHECK(ex.parts.at(2).notes == QList<int>{1});
     CHECK(ex.pins.size() == 2);
     CHECK(ex.notes.blocks.size() == 2);
-    CHECK(ex.charts.size() == 1);
+    REQUIRE(ex.charts.size() == 2);
+    CHECK(ex.charts.at(1).kind == QStringLiteral("timeline"));
+    CHECK(ex.charts.at(1).anchor == QStringLiteral("code"));
     CHECK(ex.links == QStringList{QStringLiteral("EX06")});
-    // The lost anchor, the missing mark, the note of two paragraphs and the chart pinned to a chip.
-    CHECK(ex.problems.size() == 4);
+    // The lost anchor, the missing mark, the note of two paragraphs, the chart
+    // pinned to a chip, the timeline set nowhere and the one of another kind.
+    CHECK(ex.problems.size() == 6);
     CHECK(ex.problems.join(QLatin1Char(' ')).contains(QStringLiteral("no-such-part")));
 }
 
@@ -159,8 +168,18 @@ TEST_CASE("every exhibit reads cleanly and every figure in it resolves on every 
                     CHECK(filled.refusals == 0);
                     values += filled.values;
                 }
-            for (const course::ExhibitChart &chart : ex.charts)
+            for (const course::ExhibitChart &chart : ex.charts) {
                 CHECK_NOTHROW(course::live::resolve(course::live::parse(chart.figure.toStdString()), chip.toStdString()));
+                if (chart.kind != QLatin1String("timeline"))
+                    continue;
+                // Every figure the timeline draws, as a number.
+                const QString base = chart.figure.left(chart.figure.indexOf(QLatin1Char(':')) + 1);
+                for (const char *field : {"step_compute", "step_transfer", "time", "compute_only", "gather_then_matmul", "exposed"}) {
+                    const course::live::Value v = course::live::resolve(course::live::parse((base + QLatin1String(field)).toStdString()), chip.toStdString());
+                    CHECK(std::isfinite(v.number));
+                    CHECK(v.number >= 0);
+                }
+            }
         }
         CHECK(values > 0);
     }

@@ -103,9 +103,27 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
     for (const QJsonValue &v : charts.value(QStringLiteral("charts")).toArray()) {
         const QJsonObject c = v.toObject();
         ExhibitChart chart{c.value(QStringLiteral("title")).toString(), c.value(QStringLiteral("figure")).toString(),
-                           c.value(QStringLiteral("note")).toString()};
+                           c.value(QStringLiteral("note")).toString(), c.value(QStringLiteral("kind")).toString(QStringLiteral("bars")),
+                           c.value(QStringLiteral("anchor")).toString()};
+        if (chart.kind != QLatin1String("bars") && chart.kind != QLatin1String("timeline")) {
+            ex.problems << QStringLiteral("The chart \"%1\" is of no kind the viewer draws (%2).").arg(chart.title, chart.kind);
+            continue;
+        }
+        if (chart.anchor.isEmpty() != (chart.kind == QLatin1String("bars"))) {
+            ex.problems << QStringLiteral("The chart \"%1\": bars go above the artifact, a timeline in a part (\"anchor\").").arg(chart.title);
+            continue;
+        }
+        if (!chart.anchor.isEmpty()
+            && std::none_of(ex.parts.cbegin(), ex.parts.cend(), [&](const ExhibitPart &p) { return p.anchor == chart.anchor; })) {
+            ex.problems << QStringLiteral("The chart \"%1\" is set in \"%2\", which is no heading of the artifact.").arg(chart.title, chart.anchor);
+            continue;
+        }
         try {
             const live::Placeholder p = live::parse(chart.figure.toStdString());
+            if (chart.kind == QLatin1String("timeline") && p.kind != "collective_matmul") {
+                ex.problems << QStringLiteral("The timeline \"%1\" draws a collective_matmul figure only.").arg(chart.title);
+                continue;
+            }
             if (p.args.count("chip")) {
                 ex.problems << QStringLiteral("The chart \"%1\" names a chip; a chart asks every chip.").arg(chart.title);
                 continue;

@@ -229,19 +229,22 @@ Value resolveCollectiveMatmul(const Placeholder& p, const tpusim::Chip& chip)
     const tpusim::CollectiveMatmulResult r = tpusim::collective_matmul(chip, s);
     const std::string& f = p.field;
     std::string t;
-    if (f == "time") t = tpusim::format_time(r.time_s);
-    else if (f == "compute_only") t = tpusim::format_time(r.compute_only_s);
-    else if (f == "step_compute") t = tpusim::format_time(r.step_compute_s);
-    else if (f == "step_transfer") t = tpusim::format_time(r.step_transfer_s);
-    else if (f == "exposed") t = tpusim::format_time(r.exposed_s);
-    else if (f == "exposed_fraction") t = percent(r.exposed_fraction);
-    else if (f == "ratio") t = tpusim::format_fixed(r.time_s / r.compute_only_s, 2) + "×";
-    else if (f == "gather_then_matmul") t = tpusim::format_time(r.gather_then_matmul_s);
-    else if (f == "hops") t = tpusim::format_fixed(static_cast<double>(r.hops), 0);
+    double number = 0;
+    if (f == "time") t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_only") t = tpusim::format_time(number = r.compute_only_s);
+    else if (f == "step_compute") t = tpusim::format_time(number = r.step_compute_s);
+    else if (f == "step_transfer") t = tpusim::format_time(number = r.step_transfer_s);
+    else if (f == "exposed") t = tpusim::format_time(number = r.exposed_s);
+    else if (f == "exposed_fraction") t = percent(number = r.exposed_fraction);
+    else if (f == "ratio") t = tpusim::format_fixed(number = r.time_s / r.compute_only_s, 2) + "×";
+    else if (f == "gather_then_matmul") t = tpusim::format_time(number = r.gather_then_matmul_s);
+    else if (f == "hops") t = tpusim::format_fixed(number = static_cast<double>(r.hops), 0);
     else
         unknownField(p, "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
                         "gather_then_matmul, hops");
-    return answer(t, r.provenance);
+    Value v = answer(t, r.provenance);
+    v.number = number;
+    return v;
 }
 
 }  // namespace

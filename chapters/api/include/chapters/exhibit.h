@@ -12,8 +12,9 @@
 //                                 "mark": text the part holds (optional),
 //                                 "text": one paragraph, Markdown with live numbers}]}
 //   figures.json      {"charts": [{"title", "figure": "ridge dtype=bf16 : value",
-//                                  "note"}]}: live numbers drawn as small
-//                     charts, one bar per chip of the simulator's table
+//                                  "note", "kind", "anchor"}]}: live numbers
+//                     drawn as small charts, one bar per chip of the
+//                     simulator's table, or as a timeline in a part
 //
 // One viewer in the reader draws every exhibit.
 
@@ -49,6 +50,11 @@ struct ExhibitChart
     QString title;
     QString figure; // a live number's inside, without a chip: the chart asks every chip
     QString note;
+    // "bars" (the default): the figure on every chip. "timeline": a
+    // collective_matmul figure drawn as its two schedules on the course's
+    // chip, gather-then-multiply above the chunked steps.
+    QString kind;
+    QString anchor; // the part it is drawn in; empty: with the charts above the artifact
 };
 
 struct Exhibit

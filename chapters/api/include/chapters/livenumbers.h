@@ -35,8 +35,9 @@ struct Value {
     std::string source;     // for facts: the source tags
     tpusim::Provenance provenance;  // for model answers
     std::string details;    // one paragraph for a tooltip
-    // The figure as a plain number in SI units, for charts: chip facts
-    // (when published) and ridge points; NaN for the rest.
+    // The figure as a plain number in SI units, for charts and timelines:
+    // chip facts (when published), ridge points, published figures and the
+    // collective matmul's; NaN for the rest.
     double number = std::numeric_limits<double>::quiet_NaN();
 };
 
