@@ -188,11 +188,16 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.score_dtype = a.dtype("score_dtype", "f32");
     const tpusim::AttentionResult r = tpusim::attention(chip, s);
     const std::string& f = p.field;
-    if (f == "naive_time") return answer(tpusim::format_time(r.naive.time_s), r.provenance);
-    if (f == "flash_time") return answer(tpusim::format_time(r.flash.time_s), r.provenance);
-    if (f == "naive_bytes") return answer(tpusim::format_bytes(r.naive.hbm_bytes), r.provenance);
-    if (f == "flash_bytes") return answer(tpusim::format_bytes(r.flash.hbm_bytes), r.provenance);
-    if (f == "score_bytes") return answer(tpusim::format_bytes(r.score_bytes), r.provenance);
+    auto with = [&](std::string text, double number) {
+        Value v = answer(std::move(text), r.provenance);
+        v.number = number;
+        return v;
+    };
+    if (f == "naive_time") return with(tpusim::format_time(r.naive.time_s), r.naive.time_s);
+    if (f == "flash_time") return with(tpusim::format_time(r.flash.time_s), r.flash.time_s);
+    if (f == "naive_bytes") return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
+    if (f == "flash_bytes") return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
+    if (f == "score_bytes") return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
     unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes");
 }
 
