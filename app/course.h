@@ -93,6 +93,10 @@ public:
     // One live number (the inside of {{...}}) on `chip`: {text, number,
     // isFact, details, problem}; `number` is NaN where a figure has none.
     Q_INVOKABLE QVariantMap liveFigure(const QString &figure, const QString &chip) const;
+    // An HLO dump in an exhibit's folder, its kernels costed on `chip` by
+    // libtpusim (as EX·05 costs them): {kernels: [{line, name, kind, engine,
+    // flops, read, written, time, bound, seconds}], time, details, problem}.
+    Q_INVOKABLE QVariantMap hloKernels(const QUrl &folder, const QString &file, const QString &chip) const;
     // Code in syntax colours as styled text (codecolours.h): the reader's
     // code blocks and the IR x-ray's panes colour code the same way.
     // `palette` maps each kind (plain, keyword, string, ...) to a colour.

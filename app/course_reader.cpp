@@ -7,6 +7,12 @@
 #include <chapters/exhibit.h>
 #include <chapters/livenumbers.h>
 
+#include <tpusim/chips.h>
+#include <tpusim/fusion.h>
+#include <tpusim/ir.h>
+#include <tpusim/provenance.h>
+#include <tpusim/roofline.h>
+
 #include <QFile>
 
 #include <limits>
@@ -215,6 +221,34 @@ QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
     } catch (const std::exception &e) {
         return {{"text", QStringLiteral("?")}, {"number", std::numeric_limits<double>::quiet_NaN()}, {"isFact", false},
                 {"problem", QString::fromUtf8(e.what())}};
+    }
+}
+
+QVariantMap Course::hloKernels(const QUrl &folder, const QString &file, const QString &chip) const
+{
+    QString path = folder.scheme() == QLatin1String("qrc") ? QLatin1Char(':') + folder.path() : folder.toLocalFile();
+    if (!path.endsWith(QLatin1Char('/')))
+        path += QLatin1Char('/');
+    QFile in(path + file);
+    if (!in.open(QIODevice::ReadOnly))
+        return {{"problem", QStringLiteral("No dump at %1.").arg(path + file)}};
+    try {
+        const std::string text = in.readAll().toStdString();
+        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(tpusim::ir::parse_hlo(text), tpusim::chip(chip.toStdString()));
+        QVariantList kernels;
+        for (const tpusim::fusion::HloKernel &k : cost.kernels)
+            kernels << QVariantMap{{"line", k.position.line}, {"name", QString::fromStdString(k.name)},
+                                   {"kind", QString::fromStdString(k.kind)},
+                                   {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+                                   {"flops", k.flops > 0 ? QString::fromStdString(tpusim::format_rate(k.flops, "FLOP")) : QStringLiteral("0")},
+                                   {"read", QString::fromStdString(tpusim::format_bytes(k.bytes_read))},
+                                   {"written", QString::fromStdString(tpusim::format_bytes(k.bytes_written))},
+                                   {"time", QString::fromStdString(tpusim::format_time(k.time_s))}, {"seconds", k.time_s},
+                                   {"bound", QString::fromStdString(std::string(tpusim::bound_name(k.bound)))}};
+        return {{"kernels", kernels}, {"time", QString::fromStdString(tpusim::format_time(cost.time_s))},
+                {"details", QString::fromStdString(tpusim::describe(cost.provenance))}};
+    } catch (const std::exception &e) {
+        return {{"problem", QString::fromUtf8(e.what())}};
     }
 }
 

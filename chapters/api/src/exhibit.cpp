@@ -105,7 +105,7 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
         ExhibitChart chart{c.value(QStringLiteral("title")).toString(), c.value(QStringLiteral("figure")).toString(),
                            c.value(QStringLiteral("note")).toString(), c.value(QStringLiteral("kind")).toString(QStringLiteral("bars")),
                            c.value(QStringLiteral("anchor")).toString()};
-        if (chart.kind != QLatin1String("bars") && chart.kind != QLatin1String("timeline")) {
+        if (chart.kind != QLatin1String("bars") && chart.kind != QLatin1String("timeline") && chart.kind != QLatin1String("kernels")) {
             ex.problems << QStringLiteral("The chart \"%1\" is of no kind the viewer draws (%2).").arg(chart.title, chart.kind);
             continue;
         }
@@ -116,6 +116,14 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
         if (!chart.anchor.isEmpty()
             && std::none_of(ex.parts.cbegin(), ex.parts.cend(), [&](const ExhibitPart &p) { return p.anchor == chart.anchor; })) {
             ex.problems << QStringLiteral("The chart \"%1\" is set in \"%2\", which is no heading of the artifact.").arg(chart.title, chart.anchor);
+            continue;
+        }
+        if (chart.kind == QLatin1String("kernels")) {
+            // `figure` names an HLO file of the folder; the viewer costs it.
+            if (!chart.figure.endsWith(QLatin1String(".hlo")))
+                ex.problems << QStringLiteral("The kernels of \"%1\" need an .hlo file, not \"%2\".").arg(chart.title, chart.figure);
+            else
+                ex.charts << chart;
             continue;
         }
         try {

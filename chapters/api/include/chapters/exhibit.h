@@ -52,7 +52,9 @@ struct ExhibitChart
     QString note;
     // "bars" (the default): the figure on every chip. "timeline": a
     // collective_matmul figure drawn as its two schedules on the course's
-    // chip, gather-then-multiply above the chunked steps.
+    // chip, gather-then-multiply above the chunked steps. "kernels": the
+    // HLO file of the folder that `figure` names, its kernels costed on the
+    // course's chip as EX·05 costs them.
     QString kind;
     QString anchor; // the part it is drawn in; empty: with the charts above the artifact
 };
