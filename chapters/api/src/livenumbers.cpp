@@ -116,16 +116,19 @@ Value rooflineField(const Placeholder& p, const tpusim::Roofline& r)
 {
     const std::string& f = p.field;
     std::string t;
-    if (f == "time") t = tpusim::format_time(r.time_s);
-    else if (f == "compute_time") t = tpusim::format_time(r.compute_s);
-    else if (f == "memory_time") t = tpusim::format_time(r.memory_s);
-    else if (f == "flops") t = tpusim::format_rate(r.flops, "FLOP");
-    else if (f == "bytes") t = tpusim::format_bytes(r.bytes);
-    else if (f == "intensity") t = perByte(r.intensity);
-    else if (f == "ridge") t = perByte(r.ridge);
+    double number = std::numeric_limits<double>::quiet_NaN();
+    if (f == "time") t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_time") t = tpusim::format_time(number = r.compute_s);
+    else if (f == "memory_time") t = tpusim::format_time(number = r.memory_s);
+    else if (f == "flops") t = tpusim::format_rate(number = r.flops, "FLOP");
+    else if (f == "bytes") t = tpusim::format_bytes(number = r.bytes);
+    else if (f == "intensity") t = perByte(number = r.intensity);
+    else if (f == "ridge") t = perByte(number = r.ridge);
     else if (f == "bound") t = std::string(tpusim::bound_name(r.bound));
     else unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
-    return answer(t, r.provenance);
+    Value v = answer(t, r.provenance);
+    v.number = number;
+    return v;
 }
 
 const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)

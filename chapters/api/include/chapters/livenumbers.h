@@ -36,8 +36,8 @@ struct Value {
     tpusim::Provenance provenance;  // for model answers
     std::string details;    // one paragraph for a tooltip
     // The figure as a plain number in SI units, for charts and timelines:
-    // chip facts (when published), ridge points, published figures, attention's and
-    // the collective matmul's; NaN for the rest.
+    // chip facts (when published), ridge points, published figures and the
+    // models' times, bytes, FLOPs and ratios where given; NaN for the rest.
     double number = std::numeric_limits<double>::quiet_NaN();
 };
 
