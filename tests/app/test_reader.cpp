@@ -198,8 +198,21 @@ TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
 {
     ShellFixture shell;
     REQUIRE(open(shell, "ch08#worked-example-1-stepping-a-tile-through-the-array"));
-    QQuickItem *copy = piece_input::shownItem(shell, "copyCode");
+    // The worked example's own block (an exhibit above it has code blocks too).
+    QQuickItem *copy = nullptr;
+    for (QObject *button : shell.findAll("copyCode")) {
+        for (QObject *up = button; up && !copy; up = up->parent())
+            if (up->property("code").toString().startsWith(QStringLiteral("def mxu_tile_cycles")))
+                copy = qobject_cast<QQuickItem *>(button);
+        if (copy)
+            break;
+    }
     REQUIRE(copy != nullptr);
+    // Scrolled into view, so the click lands on it (once the page has
+    // stopped holding the opened heading in place).
+    QTest::qWait(700);
+    QMetaObject::invokeMethod(shell.find("chapterPage"), "reveal", Q_ARG(QVariant, QVariant::fromValue<QObject *>(copy)));
+    QTest::qWait(400);
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
     const QString copied = QGuiApplication::clipboard()->text();
     CHECK(copied.startsWith(QStringLiteral("def mxu_tile_cycles(m, array=128):\n")));

@@ -32,6 +32,15 @@ FocusScope {
             w.navigate(place)
     }
 
+    // Prose at the reader's measure, about 68 characters a line.
+    TextMetrics {
+        id: sample
+        font.family: Theme.sans
+        font.pixelSize: Theme.readerSize
+        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
+    }
+    readonly property real measure: Math.round(Theme.readerMeasure * sample.advanceWidth / sample.text.length)
+
     ScrollPage {
         id: scroller
         objectName: "exhibitScroller"
@@ -59,7 +68,7 @@ FocusScope {
 
                 Text {
                     Layout.fillWidth: true
-                    Layout.maximumWidth: Theme.readingWidth * 1.2
+                    Layout.maximumWidth: root.measure
                     visible: text !== ""
                     text: root.exhibit.lead || ""
                     wrapMode: Text.WordWrap
@@ -138,7 +147,7 @@ FocusScope {
                         Column {
                             id: blocks
                             // Beside notes, no wider than a figure needs, so the notes sit near it.
-                            width: part.side ? Math.min(part.narrow, Math.round(Theme.readingWidth * 1.25)) : part.width
+                            width: part.side ? Math.min(part.narrow, Math.round(Math.max(root.measure, Theme.readingWidth) * 1.25)) : part.width
                             spacing: Theme.gapM
                             Repeater {
                                 id: blockRepeater
@@ -154,7 +163,7 @@ FocusScope {
                                         id: block
                                         index: part.modelData.first + parent.index
                                         chapter: root.exhibit.key || 0
-                                        measure: Math.min(blocks.width, Theme.readingWidth)
+                                        measure: Math.min(blocks.width, root.measure)
                                         wide: blocks.width
                                         full: blocks.width
                                         settled: true
@@ -182,7 +191,7 @@ FocusScope {
                             id: notesColumn
                             x: part.side ? blocks.width + Theme.gapXL : 0
                             y: part.side ? (part.modelData.anchor !== "" ? Theme.gapL : 0) : blocks.height + Theme.gapM
-                            width: part.side ? body.noteWidth : Math.min(part.width, Theme.readingWidth)
+                            width: part.side ? body.noteWidth : Math.min(part.width, root.measure)
                             spacing: Theme.gapM
                             Repeater {
                                 model: part.notes
@@ -244,7 +253,7 @@ FocusScope {
                 width: parent.width
                 visible: note.modelData.mark !== ""
                 text: note.modelData.mark
-                elide: Text.ElideRight
+                wrapMode: Text.WrapAnywhere
                 font.family: Theme.mono; font.pixelSize: Theme.tinySize
                 color: Theme.accentDeep
             }
