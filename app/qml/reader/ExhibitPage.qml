@@ -298,6 +298,8 @@ FocusScope {
                     required property var modelData
                     readonly property bool mine: modelData.chip === Course.chip
                     readonly property bool known: isFinite(modelData.v.number)
+                    // The simulator's own choice where no source gives the figure.
+                    readonly property bool assumed: (modelData.v.details || "").startsWith("assumption")
                     width: chartColumn.width
                     height: Theme.gapL
                     Text {
@@ -322,7 +324,7 @@ FocusScope {
                         id: valueText
                         x: fill.x + fill.width + Theme.gap
                         anchors.verticalCenter: parent.verticalCenter
-                        text: bar.modelData.v.text
+                        text: bar.modelData.v.text + (bar.assumed ? " · assumed" : "")
                         font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
                         color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
                     }
