@@ -536,9 +536,7 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
             const auto parts = splitAtDecimal(out.html.at(i));
             out.leftParts << (parts ? parts->first : out.html.at(i));
             out.rightParts << (parts ? parts->second : QString());
-            const QString words = QString(out.html.at(i)).remove(QRegularExpression(QStringLiteral("<[^>]*>"))).trimmed();
-            // A figure no source publishes stands in a column of numbers without breaking it.
-            const bool empty = words.isEmpty() || words == QLatin1String("not published");
+            const bool empty = QString(out.html.at(i)).remove(QRegularExpression(QStringLiteral("<[^>]*>"))).trimmed().isEmpty();
             if (i >= block.columns && !parts && !empty)
                 out.numericColumns[i % block.columns] = false;
         }
