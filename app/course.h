@@ -87,6 +87,18 @@ public:
     Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs,
                                           int codePixelSize = 0) const;
     Q_INVOKABLE void copyText(const QString &text) const;
+    // A museum exhibit from its folder (a qrc: URL in its chapter plugin,
+    // chapters/api/include/chapters/exhibit.h): its artifact and notes as
+    // documents that documentBlock() fills ("key" and "notesKey"), its
+    // parts with the notes pinned to each, its charts, and its problems.
+    Q_INVOKABLE QVariantMap exhibit(const QUrl &folder, const QVariantMap &style);
+    // One live number (the inside of {{...}}) on `chip`: {text, number,
+    // isFact, details, problem}; `number` is NaN where a figure has none.
+    Q_INVOKABLE QVariantMap liveFigure(const QString &figure, const QString &chip) const;
+    // An HLO dump in an exhibit's folder, its kernels costed on `chip` by
+    // libtpusim (as EX·05 costs them): {kernels: [{line, name, kind, engine,
+    // flops, read, written, time, bound, seconds}], time, details, problem}.
+    Q_INVOKABLE QVariantMap hloKernels(const QUrl &folder, const QString &file, const QString &chip) const;
     // Code in syntax colours as styled text (codecolours.h): the reader's
     // code blocks and the IR x-ray's panes colour code the same way.
     // `palette` maps each kind (plain, keyword, string, ...) to a colour.
@@ -152,7 +164,12 @@ private:
     mutable std::optional<QVariantList> m_piecesCache;
     QString m_chip;
     // Parsed once per chapter; filled again for each chip and input.
+    // Chapters by number; exhibits from kExhibitKeys on, two keys each
+    // (the artifact, then its notes), handed out as they are first opened.
     QHash<int, course::ChapterDocument> m_documents;
+    QHash<QString, QVariantMap> m_exhibits;
+    static constexpr int kExhibitKeys = 1000;
+    void applyTextStyle(const QVariantMap &style);
     course::LiveTextStyle m_textStyle;
     course::CodePalette m_codePalette;
 };

@@ -5,6 +5,18 @@
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinfo.h>
 #include <chapters/chapterinterface.h>
+#include <chapters/exhibit.h>
+#include <chapters/livenumbers.h>
+
+#include <tpusim/chips.h>
+#include <tpusim/fusion.h>
+#include <tpusim/ir.h>
+#include <tpusim/provenance.h>
+#include <tpusim/roofline.h>
+
+#include <QFile>
+
+#include <limits>
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -70,7 +82,7 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 } // namespace
 
-QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+void Course::applyTextStyle(const QVariantMap &style)
 {
     m_textStyle.fontFamily = style.value("font", m_textStyle.fontFamily).toString();
     m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
@@ -80,7 +92,11 @@ QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
     m_textStyle.input = colourOf(style, "input", m_textStyle.input);
     m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
     m_codePalette = paletteOf(style.value("code").toMap());
+}
 
+QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+{
+    applyTextStyle(style);
     if (!m_documents.contains(number)) {
         course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
         if (!plugin)
@@ -164,6 +180,87 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
 QString Course::codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const
 {
     return course::codeStyledText(code, language, paletteOf(palette));
+}
+
+QVariantMap Course::exhibit(const QUrl &folder, const QVariantMap &style)
+{
+    applyTextStyle(style);
+    const QString key = folder.toString();
+    const auto known = m_exhibits.constFind(key);
+    if (known != m_exhibits.cend())
+        return *known;
+    QString dir = folder.scheme() == QLatin1String("qrc") ? QLatin1Char(':') + folder.path() : folder.toLocalFile();
+    if (!dir.endsWith(QLatin1Char('/')))
+        dir += QLatin1Char('/');
+    auto read = [&](const char *name) {
+        QFile file(dir + QLatin1String(name));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const QByteArray artifact = read("artifact.md");
+    course::Exhibit ex = course::parseExhibit(QString::fromUtf8(artifact), read("annotations.json"), read("figures.json"));
+    if (artifact.isEmpty())
+        ex.problems.prepend(QStringLiteral("No artifact at %1.").arg(dir));
+    const int docKey = kExhibitKeys + 2 * static_cast<int>(m_exhibits.size());
+    m_documents.insert(docKey, ex.artifact);
+    m_documents.insert(docKey + 1, ex.notes);
+
+    QVariantList parts;
+    for (const course::ExhibitPart &part : ex.parts) {
+        QVariantList notes;
+        for (int n : part.notes)
+            notes << QVariantMap{{"index", ex.pins.at(n).block}, {"mark", ex.pins.at(n).mark}};
+        parts << QVariantMap{{"anchor", part.anchor}, {"title", part.title}, {"first", part.first},
+                             {"last", part.last}, {"notes", notes}};
+    }
+    QVariantList charts;
+    for (const course::ExhibitChart &c : ex.charts)
+        charts << QVariantMap{{"title", c.title}, {"figure", c.figure}, {"note", c.note}, {"kind", c.kind}, {"anchor", c.anchor}};
+    const QVariantMap out{{"key", docKey}, {"notesKey", docKey + 1}, {"title", ex.title}, {"lead", ex.lead},
+                          {"links", ex.links}, {"count", static_cast<int>(ex.artifact.blocks.size())},
+                          {"parts", parts}, {"charts", charts}, {"problems", ex.problems}};
+    m_exhibits.insert(key, out);
+    return out;
+}
+
+QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
+{
+    try {
+        const course::live::Value v = course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
+        const QString details = QString::fromStdString(v.details);
+        return {{"text", QString::fromStdString(v.text)}, {"number", v.number}, {"isFact", v.isFact},
+                {"source", QString::fromStdString(v.source)}, {"details", details}};
+    } catch (const std::exception &e) {
+        return {{"text", QStringLiteral("?")}, {"number", std::numeric_limits<double>::quiet_NaN()}, {"isFact", false},
+                {"problem", QString::fromUtf8(e.what())}};
+    }
+}
+
+QVariantMap Course::hloKernels(const QUrl &folder, const QString &file, const QString &chip) const
+{
+    QString path = folder.scheme() == QLatin1String("qrc") ? QLatin1Char(':') + folder.path() : folder.toLocalFile();
+    if (!path.endsWith(QLatin1Char('/')))
+        path += QLatin1Char('/');
+    QFile in(path + file);
+    if (!in.open(QIODevice::ReadOnly))
+        return {{"problem", QStringLiteral("No dump at %1.").arg(path + file)}};
+    try {
+        const std::string text = in.readAll().toStdString();
+        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(tpusim::ir::parse_hlo(text), tpusim::chip(chip.toStdString()));
+        QVariantList kernels;
+        for (const tpusim::fusion::HloKernel &k : cost.kernels)
+            kernels << QVariantMap{{"line", k.position.line}, {"name", QString::fromStdString(k.name)},
+                                   {"kind", QString::fromStdString(k.kind)},
+                                   {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+                                   {"flops", k.flops > 0 ? QString::fromStdString(tpusim::format_rate(k.flops, "FLOP")) : QStringLiteral("0")},
+                                   {"read", QString::fromStdString(tpusim::format_bytes(k.bytes_read))},
+                                   {"written", QString::fromStdString(tpusim::format_bytes(k.bytes_written))},
+                                   {"time", QString::fromStdString(tpusim::format_time(k.time_s))}, {"seconds", k.time_s},
+                                   {"bound", QString::fromStdString(std::string(tpusim::bound_name(k.bound)))}};
+        return {{"kernels", kernels}, {"time", QString::fromStdString(tpusim::format_time(cost.time_s))},
+                {"details", QString::fromStdString(tpusim::describe(cost.provenance))}};
+    } catch (const std::exception &e) {
+        return {{"problem", QString::fromUtf8(e.what())}};
+    }
 }
 
 void Course::copyText(const QString &text) const

@@ -2,6 +2,7 @@
 
 #include <chapters/chapterdocument.h>
 #include <chapters/codecolours.h>
+#include <chapters/exhibit.h>
 #include <chapters/livenumbers.h>
 
 #include <tpusim/chips.h>
@@ -236,7 +237,7 @@ TEST_CASE("every chapter sets without problems, and every built piece is in its 
 // A chip's published figure typed into the prose goes stale the moment the
 // learner picks another chip: it must be a live value. Quotes of sources
 // (the Sources section) are exempt; code is not prose.
-TEST_CASE("no chip-table figure is typed into a chapter's prose", "[reader][course]")
+TEST_CASE("no chip-table figure is typed into a chapter's prose or its exhibits", "[reader][course]")
 {
     QSet<QString> figures;
     const char *facts[] = {"peak_bf16", "peak_int8", "peak_fp8", "hbm_bandwidth", "hbm_capacity", "vmem_per_core",
@@ -260,8 +261,7 @@ TEST_CASE("no chip-table figure is typed into a chapter's prose", "[reader][cour
     REQUIRE(figures.size() > 20);
 
     QStringList typed;
-    for (const QString &folder : chapterFolders()) {
-        const course::ChapterDocument doc = course::parseChapter(chapterMarkdown(folder));
+    auto scan = [&](const QString &folder, const course::ChapterDocument &doc) {
         bool sources = false;
         for (const DocBlock &block : doc.blocks) {
             if (block.kind == DocBlock::Kind::Heading)
@@ -284,6 +284,18 @@ TEST_CASE("no chip-table figure is typed into a chapter's prose", "[reader][cour
                         typed << QStringLiteral("%1: \"%2\" in \"…%3…\"").arg(folder, figure, text.mid(std::max<qsizetype>(0, m.capturedStart() - 50), 100));
                 }
             }
+        }
+    };
+    for (const QString &folder : chapterFolders()) {
+        scan(folder, course::parseChapter(chapterMarkdown(folder)));
+        // Its exhibits' artifacts and notes are prose too.
+        const QString exhibits = kChapters + QLatin1Char('/') + folder + QStringLiteral("/exhibits/");
+        for (const QString &id : QDir(exhibits).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const QString dir = exhibits + id + QLatin1Char('/');
+            const course::Exhibit ex = course::parseExhibit(readText(dir + QStringLiteral("artifact.md")),
+                                                            readText(dir + QStringLiteral("annotations.json")).toUtf8(), {});
+            scan(folder + QLatin1Char(' ') + id, ex.artifact);
+            scan(folder + QLatin1Char(' ') + id, ex.notes);
         }
     }
     for (const QString &t : typed)

@@ -198,8 +198,13 @@ Loader {
             width: root.full
             pieceId: root.block.pieceId || ""
             args: root.block.args || ({})
-            near: root.wanted || root.settled && root.y < root.viewBottom + Theme.inlinePieceHeight
-                                               && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight
+            // An exhibit is built as soon as the text above it is placed, wherever
+            // the view is: shown whole, it is far taller than a piece's placeholder,
+            // and growing later would move every heading below it.
+            near: root.wanted || root.settled && (isExhibit
+                                                  || root.y < root.viewBottom + Theme.inlinePieceHeight
+                                                     && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight)
+            readonly property bool isExhibit: (Course.pieces.find(p => p.id === pieceId) || {}).kind === "exhibit"
             onOpenPlace: place => root.openPlace(place)
         }
     }

@@ -116,16 +116,19 @@ Value rooflineField(const Placeholder& p, const tpusim::Roofline& r)
 {
     const std::string& f = p.field;
     std::string t;
-    if (f == "time") t = tpusim::format_time(r.time_s);
-    else if (f == "compute_time") t = tpusim::format_time(r.compute_s);
-    else if (f == "memory_time") t = tpusim::format_time(r.memory_s);
-    else if (f == "flops") t = tpusim::format_rate(r.flops, "FLOP");
-    else if (f == "bytes") t = tpusim::format_bytes(r.bytes);
-    else if (f == "intensity") t = perByte(r.intensity);
-    else if (f == "ridge") t = perByte(r.ridge);
+    double number = std::numeric_limits<double>::quiet_NaN();
+    if (f == "time") t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_time") t = tpusim::format_time(number = r.compute_s);
+    else if (f == "memory_time") t = tpusim::format_time(number = r.memory_s);
+    else if (f == "flops") t = tpusim::format_rate(number = r.flops, "FLOP");
+    else if (f == "bytes") t = tpusim::format_bytes(number = r.bytes);
+    else if (f == "intensity") t = perByte(number = r.intensity);
+    else if (f == "ridge") t = perByte(number = r.ridge);
     else if (f == "bound") t = std::string(tpusim::bound_name(r.bound));
     else unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
-    return answer(t, r.provenance);
+    Value v = answer(t, r.provenance);
+    v.number = number;
+    return v;
 }
 
 const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
@@ -164,6 +167,8 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
     v.isFact = true;
     v.text = tpusim::format_fact(f);
     v.source = f.source;
+    if (f.published() && f.unit != "yes/no")
+        v.number = f.value;
     // The first line in the provenance form the explanation card colours.
     v.details = (f.assumption ? "assumption · " + chip.name + " · the simulator's, not a published figure"
                               : "published · " + chip.name + " · a published figure") +
@@ -186,11 +191,16 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.score_dtype = a.dtype("score_dtype", "f32");
     const tpusim::AttentionResult r = tpusim::attention(chip, s);
     const std::string& f = p.field;
-    if (f == "naive_time") return answer(tpusim::format_time(r.naive.time_s), r.provenance);
-    if (f == "flash_time") return answer(tpusim::format_time(r.flash.time_s), r.provenance);
-    if (f == "naive_bytes") return answer(tpusim::format_bytes(r.naive.hbm_bytes), r.provenance);
-    if (f == "flash_bytes") return answer(tpusim::format_bytes(r.flash.hbm_bytes), r.provenance);
-    if (f == "score_bytes") return answer(tpusim::format_bytes(r.score_bytes), r.provenance);
+    auto with = [&](std::string text, double number) {
+        Value v = answer(std::move(text), r.provenance);
+        v.number = number;
+        return v;
+    };
+    if (f == "naive_time") return with(tpusim::format_time(r.naive.time_s), r.naive.time_s);
+    if (f == "flash_time") return with(tpusim::format_time(r.flash.time_s), r.flash.time_s);
+    if (f == "naive_bytes") return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
+    if (f == "flash_bytes") return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
+    if (f == "score_bytes") return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
     unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes");
 }
 
@@ -227,19 +237,22 @@ Value resolveCollectiveMatmul(const Placeholder& p, const tpusim::Chip& chip)
     const tpusim::CollectiveMatmulResult r = tpusim::collective_matmul(chip, s);
     const std::string& f = p.field;
     std::string t;
-    if (f == "time") t = tpusim::format_time(r.time_s);
-    else if (f == "compute_only") t = tpusim::format_time(r.compute_only_s);
-    else if (f == "step_compute") t = tpusim::format_time(r.step_compute_s);
-    else if (f == "step_transfer") t = tpusim::format_time(r.step_transfer_s);
-    else if (f == "exposed") t = tpusim::format_time(r.exposed_s);
-    else if (f == "exposed_fraction") t = percent(r.exposed_fraction);
-    else if (f == "ratio") t = tpusim::format_fixed(r.time_s / r.compute_only_s, 2) + "×";
-    else if (f == "gather_then_matmul") t = tpusim::format_time(r.gather_then_matmul_s);
-    else if (f == "hops") t = tpusim::format_fixed(static_cast<double>(r.hops), 0);
+    double number = 0;
+    if (f == "time") t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_only") t = tpusim::format_time(number = r.compute_only_s);
+    else if (f == "step_compute") t = tpusim::format_time(number = r.step_compute_s);
+    else if (f == "step_transfer") t = tpusim::format_time(number = r.step_transfer_s);
+    else if (f == "exposed") t = tpusim::format_time(number = r.exposed_s);
+    else if (f == "exposed_fraction") t = percent(number = r.exposed_fraction);
+    else if (f == "ratio") t = tpusim::format_fixed(number = r.time_s / r.compute_only_s, 2) + "×";
+    else if (f == "gather_then_matmul") t = tpusim::format_time(number = r.gather_then_matmul_s);
+    else if (f == "hops") t = tpusim::format_fixed(number = static_cast<double>(r.hops), 0);
     else
         unknownField(p, "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
                         "gather_then_matmul, hops");
-    return answer(t, r.provenance);
+    Value v = answer(t, r.provenance);
+    v.number = number;
+    return v;
 }
 
 }  // namespace
@@ -273,14 +286,45 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     const tpusim::Chip& chip = named([&]() -> const tpusim::Chip& { return tpusim::chip(chipId); });
     const std::string& k = p.kind;
     if (k == "chip") return resolveChip(p, chip);
+    if (k == "published") {
+        // A figure a paper or a document states, typed with its source tag
+        // (the page's Sources say what the tag names): shown as published,
+        // never as the simulator's answer. `_` in the unit is a space.
+        Args a(p, {"value", "unit", "source"});
+        if (p.field != "value") unknownField(p, "value");
+        const std::string value = a.text("value");
+        double number = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+        if (ec != std::errc() || end != value.data() + value.size())
+            throw PlaceholderError("\"value=" + value + "\" is not a number.");
+        std::string unit = a.has("unit") ? a.text("unit") : std::string();
+        for (char& c : unit)
+            if (c == '_') c = ' ';
+        Value v;
+        v.isFact = true;
+        v.text = value + (unit.empty() ? "" : " " + unit);
+        v.source = a.text("source");
+        v.number = number;
+        v.details = "published · " + v.source + " · a published figure, not the simulator's\nsource " + v.source;
+        return v;
+    }
     if (k == "ridge") {
         Args a(p, {"dtype"});
-        if (p.field != "value") unknownField(p, "value");
+        if (p.field != "value" && p.field != "bytes_per_flop") unknownField(p, "value, bytes_per_flop");
         tpusim::Provenance prov;
         prov.chip = chip.id;
         prov.dtype = std::string(tpusim::name(a.dtype()));
         prov.model = "roofline: peak FLOP/s over HBM bandwidth";
-        return answer(perByte(tpusim::ridge_point(chip, a.dtype())), prov);
+        const double ridge = tpusim::ridge_point(chip, a.dtype());
+        if (p.field == "bytes_per_flop") {
+            // HBM bytes the chip can deliver for each FLOP at peak: the ridge's inverse.
+            Value v = answer(tpusim::format_fixed(1.0 / ridge, 4) + " B/FLOP", prov);
+            v.number = 1.0 / ridge;
+            return v;
+        }
+        Value v = answer(perByte(ridge), prov);
+        v.number = ridge;
+        return v;
     }
     if (k == "matmul") {
         Args a(p, {"m", "k", "n", "batch", "dtype"});

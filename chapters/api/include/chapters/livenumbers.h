@@ -6,6 +6,7 @@
 #include <tpusim/error.h>
 #include <tpusim/provenance.h>
 
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -34,6 +35,10 @@ struct Value {
     std::string source;     // for facts: the source tags
     tpusim::Provenance provenance;  // for model answers
     std::string details;    // one paragraph for a tooltip
+    // The figure as a plain number in SI units, for charts and timelines:
+    // chip facts (when published), ridge points, published figures and the
+    // models' times, bytes, FLOPs and ratios where given; NaN for the rest.
+    double number = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Parses the text between the braces. Throws PlaceholderError with one
