@@ -6,11 +6,8 @@
 #include "blockspecmodel.h"
 #include "irxraymodel.h"
 #include "vmembudgetmodel.h"
-<<<<<<< HEAD
 #include "layoutlensmodel.h"
-=======
 #include "systolicmodel.h"
->>>>>>> ex06-systolic
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -29,11 +26,8 @@ void SimBridge::registerSingleton()
     BlockSpecModel::registerType();
     IrXrayModel::registerType();
     VmemBudgetModel::registerType();
-<<<<<<< HEAD
     LayoutLensModel::registerType();
-=======
     SystolicModel::registerType();
->>>>>>> ex06-systolic
 }
 
 QVariantList SimBridge::chips() const
