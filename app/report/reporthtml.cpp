@@ -172,6 +172,32 @@ QString chaptersSection(const ProgressReport &r)
     return h.join(QLatin1Char('\n'));
 }
 
+QString drillsSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2>Drills</h2>");
+    h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                        "<th>drill</th><th width=\"40%\">name</th><th>reviews</th><th>accuracy</th><th>retention</th>"
+                        "<th>level</th><th>due today</th><th>reviews a day, 14 days</th></tr></thead>");
+    for (const auto &d : r.drills) {
+        QStringList days;
+        for (int n : d.perDay)
+            days << QString::number(n);
+        h << QStringLiteral("<tr><td class=\"mono\"><b>%1</b></td><td>%2 <span class=\"small\">(ch %3)</span></td>"
+                            "<td class=\"num\">%4</td><td class=\"num\">%5</td><td class=\"num\">%6</td>"
+                            "<td class=\"num\">%7</td><td class=\"num\">%8</td><td class=\"mono small\">%9</td></tr>")
+                 .arg(esc(d.id), esc(d.name), QStringLiteral("%1").arg(d.chapter, 2, 10, QLatin1Char('0')))
+                 .arg(d.reviews)
+                 .arg(d.reviews ? QStringLiteral("%1 %").arg(qRound(100 * d.accuracy)) : QStringLiteral("–"),
+                      d.hasRetention ? QStringLiteral("%1 %").arg(qRound(100 * d.retention)) : QStringLiteral("–"))
+                 .arg(d.level)
+                 .arg(d.due)
+                 .arg(days.join(QLatin1Char(' ')));
+    }
+    h << QStringLiteral("</table>");
+    return h.join(QLatin1Char('\n'));
+}
+
 QString activitySection(const ProgressReport &r)
 {
     QStringList kinds;
@@ -196,7 +222,7 @@ QString progressReportHtml(const ProgressReport &r, const ReportHtmlTarget &targ
     if (target.webPage)
         h << QStringLiteral("<div class=\"runninghead\">tpu-course · progress report · %1 · %2</div>")
                  .arg(esc(r.learner), reportformat::minute(r.generated));
-    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << activitySection(r);
+    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << drillsSection(r) << activitySection(r);
     h << QStringLiteral("</body></html>");
     return h.join(QLatin1Char('\n'));
 }

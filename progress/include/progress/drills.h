@@ -72,7 +72,7 @@ int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel = 3);
 
 class DrillLedger {
 public:
-    explicit DrillLedger(Store& store) : store_(store) {}
+    explicit DrillLedger(const Store& store) : store_(store) {}
 
     // Grades the answer, schedules its kind with FSRS from the kind's last
     // review and appends the review, all in one transaction.
@@ -88,7 +88,7 @@ public:
                      int days = 14) const;
 
 private:
-    Store& store_;
+    const Store& store_;
 };
 
 }  // namespace progress
