@@ -82,7 +82,7 @@ Rectangle {
                         required property var modelData
                         objectName: "due_" + modelData.id
                         mono: true
-                        text: modelData.id + " " + modelData.name + " · " + modelData.due
+                        text: modelData.id + " " + modelData.name + " · " + modelData.due + " due"
                         onClicked: root.openPlace(modelData.id)
                     }
                 }

@@ -373,7 +373,7 @@ std::vector<Step> d3_steps(const Question& q) {
                      "and the second-to-last a multiple of 8 or the whole dimension.", ""});
     for (const SandboxOperand& op : v.report.operands)
         steps.push_back({op.name + " block " + dims_text(op.block) + " of " + dims_text(op.array) + ": " +
-                             (op.legality.legal ? "legal. " : "illegal. ") + op.legality.reason,
+                             (op.legality.legal ? "" : "illegal: ") + op.legality.reason + ".",
                          ""});
     if (v.report.coverage) {
         const Coverage& cov = *v.report.coverage;
