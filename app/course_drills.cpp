@@ -39,7 +39,8 @@ QString kindName(const std::string &kind)
 {
     static const QHash<QString, QString> names{
         {"D2.matmul", "matmul"},   {"D2.elementwise", "elementwise"}, {"D2.reduction", "reduction"},
-        {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"}};
+        {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"},
+        {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"}};
     const QString k = QString::fromStdString(kind);
     return names.value(k, k);
 }

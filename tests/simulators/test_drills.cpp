@@ -94,11 +94,12 @@ TEST_CASE("no generator asks a question the models refuse (10,000 seeds per dril
             REQUIRE(c.correct);
             REQUIRE_FALSE(c.steps.empty());
             if (drill == "D3") (q.expected.at("legal") == "yes" ? legal : illegal)++;
+            if (drill == "D4") (q.expected.at("links") == "ring" ? legal : illegal)++;
         }
-        if (drill == "D3") {
-            // Both verdicts come up often.
-            CHECK(legal > 2000);
-            CHECK(illegal > 2000);
+        if (drill == "D3" || drill == "D4") {
+            // Both verdicts (D4: a ring or a line of links) come up often.
+            CHECK(legal > 1000);
+            CHECK(illegal > 1000);
         }
     }
 }
@@ -164,4 +165,27 @@ TEST_CASE("a refused answer says why in one sentence and is not graded", "[drill
     const auto d = check(q, {{"time", "10"}, {"bound", "sideways"}, {"intensity", "1"}});
     CHECK(d.refused);
     CHECK(d.refusal == "The bound is one of compute or memory.");
+}
+
+TEST_CASE("D4 checks a hand-worked all-gather on a v5e ring", "[drills]") {
+    // Find a level-1 all-gather over an axis of 16 (v5e wraps only those).
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        const Question q = generate("D4.gather", 1, seed);
+        if (q.givens[2].value.rfind("all-gather", 0) != 0 || q.expected.at("links") != "ring") continue;
+        double mib = 0;
+        REQUIRE(std::sscanf(q.givens[3].value.c_str(), "V = %lf MiB", &mib) == 1);
+        const double v = mib * 1048576;
+        // A bidirectional ring of 16: each device's V/16 travels 15 hops in
+        // all, half each way, so the busiest link carries V/16 x 15/2 one way
+        // [SB-SHARD]; at 45 GB/s a link that is V x 15/32 / 45e9 seconds.
+        INFO(q.givens[1].value << " " << q.givens[2].value << " " << q.givens[3].value);
+        CHECK(q.expected_value.at("link_bytes") == Approx(v / 16 * 15 / 2).epsilon(0.02));
+        const double t = v / 16 * 15 / 2 / 45e9;
+        const auto c = check(q, {{"time", std::to_string(t * 1e6)}, {"links", "ring"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
+        CHECK(c.correct);
+        const auto line = check(q, {{"time", std::to_string(t * 1e6)}, {"links", "line"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
+        CHECK_FALSE(line.correct);
+        return;
+    }
+    FAIL("no level-1 all-gather over a ring in 400 seeds");
 }

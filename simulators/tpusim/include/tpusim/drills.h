@@ -2,7 +2,8 @@
 // The drills: questions that never run out. Each question comes from a seeded
 // generator (the same drill, kind, level and seed give the same question on
 // every machine), and each answer is checked with the models the instruments
-// use: the roofline for D2, the BlockSpec sandbox for D3. A worked
+// use: the roofline for D2, the BlockSpec sandbox for D3, the ICI mesh and
+// its collectives (closed form and hop-by-hop simulation) for D4. A worked
 // explanation, every figure predicted, follows every answer.
 //
 // Answers are typed text. A field's text is parsed where the intent is clear
@@ -54,6 +55,7 @@ struct Question {
     std::vector<Field> fields;
     std::map<std::string, std::string> expected;  // field id -> the answer as shown
     std::map<std::string, double> expected_value; // numeric fields, in SI units
+    std::map<std::string, double> expected_alt;   // a second model's value that counts too
 };
 
 // A step of the worked explanation: a sentence and, when it has one, its
@@ -83,7 +85,7 @@ struct Check {
 };
 
 // The drills and their card kinds, in the order they are taught.
-const std::vector<std::string>& drill_ids();                   // {"D2", "D3"}
+const std::vector<std::string>& drill_ids();                   // {"D2", "D3", "D4"}
 const std::vector<std::string>& card_kinds(const std::string& drill);
 int max_level();  // 3
 
