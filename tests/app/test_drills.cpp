@@ -141,3 +141,5 @@ void roundOf(const char *drill, const char *piece)
 TEST_CASE("D2: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D2", "d2Piece"); }
 
 TEST_CASE("D3: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D3", "d3Piece"); }
+
+TEST_CASE("D4: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D4", "d4Piece"); }
