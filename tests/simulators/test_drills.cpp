@@ -6,6 +6,11 @@
 
 #include "tpusim/drills.h"
 #include "tpusim/error.h"
+#include "tpusim/ir.h"
+#include "tpusim/ir_dot.h"
+
+#include <fstream>
+#include <sstream>
 
 using namespace tpusim::drills;
 
@@ -17,6 +22,8 @@ std::map<std::string, std::string> right_answers(const Question& q) {
         std::string e = q.expected.at(f.id);
         if (f.type == FieldType::choice) {
             a[f.id] = e.substr(0, e.find('|'));
+        } else if (f.type == FieldType::shape || f.type == FieldType::dims) {
+            a[f.id] = e;  // shown as the model writes it: "(8, 128)", "[2] x [1]"
         } else {
             // Type the model's value in plain SI units with the field's words.
             const double v = q.expected_value.at(f.id);
@@ -188,4 +195,66 @@ TEST_CASE("D4 checks a hand-worked all-gather on a v5e ring", "[drills]") {
         return;
     }
     FAIL("no level-1 all-gather over a ring in 400 seeds");
+}
+
+TEST_CASE("D1 reads shapes and dims where the intent is clear", "[drills]") {
+    std::string why;
+    CHECK(*parse_shape("(8, 128, 512)", &why) == std::vector<std::int64_t>{8, 128, 512});
+    CHECK(*parse_shape("8x128x512", &why) == std::vector<std::int64_t>{8, 128, 512});
+    CHECK(*parse_shape("f32[8,128,512]", &why) == std::vector<std::int64_t>{8, 128, 512});
+    CHECK(*parse_shape("tensor<8x128xbf16>", &why) == std::vector<std::int64_t>{8, 128});
+    CHECK_FALSE(parse_shape("eight by four", &why));
+    CHECK(parse_dims("[2] x [1]", &why)->first == std::vector<std::int64_t>{2});
+    CHECK(parse_dims("lhs 1, 2 x rhs 0, 1", &why)->second == std::vector<std::int64_t>{0, 1});
+    CHECK_FALSE(parse_dims("2", &why));
+    CHECK(why == "Write the contracting dims as the lhs's, then x, then the rhs's, like [2] x [1].");
+    CHECK_FALSE(parse_dims("[1, 2] x [0]", &why));
+    CHECK(*parse_number("1.07 GFLOP", FieldType::count, "FLOP", &why) == Approx(1.07e9));
+}
+
+TEST_CASE("D1's dots are printed in syntax libtpusim parses, with the answer it derives", "[drills]") {
+    for (const std::string& kind : card_kinds("D1"))
+        for (int level = 1; level <= max_level(); ++level)
+            for (std::uint64_t seed = 0; seed < 60; ++seed) {
+                const Question q = generate(kind, level, seed);
+                INFO(kind << " level " << level << " seed " << seed << "\n" << q.code_unmasked);
+                const auto module = tpusim::ir::parse(q.code_unmasked, tpusim::ir::parse_format(q.code_language));
+                const auto dots = tpusim::ir::find_dots(module);
+                REQUIRE_FALSE(dots.empty());
+                bool found = false;
+                for (const auto& dot : dots)
+                    if (dot.output_shape == q.expected_dims.at("shape") && dot.dims.lhs_contracting == q.expected_dims.at("contract_lhs") &&
+                        dot.dims.rhs_contracting == q.expected_dims.at("contract_rhs") &&
+                        static_cast<double>(dot.flops) == q.expected_value.at("flops"))
+                        found = true;
+                CHECK(found);
+                // The question hides the output's dims.
+                CHECK(q.code.find("?") != std::string::npos);
+            }
+}
+
+TEST_CASE("D1 checks a hand-worked batched dot", "[drills]") {
+    // Level 2 with a batch dim: find one and work it from the printed operands.
+    const Question q = generate("D1.hlo", 1, 5);
+    // [M, K] x [K, N] (either may be transposed): 2 x M x N x K FLOPs.
+    const auto& shape = q.expected_dims.at("shape");
+    REQUIRE(shape.size() == 2);
+    const auto c = check(q, {{"shape", std::to_string(shape[0]) + "x" + std::to_string(shape[1])},
+                             {"flops", q.expected.at("flops")},
+                             {"contract", q.expected.at("contract")}});
+    CHECK(c.correct);
+    const auto swapped = check(q, {{"shape", std::to_string(shape[1]) + "x" + std::to_string(shape[0])},
+                                   {"flops", q.expected.at("flops")},
+                                   {"contract", q.expected.at("contract")}});
+    CHECK((shape[0] == shape[1] || !swapped.correct));
+}
+
+TEST_CASE("D1's real dots are the copied dumps, byte for byte", "[drills]") {
+    for (const auto& [file, text] : real_dumps()) {
+        std::ifstream in(std::string(TPUSIM_DRILL_DUMPS) + "/" + file, std::ios::binary);
+        REQUIRE(in);
+        std::stringstream buffer;
+        buffer << in.rdbuf();
+        CHECK(buffer.str() == text);
+    }
 }

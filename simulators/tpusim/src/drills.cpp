@@ -11,6 +11,8 @@
 #include "tpusim/collective.h"
 #include "tpusim/mesh.h"
 #include "tpusim/error.h"
+#include "tpusim/ir.h"
+#include "tpusim/ir_dot.h"
 #include "tpusim/roofline.h"
 #include "tpusim/vmem_budget.h"
 
@@ -520,7 +522,332 @@ std::vector<Step> d4_steps(const Question& q) {
     return steps;
 }
 
+// ---------------------------------------------------------------- D1
+
+// Real dots, from dumps copied into assets/drills/ir/ (SOURCES.tsv there
+// names each file's repository, path and commit); a test checks these texts
+// are those files byte for byte.
+struct RealDump {
+    const char* file;
+    const char* format;
+    const char* text;
+};
+const RealDump kRealDumps[] = {
+    {"jax_docs_precision_grad.jaxpr", "jaxpr", R"ir(  { lambda ; a:f32[4,8] b:f32[8,2]. let
+      c:f32[4,2] = dot_general[
+        dimension_numbers=(([1], [0]), ([], []))
+        precision=BF16_BF16_F32
+        preferred_element_type=float32
+      ] a b
+      _:f32[] = reduce_sum[axes=(0, 1) out_sharding=None] c
+      d:f32[4,2] = broadcast_in_dim 1.0:f32[]
+      e:f32[2,8] = dot_general[
+        dimension_numbers=(([0], [0]), ([], []))
+        precision=BF16_BF16_F32
+        preferred_element_type=float32
+      ] d a
+      f:f32[8,2] = transpose[permutation=(1, 0)] e
+    in (f,) }
+)ir"},
+    {"stablehlo_linalg_multi_batch_generic.mlir", "stablehlo", R"ir(func.func @dot_general_multiple_batch_dimensions(%arg0: tensor<3x4x2x4xi32>,
+             %arg1: tensor<3x4x3x2xi32>) -> tensor<3x4x4x3xi32> {
+  %0 = "stablehlo.dot_general"(%arg0, %arg1) {
+    dot_dimension_numbers = #stablehlo.dot<
+      lhs_batching_dimensions = [0, 1],
+      rhs_batching_dimensions = [0, 1],
+      lhs_contracting_dimensions = [2],
+      rhs_contracting_dimensions = [3]>,
+    precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>],
+    someattr
+  } : (tensor<3x4x2x4xi32>, tensor<3x4x3x2xi32>) -> tensor<3x4x4x3xi32>
+  return %0 : tensor<3x4x4x3xi32>
+}
+)ir"},
+    {"xla_multiple_gemm_fusions.hlo", "hlo", R"ir(f1 {
+  p0 = f16[64,64,64]{2,1,0} parameter(0)
+  p1 = s8[64,64,64]{2,1,0} parameter(1)
+  c = f16[64,64,64]{2,1,0} convert(p1)
+  ROOT d1 = f32[64,64,64]{2,1,0} dot(p0, c),
+    lhs_batch_dims={0}, lhs_contracting_dims={2},
+    rhs_batch_dims={0}, rhs_contracting_dims={1}
+}
+
+f2 {
+  p0 = s8[64,64,64]{2,1,0} parameter(0)
+  c0 = f32[64,64,64]{2,1,0} convert(p0)
+  p1 = f16[64,64,64]{2,1,0} parameter(1)
+  c1 = f32[64,64,64]{2,1,0} convert(p1)
+  ROOT d2 = f32[64,64,64]{2,1,0} dot(c0, c1),
+    lhs_batch_dims={0}, lhs_contracting_dims={2},
+    rhs_batch_dims={0}, rhs_contracting_dims={1}
+}
+
+f3 {
+  p0 = f16[64,64,64]{2,1,0} parameter(0)
+  p1 = f16[64,64,64]{2,1,0} parameter(1)
+  ROOT d3 = f32[64,64,64]{2,1,0} dot(p0, p1),
+    lhs_batch_dims={0}, lhs_contracting_dims={1},
+    rhs_batch_dims={0}, rhs_contracting_dims={2}
+}
+
+fa {
+  p0 = f32[64,64,64]{2,1,0} parameter(0)
+  p1 = f32[64,64,64]{2,1,0} parameter(1)
+  p2 = f32[64,64,64]{2,1,0} parameter(2)
+  a1 = f32[64,64,64]{2,1,0} add(p2, p1)
+  a2 = f32[64,64,64]{2,1,0} add(p0, a1)
+  c = f32[] constant(1)
+  b = f32[64,64,64]{2,1,0} broadcast(c)
+  ROOT a3 = f32[64,64,64]{2,1,0} add(a2, b)
+}
+
+ENTRY e {
+  p0 = f16[64,64,64]{2,1,0} parameter(0)
+  p1 = s8[64,64,64]{2,1,0} parameter(1)
+  f1r = f32[64,64,64]{2,1,0} fusion(p0, p1), kind=kCustom, calls=f1,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+  f2r = f32[64,64,64]{2,1,0} fusion(p1, p0), kind=kCustom, calls=f2,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+  f3r = f32[64,64,64]{2,1,0} fusion(p0, p0), kind=kCustom, calls=f3,
+    backend_config={"fusion_backend_config":{"kind":"__triton_gemm"}}
+  ROOT _ = f32[64,64,64]{2,1,0} fusion(f1r, f2r, f3r), kind=kLoop, calls=fa
+}
+)ir"},
+};
+
+struct D1Case {
+    std::string format;  // "jaxpr", "stablehlo", "hlo"
+    std::string text;    // as shown: the output's type masked
+    std::string full;    // as printed, the output's type given
+    std::string result;  // the dot's result name
+    std::string source;  // a real dump's file, empty for a generated dot
+    std::vector<std::int64_t> lhs, rhs;
+    ir::DotDims dims;
+    ir::DotShape shape;
+    std::string element;
+};
+
+std::string joined(const std::vector<std::int64_t>& v, const std::string& sep) {
+    std::string t;
+    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? sep : "") + std::to_string(v[i]);
+    return t;
+}
+
+std::string masked_dims(std::size_t rank, const std::string& sep) {
+    std::string t;
+    for (std::size_t i = 0; i < rank; ++i) t += (i ? sep : "") + std::string("?");
+    return t;
+}
+
+// The dot in the three syntaxes libtpusim reads; `mask` hides the output's dims.
+std::string print_dot(const D1Case& d, bool mask) {
+    const auto& out = d.shape.output;
+    const std::string el = d.element;
+    if (d.format == "jaxpr") {
+        const std::string jel = el;
+        return "{ lambda ; a:" + jel + "[" + joined(d.lhs, ",") + "] b:" + jel + "[" + joined(d.rhs, ",") + "]. let\n"
+               "    c:" + jel + "[" + (mask ? masked_dims(out.size(), ",") : joined(out, ",")) + "] = dot_general[\n"
+               "      dimension_numbers=(([" + joined(d.dims.lhs_contracting, ", ") + "], [" + joined(d.dims.rhs_contracting, ", ") +
+               "]), ([" + joined(d.dims.lhs_batch, ", ") + "], [" + joined(d.dims.rhs_batch, ", ") + "]))\n"
+               "      preferred_element_type=" + (el == "bf16" ? "bfloat16" : "float32") + "\n"
+               "    ] a b\n"
+               "  in (c,) }";
+    }
+    if (d.format == "stablehlo") {
+        auto tensor = [&](const std::vector<std::int64_t>& v) { return "tensor<" + joined(v, "x") + "x" + el + ">"; };
+        const std::string o = mask ? "tensor<" + masked_dims(out.size(), "x") + "x" + el + ">" : tensor(out);
+        std::string dims;
+        if (!d.dims.lhs_batch.empty())
+            dims += "batching_dims = [" + joined(d.dims.lhs_batch, ", ") + "] x [" + joined(d.dims.rhs_batch, ", ") + "], ";
+        dims += "contracting_dims = [" + joined(d.dims.lhs_contracting, ", ") + "] x [" + joined(d.dims.rhs_contracting, ", ") + "]";
+        return "func.func @main(%arg0: " + tensor(d.lhs) + ", %arg1: " + tensor(d.rhs) + ") -> " + o + " {\n"
+               "  %0 = stablehlo.dot_general %arg0, %arg1, " + dims + "\n"
+               "      : (" + tensor(d.lhs) + ", " + tensor(d.rhs) + ") -> " + o + "\n"
+               "  return %0 : " + o + "\n"
+               "}";
+    }
+    auto layout = [](std::size_t rank) {
+        std::vector<std::int64_t> l;
+        for (std::size_t i = rank; i-- > 0;) l.push_back(static_cast<std::int64_t>(i));
+        return "{" + joined(l, ",") + "}";
+    };
+    auto type = [&](const std::vector<std::int64_t>& v) { return el + "[" + joined(v, ",") + "]"; };
+    const std::string o = mask ? el + "[" + masked_dims(out.size(), ",") + "]" : type(out);
+    std::string dims;
+    if (!d.dims.lhs_batch.empty()) dims += "lhs_batch_dims={" + joined(d.dims.lhs_batch, ",") + "}, ";
+    dims += "lhs_contracting_dims={" + joined(d.dims.lhs_contracting, ",") + "}";
+    if (!d.dims.rhs_batch.empty()) dims += ", rhs_batch_dims={" + joined(d.dims.rhs_batch, ",") + "}";
+    dims += ", rhs_contracting_dims={" + joined(d.dims.rhs_contracting, ",") + "}";
+    return "HloModule drill\n\n"
+           "ENTRY %main (a: " + type(d.lhs) + ", b: " + type(d.rhs) + ") -> " + o + " {\n"
+           "  %a = " + type(d.lhs) + layout(d.lhs.size()) + " parameter(0)\n"
+           "  %b = " + type(d.rhs) + layout(d.rhs.size()) + " parameter(1)\n"
+           "  ROOT %dot = " + o + (mask ? "" : layout(out.size())) + " dot(%a, %b),\n"
+           "      " + dims + "\n"
+           "}";
+}
+
+D1Case d1_real(Rng& rng) {
+    const RealDump& dump = kRealDumps[rng.range(0, static_cast<std::int64_t>(std::size(kRealDumps)) - 1)];
+    const ir::Module module = ir::parse(dump.text, ir::parse_format(dump.format));
+    const auto dots = ir::find_dots(module);
+    const ir::DotSite& dot = dots[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(dots.size()) - 1))];
+    D1Case d;
+    d.format = dump.format;
+    d.source = dump.file;
+    d.full = dump.text;
+    d.result = dot.result;
+    d.lhs = dot.lhs_shape;
+    d.rhs = dot.rhs_shape;
+    d.dims = dot.dims;
+    d.element = dot.element;
+    d.shape = ir::dot_general_shape(d.lhs, d.rhs, d.dims);
+    // Mask the output's type where it is printed: on the dot's own lines
+    // (jaxpr, HLO), and wherever the exact result type is spelled (MLIR).
+    std::vector<std::string> lines;
+    {
+        std::string line;
+        for (char ch : d.full) {
+            if (ch == '\n') { lines.push_back(line); line.clear(); } else line += ch;
+        }
+        lines.push_back(line);
+    }
+    const auto& out = d.shape.output;
+    if (d.format == "stablehlo") {
+        // "tensor<3x4x4x3x" followed by the element type (a letter, not another dim).
+        const std::string t = "tensor<" + joined(out, "x") + "x";
+        const std::string m = "tensor<" + masked_dims(out.size(), "x") + "x";
+        for (auto& l : lines)
+            for (auto at = l.find(t); at != std::string::npos; at = l.find(t, at + 1))
+                if (at + t.size() < l.size() && std::isalpha(static_cast<unsigned char>(l[at + t.size()])))
+                    l.replace(at, t.size(), m);
+    } else {
+        const std::string t = "[" + joined(out, ",") + "]";
+        const std::string m = "[" + masked_dims(out.size(), ",") + "]";
+        auto& l = lines[static_cast<std::size_t>(dot.position.line - 1)];
+        if (const auto at = l.find(t); at != std::string::npos) l.replace(at, t.size(), m);
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) d.text += (i ? "\n" : "") + lines[i];
+    while (!d.text.empty() && d.text.back() == '\n') d.text.pop_back();
+    return d;
+}
+
+D1Case d1_case(const std::string& kind, int level, std::uint64_t seed) {
+    Rng rng(mix(kind, level, seed));
+    if (kind == "D1.real" && level >= 2) return d1_real(rng);
+    D1Case d;
+    const std::vector<std::string> formats{"jaxpr", "stablehlo", "hlo"};
+    d.format = kind == "D1.jaxpr" ? "jaxpr" : kind == "D1.stablehlo" ? "stablehlo" : kind == "D1.hlo" ? "hlo" : rng.pick(formats);
+    d.element = rng.chance(50) ? "bf16" : "f32";
+    d.result = d.format == "jaxpr" ? "c" : d.format == "stablehlo" ? "%0" : "%dot";
+    // Logical dims: batch, lhs free, rhs free, contracting; each with a size.
+    const int nb = level == 1 ? 0 : level == 2 ? static_cast<int>(rng.range(0, 1)) : static_cast<int>(rng.range(1, 2));
+    const int nc = level >= 3 ? static_cast<int>(rng.range(1, 2)) : 1;
+    const int nl = level >= 3 ? static_cast<int>(rng.range(0, 2)) : 1;
+    const int nr = level >= 3 ? static_cast<int>(rng.range(1, 2)) : 1;
+    auto size = [&] { return std::int64_t{1} << rng.range(level == 1 ? 6 : 2, level == 1 ? 12 : 10); };
+    struct Logical { char role; int index; std::int64_t size; };
+    std::vector<Logical> lhs_dims, rhs_dims;
+    std::vector<std::int64_t> batch_sizes, contract_sizes;
+    for (int i = 0; i < nb; ++i) batch_sizes.push_back(rng.range(2, 16));
+    for (int i = 0; i < nc; ++i) contract_sizes.push_back(size());
+    for (int i = 0; i < nb; ++i) { lhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]}); rhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]}); }
+    for (int i = 0; i < nl; ++i) lhs_dims.push_back({'l', i, size()});
+    for (int i = 0; i < nr; ++i) rhs_dims.push_back({'r', i, size()});
+    // The rhs contracting dims come first, as in [K, N]; a transposed operand swaps them.
+    std::vector<Logical> rhs_c;
+    for (int i = 0; i < nc; ++i) { lhs_dims.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]}); rhs_c.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]}); }
+    rhs_dims.insert(rhs_dims.begin() + nb, rhs_c.begin(), rhs_c.end());
+    auto shuffle = [&](std::vector<Logical>& v) {
+        for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(i) - 1))]);
+    };
+    if (level == 1) {
+        if (rng.chance(30)) std::reverse(lhs_dims.begin(), lhs_dims.end());  // x^T
+        if (rng.chance(30)) std::reverse(rhs_dims.begin(), rhs_dims.end());  // w^T
+    } else if (level == 2) {
+        if (rng.chance(40)) std::reverse(lhs_dims.begin() + nb, lhs_dims.end());
+        if (rng.chance(40)) std::reverse(rhs_dims.begin() + nb, rhs_dims.end());
+        if (nb == 1 && rng.chance(30)) std::rotate(rhs_dims.begin(), rhs_dims.begin() + 1, rhs_dims.end());  // batch not first
+    } else {
+        shuffle(lhs_dims);
+        shuffle(rhs_dims);
+    }
+    auto find = [](const std::vector<Logical>& v, char role, int index) {
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (v[i].role == role && v[i].index == index) return static_cast<std::int64_t>(i);
+        return std::int64_t{-1};
+    };
+    for (const auto& l : lhs_dims) d.lhs.push_back(l.size);
+    for (const auto& r : rhs_dims) d.rhs.push_back(r.size);
+    for (int i = 0; i < nb; ++i) { d.dims.lhs_batch.push_back(find(lhs_dims, 'b', i)); d.dims.rhs_batch.push_back(find(rhs_dims, 'b', i)); }
+    for (int i = 0; i < nc; ++i) { d.dims.lhs_contracting.push_back(find(lhs_dims, 'c', i)); d.dims.rhs_contracting.push_back(find(rhs_dims, 'c', i)); }
+    d.shape = ir::dot_general_shape(d.lhs, d.rhs, d.dims);
+    d.full = print_dot(d, false);
+    d.text = print_dot(d, true);
+    return d;
+}
+
+std::string pairs_text(const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r) {
+    return "[" + joined(l, ", ") + "] x [" + joined(r, ", ") + "]";
+}
+
+Question d1(const std::string& kind, int level, std::uint64_t seed) {
+    const D1Case d = d1_case(kind, level, seed);
+    Question q;
+    q.drill = "D1";
+    q.kind = kind;
+    q.level = level;
+    q.seed = seed;
+    q.code = d.text;
+    q.code_unmasked = d.full;
+    q.code_language = d.format;
+    q.givens = {{"syntax", d.format == "jaxpr" ? "jaxpr" : d.format == "stablehlo" ? "StableHLO" : "HLO"},
+                {"the dot", "the one that defines " + d.result}};
+    if (!d.source.empty()) q.givens.push_back({"from", d.source + " (assets/drills/ir)"});
+    q.prompt = "Decode this dot_general: its output shape, its FLOPs, and which dimensions of each operand contract.";
+    q.fields = {Field{"shape", "output shape", FieldType::shape, "", {}, 0, "", ""},
+                Field{"flops", "FLOPs", FieldType::count, "FLOP", {}, 0.01, "", ""},
+                Field{"contract", "contracting dims, lhs x rhs", FieldType::dims, "", {}, 0, "", ""}};
+    q.expected["shape"] = "(" + joined(d.shape.output, ", ") + ")";
+    q.expected_dims["shape"] = d.shape.output;
+    q.expected["flops"] = count_text(static_cast<double>(d.shape.flops));
+    q.expected_value["flops"] = static_cast<double>(d.shape.flops);
+    q.expected["contract"] = pairs_text(d.dims.lhs_contracting, d.dims.rhs_contracting);
+    q.expected_dims["contract_lhs"] = d.dims.lhs_contracting;
+    q.expected_dims["contract_rhs"] = d.dims.rhs_contracting;
+    return q;
+}
+
+std::vector<Step> d1_steps(const Question& q) {
+    const D1Case d = d1_case(q.kind, q.level, q.seed);
+    std::vector<Step> steps;
+    const std::string how = d.format == "jaxpr" ? "dimension_numbers=((lhs contracting, rhs contracting), (lhs batch, rhs batch))"
+                            : d.format == "stablehlo" ? "batching_dims = lhs x rhs, contracting_dims = lhs x rhs"
+                                                      : "lhs_batch_dims, lhs_contracting_dims, rhs_batch_dims, rhs_contracting_dims";
+    steps.push_back({"Read the dimension numbers (" + how + "): contracting " +
+                         pairs_text(d.dims.lhs_contracting, d.dims.rhs_contracting) + ", batch " +
+                         pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".", ""});
+    steps.push_back({"Operands: lhs (" + joined(d.lhs, ", ") + "), rhs (" + joined(d.rhs, ", ") + ").", ""});
+    std::string pairs;
+    for (std::size_t i = 0; i < d.dims.lhs_contracting.size(); ++i)
+        pairs += (i ? ", " : "") + std::string("lhs ") + std::to_string(d.dims.lhs_contracting[i]) + " with rhs " +
+                 std::to_string(d.dims.rhs_contracting[i]) + " (" + std::to_string(d.lhs[static_cast<std::size_t>(d.dims.lhs_contracting[i])]) + ")";
+    steps.push_back({"Contracting pairs, summed away: " + pairs + ".", std::to_string(d.shape.contracting)});
+    if (!d.dims.lhs_batch.empty())
+        steps.push_back({"Batch dims, kept and matched pairwise: " + pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".",
+                         std::to_string(d.shape.batch)});
+    steps.push_back({"Free dims, kept: the lhs's and the rhs's remaining dims, in order.",
+                     std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free)});
+    steps.push_back({"Output = batch dims (lhs order), then lhs free, then rhs free.", "(" + joined(d.shape.output, ", ") + ")"});
+    steps.push_back({"FLOPs = 2 x batch x lhs free x rhs free x contracting = 2 x " + std::to_string(d.shape.batch) + " x " +
+                         std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free) + " x " +
+                         std::to_string(d.shape.contracting),
+                     count_text(static_cast<double>(d.shape.flops))});
+    return steps;
+}
+
 const std::map<std::string, std::vector<std::string>> kKinds{
+    {"D1", {"D1.jaxpr", "D1.stablehlo", "D1.hlo", "D1.real"}},
     {"D2", {"D2.matmul", "D2.elementwise", "D2.reduction"}},
     {"D3", {"D3.blocks", "D3.maps", "D3.vmem"}},
     {"D4", {"D4.gather", "D4.reduce", "D4.all-to-all"}},
@@ -529,7 +856,7 @@ const std::map<std::string, std::vector<std::string>> kKinds{
 }  // namespace
 
 const std::vector<std::string>& drill_ids() {
-    static const std::vector<std::string> ids{"D2", "D3", "D4"};
+    static const std::vector<std::string> ids{"D1", "D2", "D3", "D4"};
     return ids;
 }
 
@@ -541,6 +868,12 @@ const std::vector<std::string>& card_kinds(const std::string& drill) {
 
 int max_level() { return 3; }
 
+std::vector<std::pair<std::string, std::string>> real_dumps() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const RealDump& d : kRealDumps) out.emplace_back(d.file, d.text);
+    return out;
+}
+
 Question generate(const std::string& kind, int level, std::uint64_t seed) {
     if (level < 1 || level > max_level())
         throw InputError("a drill's level is 1 to " + std::to_string(max_level()) + " (got " + std::to_string(level) + ")");
@@ -548,7 +881,7 @@ Question generate(const std::string& kind, int level, std::uint64_t seed) {
     const auto& kinds = card_kinds(drill);
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
         throw InputError("drill " + drill + " has no card kind '" + kind + "'");
-    return drill == "D2" ? d2(kind, level, seed) : drill == "D3" ? d3(kind, level, seed) : d4(kind, level, seed);
+    return drill == "D1" ? d1(kind, level, seed) : drill == "D2" ? d2(kind, level, seed) : drill == "D3" ? d3(kind, level, seed) : d4(kind, level, seed);
 }
 
 namespace {
@@ -563,6 +896,8 @@ const std::vector<Unit> kTimeUnits{{"s", 1},       {"sec", 1},       {"ms", 1e-3
 const std::vector<Unit> kByteUnits{{"b", 1},          {"bytes", 1},     {"byte", 1},      {"kib", 1024.0},
                                    {"mib", 1048576.0}, {"gib", 1073741824.0}, {"kb", 1e3}, {"mb", 1e6},
                                    {"gb", 1e9},       {"k", 1024.0},     {"m", 1048576.0}};
+const std::vector<Unit> kCountUnits{{"flop", 1}, {"flops", 1}, {"k", 1e3}, {"kflop", 1e3}, {"m", 1e6}, {"mflop", 1e6},
+                                    {"g", 1e9}, {"gflop", 1e9}, {"t", 1e12}, {"tflop", 1e12}};
 const std::vector<Unit> kIntensityUnits{{"x", 1}, {"\xc3\x97", 1}, {"flop/b", 1}, {"flops/b", 1}, {"flop/byte", 1},
                                         {"flops/byte", 1}};
 
@@ -577,6 +912,7 @@ const char* what_of(FieldType type) {
     case FieldType::time: return "a time";
     case FieldType::bytes: return "a size in bytes";
     case FieldType::intensity: return "an intensity";
+    case FieldType::count: return "a count";
     default: return "an answer";
     }
 }
@@ -586,6 +922,7 @@ const char* example_of(FieldType type) {
     case FieldType::time: return "write it like 4.1 ms or 4100 \xc2\xb5s";
     case FieldType::bytes: return "write it like 4,718,592 or 4.5 MiB";
     case FieldType::intensity: return "write it like 240 or 240 FLOP/B";
+    case FieldType::count: return "write it like 1,073,741,824 or 1.07 GFLOP";
     default: return "";
     }
 }
@@ -638,13 +975,99 @@ std::optional<double> parse_number(const std::string& raw, FieldType type, const
         scale = type == FieldType::time ? unit_scale(kTimeUnits, unit) : 1;
         if (scale == 0) scale = 1;
     } else {
-        const auto& units = type == FieldType::time ? kTimeUnits : type == FieldType::bytes ? kByteUnits : kIntensityUnits;
+        const auto& units = type == FieldType::time    ? kTimeUnits
+                            : type == FieldType::bytes ? kByteUnits
+                            : type == FieldType::count ? kCountUnits
+                                                       : kIntensityUnits;
         scale = unit_scale(units, rest);
         if (scale == 0)
             return refuse("\u201c" + rest + "\u201d is not a unit for " + what_of(type) + ": " + example_of(type) + ".");
     }
     if (!std::isfinite(value)) return refuse("\u201c" + text + "\u201d is too large to be " + what_of(type) + ".");
     return value * scale;
+}
+
+std::optional<std::vector<std::int64_t>> parse_shape(const std::string& raw, std::string* why) {
+    std::string text = lower(trim(raw));
+    // A dtype around the dims says nothing about them: f32[8,128], tensor<8x128xbf16>.
+    for (const char* dt : {"bfloat16", "float32", "float16", "bf16", "f32", "f16", "f64", "s32", "s8", "i32", "i8", "u8", "int8",
+                           "int32", "tensor"})
+        for (auto at = text.find(dt); at != std::string::npos; at = text.find(dt)) text.replace(at, std::string(dt).size(), " ");
+    std::vector<std::int64_t> dims;
+    std::string number;
+    for (char ch : text + " ") {
+        if (std::isdigit(static_cast<unsigned char>(ch))) {
+            number += ch;
+            continue;
+        }
+        if (!number.empty()) {
+            if (number.size() > 12) break;
+            dims.push_back(std::stoll(number));
+            number.clear();
+        }
+        if (std::string(" ,x()[]<>{}\t*").find(ch) == std::string::npos) {
+            if (why) *why = "\u201c" + trim(raw) + "\u201d is not a shape I can read: write it like (8, 128, 512) or 8x128x512.";
+            return std::nullopt;
+        }
+    }
+    if (dims.empty()) {
+        if (why) *why = trim(raw).empty() ? "Give the output shape before you check."
+                                          : "\u201c" + trim(raw) + "\u201d is not a shape I can read: write it like (8, 128, 512) or 8x128x512.";
+        return std::nullopt;
+    }
+    return dims;
+}
+
+std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> parse_dims(const std::string& raw,
+                                                                                          std::string* why) {
+    const std::string text = lower(trim(raw));
+    if (text.empty()) {
+        if (why) *why = "Give the contracting dims before you check.";
+        return std::nullopt;
+    }
+    const char* const refusal = "Write the contracting dims as the lhs's, then x, then the rhs's, like [2] x [1].";
+    std::size_t split = std::string::npos, width = 1;
+    for (const char* sep : {"\xc3\x97", " x ", "x", ";", "|", "/"}) {
+        split = text.find(sep);
+        if (split != std::string::npos) {
+            width = std::string(sep).size();
+            break;
+        }
+    }
+    if (split == std::string::npos) {
+        if (why) *why = refusal;
+        return std::nullopt;
+    }
+    auto side = [&](const std::string& part) -> std::optional<std::vector<std::int64_t>> {
+        std::vector<std::int64_t> out;
+        std::string number;
+        for (char ch : part + " ") {
+            if (std::isdigit(static_cast<unsigned char>(ch))) {
+                number += ch;
+                continue;
+            }
+            if (!number.empty()) {
+                if (number.size() > 3) return std::nullopt;
+                out.push_back(std::stoll(number));
+                number.clear();
+            }
+            if (std::string(" ,()[]{}\t").find(ch) == std::string::npos &&
+                part.find("lhs") == std::string::npos && part.find("rhs") == std::string::npos)
+                return std::nullopt;
+        }
+        if (out.empty()) return std::nullopt;
+        return out;
+    };
+    std::string left = text.substr(0, split), right = text.substr(split + width);
+    for (std::string* part : {&left, &right})
+        for (const char* word : {"lhs", "rhs", ":"})
+            for (auto at = part->find(word); at != std::string::npos; at = part->find(word)) part->replace(at, std::string(word).size(), " ");
+    const auto l = side(left), r = side(right);
+    if (!l || !r || l->size() != r->size()) {
+        if (why) *why = refusal;
+        return std::nullopt;
+    }
+    return std::make_pair(*l, *r);
 }
 
 std::optional<std::string> parse_choice(const std::string& raw, const Field& field, std::string* why) {
@@ -736,6 +1159,32 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             // Several reasons may apply; any of them is right.
             std::string alternatives = "|" + r.expected + "|";
             r.correct = alternatives.find("|" + *c + "|") != std::string::npos;
+        } else if (f.type == FieldType::shape) {
+            const auto v = parse_shape(r.given, &why);
+            if (!v) {
+                out.refused = true;
+                out.refusal = why;
+                return out;
+            }
+            r.read_as = "(" + joined(*v, ", ") + ")";
+            r.correct = *v == q.expected_dims.at(f.id);
+        } else if (f.type == FieldType::dims) {
+            const auto v = parse_dims(r.given, &why);
+            if (!v) {
+                out.refused = true;
+                out.refusal = why;
+                return out;
+            }
+            r.read_as = pairs_text(v->first, v->second);
+            // The same pairs in any order: [1, 2] x [0, 1] is [2, 1] x [1, 0].
+            std::vector<std::pair<std::int64_t, std::int64_t>> given, want;
+            for (std::size_t k = 0; k < v->first.size(); ++k) given.emplace_back(v->first[k], v->second[k]);
+            const auto& wl = q.expected_dims.at(f.id + "_lhs");
+            const auto& wr = q.expected_dims.at(f.id + "_rhs");
+            for (std::size_t k = 0; k < wl.size(); ++k) want.emplace_back(wl[k], wr[k]);
+            std::sort(given.begin(), given.end());
+            std::sort(want.begin(), want.end());
+            r.correct = given == want;
         } else {
             const auto v = parse_number(r.given, f.type, f.unit, &why);
             if (!v) {
@@ -743,8 +1192,9 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
                 out.refusal = why;
                 return out;
             }
-            r.read_as = f.type == FieldType::time ? format_time(*v)
+            r.read_as = f.type == FieldType::time    ? format_time(*v)
                         : f.type == FieldType::bytes ? format_bytes(*v)
+                        : f.type == FieldType::count ? count_text(*v)
                                                      : intensity_text(*v);
             auto near = [&](double want) { return std::fabs(*v - want) <= f.tolerance * std::fabs(want) + 1e-12; };
             r.correct = near(q.expected_value.at(f.id));
@@ -756,7 +1206,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
         out.fields.push_back(r);
     }
     out.correct = out.fields_right == out.fields_asked;
-    out.steps = q.drill == "D2" ? d2_steps(q) : q.drill == "D3" ? d3_steps(q) : d4_steps(q);
+    out.steps = q.drill == "D1" ? d1_steps(q) : q.drill == "D2" ? d2_steps(q) : q.drill == "D3" ? d3_steps(q) : d4_steps(q);
     return out;
 }
 

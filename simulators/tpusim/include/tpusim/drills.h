@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpusim::drills {
@@ -22,6 +23,9 @@ enum class FieldType {
     time,       // seconds; a bare number is in the field's display unit
     bytes,      // bytes; B, KiB, MiB, GiB, KB, MB, GB
     intensity,  // FLOP per byte; "12x" and "12 FLOP/B" both read 12
+    count,      // a plain count (FLOPs); "1,048,576", "1.05e6", "1.05 MFLOP"
+    shape,      // a shape: "(8, 128, 512)", "8x128x512", "f32[8,128,512]"
+    dims,       // two lists of dims, lhs then rhs: "[2] x [1]", "1, 2 x 0, 1"
     choice,     // one of `choices` (or an alias of one)
 };
 
@@ -51,11 +55,15 @@ struct Question {
     std::string prompt;              // one sentence
     std::vector<Given> givens;
     std::string code;                // a snippet to show (D3: the BlockSpecs); may be empty
-    std::string code_language;       // "python"
+    std::string code_language;       // "python", "jaxpr", "stablehlo", "hlo"
+    std::string code_unmasked;       // D1: the code with the output's type printed (the answer shows)
     std::vector<Field> fields;
     std::map<std::string, std::string> expected;  // field id -> the answer as shown
     std::map<std::string, double> expected_value; // numeric fields, in SI units
     std::map<std::string, double> expected_alt;   // a second model's value that counts too
+    // Shapes and dims: "shape" -> the output shape; "contract_lhs",
+    // "contract_rhs" -> the contracting dims, paired in order.
+    std::map<std::string, std::vector<std::int64_t>> expected_dims;
 };
 
 // A step of the worked explanation: a sentence and, when it has one, its
@@ -89,6 +97,9 @@ const std::vector<std::string>& drill_ids();                   // {"D2", "D3", "
 const std::vector<std::string>& card_kinds(const std::string& drill);
 int max_level();  // 3
 
+// The IR dumps D1 draws real dots from, as embedded: {file name, text}.
+std::vector<std::pair<std::string, std::string>> real_dumps();
+
 // The question of `kind` at `level` from `seed`. Throws InputError for an
 // unknown drill or kind, or a level outside 1..max_level().
 Question generate(const std::string& kind, int level, std::uint64_t seed);
@@ -100,6 +111,11 @@ Check check(const Question& question, const std::map<std::string, std::string>& 
 // SI units, or nothing with `why` set to one sentence.
 std::optional<double> parse_number(const std::string& text, FieldType type, const std::string& unit,
                                    std::string* why);
+// The whole numbers of a shape or of one side of a dims answer, or nothing (with `why`).
+std::optional<std::vector<std::int64_t>> parse_shape(const std::string& text, std::string* why);
+// "lhs x rhs": two lists of dims, or nothing (with `why`).
+std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> parse_dims(const std::string& text,
+                                                                                          std::string* why);
 // The canonical choice `text` names, or nothing (with `why`).
 std::optional<std::string> parse_choice(const std::string& text, const Field& field, std::string* why);
 
