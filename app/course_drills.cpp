@@ -40,6 +40,7 @@ QString kindName(const std::string &kind)
     static const QHash<QString, QString> names{
         {"D2.matmul", "matmul"},   {"D2.elementwise", "elementwise"}, {"D2.reduction", "reduction"},
         {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"},
+        {"D1.jaxpr", "jaxpr"}, {"D1.stablehlo", "StableHLO"}, {"D1.hlo", "HLO"}, {"D1.real", "real dumps"},
         {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"}};
     const QString k = QString::fromStdString(kind);
     return names.value(k, k);

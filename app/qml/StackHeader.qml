@@ -63,14 +63,13 @@ Rectangle {
                 }
             }
             // The drills' card kinds due today, each a way into its drill.
-            Flow {
+            Row {
                 objectName: "drillsDue"
-                Layout.fillWidth: true
                 spacing: Theme.gapM
                 readonly property var drills: { Course.revision; return Course.drillsDueToday() }
                 visible: drills.length > 0
                 MonoText {
-                    text: "due today"
+                    text: "drills due today"
                     font.pixelSize: Theme.bodySize
                     height: dueButtons.count > 0 && dueButtons.itemAt(0) ? dueButtons.itemAt(0).height : implicitHeight
                     verticalAlignment: Text.AlignVCenter
@@ -82,7 +81,8 @@ Rectangle {
                         required property var modelData
                         objectName: "due_" + modelData.id
                         mono: true
-                        text: modelData.id + " " + modelData.name + " · " + modelData.due + " due"
+                        text: modelData.id + " · " + modelData.due
+                        Accessible.name: modelData.id + " " + modelData.name + ": " + modelData.due + " card kinds due today"
                         onClicked: root.openPlace(modelData.id)
                     }
                 }

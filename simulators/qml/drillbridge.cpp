@@ -17,6 +17,9 @@ const char *typeName(tpusim::drills::FieldType t)
     case FieldType::bytes: return "bytes";
     case FieldType::intensity: return "intensity";
     case FieldType::choice: return "choice";
+    case FieldType::count: return "count";
+    case FieldType::shape: return "shape";
+    case FieldType::dims: return "dims";
     }
     return "choice";
 }

@@ -111,7 +111,7 @@ ColumnLayout {
                 objectName: "drillRecord"
                 Layout.fillWidth: true
                 text: "level " + (root.stats.level || 1) + " of " + (root.stats.maxLevel || 3)
-                      + "  ·  " + (root.stats.reviews || 0) + " reviews"
+                      + "  ·  " + (root.stats.reviews || 0) + (root.stats.reviews === 1 ? " review" : " reviews")
                       + "  ·  accuracy " + (root.stats.reviews ? Math.round(100 * root.stats.accuracy) + " %" : "–")
                       + "  ·  retention " + (root.stats.retention !== undefined && root.stats.retention !== null
                                              ? Math.round(100 * root.stats.retention) + " %" : "–")
@@ -242,6 +242,9 @@ ColumnLayout {
                         text: row.modelData.type === "choice"
                               ? row.modelData.label + ": " + row.modelData.choices.join(", ")
                                 + (row.modelData.onlyWhenField ? " (only when not legal)" : "")
+                              : row.modelData.type === "shape" ? row.modelData.label + ", like (8, 128, 512)"
+                              : row.modelData.type === "dims" ? row.modelData.label + ", like [2] x [1]"
+                              : row.modelData.type === "count" ? row.modelData.label + " (within " + Math.round(100 * row.modelData.tolerance) + " % counts)"
                               : row.modelData.label + " (in " + row.modelData.unit + " unless you write a unit; within "
                                 + Math.round(100 * row.modelData.tolerance) + " % counts)"
                         wrapMode: Text.WordWrap
@@ -257,6 +260,9 @@ ColumnLayout {
                         placeholderText: row.modelData.type === "choice" ? row.modelData.choices.join(" / ")
                                        : row.modelData.type === "time" ? "e.g. 4.1 ms"
                                        : row.modelData.type === "bytes" ? "e.g. 4.5 MiB"
+                                       : row.modelData.type === "shape" ? "e.g. (8, 128, 512)"
+                                       : row.modelData.type === "dims" ? "e.g. [2] x [1]"
+                                       : row.modelData.type === "count" ? "e.g. 1.07e9"
                                        : "e.g. 240"
                         Keys.onReturnPressed: root.advanceFrom(row.index)
                         Keys.onEnterPressed: root.advanceFrom(row.index)
