@@ -11,6 +11,8 @@
 #include <progress/drills.h>
 #include <tpusim/drills.h>
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QQuickItem>
 #include <QQuickWindow>
 #include <QTest>
@@ -104,6 +106,16 @@ void roundOf(const char *drill, const char *piece)
     CHECK(kept.kind == first.kind);
     CHECK(static_cast<std::uint64_t>(kept.seed) == first.seed);
     CHECK(kept.grade >= progress::fsrs::Good);  // right, and quick
+    {
+        // The kept seed regenerates the question, and the kept answer re-checks the same.
+        const auto again = tpusim::drills::generate(kept.kind, kept.level, static_cast<std::uint64_t>(kept.seed));
+        CHECK(again.code == first.code);
+        std::map<std::string, std::string> answers;
+        const QVariantMap typedAnswers = QJsonDocument::fromJson(QByteArray::fromStdString(kept.answerJson)).object().toVariantMap();
+        for (auto it = typedAnswers.begin(); it != typedAnswers.end(); ++it)
+            answers[it.key().toStdString()] = it.value().toString().toStdString();
+        CHECK(tpusim::drills::check(again, answers).correct);
+    }
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Right.", 0) == 0);
     WAIT_COMPARE(focusedName(shell), QStringLiteral("drillNext"));
     shell.shot((std::string(drill) + "-answered").c_str());
@@ -151,3 +163,16 @@ TEST_CASE("D3: a round of reviews from the keyboard alone", "[drills][qml]") { r
 TEST_CASE("D4: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D4", "d4Piece"); }
 
 TEST_CASE("D1: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D1", "d1Piece"); }
+
+TEST_CASE("set into its chapter's text, a drill leaves the keys to the reader until it is answered", "[drills][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch10#d2")));
+    shell.waitUntilBuilt();
+    WAIT_VERIFY(shownItem(shell, "drillField_time") != nullptr);
+    QTest::qWait(200);
+    CHECK_FALSE(focusedName(shell).startsWith(QStringLiteral("drillField_")));
+    QObject *round = shell.findShown("d2Round");
+    REQUIRE(round != nullptr);
+    CHECK(round->property("compact").toBool());
+}

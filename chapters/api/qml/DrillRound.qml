@@ -28,10 +28,15 @@ ColumnLayout {
 
     spacing: Theme.gapM
 
+    // Set into a chapter's text (compact), the round takes the keyboard only
+    // once the learner has answered in it: opening the chapter leaves the
+    // keys to the reader.
+    property bool engaged: false
     onQuestionChanged: {
         startedAt = Date.now()
         refusal = ""
-        Qt.callLater(focusFirstField)
+        // Decided a moment later: a reader sets `compact` just after the piece is made.
+        Qt.callLater(() => { if (!root.compact || root.engaged) root.focusFirstField() })
     }
     onAnsweredChanged: if (answered) Qt.callLater(() => nextButton.forceActiveFocus())
 
@@ -74,6 +79,7 @@ ColumnLayout {
     }
     function submit() {
         if (answered) return
+        engaged = true
         root.checkRequested(answers(), Math.round(Date.now() - startedAt))
     }
 
