@@ -200,6 +200,7 @@ TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
     REQUIRE(open(shell, "ch08#worked-example-1-stepping-a-tile-through-the-array"));
     QQuickItem *copy = piece_input::shownItem(shell, "copyCode");
     REQUIRE(copy != nullptr);
+    bringIntoView(shell, copy);  // EX·06 sits between the heading and the code
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
     const QString copied = QGuiApplication::clipboard()->text();
     CHECK(copied.startsWith(QStringLiteral("def mxu_tile_cycles(m, array=128):\n")));
