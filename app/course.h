@@ -135,6 +135,20 @@ public:
     Q_INVOKABLE QString localPath(const QUrl &url) const;
     Q_INVOKABLE QUrl fileUrl(const QString &path) const;
 
+    // The drills (course_drills.cpp). The next question of a drill: a due
+    // card kind first, at the drill's level, from a fresh seed (see
+    // simqml::drillQuestion for the fields).
+    Q_INVOKABLE QVariantMap drillQuestion(const QString &drill);
+    // Checks the answers to a question from drillQuestion; a refused answer
+    // ({refused, refusal}) is not kept; any other is graded, scheduled and
+    // appended to the store: {correct, fields, steps, grade, intervalDays, due}.
+    Q_INVOKABLE QVariantMap drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs);
+    // {reviews, correct, accuracy, retention, level, maxLevel, due, dueKinds,
+    //  perDay: [{day, reviews}] (14 days), mostPerDay}
+    Q_INVOKABLE QVariantMap drillStats(const QString &drill) const;
+    // The built drills with the card kinds due today: [{id, name, due}].
+    Q_INVOKABLE QVariantList drillsDueToday() const;
+
     QString chip() const { return m_chip; }
     void setChip(const QString &chip);
 

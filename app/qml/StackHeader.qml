@@ -62,6 +62,31 @@ Rectangle {
                     font.pixelSize: Theme.bodySize
                 }
             }
+            // The drills' card kinds due today, each a way into its drill.
+            Row {
+                objectName: "drillsDue"
+                spacing: Theme.gapM
+                readonly property var drills: { Course.revision; return Course.drillsDueToday() }
+                visible: drills.length > 0
+                MonoText {
+                    text: "drills due today"
+                    font.pixelSize: Theme.bodySize
+                    height: dueButtons.count > 0 && dueButtons.itemAt(0) ? dueButtons.itemAt(0).height : implicitHeight
+                    verticalAlignment: Text.AlignVCenter
+                }
+                Repeater {
+                    id: dueButtons
+                    model: parent.drills
+                    delegate: SnugButton {
+                        required property var modelData
+                        objectName: "due_" + modelData.id
+                        mono: true
+                        text: modelData.id + " · " + modelData.due
+                        Accessible.name: modelData.id + " " + modelData.name + ": " + modelData.due + " card kinds due today"
+                        onClicked: root.openPlace(modelData.id)
+                    }
+                }
+            }
             PlainButton {
                 objectName: "startButton"
                 text: (Course.started ? "continue → " : "start the path → ")

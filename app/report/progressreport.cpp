@@ -1,4 +1,7 @@
 #include "progressreport.h"
+
+#include <progress/drills.h>
+#include <tpusim/drills.h>
 #include "reportformat.h"
 #include "runprediction.h"
 #include "../chapterprogress.h"
@@ -172,6 +175,35 @@ QString chapterStateName(ProgressReport::ChapterState state)
     return {};
 }
 
+// The drills with a generator: their reviews from the store.
+static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, const progress::Store &store)
+{
+    const progress::DrillLedger drills(store);
+    const QDateTime now = QDateTime::currentDateTime();
+    const std::int64_t today = QDateTime(now.date(), QTime(0, 0)).toMSecsSinceEpoch();
+    for (const std::string &id : tpusim::drills::drill_ids()) {
+        ProgressReport::Drill d;
+        d.id = QString::fromStdString(id);
+        for (const auto &c : catalog.chapters())
+            for (const auto &p : c.pieces)
+                if (p.id == d.id) {
+                    d.name = p.name;
+                    d.chapter = c.number;
+                }
+        const auto s = drills.stats(id, tpusim::drills::card_kinds(id), today, 14);
+        d.reviews = s.reviews;
+        d.correct = s.correct;
+        d.accuracy = s.accuracy;
+        d.hasRetention = s.retention.has_value();
+        d.retention = s.retention.value_or(0);
+        d.level = s.level;
+        d.due = s.due;
+        for (const auto &day : s.perDay)
+            d.perDay.append(day.reviews);
+        r.drills.append(d);
+    }
+}
+
 ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store, const QString &learner)
 {
     ProgressReport r;
@@ -183,6 +215,7 @@ ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const 
     const auto attempts = ledger.gateAttempts();
     addChapters(r, catalog, store, attempts);
     addEvidence(r, ledger, attempts);
+    addDrills(r, catalog, store);
     addActivity(r, store);
     return r;
 }

@@ -81,6 +81,23 @@ struct ProgressReport
         QList<Point> points;
     };
     struct EventKind { QString kind; qint64 count = 0; };
+    // A drill's reviews: how many, how many right, retention on the second
+    // and later reviews of a card kind, its level, the kinds due today and
+    // the reviews of each of the last 14 days (oldest first).
+    struct Drill
+    {
+        QString id;
+        QString name;
+        int chapter = 0;
+        int reviews = 0;
+        int correct = 0;
+        double accuracy = 0;
+        bool hasRetention = false;
+        double retention = 0;
+        int level = 1;
+        int due = 0;
+        QList<int> perDay;
+    };
 
     QString appVersion;
     QDateTime generated;
@@ -100,6 +117,7 @@ struct ProgressReport
     QList<Attempt> attempts;    // every gate attempt, oldest first
     QList<Run> runs;            // every imported run record, oldest first
     QList<Roofline> rooflines;  // one per chip with measured runs of your own
+    QList<Drill> drills;        // every drill the simulator generates questions for
     int ownMeasuredRuns = 0;
     int ownVerifiedRuns = 0;
     int exampleRuns = 0;

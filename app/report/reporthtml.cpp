@@ -1,6 +1,8 @@
 // The report's pages after the summary: every gate attempt, every run, every
 // chapter with its mastery work, and the activity log's counts.
 #include "reporthtml.h"
+
+#include <algorithm>
 #include "reportformat.h"
 #include "reporttheme.h"
 
@@ -172,6 +174,40 @@ QString chaptersSection(const ProgressReport &r)
     return h.join(QLatin1Char('\n'));
 }
 
+QString drillsSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2>Drills</h2>");
+    h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                        "<th>drill</th><th>name</th><th>reviews</th><th>accuracy</th><th>retention</th>"
+                        "<th>level</th><th>due today</th><th>reviews a day, 14 days</th></tr></thead>");
+    for (const auto &d : r.drills) {
+        // A sparkline: one block a day, its height the day's reviews against the busiest day.
+        static const QString bars = QStringLiteral("\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588");
+        int most = 0, total = 0;
+        for (int n : d.perDay) {
+            most = std::max(most, n);
+            total += n;
+        }
+        QString line;
+        for (int n : d.perDay)
+            line += n == 0 ? bars.at(0) : bars.at(1 + (n * 6 + most - 1) / most);
+        const QStringList days{line, QStringLiteral("(%1)").arg(total)};
+        h << QStringLiteral("<tr><td class=\"mono\"><b>%1</b> <span class=\"small\">ch&nbsp;%3</span></td><td nowrap>%2</td>"
+                            "<td class=\"num\">%4</td><td class=\"num\">%5</td><td class=\"num\">%6</td>"
+                            "<td class=\"num\">%7</td><td class=\"num\">%8</td><td class=\"mono small\">%9</td></tr>")
+                 .arg(esc(d.id), esc(d.name), QStringLiteral("%1").arg(d.chapter, 2, 10, QLatin1Char('0')))
+                 .arg(d.reviews)
+                 .arg(d.reviews ? QStringLiteral("%1 %").arg(qRound(100 * d.accuracy)) : QStringLiteral("–"),
+                      d.hasRetention ? QStringLiteral("%1 %").arg(qRound(100 * d.retention)) : QStringLiteral("–"))
+                 .arg(d.level)
+                 .arg(d.due)
+                 .arg(days.join(QLatin1Char(' ')));
+    }
+    h << QStringLiteral("</table>");
+    return h.join(QLatin1Char('\n'));
+}
+
 QString activitySection(const ProgressReport &r)
 {
     QStringList kinds;
@@ -196,7 +232,7 @@ QString progressReportHtml(const ProgressReport &r, const ReportHtmlTarget &targ
     if (target.webPage)
         h << QStringLiteral("<div class=\"runninghead\">tpu-course · progress report · %1 · %2</div>")
                  .arg(esc(r.learner), reportformat::minute(r.generated));
-    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << activitySection(r);
+    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << drillsSection(r) << activitySection(r);
     h << QStringLiteral("</body></html>");
     return h.join(QLatin1Char('\n'));
 }

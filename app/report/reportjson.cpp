@@ -69,6 +69,16 @@ QByteArray progressReportJson(const ProgressReport &r)
         rooflines.append(rooflineJson(roof));
     for (const auto &k : r.eventKinds)
         kinds.append(QJsonObject{{"kind", k.kind}, {"count", k.count}});
+    QJsonArray drills;
+    for (const auto &d : r.drills) {
+        QJsonArray days;
+        for (int n : d.perDay)
+            days.append(n);
+        drills.append(QJsonObject{{"id", d.id}, {"name", d.name}, {"chapter", d.chapter}, {"reviews", d.reviews},
+                                  {"correct", d.correct}, {"accuracy", d.accuracy},
+                                  {"retention", d.hasRetention ? QJsonValue(d.retention) : QJsonValue()},
+                                  {"level", d.level}, {"dueToday", d.due}, {"reviewsPerDay", days}});
+    }
     const QJsonObject summary{
         {"chapterCount", static_cast<int>(r.chapters.size())}, {"chaptersDone", r.chaptersDone},
         {"chaptersStarted", r.chaptersStarted}, {"itemsDone", r.itemsDone}, {"itemsTotal", r.itemsTotal},
@@ -86,6 +96,7 @@ QByteArray progressReportJson(const ProgressReport &r)
         {"gateAttempts", attempts},
         {"runs", runs},
         {"rooflines", rooflines},
+        {"drills", drills},
         {"activity", QJsonObject{{"first", iso(r.firstActivity)}, {"last", iso(r.lastActivity)},
                                  {"events", r.eventCount}, {"byKind", kinds}}},
     };

@@ -139,8 +139,8 @@ TEST_CASE("a pointer resting over the palette does not pick a row until it moves
     auto *field = shell.find("paletteField");
     REQUIRE(field != nullptr);
     WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("roof"));
-    WAIT_COMPARE(shell.course().palette()->query(), QStringLiteral("roof"));
+    shell.typeText(QStringLiteral("playg"));
+    WAIT_COMPARE(shell.course().palette()->query(), QStringLiteral("playg"));
     auto *list = shell.find("paletteList");
     REQUIRE(list != nullptr);
     REQUIRE(shell.course().palette()->rowCount() >= 1);

@@ -159,6 +159,38 @@ inline constexpr std::array kMigrations{
             value TEXT NOT NULL
         ) STRICT;
     )sql"},
+    Migration{4, "drill reviews, append-only", R"sql(
+        -- Every answer to a drill question: the card kind FSRS schedules, the
+        -- level and seed that regenerate the question, the answer as typed,
+        -- the time taken, the grade, and the kind's memory after the review.
+        CREATE TABLE drill_reviews (
+            id             INTEGER PRIMARY KEY,
+            drill          TEXT NOT NULL,
+            kind           TEXT NOT NULL,
+            level          INTEGER NOT NULL CHECK (level >= 1),
+            seed           INTEGER NOT NULL,
+            answer         TEXT NOT NULL,
+            correct        INTEGER NOT NULL CHECK (correct IN (0, 1)),
+            fields_right   INTEGER NOT NULL,
+            fields_asked   INTEGER NOT NULL,
+            elapsed_ms     INTEGER NOT NULL CHECK (elapsed_ms >= 0),
+            grade          INTEGER NOT NULL CHECK (grade BETWEEN 1 AND 4),
+            reviewed_at_ms INTEGER NOT NULL,
+            stability      REAL NOT NULL CHECK (stability > 0),
+            difficulty     REAL NOT NULL CHECK (difficulty BETWEEN 1 AND 10),
+            due_at_ms      INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE INDEX drill_reviews_by_kind ON drill_reviews(kind, id);
+
+        CREATE TRIGGER drill_reviews_no_update BEFORE UPDATE ON drill_reviews
+        BEGIN SELECT RAISE(ABORT, 'drill reviews are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER drill_reviews_no_delete BEFORE DELETE ON drill_reviews
+        BEGIN SELECT RAISE(ABORT, 'drill reviews are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER drill_reviews_no_replace BEFORE INSERT ON drill_reviews
+        WHEN EXISTS (SELECT 1 FROM drill_reviews WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'drill reviews are append-only: rows cannot be replaced'); END;
+    )sql"},
 };
 
 namespace detail {

@@ -1,0 +1,170 @@
+// The drills as the shell sees them: questions from libtpusim's generators,
+// answers checked there, reviews kept and scheduled by the progress store.
+#include "course.h"
+
+#include <chapters/chaptercatalog.h>
+#include <drillbridge.h>
+#include <progress/drills.h>
+#include <progress/store.h>
+#include <tpusim/drills.h>
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTime>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace {
+
+std::vector<std::string> kindsOf(const QString &drill)
+{
+    try {
+        return tpusim::drills::card_kinds(drill.toStdString());
+    } catch (const std::exception &) {
+        return {};
+    }
+}
+
+// Local midnight that starts today, in ms since the epoch.
+std::int64_t todayStartMs(std::int64_t nowMs)
+{
+    const QDateTime now = QDateTime::fromMSecsSinceEpoch(nowMs);
+    return QDateTime(now.date(), QTime(0, 0)).toMSecsSinceEpoch();
+}
+
+QString kindName(const std::string &kind)
+{
+    static const QHash<QString, QString> names{
+        {"D2.matmul", "matmul"},   {"D2.elementwise", "elementwise"}, {"D2.reduction", "reduction"},
+        {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"},
+        {"D1.jaxpr", "jaxpr"}, {"D1.stablehlo", "StableHLO"}, {"D1.hlo", "HLO"}, {"D1.real", "real dumps"},
+        {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"}};
+    const QString k = QString::fromStdString(kind);
+    return names.value(k, k);
+}
+
+} // namespace
+
+QVariantMap Course::drillQuestion(const QString &drill)
+{
+    const auto kinds = kindsOf(drill);
+    if (kinds.empty())
+        return {{"error", QStringLiteral("There is no drill %1.").arg(drill)}};
+    progress::DrillLedger ledger(m_store);
+    const std::int64_t now = m_store.nowMs();
+    const auto due = ledger.dueKinds(kinds, todayStartMs(now) + progress::fsrs::kDayMs - 1);
+    // Due kinds first; when none is due, practice goes on with the kind seen longest ago.
+    std::string kind;
+    if (!due.empty()) {
+        kind = due.front();
+    } else {
+        std::int64_t oldest = INT64_MAX;
+        for (const auto &k : kinds) {
+            const auto last = ledger.lastReview(k);
+            if (last && last->reviewedAtMs < oldest) {
+                oldest = last->reviewedAtMs;
+                kind = k;
+            }
+        }
+    }
+    const int level = progress::drillLevel(ledger.reviews(drill.toStdString()), tpusim::drills::max_level());
+    const std::uint64_t seed = QRandomGenerator::global()->bounded(1u << 30);
+    QVariantMap q = simqml::drillQuestion(QString::fromStdString(kind), level, seed);
+    q.insert(QStringLiteral("kindName"), kindName(kind));
+    q.insert(QStringLiteral("dueBefore"), static_cast<int>(due.size()));
+    return q;
+}
+
+QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs)
+{
+    const QString kind = question.value(QStringLiteral("kind")).toString();
+    const int level = question.value(QStringLiteral("level")).toInt();
+    const std::uint64_t seed = question.value(QStringLiteral("seed")).toString().toULongLong();
+    QVariantMap result = simqml::drillCheck(kind, level, seed, answers);
+    if (result.value(QStringLiteral("refused")).toBool())
+        return result; // not graded, not kept
+    progress::NewDrillReview review;
+    review.drill = question.value(QStringLiteral("drill")).toString().toStdString();
+    review.kind = kind.toStdString();
+    review.level = level;
+    review.seed = static_cast<std::int64_t>(seed);
+    review.answerJson = QJsonDocument(QJsonObject::fromVariantMap(answers)).toJson(QJsonDocument::Compact).toStdString();
+    review.correct = result.value(QStringLiteral("correct")).toBool();
+    review.fieldsRight = result.value(QStringLiteral("fieldsRight")).toInt();
+    review.fieldsAsked = result.value(QStringLiteral("fieldsAsked")).toInt();
+    review.elapsedMs = elapsedMs;
+    try {
+        progress::DrillLedger ledger(m_store);
+        const progress::DrillReview kept = ledger.addReview(review);
+        static const char *grades[] = {"", "again", "hard", "good", "easy"};
+        result.insert(QStringLiteral("grade"), QString::fromLatin1(grades[kept.grade]));
+        result.insert(QStringLiteral("intervalDays"),
+                      static_cast<int>((kept.dueAtMs - kept.reviewedAtMs) / progress::fsrs::kDayMs));
+        result.insert(QStringLiteral("due"), QDateTime::fromMSecsSinceEpoch(kept.dueAtMs).date().toString(Qt::ISODate));
+        // A right answer at the top level is the drill's mastery item done.
+        if (kept.correct && kept.level >= tpusim::drills::max_level()) {
+            const QString drill = QString::fromStdString(review.drill);
+            const int chapter = chapterOfPiece(drill);
+            if (const course::ChapterInfo *info = m_catalog.chapter(chapter))
+                for (const auto &item : info->mastery)
+                    if (item.piece == drill)
+                        m_store.setMasteryItemDone(chapter, item.id.toStdString(), true);
+        }
+    } catch (const std::exception &e) {
+        reportProblem(QString::fromUtf8(e.what()));
+        return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
+    }
+    emit progressChanged();
+    return result;
+}
+
+QVariantMap Course::drillStats(const QString &drill) const
+{
+    const auto kinds = kindsOf(drill);
+    progress::DrillLedger ledger(m_store);
+    const std::int64_t today = todayStartMs(m_store.nowMs());
+    const progress::DrillStats s = ledger.stats(drill.toStdString(), kinds, today, 14);
+    QVariantList perDay;
+    int most = 0;
+    for (const auto &d : s.perDay) {
+        perDay.append(QVariantMap{{"day", QDateTime::fromMSecsSinceEpoch(d.dayStartMs).date().toString(QStringLiteral("MMM d"))},
+                                  {"reviews", d.reviews}});
+        most = std::max(most, d.reviews);
+    }
+    QVariantList dueKinds;
+    for (const auto &k : ledger.dueKinds(kinds, today + progress::fsrs::kDayMs - 1))
+        dueKinds.append(kindName(k));
+    return {{"drill", drill},
+            {"reviews", s.reviews},
+            {"correct", s.correct},
+            {"accuracy", s.accuracy},
+            {"retention", s.retention ? QVariant(*s.retention) : QVariant()},
+            {"level", s.level},
+            {"maxLevel", tpusim::drills::max_level()},
+            {"due", s.due},
+            {"dueKinds", dueKinds},
+            {"kinds", static_cast<int>(kinds.size())},
+            {"perDay", perDay},
+            {"mostPerDay", most}};
+}
+
+QVariantList Course::drillsDueToday() const
+{
+    QVariantList out;
+    for (const QVariant &p : pieces()) {
+        const QVariantMap piece = p.toMap();
+        if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
+            !piece.value(QStringLiteral("hasPage")).toBool())
+            continue;
+        const QString id = piece.value(QStringLiteral("id")).toString();
+        if (kindsOf(id).empty())
+            continue;
+        const QVariantMap s = drillStats(id);
+        out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))},
+                               {"due", s.value(QStringLiteral("due"))}});
+    }
+    return out;
+}

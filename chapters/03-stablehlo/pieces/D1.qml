@@ -1,0 +1,60 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// D1: questions from libtpusim's seeded generator, at the drill's level,
+// the card kinds due today first; each answer checked by the simulator,
+// graded, scheduled with FSRS and kept in the progress store. Inline in
+// the chapter's text (compact) the piece takes its content's height.
+FocusScope {
+    id: root
+    objectName: "d1Piece"
+    property bool compact: false
+    property var question: ({})
+    property var result: null
+    readonly property var stats: { Course.revision; return Course.drillStats("D1") }
+
+    implicitHeight: round.implicitHeight + 2 * Theme.gapM
+    implicitWidth: Theme.px(640)
+
+    function next() {
+        round.refusal = ""
+        root.result = null
+        root.question = Course.drillQuestion("D1")
+    }
+    // No presets: every question is the generator's.
+    function applyPresetNamed(name) { return false }
+
+    Component.onCompleted: next()
+
+    ScrollPage {
+        id: scroller
+        anchors.fill: parent
+        interactive: !root.compact
+        contentHeight: round.implicitHeight + 2 * Theme.gapM
+
+        DrillRound {
+            id: round
+            objectName: "d1Round"
+            y: Theme.gapM
+            width: scroller.availableWidth
+            compact: root.compact
+            intro: "Decode any dot_general: a contraction printed as jaxpr, StableHLO or HLO, its result's dimensions hidden; give the output shape, the FLOPs, and the contracting dimensions of each operand (the lhs's, then x, then the rhs's: [2] x [1]). Checked with libtpusim's dot_general model, the one the IR x-ray decodes with."
+            question: root.question
+            result: root.result
+            stats: root.stats
+            codeHtml: root.question.code ? Course.codeStyled(root.question.code, root.question.codeLanguage, Theme.codeColorsOnDark) : ""
+            onCheckRequested: (answers, elapsedMs) => {
+                const r = Course.drillCheck(root.question, answers, elapsedMs)
+                if (r.refused) {
+                    round.refusal = r.refusal
+                    return
+                }
+                round.refusal = ""
+                root.result = r
+            }
+            onNextRequested: root.next()
+        }
+    }
+}

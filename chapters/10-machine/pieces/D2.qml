@@ -1,0 +1,60 @@
+import QtQuick
+import QtQuick.Controls
+import TpuCourse.Ui
+import TpuCourse.Backend
+
+// D2: questions from libtpusim's seeded generator, at the drill's level,
+// the card kinds due today first; each answer checked by the simulator,
+// graded, scheduled with FSRS and kept in the progress store. Inline in
+// the chapter's text (compact) the piece takes its content's height.
+FocusScope {
+    id: root
+    objectName: "d2Piece"
+    property bool compact: false
+    property var question: ({})
+    property var result: null
+    readonly property var stats: { Course.revision; return Course.drillStats("D2") }
+
+    implicitHeight: round.implicitHeight + 2 * Theme.gapM
+    implicitWidth: Theme.px(640)
+
+    function next() {
+        round.refusal = ""
+        root.result = null
+        root.question = Course.drillQuestion("D2")
+    }
+    // No presets: every question is the generator's.
+    function applyPresetNamed(name) { return false }
+
+    Component.onCompleted: next()
+
+    ScrollPage {
+        id: scroller
+        anchors.fill: parent
+        interactive: !root.compact
+        contentHeight: round.implicitHeight + 2 * Theme.gapM
+
+        DrillRound {
+            id: round
+            objectName: "d2Round"
+            y: Theme.gapM
+            width: scroller.availableWidth
+            compact: root.compact
+            intro: "Roofline on sight: an op, its shapes, its dtype and a chip; give the floor of its time, whether compute or memory binds it, and its arithmetic intensity, each within 10 %. The simulator checks every answer with the roofline model EX·01 draws, and shows its working."
+            question: root.question
+            result: root.result
+            stats: root.stats
+            codeHtml: root.question.code ? Course.codeStyled(root.question.code, root.question.codeLanguage, Theme.codeColorsOnDark) : ""
+            onCheckRequested: (answers, elapsedMs) => {
+                const r = Course.drillCheck(root.question, answers, elapsedMs)
+                if (r.refused) {
+                    round.refusal = r.refusal
+                    return
+                }
+                round.refusal = ""
+                root.result = r
+            }
+            onNextRequested: root.next()
+        }
+    }
+}

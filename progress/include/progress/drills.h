@@ -1,0 +1,94 @@
+#pragma once
+
+// Drill reviews: every answer to a drill question, kept with the answer as
+// typed, the time taken, the grade and the card kind's memory after it
+// (FSRS, fsrs.h). The table is append-only in SQL, like gate attempts; a
+// card kind's schedule is its newest review.
+
+#include "progress/fsrs.h"
+#include "progress/store.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace progress {
+
+struct DrillReview {
+    std::int64_t id = 0;
+    std::string drill;       // "D2"
+    std::string kind;        // "D2.matmul": the card kind FSRS schedules
+    int level = 1;
+    std::int64_t seed = 0;   // regenerates the question
+    std::string answerJson;  // {"time": "4.1 ms", ...} as typed
+    bool correct = false;
+    int fieldsRight = 0;
+    int fieldsAsked = 0;
+    int elapsedMs = 0;       // from the question shown to the answer checked
+    int grade = 1;           // FSRS: 1 Again, 2 Hard, 3 Good, 4 Easy
+    std::int64_t reviewedAtMs = 0;
+    double stability = 0;    // the kind's memory after this review
+    double difficulty = 0;
+    std::int64_t dueAtMs = 0;
+};
+
+struct NewDrillReview {
+    std::string drill;
+    std::string kind;
+    int level = 1;
+    std::int64_t seed = 0;
+    std::string answerJson;
+    bool correct = false;
+    int fieldsRight = 0;
+    int fieldsAsked = 0;
+    int elapsedMs = 0;
+};
+
+struct DayCount {
+    std::int64_t dayStartMs = 0;
+    int reviews = 0;
+};
+
+struct DrillStats {
+    std::string drill;
+    int reviews = 0;
+    int correct = 0;
+    double accuracy = 0;              // correct / reviews; 0 without reviews
+    std::optional<double> retention;  // correct among second and later reviews of a kind
+    int level = 1;
+    int due = 0;                      // kinds due by the end of today, new ones included
+    std::vector<DayCount> perDay;     // the last `days` days, oldest first
+};
+
+// The grade a checked answer earns: wrong is Again; right within 30 s is
+// Easy, within 3 minutes Good, slower Hard.
+int drillGrade(bool correct, int elapsedMs);
+
+// A drill's level from its reviews, oldest first: it starts at 1, rises
+// after three right answers in a row at the current level and falls after
+// two wrong ones, within 1..maxLevel.
+int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel = 3);
+
+class DrillLedger {
+public:
+    explicit DrillLedger(const Store& store) : store_(store) {}
+
+    // Grades the answer, schedules its kind with FSRS from the kind's last
+    // review and appends the review, all in one transaction.
+    DrillReview addReview(const NewDrillReview& review);
+    // Oldest first; every drill when `drill` is empty.
+    std::vector<DrillReview> reviews(const std::string& drill = {}) const;
+    std::optional<DrillReview> lastReview(const std::string& kind) const;
+    // The kinds of `kinds` due by `endOfDayMs`, never-reviewed ones included,
+    // most overdue first, new ones last.
+    std::vector<std::string> dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const;
+    // `todayStartMs` is the local midnight that starts today.
+    DrillStats stats(const std::string& drill, const std::vector<std::string>& kinds, std::int64_t todayStartMs,
+                     int days = 14) const;
+
+private:
+    const Store& store_;
+};
+
+}  // namespace progress
