@@ -8,6 +8,7 @@
 #include "vmembudgetmodel.h"
 #include "layoutlensmodel.h"
 #include "systolicmodel.h"
+#include "tracermodel.h"
 #include "pipelinemodel.h"
 
 #include <tpusim/bench.h>
@@ -30,6 +31,7 @@ void SimBridge::registerSingleton()
     LayoutLensModel::registerType();
     SystolicModel::registerType();
     PipelineModel::registerType();
+    TracerModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

@@ -1,0 +1,401 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// EX·02 the tracer: a small JAX program stepped through tracing one Python
+// line at a time by libtpusim (TracerModel): the tracers in the frame (shape,
+// dtype, static or traced), each primitive appended to the jaxpr as its line
+// records it, JAX's error when a Python if meets a traced value, and jit's
+// cache keyed on shapes and static arguments.
+FocusScope {
+    id: root
+    objectName: "ex02Root"
+    // The chapter's mastery item, goal by goal as the store holds it. Only
+    // the learner's own steps, edits and choices count, never the opening
+    // state or a preset.
+    readonly property string masteryItem: "ch02-step-tracer"
+    readonly property var goals: { Course.revision; return Course.goalsOf(2, masteryItem) }
+    property bool sawError: false        // the learner stepped into the concretization error
+    property bool learnerRetraced: false // a learner's edit retraced
+    readonly property var trace: sim.trace
+    readonly property var cur: sim.current
+    readonly property var program: sim.programs.find(p => p.id === sim.program) || ({ knobs: [] })
+
+    TracerModel {
+        id: sim
+        objectName: "ex02Model"
+    }
+
+    // A program by id, as chapter text names it (`::: piece EX02 preset=scan`);
+    // "error" is the Python if on a traced value.
+    function applyPresetNamed(name) {
+        const id = name === "error" ? "traced-if" : name
+        if (!sim.programs.some(p => p.id === id)) return false
+        sim.program = id
+        sim.reset()
+        if (name === "error") sim.setChoice("branch", "python if")
+        sim.step = 0
+        root.sawError = false
+        return true
+    }
+    // The learner's own step (a button, a key, a click on a line).
+    function stepTo(s) {
+        sim.step = s
+        const c = sim.current
+        if (c.failed) root.sawError = true
+        else if (c.last && root.trace.error === "") Course.reachGoal(2, root.masteryItem, "step")
+    }
+    function chooseProgram(id) {
+        sim.program = id
+        sim.step = 0
+    }
+    function sizeEdited(knob, v) {
+        sim.setSize(knob, v)
+        root.judgeCache()
+    }
+    function choiceEdited(knob, v) {
+        sim.setChoice(knob, v)
+        root.judgeCache()
+        if (sim.program === "static-if" && knob === "act")
+            Course.reachGoal(2, root.masteryItem, "static")
+        if (sim.program === "traced-if" && root.sawError && v !== "python if")
+            Course.reachGoal(2, root.masteryItem, "concretize")
+        if (v === "python if") root.sawError = false
+    }
+    function judgeCache() {
+        if (root.trace.problem) return
+        if (!sim.cacheHit) root.learnerRetraced = true
+        else if (root.learnerRetraced) Course.reachGoal(2, root.masteryItem, "retrace")
+    }
+
+    ScrollPage {
+        id: scroller
+        anchors.fill: parent
+        focus: true
+        contentHeight: page.implicitHeight
+
+        ColumnLayout {
+            id: page
+            width: scroller.availableWidth
+            spacing: Theme.gapM
+
+            Text {
+                Layout.fillWidth: true
+                text: "Tracing runs your Python once, with tracers in place of arrays: each carries a shape and a dtype but no numbers, and each jax.numpy call on them appends primitives to the jaxpr. Step a program line by line, change its shapes and static arguments, and watch the jaxpr follow."
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                lineHeight: 1.2
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
+
+            GridLayout {
+                Layout.fillWidth: true
+                columns: 2
+                columnSpacing: Theme.gapM
+                rowSpacing: Theme.gap
+                Caption { text: "program" }
+                ChoiceRow {
+                    Layout.fillWidth: true
+                    options: sim.programs.map(p => ({ id: p.id, label: p.title }))
+                    current: sim.program
+                    namePrefix: "ex02Program_"
+                    onChosen: id => root.chooseProgram(id)
+                }
+                Caption { text: "shapes" }
+                Flow {
+                    Layout.fillWidth: true
+                    spacing: Theme.gapM
+                    Repeater {
+                        model: root.program.knobs.filter(k => !k.choice)
+                        delegate: ScrubNumber {
+                            required property var modelData
+                            objectName: "ex02Size_" + modelData.id
+                            label: modelData.label
+                            Binding on value { value: sim.sizes[modelData.id] || 0; restoreMode: Binding.RestoreNone }
+                            defaultValue: modelData.value
+                            // 0 is reachable, so the piece can say in place why a size must be positive.
+                            from: 0; to: 65536; stepSize: 8; fineStep: 1; minimumDigits: 4
+                            pixelsPerStep: 6
+                            onValueEdited: v => root.sizeEdited(modelData.id, v)
+                        }
+                    }
+                }
+                Repeater {
+                    model: root.program.knobs.filter(k => k.choice)
+                    delegate: RowLayout {
+                        required property var modelData
+                        Layout.columnSpan: 2
+                        Layout.fillWidth: true
+                        spacing: Theme.gapM
+                        Caption { text: modelData.label + " (static)"; Layout.preferredWidth: Theme.px(150) }
+                        ChoiceRow {
+                            Layout.fillWidth: true
+                            options: modelData.choices.map(c => ({ id: c, label: c }))
+                            current: sim.choices[modelData.id] || ""
+                            namePrefix: "ex02Choice_" + modelData.id + "_"
+                            onChosen: id => root.choiceEdited(modelData.id, id)
+                        }
+                    }
+                }
+            }
+
+            Text {
+                objectName: "ex02Problem"
+                Layout.fillWidth: true
+                visible: text !== ""
+                text: root.trace.problem || ""
+                wrapMode: Text.WordWrap
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                color: Theme.failed
+            }
+
+            // The step bar: ← → step, Home and End jump.
+            FocusScope {
+                id: stepBar
+                objectName: "ex02Steps"
+                Layout.fillWidth: true
+                visible: !root.trace.problem
+                implicitHeight: stepRow.implicitHeight
+                activeFocusOnTab: true
+                Keys.onLeftPressed: root.stepTo(sim.step - 1)
+                Keys.onRightPressed: root.stepTo(sim.step + 1)
+                Keys.onPressed: event => {
+                    if (event.key === Qt.Key_Home) { root.stepTo(0); event.accepted = true }
+                    else if (event.key === Qt.Key_End) { root.stepTo((root.trace.stepCount || 1) - 1); event.accepted = true }
+                }
+                FocusFrame {}
+                RowLayout {
+                    id: stepRow
+                    width: parent.width
+                    spacing: Theme.gap
+                    SnugButton {
+                        objectName: "ex02Back"
+                        text: "← back"
+                        enabled: sim.step > 0
+                        onClicked: { stepBar.forceActiveFocus(); root.stepTo(sim.step - 1) }
+                    }
+                    SnugButton {
+                        objectName: "ex02Next"
+                        text: "step →"
+                        enabled: !root.cur.last
+                        onClicked: { stepBar.forceActiveFocus(); root.stepTo(sim.step + 1) }
+                    }
+                    SnugButton {
+                        objectName: "ex02End"
+                        text: "to the end"
+                        enabled: !root.cur.last
+                        onClicked: { stepBar.forceActiveFocus(); root.stepTo((root.trace.stepCount || 1) - 1) }
+                    }
+                    MonoText {
+                        objectName: "ex02StepText"
+                        Layout.leftMargin: Theme.gap
+                        color: Theme.inkText
+                        text: "step " + ((root.cur.index || 0) + 1) + " of " + (root.trace.stepCount || 0) + " · line " + (root.cur.line || 0)
+                    }
+                    Item { Layout.fillWidth: true }
+                    MonoText {
+                        objectName: "ex02Cache"
+                        color: sim.cacheHit ? Theme.verified : Theme.inkMuted
+                        font.pixelSize: Theme.tinySize
+                        text: "jit cache: " + sim.traceCount + (sim.traceCount === 1 ? " trace" : " traces") + " · "
+                              + (sim.cacheHit ? "these shapes and static args: cache hit, no retrace"
+                                              : "new shapes or static args: retraced")
+                    }
+                }
+            }
+
+            Text {
+                objectName: "ex02Note"
+                Layout.fillWidth: true
+                visible: !root.trace.problem
+                text: root.cur.note || ""
+                wrapMode: Text.WordWrap
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                lineHeight: 1.2
+                color: Theme.inkText
+            }
+
+            TwoColumns {
+                Layout.fillWidth: true
+                visible: !root.trace.problem
+                firstShare: 0.5
+                minimumColumnWidth: Theme.px(420)
+
+                ColumnLayout {
+                    spacing: Theme.gap
+                    Caption { text: "Python, as the tracer runs it" }
+                    Rectangle {
+                        Layout.fillWidth: true
+                        implicitHeight: source.implicitHeight + Theme.gap * 2
+                        color: Theme.card
+                        border.color: Theme.cardBorder
+                        radius: Theme.radius
+                        Column {
+                            id: source
+                            x: Theme.gap; y: Theme.gap
+                            width: parent.width - Theme.gap * 2
+                            Repeater {
+                                model: root.trace.lines || []
+                                delegate: Rectangle {
+                                    required property string modelData
+                                    required property int index
+                                    readonly property bool lit: index + 1 === root.cur.line
+                                    objectName: "ex02Line_" + (index + 1)
+                                    width: source.width
+                                    height: lineText.implicitHeight + Theme.px(2)
+                                    color: lit ? (root.cur.failed ? Theme.problemGround : Theme.accentSoft) : "transparent"
+                                    radius: Theme.px(2)
+                                    MonoText {
+                                        width: Theme.px(22)
+                                        horizontalAlignment: Text.AlignRight
+                                        anchors.verticalCenter: parent.verticalCenter
+                                        text: index + 1
+                                        color: parent.lit ? Theme.accent : Theme.inkFaint
+                                        font.pixelSize: Theme.tinySize
+                                    }
+                                    MonoText {
+                                        id: lineText
+                                        x: Theme.px(32)
+                                        width: parent.width - x
+                                        anchors.verticalCenter: parent.verticalCenter
+                                        text: Course.codeStyled(modelData, "python", Theme.codeColorsOnDark)
+                                        textFormat: Text.StyledText
+                                        elide: Text.ElideRight
+                                        color: Theme.inkMuted
+                                        font.pixelSize: Theme.tinySize
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Caption { text: "the frame after this line: traced names hold tracers, static ones plain Python values" }
+                    Repeater {
+                        model: root.cur.frame || []
+                        delegate: RowLayout {
+                            required property var modelData
+                            Layout.fillWidth: true
+                            spacing: Theme.gapM
+                            MonoText {
+                                Layout.preferredWidth: Theme.px(120)
+                                text: modelData.name
+                                color: Theme.inkText
+                                elide: Text.ElideRight
+                            }
+                            MonoText {
+                                Layout.preferredWidth: Theme.px(70)
+                                text: modelData.traced ? "traced" : "static"
+                                color: modelData.traced ? Theme.accent : Theme.inkMuted
+                            }
+                            MonoText {
+                                objectName: "ex02Frame_" + modelData.name
+                                Layout.fillWidth: true
+                                text: modelData.traced ? modelData.aval + (modelData.value ? "  " + modelData.value : "") : modelData.value
+                                color: Theme.inkText
+                                wrapMode: Text.Wrap
+                            }
+                        }
+                    }
+                }
+
+                ColumnLayout {
+                    spacing: Theme.gap
+                    Caption {
+                        text: root.cur.added && root.cur.added.length > 0
+                              ? "this line appended " + root.cur.added.length + (root.cur.added.length === 1 ? " equation" : " equations")
+                              : (root.cur.innerLabel ? "this line recorded into a sub-jaxpr (" + root.cur.innerLabel + ")" : "this line appended nothing")
+                    }
+                    Rectangle {
+                        Layout.fillWidth: true
+                        visible: (root.cur.added && root.cur.added.length > 0) || root.cur.inner !== ""
+                        implicitHeight: addedText.implicitHeight + Theme.gap * 2
+                        color: Theme.card
+                        border.color: Theme.accent
+                        radius: Theme.radius
+                        Text {
+                            id: addedText
+                            objectName: "ex02Added"
+                            x: Theme.gap; y: Theme.gap
+                            width: parent.width - Theme.gap * 2
+                            text: Course.codeStyled(root.cur.inner ? root.cur.inner : (root.cur.added || []).join("\n"), "jaxpr", Theme.codeColorsOnDark)
+                            textFormat: Text.StyledText
+                            wrapMode: Text.WrapAnywhere
+                            font.family: Theme.mono; font.pixelSize: Theme.tinySize
+                            color: Theme.inkMuted
+                        }
+                    }
+                    Caption { text: root.cur.last && !root.cur.failed ? "the finished jaxpr" : "the jaxpr so far" }
+                    Rectangle {
+                        Layout.fillWidth: true
+                        implicitHeight: jaxprText.implicitHeight + Theme.gap * 2
+                        color: Theme.card
+                        border.color: Theme.cardBorder
+                        radius: Theme.radius
+                        Text {
+                            id: jaxprText
+                            objectName: "ex02Jaxpr"
+                            x: Theme.gap; y: Theme.gap
+                            width: parent.width - Theme.gap * 2
+                            text: Course.codeStyled(root.cur.jaxpr || "", "jaxpr", Theme.codeColorsOnDark)
+                            textFormat: Text.StyledText
+                            wrapMode: Text.WrapAnywhere
+                            font.family: Theme.mono; font.pixelSize: Theme.tinySize
+                            color: Theme.inkMuted
+                        }
+                    }
+                }
+            }
+
+            // JAX's error, where the trace stopped, and what to write instead.
+            Rectangle {
+                objectName: "ex02ErrorCard"
+                Layout.fillWidth: true
+                visible: !root.trace.problem && root.cur.failed === true
+                implicitHeight: errorColumn.implicitHeight + Theme.gapM * 2
+                color: Theme.problemGround
+                border.color: Theme.failed
+                radius: Theme.radius
+                ColumnLayout {
+                    id: errorColumn
+                    x: Theme.gapM; y: Theme.gapM
+                    width: parent.width - Theme.gapM * 2
+                    spacing: Theme.gap
+                    Text {
+                        objectName: "ex02Error"
+                        Layout.fillWidth: true
+                        text: root.trace.error || ""
+                        wrapMode: Text.WrapAnywhere
+                        font.family: Theme.mono; font.pixelSize: Theme.tinySize
+                        color: Theme.inkText
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: "The if asks the tracer s > 0 for True or False, and a tracer has no value until the program runs. Branch on data without asking: jnp.where records both sides and a select_n; lax.cond records one cond equation holding both branches. Pick one above, under “branch with”."
+                        wrapMode: Text.WordWrap
+                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                        color: Theme.inkMuted
+                    }
+                }
+            }
+
+            TwoColumns {
+                Layout.fillWidth: true
+                firstShare: 0.6
+                minimumColumnWidth: Theme.px(400)
+                Text {
+                    text: "The jaxprs are libtpusim's model of JAX's tracing, printed as current JAX prints them and checked op for op against shipped jaxpr texts. Nothing here runs JAX or times anything."
+                    wrapMode: Text.WordWrap
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: Theme.inkFaint
+                }
+                GoalList {
+                    objectName: "ex02Mastery"
+                    heading: "Tracing, step by step:"
+                    goals: root.goals
+                    chapter: 2
+                }
+            }
+        }
+    }
+}
