@@ -101,9 +101,12 @@ void TracerModel::retrace()
         t.insert("cacheKey", qs(m_trace.cache_key));
         t.insert("jaxpr", qs(m_trace.text()));
         t.insert("equations", static_cast<int>(tpusim::tracer::primitive_sequence(m_trace).size()));
+        // The same key as the last trace is no new call: what it said stands.
         const QString key = qs(m_trace.cache_key);
-        m_hit = m_keys.contains(key);
+        if (key != m_lastKey)
+            m_hit = m_keys.contains(key);
         m_keys.insert(key);
+        m_lastKey = key;
     }
     m_traceMap = t;
     m_step = std::clamp(m_step, 0, std::max(0, static_cast<int>(m_trace.steps.size()) - 1));

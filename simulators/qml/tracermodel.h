@@ -63,5 +63,6 @@ private:
     QVariantMap m_traceMap;
     int m_step = 0;
     QSet<QString> m_keys;
+    QString m_lastKey;
     bool m_hit = false;
 };
