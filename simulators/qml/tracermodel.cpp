@@ -121,7 +121,7 @@ QVariantMap TracerModel::current() const
     QVariantList frame;
     for (const auto &b : st.frame)
         frame.append(QVariantMap{{"name", qs(b.name)}, {"traced", b.traced},
-                                 {"aval", b.traced ? qs(b.aval.text()) : QString()},
+                                 {"aval", b.traced ? qs(b.aval.text()) : QString()}, {"weak", b.aval.weak},
                                  {"value", qs(b.value)}});
     QStringList added;
     for (int i = st.recorded_from; i < st.recorded_to; ++i) added.append(qs(m_trace.printed[static_cast<std::size_t>(i)].text));

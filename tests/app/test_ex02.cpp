@@ -81,6 +81,17 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     // bf16: the weak-typed 0.0 follows the array's dtype.
     click(shell, "ex02Choice_dtype_bf16");
     WAIT_VERIFY(jaxprShown(shell).find("max f 0.0:bf16[]") != std::string::npos);
+    CHECK(shown(shell, "ex02Frame_0.0") == "a Python float, weakly typed: enters as the literal 0.0:bf16[]");
+
+    // The scan's body is traced once, into a sub-jaxpr of its own.
+    click(shell, "ex02Program_scan");
+    WAIT_VERIFY(shownItem(shell, "ex02Size_T") != nullptr);
+    click(shell, "ex02Next");
+    for (int i = 0; i < 3; ++i) QTest::keyClick(window, Qt::Key_Right);
+    WAIT_COMPARE(stepIndex(shell), 4);
+    CHECK(current(shell).value("innerLabel").toString() == QStringLiteral("scan body"));
+    CHECK(current(shell).value("inner").toString().contains(QStringLiteral("in (g, g) }")));
+    shell.shot("ex02_scan_body");
 
     // A static argument: only the branch taken is traced.
     click(shell, "ex02Program_static-if");

@@ -166,6 +166,11 @@ TEST_CASE("tracer: shapes and static arguments change the jaxpr", "[tracer]")
     // A weak-typed Python float takes the array's dtype.
     const Trace b = tracer::trace("mlp", with("dtype", "bf16"));
     CHECK(b.text().find("max f 0.0:bf16[]") != std::string::npos);
+    const auto& lit = b.steps.back().frame.back();
+    CHECK(lit.name == "0.0");
+    CHECK(!lit.traced);
+    CHECK(lit.aval.weak);
+    CHECK(lit.value == "a Python float, weakly typed: enters as the literal 0.0:bf16[]");
     // A static if leaves only the branch it took; none at all for "none".
     CHECK(tracer::primitive_sequence(tracer::trace("static-if", with("act", "tanh")))
           == std::vector<std::string>{"dot_general", "tanh"});

@@ -285,7 +285,7 @@ FocusScope {
                             }
                             MonoText {
                                 Layout.preferredWidth: Theme.px(70)
-                                text: modelData.traced ? "traced" : "static"
+                                text: modelData.traced ? "traced" : (modelData.weak ? "weak" : "static")
                                 color: modelData.traced ? Theme.accent : Theme.inkMuted
                             }
                             MonoText {

@@ -78,6 +78,14 @@ public:
     {
         put(Binding{name, false, {}, value, -1});
     }
+    // A Python scalar in the line: weakly typed, it enters the jaxpr as a literal.
+    void bind_literal(const std::string& text, const char* kind, const Aval& as)
+    {
+        Aval weak = as;
+        weak.weak = true;
+        put(Binding{text, false, weak, std::string("a Python ") + kind + ", weakly typed: enters as the literal " + text
+                                         + (text.find('.') == std::string::npos ? ".0" : "") + ":" + as.text(), -1});
+    }
     void unbind(const std::string& name)
     {
         frame_.erase(std::remove_if(frame_.begin(), frame_.end(), [&](const Binding& b) { return b.name == name; }),
@@ -322,6 +330,7 @@ void mlp(Builder& b, const Settings& s)
            + "], then add. Rebinding h in Python only moves the name; the jaxpr gets a new variable.");
     b.at(4);
     const int r = b.eqn("max", {}, {b.v(h), Builder::lit("0.0", b.av(dt, {}))}, b.av(dt, {B, H}));
+    b.bind_literal("0.0", "float", b.av(dt, {}));
     b.t.jaxpr.outs = {b.v(r)};
     b.step("0.0 is a Python float: weakly typed, so it takes h's dtype (" + dt
            + ") instead of promoting it, and appears inline as a literal.");
@@ -494,6 +503,7 @@ void static_if(Builder& b, const Settings& s)
     if (act == "relu") {
         b.at(4);
         y = b.eqn("max", {}, {b.v(y), Builder::lit("0.0", b.av("f32", {}))}, b.av("f32", {B, D}));
+        b.bind_literal("0.0", "float", b.av("f32", {}));
         b.bind("y", y);
         b.step("Only the branch taken is traced: one max. The tanh line never runs.");
     } else {
@@ -538,6 +548,7 @@ void traced_if(Builder& b, const Settings& s)
     b.step("x.sum() records reduce_sum: s is a tracer, f32[], with no value yet.");
     b.at(3);
     const int gt = b.eqn("gt", {}, {b.v(sum), Builder::lit("0.0", b.av("f32", {}))}, b.av("bool", {}));
+    b.bind_literal("0", "int", b.av("f32", {}));
     if (how == "python if") {
         b.bind("s > 0", gt);
         b.t.error =
