@@ -47,6 +47,14 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     CHECK(shown(shell, "ex02StepText") == "step 1 of 4 · line 1");
     CHECK(jaxprShown(shell) == mlp.text_upto(1));
     CHECK(shown(shell, "ex02Frame_x") == "f32[32,128]");
+    // Pointing at a name explains what it is while tracing.
+    QTest::mouseMove(window, at(item(shell, "ex02FrameRow_x"), 0.1));
+    QObject *card = shell.find("ex02FrameCard_x");
+    REQUIRE(card != nullptr);
+    WAIT_VERIFY(card->property("visible").toBool());
+    CHECK(card->property("text").toString().startsWith(QStringLiteral("x is a tracer: f32[32,128]\n")));
+    QTest::mouseMove(window, QPoint(2, 2));
+    WAIT_VERIFY(!card->property("visible").toBool());
     CHECK(shell.store().masteryGoalsReached(2).empty());
     shell.shot("ex02_open");
 

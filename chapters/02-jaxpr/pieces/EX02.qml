@@ -22,6 +22,7 @@ FocusScope {
     readonly property var trace: sim.trace
     readonly property var cur: sim.current
     readonly property var program: sim.programs.find(p => p.id === sim.program) || ({ knobs: [] })
+    readonly property var choiceKnob: program.knobs.find(k => k.choice) || null
 
     TracerModel {
         id: sim
@@ -63,6 +64,20 @@ FocusScope {
         if (sim.program === "traced-if" && root.sawError && v !== "python if")
             Course.reachGoal(2, root.masteryItem, "concretize")
         if (v === "python if") root.sawError = false
+    }
+    // One binding of the frame, in words: a tracer, a static value or a weakly typed scalar.
+    function describeBinding(b) {
+        if (b.traced)
+            return b.name + " is a tracer: " + b.aval + (b.value ? ", " + b.value : "") + "\n"
+                   + "its shape and dtype are known now; its values only when the compiled program runs\n"
+                   + "each jax.numpy call on it appends equations to the jaxpr instead of computing"
+        if (b.weak)
+            return b.name + " is a Python scalar with a weak type\n"
+                   + "it takes the dtype of the array it meets instead of promoting it\n"
+                   + "it appears in the jaxpr as an inline literal, not as an input"
+        return b.name + " is static: " + b.value + ", a plain Python value while tracing\n"
+               + "an if or a loop on it runs now and leaves only its effect in the jaxpr\n"
+               + "a different value is a new trace and a new compile, as a new shape is"
     }
     function judgeCache() {
         if (root.trace.problem) return
@@ -122,22 +137,18 @@ FocusScope {
                         }
                     }
                 }
-                Repeater {
-                    model: root.program.knobs.filter(k => k.choice)
-                    delegate: RowLayout {
-                        required property var modelData
-                        Layout.columnSpan: 2
-                        Layout.fillWidth: true
-                        spacing: Theme.gapM
-                        Caption { text: modelData.label + " (static)"; Layout.preferredWidth: Theme.px(150) }
-                        ChoiceRow {
-                            Layout.fillWidth: true
-                            options: modelData.choices.map(c => ({ id: c, label: c }))
-                            current: sim.choices[modelData.id] || ""
-                            namePrefix: "ex02Choice_" + modelData.id + "_"
-                            onChosen: id => root.choiceEdited(modelData.id, id)
-                        }
-                    }
+                // Each program has at most one static argument to choose.
+                Caption {
+                    visible: root.choiceKnob !== null
+                    text: root.choiceKnob ? root.choiceKnob.label + " (static)" : ""
+                }
+                ChoiceRow {
+                    Layout.fillWidth: true
+                    visible: root.choiceKnob !== null
+                    options: root.choiceKnob ? root.choiceKnob.choices.map(c => ({ id: c, label: c })) : []
+                    current: root.choiceKnob ? (sim.choices[root.choiceKnob.id] || "") : ""
+                    namePrefix: root.choiceKnob ? "ex02Choice_" + root.choiceKnob.id + "_" : ""
+                    onChosen: id => root.choiceEdited(root.choiceKnob.id, id)
                 }
             }
 
@@ -274,9 +285,20 @@ FocusScope {
                     Repeater {
                         model: root.cur.frame || []
                         delegate: RowLayout {
+                            id: frameRow
                             required property var modelData
+                            objectName: "ex02FrameRow_" + modelData.name
                             Layout.fillWidth: true
                             spacing: Theme.gapM
+                            HoverHandler { id: frameHover }
+                            // Pointing at a name says what kind of value it is during tracing.
+                            ExplainCard {
+                                objectName: "ex02FrameCard_" + frameRow.modelData.name
+                                target: frameRow
+                                shown: frameHover.hovered
+                                delay: 0
+                                text: root.describeBinding(frameRow.modelData)
+                            }
                             MonoText {
                                 Layout.preferredWidth: Theme.px(120)
                                 text: modelData.name
