@@ -70,8 +70,10 @@ Rectangle {
             }
             Item { Layout.fillWidth: true }
             // The course's one chip, in view on every piece's page (a piece
-            // with a chip choice of its own shows that one instead).
-            readonly property bool pieceChoosesChip: !!root.pages[root.pieceId] && root.pages[root.pieceId].choosesChip === true
+            // with a chip choice of its own shows that one instead, and one
+            // with no chip-dependent numbers shows none).
+            readonly property var shownPage: root.pages[root.pieceId]
+            readonly property bool pieceChoosesChip: !!shownPage && (shownPage.choosesChip === true || shownPage.usesChip === false)
             MonoText { text: "numbers for"; color: Theme.inkMuted; visible: !parent.pieceChoosesChip }
             ChipSwitcher { objectName: "pieceChipSwitcher"; visible: !parent.pieceChoosesChip }
             PlainButton {

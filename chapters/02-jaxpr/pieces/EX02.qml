@@ -11,6 +11,8 @@ import TpuCourse.Backend
 // cache keyed on shapes and static arguments.
 FocusScope {
     id: root
+    // Nothing here depends on a chip: the piece page shows no chip choice.
+    readonly property bool usesChip: false
     objectName: "ex02Root"
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own steps, edits and choices count, never the opening

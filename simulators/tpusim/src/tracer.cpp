@@ -357,7 +357,7 @@ void softmax(Builder& b, const Settings& s)
     b.step("axis=-1 is a Python int, resolved now to axis 1. keepdims is not a primitive: it is a reduce_max, then a broadcast_in_dim back to rank 2.");
     b.at(3);
     const int d = b.eqn("sub", {}, {b.v(x), b.v(m)}, b.av("f32", {N, D}));
-    const int e = b.eqn("exp", {p("accuracy", "None")}, {b.v(d)}, b.av("f32", {N, D}));
+    const int e = b.eqn("exp", {}, {b.v(d)}, b.av("f32", {N, D}));
     b.bind("e", e);
     b.step("x - m records sub (the size-1 axis of m broadcasts inside it), then exp. The temporary x - m has no Python name, only a jaxpr variable.");
     b.at(4);
@@ -511,7 +511,7 @@ void static_if(Builder& b, const Settings& s)
         b.step(act == "tanh" ? "act == \"tanh\": True, so the next line runs." : "act == \"tanh\": False too.");
         if (act == "tanh") {
             b.at(6);
-            y = b.eqn("tanh", {p("accuracy", "None")}, {b.v(y)}, b.av("f32", {B, D}));
+            y = b.eqn("tanh", {}, {b.v(y)}, b.av("f32", {B, D}));
             b.bind("y", y);
             b.step("Only the branch taken is traced: one tanh. The relu line never ran.");
         }
