@@ -9,6 +9,7 @@
 #include "layoutlensmodel.h"
 #include "systolicmodel.h"
 #include "pipelinemodel.h"
+#include "fusionmapmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -30,6 +31,7 @@ void SimBridge::registerSingleton()
     LayoutLensModel::registerType();
     SystolicModel::registerType();
     PipelineModel::registerType();
+    FusionMapModel::registerType();
 }
 
 QVariantList SimBridge::chips() const
