@@ -60,16 +60,19 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
     set(g, "nodesep", "0.15");
     set(g, "ranksep", big ? "0.3" : "0.4");
     set(g, "splines", big ? "false" : "spline");  // big: straight edges, no routing
-    if (big) {  // the crossing minimization bounded: a big graph lays out in seconds
+    // Big graphs: the crossing minimization and the x placement bounded. The
+    // ranking is left whole: cut short, it puts every parameter on the top
+    // rank, and the long edges that makes cost far more than it saves.
+    if (big) {
         set(g, "mclimit", "0.05");
         set(g, "remincross", "false");
         set(g, "nslimit", "2");
-        set(g, "nslimit1", "2");
         set(g, "searchsize", "10");
     }
     // Small graphs keep each fusion together as a cluster; on big ones dot's
-    // cluster ranking is slow and fragile, so a fusion's region is the box
-    // around its members as laid out.
+    // cluster ranking is slow and fragile, and a fusion's members are drawn
+    // with a halo in its colour instead (boxes around spread members would
+    // cover half the picture).
     std::vector<Agraph_t *> clusters(big ? 0 : map.groups().size(), nullptr);
     for (std::size_t gi = 0; gi < clusters.size(); ++gi) {
         const std::string name = "cluster_" + std::to_string(gi);
@@ -138,13 +141,6 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
         const boxf cb = GD_bb(c);
         out.groups.push_back(QRectF(cb.LL.x, top - cb.UR.y, cb.UR.x - cb.LL.x, cb.UR.y - cb.LL.y));
     }
-    if (big)
-        for (const auto &grp : map.groups()) {
-            QRectF around;
-            for (int id : grp.nodes)
-                around = around.isNull() ? out.nodes[static_cast<std::size_t>(id)] : around.united(out.nodes[static_cast<std::size_t>(id)]);
-            out.groups.push_back(around.adjusted(-5, -5, 5, 5));
-        }
     gvFreeLayout(gvc, g);
     agclose(g);
     gvFreeContext(gvc);
@@ -600,6 +596,21 @@ void FusionMapView::paint(QPainter *p)
         p->setPen(pen);
         p->setBrush(fill);
         p->drawRoundedRect(r, 6, 6);
+    }
+    if (layout->groups.empty()) {
+        const auto &members = map->group_of();
+        for (std::size_t i = 0; i < layout->nodes.size(); ++i) {
+            const int g = members[i];
+            const QRectF r = layout->nodes[i];
+            if (g < 0 || r.isNull() || !r.intersects(visible))
+                continue;
+            const bool on = map->enabled(g);
+            QColor fill = m_fused;
+            fill.setAlphaF(on ? 0.35 : 0.0);
+            p->setPen(QPen(m_fused, 1.5 * px, on ? Qt::SolidLine : Qt::DashLine));
+            p->setBrush(fill);
+            p->drawRoundedRect(r.adjusted(-4, -4, 4, 4), 5, 5);
+        }
     }
     // Edges: inside an enabled fusion faint, through HBM bright.
     const auto &kernelOf = map->kernel_of();

@@ -30,7 +30,8 @@ struct FusionLayout {
     std::vector<QRectF> nodes;        // per graph node; empty rect: not drawn (constants)
     struct Edge { int from = -1, to = -1; QPolygonF path; };
     std::vector<Edge> edges;
-    std::vector<QRectF> groups;       // per fusion: the box around its members
+    std::vector<QRectF> groups;       // per fusion: its cluster's box; empty on big graphs,
+                                      // where each member is haloed instead
     double seconds = 0;               // Graphviz's time
 };
 

@@ -146,7 +146,7 @@ FocusScope {
                     text: map.busy ? "laying the graph out…"
                           : map.program + ": " + map.opCount.toLocaleString(Qt.locale("en_US"), "f", 0) + " ops, "
                             + (root.totals.fusions || 0) + " fusions; laid out by Graphviz in "
-                            + map.layoutMs.toFixed(0) + " ms. Drag to pan, wheel or + and − to zoom, 0 to fit."
+                            + (map.layoutMs >= 1000 ? (map.layoutMs / 1000).toFixed(1) + " s" : map.layoutMs.toFixed(0) + " ms") + ". Drag to pan, wheel or + and − to zoom, 0 to fit."
                 }
                 Caption {
                     objectName: "ex04Matches"
@@ -180,7 +180,7 @@ FocusScope {
                 Layout.fillWidth: true
                 wrapMode: Text.Wrap
                 font.pixelSize: Theme.tinySize
-                text: "shaded box: a fusion, one kernel (dashed: split into one kernel per op) · orange edge: a value written to HBM and read back · grey edge: stays on chip · double-click an op or press Space to split or restore its fusion"
+                text: "blue: the ops of one fusion, one kernel (dashed: split into one kernel per op) · orange edge: a value written to HBM and read back · grey edge: stays on chip · double-click an op or press Space to split or restore its fusion"
             }
             TwoColumns {
                 Layout.fillWidth: true
