@@ -700,6 +700,12 @@ void FusionMapView::mouseDoubleClickEvent(QMouseEvent *event)
 
 void FusionMapView::wheelEvent(QWheelEvent *event)
 {
+    // The wheel zooms with Ctrl, or once the map has been clicked; before
+    // that it goes on to the page, so the reader scrolls past an inline map.
+    if (!(event->modifiers() & Qt::ControlModifier) && !hasActiveFocus()) {
+        event->ignore();
+        return;
+    }
     const QPointF at = event->position();
     const QPointF g = toGraph(at);
     if (event->modifiers() & Qt::ControlModifier || event->angleDelta().x() == 0) {

@@ -130,7 +130,8 @@ private:
 
 // The whole graph in one picture: fusions as regions (filled when on, dashed
 // when split), ops as boxes, edges that cross HBM drawn bright. Drag to pan,
-// wheel or +/- to zoom, 0 to fit, click an op to select it.
+// Ctrl+wheel (or the wheel once the map is clicked) or +/- to zoom, 0 to fit,
+// click an op to select it.
 class FusionMapView : public QQuickPaintedItem
 {
     Q_OBJECT

@@ -185,7 +185,7 @@ TEST_CASE("EX04: a dump that does not parse gets one sentence; a real dump of 2,
     CHECK(goals(shell).count("ch04-fusion-map/dump") == 1);
     CHECK(goals(shell).count("ch04-fusion-map/split") == 0);
 
-    // Still interactive: a drag and a wheel turn come back at once.
+    // Still interactive: a drag and a key come back at once.
     QQuickItem *view = item(shell, "ex04View");
     const double zoom = view->property("zoom").toDouble();
     QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, at(view, 0.5, 0.5));

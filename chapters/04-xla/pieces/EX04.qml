@@ -146,7 +146,7 @@ FocusScope {
                     text: map.busy ? "laying the graph out…"
                           : map.program + ": " + map.opCount.toLocaleString(Qt.locale("en_US"), "f", 0) + " ops, "
                             + (root.totals.fusions || 0) + " fusions; laid out by Graphviz in "
-                            + (map.layoutMs >= 1000 ? (map.layoutMs / 1000).toFixed(1) + " s" : map.layoutMs.toFixed(0) + " ms") + ". Drag to pan, wheel or + and − to zoom, 0 to fit."
+                            + (map.layoutMs >= 1000 ? (map.layoutMs / 1000).toFixed(1) + " s" : map.layoutMs.toFixed(0) + " ms") + ". Drag to pan; Ctrl+wheel, or + and −, to zoom; 0 to fit."
                 }
                 Caption {
                     objectName: "ex04Matches"
