@@ -64,10 +64,10 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
     // ranking is left whole: cut short, it puts every parameter on the top
     // rank, and the long edges that makes cost far more than it saves.
     if (big) {
-        set(g, "mclimit", "0.05");
+        set(g, "mclimit", "0.01");
         set(g, "remincross", "false");
-        set(g, "nslimit", "2");
-        set(g, "searchsize", "10");
+        set(g, "nslimit", "0.1");
+        set(g, "searchsize", "2");
     }
     // Small graphs keep each fusion together as a cluster; on big ones dot's
     // cluster ranking is slow and fragile, and a fusion's members are drawn
