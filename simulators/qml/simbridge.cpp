@@ -10,6 +10,7 @@
 #include "systolicmodel.h"
 #include "tracermodel.h"
 #include "pipelinemodel.h"
+#include "fusionmapmodel.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
@@ -32,6 +33,7 @@ void SimBridge::registerSingleton()
     SystolicModel::registerType();
     PipelineModel::registerType();
     TracerModel::registerType();
+    FusionMapModel::registerType();
 }
 
 QVariantList SimBridge::chips() const

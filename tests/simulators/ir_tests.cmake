@@ -10,6 +10,7 @@ add_executable(test_tpusim_ir
     test_ir_corpus.cpp
     test_ir_layouts.cpp
     test_fusion.cpp
+    test_fusion_map.cpp
     test_hlo_loops.cpp
 )
 target_link_libraries(test_tpusim_ir PRIVATE tpusim::tpusim Catch2::Catch2WithMain)
