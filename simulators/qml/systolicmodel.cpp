@@ -14,26 +14,15 @@
 
 using simqml::qs;
 
+using simqml::grouped;
+using simqml::percent;
+
 namespace {
 
 constexpr int activitySamples = 480;
 // mxu_step's own ceiling: past it the closed form stands alone.
 constexpr double steppable = 67108864.0;
 
-// 1066 -> "1,066"
-QString grouped(std::int64_t v)
-{
-    QString digits = QString::number(v < 0 ? -v : v);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(i, QLatin1Char(','));
-    return v < 0 ? QStringLiteral("−") + digits : digits;
-}
-
-QString percent(double fraction)
-{
-    const double p = fraction * 100.0;
-    return QString::number(p, 'f', p < 1.0 ? 2 : 1) + QStringLiteral(" %");
-}
 
 tpusim::MxuMode modeOf(const QString &mode)
 {

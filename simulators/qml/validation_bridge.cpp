@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+using simqml::grouped;
 using simqml::qs;
 
 namespace {
@@ -22,15 +23,6 @@ QString percent(double magnitude) { return qs(tpusim::format_fixed(100 * magnitu
 QString dims(std::int64_t a, std::int64_t b, std::int64_t c)
 {
     return QStringLiteral("%1×%2×%3").arg(a).arg(b).arg(c);
-}
-
-// 262144 -> "262,144": grids run to six digits.
-QString grouped(std::int64_t value)
-{
-    QString digits = QString::number(value);
-    for (qsizetype at = digits.size() - 3; at > 0; at -= 3)
-        digits.insert(at, QLatin1Char(','));
-    return digits;
 }
 
 // A published figure is a measurement on a real chip, but not the

@@ -58,6 +58,20 @@ QVariantMap roofline(const tpusim::Roofline &r)
     };
 }
 
+QString grouped(std::int64_t v)
+{
+    QString digits = QString::number(v < 0 ? -v : v);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return v < 0 ? QStringLiteral("−") + digits : digits;
+}
+
+QString percent(double fraction)
+{
+    const double p = fraction * 100.0;
+    return QString::number(p, 'f', p < 1.0 ? 2 : 1) + QStringLiteral(" %");
+}
+
 QString tupleText(const std::vector<std::int64_t> &values)
 {
     QStringList parts;

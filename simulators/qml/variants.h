@@ -27,6 +27,11 @@ QVariantList list(const std::vector<Number> &values)
     return out;
 }
 
+// 262144 -> "262,144" (negatives with a minus sign).
+QString grouped(std::int64_t v);
+// 0.1234 -> "12.3 %"; under 1 % two decimals: "0.47 %".
+QString percent(double fraction);
+
 // A shape or an index as Python prints a tuple: "(256, 512)".
 QString tupleText(const std::vector<std::int64_t> &values);
 
