@@ -16,12 +16,15 @@ Options:
   --layout-report FILE.json  Render a page offscreen and write every visible text and control
                              as JSON (its rectangle, whether it is cut off, whether it can
                              be scrolled into view), then exit.
+  --first-frame FILE.png     Save the window's very first frame offscreen, as a learner first
+                             sees it (the stack, its lower layers not yet made), and exit:
+                             what start-up is timed by.
   --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
                              is stack (the default), ch01 ... ch15 (ch11#a-heading or
                              ch11#ex09 to open at a heading or a piece in the text), workshop,
                              bench, chips, validation, palette, report, or a workshop piece
                              id such as EX01.
-  --size WxH                 With --screenshot or --layout-report: the window size (default
+  --size WxH                 With --screenshot, --layout-report or --first-frame: the window size (default
                              1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
   --page-size a4|letter      With --export-report: the PDF's paper (default: the locale's).
@@ -35,7 +38,7 @@ Options:
 )";
 
 // Flags that take a value, and the ones that don't.
-const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--open", "--size", "--export-report",
+const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--first-frame", "--open", "--size", "--export-report",
                              "--page-size", "--learner", "--import-run", "--chapters"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
@@ -96,6 +99,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             if (!value.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
                 return {std::nullopt, QStringLiteral("--layout-report writes JSON: \"%1\" does not end in .json.").arg(value)};
             o.layoutReportPath = value;
+        } else if (flag == QLatin1String("--first-frame")) {
+            if (!value.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
+                return {std::nullopt, QStringLiteral("--first-frame writes a PNG: \"%1\" does not end in .png.").arg(value)};
+            o.firstFramePath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
                 return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, palette, report, or a piece id such as EX01).").arg(value)};
@@ -128,11 +135,13 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     }
     if ((!o.paper.isEmpty() || !o.learner.isEmpty()) && o.reportPath.isEmpty())
         return {std::nullopt, QStringLiteral("--page-size and --learner go with --export-report.")};
-    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty())
-        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report.")};
+    if (sawOpen && !o.firstFramePath.isEmpty())
+        return {std::nullopt, QStringLiteral("--first-frame always shows the stack, the page the window opens on: drop --open.")};
+    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())
+        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report (--size also with --first-frame).")};
     const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) + int(!o.reportPath.isEmpty())
-                        + int(!o.importPath.isEmpty());
+                        + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty());
     if (actions > 1)
-        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --export-report and --import-run cannot be used together.")};
+        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report and --import-run cannot be used together.")};
     return {o, {}};
 }

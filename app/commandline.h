@@ -15,6 +15,7 @@ struct AppOptions
     QString dbPath;         // empty: the user's data folder
     QString screenshotPath; // non-empty: render offscreen, save, exit
     QString layoutReportPath; // non-empty: render offscreen, write the layout report, exit
+    QString firstFramePath; // non-empty: save the window's first frame, as first shown, and exit
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
     QString reportPath;     // non-empty: export the progress report and exit

@@ -16,7 +16,7 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <simbridge.h>
-#include <QQmlApplicationEngine>
+#include <QJSEngine>
 #include <QtQml/qqml.h>
 #include <QHash>
 #include <QStandardPaths>
@@ -52,20 +52,32 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
 
 Course::~Course() = default;
 
-void Course::exposeToQml()
+namespace {
+// The object the Course singleton stands for: set by exposeToQml, asked for
+// by an engine when its QML first names Course.
+Course *exposedCourse = nullptr;
+} // namespace
+
+void Course::registerQmlTypes()
 {
+    static bool registered = false;
+    if (registered)
+        return;
+    registered = true;
     SimBridge::registerSingleton();
-    qmlRegisterSingletonInstance("TpuCourse.Backend", 1, 0, "Course", this);
+    qmlRegisterSingletonType<Course>("TpuCourse.Backend", 1, 0, "Course", [](QQmlEngine *, QJSEngine *) -> QObject * {
+        // Owned by main (or a test), never by the engine.
+        QJSEngine::setObjectOwnership(exposedCourse, QJSEngine::CppOwnership);
+        return exposedCourse;
+    });
     qmlRegisterUncreatableType<PaletteModel>("TpuCourse.Backend", 1, 0, "PaletteModel",
                                              QStringLiteral("the palette model comes from Course.palette"));
 }
 
-bool loadShell(QQmlApplicationEngine &engine)
+void Course::exposeToQml()
 {
-    // Qt 6.4 has no loadFromModule: the modules live under qrc:/qt/qml.
-    engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
-    engine.load(QUrl(QStringLiteral("qrc:/qt/qml/TpuCourse/Shell/Main.qml")));
-    return !engine.rootObjects().isEmpty();
+    registerQmlTypes();
+    exposedCourse = this;
 }
 
 int Course::chapterCount() const { return static_cast<int>(m_catalog.chapters().size()); }

@@ -19,11 +19,6 @@
 
 namespace course { class ChapterCatalog; struct ChapterInfo; }
 namespace progress { class Store; }
-class QQmlApplicationEngine;
-
-// Loads the shell's window into engine; false when it could not be created.
-bool loadShell(QQmlApplicationEngine &engine);
-
 // The course as the shell's QML sees it: the chapters and pieces from the
 // plugins' metadata, the learner's progress from the store, and the actions
 // that change it. Every list here is small (15 chapters, 35 pieces), so QML
@@ -52,7 +47,11 @@ public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
     ~Course() override;
 
-    // Makes this object the QML singleton TpuCourse.Backend/Course.
+    // Registers the QML types TpuCourse.Backend and TpuCourse.Sim declare, so
+    // QML naming them can be read before any Course exists.
+    static void registerQmlTypes();
+    // Makes this object the QML singleton TpuCourse.Backend/Course (and
+    // registers the types, if that was not done yet).
     void exposeToQml();
 
     QVariantList chapters() const;

@@ -5,6 +5,7 @@
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
 #include "screenshot.h"
+#include "shellload.h"
 #include "startuptrace.h"
 
 #include <chapters/chaptercatalog.h>
@@ -16,6 +17,7 @@
 #include <QFileInfo>
 #include <QQmlApplicationEngine>
 #include <QQmlContext>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QtQml/qqmlextensionplugin.h>
 
@@ -62,7 +64,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.reportPath.isEmpty()
-                          || !opt.importPath.isEmpty();
+                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty();
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -75,6 +77,19 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("tpu-course"));
     QApplication::setApplicationVersion(QStringLiteral(TPU_COURSE_VERSION));
     startuptrace::mark("application");
+
+    // A window is to be shown: its QML is read on the engine's loader
+    // thread while this thread opens the store, scans the chapters and
+    // readies the fonts.
+    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty();
+    std::optional<QQmlApplicationEngine> engine;
+    std::optional<ShellLoad> shell;
+    if (windowed) {
+        Course::registerQmlTypes();
+        engine.emplace();
+        shell.emplace(*engine);
+        startuptrace::mark("shell's QML being read");
+    }
 
     const QString dbPath = opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath;
     std::optional<progress::Store> store;
@@ -125,14 +140,22 @@ int main(int argc, char *argv[])
     Course course(catalog, *store);
     course.exposeToQml();
     startuptrace::mark("course ready");
-    QQmlApplicationEngine engine;
-    if (!loadShell(engine))
+    warmFonts();
+    startuptrace::mark("fonts ready");
+    // The window goes before the course it shows.
+    const auto closeWindow = qScopeGuard([&] { shell.reset(); engine.reset(); });
+    if (headless)  // made at the asked size, not resized after
+        engine->setInitialProperties({{QStringLiteral("width"), opt.size.width()},
+                                      {QStringLiteral("height"), opt.size.height()}});
+    if (!shell->finish())
         return fail(1, QStringLiteral("the window could not be loaded."));
     startuptrace::mark("window created");
 
+    if (!opt.firstFramePath.isEmpty())
+        return saveFirstFrame(*engine, opt.size, opt.firstFramePath);
     if (!opt.screenshotPath.isEmpty())
-        return saveScreenshot(engine, opt.openPlace, opt.size, opt.screenshotPath);
+        return saveScreenshot(*engine, opt.openPlace, opt.size, opt.screenshotPath);
     if (!opt.layoutReportPath.isEmpty())
-        return saveLayoutReport(engine, opt.openPlace, opt.size, opt.layoutReportPath);
+        return saveLayoutReport(*engine, opt.openPlace, opt.size, opt.layoutReportPath);
     return QApplication::exec();
 }

@@ -90,6 +90,36 @@ int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize si
     return 0;
 }
 
+int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, const QString &path)
+{
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (!window) {
+        std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
+        return 1;
+    }
+    // Connected before the window is shown, so the frame caught is the first.
+    QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, path] {
+        startuptrace::mark("first frame swapped");
+        const QImage image = window->grabWindow();
+        startuptrace::mark("grabbed");
+        if (image.isNull() || image.size() != size) {
+            std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
+            QCoreApplication::exit(1);
+            return;
+        }
+        if (!image.save(path, "PNG")) {
+            std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
+            QCoreApplication::exit(1);
+            return;
+        }
+        startuptrace::mark("first frame written");
+        QCoreApplication::exit(0);
+    }, Qt::SingleShotConnection);
+    window->resize(size);
+    window->show();
+    return QCoreApplication::exec();
+}
+
 int saveLayoutReport(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
 {
     int exitCode = 0;

@@ -1,4 +1,5 @@
 #include "benchshell.h"
+#include "shellload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -104,69 +104,69 @@ ApplicationWindow {
     }
 
     // The pages other than the stack are made the first time they are
-    // needed, so start-up builds only what the first screen shows.
+    // needed, so start-up builds only what the first screen shows. They are
+    // named by file, not written as types here, so their files (and all
+    // those they use) are not even read before they are first opened.
     function made(loader) { loader.active = true; return loader.item }
+    // A page's signals, joined to the window's moves once it is made.
+    function wire(item, name) {
+        if (name) item.objectName = name
+        if (item.back) item.back.connect(goBack)
+        if (item.openPlace) item.openPlace.connect(navigate)
+        if (item.chosen) item.chosen.connect(navigate)
+    }
     Loader {
         id: chapterLoader
         anchors.fill: parent
         active: false
         visible: window.page === "chapter"
-        sourceComponent: ChapterPage {
-            objectName: "chapterPage"
-            onBack: window.goBack()
-            onOpenPlace: place => window.navigate(place)
-        }
+        source: "ChapterPage.qml"
+        onLoaded: window.wire(item, "chapterPage")
     }
     Loader {
         id: pieceLoader
         anchors.fill: parent
         active: false
         visible: window.page === "piece"
-        sourceComponent: PiecePage {
-            onBack: window.goBack()
-            onOpenPlace: place => window.navigate(place)
-        }
+        source: "PiecePage.qml"
+        onLoaded: window.wire(item, "")
     }
     Loader {
         id: benchLoader
         anchors.fill: parent
         active: window.page === "bench" || item !== null
         visible: window.page === "bench"
-        sourceComponent: BenchPage {
-            onBack: window.goBack()
-            onOpenPlace: place => window.navigate(place)
-        }
+        source: "BenchPage.qml"
+        onLoaded: window.wire(item, "")
     }
     Loader {
         anchors.fill: parent
         active: window.page === "chips" || item !== null
         visible: window.page === "chips"
-        sourceComponent: ChipsPage { onBack: window.goBack() }
+        source: "ChipsPage.qml"
+        onLoaded: window.wire(item, "")
     }
     Loader {
         id: validationLoader
         anchors.fill: parent
         active: false
         visible: window.page === "validation"
-        sourceComponent: ValidationPage {
-            objectName: "validationPage"
-            onBack: window.goBack()
-        }
+        source: "ValidationPage.qml"
+        onLoaded: window.wire(item, "validationPage")
     }
 
     // The palette and the report dialog too are made when first opened.
     Loader {
         id: paletteLoader
         active: false
-        sourceComponent: CommandPalette {
-            parent: Overlay.overlay
-            onChosen: place => window.navigate(place)
-        }
+        source: "CommandPalette.qml"
+        onLoaded: { item.parent = Overlay.overlay; window.wire(item, "") }
     }
     Loader {
         id: reportLoader
         active: false
-        sourceComponent: ReportDialog { parent: Overlay.overlay }
+        source: "ReportDialog.qml"
+        onLoaded: item.parent = Overlay.overlay
     }
     function openPalette() { made(paletteLoader).open() }
     function closePalette() { if (paletteLoader.item) paletteLoader.item.close() }

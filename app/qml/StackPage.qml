@@ -12,14 +12,17 @@ ScrollPage {
     contentHeight: column.height
     focus: true
 
-    // The first screen (the header and the first layer) is made before the
-    // window's first frame; the other layers, the workshop and the notes
+    // The first screen (the header and the layers it reaches) is made before
+    // the window's first frame; the other layers, the workshop and the notes
     // below them right after it, so the window opens at once.
     property bool restMade: false
+    property int firstScreenLayers: 1
     Connections {
         target: root.Window.window
         enabled: !root.restMade
-        function onFrameSwapped() { root.restMade = true }
+        // After the frame is out, not inside its signal: the frame's own
+        // handlers (a first-frame grab) see the first screen alone.
+        function onFrameSwapped() { Qt.callLater(() => root.restMade = true) }
     }
 
     // Jumps (no glide) to the top or to the workshop, its heading clear of the window's edge.
@@ -70,7 +73,16 @@ ScrollPage {
                 required property var modelData
                 required property int index
                 width: column.width
-                active: index === 0 || root.restMade
+                // The layers the first screen reaches are made for its first
+                // frame, the rest after it. A layer placed (y > 0: below the
+                // header) and ending above the window's bottom lets in the next.
+                active: root.restMade || index < root.firstScreenLayers
+                function letInNext() {
+                    if (index === root.firstScreenLayers - 1 && height > 0 && y > 0 && y + height < root.height)
+                        root.firstScreenLayers = index + 2
+                }
+                onHeightChanged: letInNext()
+                onYChanged: letInNext()
                 sourceComponent: LayerBand {
                     width: column.width
                     chapter: modelData
@@ -92,29 +104,26 @@ ScrollPage {
             }
         }
 
+        // By file: not read until the rest is made.
         Loader {
             id: workshopLoader
             width: parent.width
             active: root.restMade
-            sourceComponent: Workshop {
-                width: workshopLoader.width
-                onOpenPlace: place => root.openPlace(place)
-            }
+            source: "Workshop.qml"
+            onLoaded: item.openPlace.connect(root.openPlace)
         }
 
         Loader {
             width: parent.width
             active: root.restMade
-            sourceComponent: BenchEntry {
-                width: column.width
-                onOpenPlace: place => root.openPlace(place)
-            }
+            source: "BenchEntry.qml"
+            onLoaded: item.openPlace.connect(root.openPlace)
         }
 
         Loader {
             width: parent.width
             active: root.restMade
-            sourceComponent: HonestyNote { width: column.width }
+            source: "HonestyNote.qml"
         }
     }
 }

@@ -1,4 +1,5 @@
 #include "shellfixture.h"
+#include "shellload.h"
 
 #include <catch2/catch.hpp>
 

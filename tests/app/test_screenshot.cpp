@@ -63,6 +63,50 @@ TEST_CASE("screenshot mode writes a non-blank image of the requested size", "[sc
     }
 }
 
+TEST_CASE("the first frame already shows the whole first screen", "[screenshot][binary]")
+{
+    // What start-up is timed by (--first-frame) must be a finished first
+    // screen, not a half-made one: it matches the stack page saved once
+    // every part of it is made, but for the scrollbar, whose handle
+    // shrinks as the lower layers arrive.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+    for (const QSize size : {QSize(1440, 900), QSize(1920, 1080)}) {
+        const QString sizeArg = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        INFO(sizeArg.toStdString());
+        const QString first = dir.filePath(QStringLiteral("first.png"));
+        const QString whole = dir.filePath(QStringLiteral("whole.png"));
+        const RunResult a = runApp({"--db", db, "--first-frame", first, "--size", sizeArg});
+        INFO(a.err.toStdString());
+        REQUIRE(a.exitCode == 0);
+        const RunResult b = runApp({"--db", db, "--screenshot", whole, "--size", sizeArg});
+        REQUIRE(b.exitCode == 0);
+        const QImage x(first), y(whole);
+        REQUIRE(x.size() == size);
+        REQUIRE(y.size() == size);
+        const int scrollbar = 24;
+        int differing = 0;
+        for (int row = 0; row < size.height(); ++row)
+            for (int col = 0; col < size.width() - scrollbar; ++col)
+                differing += x.pixel(col, row) != y.pixel(col, row);
+        CHECK(differing == 0);
+        CHECK(stats(x).colours > 50);
+    }
+}
+
+TEST_CASE("--first-frame refuses --open and a name that is not a PNG", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    const RunResult withOpen = runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", dir.filePath("x.png"), "--open", "ch03"});
+    CHECK(withOpen.exitCode == 2);
+    CHECK(withOpen.err.contains("--open"));
+    const RunResult notPng = runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", dir.filePath("x.jpg")});
+    CHECK(notPng.exitCode == 2);
+    CHECK(notPng.err.contains("x.jpg"));
+    CHECK_FALSE(QFile::exists(dir.filePath("x.png")));
+}
+
 TEST_CASE("screenshot of an unknown place fails with exit 2", "[screenshot][binary]")
 {
     QTemporaryDir dir;

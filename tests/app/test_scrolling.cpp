@@ -35,6 +35,9 @@ TEST_CASE("the stack scrolls with Home, End, Page Down and Page Up", "[scrolling
     QObject *stack = shell.find("stackPage");
     REQUIRE(stack != nullptr);
     WAIT_VERIFY(stack->property("activeFocus").toBool() || qobject_cast<QQuickItem *>(stack)->hasActiveFocus());
+    // The layers below the first screen are made just after the first frame.
+    WAIT_VERIFY(stack->property("restMade").toBool());
+    settle();
     const qreal maximum = stack->property("maximumY").toReal();
     REQUIRE(maximum > window->height());
 

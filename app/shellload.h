@@ -1,0 +1,37 @@
+#pragma once
+
+#include <memory>
+
+class QQmlApplicationEngine;
+class QQmlComponent;
+
+// Opening the window in two halves, so start-up's two slow parts overlap:
+// the engine's loader thread reads the shell's QML (and the Qt Quick
+// modules it imports) while the main thread opens the store, scans the
+// chapters and readies the fonts. QML types must be registered first
+// (Course::registerQmlTypes); the Course object need only exist by finish().
+class ShellLoad
+{
+public:
+    // Starts reading the shell's QML in the background.
+    explicit ShellLoad(QQmlApplicationEngine &engine);
+    ~ShellLoad();
+    ShellLoad(const ShellLoad &) = delete;
+    ShellLoad &operator=(const ShellLoad &) = delete;
+
+    // Creates the window, waiting for the reading if it is not done;
+    // false when the window could not be created.
+    bool finish();
+
+private:
+    QQmlApplicationEngine &m_engine;
+    std::unique_ptr<QQmlComponent> m_reading;
+};
+
+// Loads the shell's window into engine in one go (both halves at once);
+// false when it could not be created.
+bool loadShell(QQmlApplicationEngine &engine);
+
+// Reads the system's font list and opens the faces the theme uses, so the
+// first texts made do not each wait for it.
+void warmFonts();
