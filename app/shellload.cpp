@@ -1,4 +1,5 @@
 #include "shellload.h"
+#include "startuptrace.h"
 
 #include <QFont>
 #include <QFontMetricsF>
@@ -17,6 +18,10 @@ ShellLoad::ShellLoad(QQmlApplicationEngine &engine) : m_engine(engine)
     // Qt 6.4 has no loadFromModule: the modules live under qrc:/qt/qml.
     m_engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
     m_reading = std::make_unique<QQmlComponent>(&m_engine, mainUrl(), QQmlComponent::Asynchronous);
+    QObject::connect(m_reading.get(), &QQmlComponent::statusChanged, [](QQmlComponent::Status status) {
+        if (status == QQmlComponent::Ready)
+            startuptrace::mark("shell's QML read");
+    });
 }
 
 ShellLoad::~ShellLoad() = default;
@@ -25,6 +30,7 @@ bool ShellLoad::finish()
 {
     // The engine finds Main.qml in its type cache: load() waits for the
     // reading still under way, then creates.
+    startuptrace::mark("waiting for the shell's QML");
     m_engine.load(mainUrl());
     m_reading.reset();
     return !m_engine.rootObjects().isEmpty();
@@ -38,15 +44,20 @@ bool loadShell(QQmlApplicationEngine &engine)
 
 void warmFonts()
 {
-    // The families and weights Theme.qml names (sans Inter, mono JetBrains
-    // Mono), at the body size: opening a face once serves every size.
-    const struct { const char *family; QFont::Weight weight; } faces[] = {
-        {"Inter", QFont::Normal}, {"Inter", QFont::Medium}, {"Inter", QFont::DemiBold},
-        {"JetBrains Mono", QFont::Normal}, {"JetBrains Mono", QFont::DemiBold}};
+    // The faces and sizes the stack's first screen sets (Theme.qml's sans,
+    // Inter, and mono, JetBrains Mono, at scale 1, the window's opening
+    // size). Each is its own font engine, matched through fontconfig once
+    // per thread; one the screen no longer uses costs a little time here,
+    // one missing from the list is matched when its text is made.
+    const struct { const char *family; int pixelSize; QFont::Weight weight; } faces[] = {
+        {"Inter", 14, QFont::Normal}, {"Inter", 14, QFont::DemiBold}, {"Inter", 16, QFont::Normal},
+        {"Inter", 16, QFont::DemiBold}, {"Inter", 32, QFont::Medium}, {"Inter", 56, QFont::DemiBold},
+        {"JetBrains Mono", 12, QFont::Normal}, {"JetBrains Mono", 14, QFont::Normal},
+        {"JetBrains Mono", 14, QFont::DemiBold}, {"JetBrains Mono", 16, QFont::Normal}};
     for (const auto &face : faces) {
         QFont font(QString::fromLatin1(face.family));
-        font.setPixelSize(16);
+        font.setPixelSize(face.pixelSize);
         font.setWeight(face.weight);
-        QFontMetricsF(font).horizontalAdvance(QStringLiteral("0"));
+        QFontMetricsF(font).horizontalAdvance(QLatin1Char('0'));
     }
 }

@@ -47,6 +47,11 @@ double BenchShell::toNextFrame(const std::function<bool()> &action) const
     QElapsedTimer clock;
     clock.start();
     const bool done = action();
+    // What the app's event loop does between a change and its frame: objects
+    // the change let go of (a Repeater's old delegates, say) are deleted.
+    // Outside exec() nothing else would delete them, and the script heap
+    // would grow, and its collections slow, with every step.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     m_window->update();
     while (done && !swapped && clock.elapsed() < 10000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);

@@ -4,11 +4,15 @@
 // chapters with pieces set into their text scrolled a step a frame for two
 // seconds. Each sample is the time from the change to the frame that shows
 // it; p50 and p99 are printed against a 60 Hz frame, 16.7 ms.
-//   bench_frames [SECONDS]   (default 2; other arguments are ignored)
+//   bench_frames [SECONDS] [ID...]   (default 2 s; IDs such as EX07 or ch10
+//                                     measure those only; other arguments,
+//                                     meant for the simulator's benchmarks,
+//                                     are ignored)
 #include "benchshell.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QQuickItem>
 
 #include <cstdio>
@@ -53,10 +57,17 @@ struct Row
     std::vector<double> ms;
 };
 
-void print(const Row &row)
+// With TPU_COURSE_FRAMES_DUMP set, every sample follows its row, in order:
+// whether slow frames come at a steady beat, at the start, or grow.
+void print(const Row &row, bool dump)
 {
     std::printf("%-34s %6zu frames  p50 %6.2f ms  p99 %6.2f ms%s\n", qPrintable(row.what), row.ms.size(), median(row.ms),
                 percentile(row.ms, 99), percentile(row.ms, 99) <= 16.7 ? "" : "  (over a 60 Hz frame)");
+    if (dump) {
+        for (size_t i = 0; i < row.ms.size(); ++i)
+            std::printf("%s%6.1f", i % 12 == 0 ? "\n   " : " ", row.ms[i]);
+        std::printf("\n");
+    }
 }
 
 } // namespace
@@ -69,6 +80,12 @@ int main(int argc, char **argv)
         qputenv("QT_QUICK_BACKEND", "software");
     QApplication app(argc, argv);
     const double seconds = argc > 1 && std::atof(argv[1]) > 0 ? std::atof(argv[1]) : 2.0;
+    QStringList only;
+    for (int i = 1; i < argc; ++i)
+        if (QRegularExpression(QStringLiteral("^(EX\\d\\d|ch\\d\\d)$")).match(QString::fromLatin1(argv[i])).hasMatch())
+            only << QString::fromLatin1(argv[i]);
+    const auto wanted = [&only](const QString &id) { return only.isEmpty() || only.contains(id); };
+    const bool dump = qEnvironmentVariableIsSet("TPU_COURSE_FRAMES_DUMP");
     BenchShell shell("bench_frames");
     QQuickWindow *window = shell.window();
     if (!window)
@@ -81,7 +98,7 @@ int main(int argc, char **argv)
         if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("instrument") || !piece.value(QStringLiteral("hasPage")).toBool())
             continue;
         const QString id = piece.value(QStringLiteral("id")).toString();
-        if (!shell.navigate(id))
+        if (!wanted(id) || !shell.navigate(id))
             continue;
         waitBuilt(window);
         shell.toNextFrame([] { return true; });
@@ -100,11 +117,13 @@ int main(int argc, char **argv)
                 return QMetaObject::invokeMethod(scrub, "stepBy", Q_ARG(QVariant, step), Q_ARG(QVariant, false));
             }));
         }
-        print(row);
+        print(row, dump);
         rows.push_back(row);
     }
 
     for (const char *chapter : {"ch10", "ch11", "ch13"}) {
+        if (!wanted(QString::fromLatin1(chapter)))
+            continue;
         shell.navigate(QString::fromLatin1(chapter));
         waitBuilt(window);
         QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
@@ -117,7 +136,7 @@ int main(int argc, char **argv)
             y = y + 40 > maximum ? 0 : y + 40;
             row.ms.push_back(shell.toNextFrame([&] { return page->setProperty("contentY", y); }));
         }
-        print(row);
+        print(row, dump);
         rows.push_back(row);
     }
 
