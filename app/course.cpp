@@ -322,6 +322,10 @@ bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId
         return false;
     }
     try {
+        // A goal reached again (a scrub passing the same mark every step)
+        // changes nothing: no write, and no progress refresh of every page.
+        if (m_store.masteryGoalsReached(chapter).count(itemId.toStdString() + "/" + goalId.toStdString()))
+            return true;
         m_store.reachMasteryGoal(chapter, itemId.toStdString(), goalId.toStdString());
         // The item is done once every goal is reached, by the same rule every meter counts with.
         if (itemProgress(*item, {}, m_store.masteryGoalsReached(chapter)) >= 1.0)

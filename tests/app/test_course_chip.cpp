@@ -65,3 +65,31 @@ TEST_CASE("a chip the simulator does not know, kept in the store, is said and no
     course.setChip(QStringLiteral("v5p"));
     CHECK(store.setting("chip") == "v5p");
 }
+
+TEST_CASE("a goal reached again changes nothing and refreshes nothing", "[progress]")
+{
+    // A scrub passing the same mark calls reachGoal every step: only the
+    // first call may write and tell every page that progress changed.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    auto store = progress::Store::open(dir.filePath(QStringLiteral("p.sqlite")).toStdString());
+    course::ChapterCatalog catalog;
+    catalog.scan(QStringLiteral(TPU_COURSE_CHAPTER_DIR), 15);
+    std::vector<progress::ChapterRow> rows;
+    for (const auto &c : catalog.chapters())
+        rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
+    store.syncChapters(rows);
+    Course course(catalog, store);
+    int refreshes = 0;
+    QObject::connect(&course, &Course::progressChanged, [&refreshes] { ++refreshes; });
+    CHECK(course.reachGoal(2, QStringLiteral("ch02-step-tracer"), QStringLiteral("retrace")));
+    CHECK(refreshes == 1);
+    const int revision = course.revision();
+    for (int i = 0; i < 5; ++i)
+        CHECK(course.reachGoal(2, QStringLiteral("ch02-step-tracer"), QStringLiteral("retrace")));
+    CHECK(refreshes == 1);
+    CHECK(course.revision() == revision);
+    CHECK(store.masteryGoalsReached(2) == std::set<std::string>{"ch02-step-tracer/retrace"});
+    // A goal the item does not have is still refused, reached before or not.
+    CHECK_FALSE(course.reachGoal(2, QStringLiteral("ch02-step-tracer"), QStringLiteral("no-such-goal")));
+}
