@@ -1,6 +1,8 @@
 // Frame times while a learner works, at 1440x900 with the renderer the
 // environment picks (offscreen and software by default): each built
-// instrument's first scrub number stepped once a frame for two seconds, and
+// instrument's first scrub number stepped once a frame for two seconds (or,
+// for those worked with the pointer, the pointer swept over their main
+// view, or dragged along it, a few pixels a frame), and
 // chapters with pieces set into their text scrolled a step a frame for two
 // seconds. Each sample is the time from the change to the frame that shows
 // it; p50 and p99 are printed against a 60 Hz frame, 16.7 ms.
@@ -13,8 +15,11 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QImage>
+#include <QTest>
 #include <QQuickItem>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -49,6 +54,66 @@ void waitBuilt(QQuickWindow *window)
     QVariant busy = true;
     while (clock.elapsed() < 10000 && QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, busy)) && busy.toBool())
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+// The instruments whose main gesture is the pointer rather than a scrub
+// number: the item it works on (by objectName, or its start), the direction
+// it sweeps, and whether the button is held (a drag) or not (pointing).
+struct PointerScrub
+{
+    const char *piece;
+    const char *item;
+    Qt::Orientation sweep;
+    bool held;
+    const char *what;
+};
+const PointerScrub pointerScrubs[] = {
+    {"EX04", "ex04View", Qt::Horizontal, true, "map dragged"},
+    {"EX05", "ex05Pane_", Qt::Vertical, false, "pointer down a dump"},
+    {"EX08", "ex08Timeline", Qt::Horizontal, false, "pointer along the lanes"},
+    {"EX10", "ex10Scrub", Qt::Horizontal, true, "events dragged"},
+};
+
+QQuickItem *findNamed(QQuickItem *root, const QString &nameOrStart)
+{
+    QList<QQuickItem *> queue{root};
+    while (!queue.isEmpty()) {
+        QQuickItem *item = queue.takeFirst();
+        if (item->objectName().startsWith(nameOrStart) && shown(item) && item->width() > 0 && item->height() > 0)
+            return item;
+        queue << item->childItems();
+    }
+    return nullptr;
+}
+
+// Scrolls the page holding `item` until the item's top is on screen, as a
+// learner would before working it.
+void scrollIntoView(QQuickItem *item, QQuickWindow *window)
+{
+    for (QQuickItem *p = item->parentItem(); p; p = p->parentItem()) {
+        if (!p->inherits("QQuickFlickable"))
+            continue;
+        const QRectF box = item->mapRectToScene(QRectF(0, 0, item->width(), item->height()));
+        if (box.top() >= 0 && box.bottom() <= window->height())
+            return;
+        const double maximum = std::max(0.0, p->property("contentHeight").toDouble() - p->height());
+        const double y = p->property("contentY").toDouble() + box.top() - window->height() * 0.2;
+        p->setProperty("contentY", std::clamp(y, 0.0, maximum));
+        return;
+    }
+}
+
+// Through the window system, as a real pointer comes in (so the window
+// tracks where the pointer is, and hover cards open as they do for a learner).
+void sendMouse(QQuickWindow *window, QEvent::Type type, QPointF at)
+{
+    const QPoint p = at.toPoint();
+    if (type == QEvent::MouseButtonPress)
+        QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, p);
+    else if (type == QEvent::MouseButtonRelease)
+        QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, p);
+    else
+        QTest::mouseMove(window, p);
 }
 
 struct Row
@@ -103,6 +168,58 @@ int main(int argc, char **argv)
         waitBuilt(window);
         shell.toNextFrame([] { return true; });
         QQuickItem *scrub = firstScrub(window->contentItem());
+        const auto gesture = std::find_if(std::begin(pointerScrubs), std::end(pointerScrubs),
+                                          [&id](const PointerScrub &p) { return id == QLatin1String(p.piece); });
+        if (gesture != std::end(pointerScrubs)) {
+            QQuickItem *target = findNamed(window->contentItem(), QString::fromLatin1(gesture->item));
+            if (!target) {
+                std::printf("%-34s %s not on screen\n", qPrintable(id), gesture->item);
+                continue;
+            }
+            scrollIntoView(target, window);
+            shell.toNextFrame([] { return true; });
+            // Back and forth along the item's middle, 6 px a frame, kept inside the window.
+            const QRectF box = target->mapRectToScene(QRectF(0, 0, target->width(), target->height()))
+                                   .intersected(QRectF(0, 0, window->width(), window->height())).adjusted(2, 2, -2, -2);
+            const bool across = gesture->sweep == Qt::Horizontal;
+            const double from = across ? box.left() : box.top(), to = across ? box.right() : box.bottom();
+            const auto at = [&](double t) { return across ? QPointF(t, box.center().y()) : QPointF(box.center().x(), t); };
+            Row row{id + QStringLiteral(" · ") + QString::fromLatin1(gesture->what), {}};
+            double t = from;
+            double direction = 6;
+            sendMouse(window, QEvent::MouseMove, at(t));
+            if (gesture->held)
+                sendMouse(window, QEvent::MouseButtonPress, at(t));
+            const QImage before = window->grabWindow();
+            QElapsedTimer clock;
+            clock.start();
+            while (clock.elapsed() < seconds * 1000) {
+                if (t + direction > to || t + direction < from)
+                    direction = -direction;
+                t += direction;
+                row.ms.push_back(shell.toNextFrame([&] {
+                    sendMouse(window, QEvent::MouseMove, at(t));
+                    return true;
+                }));
+            }
+            // A gesture that changes nothing on screen would have timed idle
+            // frames. Checked once the pointer has rested long enough for a
+            // hover card to open.
+            QTest::qWait(400);
+            const QImage after = window->grabWindow();
+            const bool changed = after != before;
+            if (dump) {
+                before.save(QStringLiteral("/tmp/tpu-frames-%1-before.png").arg(id));
+                after.save(QStringLiteral("/tmp/tpu-frames-%1-after.png").arg(id));
+            }
+            if (!changed)
+                row.what += QStringLiteral(" (changed nothing on screen)");
+            if (gesture->held)
+                sendMouse(window, QEvent::MouseButtonRelease, at(t));
+            print(row, dump);
+            rows.push_back(row);
+            continue;
+        }
         if (!scrub) {
             std::printf("%-34s no scrub number on screen\n", qPrintable(id));
             continue;
