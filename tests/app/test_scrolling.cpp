@@ -66,6 +66,8 @@ TEST_CASE("a wheel notch moves the stack one steady step, however quick the notc
     QQuickWindow *window = shell.window();
     QObject *stack = shell.find("stackPage");
     REQUIRE(stack != nullptr);
+    WAIT_VERIFY(stack->property("restMade").toBool());
+    settle();
     wheelNotch(window, 1);
     settle();
     const qreal one = scrollOf(stack);

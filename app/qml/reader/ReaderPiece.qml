@@ -68,7 +68,9 @@ Rectangle {
             anchors.bottomMargin: Theme.gapM
             active: root.near || status === Loader.Ready
             source: root.source
-            asynchronous: false
+            // Made a little each frame, in the time the frame leaves over,
+            // so scrolling onto a heavy piece never stops for its making.
+            asynchronous: true
             onLoaded: {
                 if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
                     item.applyPresetNamed(root.args.preset)
