@@ -47,6 +47,7 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
         ++m_revision;
         m_chaptersCache.reset();
         m_piecesCache.reset();
+        m_dueCache.reset();
     });
 }
 

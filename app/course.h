@@ -14,6 +14,7 @@
 #include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
 
+#include <QDate>
 #include <QHash>
 #include <QMap>
 
@@ -53,6 +54,9 @@ public:
     // Makes this object the QML singleton TpuCourse.Backend/Course (and
     // registers the types, if that was not done yet).
     void exposeToQml();
+    // Counts now what the stack's first screen reads (the chapters, the
+    // pieces, the drills due), so making that screen finds them counted.
+    void countFirstScreen() const;
 
     QVariantList chapters() const;
     QVariantList pieces() const;
@@ -175,6 +179,9 @@ private:
     // progress, so each is built once per change rather than per read.
     mutable std::optional<QVariantList> m_chaptersCache;
     mutable std::optional<QVariantList> m_piecesCache;
+    // The drills due, for the day they were counted on: read by the stack's
+    // first screen, and counted again only when progress or the day changes.
+    mutable std::optional<std::pair<QDate, QVariantList>> m_dueCache;
     QString m_chip;
     // Parsed once per chapter; filled again for each chip and input.
     // Chapters by number; exhibits from kExhibitKeys on, two keys each

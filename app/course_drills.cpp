@@ -151,8 +151,18 @@ QVariantMap Course::drillStats(const QString &drill) const
             {"mostPerDay", most}};
 }
 
+void Course::countFirstScreen() const
+{
+    chapters();
+    pieces();
+    drillsDueToday();
+}
+
 QVariantList Course::drillsDueToday() const
 {
+    const QDate today = QDate::currentDate();
+    if (m_dueCache && m_dueCache->first == today)
+        return m_dueCache->second;
     QVariantList out;
     for (const QVariant &p : pieces()) {
         const QVariantMap piece = p.toMap();
@@ -166,5 +176,6 @@ QVariantList Course::drillsDueToday() const
         out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))},
                                {"due", s.value(QStringLiteral("due"))}});
     }
+    m_dueCache.emplace(today, out);
     return out;
 }

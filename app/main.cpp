@@ -141,7 +141,8 @@ int main(int argc, char *argv[])
     course.exposeToQml();
     startuptrace::mark("course ready");
     warmFonts();
-    startuptrace::mark("fonts ready");
+    course.countFirstScreen();
+    startuptrace::mark("fonts and first screen's figures ready");
     // The window goes before the course it shows.
     const auto closeWindow = qScopeGuard([&] { shell.reset(); engine.reset(); });
     if (headless)  // made at the asked size, not resized after

@@ -99,6 +99,16 @@ void roundOf(const char *drill, const char *piece)
 
     // A right answer from the keyboard alone: kept, graded, explained.
     const auto first = shownQuestion(shell, piece);
+    // The stack's count of the drills due is counted once and kept until
+    // progress changes: an answer must show in it.
+    const auto dueOf = [&shell, drill] {
+        for (const QVariant &v : shell.course().drillsDueToday())
+            if (v.toMap().value(QStringLiteral("id")).toString() == QLatin1String(drill))
+                return v.toMap().value(QStringLiteral("due")).toInt();
+        return -1;
+    };
+    const int kindCount = static_cast<int>(tpusim::drills::card_kinds(drill).size());
+    CHECK(dueOf() == kindCount);
     answerByKeys(shell, first, true);
     WAIT_VERIFY(ledger.reviews(drill).size() == 1);
     const auto kept = ledger.reviews(drill).front();
@@ -121,6 +131,7 @@ void roundOf(const char *drill, const char *piece)
     shell.shot((std::string(drill) + "-answered").c_str());
     CHECK(shown(shell, "drillDue").rfind(std::to_string(tpusim::drills::card_kinds(drill).size() - 1) + " of " + kinds +
                                          " card kinds due today", 0) == 0);
+    CHECK(dueOf() == kindCount - 1);
 
     // Enter: the next question, a kind still due, the first field focused.
     QTest::keyClick(shell.window(), Qt::Key_Return);
