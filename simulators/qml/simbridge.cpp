@@ -9,8 +9,8 @@
 #include "layoutlensmodel.h"
 #include "systolicmodel.h"
 #include "tracermodel.h"
-#include "pipelinemodel.h"
-#include "fusionmapmodel.h"
+#include "pipelinetimeline.h"
+#include "fusionmapview.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
