@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Shell   // its C++ items (GapHatch) come with the module, not with the folder
 
 // One layer of the stack: its chapter, one line, progress, and the stages
 // pinned at it. The gap is drawn as a gap: hatched and empty.

@@ -4,6 +4,7 @@
 #include "meshmodel.h"
 #include "semaphoremodel.h"
 #include "blockspecmodel.h"
+#include "coverageview.h"
 #include "irxraymodel.h"
 #include "vmembudgetmodel.h"
 #include "layoutlensmodel.h"
@@ -27,6 +28,7 @@ void SimBridge::registerSingleton()
     MeshModel::registerType();
     SemaphoreModel::registerType();
     BlockSpecModel::registerType();
+    CoverageView::registerType();
     IrXrayModel::registerType();
     VmemBudgetModel::registerType();
     LayoutLensModel::registerType();

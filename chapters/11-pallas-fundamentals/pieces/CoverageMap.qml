@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Sim
 
 // The output's blocks as a grid of cells, each coloured by how many grid
 // steps write it: never written (a gap) and written by steps that differ on
@@ -14,7 +15,6 @@ ColumnLayout {
     readonly property var cells: coverage.cells || []
     readonly property int rows: coverage.shownRows || 0
     readonly property int cols: coverage.shownCols || 0
-    readonly property int maxWrites: cells.reduce((m, c) => Math.max(m, c.writes), 1)
     readonly property var current: cursor >= 0 && cursor < cells.length ? cells[cursor] : null
     spacing: Theme.gap
 
@@ -28,13 +28,6 @@ ColumnLayout {
                + (c.race ? "; a race: the steps differ on a parallel axis" : "")
                + (c.scattered ? "; revisited after other blocks: its partial sum was lost" : "")
     }
-    function cellColor(c) {
-        if (c.missing) return Theme.problemGround
-        if (c.race) return Theme.failed
-        const base = Qt.lighter(Theme.seriesColor(0), 1)   // a colour value, whose r, g, b can be read
-        return Qt.rgba(base.r, base.g, base.b, 0.35 + 0.65 * c.writes / root.maxWrites)
-    }
-    onCoverageChanged: canvas.requestPaint()
 
     Item {
         id: frame
@@ -42,44 +35,26 @@ ColumnLayout {
         implicitHeight: cell * root.rows
         readonly property real cell: root.cols > 0 ? Math.min(width / root.cols, Theme.px(260) / root.rows, Theme.px(48)) : 0
 
-        Canvas {
-            id: canvas
+        CoverageView {
+            id: map
             objectName: "ex09CoverageCanvas"
             width: frame.cell * root.cols
             height: frame.cell * root.rows
-            activeFocusOnTab: true
             Accessible.role: Accessible.Table
             Accessible.name: "output blocks: " + root.describe(root.current)
-            onWidthChanged: requestPaint()
-            onHeightChanged: requestPaint()
-            onPaint: {
-                const ctx = getContext("2d")
-                ctx.reset()
-                const s = frame.cell
-                const gap = s >= 8 ? 1 : 0
-                for (let i = 0; i < root.cells.length; ++i) {
-                    const c = root.cells[i]
-                    ctx.fillStyle = root.cellColor(c)
-                    ctx.fillRect(c.col * s + gap, c.row * s + gap, s - 2 * gap, s - 2 * gap)
-                    if (c.missing || c.scattered) {
-                        ctx.strokeStyle = Theme.failed
-                        ctx.lineWidth = 1
-                        ctx.strokeRect(c.col * s + gap + 0.5, c.row * s + gap + 0.5, s - 2 * gap - 1, s - 2 * gap - 1)
-                    }
-                    if (s >= Theme.px(22) && c.writes > 0) {
-                        ctx.fillStyle = c.race ? Theme.inkText : Theme.ink   // dark on the light cells
-                        ctx.font = Theme.tinySize + "px '" + Theme.mono + "'"
-                        ctx.textAlign = "center"
-                        ctx.textBaseline = "middle"
-                        ctx.fillText(String(c.writes), (c.col + 0.5) * s, (c.row + 0.5) * s)
-                    }
-                }
-                if (root.current) {
-                    ctx.strokeStyle = Theme.focus
-                    ctx.lineWidth = 2
-                    ctx.strokeRect(root.current.col * s + 1, root.current.row * s + 1, s - 2, s - 2)
-                }
-            }
+            coverage: root.coverage
+            cell: frame.cell
+            current: root.cursor
+            missingColor: Theme.problemGround
+            raceColor: Theme.failed
+            writeColor: Theme.seriesColor(0)
+            outlineColor: Theme.failed
+            textColor: Theme.ink
+            raceTextColor: Theme.inkText
+            focusColor: Theme.focus
+            textMinCell: Theme.px(22)
+            fontFamily: Theme.mono
+            fontPixelSize: Theme.tinySize
             Keys.onPressed: event => {
                 const r = root.current ? root.current.row : 0, c = root.current ? root.current.col : 0
                 let nr = r, nc = c
@@ -89,22 +64,20 @@ ColumnLayout {
                 else if (event.key === Qt.Key_Down) nr = Math.min(root.rows - 1, r + 1)
                 else return
                 root.cursor = nr * root.cols + nc
-                canvas.requestPaint()
                 event.accepted = true
             }
-            onActiveFocusChanged: if (activeFocus && root.cursor < 0) { root.cursor = 0; requestPaint() }
+            onActiveFocusChanged: if (activeFocus && root.cursor < 0) root.cursor = 0
             MouseArea {
                 anchors.fill: parent
                 hoverEnabled: true
                 function pick(mouse) {
                     const col = Math.floor(mouse.x / frame.cell), row = Math.floor(mouse.y / frame.cell)
                     root.cursor = row >= 0 && row < root.rows && col >= 0 && col < root.cols ? row * root.cols + col : -1
-                    canvas.requestPaint()
                 }
                 onPositionChanged: mouse => pick(mouse)
-                onExited: { if (!canvas.activeFocus) { root.cursor = -1; canvas.requestPaint() } }
+                onExited: if (!map.activeFocus) root.cursor = -1
                 // A click keeps the cell and hands the arrows to the map.
-                onPressed: mouse => { canvas.forceActiveFocus(); pick(mouse) }
+                onPressed: mouse => { map.forceActiveFocus(); pick(mouse) }
             }
             FocusFrame {}
             // The same account, in the card that explains things, beside the block itself.
@@ -115,7 +88,7 @@ ColumnLayout {
                 beside: true
                 text: root.describe(root.current)
                 // Level with the block's row, to the right of the whole map.
-                targetRect: root.current ? Qt.rect(0, root.current.row * frame.cell, canvas.width, frame.cell)
+                targetRect: root.current ? Qt.rect(0, root.current.row * frame.cell, map.width, frame.cell)
                                          : Qt.rect(0, 0, 0, 0)
             }
         }

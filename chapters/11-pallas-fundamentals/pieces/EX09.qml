@@ -26,6 +26,11 @@ FocusScope {
         return preset !== undefined
     }
 
+    // Read once per report: each read of a model's map or list property
+    // converts the whole of it for the script engine.
+    readonly property var coverage: sandbox.coverage
+    readonly property var operands: sandbox.operands
+
     BlockSpecModel {
         id: sandbox
         objectName: "ex09Model"
@@ -77,25 +82,25 @@ FocusScope {
                         Layout.fillWidth: true
                         operand: "x"
                         text: sandbox.xMap
-                        error: sandbox.operands.length ? sandbox.operands[0].mapError : ""
+                        error: root.operands.length ? root.operands[0].mapError : ""
                         onEdited: t => { root.learnerEdited = true; sandbox.xMap = t }
                     }
                     IndexMapField {
                         Layout.fillWidth: true
                         operand: "y"
                         text: sandbox.yMap
-                        error: sandbox.operands.length ? sandbox.operands[1].mapError : ""
+                        error: root.operands.length ? root.operands[1].mapError : ""
                         onEdited: t => { root.learnerEdited = true; sandbox.yMap = t }
                     }
                     IndexMapField {
                         Layout.fillWidth: true
                         operand: "out"
                         text: sandbox.outMap
-                        error: sandbox.operands.length ? sandbox.operands[2].mapError : ""
+                        error: root.operands.length ? root.operands[2].mapError : ""
                         onEdited: t => { root.learnerEdited = true; sandbox.outMap = t }
                     }
                 }
-                LegalityLines { Layout.fillWidth: true; operands: sandbox.operands }
+                LegalityLines { Layout.fillWidth: true; operands: root.operands }
                 Text {
                     objectName: "ex09Error"
                     Layout.fillWidth: true
@@ -123,19 +128,19 @@ FocusScope {
                         MonoText {
                             objectName: "ex09CoverageStatus"
                             text: sandbox.busy ? "judging a large grid…"
-                                  : sandbox.coverage.error ? "unknown"
-                                  : sandbox.coverage.ok ? "covered, race-free" : "broken"
-                            color: sandbox.coverage.ok ? Theme.inkText : Theme.failed
+                                  : root.coverage.error ? "unknown"
+                                  : root.coverage.ok ? "covered, race-free" : "broken"
+                            color: root.coverage.ok ? Theme.inkText : Theme.failed
                         }
                     }
-                    CoverageMap { Layout.fillWidth: true; coverage: sandbox.coverage }
+                    CoverageMap { Layout.fillWidth: true; coverage: root.coverage }
                     Text {
                         objectName: "ex09Problems"
                         Layout.fillWidth: true
                         // Two lines kept whether or not there is a problem to
                         // say, so the panels below do not jump as it comes and goes.
                         Layout.preferredHeight: Math.max(implicitHeight, 2 * fontInfo.pixelSize * 1.4)
-                        text: sandbox.coverage.error || (sandbox.coverage.problems || []).join("\n")
+                        text: root.coverage.error || (root.coverage.problems || []).join("\n")
                         wrapMode: Text.Wrap
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
                         color: Theme.failed

@@ -18,44 +18,47 @@ ColumnLayout {
                            .reduce((a, b) => b.length > a.length ? b : a, "")
     }
 
+    // By count, not by the list: a new report (every scrub step) then updates
+    // the lines' texts in place instead of making the lines anew.
     Repeater {
-        model: root.operands
+        model: root.operands.length
         delegate: ColumnLayout {
-            required property var modelData
+            required property int index
+            readonly property var operand: root.operands[index] || ({name: "", block: "", array: "", reason: "", notes: []})
             Layout.fillWidth: true
             spacing: 0
             RowLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
                 MonoText {
-                    objectName: "ex09Legal_" + modelData.name
+                    objectName: "ex09Legal_" + operand.name
                     Layout.preferredWidth: Theme.px(64)
                     Layout.alignment: Qt.AlignTop
-                    text: (modelData.legal ? "legal" : "illegal")
-                    color: modelData.legal ? Theme.inkText : Theme.failed
+                    text: (operand.legal ? "legal" : "illegal")
+                    color: operand.legal ? Theme.inkText : Theme.failed
                     font.weight: Font.DemiBold
                 }
                 MonoText {
                     Layout.alignment: Qt.AlignTop
                     Layout.preferredWidth: widest.advanceWidth
-                    text: modelData.name + " " + modelData.block + " of " + modelData.array
+                    text: operand.name + " " + operand.block + " of " + operand.array
                     color: Theme.inkMuted
                 }
                 Text {
-                    objectName: "ex09Reason_" + modelData.name
+                    objectName: "ex09Reason_" + operand.name
                     Layout.fillWidth: true
-                    text: modelData.reason
+                    text: operand.reason
                     wrapMode: Text.Wrap
                     font.family: Theme.sans
                     font.pixelSize: Theme.smallSize
-                    color: modelData.legal ? Theme.inkMuted : Theme.failed
+                    color: operand.legal ? Theme.inkMuted : Theme.failed
                 }
             }
             Text {
                 Layout.fillWidth: true
                 Layout.leftMargin: Theme.px(64) + Theme.gap
-                visible: modelData.notes.length > 0
-                text: modelData.notes.join("; ")
+                visible: operand.notes.length > 0
+                text: operand.notes.join("; ")
                 wrapMode: Text.Wrap
                 font.family: Theme.sans
                 font.pixelSize: Theme.tinySize
