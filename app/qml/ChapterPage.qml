@@ -129,14 +129,14 @@ ScrollPage {
         checkMargin()
     }
     Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
-    // Kept while blocks are still being built (at most a few seconds).
+    // Kept while blocks, or pieces near the view, are still being built (at most a few seconds).
     Timer {
         id: revealWindow
         property int waited: 0
         interval: 600
         onTriggered: {
             root.revealPending()
-            if (root.readyBlocks < (root.doc.count || 0) && ++waited < 8) restart()
+            if (root.isBuilding() && ++waited < 8) restart()
             else { root.pendingReveal = ""; waited = 0 }
         }
     }
@@ -378,6 +378,17 @@ ScrollPage {
                     wanted: index === root.revealFrom
                     onInputsChanged: (i, values) => { const next = root.inputState; next[i] = values; root.inputState = next }
                     onOpenPlace: place => root.openPlace(place)
+                    // A block above the view that changes height once placed (a
+                    // piece made, its page grown) moves the view by as much, so
+                    // the words being read stay where they are.
+                    property real placedHeight: 0
+                    onHeightChanged: {
+                        const grown = height - placedHeight
+                        const wasAbove = placedHeight > 0 && y + placedHeight <= viewTop
+                        placedHeight = height
+                        if (grown !== 0 && wasAbove && root.pendingReveal === "")
+                            root.contentY = Math.max(0, root.contentY + grown)
+                    }
                 }
             }
         }

@@ -202,8 +202,8 @@ Loader {
             // the view is: shown whole, it is far taller than a piece's placeholder,
             // and growing later would move every heading below it.
             near: root.wanted || root.settled && (isExhibit
-                                                  || root.y < root.viewBottom + 2 * Theme.inlinePieceHeight
-                                                     && root.y + Theme.inlinePieceHeight > root.viewTop - 2 * Theme.inlinePieceHeight)
+                                                  || root.y < root.viewBottom + Theme.inlinePieceHeight
+                                                     && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight)
             readonly property bool isExhibit: (Course.pieces.find(p => p.id === pieceId) || {}).kind === "exhibit"
             onOpenPlace: place => root.openPlace(place)
         }
