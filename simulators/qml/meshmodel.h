@@ -11,8 +11,7 @@
 
 struct MeshRun;
 
-// The plane on show as plain values, the same content as MeshModel.view:
-// MeshView paints from it without unpacking QVariants on every frame.
+// The plane on show as plain values, for MeshView to paint from.
 struct MeshPicture {
     struct Link {
         int r0 = 0, c0 = 0, r1 = 0, c1 = 0;
@@ -37,9 +36,11 @@ struct MeshPicture {
 
 // libtpusim's mesh and collective modules for QML (type TpuCourse.Sim/MeshModel):
 // set the inputs, read `result` (the collective's times, words and
-// provenance) and `view` (one 2D plane of the slice: its links with the bytes
-// each carried, and the chunk hops of the trace on them). Slices of more
-// than 64 chips are simulated off the GUI thread while `busy` is true.
+// provenance) and `view` (one 2D plane of the slice: its size, the plane
+// shown, how many links and chunk hops it holds, the trace's end). The
+// links with the bytes each carried and the hops on them are in picture(),
+// for MeshView. Slices of more than 64 chips are simulated off the GUI
+// thread while `busy` is true.
 class MeshModel : public QObject
 {
     Q_OBJECT
