@@ -49,6 +49,14 @@ void MeshView::geometryChange(const QRectF &newGeometry, const QRectF &oldGeomet
         invalidate();
 }
 
+// The cached layer is drawn at the screen's pixel density.
+void MeshView::itemChange(ItemChange change, const ItemChangeData &value)
+{
+    QQuickPaintedItem::itemChange(change, value);
+    if (change == ItemDevicePixelRatioHasChanged || change == ItemSceneChange)
+        invalidate();
+}
+
 void MeshView::invalidate()
 {
     m_dirty = true;

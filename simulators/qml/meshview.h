@@ -23,7 +23,7 @@ class MeshView : public QQuickPaintedItem
     Q_PROPERTY(QColor chipColor MEMBER m_chip NOTIFY look)       // a chip's face
     Q_PROPERTY(QColor chipEdgeColor MEMBER m_chipEdge NOTIFY look)
     Q_PROPERTY(QColor idleColor MEMBER m_idle NOTIFY look)       // a link that carried nothing
-    Q_PROPERTY(QColor loadColor MEMBER m_load NOTIFY look)       // the busiest link; others fade towards it
+    Q_PROPERTY(QColor loadColor MEMBER m_load NOTIFY look)       // the busiest link; lighter loads draw fainter
     Q_PROPERTY(QColor chunkColor MEMBER m_chunk NOTIFY look)
     Q_PROPERTY(qreal margin MEMBER m_margin NOTIFY look)         // room at the edges for the wrap stubs
 
@@ -46,6 +46,7 @@ signals:
 
 protected:
     void geometryChange(const QRectF &newGeometry, const QRectF &oldGeometry) override;
+    void itemChange(ItemChange change, const ItemChangeData &value) override;
 
 private:
     void invalidate();
