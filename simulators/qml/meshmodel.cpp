@@ -205,6 +205,7 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
 // of axis 2. Links along axis 2 leave the plane and are not drawn.
 void MeshModel::rebuildView()
 {
+    m_picture = {};
     if (!m_run || !m_run->error.isEmpty()) {
         m_view = {};
         emit viewChanged();
@@ -222,7 +223,6 @@ void MeshModel::rebuildView()
         return true;
     };
 
-    QVariantList links;
     double maxBytes = 0;
     for (const tpusim::LinkLoad &l : m_run->result.links) {
         if (l.link.axis > 1) continue;
@@ -230,17 +230,14 @@ void MeshModel::rebuildView()
         if (!place(mesh.coords(l.link.from), r0, c0) || !place(mesh.coords(l.link.to), r1, c1)) continue;
         const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
         maxBytes = std::max(maxBytes, l.bytes);
-        links.append(QVariantMap{{"r0", qlonglong(r0)}, {"c0", qlonglong(c0)}, {"r1", qlonglong(r1)},
-                                 {"c1", qlonglong(c1)}, {"axis", l.link.axis}, {"direction", l.link.direction},
-                                 {"wrap", wrap}, {"bytes", l.bytes}, {"busyS", l.busy_s}});
+        m_picture.links.push_back({int(r0), int(c0), int(r1), int(c1), l.link.direction, wrap, l.bytes});
     }
 
     // When one line stands for all (the model's stated assumption: the others
-    // are its translations), the canvas repeats its chunks on every line of
+    // are its translations), MeshView repeats its chunks on every line of
     // the plane, whichever plane is shown.
     const tpusim::CollectiveResult &result = m_run->result;
     const bool everyLine = result.lines_simulated == 1 && result.lines_total > 1 && rank > 1 && m_run->axis < 2;
-    QVariantList hops;
     double end = 0;
     std::vector<std::int64_t> from, to;
     for (const tpusim::TraceEvent &e : result.trace) {
@@ -252,21 +249,26 @@ void MeshModel::rebuildView()
         if (std::abs(r1 - r0) + std::abs(c1 - c0) == 0) continue;  // an axis-2 hop seen end on
         const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
         const bool up = r1 + c1 > r0 + c0;
-        hops.append(QVariantMap{{"r0", qlonglong(r0)}, {"c0", qlonglong(c0)}, {"r1", qlonglong(r1)},
-                                {"c1", qlonglong(c1)}, {"wrap", wrap}, {"direction", up != wrap ? 1 : -1},
-                                {"startS", e.start_s}, {"durationS", e.duration_s}, {"name", qs(e.name)}});
+        m_picture.hops.push_back({int(r0), int(c0), int(r1), int(c1), up != wrap ? 1 : -1, wrap, e.start_s, e.duration_s});
     }
     end = std::max(end, result.simulated_s);
+    m_picture.rows = static_cast<int>(rank == 1 ? 1 : mesh.axes[0].size);
+    m_picture.cols = static_cast<int>(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size);
+    m_picture.maxBytes = maxBytes;
+    m_picture.repeat = !everyLine ? MeshPicture::Repeat::none
+                       : m_run->axis == 1 ? MeshPicture::Repeat::rows : MeshPicture::Repeat::cols;
 
+    // The links and hops themselves stay in m_picture: turned into QVariants
+    // they would be copied into JavaScript by every binding that reads `view`.
     m_view = {{"rows", qlonglong(rank == 1 ? 1 : mesh.axes[0].size)},
               {"cols", qlonglong(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size)},
               {"rowWraps", rank > 1 && mesh.axes[0].wraps},
               {"colWraps", rank == 1 ? mesh.axes[0].wraps : mesh.axes[1].wraps},
               {"plane", qlonglong(plane)},
               {"planes", qlonglong(planes)},
-              {"links", links},
+              {"linkCount", qlonglong(m_picture.links.size())},
               {"maxBytes", maxBytes},
-              {"hops", hops},
+              {"hopCount", qlonglong(m_picture.hops.size())},
               // "rows": draw each hop on every row; "cols": on every column
               {"repeatHops", everyLine ? QString::fromLatin1(m_run->axis == 1 ? "rows" : "cols") : QString()},
               {"endS", end}};

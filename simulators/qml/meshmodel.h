@@ -7,14 +7,40 @@
 #include <QVariantMap>
 
 #include <memory>
+#include <vector>
 
 struct MeshRun;
 
+// The plane on show as plain values, for MeshView to paint from.
+struct MeshPicture {
+    struct Link {
+        int r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+        int direction = 1;
+        bool wrap = false;
+        double bytes = 0;
+    };
+    struct Hop {
+        int r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+        int direction = 1;
+        bool wrap = false;
+        double startS = 0, durationS = 0;
+    };
+    enum class Repeat { none, rows, cols };  // one simulated line drawn on every row or column
+
+    int rows = 1, cols = 1;
+    double maxBytes = 0;
+    Repeat repeat = Repeat::none;
+    std::vector<Link> links;
+    std::vector<Hop> hops;
+};
+
 // libtpusim's mesh and collective modules for QML (type TpuCourse.Sim/MeshModel):
 // set the inputs, read `result` (the collective's times, words and
-// provenance) and `view` (one 2D plane of the slice: its links with the bytes
-// each carried, and the chunk hops of the trace on them). Slices of more
-// than 64 chips are simulated off the GUI thread while `busy` is true.
+// provenance) and `view` (one 2D plane of the slice: its size, the plane
+// shown, how many links and chunk hops it holds, the trace's end). The
+// links with the bytes each carried and the hops on them are in picture(),
+// for MeshView. Slices of more than 64 chips are simulated off the GUI
+// thread while `busy` is true.
 class MeshModel : public QObject
 {
     Q_OBJECT
@@ -41,6 +67,7 @@ public:
     QVariantMap result() const { return m_result; }
     QVariantMap view() const { return m_view; }
     bool busy() const { return m_watcher.isRunning(); }
+    const MeshPicture &picture() const { return m_picture; }
 
 signals:
     void inputsChanged();
@@ -70,4 +97,5 @@ private:
     QFutureWatcher<std::shared_ptr<MeshRun>> m_watcher;
     QVariantMap m_result;
     QVariantMap m_view;
+    MeshPicture m_picture;
 };

@@ -2,6 +2,7 @@
 #include "variants.h"
 #include "attentionmodel.h"
 #include "meshmodel.h"
+#include "meshview.h"
 #include "semaphoremodel.h"
 #include "blockspecmodel.h"
 #include "coverageview.h"
@@ -26,6 +27,7 @@ void SimBridge::registerSingleton()
                                         [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
     AttentionModel::registerSingleton();
     MeshModel::registerType();
+    MeshView::registerType();
     SemaphoreModel::registerType();
     BlockSpecModel::registerType();
     CoverageView::registerType();

@@ -6,8 +6,11 @@
 #include <tpusim/collective.h>
 #include <tpusim/mesh.h>
 
+#include <QImage>
 #include <QQuickItem>
 #include <QTest>
+
+#include <cstdlib>
 
 namespace {
 
@@ -43,7 +46,79 @@ void dragScrub(ShellFixture &shell, QQuickItem *scrub, int dx)
     QTest::mouseRelease(shell.window(), Qt::LeftButton, {}, start + QPoint(dx, 0));
 }
 
+// The item as the window shows it.
+QImage grabItem(ShellFixture &shell, QQuickItem *item)
+{
+    const QRect rect = item->mapRectToScene(QRectF(0, 0, item->width(), item->height())).toAlignedRect();
+    REQUIRE(QRect(QPoint(0, 0), shell.window()->size()).contains(rect));
+    return shell.window()->grabWindow().copy(rect);
+}
+
+// Pixels within a small distance of `colour` on every channel.
+int pixelsLike(const QImage &image, const QColor &colour)
+{
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    int n = 0;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const QRgb *line = reinterpret_cast<const QRgb *>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            n += std::abs(qRed(line[x]) - colour.red()) <= 6 && std::abs(qGreen(line[x]) - colour.green()) <= 6
+                 && std::abs(qBlue(line[x]) - colour.blue()) <= 6;
+    }
+    return n;
+}
+
 } // namespace
+
+TEST_CASE("EX11's mesh draws its links by load and its chunks where the time puts them", "[ex11][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX11")));
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("piece"));
+    QObject *model = shell.find("ex11Model");
+    auto *mesh = qobject_cast<QQuickItem *>(shell.find("ex11Mesh"));
+    REQUIRE(model != nullptr);
+    REQUIRE(mesh != nullptr);
+    WAIT_VERIFY(model->property("view").toMap().value(QStringLiteral("hopCount")).toInt() > 0);
+    WAIT_VERIFY(mesh->width() > 100 && mesh->height() > 100);
+    const double end = model->property("view").toMap().value(QStringLiteral("endS")).toDouble();
+    REQUIRE(end > 0);
+    const QColor load = mesh->property("loadColor").value<QColor>();
+    const QColor chunk = mesh->property("chunkColor").value<QColor>();
+    const QColor chip = mesh->property("chipColor").value<QColor>();
+    REQUIRE(load.isValid());
+    REQUIRE(chunk.isValid());
+
+    // A third of the way in, chunks are on the wire on every row of the 8x4
+    // slice (one row simulated, drawn on all eight).
+    mesh->setProperty("time", end / 3);
+    QTest::qWait(50);
+    const QImage early = grabItem(shell, mesh);
+    int drawn = 0;
+    QMetaObject::invokeMethod(mesh, "chunksDrawn", Q_RETURN_ARG(int, drawn));
+    CHECK(drawn > 0);
+    CHECK(drawn % 8 == 0);
+    CHECK(pixelsLike(early, chunk) > drawn * 4);
+    // The busiest link is drawn in the full load colour, the chips' faces in theirs.
+    CHECK(pixelsLike(early, load) > 50);
+    CHECK(pixelsLike(early, chip) > 8 * 4 * 20);
+
+    // Later the chunks are elsewhere: the picture changes, the links do not.
+    mesh->setProperty("time", end * 2 / 3);
+    QTest::qWait(50);
+    const QImage later = grabItem(shell, mesh);
+    CHECK(later != early);
+    CHECK(pixelsLike(later, load) > 50);
+
+    // After the end nothing is in flight: no dots at all.
+    mesh->setProperty("time", end * 2);
+    QTest::qWait(50);
+    const QImage after = grabItem(shell, mesh);
+    QMetaObject::invokeMethod(mesh, "chunksDrawn", Q_RETURN_ARG(int, drawn));
+    CHECK(drawn == 0);
+    CHECK(pixelsLike(after, chunk) == 0);
+    CHECK(pixelsLike(after, load) > 50);
+}
 
 TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "[ex11][qml]")
 {
@@ -64,7 +139,7 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     QObject *model = shell.find("ex11Model");
     REQUIRE(model != nullptr);
     CHECK(model->property("view").toMap().value(QStringLiteral("repeatHops")).toString() == QStringLiteral("rows"));
-    CHECK(!model->property("view").toMap().value(QStringLiteral("hops")).toList().isEmpty());
+    CHECK(model->property("view").toMap().value(QStringLiteral("hopCount")).toInt() > 0);
 
     // The run the piece opens with is not the learner's: no goal yet.
     CHECK(shell.store().masteryGoalsReached(9).empty());

@@ -104,13 +104,22 @@ FocusScope {
                     Layout.maximumWidth: page.width * 0.55
                     Layout.alignment: Qt.AlignTop
                     spacing: Theme.gap
-                    MeshCanvas {
+                    MeshView {
                         objectName: "ex11Mesh"
                         Layout.fillWidth: true
                         Layout.preferredHeight: Theme.px(360)
-                        view: mesh.view
+                        implicitHeight: Theme.px(320)
+                        model: mesh
                         time: root.time
                         opacity: mesh.busy ? 0.4 : 1
+                        chipColor: Theme.card
+                        chipEdgeColor: Theme.inkFaint
+                        idleColor: Theme.cardBorder
+                        loadColor: Theme.accent
+                        chunkColor: Theme.seriesColors[0]
+                        margin: Theme.gapL
+                        Accessible.role: Accessible.Graphic
+                        Accessible.name: "the slice's chips and links, links coloured by the bytes they carried, chunks in flight as dots"
                     }
                     Caption {
                         Layout.fillWidth: true
