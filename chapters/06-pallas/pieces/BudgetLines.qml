@@ -24,12 +24,14 @@ ColumnLayout {
                         .reduce((a, b) => b.length > a.length ? b : a, "")
     }
 
+    // By count: a scrub that changes the figures but not the number of
+    // lines updates the rows in place instead of making them again.
     Repeater {
-        model: root.lines
+        model: root.lines.length
         delegate: RowLayout {
             id: row
-            required property var modelData
             required property int index
+            readonly property var modelData: root.lines[index] || ({})
             Layout.fillWidth: true
             spacing: Theme.gap
             Rectangle {

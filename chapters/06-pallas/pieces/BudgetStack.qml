@@ -42,12 +42,13 @@ ColumnLayout {
             anchors.left: parent.left
             anchors.top: parent.top
             anchors.bottom: parent.bottom
+            // By count, as BudgetLines: segments are updated in place.
             Repeater {
-                model: bar.lines
+                model: bar.lines.length
                 delegate: Row {
                     id: lineSegments
-                    required property var modelData
                     required property int index
+                    readonly property var modelData: bar.lines[index] || ({})
                     height: segments.height
                     Repeater {
                         model: lineSegments.modelData.buffers
