@@ -20,9 +20,10 @@ ColumnLayout {
                                      + " " + (root.result.wrapSource || "") + " · " + (root.result.topology || "") : ""
     }
     Repeater {
-        model: root.result.axes || []
+        // By count: figures that change in a scrub update in place.
+        model: (root.result.axes || []).length
         Text {
-            required property var modelData
+            readonly property var modelData: (root.result.axes || [])[index] || ({})
             required property int index
             Layout.fillWidth: true
             wrapMode: Text.WordWrap

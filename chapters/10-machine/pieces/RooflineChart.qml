@@ -187,11 +187,12 @@ Item {
 
     Repeater {
         id: dotRepeater
-        model: root.ops
+        // By count: figures that change in a scrub update in place.
+        model: root.ops.length
         OpDot {
-            required property var modelData
+            readonly property var modelData: root.ops[index] || ({})
             required property int index
-            readonly property var result: modelData.card.result
+            readonly property var result: (modelData.card || {}).result || ({})
             readonly property point at: root.place(result.intensity || 1, result.attained || 1)
             objectName: "dot_" + modelData.id
             visible: !result.error && at.x >= root.plotLeft - 1

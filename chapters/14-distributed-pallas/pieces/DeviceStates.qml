@@ -12,10 +12,11 @@ GridLayout {
     rowSpacing: Theme.gap
 
     Repeater {
-        model: root.state.devices || []
+        // By count: figures that change in a scrub update in place.
+        model: (root.state.devices || []).length
         Rectangle {
             id: card
-            required property var modelData
+            readonly property var modelData: (root.state.devices || [])[index] || ({})
             required property int index
             Layout.fillWidth: true
             Layout.preferredWidth: 1
