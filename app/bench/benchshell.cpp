@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <algorithm>
@@ -42,19 +44,28 @@ bool BenchShell::navigate(const QString &place) const
 
 double BenchShell::toNextFrame(const std::function<bool()> &action) const
 {
+    // The wait runs an event loop, as the app's exec() does, not bare
+    // processEvents() calls: objects a change lets go of (a Repeater's old
+    // delegates, say) are deleted only inside a running loop. Without one
+    // they piled up, and the script heap and its collections grew with
+    // every step.
+    QEventLoop loop;
     bool swapped = false;
-    const auto connection = QObject::connect(m_window, &QQuickWindow::frameSwapped, m_window, [&swapped] { swapped = true; });
+    const auto connection = QObject::connect(m_window, &QQuickWindow::frameSwapped, &loop, [&swapped, &loop] {
+        swapped = true;
+        loop.quit();
+    });
+    QTimer giveUp;
+    giveUp.setSingleShot(true);
+    QObject::connect(&giveUp, &QTimer::timeout, &loop, &QEventLoop::quit);
     QElapsedTimer clock;
     clock.start();
     const bool done = action();
-    // What the app's event loop does between a change and its frame: objects
-    // the change let go of (a Repeater's old delegates, say) are deleted.
-    // Outside exec() nothing else would delete them, and the script heap
-    // would grow, and its collections slow, with every step.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     m_window->update();
-    while (done && !swapped && clock.elapsed() < 10000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    if (done && !swapped) {
+        giveUp.start(10000);
+        loop.exec();
+    }
     QObject::disconnect(connection);
     return done && swapped ? clock.nsecsElapsed() / 1e6 : -1;
 }

@@ -154,11 +154,12 @@ ScrollPage {
             const block = blocks.itemAt(i)
             if (block && block.kind === "piece" && block.block.pieceId === name) return block
         }
-        for (let i = 0; i < column.children.length; ++i) {
-            const child = column.children[i]
-            if (child.pieceId === name)
-                return child
-        }
+        for (const rows of [labCards, pieceRows])
+            for (let i = 0; i < rows.children.length; ++i) {
+                const child = rows.children[i]
+                if (child.pieceId === name)
+                    return child
+            }
         return null
     }
     function refresh() {
@@ -431,14 +432,23 @@ ScrollPage {
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
             color: Theme.ink
         }
-        Repeater {
-            model: root.labs
-            delegate: LabCard {
-                required property var modelData
-                readonly property string pieceId: modelData.id
-                Layout.fillWidth: true
-                lab: modelData
-                onImported: root.refresh()
+        // Rows a chapter change replaces sit in a Column of their own: a
+        // Qt 6.4 layout that sees its Repeater's rows go and the page above
+        // resize in one pass rearranges rows already deleted.
+        Column {
+            id: labCards
+            Layout.fillWidth: true
+            visible: root.labs.length > 0
+            spacing: column.spacing
+            Repeater {
+                model: root.labs
+                delegate: LabCard {
+                    required property var modelData
+                    readonly property string pieceId: modelData.id
+                    width: labCards.width
+                    lab: modelData
+                    onImported: root.refresh()
+                }
             }
         }
 
@@ -457,42 +467,48 @@ ScrollPage {
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
             color: Theme.ink
         }
-        Repeater {
-            model: root.page.pieces || []
-            delegate: Rectangle {
-                id: pieceRow
-                required property var modelData
-                readonly property string pieceId: modelData.id
-                readonly property bool hasPage: modelData.hasPage === true
-                Layout.fillWidth: true
-                implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
-                radius: Theme.radius
-                color: modelData.id === root.highlightPiece ? Theme.accentSoft : "transparent"
-                border.color: modelData.id === root.highlightPiece ? Theme.accentDeep : Theme.layerColors[2]
-                MouseArea {
-                    anchors.fill: parent
-                    enabled: pieceRow.hasPage
-                    cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
-                    onClicked: root.openPlace(modelData.id)
-                }
-                ColumnLayout {
-                    id: pieceText
-                    x: Theme.gapM; y: Theme.gapM
-                    width: parent.width - 2 * Theme.gapM
-                    spacing: 2
-                    MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.accentDeep }
-                    Text {
-                        text: modelData.name
-                        font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
-                        color: Theme.ink
+        Column {
+            id: pieceRows
+            Layout.fillWidth: true
+            visible: (root.page.pieces || []).length > 0
+            spacing: column.spacing
+            Repeater {
+                model: root.page.pieces || []
+                delegate: Rectangle {
+                    id: pieceRow
+                    required property var modelData
+                    readonly property string pieceId: modelData.id
+                    readonly property bool hasPage: modelData.hasPage === true
+                    width: pieceRows.width
+                    implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
+                    radius: Theme.radius
+                    color: modelData.id === root.highlightPiece ? Theme.accentSoft : "transparent"
+                    border.color: modelData.id === root.highlightPiece ? Theme.accentDeep : Theme.layerColors[2]
+                    MouseArea {
+                        anchors.fill: parent
+                        enabled: pieceRow.hasPage
+                        cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
+                        onClicked: root.openPlace(modelData.id)
                     }
-                    Text {
-                        Layout.fillWidth: true
-                        text: modelData.does + (modelData.kind === "lab" ? "  ·  its lab card is above"
-                                                : pieceRow.hasPage ? "" : "  ·  not built yet")
-                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                        color: Theme.layerMuted(1)
-                        wrapMode: Text.WordWrap
+                    ColumnLayout {
+                        id: pieceText
+                        x: Theme.gapM; y: Theme.gapM
+                        width: parent.width - 2 * Theme.gapM
+                        spacing: 2
+                        MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.accentDeep }
+                        Text {
+                            text: modelData.name
+                            font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                            color: Theme.ink
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: modelData.does + (modelData.kind === "lab" ? "  ·  its lab card is above"
+                                                    : pieceRow.hasPage ? "" : "  ·  not built yet")
+                            font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                            color: Theme.layerMuted(1)
+                            wrapMode: Text.WordWrap
+                        }
                     }
                 }
             }

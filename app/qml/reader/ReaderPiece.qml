@@ -16,6 +16,7 @@ Rectangle {
     readonly property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
+    property bool made: false
     readonly property bool loading: loader.active && !built && source.toString() !== ""
     signal openPlace(string place)
 
@@ -66,12 +67,16 @@ Rectangle {
             anchors.rightMargin: Theme.gapL
             anchors.topMargin: Theme.gapM
             anchors.bottomMargin: Theme.gapM
-            active: root.near || status === Loader.Ready
+            // Kept once made, however far the reader scrolls away.
+            active: root.near || root.made
             source: root.source
             // Made a little each frame, in the time the frame leaves over,
-            // so scrolling onto a heavy piece never stops for its making.
-            asynchronous: true
+            // so scrolling onto a heavy piece never stops for its making. An
+            // exhibit is made at once: it is made with the text above it,
+            // wherever the view is, and headings below it must not move later.
+            asynchronous: root.piece.kind !== "exhibit"
             onLoaded: {
+                root.made = true
                 if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
                     item.applyPresetNamed(root.args.preset)
                 if (item.compact !== undefined)
