@@ -105,7 +105,9 @@ ScrollPage {
     // Still building: blocks not yet made, or a piece near the view still
     // loading. Screenshots and benchmarks wait for this to clear.
     function isBuilding() {
-        if (readyBlocks < (doc.count || 0))
+        // A reveal about to follow a height change counts: the page is not
+        // where it is going yet.
+        if (readyBlocks < (doc.count || 0) || revealSoon.running)
             return true
         for (let i = 0; i < blocks.count; ++i) {
             const block = blocks.itemAt(i)
