@@ -24,7 +24,12 @@ Rectangle {
     Keys.onEnterPressed: openPlace("ch" + String(chapter.number).padStart(2, "0"))
     Keys.onSpacePressed: openPlace("ch" + String(chapter.number).padStart(2, "0"))
 
-    GapHatch { anchors.fill: parent; visible: root.isGap; lineColor: Theme.gapHatch }
+    // Made for the gap alone: a painted band costs a window-wide image.
+    Loader {
+        anchors.fill: parent
+        active: root.isGap
+        sourceComponent: GapHatch { lineColor: Theme.gapHatch }
+    }
 
     MouseArea {
         id: mouse
