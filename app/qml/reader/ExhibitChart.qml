@@ -1,0 +1,93 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// A figure on every chip of the simulator's table, as bars; the
+// course's chip in bold; a figure no source publishes says so.
+Rectangle {
+    id: chart
+    required property var modelData
+    property var card: null
+    readonly property var values: Sim.chips.map(c => ({ chip: c.id, v: Course.liveFigure(modelData.figure, c.id) }))
+    readonly property real peak: Math.max(...values.map(x => isFinite(x.v.number) ? x.v.number : 0), 1e-30)
+    implicitHeight: chartColumn.implicitHeight + 2 * Theme.gapM
+    radius: Theme.radius
+    color: Theme.codeGround
+    Column {
+        id: chartColumn
+        x: Theme.gapM; y: Theme.gapM
+        width: parent.width - 2 * Theme.gapM
+        spacing: Theme.gap / 2
+        Text {
+            width: parent.width
+            text: chart.modelData.title
+            wrapMode: Text.WordWrap
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
+            color: Theme.ink
+        }
+        Repeater {
+            model: chart.values
+            delegate: Item {
+                id: bar
+                required property var modelData
+                readonly property bool mine: modelData.chip === Course.chip
+                readonly property bool known: isFinite(modelData.v.number)
+                // The simulator's own choice where no source gives the figure.
+                readonly property bool assumed: (modelData.v.details || "").startsWith("assumption")
+                width: chartColumn.width
+                height: Theme.gapL
+                Text {
+                    id: chipName
+                    width: Theme.px(40)
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: bar.modelData.chip
+                    font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
+                    color: Theme.ink
+                }
+                Rectangle {
+                    id: fill
+                    x: chipName.width + Theme.gap
+                    anchors.verticalCenter: parent.verticalCenter
+                    height: Theme.px(8)
+                    readonly property real room: bar.width - x - valueText.width - Theme.gap
+                    width: bar.known ? Math.max(2, room * bar.modelData.v.number / chart.peak) : 0
+                    color: bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                    opacity: bar.mine ? 1 : 0.55
+                }
+                Text {
+                    id: valueText
+                    x: fill.x + fill.width + Theme.gap
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: bar.modelData.v.text + (bar.assumed ? " · assumed" : "")
+                    font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
+                    color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                }
+                HoverHandler {
+                    id: hover
+                    onHoveredChanged: {
+                        if (!chart.card) return
+                        if (hovered) {
+                            chart.card.target = bar
+                            chart.card.heading = ""
+                            chart.card.text = bar.modelData.v.details || bar.modelData.v.problem || ""
+                            chart.card.targetRect = Qt.rect(0, 0, bar.width, bar.height)
+                            chart.card.shown = true
+                        } else if (chart.card.target === bar) {
+                            chart.card.shown = false
+                        }
+                    }
+                }
+            }
+        }
+        Text {
+            width: parent.width
+            visible: text !== ""
+            text: chart.modelData.note
+            wrapMode: Text.WordWrap
+            font.family: Theme.sans; font.pixelSize: Theme.tinySize
+            color: Theme.layerMuted(1)
+        }
+    }
+}

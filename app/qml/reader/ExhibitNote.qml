@@ -1,0 +1,39 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Sim
+import TpuCourse.Backend
+
+// One note in the margin: the words it marks in its part, then the note.
+Item {
+    id: note
+    required property var modelData
+    property int notesKey: 0
+    property var card: null
+    readonly property var block: Course.documentBlock(notesKey, modelData.index, Course.chip, ({}))
+    implicitHeight: noteColumn.height
+    height: implicitHeight
+    Rectangle { width: Theme.px(3); height: parent.height; color: Theme.accentDeep }
+    Column {
+        id: noteColumn
+        x: Theme.gapM
+        width: parent.width - x
+        spacing: Theme.gap / 2
+        Text {
+            width: parent.width
+            visible: note.modelData.mark !== ""
+            text: note.modelData.mark
+            wrapMode: Text.WrapAnywhere
+            font.family: Theme.mono; font.pixelSize: Theme.tinySize
+            color: Theme.accentDeep
+        }
+        ReaderText {
+            objectName: "exhibitNote"
+            width: parent.width
+            pixelSize: Theme.smallSize
+            text: (note.block.html || [""])[0]
+            details: note.block.details || []
+            card: note.card
+        }
+    }
+}
