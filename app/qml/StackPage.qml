@@ -67,11 +67,13 @@ ScrollPage {
             }
         }
 
+        // By count: a change of progress re-fills the bands in place
+        // rather than making all nine again.
         Repeater {
-            model: root.layers
+            model: root.layers.length
             delegate: Loader {
-                required property var modelData
                 required property int index
+                readonly property var modelData: root.layers[index] || ({})
                 width: column.width
                 // The layers the first screen reaches are made for its first
                 // frame, the rest after it. A layer placed (y > 0: below the
