@@ -70,6 +70,9 @@ Rectangle {
             // Kept once made, however far the reader scrolls away.
             active: root.near || root.made
             source: root.source
+            // What a piece reads, as soon as it is made, to know it is set
+            // into a chapter's text (a drill then leaves the keys to the reader).
+            readonly property bool setIntoText: true
             // Made a little each frame, in the time the frame leaves over,
             // so scrolling onto a heavy piece never stops for its making. An
             // exhibit is made at once: it is made with the text above it,

@@ -10,7 +10,8 @@ import TpuCourse.Backend
 FocusScope {
     id: root
     objectName: "d1Piece"
-    property bool compact: false
+    // Known from the moment it is made: set into a chapter's text, or not.
+    property bool compact: parent ? parent.setIntoText === true : false
     property var question: ({})
     property var result: null
     readonly property var stats: { Course.revision; return Course.drillStats("D1") }

@@ -17,7 +17,8 @@ FocusScope {
     // Shows its own chip choice: the piece page's title bar leaves its out.
     readonly property bool choosesChip: true
     objectName: "ex12Piece"
-    property bool compact: false
+    // Known from the moment it is made: set into a chapter's text, or not.
+    property bool compact: parent ? parent.setIntoText === true : false
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
     readonly property string masteryItem: "ch07-native-tiles"
     readonly property var goals: { Course.revision; return Course.goalsOf(7, masteryItem) }
