@@ -79,6 +79,9 @@ Popup {
             Layout.preferredHeight: Math.min(contentHeight, Theme.px(420))
             clip: true
             model: Course.palette
+            // No rows made ahead, in the background: each letter typed resets
+            // the list, and Qt 6.4 warns about rows it was still making.
+            cacheBuffer: 0
             boundsBehavior: Flickable.StopAtBounds
             highlightMoveDuration: 0
             delegate: Rectangle {
