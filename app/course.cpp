@@ -75,6 +75,13 @@ void Course::registerQmlTypes()
                                              QStringLiteral("the palette model comes from Course.palette"));
 }
 
+void Course::countFirstScreen() const
+{
+    chapters();
+    pieces();
+    drillsDueToday();
+}
+
 void Course::exposeToQml()
 {
     registerQmlTypes();

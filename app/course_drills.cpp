@@ -151,13 +151,6 @@ QVariantMap Course::drillStats(const QString &drill) const
             {"mostPerDay", most}};
 }
 
-void Course::countFirstScreen() const
-{
-    chapters();
-    pieces();
-    drillsDueToday();
-}
-
 QVariantList Course::drillsDueToday() const
 {
     const QDate today = QDate::currentDate();

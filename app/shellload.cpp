@@ -27,13 +27,9 @@ bool ShellLoad::finish()
 {
     // The engine finds Main.qml in its type cache: load() waits for the
     // reading still under way, then creates.
-    if (m_reading->isLoading()) {
-        // Process the loader thread's results so far, to know whether it is done.
-        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
-    }
-    startuptrace::mark(m_reading->isLoading() ? "the shell's QML still being read" : "the shell's QML read");
-    if (qEnvironmentVariableIsSet("TPU_COURSE_TRACE_STARTUP")) {
+    if (startuptrace::on()) {
         // Tracing only: wait here, so the trace tells reading from making.
+        startuptrace::mark("waiting for the shell's QML");
         while (m_reading->isLoading())
             QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents | QEventLoop::WaitForMoreEvents);
         startuptrace::mark("the shell's QML read");

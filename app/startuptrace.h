@@ -18,10 +18,15 @@ inline QElapsedTimer &clock()
 
 inline void begin() { clock().start(); }
 
+inline bool on()
+{
+    static const bool tracing = std::getenv("TPU_COURSE_TRACE_STARTUP") != nullptr;
+    return tracing;
+}
+
 inline void mark(const char *phase)
 {
-    static const bool on = std::getenv("TPU_COURSE_TRACE_STARTUP") != nullptr;
-    if (on && clock().isValid())
+    if (on() && clock().isValid())
         std::fprintf(stderr, "start-up %7.1f ms  %s\n", clock().nsecsElapsed() / 1e6, phase);
 }
 

@@ -34,17 +34,24 @@ bool shown(const QQuickItem *item)
     return true;
 }
 
-// The first scrub number on screen, in the order a reader meets them.
-QQuickItem *firstScrub(QQuickItem *root)
+// The first item on screen that `wanted` picks, in the order a reader
+// meets them (breadth first down the item tree).
+template <typename Wanted>
+QQuickItem *firstShown(QQuickItem *root, Wanted wanted)
 {
     QList<QQuickItem *> queue{root};
     while (!queue.isEmpty()) {
         QQuickItem *item = queue.takeFirst();
-        if (QByteArray(item->metaObject()->className()).startsWith("ScrubNumber") && shown(item))
+        if (wanted(item) && shown(item))
             return item;
         queue << item->childItems();
     }
     return nullptr;
+}
+
+QQuickItem *firstScrub(QQuickItem *root)
+{
+    return firstShown(root, [](QQuickItem *item) { return QByteArray(item->metaObject()->className()).startsWith("ScrubNumber"); });
 }
 
 void waitBuilt(QQuickWindow *window)
@@ -74,16 +81,12 @@ const PointerScrub pointerScrubs[] = {
     {"EX10", "ex10Scrub", Qt::Horizontal, true, "events dragged"},
 };
 
+// The first item on screen, with room, whose objectName starts with `nameOrStart`.
 QQuickItem *findNamed(QQuickItem *root, const QString &nameOrStart)
 {
-    QList<QQuickItem *> queue{root};
-    while (!queue.isEmpty()) {
-        QQuickItem *item = queue.takeFirst();
-        if (item->objectName().startsWith(nameOrStart) && shown(item) && item->width() > 0 && item->height() > 0)
-            return item;
-        queue << item->childItems();
-    }
-    return nullptr;
+    return firstShown(root, [&nameOrStart](QQuickItem *item) {
+        return item->objectName().startsWith(nameOrStart) && item->width() > 0 && item->height() > 0;
+    });
 }
 
 // Scrolls the page holding `item` until the item's top is on screen, as a

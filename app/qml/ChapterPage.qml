@@ -230,62 +230,17 @@ ScrollPage {
         color: Theme.paper
     }
 
-    ColumnLayout {
+    ChapterHeading {
         id: header
         x: root.columnX
         y: Theme.gapL * 2
         width: root.wide
-        spacing: Theme.gapM
-        RowLayout {
-            Layout.fillWidth: true
-            spacing: Theme.gapM
-            PlainButton {
-                objectName: "backButton"
-                text: "← the stack"
-                mono: true
-                fillColor: "transparent"
-                hoverColor: Theme.layerTrack(root.depth)
-                textColor: Theme.layerInk(root.depth)
-                onClicked: root.back()
-            }
-            Item { Layout.fillWidth: true }
-            ChapterSteps {
-                compact: true
-                number: root.page.number || 0
-                textColor: Theme.layerInk(root.depth)
-                hoverColor: Theme.layerTrack(root.depth)
-                onOpenPlace: place => root.openPlace(place)
-            }
-        }
-        MonoText {
-            text: "ch " + String(root.page.number).padStart(2, "0") + " · "
-                  + (root.page.isStage ? "stage " + root.page.stageNumber + " · pinned at " : "layer " + root.page.layer + " · ")
-                  + root.page.layerName
-            color: Theme.layerMuted(root.depth)
-        }
-        Text {
-            objectName: "chapterTitle"
-            Layout.fillWidth: true
-            text: root.page.title || ""
-            font.family: Theme.sans; font.pixelSize: Theme.displaySize * 0.8; font.weight: Font.DemiBold
-            color: Theme.layerInk(root.depth)
-            wrapMode: Text.WordWrap
-        }
-        Text {
-            Layout.fillWidth: true
-            Layout.maximumWidth: root.measure
-            text: root.page.summary || ""
-            font.family: Theme.sans; font.pixelSize: Theme.subheadingSize
-            color: Theme.layerMuted(root.depth)
-            wrapMode: Text.WordWrap
-        }
-        ProgressLine {
-            // The same figure as the stack's row and the workshop: Course.chapters.
-            value: root.summary.progress || 0
-            fillColor: Theme.layerAccent(root.depth)
-            trackColor: Theme.layerTrack(root.depth)
-            textColor: Theme.layerMuted(root.depth)
-        }
+        page: root.page
+        summary: root.summary
+        depth: root.depth
+        measure: root.measure
+        onBack: root.back()
+        onOpenPlace: place => root.openPlace(place)
     }
 
     // The margin: the course's chip and the chapter's contents, kept in

@@ -1,5 +1,6 @@
 #include "fusionmapview.h"
 #include "variants.h"
+#include "watchedmodel.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -27,18 +28,14 @@ void FusionMapView::registerType() { qmlRegisterType<FusionMapView>("TpuCourse.S
 
 void FusionMapView::setModel(FusionMapModel *model)
 {
-    if (m_model == model)
+    if (!simqml::watchModel(this, m_model, model, [this](FusionMapModel *m) {
+            connect(m, &FusionMapModel::look, this, [this] { update(); });
+            connect(m, &FusionMapModel::loaded, this, [this] {
+                m_fitted = false;
+                fit();
+            });
+        }))
         return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (m_model) {
-        connect(m_model, &FusionMapModel::look, this, [this] { update(); });
-        connect(m_model, &FusionMapModel::loaded, this, [this] {
-            m_fitted = false;
-            fit();
-        });
-    }
     emit modelChanged();
     fit();
 }

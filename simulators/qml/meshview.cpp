@@ -1,4 +1,5 @@
 #include "meshview.h"
+#include "watchedmodel.h"
 
 #include <QPainter>
 #include <QQuickWindow>
@@ -22,13 +23,9 @@ void MeshView::registerType() { qmlRegisterType<MeshView>("TpuCourse.Sim", 1, 0,
 
 void MeshView::setModel(MeshModel *model)
 {
-    if (m_model == model)
+    if (!simqml::watchModel(this, m_model, model,
+                            [this](MeshModel *m) { connect(m, &MeshModel::viewChanged, this, &MeshView::invalidate); }))
         return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (m_model)
-        connect(m_model, &MeshModel::viewChanged, this, &MeshView::invalidate);
     emit modelChanged();
     invalidate();
 }

@@ -1,4 +1,5 @@
 #include "pipelinetimeline.h"
+#include "watchedmodel.h"
 
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentRun>
@@ -28,13 +29,10 @@ PipelineTimeline::~PipelineTimeline() { m_job.waitForFinished(); }
 
 void PipelineTimeline::setModel(PipelineModel *model)
 {
-    if (m_model == model)
+    if (!simqml::watchModel(this, m_model, model, [this](PipelineModel *m) {
+            connect(m, &PipelineModel::runChanged, this, &PipelineTimeline::runChanged);
+        }))
         return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (m_model)
-        connect(m_model, &PipelineModel::runChanged, this, &PipelineTimeline::runChanged);
     emit modelChanged();
     runChanged();
 }

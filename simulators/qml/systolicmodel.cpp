@@ -1,4 +1,5 @@
 #include "systolicmodel.h"
+#include "watchedmodel.h"
 #include "variants.h"
 
 #include <tpusim/chips.h>
@@ -237,15 +238,11 @@ void SystolicHeat::registerType() { qmlRegisterType<SystolicHeat>("TpuCourse.Sim
 
 void SystolicHeat::setModel(SystolicModel *model)
 {
-    if (m_model == model)
+    if (!simqml::watchModel(this, m_model, model, [this](SystolicModel *m) {
+            connect(m, &SystolicModel::frameChanged, this, [this] { update(); });
+            connect(m, &SystolicModel::runChanged, this, [this] { update(); });
+        }))
         return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (m_model) {
-        connect(m_model, &SystolicModel::frameChanged, this, [this] { update(); });
-        connect(m_model, &SystolicModel::runChanged, this, [this] { update(); });
-    }
     emit modelChanged();
     update();
 }
