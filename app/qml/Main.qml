@@ -1,9 +1,10 @@
 import QtQuick
-import QtQuick.Controls
 import TpuCourse.Ui
 import TpuCourse.Backend
 
-ApplicationWindow {
+// A plain Window, not ApplicationWindow: the first screen is made without
+// Qt Quick Controls, which load with the first page or popup that uses them.
+Window {
     id: window
     width: 1440
     height: 900
@@ -66,7 +67,7 @@ ApplicationWindow {
             if (page === "piece" && pieceLoader.item.takeDroppedFile(url))
                 continue
             const result = Course.importRun(url.toString())
-            importToast.show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
+            made(toastLoader).show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
         }
     }
 
@@ -160,13 +161,12 @@ ApplicationWindow {
         id: paletteLoader
         active: false
         source: "CommandPalette.qml"
-        onLoaded: { item.parent = Overlay.overlay; window.wire(item, "") }
+        onLoaded: window.wire(item, "")
     }
     Loader {
         id: reportLoader
         active: false
         source: "ReportDialog.qml"
-        onLoaded: item.parent = Overlay.overlay
     }
     function openPalette() { made(paletteLoader).open() }
     function closePalette() { if (paletteLoader.item) paletteLoader.item.close() }
@@ -178,7 +178,11 @@ ApplicationWindow {
         keys: ["text/uri-list"]
         onDropped: drop => { window.openFiles(drop.urls); drop.accept() }
     }
-    ImportToast { id: importToast }
+    Loader {
+        id: toastLoader
+        active: false
+        source: "ImportToast.qml"
+    }
 
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }

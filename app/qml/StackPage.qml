@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Controls
 import TpuCourse.Ui
 import TpuCourse.Backend
 

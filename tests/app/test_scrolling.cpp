@@ -153,3 +153,50 @@ TEST_CASE("--open workshop lands on the workshop, though it is made after the fi
     CHECK(scrollOf(stack) > 2 * shell.window()->height());
     CHECK(scrollOf(stack) < stack->property("maximumY").toReal());
 }
+
+TEST_CASE("the stack's scrollbar follows a dragged thumb and pages on a pressed track", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    QObject *stack = shell.find("stackPage");
+    REQUIRE(stack != nullptr);
+    WAIT_VERIFY(stack->property("restMade").toBool());
+    settle();
+    QQuickItem *bar = nullptr;
+    for (auto *item : qobject_cast<QQuickItem *>(stack)->childItems())
+        if (item->objectName() == QStringLiteral("pageScrollBar"))
+            bar = item;
+    REQUIRE(bar != nullptr);
+    REQUIRE(bar->isVisible());
+    // At the window's right edge, over the page, not in its moving content.
+    const QRectF onScreen = bar->mapRectToScene(QRectF(0, 0, bar->width(), bar->height()));
+    CHECK(onScreen.right() == Approx(window->width()));
+    CHECK(onScreen.height() == Approx(window->height()));
+    const qreal maximum = stack->property("maximumY").toReal();
+    const int x = int(onScreen.center().x());
+
+    // Pressing the track below the thumb moves about a window's height down.
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, QPoint(x, window->height() - 20));
+    settle();
+    const qreal paged = scrollOf(stack);
+    CHECK(paged > window->height() * 0.7);
+    CHECK(paged <= window->height());
+
+    // The thumb, taken and dragged to the track's end, takes the page to its end.
+    QTest::keyClick(window, Qt::Key_Home);
+    settle();
+    const QPoint thumb(x, 8);
+    QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, thumb);
+    for (int y = 8; y <= window->height(); y += 60)
+        QTest::mouseMove(window, QPoint(x, y));
+    QTest::mouseMove(window, QPoint(x, window->height() - 1));
+    CHECK(scrollOf(stack) == Approx(maximum).margin(1));
+    // Dragged halfway back, the page follows at once: no glide.
+    QTest::mouseMove(window, QPoint(x, window->height() / 2));
+    const qreal halfway = scrollOf(stack);
+    CHECK(halfway > maximum * 0.3);
+    CHECK(halfway < maximum * 0.7);
+    QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, QPoint(x, window->height() / 2));
+    settle();
+    CHECK(scrollOf(stack) == Approx(halfway));
+}

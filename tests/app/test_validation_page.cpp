@@ -99,13 +99,17 @@ TEST_CASE("hovering a published time's badge opens a card that names its source"
     const QPoint badgeCentre = badge->mapToScene(QPointF(badge->width() / 2, badge->height() / 2)).toPoint();
     REQUIRE(QRect(QPoint(0, 0), window->size()).contains(badgeCentre));
 
-    QObject *card = nullptr;
-    for (QObject *child : badge->findChildren<QObject *>())
-        if (child->inherits("QQuickToolTip"))
-            card = child;
-    REQUIRE(card != nullptr);
-    CHECK_FALSE(card->property("visible").toBool());
+    // The card is made when the badge is first pointed at, then shown.
+    const auto cardOf = [badge]() -> QObject * {
+        for (QObject *child : badge->findChildren<QObject *>())
+            if (child->inherits("QQuickToolTip"))
+                return child;
+        return nullptr;
+    };
+    CHECK(cardOf() == nullptr);
     QTest::mouseMove(window, badgeCentre);
+    WAIT_VERIFY(cardOf() != nullptr);
+    QObject *card = cardOf();
     WAIT_VERIFY(card->property("visible").toBool());
     shell.shot("validation-source-card");
     const QString text = card->property("text").toString();

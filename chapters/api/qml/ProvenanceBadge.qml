@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Controls
 import TpuCourse.Ui
 
 // Says what a number is: predicted, verified off-chip or measured. The
@@ -27,10 +26,20 @@ Rectangle {
         font.pixelSize: Theme.tinySize
     }
     HoverHandler { id: hover }
-    ExplainCard {
-        target: root
-        shown: hover.hovered || root.activeFocus
-        text: root.details
+    // The card is made the first time it is wanted: a page shows many
+    // badges and few are ever pointed at, and the stack's first screen
+    // then loads without Qt Quick Controls.
+    readonly property bool cardWanted: details.length > 0 && (hover.hovered || activeFocus)
+    property bool cardMade: false
+    onCardWantedChanged: if (cardWanted) cardMade = true
+    Loader {
+        active: root.cardMade
+        source: "ExplainCard.qml"
+        onLoaded: {
+            item.target = root
+            item.shown = Qt.binding(() => root.cardWanted)
+            item.text = Qt.binding(() => root.details)
+        }
     }
     FocusFrame {}
 }

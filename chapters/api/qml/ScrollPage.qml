@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Controls
 import TpuCourse.Ui
 
 // A page that scrolls as a reader expects: a scrollbar in view whenever
@@ -29,6 +28,11 @@ Flickable {
         glide.start()
     }
     function scrollBy(dy) { scrollTo((glide.running ? glide.to : contentY) + dy) }
+    // Scrolls so that y is at the top at once: the scrollbar's thumb, dragged.
+    function placeAt(y) {
+        glide.stop()
+        contentY = Math.max(0, Math.min(maximumY, y))
+    }
     // Puts an item of the content in view, with a margin above it.
     function reveal(item) {
         if (!item)
@@ -81,18 +85,8 @@ Flickable {
         }
     }
 
-    ScrollBar.vertical: ScrollBar {
-        id: bar
-        objectName: "pageScrollBar"
-        policy: root.scrollable ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
-        width: Theme.scrollBarWidth
-        padding: 2
-        contentItem: Rectangle {
-            implicitWidth: Theme.scrollBarWidth - 4
-            radius: width / 2
-            color: root.onLight ? Theme.scrollThumbOnLight : Theme.scrollThumb
-            opacity: bar.pressed ? 1 : bar.hovered ? 0.9 : 0.6
-        }
-        background: Item {}
+    PageScrollBar {
+        page: root
+        onLight: root.onLight
     }
 }
