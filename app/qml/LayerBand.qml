@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Shell   // its C++ items (GapHatch) come with the module, not with the folder
 
@@ -48,27 +47,30 @@ Rectangle {
         visible: mouse.containsMouse || root.activeFocus
     }
 
-    RowLayout {
+    // The chapter's number, its title and line, and the stages at the right.
+    Item {
         id: body
         x: root.margin
         width: root.width - 2 * root.margin
+        implicitHeight: Math.max(number.y + number.implicitHeight, words.implicitHeight, pins.implicitHeight)
+        height: implicitHeight
         anchors.verticalCenter: parent.verticalCenter
-        spacing: Theme.gapL
 
         MonoText {
-            Layout.alignment: Qt.AlignTop
-            Layout.topMargin: Theme.px(8)
-            Layout.preferredWidth: Theme.px(64)
+            id: number
+            y: Theme.px(8)
+            width: Theme.px(64)
             text: "ch " + String(root.chapter.number).padStart(2, "0")
             color: Theme.layerMuted(root.depth)
         }
 
-        ColumnLayout {
-            Layout.fillWidth: true
-            Layout.alignment: Qt.AlignTop
+        Column {
+            id: words
+            x: number.width + Theme.gapL
+            width: pins.x - Theme.gapL - x
             spacing: Theme.gap
             Text {
-                Layout.fillWidth: true
+                width: parent.width
                 text: root.chapter.title || ""
                 font.family: Theme.sans
                 font.pixelSize: Theme.titleSize
@@ -76,26 +78,31 @@ Rectangle {
                 color: Theme.layerInk(root.depth)
             }
             Text {
-                Layout.fillWidth: true
-                Layout.maximumWidth: Theme.px(560)
+                width: Math.min(parent.width, Theme.px(560))
                 text: root.chapter.layerLine + (root.isGap ? " Stage 3 teaches you to cross on foot." : "")
                 font.family: Theme.sans
                 font.pixelSize: Theme.bodySize
                 color: Theme.layerMuted(root.depth)
                 wrapMode: Text.WordWrap
             }
-            ProgressLine {
-                Layout.alignment: Qt.AlignLeft
-                Layout.topMargin: Theme.gap
-                value: root.chapter.progress || 0
-                fillColor: Theme.layerAccent(root.depth)
-                trackColor: Theme.layerTrack(root.depth)
-                textColor: Theme.layerMuted(root.depth)
+            Item {  // a gap more above the progress than between the lines
+                width: progress.implicitWidth
+                height: progress.implicitHeight + Theme.gap
+                ProgressLine {
+                    id: progress
+                    y: Theme.gap
+                    value: root.chapter.progress || 0
+                    fillColor: Theme.layerAccent(root.depth)
+                    trackColor: Theme.layerTrack(root.depth)
+                    textColor: Theme.layerMuted(root.depth)
+                }
             }
         }
 
         Column {
-            Layout.alignment: Qt.AlignVCenter | Qt.AlignRight
+            id: pins
+            x: body.width - width
+            anchors.verticalCenter: parent.verticalCenter
             spacing: Theme.gap
             Repeater {
                 model: root.stages

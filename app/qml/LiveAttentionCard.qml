@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 
@@ -32,7 +31,7 @@ Rectangle {
         return { b: -1, phase: "idle" }
     }
 
-    implicitHeight: col.implicitHeight + 2 * Theme.gapL
+    implicitHeight: col.height + 2 * Theme.gapL
     radius: Theme.radius
     color: Theme.ink
     activeFocusOnTab: true
@@ -69,32 +68,36 @@ Rectangle {
         }
     }
 
-    ColumnLayout {
+    Column {
         id: col
         x: Theme.gapL; y: Theme.gapL
         width: parent.width - 2 * Theme.gapL
         spacing: Theme.gap
 
-        RowLayout {
-            Layout.fillWidth: true
-            MonoText { text: "EX·03 streaming attention · live"; color: Theme.accent }
-            Item { Layout.fillWidth: true }
-            MonoText { text: "ch 13"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
+        Item {
+            width: parent.width
+            height: heading.implicitHeight
+            MonoText { id: heading; text: "EX·03 streaming attention · live"; color: Theme.accent }
+            MonoText {
+                x: parent.width - width
+                anchors.verticalCenter: parent.verticalCenter
+                text: "ch 13"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize
+            }
         }
-        RowLayout {
+        Row {
             spacing: Theme.gap / 2
-            MonoText { Layout.preferredWidth: Theme.px(44); text: "HBM"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+            MonoText { width: Theme.px(44); anchors.verticalCenter: parent.verticalCenter; text: "HBM"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
             Cell { label: "Q"; phase: root.step === 0 ? "next" : "done" }
-            Item { implicitWidth: Theme.gap / 2 }
+            Item { width: Theme.gap / 2; height: 1 }
             Repeater { model: root.blocks; Cell { required property int index; label: "K" + root.sub(index); phase: root.phase(index) } }
-            Item { implicitWidth: Theme.gap / 2 }
+            Item { width: Theme.gap / 2; height: 1 }
             Repeater { model: root.blocks; Cell { required property int index; label: "V" + root.sub(index); phase: root.phase(index) } }
         }
-        RowLayout {
+        Row {
             spacing: Theme.gap / 2
-            MonoText { Layout.preferredWidth: Theme.px(44); text: "VMEM"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+            MonoText { width: Theme.px(44); anchors.verticalCenter: parent.verticalCenter; text: "VMEM"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
             Cell { label: "q Q (resident)" }
-            Item { implicitWidth: Theme.gap / 2 }
+            Item { width: Theme.gap / 2; height: 1 }
             Repeater {
                 model: [0, 1]
                 Row {
@@ -108,8 +111,7 @@ Rectangle {
             }
         }
         Column {
-            Layout.fillWidth: true
-            Layout.topMargin: Theme.gap / 2
+            topPadding: Theme.gap / 2
             spacing: 2
             MonoText { text: "CARRIED STATE"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
             MonoText { text: "m   : max(m, rowmax S" + root.j + ")"; color: Theme.inkText; font.pixelSize: Theme.tinySize }
@@ -122,7 +124,7 @@ Rectangle {
             }
         }
         Text {
-            Layout.fillWidth: true
+            width: parent.width
             text: String(root.step).padStart(2, "0") + "/" + String(root.blocks).padStart(2, "0") + " · "
                   + (root.step === 0 ? "Q lands in VMEM and stays"
                      : "one pass over K" + root.j + ", V" + root.j + ": rescale (m, l, acc), never materializing scores to HBM")
@@ -131,7 +133,7 @@ Rectangle {
             wrapMode: Text.WordWrap
         }
         Text {
-            Layout.fillWidth: true
+            width: parent.width
             text: "scrub it: the carried state rescales exactly; the score matrix never exists →"
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
             color: mouse.containsMouse || root.activeFocus ? Theme.accentHover : Theme.accent

@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
 
@@ -10,7 +9,7 @@ Rectangle {
     implicitHeight: visible ? column.implicitHeight + Theme.gapM * 2 : 0
     color: Theme.problemGround
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
-    ColumnLayout {
+    Column {
         id: column
         x: root.margin; y: Theme.gapM
         width: root.width - 2 * root.margin
@@ -23,7 +22,7 @@ Rectangle {
             model: Course.problems
             delegate: Text {
                 required property string modelData
-                Layout.fillWidth: true
+                width: column.width
                 text: "· " + modelData
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                 color: Theme.inkText

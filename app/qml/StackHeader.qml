@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
 
@@ -13,16 +12,18 @@ Rectangle {
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     readonly property var next: Course.chapters.find(c => c.number === Course.nextChapter)
 
-    RowLayout {
+    // Plain positioners, not Qt Quick Layouts: each text gets its width as
+    // it is made, so it is shaped once, not again when a layout settles.
+    Item {
         id: content
         x: root.margin
         y: Theme.gapXXL
         width: root.width - 2 * root.margin
-        spacing: Theme.gapXL
+        implicitHeight: Math.max(intro.implicitHeight, aside.implicitHeight)
 
-        ColumnLayout {
-            Layout.fillWidth: true
-            Layout.alignment: Qt.AlignTop
+        Column {
+            id: intro
+            width: aside.x - Theme.gapXL
             spacing: Theme.gapM
 
             MonoText {
@@ -30,7 +31,7 @@ Rectangle {
                 color: Theme.layerMuted(1)
             }
             Text {
-                Layout.fillWidth: true
+                width: parent.width
                 text: "Learn to make TPUs fast."
                 font.family: Theme.sans
                 font.pixelSize: Theme.displaySize
@@ -40,8 +41,7 @@ Rectangle {
                 wrapMode: Text.WordWrap
             }
             Text {
-                Layout.fillWidth: true
-                Layout.maximumWidth: Theme.px(640)
+                width: Math.min(parent.width, Theme.px(640))
                 text: "This page is the stack. Scroll and you descend it: four layers of compiler land on paper, the gap, then the shaded depths where kernels live. Each layer is a chapter with its mastery work; the stages are pinned where they belong; your progress rides on every entry."
                 font.family: Theme.sans
                 font.pixelSize: Theme.bodySize
@@ -95,7 +95,7 @@ Rectangle {
             }
             Column {
                 spacing: Theme.gap
-                Layout.topMargin: Theme.gap
+                topPadding: Theme.gap
                 Repeater {
                     model: [
                         { n: "01", goal: "Read any IR on sight", how: "narrate unfamiliar dumps, decode any dot_general", place: "ch12" },
@@ -122,28 +122,28 @@ Rectangle {
         }
 
         // EX·03 running live, then the honesty rule: what every number on the page is.
-        ColumnLayout {
-            Layout.alignment: Qt.AlignTop
-            Layout.preferredWidth: Theme.px(420)
-            Layout.maximumWidth: Theme.px(420)
+        Column {
+            id: aside
+            x: content.width - width
+            width: Theme.px(420)
             spacing: Theme.gapM
             LiveAttentionCard {
-                Layout.fillWidth: true
+                width: parent.width
                 onOpenPlace: place => root.openPlace(place)
             }
             Rectangle {
-                Layout.fillWidth: true
+                width: parent.width
                 implicitHeight: rule.implicitHeight + Theme.gapL * 2
                 radius: Theme.radius
                 color: Theme.ink
-                ColumnLayout {
+                Column {
                     id: rule
                     x: Theme.gapL; y: Theme.gapL
                     width: parent.width - 2 * Theme.gapL
                     spacing: Theme.gapM
                     MonoText { text: "the honesty rule"; color: Theme.inkMuted }
                     Text {
-                        Layout.fillWidth: true
+                        width: parent.width
                         text: "Gates pass only on real hardware, and failures stay published. Every value in this course states what it is."
                         font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
                         color: Theme.inkText
@@ -155,13 +155,21 @@ Rectangle {
                             { kind: "verified", what: "correct, checked without a TPU; never a speed" },
                             { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" }
                         ]
-                        delegate: RowLayout {
+                        delegate: Item {
                             required property var modelData
-                            Layout.fillWidth: true
-                            spacing: Theme.gapM
-                            ProvenanceBadge { kind: modelData.kind; Layout.preferredWidth: Theme.px(150) }
+                            width: rule.width
+                            height: Math.max(badge.height, what.implicitHeight)
+                            ProvenanceBadge {
+                                id: badge
+                                width: Theme.px(150)
+                                anchors.verticalCenter: parent.verticalCenter
+                                kind: modelData.kind
+                            }
                             Text {
-                                Layout.fillWidth: true
+                                id: what
+                                x: badge.width + Theme.gapM
+                                width: parent.width - x
+                                anchors.verticalCenter: parent.verticalCenter
                                 text: modelData.what
                                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                                 color: Theme.inkMuted

@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 
 // A stage pinned beside its layer: the stage and its chapter, its title, its
@@ -27,30 +26,38 @@ Rectangle {
     Keys.onEnterPressed: openPlace(place)
     Keys.onSpacePressed: openPlace(place)
 
-    ColumnLayout {
+    Column {
         id: body
         x: Theme.gapM
         width: parent.width - 2 * Theme.gapM
         anchors.verticalCenter: parent.verticalCenter
         spacing: 2
-        RowLayout {
-            Layout.fillWidth: true
+        Item {
+            width: parent.width
+            height: Math.max(which.implicitHeight, gate.implicitHeight)
             MonoText {
+                id: which
+                anchors.verticalCenter: parent.verticalCenter
                 text: "◆ stage " + root.stage.stageNumber + " · ch " + String(root.stage.number).padStart(2, "0")
                 color: root.accent
                 font.pixelSize: Theme.tinySize
             }
-            Item { Layout.fillWidth: true }
             MonoText {
+                id: gate
+                x: parent.width - width
+                anchors.verticalCenter: parent.verticalCenter
                 text: "gate " + root.stage.gate + " · " + root.stage.gateState
                 color: root.accent
                 font.pixelSize: Theme.tinySize
             }
         }
-        RowLayout {
-            Layout.fillWidth: true
+        Item {
+            width: parent.width
+            height: Math.max(title.implicitHeight, progress.implicitHeight)
             Text {
-                Layout.fillWidth: true
+                id: title
+                width: progress.x - Theme.gap
+                anchors.verticalCenter: parent.verticalCenter
                 text: root.stage.title || ""
                 elide: Text.ElideRight
                 font.family: Theme.sans
@@ -59,6 +66,9 @@ Rectangle {
                 color: Theme.inkText
             }
             ProgressLine {
+                id: progress
+                x: parent.width - width
+                anchors.verticalCenter: parent.verticalCenter
                 value: root.stage.progress || 0
                 barWidth: Theme.px(80)
                 fillColor: root.accent

@@ -5,5 +5,6 @@ import TpuCourse.Ui
 Text {
     font.family: Theme.mono
     font.pixelSize: Theme.smallSize
+    font.preferShaping: false
     color: Theme.ink
 }
