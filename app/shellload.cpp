@@ -51,16 +51,22 @@ void warmFonts()
     // Inter, and mono, JetBrains Mono, at scale 1, the window's opening
     // size). Each is its own font engine, matched through fontconfig once
     // per thread; one the screen no longer uses costs a little time here,
-    // one missing from the list is matched when its text is made.
-    const struct { const char *family; int pixelSize; QFont::Weight weight; } faces[] = {
-        {"Inter", 14, QFont::Normal}, {"Inter", 14, QFont::DemiBold}, {"Inter", 16, QFont::Normal},
-        {"Inter", 16, QFont::DemiBold}, {"Inter", 32, QFont::Medium}, {"Inter", 56, QFont::DemiBold},
-        {"JetBrains Mono", 12, QFont::Normal}, {"JetBrains Mono", 14, QFont::Normal},
-        {"JetBrains Mono", 14, QFont::DemiBold}, {"JetBrains Mono", 16, QFont::Normal}};
+    // one missing from the list is matched when its text is made. Mono is
+    // set without shaping, as MonoText and mono buttons set it: a font that
+    // differs in that is a different engine.
+    const struct { const char *family; int pixelSize; QFont::Weight weight; bool mono; } faces[] = {
+        {"Inter", 14, QFont::Normal, false}, {"Inter", 14, QFont::DemiBold, false}, {"Inter", 16, QFont::Normal, false},
+        {"Inter", 16, QFont::DemiBold, false}, {"Inter", 32, QFont::Medium, false}, {"Inter", 56, QFont::DemiBold, false},
+        {"JetBrains Mono", 12, QFont::Normal, true}, {"JetBrains Mono", 14, QFont::Normal, true},
+        {"JetBrains Mono", 14, QFont::DemiBold, true}, {"JetBrains Mono", 16, QFont::Normal, true}};
     for (const auto &face : faces) {
         QFont font(QString::fromLatin1(face.family));
         font.setPixelSize(face.pixelSize);
         font.setWeight(face.weight);
+        if (face.mono)
+            font.setStyleStrategy(QFont::PreferNoShaping);
+        // The live EX·03 card's formulas use m₋ and Kᵀ, which JetBrains
+        // Mono lacks: asking for them finds the fallback face now.
         QFontMetricsF(font).horizontalAdvance(QLatin1Char('0'));
     }
 }

@@ -30,6 +30,7 @@ Rectangle {
         font.family: root.mono ? Theme.mono : Theme.sans
         font.pixelSize: Theme.smallSize
         font.weight: Font.DemiBold
+        font.preferShaping: !root.mono  // as MonoText: code as written, no ligatures
     }
     MouseArea {
         id: mouse

@@ -12,5 +12,6 @@ PlainButton {
         font.family: root.mono ? Theme.mono : Theme.sans
         font.pixelSize: Theme.smallSize
         font.weight: Font.DemiBold
+        font.preferShaping: !root.mono
     }
 }
