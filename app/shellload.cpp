@@ -65,8 +65,6 @@ void warmFonts()
         font.setWeight(face.weight);
         if (face.mono)
             font.setStyleStrategy(QFont::PreferNoShaping);
-        // The live EX·03 card's formulas use m₋ and Kᵀ, which JetBrains
-        // Mono lacks: asking for them finds the fallback face now.
         QFontMetricsF(font).horizontalAdvance(QLatin1Char('0'));
     }
 }
