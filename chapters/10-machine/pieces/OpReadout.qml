@@ -28,7 +28,11 @@ Rectangle {
                 Layout.fillWidth: true
                 text: root.title + "  ·  " + (root.prov.shapes || "") + "  ·  " + (root.prov.dtype || "")
                       + "  ·  " + (root.prov.chip || "")
-                wrapMode: Text.Wrap
+                // One line, cut at the end if it must be: a line that wrapped
+                // and unwrapped as the piece's layout settled changed the
+                // chart's height pass by pass, and Qt Charts redraws its whole
+                // image on every change.
+                elide: Text.ElideRight
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                 color: Theme.inkMuted
             }

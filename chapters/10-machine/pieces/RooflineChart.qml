@@ -64,9 +64,23 @@ Item {
             return -1
         return chart.y + area.y + area.height * (1 - (Math.log10(attained) - ly0) / (ly1 - ly0))
     }
-    // Where each op's label goes: recomputed whenever a dot or a roof moves.
-    readonly property var labelOffsets: {
-        chart.plotArea
+    // Where each op's label goes. Placing them is a search over every dot
+    // and roof, so it runs once for a moment's changes (a chart being made
+    // moves every dot many times over), not once for each change.
+    property var labelOffsets: []
+    // Everything the placement reads; a change of any of it re-places the labels.
+    readonly property var labelInputs: {
+        const seen = [chart.plotArea, root.mxuCurve, root.vpuCurve, dotRepeater.count]
+        for (let i = 0; i < dotRepeater.count; ++i) {
+            const dot = dotRepeater.itemAt(i)
+            if (dot) seen.push(dot.visible, dot.x, dot.y, dot.labelWidth, dot.labelHeight)
+        }
+        for (const l of [mxuLabel, vpuLabel, hbmLabel, ridgeLabel])
+            seen.push(l.visible, l.x, l.y, l.width, l.height)
+        return seen
+    }
+    onLabelInputsChanged: Qt.callLater(placeLabels)
+    function placeLabels() {
         const dots = []
         for (let i = 0; i < dotRepeater.count; ++i) {
             const dot = dotRepeater.itemAt(i)
@@ -87,7 +101,7 @@ Item {
         const placed = LabelPlacer.place(dots, lines, fixed, bounds, Theme.gap / 2)
         const byIndex = []
         dots.forEach((d, k) => byIndex[d.index] = Qt.point(placed[k].x, placed[k].y))
-        return byIndex
+        labelOffsets = byIndex
     }
     onMxuCurveChanged: refresh()
     onVpuCurveChanged: refresh()
@@ -103,12 +117,42 @@ Item {
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
         color: Theme.inkMuted
     }
+    // Qt Charts draws its whole chart into an image each time the chart
+    // changes, some 10 ms at this size. A piece's layout settles over a
+    // few frames as it is made (rows wrap and unwrap), so the chart takes
+    // the room it is given only once that room has held through a whole
+    // frame: one drawing at the settled size, not one a layout pass.
+    readonly property real roomWidth: Math.max(0, width - (yTitle.height + Theme.gap))
+    readonly property real roomHeight: Math.max(0, xTitle.y)
+    readonly property bool roomTaken: chart.width === roomWidth && chart.height === roomHeight
+    property int framesRoomHeld: 0
+    function roomMoved() {
+        framesRoomHeld = 0
+        if (!roomTaken && Window.window) Window.window.update()
+    }
+    onRoomWidthChanged: roomMoved()
+    onRoomHeightChanged: roomMoved()
+    Connections {
+        target: root.Window.window
+        enabled: !root.roomTaken
+        function onFrameSwapped() {
+            // The frame in which the room last moved counts as the first.
+            if (++root.framesRoomHeld < 2) {
+                root.Window.window.update()
+                return
+            }
+            chart.width = root.roomWidth
+            chart.height = root.roomHeight
+        }
+    }
+    // Dots and labels are placed from the chart's plot area: shown once it has one.
+    readonly property bool drawn: chart.width > 0 && chart.height > 0
+
     ThemedChartView {
         id: chart
-        anchors.left: parent.left; anchors.leftMargin: yTitle.height + Theme.gap
-        anchors.right: parent.right
-        anchors.top: parent.top
-        anchors.bottom: xTitle.top
+        x: yTitle.height + Theme.gap
+        width: 0
+        height: 0
         ThemedLogAxis { id: xAxis; min: root.xMin; max: root.xMax }
         ThemedLogAxis { id: yAxis; min: 0.001; max: 10000 }
 
@@ -143,37 +187,6 @@ Item {
         color: Theme.inkMuted
     }
 
-    // In-place labels for the roofs and the ridge: the chart has no legend.
-    RoofLabel {
-        id: mxuLabel
-        visible: !!root.mxuCurve.peakText
-        readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
-        x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
-        text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
-    }
-    RoofLabel {
-        id: vpuLabel
-        visible: !!root.vpuCurve.peakText
-        readonly property point at: root.place(root.xMax, root.vpuCurve.peakFlops || 1)
-        x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
-        text: "VPU peak " + (root.vpuCurve.peakText || "") + " (elementwise)"
-        muted: true
-    }
-    RoofLabel {
-        id: hbmLabel
-        visible: !!root.mxuCurve.bandwidthText
-        readonly property point at: root.place(1, root.mxuCurve.bandwidth || 1)
-        x: at.x + Theme.gap; y: at.y + Theme.gap / 2
-        text: "HBM " + (root.mxuCurve.bandwidthText || "")
-    }
-    RoofLabel {
-        id: ridgeLabel
-        objectName: "ridgeLabel"
-        visible: !!root.mxuCurve.ridgeText
-        readonly property point at: root.place(root.mxuCurve.ridge || 1, yAxis.min * root.tera)
-        x: at.x + Theme.gap / 2; y: at.y - height - Theme.gap / 2
-        text: "ridge " + (root.mxuCurve.ridgeText || "")
-    }
     Text {
         anchors.centerIn: chart
         visible: !!root.mxuCurve.error
@@ -185,26 +198,63 @@ Item {
         color: Theme.failed
     }
 
-    Repeater {
-        id: dotRepeater
-        // By count: figures that change in a scrub update in place.
-        model: root.ops.length
-        OpDot {
-            readonly property var modelData: root.ops[index] || ({})
-            required property int index
-            readonly property var result: (modelData.card || {}).result || ({})
-            readonly property point at: root.place(result.intensity || 1, result.attained || 1)
-            objectName: "dot_" + modelData.id
-            visible: !result.error && at.x >= root.plotLeft - 1
-            x: at.x - width / 2; y: at.y - height / 2
-            z: selected ? 2 : 1
-            label: modelData.title
-            labelOffset: root.labelOffsets[index] || Qt.point(width, -labelHeight)
-            swatch: modelData.swatch
-            selected: root.selectedId === modelData.id
-            frame: root
-            onPressed: { root.picked(modelData.id); root.dragStarted(modelData.id) }
-            onMoved: (fromX, toX) => root.dragMoved(modelData.id, root.intensityAt(toX) / root.intensityAt(fromX))
+    // The roofs' labels and the ops' dots, over the chart.
+    Item {
+        anchors.fill: parent
+        visible: root.drawn
+
+        // In-place labels for the roofs and the ridge: the chart has no legend.
+        RoofLabel {
+            id: mxuLabel
+            visible: !!root.mxuCurve.peakText
+            readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
+            x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
+            text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
+        }
+        RoofLabel {
+            id: vpuLabel
+            visible: !!root.vpuCurve.peakText
+            readonly property point at: root.place(root.xMax, root.vpuCurve.peakFlops || 1)
+            x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
+            text: "VPU peak " + (root.vpuCurve.peakText || "") + " (elementwise)"
+            muted: true
+        }
+        RoofLabel {
+            id: hbmLabel
+            visible: !!root.mxuCurve.bandwidthText
+            readonly property point at: root.place(1, root.mxuCurve.bandwidth || 1)
+            x: at.x + Theme.gap; y: at.y + Theme.gap / 2
+            text: "HBM " + (root.mxuCurve.bandwidthText || "")
+        }
+        RoofLabel {
+            id: ridgeLabel
+            objectName: "ridgeLabel"
+            visible: !!root.mxuCurve.ridgeText
+            readonly property point at: root.place(root.mxuCurve.ridge || 1, yAxis.min * root.tera)
+            x: at.x + Theme.gap / 2; y: at.y - height - Theme.gap / 2
+            text: "ridge " + (root.mxuCurve.ridgeText || "")
+        }
+        Repeater {
+            id: dotRepeater
+            // By count: figures that change in a scrub update in place.
+            model: root.ops.length
+            OpDot {
+                readonly property var modelData: root.ops[index] || ({})
+                required property int index
+                readonly property var result: (modelData.card || {}).result || ({})
+                readonly property point at: root.place(result.intensity || 1, result.attained || 1)
+                objectName: "dot_" + modelData.id
+                visible: !result.error && at.x >= root.plotLeft - 1
+                x: at.x - width / 2; y: at.y - height / 2
+                z: selected ? 2 : 1
+                label: modelData.title
+                labelOffset: root.labelOffsets[index] || Qt.point(width, -labelHeight)
+                swatch: modelData.swatch
+                selected: root.selectedId === modelData.id
+                frame: root
+                onPressed: { root.picked(modelData.id); root.dragStarted(modelData.id) }
+                onMoved: (fromX, toX) => root.dragMoved(modelData.id, root.intensityAt(toX) / root.intensityAt(fromX))
+            }
         }
     }
 }
