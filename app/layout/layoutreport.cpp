@@ -24,8 +24,13 @@ bool isText(const QQuickItem *item)
 
 bool isControl(const QQuickItem *item)
 {
+    // A scrollbar is part of its page, which is checked itself: Qt Quick
+    // Controls' or a ScrollPage's own (PageScrollBar and the area in it).
     if (inherits(item, "QQuickScrollBar"))
-        return false;  // part of its page, which is checked itself
+        return false;
+    for (const QQuickItem *at = item; at; at = at->parentItem())
+        if (at->objectName() == QLatin1String("pageScrollBar"))
+            return false;
     if (inherits(item, "QQuickAbstractButton") || inherits(item, "QQuickTextInput") || inherits(item, "QQuickTextEdit")
         || inherits(item, "QQuickControl"))
         return true;
