@@ -20,8 +20,9 @@ ShellLoad::ShellLoad(QQmlApplicationEngine &engine) : m_engine(engine)
     // Qt 6.4 has no loadFromModule: the modules live under qrc:/qt/qml.
     m_engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
     // Set before the window is made, which would otherwise install Qt's own.
-    // A slice of 4 ms leaves a chapter frame (about 8 ms to draw) its 16.7.
-    constexpr int kIncubationSliceMs = 4;
+    // A slice of 3 ms and a chapter frame (about 8 ms to draw) fit in 16.7
+    // with room for an object that runs over its slice.
+    constexpr int kIncubationSliceMs = 3;
     if (!m_engine.incubationController())
         m_engine.setIncubationController(new SliceIncubation(kIncubationSliceMs, &m_engine));
     m_reading = std::make_unique<QQmlComponent>(&m_engine, mainUrl(), QQmlComponent::Asynchronous);

@@ -148,13 +148,32 @@ Item {
     // Dots and labels are placed from the chart's plot area: shown once it has one.
     readonly property bool drawn: chart.width > 0 && chart.height > 0
 
+    // The chart's ground and its log-log paper are drawn beneath it (see
+    // LogGrid); the chart itself draws only axes, labels and roofs.
+    Rectangle {
+        x: chart.x; y: chart.y
+        width: chart.width; height: chart.height
+        radius: Theme.radius
+        color: Theme.card
+    }
+    LogGrid {
+        x: chart.x + chart.plotArea.x; y: chart.y + chart.plotArea.y
+        width: chart.plotArea.width; height: chart.plotArea.height
+        xMin: xAxis.min; xMax: xAxis.max
+        yMin: yAxis.min; yMax: yAxis.max
+        ground: Theme.chartPlot
+        majorColor: Theme.chartGrid
+        minorColor: Theme.chartMinorGrid
+    }
     ThemedChartView {
         id: chart
         x: yTitle.height + Theme.gap
         width: 0
         height: 0
-        ThemedLogAxis { id: xAxis; min: root.xMin; max: root.xMax }
-        ThemedLogAxis { id: yAxis; min: 0.001; max: 10000 }
+        backgroundColor: "transparent"
+        plotAreaColor: "transparent"
+        ThemedLogAxis { id: xAxis; min: root.xMin; max: root.xMax; gridVisible: false; minorGridVisible: false }
+        ThemedLogAxis { id: yAxis; min: 0.001; max: 10000; gridVisible: false; minorGridVisible: false }
 
         LineSeries {
             id: vpuRoof
