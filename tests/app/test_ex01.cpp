@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "loggrid.h"
 #include "qtwait.h"
 #include "shellfixture.h"
 
@@ -10,6 +11,8 @@
 #include <QQuickItem>
 #include <QStyleHints>
 #include <QTest>
+
+#include <cmath>
 
 namespace {
 
@@ -203,4 +206,48 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         WAIT_VERIFY(shell.store().masteryItemsDone(10).count("ch10-ridge") == 1);
         WAIT_VERIFY(shell.findShown("goalsDone")->property("opacity").toDouble() == 1.0);
     }
+}
+
+TEST_CASE("log-log paper: a line at every decade, fainter ones at 2..9 times each", "[ex01][loggrid]")
+{
+    // The roofline's intensity axis: 0.01 to 100000, seven decades.
+    const LogGrid::Lines lines = LogGrid::linesFor(0.01, 100000);
+    REQUIRE(lines.major.size() == 8);
+    for (std::size_t k = 0; k < lines.major.size(); ++k)
+        CHECK(lines.major[k] == Approx(double(k) / 7.0).margin(1e-12));
+    REQUIRE(lines.minor.size() == 7 * 8);
+    // 2 times the first decade sits log10(2) of a decade along.
+    CHECK(lines.minor.front() == Approx(std::log10(2.0) / 7.0));
+    for (const double f : lines.minor) {
+        CHECK(f > 0);
+        CHECK(f < 1);
+    }
+    // A range that does not start on a decade has only the lines inside it.
+    const LogGrid::Lines part = LogGrid::linesFor(3, 200);
+    CHECK(part.major.size() == 2);   // 10 and 100
+    CHECK(part.minor.size() == 6 + 8);   // 4..9 and 20..90: 3 and 200 are its ends
+    // No paper for a range a log axis cannot have.
+    CHECK(LogGrid::linesFor(0, 10).major.empty());
+    CHECK(LogGrid::linesFor(10, 1).minor.empty());
+}
+
+TEST_CASE("EX01: the roofline's paper lies exactly under the chart's plot area", "[ex01][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX01")));
+    QQuickItem *paper = nullptr;
+    WAIT_VERIFY((paper = shownItem(shell, "rooflinePaper")) != nullptr);
+    QQuickItem *chart = shownItem(shell, "rooflineChart");
+    REQUIRE(chart != nullptr);
+    // The chart takes its room once the piece's layout has settled.
+    WAIT_VERIFY(chart->width() > 0 && paper->width() > 0);
+    const QRectF plot = chart->property("plotArea").toRectF();
+    const QRectF plotInScene = chart->mapRectToScene(plot);
+    const QRectF paperInScene = paper->mapRectToScene(QRectF(0, 0, paper->width(), paper->height()));
+    CHECK(paperInScene.x() == Approx(plotInScene.x()));
+    CHECK(paperInScene.y() == Approx(plotInScene.y()));
+    CHECK(paperInScene.width() == Approx(plotInScene.width()));
+    CHECK(paperInScene.height() == Approx(plotInScene.height()));
+    CHECK(paper->property("xMin").toDouble() == Approx(0.01));
+    CHECK(paper->property("xMax").toDouble() == Approx(100000));
 }

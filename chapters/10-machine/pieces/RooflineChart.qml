@@ -157,6 +157,7 @@ Item {
         color: Theme.card
     }
     LogGrid {
+        objectName: "rooflinePaper"
         x: chart.x + chart.plotArea.x; y: chart.y + chart.plotArea.y
         width: chart.plotArea.width; height: chart.plotArea.height
         xMin: xAxis.min; xMax: xAxis.max
@@ -167,6 +168,7 @@ Item {
     }
     ThemedChartView {
         id: chart
+        objectName: "rooflineChart"
         x: yTitle.height + Theme.gap
         width: 0
         height: 0
