@@ -1,5 +1,4 @@
 #include "fusionmapmodel.h"
-#include "fusionmapview.h"
 #include "variants.h"
 
 #include <tpusim/error.h>
@@ -11,11 +10,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QKeyEvent>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QPainterPath>
-#include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QtQml/qqml.h>
 
@@ -180,7 +174,6 @@ FusionMapModel::~FusionMapModel() { m_watcher.waitForFinished(); }
 void FusionMapModel::registerType()
 {
     qmlRegisterType<FusionMapModel>("TpuCourse.Sim", 1, 0, "FusionMapModel");
-    FusionMapView::registerType();
 }
 
 int FusionMapModel::opCount() const

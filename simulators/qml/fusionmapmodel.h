@@ -1,12 +1,9 @@
 #pragma once
 
-#include <QColor>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointF>
-#include <QPointer>
 #include <QPolygonF>
-#include <QQuickPaintedItem>
 #include <QRectF>
 #include <QString>
 #include <QStringList>

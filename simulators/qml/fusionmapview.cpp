@@ -180,6 +180,7 @@ void FusionMapView::paint(QPainter *p)
     QFont font(m_font);
     font.setPixelSize(std::max(1, static_cast<int>(std::lround(m_fontSize * px))));
     p->setFont(font);
+    const QFontMetricsF fm(font);
     const bool labels = m_zoom * 26.0 >= m_fontSize;  // a box tall enough for a line
     const auto &nodes = map->graph().nodes();
     std::vector<char> match(nodes.size(), 0);
@@ -198,7 +199,6 @@ void FusionMapView::paint(QPainter *p)
         if (labels) {
             p->setPen(m_text);
             const QString label = qs(nodes[i].opcode == "parameter" ? nodes[i].name : nodes[i].opcode);
-            const QFontMetricsF fm(font);
             p->drawText(r.adjusted(4, 0, -4, 0), Qt::AlignCenter, fm.elidedText(label, Qt::ElideRight, r.width() - 8));
         }
     }

@@ -3,6 +3,7 @@
 #include "fusionmapmodel.h"
 
 #include <QColor>
+#include <QPointer>
 #include <QQuickPaintedItem>
 
 // The whole graph in one picture: fusions as regions (filled when on, dashed

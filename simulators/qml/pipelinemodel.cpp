@@ -1,5 +1,4 @@
 #include "pipelinemodel.h"
-#include "pipelinetimeline.h"
 #include "variants.h"
 
 #include <tpusim/chips.h>
@@ -8,7 +7,6 @@
 #include <tpusim/trace.h>
 
 #include <QDir>
-#include <QPainter>
 #include <QSaveFile>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
@@ -94,7 +92,6 @@ PipelineModel::~PipelineModel() { m_watcher.waitForFinished(); }
 void PipelineModel::registerType()
 {
     qmlRegisterType<PipelineModel>("TpuCourse.Sim", 1, 0, "PipelineModel");
-    qmlRegisterType<PipelineTimeline>("TpuCourse.Sim", 1, 0, "PipelineTimeline");
 }
 
 void PipelineModel::recompute()

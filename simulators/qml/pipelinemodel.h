@@ -1,10 +1,7 @@
 #pragma once
 
-#include <QColor>
 #include <QFutureWatcher>
 #include <QObject>
-#include <QPointer>
-#include <QQuickPaintedItem>
 #include <QString>
 #include <QVariantMap>
 

@@ -19,13 +19,13 @@ PipelineTimeline::PipelineTimeline(QQuickItem *parent) : QQuickPaintedItem(paren
         Buckets b = m_job.result();
         if (m_run && b.run == m_run.get())
             m_buckets = std::move(b);
-        if (m_jobAgain)
-            m_jobAgain = false;
         update();
     });
 }
 
 PipelineTimeline::~PipelineTimeline() { m_job.waitForFinished(); }
+
+void PipelineTimeline::registerType() { qmlRegisterType<PipelineTimeline>("TpuCourse.Sim", 1, 0, "PipelineTimeline"); }
 
 void PipelineTimeline::setModel(PipelineModel *model)
 {
@@ -59,8 +59,6 @@ void PipelineTimeline::runChanged()
     }
     // A new run opens whole: the time axis of the last one means nothing for it.
     setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0);
-    emit viewChanged();
-    update();
 }
 
 void PipelineTimeline::setView(double t0, double t1)
@@ -250,8 +248,6 @@ const std::vector<std::vector<tpusim::ScheduleBucket>> *PipelineTimeline::bucket
     // Many: off the GUI thread; the last picture of this run stays meanwhile.
     if (!m_job.isRunning())
         m_job.setFuture(QtConcurrent::run(make, m_run, m_t0, m_t1, w));
-    else
-        m_jobAgain = true;
     return m_buckets.run == run ? &m_buckets.lanes : nullptr;
 }
 

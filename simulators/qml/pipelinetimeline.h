@@ -3,6 +3,7 @@
 #include "pipelinemodel.h"
 
 #include <QColor>
+#include <QPointer>
 #include <QQuickPaintedItem>
 
 // The schedule drawn as one picture: per TensorCore three lanes (copies in,
@@ -37,6 +38,7 @@ class PipelineTimeline : public QQuickPaintedItem
 public:
     explicit PipelineTimeline(QQuickItem *parent = nullptr);
     ~PipelineTimeline() override;
+    static void registerType();
     PipelineModel *model() const { return m_model; }
     void setModel(PipelineModel *model);
     double viewStart() const { return m_t0; }
@@ -101,6 +103,5 @@ private:
         std::vector<std::vector<tpusim::ScheduleBucket>> lanes;
     };
     Buckets m_buckets;
-    bool m_jobAgain = false;
     QFutureWatcher<Buckets> m_job;
 };

@@ -36,8 +36,10 @@ void SimBridge::registerSingleton()
     LayoutLensModel::registerType();
     SystolicModel::registerType();
     PipelineModel::registerType();
+    PipelineTimeline::registerType();
     TracerModel::registerType();
     FusionMapModel::registerType();
+    FusionMapView::registerType();
 }
 
 QVariantList SimBridge::chips() const

@@ -42,11 +42,7 @@ std::string count_text(double v) {
 
 std::string intensity_text(double v) { return fixed(v, v < 10 ? 2 : 1) + " FLOP/B"; }
 
-std::string dims_text(const std::vector<std::int64_t>& shape) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + ")";
-}
+std::string dims_text(const std::vector<std::int64_t>& shape) { return "(" + joined(shape, ", ") + ")"; }
 
 const std::vector<std::string> kChipsL1{"v5e"};
 const std::vector<std::string> kChipsAll{"v4", "v5e", "v5p", "v6e", "v7"};
@@ -176,7 +172,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
                 out.refusal = why;
                 return out;
             }
-            r.read_as = "(" + joined(*v, ", ") + ")";
+            r.read_as = dims_text(*v);
             r.correct = *v == q.expected_dims.at(f.id);
         } else if (f.type == FieldType::dims) {
             const auto v = parse_dims(r.given, &why);

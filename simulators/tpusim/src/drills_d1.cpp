@@ -293,7 +293,7 @@ Question d1(const std::string& kind, int level, std::uint64_t seed) {
     q.fields = {Field{"shape", "output shape", FieldType::shape, "", {}, 0, "", ""},
                 Field{"flops", "FLOPs", FieldType::count, "FLOP", {}, 0.01, "", ""},
                 Field{"contract", "contracting dims, lhs x rhs", FieldType::dims, "", {}, 0, "", ""}};
-    q.expected["shape"] = "(" + joined(d.shape.output, ", ") + ")";
+    q.expected["shape"] = dims_text(d.shape.output);
     q.expected_dims["shape"] = d.shape.output;
     q.expected["flops"] = count_text(static_cast<double>(d.shape.flops));
     q.expected_value["flops"] = static_cast<double>(d.shape.flops);
@@ -323,7 +323,7 @@ std::vector<Step> d1_steps(const Question& q) {
                          std::to_string(d.shape.batch)});
     steps.push_back({"Free dims, kept: the lhs's and the rhs's remaining dims, in order.",
                      std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free)});
-    steps.push_back({"Output = batch dims (lhs order), then lhs free, then rhs free.", "(" + joined(d.shape.output, ", ") + ")"});
+    steps.push_back({"Output = batch dims (lhs order), then lhs free, then rhs free.", dims_text(d.shape.output)});
     steps.push_back({"FLOPs = 2 x batch x lhs free x rhs free x contracting = 2 x " + std::to_string(d.shape.batch) + " x " +
                          std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free) + " x " +
                          std::to_string(d.shape.contracting),

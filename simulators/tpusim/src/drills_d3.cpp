@@ -140,9 +140,9 @@ Question d3(const std::string& kind, int level, std::uint64_t seed) {
     q.level = level;
     q.seed = seed;
     const std::string dt(name(d.in.dtype));
-    q.givens = {{"x", "(" + std::to_string(d.in.m) + ", " + std::to_string(d.in.k) + ") " + dt},
-                {"y", "(" + std::to_string(d.in.k) + ", " + std::to_string(d.in.n) + ") " + dt},
-                {"out", "(" + std::to_string(d.in.m) + ", " + std::to_string(d.in.n) + ") " + dt + ", f32 accumulator (bm, bn) in scratch"},
+    q.givens = {{"x", dims_text({d.in.m, d.in.k}) + " " + dt},
+                {"y", dims_text({d.in.k, d.in.n}) + " " + dt},
+                {"out", dims_text({d.in.m, d.in.n}) + " " + dt + ", f32 accumulator (bm, bn) in scratch"},
                 {"chip", c.name + " (" + c.id + "), scoped VMEM " + format_bytes(c.scoped_vmem_default.value)}};
     q.code_language = "python";
     q.code = "grid = " + dims_text(d.in.grid) + "\n" +
