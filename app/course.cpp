@@ -332,11 +332,12 @@ bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId
     try {
         // A goal reached again (a scrub passing the same mark every step)
         // changes nothing: no write, and no progress refresh of every page.
-        if (m_store.masteryGoalsReached(chapter).count(itemId.toStdString() + "/" + goalId.toStdString()))
+        std::set<std::string> reached = m_store.masteryGoalsReached(chapter);
+        if (!reached.insert(goalKey(itemId, goalId)).second)
             return true;
         m_store.reachMasteryGoal(chapter, itemId.toStdString(), goalId.toStdString());
         // The item is done once every goal is reached, by the same rule every meter counts with.
-        if (itemProgress(*item, {}, m_store.masteryGoalsReached(chapter)) >= 1.0)
+        if (itemProgress(*item, {}, reached) >= 1.0)
             m_store.setMasteryItemDone(chapter, itemId.toStdString(), true);
     } catch (const std::exception &e) {
         reportProblem(QString::fromUtf8(e.what()));

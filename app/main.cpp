@@ -14,9 +14,7 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QFileInfo>
 #include <QQmlApplicationEngine>
-#include <QQmlContext>
 #include <QScopeGuard>
 #include <QStandardPaths>
 #include <QtQml/qqmlextensionplugin.h>

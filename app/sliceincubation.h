@@ -4,8 +4,8 @@
 #include <QQmlIncubationController>
 #include <QTimer>
 
-// Makes what the shell builds asynchronously (pieces set into a chapter's
-// text, pages made in the background) a few milliseconds at a time, with
+// Makes what the shell builds asynchronously (the pieces and figures set
+// into a chapter's text) a few milliseconds at a time, with
 // the event loop, and so the window's frames, free in between.
 //
 // Qt Quick's own controller for a window whose render loop does not

@@ -24,13 +24,8 @@ bool isText(const QQuickItem *item)
 
 bool isControl(const QQuickItem *item)
 {
-    // A scrollbar is part of its page, which is checked itself: Qt Quick
-    // Controls' or a ScrollPage's own (PageScrollBar and the area in it).
     if (inherits(item, "QQuickScrollBar"))
-        return false;
-    for (const QQuickItem *at = item; at; at = at->parentItem())
-        if (at->objectName() == QLatin1String("pageScrollBar"))
-            return false;
+        return false;  // part of its page, which is checked itself
     if (inherits(item, "QQuickAbstractButton") || inherits(item, "QQuickTextInput") || inherits(item, "QQuickTextEdit")
         || inherits(item, "QQuickControl"))
         return true;
@@ -149,6 +144,10 @@ Viewport viewportOf(const QQuickItem *item, const QRectF &sceneRect, const QRect
 void walk(QQuickItem *item, const QRectF &windowRect, QList<LayoutItem> &out)
 {
     if (!item->isVisible() || effectiveOpacity(item) < 0.01)
+        return;
+    // A ScrollPage's own scrollbar, like Qt Quick Controls', is part of its
+    // page, which is checked itself; it holds no text.
+    if (item->objectName() == QLatin1String("pageScrollBar"))
         return;
     const bool text = isText(item);
     const bool control = !text && isControl(item);

@@ -79,6 +79,7 @@ ScrollPage {
                 // header) and ending above the window's bottom lets in the next.
                 active: root.restMade || index < root.firstScreenLayers
                 function letInNext() {
+                    if (root.restMade) return
                     if (index === root.firstScreenLayers - 1 && height > 0 && y > 0 && y + height < root.height)
                         root.firstScreenLayers = index + 2
                 }

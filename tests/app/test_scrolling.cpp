@@ -26,18 +26,25 @@ void wheelNotch(QQuickWindow *window, int notches)
     QCoreApplication::sendEvent(window, &event);
 }
 
+// The stack page with everything on it made: the layers below the first
+// screen are made just after the first frame.
+QObject *builtStack(ShellFixture &shell)
+{
+    QObject *stack = shell.find("stackPage");
+    REQUIRE(stack != nullptr);
+    WAIT_VERIFY(stack->property("restMade").toBool());
+    settle();
+    return stack;
+}
+
 } // namespace
 
 TEST_CASE("the stack scrolls with Home, End, Page Down and Page Up", "[scrolling][qml]")
 {
     ShellFixture shell;
     QQuickWindow *window = shell.window();
-    QObject *stack = shell.find("stackPage");
-    REQUIRE(stack != nullptr);
+    QObject *stack = builtStack(shell);
     WAIT_VERIFY(stack->property("activeFocus").toBool() || qobject_cast<QQuickItem *>(stack)->hasActiveFocus());
-    // The layers below the first screen are made just after the first frame.
-    WAIT_VERIFY(stack->property("restMade").toBool());
-    settle();
     const qreal maximum = stack->property("maximumY").toReal();
     REQUIRE(maximum > window->height());
 
@@ -64,10 +71,7 @@ TEST_CASE("a wheel notch moves the stack one steady step, however quick the notc
 {
     ShellFixture shell;
     QQuickWindow *window = shell.window();
-    QObject *stack = shell.find("stackPage");
-    REQUIRE(stack != nullptr);
-    WAIT_VERIFY(stack->property("restMade").toBool());
-    settle();
+    QObject *stack = builtStack(shell);
     wheelNotch(window, 1);
     settle();
     const qreal one = scrollOf(stack);
@@ -158,10 +162,7 @@ TEST_CASE("the stack's scrollbar follows a dragged thumb and pages on a pressed 
 {
     ShellFixture shell;
     QQuickWindow *window = shell.window();
-    QObject *stack = shell.find("stackPage");
-    REQUIRE(stack != nullptr);
-    WAIT_VERIFY(stack->property("restMade").toBool());
-    settle();
+    QObject *stack = builtStack(shell);
     QQuickItem *bar = nullptr;
     for (auto *item : qobject_cast<QQuickItem *>(stack)->childItems())
         if (item->objectName() == QStringLiteral("pageScrollBar"))

@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 import TpuCourse.Backend
@@ -65,7 +64,6 @@ Rectangle {
                     color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
                 }
                 HoverHandler {
-                    id: hover
                     onHoveredChanged: {
                         if (!chart.card) return
                         if (hovered) {

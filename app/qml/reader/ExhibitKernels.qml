@@ -1,7 +1,5 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
-import TpuCourse.Sim
 import TpuCourse.Backend
 
 // An HLO dump's kernels costed on the course's chip, one row each, in

@@ -1,7 +1,5 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
-import TpuCourse.Sim
 import TpuCourse.Backend
 
 // One note in the margin: the words it marks in its part, then the note.

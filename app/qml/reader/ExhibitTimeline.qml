@@ -1,7 +1,5 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
-import TpuCourse.Sim
 import TpuCourse.Backend
 
 // A collective matmul's two schedules on the course's chip, to one time

@@ -82,8 +82,6 @@ Rectangle {
                 root.made = true
                 if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
                     item.applyPresetNamed(root.args.preset)
-                if (item.compact !== undefined)
-                    item.compact = true
                 root.scroller = root.findScroller(item)
                 if (root.scroller)
                     root.scroller.interactive = false

@@ -20,6 +20,7 @@ ColumnLayout {
         id: widest
         font.family: Theme.mono
         font.pixelSize: Theme.smallSize
+        font.preferShaping: false  // as the MonoText lines it measures
         text: root.lines.map(l => l.buffers + " × " + l.paddedText + " = " + l.totalText)
                         .reduce((a, b) => b.length > a.length ? b : a, "")
     }

@@ -108,7 +108,6 @@ FocusScope {
                         objectName: "ex11Mesh"
                         Layout.fillWidth: true
                         Layout.preferredHeight: Theme.px(360)
-                        implicitHeight: Theme.px(320)
                         model: mesh
                         time: root.time
                         opacity: mesh.busy ? 0.4 : 1

@@ -174,8 +174,8 @@ Item {
         height: 0
         backgroundColor: "transparent"
         plotAreaColor: "transparent"
-        ThemedLogAxis { id: xAxis; min: root.xMin; max: root.xMax; gridVisible: false; minorGridVisible: false }
-        ThemedLogAxis { id: yAxis; min: 0.001; max: 10000; gridVisible: false; minorGridVisible: false }
+        ThemedLogAxis { id: xAxis; min: root.xMin; max: root.xMax }
+        ThemedLogAxis { id: yAxis; min: 0.001; max: 10000 }
 
         LineSeries {
             id: vpuRoof

@@ -14,6 +14,7 @@ ColumnLayout {
         id: widest
         font.family: Theme.mono
         font.pixelSize: Theme.smallSize
+        font.preferShaping: false  // as the MonoText lines it measures
         text: root.operands.map(o => o.name + " " + o.block + " of " + o.array)
                            .reduce((a, b) => b.length > a.length ? b : a, "")
     }

@@ -35,7 +35,7 @@ ColumnLayout {
     onQuestionChanged: {
         startedAt = Date.now()
         refusal = ""
-        // Decided a moment later: a reader sets `compact` just after the piece is made.
+        // A moment later: the round's fields are made after its question.
         Qt.callLater(() => { if (!root.compact || root.engaged) root.focusFirstField() })
     }
     onAnsweredChanged: if (answered) Qt.callLater(() => nextButton.forceActiveFocus())

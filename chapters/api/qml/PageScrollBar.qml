@@ -8,12 +8,13 @@ import TpuCourse.Ui
 // Controls.
 Item {
     id: bar
+    // The ScrollPage it scrolls, typed as its base: the two files name each
+    // other. Its maximumY, scrollable, pageStep, onLight, placeAt() and
+    // scrollBy() are what the bar reads and calls.
     required property Flickable page
-    property bool onLight: false
 
     readonly property real trackLength: height - 2 * inset
     readonly property real inset: Theme.px(2)
-    readonly property real maximumY: Math.max(0, page.contentHeight - page.height)
     readonly property real thumbLength: page.contentHeight > 0
         ? Math.min(trackLength, Math.max(Theme.px(28), trackLength * page.height / page.contentHeight)) : trackLength
     readonly property real travel: Math.max(0, trackLength - thumbLength)
@@ -27,18 +28,18 @@ Item {
     x: page.width - width
     height: page.height
     width: Theme.scrollBarWidth
-    visible: page.contentHeight > page.height + 1
+    visible: page.scrollable
     z: 1
     Accessible.role: Accessible.ScrollBar
 
     Rectangle {
         id: thumb
         x: bar.inset
-        y: bar.inset + (bar.maximumY > 0 ? bar.travel * Math.min(1, Math.max(0, bar.page.contentY / bar.maximumY)) : 0)
+        y: bar.inset + (bar.page.maximumY > 0 ? bar.travel * Math.min(1, Math.max(0, bar.page.contentY / bar.page.maximumY)) : 0)
         width: bar.width - 2 * bar.inset
         height: bar.thumbLength
         radius: width / 2
-        color: bar.onLight ? Theme.scrollThumbOnLight : Theme.scrollThumb
+        color: bar.page.onLight ? Theme.scrollThumbOnLight : Theme.scrollThumb
         opacity: bar.pressed ? 1 : bar.hovered ? 0.9 : 0.6
     }
 
@@ -55,13 +56,13 @@ Item {
             if (bar.travel <= 0)
                 return
             const along = Math.min(1, Math.max(0, (mouseY - grabbedAt - bar.inset) / bar.travel))
-            bar.page.placeAt(along * bar.maximumY)
+            bar.page.placeAt(along * bar.page.maximumY)
         }
         function pageOnce() {
             // Stops once the thumb has reached the pointer.
             const under = pressY >= thumb.y && pressY <= thumb.y + thumb.height
             if (under) { repeat.stop(); return }
-            bar.page.scrollBy(pageDirection * Math.max(Theme.arrowStep, bar.page.height - Theme.gapXXL))
+            bar.page.scrollBy(pageDirection * bar.page.pageStep)
         }
         property real pressY: 0
 

@@ -9,9 +9,10 @@ Rectangle {
     property color fillColor: Theme.ink
     property color hoverColor: Theme.inkHover
     property bool mono: false
+    property real sidePadding: Theme.gapL   // room left and right of the label
     signal clicked()
 
-    implicitWidth: label.implicitWidth + Theme.gapL * 2
+    implicitWidth: label.implicitWidth + sidePadding * 2
     implicitHeight: label.implicitHeight + Theme.gapM
     radius: Theme.radius
     color: mouse.containsMouse ? hoverColor : fillColor

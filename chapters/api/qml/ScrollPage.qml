@@ -14,6 +14,8 @@ Flickable {
     readonly property real availableWidth: width - Theme.scrollBarWidth - Theme.gap
     property bool onLight: false            // the thumb's colour follows the ground
     readonly property real maximumY: Math.max(0, contentHeight - height)
+    // How far Page Down, Space or a press on the scrollbar's track moves.
+    readonly property real pageStep: Math.max(Theme.arrowStep, height - Theme.gapXXL)
 
     contentWidth: width
     boundsBehavior: Flickable.StopAtBounds
@@ -54,7 +56,7 @@ Flickable {
     Keys.onPressed: event => {
         if (!root.interactive)
             return
-        const page = Math.max(Theme.arrowStep, root.height - Theme.gapXXL)
+        const page = root.pageStep
         switch (event.key) {
         case Qt.Key_PageDown: root.scrollBy(page); break
         case Qt.Key_PageUp: root.scrollBy(-page); break
@@ -76,8 +78,7 @@ Flickable {
         enabled: root.scrollable && root.interactive
         onWheel: event => {
             if (event.pixelDelta.y !== 0) {
-                glide.stop()
-                root.contentY = Math.max(0, Math.min(root.maximumY, root.contentY - event.pixelDelta.y))
+                root.placeAt(root.contentY - event.pixelDelta.y)
             } else {
                 root.scrollBy(-event.angleDelta.y / 120 * Theme.wheelStep)
             }
@@ -85,8 +86,5 @@ Flickable {
         }
     }
 
-    PageScrollBar {
-        page: root
-        onLight: root.onLight
-    }
+    PageScrollBar { page: root }
 }
