@@ -45,13 +45,38 @@ void settle(QQuickWindow *window)
 
 namespace {
 
+// The shell's window; null, with one line printed, when there is none.
+QQuickWindow *shellWindow(QQmlApplicationEngine &engine)
+{
+    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    if (!window)
+        std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
+    return window;
+}
+
+// Grabs the window as rendered and writes it to path as a PNG: 0, or 1 with
+// one line printed.
+int writeGrab(QQuickWindow *window, QSize size, const QString &path)
+{
+    const QImage image = window->grabWindow();
+    startuptrace::mark("grabbed");
+    if (image.isNull() || image.size() != size) {
+        std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
+        return 1;
+    }
+    if (!image.save(path, "PNG")) {
+        std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
+        return 1;
+    }
+    return 0;
+}
+
 // Shows the window at `size` with PLACE open and rendered; null (with the
 // exit code set and one line printed) when it cannot.
 QQuickWindow *showPlace(QQmlApplicationEngine &engine, const QString &place, QSize size, int *exitCode)
 {
-    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    QQuickWindow *window = shellWindow(engine);
     if (!window) {
-        std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
         *exitCode = 1;
         return nullptr;
     }
@@ -77,43 +102,24 @@ int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize si
     QQuickWindow *window = showPlace(engine, place, size, &exitCode);
     if (!window)
         return exitCode;
-    const QImage image = window->grabWindow();
-    if (image.isNull() || image.size() != size) {
-        std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
-        return 1;
-    }
-    if (!image.save(path, "PNG")) {
-        std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
-        return 1;
-    }
+    if (const int failed = writeGrab(window, size, path))
+        return failed;
     startuptrace::mark("screenshot written");
     return 0;
 }
 
 int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, const QString &path)
 {
-    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
-    if (!window) {
-        std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
+    QQuickWindow *window = shellWindow(engine);
+    if (!window)
         return 1;
-    }
-    // Connected before the window is shown, so the frame caught is the first.
+    // Connected before the event loop runs, so the frame caught is the first.
     QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, path] {
         startuptrace::mark("first frame swapped");
-        const QImage image = window->grabWindow();
-        startuptrace::mark("grabbed");
-        if (image.isNull() || image.size() != size) {
-            std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
-            QCoreApplication::exit(1);
-            return;
-        }
-        if (!image.save(path, "PNG")) {
-            std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
-            QCoreApplication::exit(1);
-            return;
-        }
-        startuptrace::mark("first frame written");
-        QCoreApplication::exit(0);
+        const int failed = writeGrab(window, size, path);
+        if (!failed)
+            startuptrace::mark("first frame written");
+        QCoreApplication::exit(failed);
     }, Qt::SingleShotConnection);
     window->resize(size);
     window->show();
