@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QFont>
+#include <QList>
+
 #include <memory>
 
 class QQmlApplicationEngine;
@@ -32,6 +35,9 @@ private:
 // false when it could not be created.
 bool loadShell(QQmlApplicationEngine &engine);
 
-// Reads the system's font list and opens the faces the theme uses, so the
-// first texts made do not each wait for it.
+// The fonts the stack's first screen sets its texts in, at the window's
+// opening size.
+QList<QFont> firstScreenFonts();
+// Reads the system's font list and opens firstScreenFonts(), so the first
+// texts made do not each wait for it.
 void warmFonts();

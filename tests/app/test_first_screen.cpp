@@ -1,0 +1,59 @@
+// Start-up readies the font engines of the stack's first screen while the
+// shell's QML is read (warmFonts): the list must be the one the screen's
+// texts use, or each missing font is matched again as its first text is
+// made, and each extra one is time spent for nothing.
+#include "shellfixture.h"
+#include "shellload.h"
+
+#include <catch2/catch.hpp>
+
+#include <QQuickItem>
+#include <QSet>
+
+namespace {
+
+// What makes a font engine of its own: the family, size, weight, slant and
+// style strategy (letter spacing is applied after, to the same engine).
+QString engineKey(const QFont &font)
+{
+    return QStringLiteral("%1 %2px w%3%4 s%5")
+        .arg(font.family())
+        .arg(font.pixelSize())
+        .arg(font.weight())
+        .arg(font.italic() ? QStringLiteral(" italic") : QString())
+        .arg(int(font.styleStrategy()), 0, 16);
+}
+
+void collectShownTexts(QQuickItem *item, const QRectF &screen, QSet<QString> &keys)
+{
+    if (!item->isVisible() || item->opacity() <= 0)
+        return;
+    if (item->inherits("QQuickText")) {
+        const QRectF area = item->mapRectToScene(QRectF(0, 0, item->width(), item->height()));
+        if (area.intersects(screen) && !item->property("text").toString().isEmpty())
+            keys.insert(engineKey(item->property("font").value<QFont>()));
+    }
+    for (QQuickItem *child : item->childItems())
+        collectShownTexts(child, screen, keys);
+}
+
+} // namespace
+
+TEST_CASE("start-up readies exactly the fonts of the stack's first screen", "[startup][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    REQUIRE(window->size() == QSize(1440, 900));  // the opening size the list is for
+
+    QSet<QString> shown;
+    collectShownTexts(window->contentItem(), QRectF(QPointF(0, 0), window->size()), shown);
+    REQUIRE(shown.size() > 3);
+    QSet<QString> readied;
+    for (const QFont &font : firstScreenFonts())
+        readied.insert(engineKey(font));
+
+    INFO("shown: " << QStringList(shown.values()).join(QStringLiteral(", ")).toStdString());
+    INFO("readied: " << QStringList(readied.values()).join(QStringLiteral(", ")).toStdString());
+    CHECK(shown - readied == QSet<QString>());
+    CHECK(readied - shown == QSet<QString>());
+}
