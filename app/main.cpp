@@ -77,8 +77,8 @@ int main(int argc, char *argv[])
     startuptrace::mark("application");
 
     // A window is to be shown: its QML is read on the engine's loader
-    // thread while this thread opens the store, scans the chapters and
-    // readies the fonts.
+    // thread while this thread readies the fonts, opens the store and scans
+    // the chapters, answering the reading between steps (answerReading).
     const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty();
     std::optional<QQmlApplicationEngine> engine;
     std::optional<ShellLoad> shell;
@@ -87,7 +87,16 @@ int main(int argc, char *argv[])
         engine.emplace();
         shell.emplace(*engine);
         startuptrace::mark("shell's QML being read");
+        // Fonts first: reading the system's font list is one long step,
+        // best taken while the reading registers Qt Quick's types and asks
+        // nothing of this thread.
+        shell->warmFonts();
+        startuptrace::mark("fonts ready");
     }
+    const auto answerReading = [&shell] {
+        if (shell)
+            shell->answerReading();
+    };
 
     const QString dbPath = opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath;
     std::optional<progress::Store> store;
@@ -98,6 +107,7 @@ int main(int argc, char *argv[])
     }
 
     startuptrace::mark("progress store opened");
+    answerReading();
     course::ChapterCatalog catalog;
     const QString chapterDir = opt.chapterDir.isEmpty()
         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
@@ -113,6 +123,7 @@ int main(int argc, char *argv[])
     }
 
     startuptrace::mark("chapters scanned and synced");
+    answerReading();
     if (!opt.importPath.isEmpty()) {
         const ImportOutcome result = importRunRecord(opt.importPath, *store, LabCatalog::fromResources());
         if (!result.stored) {
@@ -138,9 +149,9 @@ int main(int argc, char *argv[])
     Course course(catalog, *store);
     course.exposeToQml();
     startuptrace::mark("course ready");
-    warmFonts();
+    answerReading();
     course.countFirstScreen();
-    startuptrace::mark("fonts and first screen's figures ready");
+    startuptrace::mark("first screen's figures ready");
     // The window goes before the course it shows.
     const auto closeWindow = qScopeGuard([&] { shell.reset(); engine.reset(); });
     if (headless)  // made at the asked size, not resized after

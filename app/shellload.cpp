@@ -76,11 +76,21 @@ QList<QFont> firstScreenFonts()
     return fonts;
 }
 
-void warmFonts()
+void ShellLoad::warmFonts()
 {
     // Each font is its own engine, matched through fontconfig once per
     // thread: one the screen does not use costs time here, one missing
-    // from the list is matched when its first text is made.
-    for (const QFont &font : firstScreenFonts())
+    // from the list is matched when its first text is made. The first also
+    // reads the system's font list, in one long step.
+    for (const QFont &font : firstScreenFonts()) {
         QFontMetricsF(font).horizontalAdvance(QLatin1Char('0'));
+        answerReading();
+    }
+}
+
+void ShellLoad::answerReading()
+{
+    // The loader thread's calls arrive as posted events; no window exists
+    // yet, so there is no input to hold back, only to be safe.
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
 }

@@ -22,6 +22,18 @@ public:
     ShellLoad(const ShellLoad &) = delete;
     ShellLoad &operator=(const ShellLoad &) = delete;
 
+    // Reads the system's font list and opens firstScreenFonts(), so the
+    // first texts made do not each wait for it; answers the reading
+    // between fonts.
+    void warmFonts();
+
+    // The reading stops at each QML module with a plugin until this thread
+    // has initialized the module for the engine (the loader thread calls
+    // into this one and waits). Answers any such call now, so the reading
+    // does not wait for the whole of this thread's start-up; to be called
+    // between its steps.
+    void answerReading();
+
     // Creates the window, waiting for the reading if it is not done;
     // false when the window could not be created.
     bool finish();
@@ -38,6 +50,3 @@ bool loadShell(QQmlApplicationEngine &engine);
 // The fonts the stack's first screen sets its texts in, at the window's
 // opening size.
 QList<QFont> firstScreenFonts();
-// Reads the system's font list and opens firstScreenFonts(), so the first
-// texts made do not each wait for it.
-void warmFonts();
