@@ -125,6 +125,15 @@ ScrollPage {
         if (target)
             contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - above))
     }
+    // The reader moving the view ends the reveal, which would otherwise
+    // pull the page back while pieces still load.
+    onReaderMoved: if (pendingReveal !== "") endReveal()
+    function endReveal() {
+        pendingReveal = ""
+        revealSoon.stop()
+        revealWindow.stop()
+        revealWindow.waited = 0
+    }
     // Blocks are placed after their heights change: reveal once they are.
     onContentHeightChanged: {
         if (pendingReveal !== "" && !revealSoon.running) revealSoon.start()
@@ -139,7 +148,7 @@ ScrollPage {
         onTriggered: {
             root.revealPending()
             if (root.isBuilding() && ++waited < 8) restart()
-            else { root.pendingReveal = ""; waited = 0 }
+            else root.endReveal()
         }
     }
     // "#anchor": a heading of the text; otherwise the lab card, inline piece

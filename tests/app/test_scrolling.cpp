@@ -201,3 +201,25 @@ TEST_CASE("the stack's scrollbar follows a dragged thumb and pages on a pressed 
     settle();
     CHECK(scrollOf(stack) == Approx(halfway));
 }
+
+TEST_CASE("a reader who scrolls away from a revealed lab card is not pulled back to it", "[scrolling][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("L07")));
+    QObject *chapter = shell.find("chapterPage");
+    // Every block made (the page's height final), pieces maybe still loading.
+    WAIT_VERIFY(chapter->property("readyBlocks").toInt() > 0 &&
+                chapter->property("readyBlocks") == chapter->property("doc").toMap().value("count"));
+    WAIT_VERIFY(scrollOf(chapter) > 0);
+    const qreal revealed = scrollOf(chapter);
+    for (int i = 0; i < 4; ++i)
+        wheelNotch(window, -1);   // back up the page, towards the text
+    settle();
+    const qreal read = scrollOf(chapter);
+    REQUIRE(read < revealed - 100);
+    // Longer than the reveal keeps trying while the page builds.
+    QTest::qWait(2500);
+    shell.waitUntilBuilt();
+    CHECK(scrollOf(chapter) == Approx(read).margin(1));
+}

@@ -57,12 +57,14 @@ Item {
                 return
             const along = Math.min(1, Math.max(0, (mouseY - grabbedAt - bar.inset) / bar.travel))
             bar.page.placeAt(along * bar.page.maximumY)
+            bar.page.readerMoved()
         }
         function pageOnce() {
             // Stops once the thumb has reached the pointer.
             const under = pressY >= thumb.y && pressY <= thumb.y + thumb.height
             if (under) { repeat.stop(); return }
             bar.page.scrollBy(pageDirection * bar.page.pageStep)
+            bar.page.readerMoved()
         }
         property real pressY: 0
 

@@ -16,6 +16,10 @@ Flickable {
     readonly property real maximumY: Math.max(0, contentHeight - height)
     // How far Page Down, Space or a press on the scrollbar's track moves.
     readonly property real pageStep: Math.max(Theme.arrowStep, height - Theme.gapXXL)
+    // The reader moved the view (a key, the wheel, the scrollbar, a drag),
+    // as opposed to the page moving itself.
+    signal readerMoved()
+    onMovementStarted: readerMoved()
 
     contentWidth: width
     boundsBehavior: Flickable.StopAtBounds
@@ -68,6 +72,7 @@ Flickable {
         default: return
         }
         event.accepted = true
+        root.readerMoved()
     }
 
     // A mouse wheel moves a fixed distance per notch; a touchpad's pixel
@@ -83,6 +88,7 @@ Flickable {
                 root.scrollBy(-event.angleDelta.y / 120 * Theme.wheelStep)
             }
             event.accepted = true
+            root.readerMoved()
         }
     }
 
