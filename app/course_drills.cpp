@@ -135,7 +135,7 @@ QVariantMap Course::drillStats(const QString &drill) const
         most = std::max(most, d.reviews);
     }
     QVariantList dueKinds;
-    for (const auto &k : ledger.dueKinds(kinds, today + progress::fsrs::kDayMs - 1))
+    for (const auto &k : s.dueKinds)
         dueKinds.append(kindName(k));
     return {{"drill", drill},
             {"reviews", s.reviews},
@@ -157,17 +157,20 @@ QVariantList Course::drillsDueToday() const
     if (m_dueCache && m_dueCache->first == today)
         return m_dueCache->second;
     QVariantList out;
+    const progress::DrillLedger ledger(m_store);
+    const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
     for (const QVariant &p : pieces()) {
         const QVariantMap piece = p.toMap();
         if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
             !piece.value(QStringLiteral("hasPage")).toBool())
             continue;
         const QString id = piece.value(QStringLiteral("id")).toString();
-        if (kindsOf(id).empty())
+        const auto kinds = kindsOf(id);
+        if (kinds.empty())
             continue;
-        const QVariantMap s = drillStats(id);
-        out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))},
-                               {"due", s.value(QStringLiteral("due"))}});
+        // The count alone: the header shows no other figure of a drill.
+        const int due = static_cast<int>(ledger.dueKinds(kinds, endOfToday).size());
+        out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
     }
     m_dueCache.emplace(today, out);
     return out;

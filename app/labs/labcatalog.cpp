@@ -7,19 +7,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace {
-
-QString sha256Of(const QString &path)
+QString LabInfo::scriptSha256() const
 {
-    QFile file(path);
+    QFile file(scriptPath);
     if (!file.open(QIODevice::ReadOnly))
         return {};
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(&file);
     return QString::fromLatin1(hash.result().toHex());
 }
-
-} // namespace
 
 LabCatalog LabCatalog::fromResources()
 {
@@ -58,8 +54,8 @@ LabCatalog LabCatalog::read(const QString &jsonPath, const QString &scriptDir)
             lab.commands << c.toString();
         lab.gate = o.value(QStringLiteral("gate")).toString();
         lab.checks = o.value(QStringLiteral("checks")).toString();
-        lab.scriptSha256 = sha256Of(QDir(scriptDir).filePath(lab.script));
-        if (lab.scriptSha256.isEmpty() && catalog.m_problem.isEmpty())
+        lab.scriptPath = QDir(scriptDir).filePath(lab.script);
+        if (!QFile::exists(lab.scriptPath) && catalog.m_problem.isEmpty())
             catalog.m_problem = QStringLiteral("the script of lab %1 (%2) is missing from this build.").arg(lab.id, lab.script);
         catalog.m_labs.append(lab);
     }

@@ -5,19 +5,23 @@
 #include <QStringList>
 
 // The thirteen labs as shipped with this build: their descriptions
-// (assets/labs/labs.json) and the SHA-256 of each lab script, against which
-// an imported record's script hash is checked.
+// (assets/labs/labs.json) and their scripts, against whose SHA-256 an
+// imported record's script hash is checked.
 struct LabInfo
 {
     QString id;      // L07
     int chapter = 0;
     QString name;
     QString script;  // l07_tiled_matmul.py
-    QString scriptSha256;
+    QString scriptPath;  // where this build keeps it
     QString goal;
     QStringList commands;
     QString gate;    // G1, or empty
     QString checks;
+
+    // Hashed when a record is checked, not when the catalog is read: the
+    // catalog is read at every start-up, a record rarely.
+    QString scriptSha256() const;
 };
 
 class LabCatalog

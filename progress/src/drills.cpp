@@ -126,12 +126,19 @@ std::optional<DrillReview> DrillLedger::lastReview(const std::string& kind) cons
 }
 
 std::vector<std::string> DrillLedger::dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const {
+    // Each kind's last review, in one statement: the stack's header asks
+    // this of every drill at start-up.
+    db::Statement q(store_.connection(), R"sql(
+        SELECT kind, due_at_ms FROM drill_reviews
+        WHERE id IN (SELECT max(id) FROM drill_reviews GROUP BY kind))sql");
+    std::map<std::string, std::int64_t> lastDue;
+    while (q.step()) lastDue.emplace(q.textAt(0), q.int64At(1));
     std::vector<std::pair<std::int64_t, std::string>> due;
     std::vector<std::string> fresh;
     for (const std::string& k : kinds) {
-        const auto last = lastReview(k);
-        if (!last) fresh.push_back(k);
-        else if (last->dueAtMs <= endOfDayMs) due.emplace_back(last->dueAtMs, k);
+        const auto last = lastDue.find(k);
+        if (last == lastDue.end()) fresh.push_back(k);
+        else if (last->second <= endOfDayMs) due.emplace_back(last->second, k);
     }
     std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;
@@ -159,7 +166,8 @@ DrillStats DrillLedger::stats(const std::string& drill, const std::vector<std::s
     s.accuracy = s.reviews ? static_cast<double>(s.correct) / s.reviews : 0;
     if (later) s.retention = static_cast<double>(laterRight) / later;
     s.level = drillLevel(all);
-    s.due = static_cast<int>(dueKinds(kinds, todayStartMs + fsrs::kDayMs - 1).size());
+    s.dueKinds = dueKinds(kinds, todayStartMs + fsrs::kDayMs - 1);
+    s.due = static_cast<int>(s.dueKinds.size());
     for (int d = days - 1; d >= 0; --d) {
         const std::int64_t start = todayStartMs - std::int64_t{d} * fsrs::kDayMs;
         int n = 0;

@@ -58,6 +58,7 @@ struct DrillStats {
     std::optional<double> retention;  // correct among second and later reviews of a kind
     int level = 1;
     int due = 0;                      // kinds due by the end of today, new ones included
+    std::vector<std::string> dueKinds;  // those kinds, as DrillLedger::dueKinds orders them
     std::vector<DayCount> perDay;     // the last `days` days, oldest first
 };
 
