@@ -1,4 +1,5 @@
 #include "commandline.h"
+#include "coursedata.h"
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
 #include "course.h"
@@ -8,10 +9,6 @@
 #include "shellload.h"
 #include "startuptrace.h"
 
-#include <chapters/chaptercatalog.h>
-#include <progress/store.h>
-#include <progress/store_error.h>
-
 #include <QApplication>
 #include <QDir>
 #include <QQmlApplicationEngine>
@@ -20,7 +17,7 @@
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdio>
-#include <vector>
+#include <optional>
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
@@ -77,55 +74,37 @@ int main(int argc, char *argv[])
     startuptrace::mark("application");
 
     // A window is to be shown: its QML is read on the engine's loader
-    // thread while this thread readies the fonts, opens the store and scans
-    // the chapters, answering the reading between steps (answerReading).
+    // thread, the store and the chapters on one of their own, while this
+    // thread readies the fonts, answering the reading between steps
+    // (answerReading).
     const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty();
+    CourseData data(opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath,
+                    opt.chapterDir.isEmpty()
+                        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
+                        : opt.chapterDir,
+                    kCourseChapters);
     std::optional<QQmlApplicationEngine> engine;
     std::optional<ShellLoad> shell;
     if (windowed) {
+        data.startReading();
         Course::registerQmlTypes();
         engine.emplace();
         shell.emplace(*engine);
         startuptrace::mark("shell's QML being read");
-        // Fonts first: reading the system's font list is one long step,
-        // best taken while the reading registers Qt Quick's types and asks
-        // nothing of this thread.
         shell->warmFonts();
         startuptrace::mark("fonts ready");
     }
+    if (const QString problem = data.wait(); !problem.isEmpty())
+        return fail(1, problem);
+    progress::Store &store = data.store();
+    course::ChapterCatalog &catalog = data.catalog();
     const auto answerReading = [&shell] {
         if (shell)
             shell->answerReading();
     };
 
-    const QString dbPath = opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath;
-    std::optional<progress::Store> store;
-    try {
-        store.emplace(progress::Store::open(dbPath.toStdString()));
-    } catch (const progress::StoreError &e) {
-        return fail(1, QString::fromUtf8(e.what()));
-    }
-
-    startuptrace::mark("progress store opened");
-    answerReading();
-    course::ChapterCatalog catalog;
-    const QString chapterDir = opt.chapterDir.isEmpty()
-        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
-        : opt.chapterDir;
-    catalog.scan(chapterDir, kCourseChapters);
-    try {
-        std::vector<progress::ChapterRow> rows;
-        for (const auto &c : catalog.chapters())
-            rows.push_back({c.number, c.slug.toStdString(), c.title.toStdString()});
-        store->syncChapters(rows);
-    } catch (const progress::StoreError &e) {
-        return fail(1, QString::fromUtf8(e.what()));
-    }
-
-    startuptrace::mark("chapters scanned and synced");
-    answerReading();
     if (!opt.importPath.isEmpty()) {
-        const ImportOutcome result = importRunRecord(opt.importPath, *store, LabCatalog::fromResources());
+        const ImportOutcome result = importRunRecord(opt.importPath, store, LabCatalog::fromResources());
         if (!result.stored) {
             std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.importPath),
                          qPrintable(result.problems.join(QLatin1Char(' '))));
@@ -141,12 +120,12 @@ int main(int argc, char *argv[])
         QString error;
         const QString learner = opt.learner.isEmpty() ? reportsettings::learnerName() : opt.learner;
         const ReportFile file{opt.reportPath, paperNamed(opt.paper).value_or(paperForLocale(QLocale::system())), false};
-        if (!writeProgressReport(buildProgressReport(catalog, *store, learner), file, &error))
+        if (!writeProgressReport(buildProgressReport(catalog, store, learner), file, &error))
             return fail(1, QStringLiteral("the report was not written: %1").arg(error));
         return 0;
     }
 
-    Course course(catalog, *store);
+    Course course(catalog, store);
     course.exposeToQml();
     startuptrace::mark("course ready");
     answerReading();

@@ -4,7 +4,7 @@
 
 #include <QCoreApplication>
 #include <QFont>
-#include <QFontMetricsF>
+#include <QTextLayout>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
 #include <QUrl>
@@ -81,9 +81,15 @@ void ShellLoad::warmFonts()
     // Each font is its own engine, matched through fontconfig once per
     // thread: one the screen does not use costs time here, one missing
     // from the list is matched when its first text is made. The first also
-    // reads the system's font list, in one long step.
+    // reads the system's font list, in one long step. A line is laid out
+    // in each, not a single advance measured: an engine's first shaping
+    // reads and checks the font's OpenType tables (Inter's are large), and
+    // here that overlaps the reading instead of holding up the window.
     for (const QFont &font : firstScreenFonts()) {
-        QFontMetricsF(font).horizontalAdvance(QLatin1Char('0'));
+        QTextLayout layout(QStringLiteral("Learn to make TPUs fast, 0123456789 · ch"), font);
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
         answerReading();
     }
 }

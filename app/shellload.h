@@ -8,10 +8,10 @@
 class QQmlApplicationEngine;
 class QQmlComponent;
 
-// Opening the window in two halves, so start-up's two slow parts overlap:
-// the engine's loader thread reads the shell's QML (and the Qt Quick
-// modules it imports) while the main thread opens the store, scans the
-// chapters and readies the fonts. QML types must be registered first
+// Opening the window in two halves, so start-up's slow parts overlap: the
+// engine's loader thread reads the shell's QML (and the Qt Quick modules it
+// imports) while the main thread readies the fonts (and CourseData opens
+// the store and scans the chapters on a thread of its own). QML types must be registered first
 // (Course::registerQmlTypes); the Course object need only exist by finish().
 class ShellLoad
 {

@@ -4,7 +4,10 @@
 // for one rectangle. Prints the median wall time and peak memory of each
 // and their ratios; then, for reference, the app saving its stack page once
 // the whole page is made (--screenshot), which the goal does not cover.
-//   bench_startup [ROUNDS]   (default 9; other arguments, meant for the
+// A shared machine's speed drifts over a run by more than the difference
+// sought, so each round's app run is also divided by the bare run beside
+// it, and the median and quartiles of those paired ratios are printed.
+//   bench_startup [ROUNDS]   (default 21; other arguments, meant for the
 //                             simulator's benchmarks, are passed over)
 #include <spawn.h>
 #include <sys/resource.h>
@@ -63,7 +66,7 @@ T median(std::vector<T> v)
 int main(int argc, char *argv[])
 {
     const bool counted = argc > 1 && std::string(argv[1]).find_first_not_of("0123456789") == std::string::npos;
-    const int rounds = counted ? std::max(1, std::atoi(argv[1])) : 9;
+    const int rounds = counted ? std::max(1, std::atoi(argv[1])) : 21;
     const std::filesystem::path bin = std::filesystem::canonical("/proc/self/exe").parent_path();
     const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("tpu-course-startup-" + std::to_string(getpid()));
     std::filesystem::create_directories(scratch);
@@ -71,7 +74,7 @@ int main(int argc, char *argv[])
     setenv("QT_QUICK_BACKEND", "software", 1);
 
     const std::string db = (scratch / "progress.sqlite").string();
-    std::vector<double> appTimes, bareTimes, wholeTimes;
+    std::vector<double> appTimes, bareTimes, wholeTimes, pairedRatios;
     std::vector<long> appPeaks, barePeaks, wholePeaks;
     for (int i = 0; i < rounds; ++i) {
         const Run app = timed({(bin / "tpu-course").string(), "--db", db, "--first-frame", (scratch / "app.png").string()});
@@ -83,6 +86,7 @@ int main(int argc, char *argv[])
             return 1;
         }
         appTimes.push_back(app.seconds);
+        pairedRatios.push_back(app.seconds / bare.seconds);
         bareTimes.push_back(bare.seconds);
         wholeTimes.push_back(whole.seconds);
         appPeaks.push_back(app.peakKiB);
@@ -98,6 +102,10 @@ int main(int argc, char *argv[])
     std::printf("  bare Qt Quick window        %7.0f ms   peak %6.1f MB\n", bareT * 1e3, bareM / 1024.0);
     std::printf("  ratio                       %7.2fx       %6.2fx   (goal: at most 1.5x time, 2x memory)\n",
                 appT / bareT, double(appM) / double(bareM));
+    std::sort(pairedRatios.begin(), pairedRatios.end());
+    const auto quartile = [&](double q) { return pairedRatios[static_cast<size_t>(q * double(pairedRatios.size() - 1) + 0.5)]; };
+    std::printf("  round by round              %7.2fx   (quartiles %.2fx to %.2fx)\n", quartile(0.5), quartile(0.25),
+                quartile(0.75));
     std::printf("  tpu-course, whole stack page made, then saved (for reference)\n");
     std::printf("                              %7.0f ms   peak %6.1f MB   (%.2fx, %.2fx)\n", wholeT * 1e3,
                 wholeM / 1024.0, wholeT / bareT, double(wholeM) / double(bareM));
