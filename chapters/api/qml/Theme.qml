@@ -10,12 +10,12 @@ QtObject {
     // height together (1 at 1440x900): a wide but short window must not grow
     // the type until pages no longer fit its height.
     property real zoom: 1.0
-    function px(v) { return Math.round(v * zoom) }
+    function px(v: real): real { return Math.round(v * zoom) }
     // Type follows the scale one event later than spacing does: Qt Quick
     // Layouts that see their spacing and their texts' sizes change in the
     // same pass keep the texts' old sizes, and labels come out cut off.
     property real typeZoom: 1.0
-    function tpx(v) { return Math.round(v * typeZoom) }
+    function tpx(v: real): real { return Math.round(v * typeZoom) }
     function fitWindow(width, height, atOnce) {
         zoom = Math.max(minimumZoom, Math.min(maximumZoom, width / 1440, height / 900))
         if (atOnce)
@@ -86,19 +86,19 @@ QtObject {
     readonly property color gapHatch: "#6f6c67"
 
     function layerColor(layer) { return layerColors[Math.max(0, Math.min(8, layer - 1))] }
-    function isDark(layer) { return layer >= 6 }
-    function layerInk(layer) { return isDark(layer) ? "#f3f0e9" : ink }
-    function layerMuted(layer) {
+    function isDark(layer: int): bool { return layer >= 6 }
+    function layerInk(layer: int): color { return isDark(layer) ? "#f3f0e9" : ink }
+    function layerMuted(layer: int): color {
         if (layer <= 3) return "#4f4a43"
         if (layer === 4) return "#36322d"
         if (layer === 5) return "#26231f"
         return "#c9ccd4"
     }
     // Actions and progress on a layer's ground; never amber, which says "predicted".
-    function layerAccent(layer) { return isDark(layer) ? accent : accentDeep }
+    function layerAccent(layer: int): color { return isDark(layer) ? accent : accentDeep }
     readonly property color trackOnLight: "#26000000"
     readonly property color trackOnDark: "#30ffffff"
-    function layerTrack(layer) { return isDark(layer) ? trackOnDark : trackOnLight }
+    function layerTrack(layer: int): color { return isDark(layer) ? trackOnDark : trackOnLight }
 
     // --- text on the dark floor
     readonly property color inkText: "#f3f0e9"
@@ -143,13 +143,13 @@ QtObject {
     readonly property color failed: "#ef5350"
     // "published": measured on a real chip too, but by someone else and
     // printed with its source; never the learner's own run.
-    function provenanceColor(kind) {
+    function provenanceColor(kind: string): color {
         if (kind === "measured" || kind === "published") return measured
         if (kind === "verified") return verified
         if (kind === "failed") return failed
         return predicted
     }
-    function provenanceLabel(kind) {
+    function provenanceLabel(kind: string): string {
         if (kind === "measured") return "measured"
         if (kind === "published") return "published"
         if (kind === "verified") return "verified off-chip"
@@ -158,7 +158,7 @@ QtObject {
     }
 
     // --- gate states
-    function gateColor(state) {
+    function gateColor(state: string): color {
         if (state === "passed") return measured
         if (state === "attempted") return failed
         return inkMuted
