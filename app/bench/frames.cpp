@@ -20,6 +20,8 @@
 #include <QQuickItem>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -138,6 +140,71 @@ void print(const Row &row, bool dump)
     }
 }
 
+// The one timing loop: change(n) for n = 0, 1, ... once a frame for
+// `seconds`, each sample the time from the change to the frame showing it.
+Row timed(const BenchShell &shell, const QString &what, double seconds, const std::function<bool(int)> &change)
+{
+    Row row{what, {}};
+    QElapsedTimer clock;
+    clock.start();
+    for (int n = 0; clock.elapsed() < seconds * 1000; ++n)
+        row.ms.push_back(shell.toNextFrame([&] { return change(n); }));
+    return row;
+}
+
+// The pointer swept back and forth along the middle of the gesture's item,
+// 6 px a frame, kept inside the window; empty when the item is not shown.
+std::optional<Row> timeGesture(const BenchShell &shell, const QString &id, const PointerScrub &gesture, double seconds,
+                               bool dump)
+{
+    QQuickWindow *window = shell.window();
+    QQuickItem *target = findNamed(window->contentItem(), QString::fromLatin1(gesture.item));
+    if (!target) {
+        std::printf("%-34s %s not on screen\n", qPrintable(id), gesture.item);
+        return std::nullopt;
+    }
+    scrollIntoView(target, window);
+    shell.toNextFrame([] { return true; });
+    const QRectF box = target->mapRectToScene(QRectF(0, 0, target->width(), target->height()))
+                           .intersected(QRectF(0, 0, window->width(), window->height())).adjusted(2, 2, -2, -2);
+    const bool across = gesture.sweep == Qt::Horizontal;
+    const double from = across ? box.left() : box.top(), to = across ? box.right() : box.bottom();
+    const auto at = [&](double t) { return across ? QPointF(t, box.center().y()) : QPointF(box.center().x(), t); };
+    QString what = id + QStringLiteral(" · ") + QString::fromLatin1(gesture.what);
+    sendMouse(window, QEvent::MouseMove, at(from));
+    if (gesture.held)
+        sendMouse(window, QEvent::MouseButtonPress, at(from));
+    // First, untimed: half way along and a rest long enough for a hover
+    // card to open. A gesture that changes nothing on screen would time
+    // idle frames, and is said to.
+    const QImage before = window->grabWindow();
+    for (double p = from; p <= (from + to) / 2; p += 6) {
+        sendMouse(window, QEvent::MouseMove, at(p));
+        QCoreApplication::processEvents();
+    }
+    QTest::qWait(400);
+    const QImage after = window->grabWindow();
+    if (dump) {
+        before.save(QStringLiteral("/tmp/tpu-frames-%1-before.png").arg(id));
+        after.save(QStringLiteral("/tmp/tpu-frames-%1-after.png").arg(id));
+    }
+    if (after == before)
+        what += QStringLiteral(" (changed nothing on screen)");
+    sendMouse(window, QEvent::MouseMove, at(from));
+    shell.toNextFrame([] { return true; });
+    double t = from, direction = 6;
+    Row row = timed(shell, what, seconds, [&](int) {
+        if (t + direction > to || t + direction < from)
+            direction = -direction;
+        t += direction;
+        sendMouse(window, QEvent::MouseMove, at(t));
+        return true;
+    });
+    if (gesture.held)
+        sendMouse(window, QEvent::MouseButtonRelease, at(t));
+    return row;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -161,6 +228,10 @@ int main(int argc, char **argv)
     std::printf("Frame times at 1440x900, %s, %.0f s each\n", qPrintable(QGuiApplication::platformName()), seconds);
 
     std::vector<Row> rows;
+    const auto keep = [&rows, dump](const Row &row) {
+        print(row, dump);
+        rows.push_back(row);
+    };
     for (const QVariant &v : shell.course().pieces()) {
         const QVariantMap piece = v.toMap();
         if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("instrument") || !piece.value(QStringLiteral("hasPage")).toBool())
@@ -170,80 +241,23 @@ int main(int argc, char **argv)
             continue;
         waitBuilt(window);
         shell.toNextFrame([] { return true; });
-        QQuickItem *scrub = firstScrub(window->contentItem());
         const auto gesture = std::find_if(std::begin(pointerScrubs), std::end(pointerScrubs),
                                           [&id](const PointerScrub &p) { return id == QLatin1String(p.piece); });
         if (gesture != std::end(pointerScrubs)) {
-            QQuickItem *target = findNamed(window->contentItem(), QString::fromLatin1(gesture->item));
-            if (!target) {
-                std::printf("%-34s %s not on screen\n", qPrintable(id), gesture->item);
-                continue;
-            }
-            scrollIntoView(target, window);
-            shell.toNextFrame([] { return true; });
-            // Back and forth along the item's middle, 6 px a frame, kept inside the window.
-            const QRectF box = target->mapRectToScene(QRectF(0, 0, target->width(), target->height()))
-                                   .intersected(QRectF(0, 0, window->width(), window->height())).adjusted(2, 2, -2, -2);
-            const bool across = gesture->sweep == Qt::Horizontal;
-            const double from = across ? box.left() : box.top(), to = across ? box.right() : box.bottom();
-            const auto at = [&](double t) { return across ? QPointF(t, box.center().y()) : QPointF(box.center().x(), t); };
-            Row row{id + QStringLiteral(" · ") + QString::fromLatin1(gesture->what), {}};
-            double t = from;
-            double direction = 6;
-            sendMouse(window, QEvent::MouseMove, at(t));
-            if (gesture->held)
-                sendMouse(window, QEvent::MouseButtonPress, at(t));
-            // First, untimed: half way along and a rest long enough for a
-            // hover card to open. A gesture that changes nothing on screen
-            // would time idle frames, and is said to.
-            const QImage before = window->grabWindow();
-            for (double p = from; p <= (from + to) / 2; p += 6) {
-                sendMouse(window, QEvent::MouseMove, at(p));
-                QCoreApplication::processEvents();
-            }
-            QTest::qWait(400);
-            const QImage after = window->grabWindow();
-            if (dump) {
-                before.save(QStringLiteral("/tmp/tpu-frames-%1-before.png").arg(id));
-                after.save(QStringLiteral("/tmp/tpu-frames-%1-after.png").arg(id));
-            }
-            if (after == before)
-                row.what += QStringLiteral(" (changed nothing on screen)");
-            sendMouse(window, QEvent::MouseMove, at(t));
-            shell.toNextFrame([] { return true; });
-            QElapsedTimer clock;
-            clock.start();
-            while (clock.elapsed() < seconds * 1000) {
-                if (t + direction > to || t + direction < from)
-                    direction = -direction;
-                t += direction;
-                row.ms.push_back(shell.toNextFrame([&] {
-                    sendMouse(window, QEvent::MouseMove, at(t));
-                    return true;
-                }));
-            }
-            if (gesture->held)
-                sendMouse(window, QEvent::MouseButtonRelease, at(t));
-            print(row, dump);
-            rows.push_back(row);
+            if (const auto row = timeGesture(shell, id, *gesture, seconds, dump))
+                keep(*row);
             continue;
         }
+        QQuickItem *scrub = firstScrub(window->contentItem());
         if (!scrub) {
             std::printf("%-34s no scrub number on screen\n", qPrintable(id));
             continue;
         }
-        Row row{id + QStringLiteral(" · ") + scrub->property("label").toString(), {}};
-        QElapsedTimer clock;
-        clock.start();
-        for (int n = 0; clock.elapsed() < seconds * 1000; ++n) {
+        keep(timed(shell, id + QStringLiteral(" · ") + scrub->property("label").toString(), seconds, [&](int n) {
             // Up eight steps, down eight: the value stays in its range.
             const int step = (n / 8) % 2 == 0 ? 1 : -1;
-            row.ms.push_back(shell.toNextFrame([&] {
-                return QMetaObject::invokeMethod(scrub, "stepBy", Q_ARG(QVariant, step), Q_ARG(QVariant, false));
-            }));
-        }
-        print(row, dump);
-        rows.push_back(row);
+            return QMetaObject::invokeMethod(scrub, "stepBy", Q_ARG(QVariant, step), Q_ARG(QVariant, false));
+        }));
     }
 
     for (const char *chapter : {"ch10", "ch11", "ch13"}) {
@@ -252,17 +266,12 @@ int main(int argc, char **argv)
         shell.navigate(QString::fromLatin1(chapter));
         waitBuilt(window);
         QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
-        Row row{QStringLiteral("%1 scrolled, pieces inline").arg(QLatin1String(chapter)), {}};
-        QElapsedTimer clock;
-        clock.start();
         double y = 0;
-        while (clock.elapsed() < seconds * 1000) {
+        keep(timed(shell, QStringLiteral("%1 scrolled, pieces inline").arg(QLatin1String(chapter)), seconds, [&](int) {
             const double maximum = page->property("maximumY").toDouble();
             y = y + 40 > maximum ? 0 : y + 40;
-            row.ms.push_back(shell.toNextFrame([&] { return page->setProperty("contentY", y); }));
-        }
-        print(row, dump);
-        rows.push_back(row);
+            return page->setProperty("contentY", y);
+        }));
     }
 
     double worst = 0;
