@@ -66,15 +66,8 @@ Rectangle {
                 HoverHandler {
                     onHoveredChanged: {
                         if (!chart.card) return
-                        if (hovered) {
-                            chart.card.target = bar
-                            chart.card.heading = ""
-                            chart.card.text = bar.modelData.v.details || bar.modelData.v.problem || ""
-                            chart.card.targetRect = Qt.rect(0, 0, bar.width, bar.height)
-                            chart.card.shown = true
-                        } else if (chart.card.target === bar) {
-                            chart.card.shown = false
-                        }
+                        if (hovered) chart.card.showFor(bar, bar.modelData.v.details || bar.modelData.v.problem)
+                        else chart.card.hideFor(bar)
                     }
                 }
             }

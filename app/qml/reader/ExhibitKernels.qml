@@ -74,15 +74,8 @@ Rectangle {
                     enabled: !kernelRow.header
                     onHoveredChanged: {
                         if (!kernels.card) return
-                        if (hovered) {
-                            kernels.card.target = kernelRow
-                            kernels.card.heading = ""
-                            kernels.card.text = kernels.cost.details || ""
-                            kernels.card.targetRect = Qt.rect(0, 0, kernelRow.width, kernelRow.height)
-                            kernels.card.shown = true
-                        } else if (kernels.card.target === kernelRow) {
-                            kernels.card.shown = false
-                        }
+                        if (hovered) kernels.card.showFor(kernelRow, kernels.cost.details)
+                        else kernels.card.hideFor(kernelRow)
                     }
                 }
             }

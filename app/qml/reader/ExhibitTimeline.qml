@@ -155,15 +155,8 @@ Rectangle {
             onHoveredChanged: {
                 const card = span.line ? span.line.card : null
                 if (!card) return
-                if (hovered) {
-                    card.target = span
-                    card.heading = ""
-                    card.text = span.value.details || ""
-                    card.targetRect = Qt.rect(0, 0, span.width, span.height)
-                    card.shown = true
-                } else if (card.target === span) {
-                    card.shown = false
-                }
+                if (hovered) card.showFor(span, span.value.details)
+                else card.hideFor(span)
             }
         }
     }

@@ -19,6 +19,21 @@ ToolTip {
     // neighbouring cells the learner is about to point at.
     property bool beside: false
 
+    // A card shared by many items: opened beside `item` (the whole of it)
+    // with `text`, and closed only by the item it is open for, so moving
+    // from one item to the next never closes the next one's card.
+    function showFor(item, text) {
+        target = item
+        heading = ""
+        root.text = text || ""
+        targetRect = Qt.rect(0, 0, item.width, item.height)
+        shown = true
+    }
+    function hideFor(item) {
+        if (target === item)
+            shown = false
+    }
+
     // Split only while shown: every badge and scrub number has a card, and
     // a card not shown should cost nothing (its lines make its Text items).
     readonly property var lines: shown ? text.split("\n").filter(l => l.trim() !== "") : []
