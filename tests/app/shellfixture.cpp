@@ -9,6 +9,8 @@
 #include <QTest>
 #include <QtQml/qqmlextensionplugin.h>
 
+#include <cstdlib>
+
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 
@@ -114,4 +116,18 @@ void ShellFixture::typeText(const QString &text)
 {
     for (const QChar c : text)
         QTest::keyClick(m_window, c.toLatin1());
+}
+
+int pixelsNear(const QImage &image, const QColor &colour, const QRect &area)
+{
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    const QRect box = area.isEmpty() ? rgb.rect() : area.intersected(rgb.rect());
+    int n = 0;
+    for (int y = box.top(); y <= box.bottom(); ++y) {
+        const QRgb *line = reinterpret_cast<const QRgb *>(rgb.constScanLine(y));
+        for (int x = box.left(); x <= box.right(); ++x)
+            n += std::abs(qRed(line[x]) - colour.red()) <= 6 && std::abs(qGreen(line[x]) - colour.green()) <= 6
+                 && std::abs(qBlue(line[x]) - colour.blue()) <= 6;
+    }
+    return n;
 }

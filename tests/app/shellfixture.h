@@ -5,7 +5,10 @@
 #include <chapters/chaptercatalog.h>
 #include <progress/store.h>
 
+#include <QColor>
+#include <QImage>
 #include <QQmlApplicationEngine>
+#include <QRect>
 #include <QQuickWindow>
 #include <QTemporaryDir>
 
@@ -48,3 +51,8 @@ private:
     std::unique_ptr<QQmlApplicationEngine> m_engine;
     QQuickWindow *m_window = nullptr;
 };
+
+// Pixels of `image` within 6 of `colour` on every channel, inside `area`
+// (image pixels; the whole image when empty): what a test reads of a
+// painted view.
+int pixelsNear(const QImage &image, const QColor &colour, const QRect &area = {});

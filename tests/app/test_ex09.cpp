@@ -271,22 +271,13 @@ TEST_CASE("EX09: a preset that races is the course's doing, not a break of the l
 namespace {
 
 // How many pixels of a cell's square, in window pixels, are near a colour.
-int pixelsNear(const QImage &shot, QQuickItem *map, int row, int col, const QColor &colour)
+int cellPixelsNear(const QImage &shot, QQuickItem *map, int row, int col, const QColor &colour)
 {
     const qreal s = map->property("cell").toReal();
     const qreal dpr = shot.devicePixelRatio();
     const QRectF box(map->mapToScene(QPointF(col * s, row * s)), QSizeF(s, s));
-    const QRect px(QPoint(int(box.left() * dpr), int(box.top() * dpr)),
-                   QPoint(int(box.right() * dpr) - 1, int(box.bottom() * dpr) - 1));
-    int near = 0;
-    for (int y = px.top(); y <= px.bottom(); ++y)
-        for (int x = px.left(); x <= px.right(); ++x) {
-            const QColor p = shot.pixelColor(x, y);
-            if (std::abs(p.red() - colour.red()) <= 6 && std::abs(p.green() - colour.green()) <= 6
-                && std::abs(p.blue() - colour.blue()) <= 6)
-                ++near;
-        }
-    return near;
+    return pixelsNear(shot, colour, QRect(QPoint(int(box.left() * dpr), int(box.top() * dpr)),
+                                          QPoint(int(box.right() * dpr) - 1, int(box.bottom() * dpr) - 1)));
 }
 
 } // namespace
@@ -326,24 +317,24 @@ TEST_CASE("EX09: the coverage map paints gaps and races in their colours and out
     const QImage before = window->grabWindow();
     // Most of a racing block is the failure colour, most of a gap the problem
     // ground; neither is the other's colour, and nothing is outlined yet.
-    CHECK(pixelsNear(before, map, race.value("row").toInt(), race.value("col").toInt(), raceColour) > area / 2);
-    CHECK(pixelsNear(before, map, race.value("row").toInt(), race.value("col").toInt(), gapColour) < area / 8);
-    CHECK(pixelsNear(before, map, gap.value("row").toInt(), gap.value("col").toInt(), gapColour) > area / 2);
-    CHECK(pixelsNear(before, map, gap.value("row").toInt(), gap.value("col").toInt(), raceColour) < area / 4);
-    CHECK(pixelsNear(before, map, 0, 0, focusColour) == 0);
+    CHECK(cellPixelsNear(before, map, race.value("row").toInt(), race.value("col").toInt(), raceColour) > area / 2);
+    CHECK(cellPixelsNear(before, map, race.value("row").toInt(), race.value("col").toInt(), gapColour) < area / 8);
+    CHECK(cellPixelsNear(before, map, gap.value("row").toInt(), gap.value("col").toInt(), gapColour) > area / 2);
+    CHECK(cellPixelsNear(before, map, gap.value("row").toInt(), gap.value("col").toInt(), raceColour) < area / 4);
+    CHECK(cellPixelsNear(before, map, 0, 0, focusColour) == 0);
 
     // A click on block (0, 0) outlines it; the arrow moves the outline one block right.
     QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, map->mapToScene(QPointF(s / 2, s / 2)).toPoint());
     WAIT_VERIFY(shown(shell, "ex09CellInfo").rfind("block (0, 0)", 0) == 0);
     QTest::qWait(50);
     const QImage first = window->grabWindow();
-    CHECK(pixelsNear(first, map, 0, 0, focusColour) > int(2 * s));
-    CHECK(pixelsNear(first, map, 0, 1, focusColour) == 0);
+    CHECK(cellPixelsNear(first, map, 0, 0, focusColour) > int(2 * s));
+    CHECK(cellPixelsNear(first, map, 0, 1, focusColour) == 0);
     QTest::keyClick(window, Qt::Key_Right);
     WAIT_VERIFY(shown(shell, "ex09CellInfo").rfind("block (0, 1)", 0) == 0);
     QTest::qWait(50);
     const QImage moved = window->grabWindow();
-    CHECK(pixelsNear(moved, map, 0, 0, focusColour) == 0);
-    CHECK(pixelsNear(moved, map, 0, 1, focusColour) > int(2 * s));
+    CHECK(cellPixelsNear(moved, map, 0, 0, focusColour) == 0);
+    CHECK(cellPixelsNear(moved, map, 0, 1, focusColour) > int(2 * s));
     CHECK(moved != first);
 }

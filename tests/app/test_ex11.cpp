@@ -54,20 +54,6 @@ QImage grabItem(ShellFixture &shell, QQuickItem *item)
     return shell.window()->grabWindow().copy(rect);
 }
 
-// Pixels within a small distance of `colour` on every channel.
-int pixelsLike(const QImage &image, const QColor &colour)
-{
-    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
-    int n = 0;
-    for (int y = 0; y < rgb.height(); ++y) {
-        const QRgb *line = reinterpret_cast<const QRgb *>(rgb.constScanLine(y));
-        for (int x = 0; x < rgb.width(); ++x)
-            n += std::abs(qRed(line[x]) - colour.red()) <= 6 && std::abs(qGreen(line[x]) - colour.green()) <= 6
-                 && std::abs(qBlue(line[x]) - colour.blue()) <= 6;
-    }
-    return n;
-}
-
 } // namespace
 
 TEST_CASE("EX11's mesh draws its links by load and its chunks where the time puts them", "[ex11][qml]")
@@ -98,17 +84,17 @@ TEST_CASE("EX11's mesh draws its links by load and its chunks where the time put
     QMetaObject::invokeMethod(mesh, "chunksDrawn", Q_RETURN_ARG(int, drawn));
     CHECK(drawn > 0);
     CHECK(drawn % 8 == 0);
-    CHECK(pixelsLike(early, chunk) > drawn * 4);
+    CHECK(pixelsNear(early, chunk) > drawn * 4);
     // The busiest link is drawn in the full load colour, the chips' faces in theirs.
-    CHECK(pixelsLike(early, load) > 50);
-    CHECK(pixelsLike(early, chip) > 8 * 4 * 20);
+    CHECK(pixelsNear(early, load) > 50);
+    CHECK(pixelsNear(early, chip) > 8 * 4 * 20);
 
     // Later the chunks are elsewhere: the picture changes, the links do not.
     mesh->setProperty("time", end * 2 / 3);
     QTest::qWait(50);
     const QImage later = grabItem(shell, mesh);
     CHECK(later != early);
-    CHECK(pixelsLike(later, load) > 50);
+    CHECK(pixelsNear(later, load) > 50);
 
     // After the end nothing is in flight: no dots at all.
     mesh->setProperty("time", end * 2);
@@ -116,8 +102,8 @@ TEST_CASE("EX11's mesh draws its links by load and its chunks where the time put
     const QImage after = grabItem(shell, mesh);
     QMetaObject::invokeMethod(mesh, "chunksDrawn", Q_RETURN_ARG(int, drawn));
     CHECK(drawn == 0);
-    CHECK(pixelsLike(after, chunk) == 0);
-    CHECK(pixelsLike(after, load) > 50);
+    CHECK(pixelsNear(after, chunk) == 0);
+    CHECK(pixelsNear(after, load) > 50);
 }
 
 TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "[ex11][qml]")
