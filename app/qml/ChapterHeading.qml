@@ -10,7 +10,7 @@ ColumnLayout {
     property var page: ({})       // Course.chapterPage(n)
     property var summary: ({})    // its row of Course.chapters
     property int depth: 1         // its layer, for the colours
-    property real measure: 600    // the prose column
+    required property real measure  // the prose column's width
     signal back()
     signal openPlace(string place)
     spacing: Theme.gapM
