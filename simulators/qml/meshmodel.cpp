@@ -260,14 +260,8 @@ void MeshModel::rebuildView()
 
     // The links and hops themselves stay in m_picture: turned into QVariants
     // they would be copied into JavaScript by every binding that reads `view`.
-    m_view = {{"rows", qlonglong(rank == 1 ? 1 : mesh.axes[0].size)},
-              {"cols", qlonglong(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size)},
-              {"rowWraps", rank > 1 && mesh.axes[0].wraps},
-              {"colWraps", rank == 1 ? mesh.axes[0].wraps : mesh.axes[1].wraps},
-              {"plane", qlonglong(plane)},
+    m_view = {{"plane", qlonglong(plane)},
               {"planes", qlonglong(planes)},
-              {"linkCount", qlonglong(m_picture.links.size())},
-              {"maxBytes", maxBytes},
               {"hopCount", qlonglong(m_picture.hops.size())},
               // "rows": draw each hop on every row; "cols": on every column
               {"repeatHops", everyLine ? QString::fromLatin1(m_run->axis == 1 ? "rows" : "cols") : QString()},

@@ -36,10 +36,11 @@ struct MeshPicture {
 
 // libtpusim's mesh and collective modules for QML (type TpuCourse.Sim/MeshModel):
 // set the inputs, read `result` (the collective's times, words and
-// provenance) and `view` (one 2D plane of the slice: its size, the plane
-// shown, how many links and chunk hops it holds, the trace's end). The
-// links with the bytes each carried and the hops on them are in picture(),
-// for MeshView. Slices of more than 64 chips are simulated off the GUI
+// provenance) and `view` (the 2D plane of the slice shown and how many
+// there are, how many chunk hops it holds, whether one line's hops are
+// drawn on every row or column, the trace's end). The plane's size, its
+// links with the bytes each carried and the hops on them are in
+// picture(), for MeshView. Slices of more than 64 chips are simulated off the GUI
 // thread while `busy` is true.
 class MeshModel : public QObject
 {
