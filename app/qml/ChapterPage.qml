@@ -105,9 +105,9 @@ ScrollPage {
     // Still building: blocks not yet made, or a piece near the view still
     // loading. Screenshots and benchmarks wait for this to clear.
     function isBuilding() {
-        // A reveal about to follow a height change counts: the page is not
-        // where it is going yet.
-        if (readyBlocks < (doc.count || 0) || revealSoon.running)
+        // A reveal still under way counts: the page is not where it is
+        // going yet.
+        if (readyBlocks < (doc.count || 0) || revealSoon.running || revealWindow.running)
             return true
         for (let i = 0; i < blocks.count; ++i) {
             const block = blocks.itemAt(i)
@@ -140,14 +140,15 @@ ScrollPage {
         checkMargin()
     }
     Timer { id: revealSoon; interval: 30; onTriggered: { root.revealPending(); root.checkMargin() } }
-    // Kept while blocks, or pieces near the view, are still being built (at most a few seconds).
+    // Kept while blocks, or pieces near the view, are still being built (at
+    // most 4.8 s), and looked at often, so it ends soon after they are.
     Timer {
         id: revealWindow
         property int waited: 0
-        interval: 600
+        interval: 100
         onTriggered: {
             root.revealPending()
-            if (root.isBuilding() && ++waited < 8) restart()
+            if (root.isBuilding() && ++waited < 48) restart()
             else root.endReveal()
         }
     }
@@ -297,7 +298,7 @@ ScrollPage {
         function onChipChanged() { readerCard.shown = false }
     }
 
-    ColumnLayout {
+    Column {
         id: column
         x: root.columnX
         y: band.height + Theme.gapXL + (chipStrip.visible ? chipStrip.height : 0)
@@ -305,7 +306,7 @@ ScrollPage {
         spacing: Theme.gapL
 
         Text {
-            Layout.fillWidth: true
+            width: column.width
             visible: root.page.loaded === false
             text: "This chapter's library could not be loaded: " + (root.page.loadError || "") + " Its outline and checklist still work."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize
@@ -313,7 +314,7 @@ ScrollPage {
             wrapMode: Text.WordWrap
         }
         Text {
-            Layout.fillWidth: true
+            width: column.width
             visible: (root.doc.problems || []).length > 0
             text: "Some of this chapter's text could not be set: " + (root.doc.problems || []).join("; ")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
@@ -324,7 +325,7 @@ ScrollPage {
         Column {
             id: reader
             objectName: "chapterReader"
-            Layout.fillWidth: true
+            width: column.width
             spacing: Theme.gapM
             Repeater {
                 id: blocks
@@ -362,7 +363,7 @@ ScrollPage {
 
         // The gate, for a stage: what passes it, and its state.
         Rectangle {
-            Layout.fillWidth: true
+            width: column.width
             visible: root.page.isStage === true
             implicitHeight: gate.implicitHeight + Theme.gapL * 2
             radius: Theme.radius
@@ -387,23 +388,20 @@ ScrollPage {
         }
 
         PredictionForm {
-            Layout.fillWidth: true
+            width: column.width
             visible: root.page.gate === "G0"
         }
 
         Text {
-            Layout.topMargin: Theme.gapL
+            topPadding: Theme.gapL
             visible: root.labs.length > 0
             text: root.labs.length === 1 ? "Lab" : "Labs"
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
             color: Theme.ink
         }
-        // Rows a chapter change replaces sit in a Column of their own: a
-        // Qt 6.4 layout that sees its Repeater's rows go and the page above
-        // resize in one pass rearranges rows already deleted.
         Column {
             id: labCards
-            Layout.fillWidth: true
+            width: column.width
             visible: root.labs.length > 0
             spacing: column.spacing
             Repeater {
@@ -419,15 +417,15 @@ ScrollPage {
         }
 
         MasteryList {
-            Layout.fillWidth: true
-            Layout.topMargin: Theme.gapL
+            width: column.width
+            topPadding: Theme.gapL
             chapter: root.page.number || 0
             items: root.page.mastery || []
             onOpenPlace: place => root.openPlace(place)
         }
 
         Text {
-            Layout.topMargin: Theme.gapL
+            topPadding: Theme.gapL
             text: "Pieces in this chapter"
             visible: (root.page.pieces || []).length > 0
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
@@ -435,7 +433,7 @@ ScrollPage {
         }
         Column {
             id: pieceRows
-            Layout.fillWidth: true
+            width: column.width
             visible: (root.page.pieces || []).length > 0
             spacing: column.spacing
             Repeater {
@@ -480,11 +478,16 @@ ScrollPage {
             }
         }
 
-        ChapterSteps {
-            Layout.fillWidth: true
-            Layout.topMargin: Theme.gapXL
-            number: root.page.number || 0
-            onOpenPlace: place => root.openPlace(place)
+        Item {
+            width: column.width
+            height: steps.implicitHeight + Theme.gapXL
+            ChapterSteps {
+                id: steps
+                y: Theme.gapXL
+                width: parent.width
+                number: root.page.number || 0
+                onOpenPlace: place => root.openPlace(place)
+            }
         }
     }
 }

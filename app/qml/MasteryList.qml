@@ -1,6 +1,5 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
 
@@ -8,7 +7,7 @@ import TpuCourse.Backend
 // An item made of goals is credited by its piece, goal by goal: its box is
 // not the learner's to tick, and its goals show underneath as the store
 // holds them.
-ColumnLayout {
+Column {
     id: root
     property int chapter: 0
     property var items: []
@@ -20,43 +19,35 @@ ColumnLayout {
         font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
         color: Theme.ink
     }
-    // The boxes sit in a Column of their own: a Qt 6.4 layout whose
-    // Repeater's rows go (another chapter opened) and that is resized in the
-    // same pass rearranges rows already deleted.
-    Column {
-        id: boxes
-        Layout.fillWidth: true
-        spacing: root.spacing
-        Repeater {
-            model: root.items
-            delegate: CheckBox {
-                id: box
-                required property var modelData
-                required property int index
-                objectName: "mastery_" + modelData.id
-                readonly property var goals: modelData.goals || []
-                width: boxes.width
-                checked: modelData.done
-                enabled: goals.length === 0
-                text: modelData.text
-                font.family: Theme.sans
-                font.pixelSize: Theme.bodySize
-                // The page is not rebuilt on a tick (that would move it under
-                // the pointer); a tick the store refuses is taken back.
-                onToggled: {
-                    if (!Course.setItemDone(root.chapter, modelData.id, checked))
-                        checked = !checked
-                }
-                contentItem: Text {
-                    leftPadding: box.indicator.width + box.spacing
-                    text: box.text + (box.modelData.piece ? "   [" + box.modelData.piece + "]" : "")
-                          + box.goals.map(g => "\n" + (g.reached ? "✓ " : "○ ") + g.text).join("")
-                          + (box.goals.length ? "\n(ticked by " + box.modelData.piece + " as you reach each goal)" : "")
-                    font: box.font
-                    color: box.checked ? Theme.layerMuted(1) : Theme.ink
-                    wrapMode: Text.WordWrap
-                    verticalAlignment: Text.AlignVCenter
-                }
+    Repeater {
+        model: root.items
+        delegate: CheckBox {
+            id: box
+            required property var modelData
+            required property int index
+            objectName: "mastery_" + modelData.id
+            readonly property var goals: modelData.goals || []
+            width: root.width
+            checked: modelData.done
+            enabled: goals.length === 0
+            text: modelData.text
+            font.family: Theme.sans
+            font.pixelSize: Theme.bodySize
+            // The page is not rebuilt on a tick (that would move it under
+            // the pointer); a tick the store refuses is taken back.
+            onToggled: {
+                if (!Course.setItemDone(root.chapter, modelData.id, checked))
+                    checked = !checked
+            }
+            contentItem: Text {
+                leftPadding: box.indicator.width + box.spacing
+                text: box.text + (box.modelData.piece ? "   [" + box.modelData.piece + "]" : "")
+                      + box.goals.map(g => "\n" + (g.reached ? "✓ " : "○ ") + g.text).join("")
+                      + (box.goals.length ? "\n(ticked by " + box.modelData.piece + " as you reach each goal)" : "")
+                font: box.font
+                color: box.checked ? Theme.layerMuted(1) : Theme.ink
+                wrapMode: Text.WordWrap
+                verticalAlignment: Text.AlignVCenter
             }
         }
     }
