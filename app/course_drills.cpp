@@ -157,7 +157,8 @@ QVariantList Course::drillsDueToday() const
     if (m_dueCache && m_dueCache->first == today)
         return m_dueCache->second;
     QVariantList out;
-    const progress::DrillLedger ledger(m_store);
+    // Every kind's due time read once, for all the drills.
+    const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
     const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
     for (const QVariant &p : pieces()) {
         const QVariantMap piece = p.toMap();
@@ -169,7 +170,7 @@ QVariantList Course::drillsDueToday() const
         if (kinds.empty())
             continue;
         // The count alone: the header shows no other figure of a drill.
-        const int due = static_cast<int>(ledger.dueKinds(kinds, endOfToday).size());
+        const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
         out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
     }
     m_dueCache.emplace(today, out);

@@ -125,14 +125,21 @@ std::optional<DrillReview> DrillLedger::lastReview(const std::string& kind) cons
     return readReview(q);
 }
 
-std::vector<std::string> DrillLedger::dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const {
-    // Each kind's last review, in one statement: the stack's header asks
-    // this of every drill at start-up.
+std::map<std::string, std::int64_t> DrillLedger::lastDueByKind() const {
     db::Statement q(store_.connection(), R"sql(
         SELECT kind, due_at_ms FROM drill_reviews
         WHERE id IN (SELECT max(id) FROM drill_reviews GROUP BY kind))sql");
     std::map<std::string, std::int64_t> lastDue;
     while (q.step()) lastDue.emplace(q.textAt(0), q.int64At(1));
+    return lastDue;
+}
+
+std::vector<std::string> DrillLedger::dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const {
+    return dueAmong(lastDueByKind(), kinds, endOfDayMs);
+}
+
+std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& lastDue,
+                                  const std::vector<std::string>& kinds, std::int64_t endOfDayMs) {
     std::vector<std::pair<std::int64_t, std::string>> due;
     std::vector<std::string> fresh;
     for (const std::string& k : kinds) {

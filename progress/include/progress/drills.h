@@ -9,6 +9,7 @@
 #include "progress/store.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ int drillGrade(bool correct, int elapsedMs);
 // two wrong ones, within 1..maxLevel.
 int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel = 3);
 
+// dueKinds() from kinds' due times read once (DrillLedger::lastDueByKind).
+std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& lastDue,
+                                  const std::vector<std::string>& kinds, std::int64_t endOfDayMs);
+
 class DrillLedger {
 public:
     explicit DrillLedger(const Store& store) : store_(store) {}
@@ -84,6 +89,9 @@ public:
     // The kinds of `kinds` due by `endOfDayMs`, never-reviewed ones included,
     // most overdue first, new ones last.
     std::vector<std::string> dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const;
+    // Every reviewed kind's due time, from its last review, in one statement:
+    // for asking dueAmong() of many drills at once.
+    std::map<std::string, std::int64_t> lastDueByKind() const;
     // `todayStartMs` is the local midnight that starts today.
     DrillStats stats(const std::string& drill, const std::vector<std::string>& kinds, std::int64_t todayStartMs,
                      int days = 14) const;
