@@ -61,15 +61,10 @@ Rectangle {
         MonoText { text: "on a TPU VM, from assets/labs/:"; color: Theme.inkFaint; Layout.topMargin: Theme.gap }
         Repeater {
             model: root.lab.commands || []
-            delegate: TextEdit {
+            delegate: ShellCommand {
                 required property string modelData
                 Layout.fillWidth: true
-                text: "$ " + modelData
-                readOnly: true
-                selectByMouse: true
-                wrapMode: TextEdit.WrapAnywhere
-                font.family: Theme.mono; font.pixelSize: Theme.smallSize
-                color: Theme.inkText
+                command: modelData
             }
         }
         Text {

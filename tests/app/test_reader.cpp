@@ -218,6 +218,36 @@ TEST_CASE("a code block copies its code exactly as written", "[reader][qml]")
     WAIT_COMPARE(copy->property("text").toString(), QStringLiteral("copied"));
 }
 
+TEST_CASE("a lab's long command breaks before an option and still runs when copied", "[reader][qml]")
+{
+    ShellFixture shell;
+    shell.window()->resize(1280, 800);
+    REQUIRE(open(shell, "L11"));
+    const QList<QQuickItem *> commands = shownItems(shell, "shellCommand");
+    REQUIRE(commands.size() >= 2);
+    int broken = 0;
+    for (QQuickItem *command : commands) {
+        const QString shown = command->property("text").toString();
+        const int columns = command->property("columns").toInt();
+        const QStringList lines = shown.split(QLatin1Char('\n'));
+        INFO(shown.toStdString());
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            CHECK(lines[i].size() <= columns);
+            if (i + 1 < lines.size())
+                CHECK(lines[i].endsWith(QStringLiteral(" \\")));
+            if (i > 0)
+                CHECK(lines[i].startsWith(QStringLiteral("    --")));
+        }
+        broken += lines.size() > 1;
+        // A shell reads " \" and a newline as a space: the lines rejoined
+        // are the command as the lab gives it.
+        QString rejoined = shown;
+        rejoined.replace(QStringLiteral(" \\\n    "), QStringLiteral(" "));
+        CHECK(rejoined == QStringLiteral("$ ") + command->property("command").toString());
+    }
+    CHECK(broken >= 1);
+}
+
 TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip change, and opens its page", "[reader][qml]")
 {
     ShellFixture shell;

@@ -1,0 +1,51 @@
+import QtQuick
+import TpuCourse.Ui
+
+// A shell command set as it would be typed: when it does not fit its width,
+// it breaks before an option (an option and its value stay together), each
+// broken line ending in " \" and the next indented, so what is selected and
+// copied still runs. Only a single word longer than the line is broken
+// inside it.
+TextEdit {
+    id: root
+    objectName: "shellCommand"
+    required property string command
+
+    // The mono face's columns at this width.
+    readonly property int columns: Math.max(16, Math.floor(width / Math.max(1, metrics.advanceWidth("0"))))
+
+    function wrapped(command: string, columns: int): string {
+        // Options with their values: "--out run.json" is one piece.
+        const pieces = []
+        for (const word of command.split(" ").filter(w => w.length > 0)) {
+            const last = pieces.length - 1
+            if (last > 0 && pieces[last].startsWith("-") && pieces[last].indexOf(" ") < 0 && !word.startsWith("-"))
+                pieces[last] += " " + word
+            else
+                pieces.push(word)
+        }
+        const indent = "    ", lines = []
+        let line = "$"
+        for (let i = 0; i < pieces.length; ++i) {
+            // A line that will be continued keeps room for its " \".
+            const room = i === pieces.length - 1 ? columns : columns - 2
+            const started = line === "$" || line === indent
+            if (!started && line.length + 1 + pieces[i].length > room) {
+                lines.push(line + " \\")
+                line = indent
+            }
+            line += (line === indent ? "" : " ") + pieces[i]
+        }
+        lines.push(line)
+        return lines.join("\n")
+    }
+
+    text: wrapped(command, columns)
+    readOnly: true
+    selectByMouse: true
+    wrapMode: TextEdit.WrapAnywhere
+    font.family: Theme.mono; font.pixelSize: Theme.smallSize
+    color: Theme.inkText
+
+    FontMetrics { id: metrics; font: root.font }
+}
