@@ -249,6 +249,32 @@ TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
     shell.shot("ex05_scrolled_hlo");
 }
 
+TEST_CASE("EX05's panes stay put while the pointer runs down a dump", "[ex05][qml]")
+{
+    // The card above the panes says what the op under the pointer is; if
+    // it grew or shrank with the op, the three dumps would jump under the
+    // pointer (and all be repainted) as it moved from line to line.
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    auto *pane = qobject_cast<QQuickItem *>(shell.find("ex05Pane_jaxpr"));
+    REQUIRE(pane != nullptr);
+    const QPointF at = pane->mapToScene(QPointF(0, 0));
+    int lines = 0, dots = 0;
+    const auto onScreen = [&shell](QQuickItem *item) {
+        return item && item->isVisible() && centre(item).y() < shell.window()->height();
+    };
+    for (int line = 1; onScreen(lineItem(shell, 0, line)); ++line, ++lines) {
+        QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, line)));
+        QTest::qWait(20);
+        dots += shown(shell, "ex05DotShapes").startsWith(QStringLiteral("dot_general"));
+        INFO("jaxpr line " << line);
+        CHECK(pane->mapToScene(QPointF(0, 0)) == at);
+    }
+    CHECK(lines > 5);
+    CHECK(dots > 0);  // ops with and without a decode were both passed over
+}
+
 TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
 {
     ShellFixture shell;

@@ -36,16 +36,20 @@ ColumnLayout {
     }
     RowLayout {  // laid out even without a dot, so the card never changes height
         Layout.fillWidth: true
+        // As tall with the badge hidden as shown.
+        Layout.preferredHeight: Math.max(time.implicitHeight, badge.implicitHeight)
         opacity: root.dot ? 1 : 0
         enabled: !!root.dot
         spacing: Theme.gap
         MonoText {
+            id: time
             objectName: "ex05DotTime"
             text: root.predicted ? "alone on " + root.chip + ": " + root.predicted.time + ", " + root.predicted.bound + "-bound"
                                  : root.dot ? (root.dot.predictedError || "") : ""
             color: root.predicted ? Theme.predicted : Theme.inkFaint
         }
         ProvenanceBadge {
+            id: badge
             visible: !!root.predicted
             kind: root.predicted ? root.predicted.provenance.kind : "predicted"
             details: root.predicted ? root.predicted.provenance.details : ""
