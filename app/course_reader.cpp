@@ -146,7 +146,7 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
     }
     case course::DocBlock::Kind::Code:
         b.insert({{"language", block.language}, {"code", block.code},
-                  {"styled", course::codeStyledText(block.code, block.language, m_codePalette)}});
+                  {"styled", course::codeStyledChunks(block.code, block.language, m_codePalette)}});
         break;
     case course::DocBlock::Kind::Figure: {
         // The chapter's own resources: its plugin ships the image.

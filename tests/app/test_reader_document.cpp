@@ -207,6 +207,55 @@ TEST_CASE("code is coloured by language, comments and strings shadowing what the
     CHECK(plain(styled.replace(QLatin1String("<br>"), QLatin1String("\n"))) == QStringLiteral("a < b -\u200c> c"));
 }
 
+TEST_CASE("styled code comes in pieces of whole lines, each short enough to be laid out once", "[reader][course]")
+{
+    const course::CodePalette palette{Qt::black, Qt::blue, Qt::green, Qt::red, Qt::gray, Qt::cyan, Qt::magenta, Qt::darkRed, Qt::darkGray};
+    // A string that runs over three lines, then enough lines to need pieces.
+    QString code = QStringLiteral("s = \"\"\"one\ntwo\nthree\"\"\"\n");
+    for (int i = 0; i < 200; ++i)
+        code += QStringLiteral("x_%1 = max(x_%1, 0.5 * y)  # clamp\n").arg(i);
+    const QString whole = course::codeStyledText(code, QStringLiteral("python"), palette);
+    const QStringList pieces = course::codeStyledChunks(code, QStringLiteral("python"), palette, 2000);
+    REQUIRE(pieces.size() > 2);
+    // Joined again, the pieces are the whole: no line lost, split or doubled.
+    CHECK(pieces.join(QLatin1String("<br>")) == whole);
+    for (const QString &piece : pieces) {
+        CHECK(piece.size() <= 2000);
+        CHECK(piece.count(QLatin1String("<font")) == piece.count(QLatin1String("</font>")));
+        CHECK_FALSE(piece.startsWith(QLatin1String("<br>")));
+    }
+    // The string's colour is closed at each line's end and opened again on the next.
+    const QStringList firstLines = whole.split(QLatin1String("<br>")).mid(0, 3);
+    for (const QString &line : firstLines)
+        CHECK(line.count(QLatin1String("<font")) == line.count(QLatin1String("</font>")));
+    // (A zero-width non-joiner keeps the quotes from joining into a ligature.)
+    CHECK(plain(whole).replace(QChar(0x2028), QLatin1Char('\n')).remove(QChar(0x200c)).startsWith(QStringLiteral("s = \"\"\"one\ntwo\nthree\"\"\"\nx_0 = ")));
+}
+
+TEST_CASE("no text of the course is long enough for Qt Quick to lay it out again on every scroll", "[reader][course]")
+{
+    // Qt Quick 6.4 sets a Text over 10,000 characters line by line as it
+    // comes into view (qquicktext.cpp, QQUICKTEXT_LARGETEXT_THRESHOLD): on
+    // every frame of a scroll past it.
+    constexpr qsizetype qtLargeText = 10000;
+    const course::CodePalette palette{Qt::black, Qt::blue, Qt::green, Qt::red, Qt::gray, Qt::cyan, Qt::magenta, Qt::darkRed, Qt::darkGray};
+    int codeBlocks = 0;
+    for (const QString &folder : chapterFolders()) {
+        const course::ChapterDocument doc = course::parseChapter(chapterMarkdown(folder));
+        for (const course::DocBlock &block : doc.blocks) {
+            INFO(folder.toStdString() << ": " << block.code.left(60).toStdString() << block.texts.value(0).left(60).toStdString());
+            for (const QString &text : block.texts)
+                CHECK(text.size() < qtLargeText / 2);  // room for its live numbers' markup
+            if (block.kind != course::DocBlock::Kind::Code)
+                continue;
+            ++codeBlocks;
+            for (const QString &piece : course::codeStyledChunks(block.code, block.language, palette))
+                CHECK(piece.size() <= qtLargeText);
+        }
+    }
+    CHECK(codeBlocks > 20);
+}
+
 TEST_CASE("every chapter sets without problems, and every built piece is in its chapter's text", "[reader][course]")
 {
     int pieces = 0;

@@ -172,7 +172,7 @@ Loader {
             // As wide as its longest line, from the column's measure up to the figures' width.
             width: Math.min(root.wide, Math.max(root.measure, naturalWidth))
             code: root.block.code || ""
-            styled: root.block.styled || ""
+            styled: root.block.styled || []
             language: root.block.language || ""
         }
     }

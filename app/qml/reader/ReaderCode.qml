@@ -9,11 +9,11 @@ import TpuCourse.Backend
 Rectangle {
     id: root
     property string code: ""
-    property string styled: ""
+    property var styled: []            // the code as styled text, in pieces of whole lines
     property string language: ""
     readonly property bool copied: copiedTimer.running
     // The width that shows every line without scrolling.
-    readonly property real naturalWidth: codeText.implicitWidth + 2 * Theme.gapM + 2
+    readonly property real naturalWidth: lines.implicitWidth + 2 * Theme.gapM + 2
 
     implicitHeight: header.height + view.height + Theme.gapM * 2
     radius: Theme.radius
@@ -51,23 +51,30 @@ Rectangle {
         x: Theme.gapM
         y: header.y + header.height
         width: parent.width - 2 * Theme.gapM
-        height: codeText.implicitHeight + (contentWidth > width ? bar.height + Theme.gap : 0)
-        contentWidth: codeText.implicitWidth
-        contentHeight: codeText.implicitHeight
+        height: lines.implicitHeight + (contentWidth > width ? bar.height + Theme.gap : 0)
+        contentWidth: lines.implicitWidth
+        contentHeight: lines.implicitHeight
         flickableDirection: Flickable.HorizontalFlick
         boundsBehavior: Flickable.StopAtBounds
         interactive: contentWidth > width
         clip: true
         ScrollBar.horizontal: ScrollBar { id: bar; policy: view.interactive ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
-        Text {
-            id: codeText
-            objectName: "codeText"
-            text: root.styled
-            textFormat: Text.StyledText
-            font.family: Theme.mono
-            font.pixelSize: Theme.codeSize
-            lineHeight: 1.3
-            color: Theme.ink
+        // One Text a piece: each lays out once, however the page scrolls.
+        Column {
+            id: lines
+            Repeater {
+                model: root.styled
+                Text {
+                    required property string modelData
+                    objectName: "codeText"
+                    text: modelData
+                    textFormat: Text.StyledText
+                    font.family: Theme.mono
+                    font.pixelSize: Theme.codeSize
+                    lineHeight: 1.3
+                    color: Theme.ink
+                }
+            }
         }
     }
 }

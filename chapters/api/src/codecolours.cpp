@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <vector>
 
 namespace course {
@@ -153,22 +154,70 @@ QColor CodePalette::colour(CodeToken kind) const
     return plain;
 }
 
-QString codeStyledText(const QString &code, const QString &language, const CodePalette &palette)
+namespace {
+
+// Each line of `code` as styled text of its own: a span that runs over a
+// line's end is closed there and opened again on the next line.
+QStringList styledLines(const QString &code, const QString &language, const CodePalette &palette)
 {
     QString trimmed = code;
     while (trimmed.endsWith(QLatin1Char('\n')))
         trimmed.chop(1);
-    QString out;
-    qsizetype at = 0;
-    for (const CodeSpan &span : codeSpans(trimmed, language)) {
-        out += escapedCode(QStringView(trimmed).mid(at, span.start - at));
-        out += QStringLiteral("<font color=\"%1\">").arg(palette.colour(span.kind).name());
-        out += escapedCode(QStringView(trimmed).mid(span.start, span.length));
-        out += QLatin1String("</font>");
-        at = span.start + span.length;
+    const QList<CodeSpan> spans = codeSpans(trimmed, language);
+    QStringList lines;
+    qsizetype next = 0;  // the first span not yet wholly set
+    for (qsizetype start = 0; start <= trimmed.size();) {
+        qsizetype end = trimmed.indexOf(QLatin1Char('\n'), start);
+        if (end < 0)
+            end = trimmed.size();
+        QString out;
+        qsizetype at = start;
+        for (qsizetype i = next; i < spans.size() && spans[i].start < end; ++i) {
+            const qsizetype from = std::max<qsizetype>(spans[i].start, start);
+            const qsizetype to = std::min<qsizetype>(spans[i].start + spans[i].length, end);
+            if (to <= from)
+                continue;
+            out += escapedCode(QStringView(trimmed).mid(at, from - at));
+            out += QStringLiteral("<font color=\"%1\">").arg(palette.colour(spans[i].kind).name());
+            out += escapedCode(QStringView(trimmed).mid(from, to - from));
+            out += QLatin1String("</font>");
+            at = to;
+        }
+        while (next < spans.size() && spans[next].start + spans[next].length <= end)
+            ++next;
+        out += escapedCode(QStringView(trimmed).mid(at, end - at));
+        lines << out;
+        start = end + 1;
     }
-    out += escapedCode(QStringView(trimmed).mid(at));
-    return out;
+    return lines;
+}
+
+} // namespace
+
+QString codeStyledText(const QString &code, const QString &language, const CodePalette &palette)
+{
+    return styledLines(code, language, palette).join(QLatin1String("<br>"));
+}
+
+QStringList codeStyledChunks(const QString &code, const QString &language, const CodePalette &palette, int limit)
+{
+    QStringList chunks;
+    QString chunk;
+    bool started = false;
+    for (const QString &line : styledLines(code, language, palette)) {
+        if (started && chunk.size() + 4 + line.size() > limit) {
+            chunks << chunk;
+            chunk.clear();
+            started = false;
+        }
+        if (started)
+            chunk += QLatin1String("<br>");
+        chunk += line;
+        started = true;
+    }
+    if (started)
+        chunks << chunk;
+    return chunks;
 }
 
 } // namespace course

@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace course {
 
@@ -34,5 +35,13 @@ struct CodePalette
 // `code` as Qt's styled text (<font color> runs, &nbsp; for spaces, <br>
 // between lines), for a Text item that never wraps.
 QString codeStyledText(const QString &code, const QString &language, const CodePalette &palette);
+
+// The same in pieces of whole lines joined by <br>, each at most `limit`
+// characters of markup (a longer line is a piece alone). Qt Quick lays out
+// a text over 10,000 characters again whenever its place in the window
+// changes, to draw only its lines in view: one per piece, a long code
+// block would be laid out anew on every frame of a scroll.
+QStringList codeStyledChunks(const QString &code, const QString &language, const CodePalette &palette,
+                             int limit = 8000);
 
 } // namespace course
