@@ -28,10 +28,13 @@ Window {
 
     // Opens any place the palette or --open names; false when there is none.
     // True while the page on show is still being built (a chapter's blocks
-    // below its first screen, a piece set into its text).
+    // below its first screen, a piece set into its text, a piece still
+    // working out its figures).
     function isBusy() {
         if (page === "stack")
             return !stackPage.restMade
+        if (page === "piece")
+            return pieceLoader.item !== null && pieceLoader.item.isBusy()
         return page === "chapter" && chapterLoader.item !== null && chapterLoader.item.isBuilding()
     }
 

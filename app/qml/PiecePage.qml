@@ -43,6 +43,13 @@ Rectangle {
         return true
     }
 
+    // The piece on show still working out its first figures off the GUI
+    // thread: a piece that does so says it through a `busy` property.
+    function isBusy() {
+        const page = pages[pieceId]
+        return !!page && page.busy === true
+    }
+
     // A file dropped on the window while this piece is open: the piece takes
     // it when it reads files (it defines openDroppedFile(url) -> bool).
     function takeDroppedFile(url) {

@@ -17,7 +17,9 @@ Rectangle {
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
     property bool made: false
-    readonly property bool loading: loader.active && !built && source.toString() !== ""
+    // Being made, or made and still working out its figures off the GUI
+    // thread (a piece that does so says it through a `busy` property).
+    readonly property bool loading: loader.active && source.toString() !== "" && (!built || loader.item.busy === true)
     signal openPlace(string place)
 
     implicitHeight: bar.height + body.height

@@ -12,6 +12,8 @@ import TpuCourse.Backend
 // why it is not fused with its neighbours. Opens any HLO dump (file or drop).
 FocusScope {
     id: root
+    // Working out its figures off the GUI thread: the page waits for it.
+    readonly property bool busy: map.busy
     objectName: "ex04"
     readonly property string masteryItem: "ch04-fusion-map"
     readonly property var goals: { Course.revision; return Course.goalsOf(4, masteryItem) }

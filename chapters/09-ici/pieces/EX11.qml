@@ -10,6 +10,8 @@ import TpuCourse.Backend
 // (MeshModel) and prices it twice: the closed form and the simulation.
 FocusScope {
     id: root
+    // Working out its figures off the GUI thread: the page waits for it.
+    readonly property bool busy: mesh.busy
     property real time: 0
     // The mastery item: a collective run over a wrapped and an unwrapped
     // axis, goal by goal as the store holds them. Only runs the learner

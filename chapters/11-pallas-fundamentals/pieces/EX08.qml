@@ -13,6 +13,8 @@ import TpuCourse.Backend
 // move; export the schedule as a Chrome trace for Perfetto.
 FocusScope {
     id: root
+    // Working out its figures off the GUI thread: the page waits for it.
+    readonly property bool busy: sim.busy
     objectName: "ex08"
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own edits, points and exports count, never the opening

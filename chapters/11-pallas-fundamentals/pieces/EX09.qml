@@ -13,6 +13,8 @@ import TpuCourse.Backend
 // schedule numerically on the host.
 FocusScope {
     id: root
+    // Working out its figures off the GUI thread: the page waits for it.
+    readonly property bool busy: sandbox.busy
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
     readonly property string masteryItem: "ch11-blockspec-sandbox"
     readonly property var goals: { Course.revision; return Course.goalsOf(11, masteryItem) }

@@ -13,6 +13,8 @@ import TpuCourse.Backend
 // Python, and decodes a dot_general.
 Item {
     id: root
+    // Working out its figures off the GUI thread: the page waits for it.
+    readonly property bool busy: xray.busy
     // Shows its own chip choice: the piece page's title bar leaves its out.
     readonly property bool choosesChip: true
     objectName: "ex05"
