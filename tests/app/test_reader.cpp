@@ -248,6 +248,27 @@ TEST_CASE("a lab's long command breaks before an option and still runs when copi
     CHECK(broken >= 1);
 }
 
+TEST_CASE("a piece made a little each frame in the text lays its choices out as on its own page", "[reader][qml]")
+{
+    // EX04 in chapter 4: its program choices in one row, then the button
+    // beside them, none on top of another.
+    ShellFixture shell;
+    REQUIRE(open(shell, "ch04#how-to-look"));  // just below the piece
+    QList<QQuickItem *> row;
+    for (const char *name : {"ex04Program_mlp", "ex04Program_softmax", "ex04Program_attention", "ex04Program_layernorm", "ex04Open"}) {
+        QQuickItem *item = nullptr;
+        WAIT_VERIFY((item = qobject_cast<QQuickItem *>(shell.findShown(name))) != nullptr);
+        row << item;
+    }
+    for (qsizetype i = 1; i < row.size(); ++i) {
+        const QRectF before = row[i - 1]->mapRectToScene(QRectF(0, 0, row[i - 1]->width(), row[i - 1]->height()));
+        const QRectF here = row[i]->mapRectToScene(QRectF(0, 0, row[i]->width(), row[i]->height()));
+        INFO(row[i]->objectName().toStdString());
+        CHECK(here.left() >= before.right());
+        CHECK(here.center().y() == Approx(before.center().y()).margin(1));
+    }
+}
+
 TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip change, and opens its page", "[reader][qml]")
 {
     ShellFixture shell;

@@ -160,7 +160,11 @@ FocusScope {
                 id: view
                 objectName: "ex04View"
                 Layout.fillWidth: true
-                Layout.preferredHeight: Math.max(Theme.px(360), Math.min(scroller.height * 0.62, Theme.px(640)))
+                // A share of the page's view; set into a chapter's text, the
+                // page does not scroll (its height is its content's) and the
+                // map takes its tallest, instead of chasing a height it sets.
+                Layout.preferredHeight: scroller.interactive ? Math.max(Theme.px(360), Math.min(scroller.height * 0.62, Theme.px(640)))
+                                                             : Theme.px(640)
                 model: map
                 groundColor: Theme.chartPlot
                 opColor: Theme.card

@@ -14,7 +14,11 @@ Item {
 
     // One row's width whatever the wrapping, so a layout that leaves it its
     // natural width never sees it wrapped; a narrower width wraps it.
+    // Buttons made so far: made a little each frame (a piece set into a
+    // chapter's text), the row has its count before its buttons.
+    property int made: 0
     implicitWidth: {
+        made  // read again as each button is made
         let total = 0
         for (let i = 0; i < buttons.count; ++i) {
             const b = buttons.itemAt(i)
@@ -31,6 +35,8 @@ Item {
         Repeater {
             id: buttons
             model: root.options
+            onItemAdded: root.made += 1
+            onItemRemoved: root.made -= 1
             delegate: SnugButton {
                 required property var modelData
                 readonly property bool on: root.current === modelData.id
