@@ -144,7 +144,7 @@ QVariantMap Course::drillStats(const QString &drill) const
             {"retention", s.retention ? QVariant(*s.retention) : QVariant()},
             {"level", s.level},
             {"maxLevel", tpusim::drills::max_level()},
-            {"due", s.due},
+            {"due", s.due()},
             {"dueKinds", dueKinds},
             {"kinds", static_cast<int>(kinds.size())},
             {"perDay", perDay},

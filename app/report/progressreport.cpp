@@ -197,7 +197,7 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
         d.hasRetention = s.retention.has_value();
         d.retention = s.retention.value_or(0);
         d.level = s.level;
-        d.due = s.due;
+        d.due = s.due();
         for (const auto &day : s.perDay)
             d.perDay.append(day.reviews);
         r.drills.append(d);

@@ -174,7 +174,6 @@ DrillStats DrillLedger::stats(const std::string& drill, const std::vector<std::s
     if (later) s.retention = static_cast<double>(laterRight) / later;
     s.level = drillLevel(all);
     s.dueKinds = dueKinds(kinds, todayStartMs + fsrs::kDayMs - 1);
-    s.due = static_cast<int>(s.dueKinds.size());
     for (int d = days - 1; d >= 0; --d) {
         const std::int64_t start = todayStartMs - std::int64_t{d} * fsrs::kDayMs;
         int n = 0;

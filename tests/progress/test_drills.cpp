@@ -122,7 +122,7 @@ TEST_CASE("reviews are scheduled per card kind and kept across restarts", "[dril
     REQUIRE(s.perDay.size() == 7);
     CHECK(s.perDay.back().reviews == 2);
     CHECK(s.perDay[3].reviews == 1);
-    CHECK(s.due == 0);  // matmul in 11 days; elementwise, failed today, tomorrow
+    CHECK(s.due() == 0);  // matmul in 11 days; elementwise, failed today, tomorrow
     CHECK(ledger.reviews("D3").empty());
 }
 

@@ -14,6 +14,8 @@ FocusScope {
     id: root
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: map.busy
+    // Set into a chapter's text, its page grows to its content instead of scrolling.
+    readonly property bool setIntoText: parent ? parent.setIntoText === true : false
     objectName: "ex04"
     readonly property string masteryItem: "ch04-fusion-map"
     readonly property var goals: { Course.revision; return Course.goalsOf(4, masteryItem) }
@@ -160,11 +162,11 @@ FocusScope {
                 id: view
                 objectName: "ex04View"
                 Layout.fillWidth: true
-                // A share of the page's view; set into a chapter's text, the
-                // page does not scroll (its height is its content's) and the
-                // map takes its tallest, instead of chasing a height it sets.
-                Layout.preferredHeight: scroller.interactive ? Math.max(Theme.px(360), Math.min(scroller.height * 0.62, Theme.px(640)))
-                                                             : Theme.px(640)
+                // A share of the page's view; in the text, where the view is
+                // as tall as the page, its tallest, instead of chasing a
+                // height it sets itself.
+                Layout.preferredHeight: root.setIntoText ? Theme.px(640)
+                                                         : Math.max(Theme.px(360), Math.min(scroller.height * 0.62, Theme.px(640)))
                 model: map
                 groundColor: Theme.chartPlot
                 opColor: Theme.card

@@ -12,11 +12,11 @@ Item {
     property real spacing: Theme.gap / 2
     signal chosen(string id)
 
-    // One row's width whatever the wrapping, so a layout that leaves it its
-    // natural width never sees it wrapped; a narrower width wraps it.
     // Buttons made so far: made a little each frame (a piece set into a
     // chapter's text), the row has its count before its buttons.
     property int made: 0
+    // One row's width whatever the wrapping, so a layout that leaves it its
+    // natural width never sees it wrapped; a narrower width wraps it.
     implicitWidth: {
         made  // read again as each button is made
         let total = 0

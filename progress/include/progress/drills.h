@@ -58,8 +58,8 @@ struct DrillStats {
     double accuracy = 0;              // correct / reviews; 0 without reviews
     std::optional<double> retention;  // correct among second and later reviews of a kind
     int level = 1;
-    int due = 0;                      // kinds due by the end of today, new ones included
-    std::vector<std::string> dueKinds;  // those kinds, as DrillLedger::dueKinds orders them
+    std::vector<std::string> dueKinds;  // kinds due by the end of today, new ones included, as DrillLedger::dueKinds orders them
+    int due() const { return static_cast<int>(dueKinds.size()); }
     std::vector<DayCount> perDay;     // the last `days` days, oldest first
 };
 
