@@ -6,6 +6,9 @@
 # knows what a chapter offers without loading it. The plugin class is
 # generated from one template, so a chapter folder holds only its metadata,
 # its text and the QML of its pieces. Resources land under qrc:/chapters/<slug>/.
+# The pieces' QML is compiled with the build (qmlcachegen), as the shell's
+# is: a piece is then not parsed and compiled on the GUI thread the first
+# time it is made, and its bindings run as compiled code.
 set(_tpu_chapter_template ${CMAKE_CURRENT_LIST_DIR}/chapterplugin.h.in)
 
 function(tpu_course_add_chapter folder)
@@ -40,8 +43,9 @@ function(tpu_course_add_chapter folder)
 
     qt_add_plugin(${target} CLASS_NAME ${CHAPTER_CLASS})
     target_sources(${target} PRIVATE ${header} ${CHAPTER_JSON})
-    target_link_libraries(${target} PRIVATE chapter_interface)
-    tpu_course_warnings(${target})
+    target_link_libraries(${target} PRIVATE chapter_interface Qt6::Qml)
+    # Only the plugin's own source: the compiled QML's sources are Qt's.
+    tpu_course_source_warnings(${header})
     set_target_properties(${target} PROPERTIES
         LIBRARY_OUTPUT_DIRECTORY ${TPU_COURSE_PLUGIN_DIR}
         OUTPUT_NAME "chapter${number}")
@@ -52,6 +56,19 @@ function(tpu_course_add_chapter folder)
     endif()
     qt_add_resources(${target} "${target}_text"
         PREFIX "/chapters/${slug}"
-        FILES ${texts} ${ARG_QML_FILES} ${ARG_RESOURCES})
+        FILES ${texts})
+    if(ARG_QML_FILES OR ARG_RESOURCES)
+        # A module of its own only to be compiled: the shell makes the
+        # pieces by their qrc:/chapters/<slug>/ paths, never by importing it.
+        qt_add_qml_module(${target}
+            URI TpuCourse.Chapter${number}
+            VERSION 1.0
+            NO_PLUGIN
+            OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/qml/TpuCourse/Chapter${number})
+        qt_target_qml_sources(${target}
+            PREFIX "/chapters/${slug}"
+            QML_FILES ${ARG_QML_FILES}
+            RESOURCES ${ARG_RESOURCES})
+    endif()
     add_dependencies(tpu_course_chapters ${target})
 endfunction()
