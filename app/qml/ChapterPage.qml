@@ -109,9 +109,9 @@ ScrollPage {
         // going yet.
         if (readyBlocks < (doc.count || 0) || revealSoon.running || revealWindow.running)
             return true
-        for (let i = 0; i < blocks.count; ++i) {
-            const block = blocks.itemAt(i)
-            if (block && block.kind === "piece" && block.item && block.item.loading)
+        for (let k = 0; k < pieceBlocks.length; ++k) {
+            const block = blockItems[pieceBlocks[k]]
+            if (block && block.item && block.item.loading)
                 return true
         }
         return false
@@ -181,18 +181,30 @@ ScrollPage {
         labs = Course.labsOfChapter(page.number)
     }
 
+    // The blocks as made, by index, and which of them are headings and
+    // pieces. Read on every step of a scroll, so kept as plain arrays: in
+    // Qt 6.4 each call of the Repeater's itemAt() and each read of a
+    // block's string properties makes a new script object, and at a step a
+    // frame those fill the script heap into collections that stop a frame.
+    property var blockItems: []
+    readonly property var headingBlocks: (doc.headings || []).map(h => h.index)
+    readonly property var headingAnchors: (doc.headings || []).map(h => h.anchor)
+    readonly property var pieceBlocks: (doc.pieces || []).map(p => p.index)
+
     // The heading the reader is in: the last one above a quarter of the view.
     property string currentAnchor: ""
     function followScroll() {
         let found = ""
         const line = contentY + height / 4 - reader.y
-        for (let i = 0; i < blocks.count; ++i) {
-            const block = blocks.itemAt(i)
-            if (!block || block.kind !== "heading") continue
+        // Blocks are made in order; one not made yet has no place.
+        for (let k = 0; k < headingBlocks.length && headingBlocks[k] < shownBlocks; ++k) {
+            const block = blockItems[headingBlocks[k]]
+            if (!block) continue
             if (block.y > line) break
-            found = block.anchor
+            found = headingAnchors[k]
         }
-        currentAnchor = found
+        if (found !== currentAnchor)
+            currentAnchor = found
     }
     onContentYChanged: { followScroll(); checkMargin() }
     // The margin keeps to the text: a piece runs the full width, under the
@@ -205,9 +217,9 @@ ScrollPage {
         let top = Math.max(band.height + Theme.gapXL, contentY + Theme.gapL)
         let bottom = contentY + height - Theme.gapL
         const offset = column.y + reader.y
-        for (let i = 0; i < blocks.count; ++i) {
-            const block = blocks.itemAt(i)
-            if (!block || block.kind !== "piece")
+        for (let k = 0; k < pieceBlocks.length && pieceBlocks[k] < shownBlocks; ++k) {
+            const block = blockItems[pieceBlocks[k]]
+            if (!block)
                 continue
             const pieceTop = block.y + offset
             const pieceBottom = pieceTop + block.height
@@ -257,6 +269,7 @@ ScrollPage {
     // view while the text scrolls.
     ReaderMargin {
         id: margin
+        objectName: "readerMargin"
         visible: root.sideMargin && !root.pieceUnderMargin
         x: root.groupLeft
         y: root.marginTop
@@ -330,14 +343,18 @@ ScrollPage {
             Repeater {
                 id: blocks
                 model: root.doc.count || 0
+                onItemAdded: (index, item) => { root.blockItems[index] = item }
+                onItemRemoved: (index, item) => { if (root.blockItems[index] === item) root.blockItems[index] = null }
                 delegate: ReaderBlock {
                     chapter: root.page.number || 0
                     measure: root.measure
                     wide: root.wide
                     full: root.groupWidth
                     fullOffset: root.groupLeft - root.columnX
-                    viewTop: root.contentY - column.y - reader.y
-                    viewBottom: viewTop + root.height
+                    // Only a piece looks at the view (to be made when near it);
+                    // the other blocks are left out of every scroll step.
+                    viewTop: isPiece ? root.contentY - column.y - reader.y : 0
+                    viewBottom: isPiece ? viewTop + root.height : 0
                     active: index < root.shownBlocks
                     inputValues: root.inputState[index] || ({})
                     card: readerCard

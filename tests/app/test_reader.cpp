@@ -139,6 +139,45 @@ TEST_CASE("the contents follow the scroll and take the reader to a heading", "[r
     CHECK_FALSE(shell.navigate(QStringLiteral("ch08#no-such-heading")));
 }
 
+TEST_CASE("the contents keep out of a piece's way while the text scrolls past it", "[reader][qml]")
+{
+    // A piece runs the reading area's whole width, under the contents'
+    // column: scrolled a step a frame past one, the contents sit above or
+    // below it, or step aside, and never over it.
+    ShellFixture shell;
+    REQUIRE(open(shell, "ch11"));
+    QObject *page = shell.find("chapterPage");
+    auto *content = page->property("contentItem").value<QQuickItem *>();
+    QQuickItem *margin = qobject_cast<QQuickItem *>(shell.find("readerMargin"));
+    REQUIRE(margin != nullptr);
+    CHECK(ShellFixture::isShown(margin));   // beside the prose at the top
+    QQuickItem *piece = nullptr;
+    for (QObject *o : shell.findAll("readerPiece"))
+        if (auto *item = qobject_cast<QQuickItem *>(o); item && item->height() > 0)
+            piece = piece && piece->mapToItem(content, QPointF()).y() < item->mapToItem(content, QPointF()).y() ? piece : item;
+    REQUIRE(piece != nullptr);
+    const auto sceneRect = [](QQuickItem *item) { return item->mapRectToScene(QRectF(0, 0, item->width(), item->height())); };
+    const qreal top = piece->mapToItem(content, QPointF()).y();
+    const qreal window = shell.window()->height();
+    int beside = 0, aside = 0;
+    for (qreal y = std::max(0.0, top - window); y < top + piece->height(); y += 40) {
+        page->setProperty("contentY", std::min(y, page->property("maximumY").toReal()));
+        QTest::qWait(10);
+        const QRectF onScreen = sceneRect(piece).intersected(QRectF(0, 0, shell.window()->width(), window));
+        if (onScreen.isEmpty())
+            continue;
+        if (!ShellFixture::isShown(margin)) {
+            ++aside;
+            continue;
+        }
+        INFO("contentY " << y);
+        CHECK_FALSE(sceneRect(margin).intersects(onScreen));
+        ++beside;
+    }
+    CHECK(beside > 0);   // above or below the piece while it came into view
+    CHECK(aside > 0);    // and out of the way while it filled the view
+}
+
 TEST_CASE("pointing at a live number shows what it is", "[reader][qml]")
 {
     ShellFixture shell;

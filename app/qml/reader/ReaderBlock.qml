@@ -15,7 +15,7 @@ Loader {
     property real full: 1200           // pieces: the whole reading area, margin included
     property real fullOffset: 0        // where that area starts, from the column's left
     property real viewTop: 0           // the visible part of the page, in reader coordinates
-    property real viewBottom: 0
+    property real viewBottom: 0        // (given to a piece only, which is made when near it)
     // Every block above is built and placed: until then a block's y is not
     // where it will be, and a piece must not take it as a reason to load.
     property bool settled: false
@@ -33,6 +33,7 @@ Loader {
     // a binding, so a chip chosen anywhere or an input dragged re-fills it.
     readonly property var block: active ? Course.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) : ({})
     readonly property string kind: block.kind || ""
+    readonly property bool isPiece: kind === "piece"
     readonly property string anchor: block.anchor || ""
     readonly property var html: block.html || []
     readonly property var details: block.details || []

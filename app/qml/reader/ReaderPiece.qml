@@ -10,6 +10,7 @@ import TpuCourse.Backend
 // lends its scrolling to the chapter: it is shown at its full height.
 Rectangle {
     id: root
+    objectName: "readerPiece"
     property string pieceId: ""
     property var args: ({})
     property bool near: false          // set by the page: within a screen of the view
