@@ -7,6 +7,7 @@
 #include <QTextLayout>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
+#include <QQuickWindow>
 #include <QUrl>
 
 namespace {
@@ -43,7 +44,11 @@ bool ShellLoad::finish()
     }
     m_engine.load(mainUrl());
     m_reading.reset();
-    return !m_engine.rootObjects().isEmpty();
+    if (m_engine.rootObjects().isEmpty())
+        return false;
+    if (auto *slices = dynamic_cast<SliceIncubation *>(m_engine.incubationController()))
+        slices->followFrames(qobject_cast<QQuickWindow *>(m_engine.rootObjects().constFirst()));
+    return true;
 }
 
 bool loadShell(QQmlApplicationEngine &engine)

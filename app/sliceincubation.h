@@ -1,8 +1,12 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QQmlIncubationController>
 #include <QTimer>
+
+class QQuickWindow;
 
 // Makes what the shell builds asynchronously (the pieces and figures set
 // into a chapter's text) a few milliseconds at a time, with
@@ -12,8 +16,11 @@
 // interleave incubation with animation (the basic loop, the software
 // renderer) creates for 10 ms at a go and asks again at once: a heavy
 // piece then holds several frames in a row past 16.7 ms while the reader
-// scrolls onto it. Here each go is one slice, and the next go waits for
-// the event loop to have run, so a frame due meanwhile is drawn between.
+// scrolls onto it. Here each go is one slice. While the window is drawing
+// frames (the reader scrolling, a scrub being dragged) the next go waits
+// for the next frame, so no frame carries more than one slice, and the
+// objects a slice made are drawn before more are made; when the window is
+// idle, slices follow one another with only the event loop between.
 class SliceIncubation : public QObject, public QQmlIncubationController
 {
     Q_OBJECT
@@ -22,12 +29,20 @@ public:
     // creation is not cut, so a go can run over by the largest one.
     explicit SliceIncubation(int sliceMs, QObject *parent = nullptr);
 
+    // Paces the slices by this window's frames from now on.
+    void followFrames(QQuickWindow *window);
+
 protected:
     void incubatingObjectCountChanged(int count) override;
 
 private:
     void runSlice();
+    void frameSwapped();
+    bool framesFlowing() const;
 
     int m_sliceMs;
     QTimer m_next;
+    QPointer<QQuickWindow> m_window;
+    QElapsedTimer m_sinceFrame;
+    bool m_awaitingFrame = false;
 };
