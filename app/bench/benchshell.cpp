@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
@@ -42,7 +43,18 @@ bool BenchShell::navigate(const QString &place) const
     return ok.toBool();
 }
 
-double BenchShell::toNextFrame(const std::function<bool()> &action) const
+namespace {
+
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+} // namespace
+
+double BenchShell::toNextFrame(const std::function<bool()> &action, double *busyMs) const
 {
     // The wait runs an event loop, as the app's exec() does, not bare
     // processEvents() calls: objects a change lets go of (a Repeater's old
@@ -60,6 +72,7 @@ double BenchShell::toNextFrame(const std::function<bool()> &action) const
     QObject::connect(&giveUp, &QTimer::timeout, &loop, &QEventLoop::quit);
     QElapsedTimer clock;
     clock.start();
+    const double cpuAtStart = threadCpuMs();
     const bool done = action();
     m_window->update();
     if (done && !swapped) {
@@ -67,6 +80,8 @@ double BenchShell::toNextFrame(const std::function<bool()> &action) const
         loop.exec();
     }
     QObject::disconnect(connection);
+    if (busyMs)
+        *busyMs = threadCpuMs() - cpuAtStart;
     return done && swapped ? clock.nsecsElapsed() / 1e6 : -1;
 }
 

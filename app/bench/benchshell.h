@@ -27,8 +27,10 @@ public:
     QQmlApplicationEngine &engine() { return *m_engine; }
     bool navigate(const QString &place) const;
     // Milliseconds from `action` to the next frame the window swaps; -1 when
-    // the action fails or no frame comes within 10 s.
-    double toNextFrame(const std::function<bool()> &action) const;
+    // the action fails or no frame comes within 10 s. With `busyMs`, also
+    // the CPU time this thread spent in that span: a slow frame with little
+    // of it was waiting (for a timer, or for a core), not working.
+    double toNextFrame(const std::function<bool()> &action, double *busyMs = nullptr) const;
 
 private:
     QTemporaryDir m_dir;

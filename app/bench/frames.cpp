@@ -124,18 +124,23 @@ void sendMouse(QQuickWindow *window, QEvent::Type type, QPointF at)
 struct Row
 {
     QString what;
-    std::vector<double> ms;
+    std::vector<double> ms;    // change to frame, on the clock
+    std::vector<double> busy;  // of which the GUI thread was on a core
 };
 
-// With TPU_COURSE_FRAMES_DUMP set, every sample follows its row, in order:
-// whether slow frames come at a steady beat, at the start, or grow.
+// The busy column is the GUI thread's CPU time at the same percentile: a
+// p99 over the frame with a small busy p99 is time spent waiting for a
+// core, not work the page did. With TPU_COURSE_FRAMES_DUMP set, every
+// sample (clock/busy) follows its row, in order: whether slow frames come
+// at a steady beat, at the start, or grow.
 void print(const Row &row, bool dump)
 {
-    std::printf("%-34s %6zu frames  p50 %6.2f ms  p99 %6.2f ms%s\n", qPrintable(row.what), row.ms.size(), median(row.ms),
-                percentile(row.ms, 99), percentile(row.ms, 99) <= 16.7 ? "" : "  (over a 60 Hz frame)");
+    std::printf("%-34s %6zu frames  p50 %6.2f ms  p99 %6.2f ms  (busy %5.2f)%s\n", qPrintable(row.what), row.ms.size(),
+                median(row.ms), percentile(row.ms, 99), percentile(row.busy, 99),
+                percentile(row.ms, 99) <= 16.7 ? "" : "  (over a 60 Hz frame)");
     if (dump) {
         for (size_t i = 0; i < row.ms.size(); ++i)
-            std::printf("%s%6.1f", i % 12 == 0 ? "\n   " : " ", row.ms[i]);
+            std::printf("%s%5.1f/%4.1f", i % 8 == 0 ? "\n   " : " ", row.ms[i], row.busy[i]);
         std::printf("\n");
     }
 }
@@ -144,11 +149,14 @@ void print(const Row &row, bool dump)
 // `seconds`, each sample the time from the change to the frame showing it.
 Row timed(const BenchShell &shell, const QString &what, double seconds, const std::function<bool(int)> &change)
 {
-    Row row{what, {}};
+    Row row{what, {}, {}};
     QElapsedTimer clock;
     clock.start();
-    for (int n = 0; clock.elapsed() < seconds * 1000; ++n)
-        row.ms.push_back(shell.toNextFrame([&] { return change(n); }));
+    for (int n = 0; clock.elapsed() < seconds * 1000; ++n) {
+        double busy = 0;
+        row.ms.push_back(shell.toNextFrame([&] { return change(n); }, &busy));
+        row.busy.push_back(busy);
+    }
     return row;
 }
 
