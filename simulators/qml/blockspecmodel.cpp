@@ -32,7 +32,7 @@ std::vector<std::int64_t> gridPoint(std::int64_t step, const std::vector<std::in
     return g;
 }
 
-QVariantMap convertCoverage(const tpusim::Coverage &c, const std::vector<std::int64_t> &grid, qint64 rows, qint64 cols)
+QVariantList convertCoverageCells(const tpusim::Coverage &c, const std::vector<std::int64_t> &grid)
 {
     QVariantList cells;
     const qint64 shownRows = c.window_shape.size() == 2 ? c.window_shape[0] : 0;
@@ -51,6 +51,13 @@ QVariantMap convertCoverage(const tpusim::Coverage &c, const std::vector<std::in
                                      {"scattered", v.non_consecutive},
                                      {"missing", v.writes == 0}});
         }
+    return cells;
+}
+
+QVariantMap convertCoverage(const tpusim::Coverage &c, qint64 rows, qint64 cols)
+{
+    const qint64 shownRows = c.window_shape.size() == 2 ? c.window_shape[0] : 0;
+    const qint64 shownCols = c.window_shape.size() == 2 ? c.window_shape[1] : 0;
     QVariantList problems;
     for (const auto &p : c.problems)
         problems << qs(p);
@@ -65,8 +72,7 @@ QVariantMap convertCoverage(const tpusim::Coverage &c, const std::vector<std::in
             {"cols", cols},
             {"shownRows", shownRows},
             {"shownCols", shownCols},
-            {"capped", shownRows < rows || shownCols < cols},
-            {"cells", cells}};
+            {"capped", shownRows < rows || shownCols < cols}};
 }
 
 QVariantMap convertVerification(const tpusim::SandboxVerification &v)
@@ -194,6 +200,7 @@ struct SandboxReportMaps
     QVariantList gridUsed;
     QVariantList operands;
     QVariantMap coverage;
+    QVariantList coverageCells;
     QVariantMap vmem;
     QVariantMap prediction;
     bool sound = false;
@@ -231,9 +238,10 @@ std::shared_ptr<SandboxReportMaps> evaluate(const Evaluation &e)
                                              {"mapError", qs(op.map_error)},
                                              {"mapText", op.map_error.empty() ? qs(op.map.text()) : QString()}});
         }
-        if (r.coverage)
-            out->coverage = convertCoverage(*r.coverage, in.grid, (in.m + in.bm - 1) / in.bm, (in.n + in.bn - 1) / in.bn);
-        else
+        if (r.coverage) {
+            out->coverage = convertCoverage(*r.coverage, (in.m + in.bm - 1) / in.bm, (in.n + in.bn - 1) / in.bn);
+            out->coverageCells = convertCoverageCells(*r.coverage, in.grid);
+        } else
             out->coverage = {{"error", qs(r.coverage_error)}};
         out->vmem = {{"used", r.vmem_bytes},
                      {"usedText", qs(tpusim::format_bytes(r.vmem_bytes))},
@@ -328,6 +336,13 @@ void BlockSpecModel::verify()
 QVariantList BlockSpecModel::gridUsed() const { return m_report ? m_report->gridUsed : QVariantList(); }
 QVariantList BlockSpecModel::operands() const { return m_report ? m_report->operands : QVariantList(); }
 QVariantMap BlockSpecModel::coverage() const { return m_report ? m_report->coverage : QVariantMap(); }
+QVariantList BlockSpecModel::coverageCells() const { return m_report ? m_report->coverageCells : QVariantList(); }
+QVariantMap BlockSpecModel::coverageCell(int index) const
+{
+    if (!m_report || index < 0 || index >= m_report->coverageCells.size())
+        return {};
+    return m_report->coverageCells.at(index).toMap();
+}
 QVariantMap BlockSpecModel::vmem() const { return m_report ? m_report->vmem : QVariantMap(); }
 QVariantMap BlockSpecModel::prediction() const { return m_report ? m_report->prediction : QVariantMap(); }
 bool BlockSpecModel::sound() const { return m_report && m_report->sound; }

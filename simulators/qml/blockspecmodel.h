@@ -48,9 +48,13 @@ class BlockSpecModel : public QObject
     // [{name, array, block, legal, reason, notes: [..], mapError, mapText}] for x, y, out.
     Q_PROPERTY(QVariantList operands READ operands NOTIFY reportChanged)
     // {ok, blocks, blocksWritten, writes, race, nonConsecutive, problems, rows,
-    //  cols, shownRows, shownCols, capped, cells: [{row, col, writes,
-    //  firstStep, lastStep, first, last, race, scattered, missing}]}; {error}.
+    //  cols, shownRows, shownCols, capped}; {error}.
     Q_PROPERTY(QVariantMap coverage READ coverage NOTIFY reportChanged)
+    // The shown blocks, row by row: [{row, col, writes, firstStep, lastStep,
+    // first, last, race, scattered, missing}]. For C++ (CoverageView) and
+    // tests: a script reads one with coverageCell(), since a read of the
+    // whole list converts every cell for the script engine, on every report.
+    Q_PROPERTY(QVariantList coverageCells READ coverageCells NOTIFY reportChanged)
     // {used, usedText, limit, limitText, fraction, fits, provenance}
     Q_PROPERTY(QVariantMap vmem READ vmem NOTIFY reportChanged)
     // {timeS, time, utilization, utilizationText, hbmBytes, hbm, floorS, floor,
@@ -77,6 +81,9 @@ public:
     QVariantList gridUsed() const;
     QVariantList operands() const;
     QVariantMap coverage() const;
+    QVariantList coverageCells() const;
+    // One of coverageCells; {} out of range.
+    Q_INVOKABLE QVariantMap coverageCell(int index) const;
     QVariantMap vmem() const;
     QVariantMap prediction() const;
     bool sound() const;

@@ -1,4 +1,5 @@
 #include "coverageview.h"
+#include "blockspecmodel.h"
 
 #include <QFont>
 #include <QFontMetrics>
@@ -18,10 +19,22 @@ CoverageView::CoverageView(QQuickItem *parent) : QQuickPaintedItem(parent)
 
 void CoverageView::registerType() { qmlRegisterType<CoverageView>("TpuCourse.Sim", 1, 0, "CoverageView"); }
 
-void CoverageView::setCoverage(const QVariantMap &coverage)
+void CoverageView::setSource(BlockSpecModel *source)
 {
-    m_coverage = coverage;
-    const QVariantList cells = coverage.value(QStringLiteral("cells")).toList();
+    if (source == m_source)
+        return;
+    if (m_source)
+        disconnect(m_source, nullptr, this, nullptr);
+    m_source = source;
+    if (source)
+        connect(source, &BlockSpecModel::reportChanged, this, &CoverageView::readCells);
+    emit sourceChanged();
+    readCells();
+}
+
+void CoverageView::readCells()
+{
+    const QVariantList cells = m_source ? m_source->coverageCells() : QVariantList();
     m_cells.clear();
     m_cells.reserve(static_cast<std::size_t>(cells.size()));
     m_maxWrites = 1;
@@ -37,7 +50,7 @@ void CoverageView::setCoverage(const QVariantMap &coverage)
         m_maxWrites = std::max(m_maxWrites, cell.writes);
         m_cells.push_back(cell);
     }
-    emit coverageChanged();
+    emit cellsChanged();
     update();
 }
 

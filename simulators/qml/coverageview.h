@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QColor>
+#include <QPointer>
 #include <QQuickPaintedItem>
 #include <QString>
-#include <QVariantMap>
+
+class BlockSpecModel;
 
 #include <vector>
 
@@ -11,13 +13,14 @@
 // cell per output block shown, coloured by how many grid steps write it;
 // gaps and races in their own colours, gaps and revisited blocks outlined,
 // the count written in the cell when the cell is big enough, and the
-// current cell outlined in the focus colour. The cells come from
-// BlockSpecModel.coverage and are read once when it changes, so a repaint
-// walks plain structs.
+// current cell outlined in the focus colour. The cells are read from the
+// model (C++ to C++, never through the script engine) once per report, so
+// a repaint walks plain structs.
 class CoverageView : public QQuickPaintedItem
 {
     Q_OBJECT
-    Q_PROPERTY(QVariantMap coverage READ coverage WRITE setCoverage NOTIFY coverageChanged)
+    Q_PROPERTY(BlockSpecModel *source READ source WRITE setSource NOTIFY sourceChanged)
+    Q_PROPERTY(int cellCount READ cellCount NOTIFY cellsChanged)
     Q_PROPERTY(qreal cell MEMBER m_cell NOTIFY look)          // a cell's side, in item pixels
     Q_PROPERTY(int current MEMBER m_current NOTIFY currentChanged)  // outlined; out of range: none
     Q_PROPERTY(QColor missingColor MEMBER m_missing NOTIFY look)
@@ -34,12 +37,14 @@ class CoverageView : public QQuickPaintedItem
 public:
     explicit CoverageView(QQuickItem *parent = nullptr);
     static void registerType();
-    QVariantMap coverage() const { return m_coverage; }
-    void setCoverage(const QVariantMap &coverage);
+    BlockSpecModel *source() const { return m_source; }
+    void setSource(BlockSpecModel *source);
+    int cellCount() const { return static_cast<int>(m_cells.size()); }
     void paint(QPainter *painter) override;
 
 signals:
-    void coverageChanged();
+    void sourceChanged();
+    void cellsChanged();
     void currentChanged();
     void look();
 
@@ -51,7 +56,9 @@ private:
         bool missing = false, race = false, scattered = false;
     };
 
-    QVariantMap m_coverage;
+    void readCells();
+
+    QPointer<BlockSpecModel> m_source;
     std::vector<Cell> m_cells;
     int m_maxWrites = 1;
     qreal m_cell = 0;

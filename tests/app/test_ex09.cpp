@@ -252,6 +252,10 @@ TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and s
     CHECK(coverage.value("shownRows").toLongLong() == 64);
     CHECK(coverage.value("capped").toBool());
     CHECK(coverage.value("ok").toBool());
+    const int shown = coverage.value("shownRows").toInt() * coverage.value("shownCols").toInt();
+    CHECK(model.coverageCells().size() == shown);
+    CHECK(model.coverageCell(shown - 1).value("row").toInt() == 63);
+    CHECK(model.coverageCell(shown).isEmpty());
     CHECK(model.gridUsed() == QVariantList{1024, 4, 4});
     CHECK(model.prediction().contains("time"));
 }
@@ -292,7 +296,8 @@ TEST_CASE("EX09: the coverage map paints gaps and races in their colours and out
     click(shell, "ex09Preset_gap");
     WAIT_COMPARE(shown(shell, "ex09CoverageStatus"), std::string("broken"));
     QQuickItem *map = item(shell, "ex09CoverageCanvas");
-    const QVariantList cells = map->property("coverage").toMap().value("cells").toList();
+    const QVariantList cells = shell.find("ex09Model")->property("coverageCells").toList();
+    CHECK(map->property("cellCount").toInt() == cells.size());
     REQUIRE(cells.size() >= 4);
     int raceAt = -1, gapAt = -1;
     for (int i = 0; i < cells.size(); ++i) {

@@ -11,11 +11,15 @@ import TpuCourse.Sim
 ColumnLayout {
     id: root
     property var coverage: ({})      // BlockSpecModel.coverage
+    property BlockSpecModel model: null   // its cells, read one at a time
     property int cursor: -1          // the cell under the pointer or the keyboard
-    readonly property var cells: coverage.cells || []
     readonly property int rows: coverage.shownRows || 0
     readonly property int cols: coverage.shownCols || 0
-    readonly property var current: cursor >= 0 && cursor < cells.length ? cells[cursor] : null
+    // The cell under the cursor, read again with each report (coverage is new then).
+    readonly property var current: {
+        const c = coverage && model && cursor >= 0 && cursor < rows * cols ? model.coverageCell(cursor) : null
+        return c && c.row !== undefined ? c : null
+    }
     spacing: Theme.gap
 
     function describe(c) {
@@ -42,7 +46,7 @@ ColumnLayout {
             height: frame.cell * root.rows
             Accessible.role: Accessible.Table
             Accessible.name: "output blocks: " + root.describe(root.current)
-            coverage: root.coverage
+            source: root.model
             cell: frame.cell
             current: root.cursor
             missingColor: Theme.problemGround

@@ -135,7 +135,7 @@ FocusScope {
                             color: root.coverage.ok ? Theme.inkText : Theme.failed
                         }
                     }
-                    CoverageMap { Layout.fillWidth: true; coverage: root.coverage }
+                    CoverageMap { Layout.fillWidth: true; coverage: root.coverage; model: sandbox }
                     Text {
                         objectName: "ex09Problems"
                         Layout.fillWidth: true
