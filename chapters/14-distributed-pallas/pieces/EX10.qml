@@ -21,7 +21,9 @@ FocusScope {
     readonly property var run: model.run
     readonly property var events: run.events || []
     readonly property var current: events[eventIndex] || ({})
-    readonly property var state: model.run, model.stateAt(eventIndex)
+    // Read again when the run changes, through `run` (converted for the
+    // script engine once a run), not model.run (converted again each read).
+    readonly property var state: run, model.stateAt(eventIndex)
     readonly property bool atEnd: eventIndex >= events.length - 1
 
     SemaphoreModel {
