@@ -22,6 +22,9 @@ FocusScope {
     property var kernelsFitted: []
 
     VmemBudgetModel { id: budgetModel }
+    // Read once per change: each read of the model's map converts the whole
+    // of it (every line of the budget) for the script engine.
+    readonly property var budget: budgetModel.budget
     // The course's one chip, wherever it was chosen; a limit the chip cannot
     // hold goes back to its default first.
     readonly property string courseChip: Course.chip
@@ -46,7 +49,7 @@ FocusScope {
         return JSON.stringify(preset) === JSON.stringify(budgetModel.blocks.map(Number))
     }
     function judgeGoals() {
-        const b = budgetModel.budget
+        const b = root.budget
         if (!root.learnerEdited || b.problem)
             return
         if (b.fits && !root.blocksArePreset() && root.kernelsFitted.indexOf(budgetModel.kernel) < 0) {
@@ -61,7 +64,9 @@ FocusScope {
     }
     Connections {
         target: budgetModel
-        function onBudgetChanged() { root.judgeGoals() }
+        // Once the change has settled: root.budget is read again by then,
+        // and a burst of changes is judged once.
+        function onBudgetChanged() { Qt.callLater(root.judgeGoals) }
     }
 
     ScrollPage {
@@ -111,11 +116,11 @@ FocusScope {
             ColumnLayout {
                 spacing: Theme.gapM
 
-                BudgetStack { Layout.fillWidth: true; budget: budgetModel.budget }
+                BudgetStack { Layout.fillWidth: true; budget: root.budget }
                 CompilerVerdict {
                     id: verdict
                     Layout.fillWidth: true
-                    budget: budgetModel.budget
+                    budget: root.budget
                     onOpened: root.judgeGoals()
                 }
                 RowLayout {
@@ -124,17 +129,17 @@ FocusScope {
                     Caption { Layout.fillWidth: true; text: "line by line: buffers × padded bytes"; wrapMode: Text.Wrap }
                     MonoText {
                         objectName: "ex07Traffic"
-                        text: budgetModel.budget.hbmText ? budgetModel.budget.hbmText + " through HBM in "
-                                                           + budgetModel.budget.steps + " steps" : ""
+                        text: root.budget.hbmText ? root.budget.hbmText + " through HBM in "
+                                                           + root.budget.steps + " steps" : ""
                         color: Theme.inkMuted
                     }
                     ProvenanceBadge {
-                        visible: !!budgetModel.budget.provenance
-                        kind: budgetModel.budget.provenance ? budgetModel.budget.provenance.kind : "predicted"
-                        details: budgetModel.budget.provenance ? budgetModel.budget.provenance.details : ""
+                        visible: !!root.budget.provenance
+                        kind: root.budget.provenance ? root.budget.provenance.kind : "predicted"
+                        details: root.budget.provenance ? root.budget.provenance.details : ""
                     }
                 }
-                BudgetLines { Layout.fillWidth: true; budget: budgetModel.budget }
+                BudgetLines { Layout.fillWidth: true; budget: root.budget }
                 GoalList {
                     objectName: "ex07Mastery"
                     Layout.fillWidth: true
