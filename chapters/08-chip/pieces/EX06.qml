@@ -21,6 +21,8 @@ FocusScope {
     property bool learnerShape: false   // the shape is the learner's own edit
     property var phasesSeen: []         // phases the learner's own cursor landed in, this shape
     property string preset: "tile"
+    // Read once per change, and by the bindings below: each read of the
+    // model's maps converts the whole of them for the script engine.
     readonly property var run: sim.run
     readonly property var frame: sim.frame
 
@@ -117,7 +119,7 @@ FocusScope {
                 objectName: "ex06Problem"
                 Layout.fillWidth: true
                 visible: text !== ""
-                text: sim.run.problem ? sim.run.problem + "." : ""
+                text: root.run.problem ? root.run.problem + "." : ""
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.bodySize
                 color: Theme.failed
@@ -125,30 +127,30 @@ FocusScope {
             CycleScrub {
                 id: scrub
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 cycle: sim.cycle
-                cycles: sim.run.cycles || 0
-                phase: sim.frame.phase || ""
+                cycles: root.run.cycles || 0
+                phase: root.frame.phase || ""
                 activity: sim.activity
-                marks: sim.run.problem ? [] : [{ at: sim.run.firstStart }, { at: sim.run.fillEnd }, { at: sim.run.drainStart }]
+                marks: root.run.problem ? [] : [{ at: root.run.firstStart }, { at: root.run.fillEnd }, { at: root.run.drainStart }]
                 onMoved: c => root.moveCycle(c)
             }
             Caption {
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 wrapMode: Text.Wrap
                 font.pixelSize: Theme.tinySize
-                text: "busy cells per cycle over the run; ticks: rows start entering (" + (sim.run.firstStart || 0) + "), "
-                      + (sim.run.fills ? "the array is full (" + sim.run.fillEnd + ")" : "the wave never fills the array: M < 2S − 1")
-                      + ", the last row has entered (" + (sim.run.drainStart || 0) + "); drain runs to the end"
+                text: "busy cells per cycle over the run; ticks: rows start entering (" + (root.run.firstStart || 0) + "), "
+                      + (root.run.fills ? "the array is full (" + root.run.fillEnd + ")" : "the wave never fills the array: M < 2S − 1")
+                      + ", the last row has entered (" + (root.run.drainStart || 0) + "); drain runs to the end"
             }
             TwoColumns {
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 firstShare: 0.5
                 minimumColumnWidth: Theme.px(440)
                 SystolicCorner {
-                    frame: sim.frame
+                    frame: root.frame
                 }
                 HeatView {
                     model: sim
@@ -156,12 +158,12 @@ FocusScope {
             }
             TwoColumns {
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 firstShare: 0.6
                 minimumColumnWidth: Theme.px(400)
                 SystolicFigures {
-                    run: sim.run
-                    frame: sim.frame
+                    run: root.run
+                    frame: root.frame
                     stepped: sim.stepped
                     mode: sim.mode
                 }
