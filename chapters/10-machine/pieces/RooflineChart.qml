@@ -54,15 +54,21 @@ Item {
     // The roofs as screen y at a screen x, for keeping labels off them. Both
     // axes are logarithmic, so a screen position is linear in log10 of its
     // value: worked out here rather than asking the chart for every sample.
-    function roofY(curve, px) {
+    // The chart's geometry is read once, here, not at every sample: each
+    // read of plotArea makes a script object.
+    function roofLine(curve) {
         const area = chart.plotArea
+        const left = chart.x + area.x, top = chart.y + area.y, width = area.width, height = area.height
         const lx0 = Math.log10(xAxis.min), lx1 = Math.log10(xAxis.max)
         const ly0 = Math.log10(yAxis.min), ly1 = Math.log10(yAxis.max)
-        const intensity = Math.pow(10, lx0 + (px - chart.x - area.x) / area.width * (lx1 - lx0))
-        const attained = Math.min(curve.peakFlops || 0, intensity * (curve.bandwidth || 0)) / tera
-        if (!(attained > 0))
-            return -1
-        return chart.y + area.y + area.height * (1 - (Math.log10(attained) - ly0) / (ly1 - ly0))
+        const peak = curve.peakFlops || 0, bandwidth = curve.bandwidth || 0
+        return px => {
+            const intensity = Math.pow(10, lx0 + (px - left) / width * (lx1 - lx0))
+            const attained = Math.min(peak, intensity * bandwidth) / tera
+            if (!(attained > 0))
+                return -1
+            return top + height * (1 - (Math.log10(attained) - ly0) / (ly1 - ly0))
+        }
     }
     // Where each op's label goes. Placing them is a search over every dot
     // and roof, so it runs once for a moment's changes (a chart being made
@@ -91,7 +97,7 @@ Item {
         const fixed = [mxuLabel, vpuLabel, hbmLabel, ridgeLabel].filter(l => l.visible)
                       .map(l => ({ x: l.x, y: l.y, w: l.width, h: l.height }))
         const mxu = root.mxuCurve, vpu = root.vpuCurve
-        const lines = [px => root.roofY(mxu, px), px => root.roofY(vpu, px)]
+        const lines = [root.roofLine(mxu), root.roofLine(vpu)]
         if (mxu.ridge) {
             const ridgeX = root.place(mxu.ridge, 1).x
             const ridgeTop = root.place(mxu.ridge, mxu.peakFlops || 1).y
