@@ -63,6 +63,13 @@ ScrollPage {
             const heading = (next.headings || []).find(h => h.anchor === anchor)
             const piece = (next.pieces || []).find(p => p.pieceId === pieceId)
             revealFrom = anchor && heading ? heading.index : pieceId && piece ? piece.index : -1
+            // A piece still being made stops first: made on after its block
+            // has gone, it would be made in a context already destroyed.
+            for (let k = 0; k < pieceBlocks.length; ++k) {
+                const block = blockItems[pieceBlocks[k]]
+                if (block && block.item)
+                    block.item.letGo()
+            }
             // Emptied first: two chapters with as many blocks would otherwise
             // keep the same delegates, and the count of built blocks with them.
             doc = ({})

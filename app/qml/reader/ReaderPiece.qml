@@ -18,9 +18,13 @@ Rectangle {
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
     property bool made: false
+    property bool released: false
+    // The page is leaving the chapter: stop making the piece now, while
+    // its context still stands.
+    function letGo() { released = true }
     // Being made, or made and still working out its figures off the GUI
     // thread (a piece that does so says it through a `busy` property).
-    readonly property bool loading: loader.active && source.toString() !== "" && (!built || loader.item.busy === true)
+    readonly property bool loading: loader.active && source.toString() !== "" && (!built || !loader.item || loader.item.busy === true)
     signal openPlace(string place)
 
     implicitHeight: bar.height + body.height
@@ -70,8 +74,9 @@ Rectangle {
             anchors.rightMargin: Theme.gapL
             anchors.topMargin: Theme.gapM
             anchors.bottomMargin: Theme.gapM
-            // Kept once made, however far the reader scrolls away.
-            active: root.near || root.made
+            // Kept once made, however far the reader scrolls away, until the
+            // page lets go of the chapter (letGo).
+            active: !root.released && (root.near || root.made)
             source: root.source
             // What a piece reads, as soon as it is made, to know it is set
             // into a chapter's text (a drill then leaves the keys to the reader).
@@ -105,7 +110,7 @@ Rectangle {
     // The piece's own scrolling page, if it has one; or its content height
     // when it has a compact form.
     property Item scroller: null
-    readonly property real compactHeight: built && loader.item.compact === true ? loader.item.implicitHeight : 0
+    readonly property real compactHeight: built && loader.item && loader.item.compact === true ? loader.item.implicitHeight : 0
     function findScroller(item) {
         if (!item) return null
         if (item.flickableDirection !== undefined && item.contentHeight !== undefined)
