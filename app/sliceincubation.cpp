@@ -4,8 +4,11 @@
 
 namespace {
 
+// A 60 Hz frame, rounded up: how long a slice waits for a frame that
+// does not come before it runs anyway.
+constexpr int kFrameMs = 17;
 // Frames this close together mean the learner is at work on the page; a
-// 60 Hz frame is 16.7 ms, and a slow one stays under this.
+// slow frame stays well under this.
 constexpr int kFlowingWithinMs = 50;
 
 } // namespace
@@ -53,7 +56,7 @@ void SliceIncubation::runSlice()
         // The objects just made are drawn in the next frame; the next
         // slice comes after it, or after a frame's time if none comes.
         m_awaitingFrame = true;
-        m_next.setInterval(17);
+        m_next.setInterval(kFrameMs);
     } else {
         m_next.setInterval(0);
     }
