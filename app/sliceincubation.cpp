@@ -49,6 +49,7 @@ bool SliceIncubation::framesFlowing() const
 void SliceIncubation::runSlice()
 {
     m_awaitingFrame = false;
+    ++m_slicesRun;
     incubateFor(m_sliceMs);
     if (incubatingObjectCount() == 0)
         return;

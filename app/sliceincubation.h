@@ -31,6 +31,8 @@ public:
 
     // Paces the slices by this window's frames from now on.
     void followFrames(QQuickWindow *window);
+    // How many slices have run, for traces and tests.
+    int slicesRun() const { return m_slicesRun; }
 
 protected:
     void incubatingObjectCountChanged(int count) override;
@@ -45,4 +47,5 @@ private:
     QPointer<QQuickWindow> m_window;
     QElapsedTimer m_sinceFrame;
     bool m_awaitingFrame = false;
+    int m_slicesRun = 0;
 };
