@@ -385,30 +385,10 @@ ScrollPage {
             }
         }
 
-        // The gate, for a stage: what passes it, and its state.
-        Rectangle {
+        ChapterGate {
             width: column.width
             visible: root.page.isStage === true
-            implicitHeight: gate.implicitHeight + Theme.gapL * 2
-            radius: Theme.radius
-            color: Theme.ink
-            ColumnLayout {
-                id: gate
-                x: Theme.gapL; y: Theme.gapL
-                width: parent.width - 2 * Theme.gapL
-                spacing: Theme.gap
-                MonoText {
-                    text: "gate " + (root.page.gate || "") + " · " + (root.page.gateState || "") + " · judged on a measured run of lab " + (root.page.gateLab || "")
-                    color: Theme.gateColor(root.page.gateState)
-                }
-                Text {
-                    Layout.fillWidth: true
-                    text: root.page.gateRule || ""
-                    font.family: Theme.sans; font.pixelSize: Theme.bodySize
-                    color: Theme.inkText
-                    wrapMode: Text.WordWrap
-                }
-            }
+            page: root.page
         }
 
         PredictionForm {
@@ -462,42 +442,12 @@ ScrollPage {
             spacing: column.spacing
             Repeater {
                 model: root.page.pieces || []
-                delegate: Rectangle {
-                    id: pieceRow
+                delegate: ChapterPieceRow {
                     required property var modelData
-                    readonly property string pieceId: modelData.id
-                    readonly property bool hasPage: modelData.hasPage === true
                     width: pieceRows.width
-                    implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
-                    radius: Theme.radius
-                    color: modelData.id === root.highlightPiece ? Theme.accentSoft : "transparent"
-                    border.color: modelData.id === root.highlightPiece ? Theme.accentDeep : Theme.layerColors[2]
-                    MouseArea {
-                        anchors.fill: parent
-                        enabled: pieceRow.hasPage
-                        cursorShape: enabled ? Qt.PointingHandCursor : Qt.ArrowCursor
-                        onClicked: root.openPlace(modelData.id)
-                    }
-                    ColumnLayout {
-                        id: pieceText
-                        x: Theme.gapM; y: Theme.gapM
-                        width: parent.width - 2 * Theme.gapM
-                        spacing: 2
-                        MonoText { text: modelData.displayId + " · " + modelData.kind; color: Theme.accentDeep }
-                        Text {
-                            text: modelData.name
-                            font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
-                            color: Theme.ink
-                        }
-                        Text {
-                            Layout.fillWidth: true
-                            text: modelData.does + (modelData.kind === "lab" ? "  ·  its lab card is above"
-                                                    : pieceRow.hasPage ? "" : "  ·  not built yet")
-                            font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                            color: Theme.layerMuted(1)
-                            wrapMode: Text.WordWrap
-                        }
-                    }
+                    piece: modelData
+                    highlighted: modelData.id === root.highlightPiece
+                    onOpenPlace: place => root.openPlace(place)
                 }
             }
         }
