@@ -61,6 +61,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     bool sawSize = false;
     for (qsizetype i = 1; i < arguments.size(); ++i) {
         QString flag = arguments.at(i);
+        // Qt's own: QApplication takes it (a build with TPU_COURSE_QML_PROFILING
+        // answers the QML profiler through it).
+        if (flag.startsWith(QLatin1String("-qmljsdebugger=")))
+            continue;
         QString value;
         bool hasInlineValue = false;
         if (flag.startsWith(QLatin1String("--")) && flag.contains(QLatin1Char('='))) {

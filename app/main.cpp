@@ -1,5 +1,6 @@
 #include "commandline.h"
 #include "coursedata.h"
+#include "imagefilewrite.h"
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
 #include "course.h"
@@ -14,6 +15,7 @@
 #include <QQmlApplicationEngine>
 #include <QScopeGuard>
 #include <QStandardPaths>
+#include <QtQml/qqmldebug.h>  // with QT_QML_DEBUG, lets the QML profiler attach
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdio>
@@ -132,7 +134,15 @@ int main(int argc, char *argv[])
     course.countFirstScreen();
     startuptrace::mark("first screen's figures ready");
     // The window goes before the course it shows.
-    const auto closeWindow = qScopeGuard([&] { shell.reset(); engine.reset(); });
+    const auto closeWindow = [&] {
+        if (!engine)
+            return;
+        startuptrace::mark("closing the window");
+        shell.reset();
+        engine.reset();
+        startuptrace::mark("window closed");
+    };
+    const auto closeOnReturn = qScopeGuard(closeWindow);
     if (headless)  // made at the asked size, not resized after
         engine->setInitialProperties({{QStringLiteral("width"), opt.size.width()},
                                       {QStringLiteral("height"), opt.size.height()}});
@@ -140,10 +150,17 @@ int main(int argc, char *argv[])
         return fail(1, QStringLiteral("the window could not be loaded."));
     startuptrace::mark("window created");
 
-    if (!opt.firstFramePath.isEmpty())
-        return saveFirstFrame(*engine, opt.size, opt.firstFramePath);
-    if (!opt.screenshotPath.isEmpty())
-        return saveScreenshot(*engine, opt.openPlace, opt.size, opt.screenshotPath);
+    if (!opt.firstFramePath.isEmpty() || !opt.screenshotPath.isEmpty()) {
+        ImageFileWrite picture(opt.firstFramePath.isEmpty() ? opt.screenshotPath : opt.firstFramePath);
+        const int shown = opt.firstFramePath.isEmpty()
+                              ? saveScreenshot(*engine, opt.openPlace, opt.size, picture)
+                              : saveFirstFrame(*engine, opt.size, picture);
+        closeWindow();  // while the picture is written
+        if (const QString problem = picture.wait(); !problem.isEmpty())
+            return fail(1, problem);
+        startuptrace::mark("picture written");
+        return shown;
+    }
     if (!opt.layoutReportPath.isEmpty())
         return saveLayoutReport(*engine, opt.openPlace, opt.size, opt.layoutReportPath);
     return QApplication::exec();

@@ -1,10 +1,10 @@
 #include "screenshot.h"
+#include "imagefilewrite.h"
 #include "layout/layoutreport.h"
 #include "startuptrace.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QImage>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -13,6 +13,7 @@
 #include <QVariant>
 
 #include <cstdio>
+#include <utility>
 
 namespace {
 
@@ -54,20 +55,17 @@ QQuickWindow *shellWindow(QQmlApplicationEngine &engine)
     return window;
 }
 
-// Grabs the window as rendered and writes it to path as a PNG: 0, or 1 with
-// one line printed.
-int writeGrab(QQuickWindow *window, QSize size, const QString &path)
+// Grabs the window as rendered and starts writing it to out's path: 0, or 1
+// with one line printed.
+int grabInto(QQuickWindow *window, QSize size, ImageFileWrite &out)
 {
-    const QImage image = window->grabWindow();
+    QImage image = window->grabWindow();
     startuptrace::mark("grabbed");
     if (image.isNull() || image.size() != size) {
         std::fprintf(stderr, "tpu-course: the window rendered no image.\n");
         return 1;
     }
-    if (!image.save(path, "PNG")) {
-        std::fprintf(stderr, "tpu-course: cannot write %s.\n", qPrintable(path));
-        return 1;
-    }
+    out.start(std::move(image));
     return 0;
 }
 
@@ -96,30 +94,24 @@ QQuickWindow *showPlace(QQmlApplicationEngine &engine, const QString &place, QSi
 
 } // namespace
 
-int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, const QString &path)
+int saveScreenshot(QQmlApplicationEngine &engine, const QString &place, QSize size, ImageFileWrite &out)
 {
     int exitCode = 0;
     QQuickWindow *window = showPlace(engine, place, size, &exitCode);
     if (!window)
         return exitCode;
-    if (const int failed = writeGrab(window, size, path))
-        return failed;
-    startuptrace::mark("screenshot written");
-    return 0;
+    return grabInto(window, size, out);
 }
 
-int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, const QString &path)
+int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, ImageFileWrite &out)
 {
     QQuickWindow *window = shellWindow(engine);
     if (!window)
         return 1;
     // Connected before the event loop runs, so the frame caught is the first.
-    QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, path] {
+    QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, &out] {
         startuptrace::mark("first frame swapped");
-        const int failed = writeGrab(window, size, path);
-        if (!failed)
-            startuptrace::mark("first frame written");
-        QCoreApplication::exit(failed);
+        QCoreApplication::exit(grabInto(window, size, out));
     }, Qt::SingleShotConnection);
     window->resize(size);
     window->show();

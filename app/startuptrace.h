@@ -16,12 +16,21 @@ inline QElapsedTimer &clock()
     return timer;
 }
 
-inline void begin() { clock().start(); }
-
 inline bool on()
 {
     static const bool tracing = std::getenv("TPU_COURSE_TRACE_STARTUP") != nullptr;
     return tracing;
+}
+
+void mark(const char *phase);
+
+// Also marks the process's end, once main has returned and its locals are
+// gone, so the time spent closing down is seen too.
+inline void begin()
+{
+    clock().start();
+    if (on())
+        std::atexit([] { mark("exiting"); });
 }
 
 inline void mark(const char *phase)

@@ -40,8 +40,10 @@ ScrollPage {
     onContentHeightChanged: if (pendingJump === "workshop") applyJump()
 
     // The layer chapters (1-9) in order, and the stages grouped by the layer they are pinned at.
-    readonly property var layers: Course.chapters.filter(c => !c.isStage)
-    function stagesAt(layer) { return Course.chapters.filter(c => c.isStage && c.layer === layer) }
+    // Course.chapters is read into JavaScript once, not once per layer.
+    readonly property var chapters: Course.chapters
+    readonly property var layers: chapters.filter(c => !c.isStage)
+    function stagesAt(layer) { return chapters.filter(c => c.isStage && c.layer === layer) }
 
     Column {
         id: column

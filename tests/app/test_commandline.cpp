@@ -36,6 +36,10 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
     // A chapter at a heading or at a piece set into its text.
     CHECK(parse({"--screenshot", "a.png", "--open", "ch11#worked-example-3"}).options->openPlace == QStringLiteral("ch11#worked-example-3"));
     CHECK(parse({"--screenshot", "a.png", "--open", "ch11#ex09"}).options.has_value());
+    // Qt's QML debugging option is left for QApplication, not refused.
+    const auto profiled = parse({"-qmljsdebugger=file:/tmp/x,block", "--first-frame", "f.png"});
+    REQUIRE(profiled.options.has_value());
+    CHECK(profiled.options->firstFramePath == QStringLiteral("f.png"));
 
     // Every page of the shell is a place --open takes, and the help names it.
     for (const char *place : {"stack", "workshop", "bench", "chips", "validation", "palette", "report"}) {
@@ -52,6 +56,7 @@ TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
     struct Case { QStringList args; const char *mentions; };
     const QList<Case> cases{
         {{"--frobnicate"}, "--frobnicate"},
+        {{"-qmljsdebugger"}, "-qmljsdebugger"},
         {{"--db"}, "--db needs a value"},
         {{"--screenshot", "out.jpg"}, "out.jpg"},
         {{"--screenshot", "a.png", "--open", "ch16"}, "ch16"},

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include "imagefilewrite.h"
 #include "support.h"
 
 #include <QColor>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -124,4 +126,51 @@ TEST_CASE("a chapter opened at a heading it does not have fails with exit 2 and 
     CHECK(r.exitCode == 2);
     CHECK(r.err.contains("ch11#no-such-heading"));
     CHECK_FALSE(QFile::exists(out));
+}
+
+TEST_CASE("a screenshot that cannot be written says where and why, and leaves nothing behind", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("no-such-folder/x.png"));
+    const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", out});
+    CHECK(r.exitCode == 1);
+    CHECK(r.err.contains("cannot write"));
+    CHECK(r.err.contains("no-such-folder"));
+    CHECK(r.err.trimmed().count('\n') == 0);
+    CHECK_FALSE(QFile::exists(out));
+}
+
+TEST_CASE("a PNG is written whole or not at all", "[screenshot]")
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("picture.png"));
+    QImage picture(64, 48, QImage::Format_RGB32);
+    picture.fill(QColor(0x20, 0x40, 0x60));
+
+    SECTION("written on its own thread, and read back the same")
+    {
+        ImageFileWrite write(path);
+        write.start(picture);
+        CHECK(write.wait().isEmpty());
+        const QImage back(path);
+        REQUIRE(back.size() == picture.size());
+        CHECK(back.pixel(10, 10) == picture.pixel(10, 10));
+    }
+    SECTION("a failed write leaves the file that was there")
+    {
+        REQUIRE(writePng(picture, path).isEmpty());
+        const QByteArray before = [&] { QFile f(path); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QString problem = writePng(QImage(), path);  // nothing to write
+        CHECK(problem.startsWith(QStringLiteral("cannot write")));
+        QFile after(path);
+        REQUIRE(after.open(QIODevice::ReadOnly));
+        CHECK(after.readAll() == before);
+        CHECK(QDir(dir.path()).entryList(QDir::Files) == QStringList{QStringLiteral("picture.png")});
+    }
+    SECTION("nothing started, nothing to wait for")
+    {
+        ImageFileWrite idle(path);
+        CHECK(idle.wait().isEmpty());
+        CHECK_FALSE(QFile::exists(path));
+    }
 }
