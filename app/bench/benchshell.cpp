@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include <unistd.h>
+
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 
@@ -83,6 +85,20 @@ double BenchShell::toNextFrame(const std::function<bool()> &action, double *busy
     if (busyMs)
         *busyMs = threadCpuMs() - cpuAtStart;
     return done && swapped ? clock.nsecsElapsed() / 1e6 : -1;
+}
+
+double hostStolenMs()
+{
+    std::FILE *stat = std::fopen("/proc/stat", "r");
+    if (!stat)
+        return 0;
+    // cpu  user nice system idle iowait irq softirq steal ...
+    unsigned long long field[8] = {};
+    const int read = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &field[0], &field[1], &field[2],
+                                 &field[3], &field[4], &field[5], &field[6], &field[7]);
+    std::fclose(stat);
+    const long ticksPerSecond = sysconf(_SC_CLK_TCK);
+    return read == 8 && ticksPerSecond > 0 ? static_cast<double>(field[7]) * 1000.0 / static_cast<double>(ticksPerSecond) : 0;
 }
 
 double median(std::vector<double> v) { return percentile(std::move(v), 50); }

@@ -41,6 +41,12 @@ private:
     QQuickWindow *m_window = nullptr;
 };
 
+// CPU time the host took from this virtual machine so far (the "steal"
+// column of /proc/stat, all cores), in ms; 0 where the kernel does not
+// count it. Frames that wait while the host runs something else are the
+// machine's, not the app's.
+double hostStolenMs();
+
 double median(std::vector<double> v);
 // The p-th percentile (0-100) by nearest rank.
 double percentile(std::vector<double> v, double p);

@@ -18,6 +18,7 @@
 #include <QImage>
 #include <QTest>
 #include <QQuickItem>
+#include <QThread>
 
 #include <algorithm>
 #include <functional>
@@ -126,17 +127,20 @@ struct Row
     QString what;
     std::vector<double> ms;    // change to frame, on the clock
     std::vector<double> busy;  // of which the GUI thread was on a core
+    double stolenShare = 0;    // of the machine's CPU time meanwhile, what the host took
 };
 
 // The busy column is the GUI thread's CPU time at the same percentile: a
 // p99 over the frame with a small busy p99 is time spent waiting for a
-// core, not work the page did. With TPU_COURSE_FRAMES_DUMP set, every
+// core, not work the page did. On a virtual machine, the share of CPU time
+// its host took during the row follows (steal): where it is large, the
+// waiting was the machine's. With TPU_COURSE_FRAMES_DUMP set, every
 // sample (clock/busy) follows its row, in order: whether slow frames come
 // at a steady beat, at the start, or grow.
 void print(const Row &row, bool dump)
 {
-    std::printf("%-34s %6zu frames  p50 %6.2f ms  p99 %6.2f ms  (busy %5.2f)%s\n", qPrintable(row.what), row.ms.size(),
-                median(row.ms), percentile(row.ms, 99), percentile(row.busy, 99),
+    std::printf("%-34s %6zu frames  p50 %6.2f ms  p99 %6.2f ms  (busy %5.2f, steal %2.0f%%)%s\n", qPrintable(row.what),
+                row.ms.size(), median(row.ms), percentile(row.ms, 99), percentile(row.busy, 99), 100 * row.stolenShare,
                 percentile(row.ms, 99) <= 16.7 ? "" : "  (over a 60 Hz frame)");
     if (dump) {
         for (size_t i = 0; i < row.ms.size(); ++i)
@@ -149,14 +153,17 @@ void print(const Row &row, bool dump)
 // `seconds`, each sample the time from the change to the frame showing it.
 Row timed(const BenchShell &shell, const QString &what, double seconds, const std::function<bool(int)> &change)
 {
-    Row row{what, {}, {}};
+    Row row{what, {}, {}, 0};
     QElapsedTimer clock;
     clock.start();
+    const double stolenBefore = hostStolenMs();
     for (int n = 0; clock.elapsed() < seconds * 1000; ++n) {
         double busy = 0;
         row.ms.push_back(shell.toNextFrame([&] { return change(n); }, &busy));
         row.busy.push_back(busy);
     }
+    const double cores = std::max(1, QThread::idealThreadCount());
+    row.stolenShare = (hostStolenMs() - stolenBefore) / (static_cast<double>(clock.elapsed()) * cores);
     return row;
 }
 
