@@ -1,0 +1,61 @@
+// A piece's page is kept while it is among the last few opened, so a
+// learner who leaves it and comes back finds it as it was; an older one is
+// let go, so a long session does not keep every page it ever opened.
+#include <catch2/catch.hpp>
+
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <QCoreApplication>
+#include <QJSValue>
+#include <QPointer>
+
+namespace {
+
+// The page object the piece page holds for `id`; null when it holds none.
+QObject *keptPage(ShellFixture &shell, const char *id)
+{
+    QObject *piecePage = shell.find("piecePage");
+    if (!piecePage)
+        return nullptr;
+    const QJSValue pages = piecePage->property("pages").value<QJSValue>();
+    return pages.property(QString::fromLatin1(id)).toQObject();
+}
+
+void letDeletionsRun()
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCoreApplication::processEvents();
+}
+
+} // namespace
+
+TEST_CASE("the last four pieces opened keep their pages, an older one is let go", "[pieces][qml]")
+{
+    ShellFixture shell;
+    for (const char *id : {"EX01", "EX02", "EX03", "EX07"})
+        REQUIRE(shell.navigate(QString::fromLatin1(id)));
+    QPointer<QObject> first = keptPage(shell, "EX01");
+    REQUIRE(first);
+
+    // Back to the first: the same page, now the one opened last.
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    REQUIRE(shell.navigate(QStringLiteral("EX01")));
+    CHECK(keptPage(shell, "EX01") == first.data());
+
+    // A fifth piece lets go of the one opened longest ago (EX02), not EX01.
+    QPointer<QObject> second = keptPage(shell, "EX02");
+    REQUIRE(second);
+    REQUIRE(shell.navigate(QStringLiteral("EX12")));
+    letDeletionsRun();
+    CHECK(second.isNull());
+    CHECK(keptPage(shell, "EX02") == nullptr);
+    CHECK(keptPage(shell, "EX01") == first.data());
+
+    // Opened again, it is made afresh and shown.
+    REQUIRE(shell.navigate(QStringLiteral("EX02")));
+    QObject *again = keptPage(shell, "EX02");
+    REQUIRE(again != nullptr);
+    CHECK(ShellFixture::isShown(again));
+    CHECK_FALSE(ShellFixture::isShown(first.data()));
+}
