@@ -249,11 +249,13 @@ FocusScope {
                             id: source
                             x: Theme.gap; y: Theme.gap
                             width: parent.width - Theme.gap * 2
+                            // By count, as the frame rows below: a retrace with as
+                            // many lines re-fills these rather than making them again.
                             Repeater {
-                                model: root.trace.lines || []
+                                model: (root.trace.lines || []).length
                                 delegate: Rectangle {
-                                    required property string modelData
                                     required property int index
+                                    readonly property string modelData: (root.trace.lines || [])[index] || ""
                                     readonly property bool lit: index + 1 === root.cur.line
                                     objectName: "ex02Line_" + (index + 1)
                                     width: source.width
@@ -284,11 +286,15 @@ FocusScope {
                         }
                     }
                     Caption { text: "the frame after this line: traced names hold tracers, static ones plain Python values" }
+                    // By count: each step of the scrub re-fills the rows in place;
+                    // made again from a new array, the rows (and their cards)
+                    // were made and dropped on every step.
                     Repeater {
-                        model: root.cur.frame || []
+                        model: (root.cur.frame || []).length
                         delegate: RowLayout {
                             id: frameRow
-                            required property var modelData
+                            required property int index
+                            readonly property var modelData: (root.cur.frame || [])[index] || ({})
                             objectName: "ex02FrameRow_" + modelData.name
                             Layout.fillWidth: true
                             spacing: Theme.gapM
