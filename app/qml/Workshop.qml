@@ -79,15 +79,20 @@ Rectangle {
                     columnSpacing: Theme.gapM
                     rowSpacing: Theme.gapM
                     Repeater {
-                        model: root.ofKind(modelData.kind)
+                        id: cards
+                        // By count: progress made anywhere (a goal reached while
+                        // scrubbing a piece) re-fills the cards in place rather than
+                        // making the whole workshop again under the page on show.
+                        readonly property var pieces: root.ofKind(modelData.kind)
+                        model: pieces.length
                         // Cards of a row share their top edge and their height.
                         delegate: WorkshopCard {
-                            required property var modelData
+                            required property int index
                             Layout.fillWidth: true
                             Layout.fillHeight: true
                             Layout.alignment: Qt.AlignTop
                             Layout.preferredWidth: Theme.px(300)
-                            piece: modelData
+                            piece: cards.pieces[index] || ({})
                             onOpenPlace: place => root.openPlace(place)
                         }
                     }

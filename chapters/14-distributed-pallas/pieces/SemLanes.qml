@@ -68,10 +68,14 @@ Item {
                 color: lane.stuck ? Theme.failed : Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }
+            // The lane's spans and ticks are made once a run and shown as the
+            // scrub reaches them: filtered by the time, each step of the
+            // scrub made the lane's bars all over again.
             Repeater {
-                model: root.spans.filter(s => s.device === lane.index && s.startS <= root.nowS)
+                model: root.spans.filter(s => s.device === lane.index)
                 Rectangle {
                     required property var modelData
+                    visible: modelData.startS <= root.nowS
                     readonly property bool dma: modelData.category === "dma"
                     readonly property bool landed: modelData.endS <= root.nowS
                     x: root.xOf(modelData.startS)
@@ -95,15 +99,16 @@ Item {
             }
             // Signals and landings up to now, as ticks on the program row.
             Repeater {
-                model: root.events.slice(0, root.eventIndex + 1)
-                        .filter(e => e.device === lane.index && (e.kind === "signal" || e.kind === "dma-land"))
+                model: root.events.map((e, at) => ({ event: e, at: at }))
+                        .filter(t => t.event.device === lane.index && (t.event.kind === "signal" || t.event.kind === "dma-land"))
                 Rectangle {
                     required property var modelData
-                    x: root.xOf(modelData.timeS) - width / 2
+                    visible: modelData.at <= root.eventIndex
+                    x: root.xOf(modelData.event.timeS) - width / 2
                     y: Theme.px(2)
                     width: Theme.px(2)
                     height: lane.height - Theme.px(4)
-                    color: modelData.kind === "signal" ? Theme.accent : Theme.verified
+                    color: modelData.event.kind === "signal" ? Theme.accent : Theme.verified
                 }
             }
             // Races up to now, where they happened: a red bar across the lane.

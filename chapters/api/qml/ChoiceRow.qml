@@ -32,13 +32,17 @@ Item {
         id: flow
         width: root.width
         spacing: root.spacing
+        // By count: options worked out again with each change of a piece
+        // (most often the same ones) re-fill the buttons rather than make
+        // them again.
         Repeater {
             id: buttons
-            model: root.options
+            model: root.options.length
             onItemAdded: root.made += 1
             onItemRemoved: root.made -= 1
             delegate: SnugButton {
-                required property var modelData
+                required property int index
+                readonly property var modelData: root.options[index] || ({})
                 readonly property bool on: root.current === modelData.id
                 objectName: root.namePrefix + modelData.id
                 text: modelData.label

@@ -173,8 +173,11 @@ Item {
                 spacing: 2
                 clip: true
                 visible: !editor.visible
+                // Dots for a little more than the width, in steps of 64 px,
+                // the row clipping the rest: a figure that changes its
+                // width as it is scrubbed does not make its dots again.
                 Repeater {
-                    model: Math.ceil(box.width / 4)
+                    model: Math.ceil(box.width / 64) * 16
                     Rectangle {
                         width: 2; height: 1
                         color: mouse.containsMouse || root.activeFocus ? root.textColor : Theme.inkFaint
