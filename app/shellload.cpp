@@ -2,6 +2,7 @@
 #include "sliceincubation.h"
 #include "startuptrace.h"
 
+#include <QAccessible>
 #include <QCoreApplication>
 #include <QFont>
 #include <QTextLayout>
@@ -13,6 +14,27 @@
 namespace {
 
 QUrl mainUrl() { return QUrl(QStringLiteral("qrc:/qt/qml/TpuCourse/Shell/Main.qml")); }
+
+// Keeps the window's assistiveTechnology true while a screen reader or
+// other assistive technology is attached: pages then draw whole, so it can
+// read text far from the view. Lives with the window.
+class AssistiveWatch : public QObject, public QAccessible::ActivationObserver
+{
+public:
+    explicit AssistiveWatch(QQuickWindow *window) : QObject(window), m_window(window)
+    {
+        accessibilityActiveChanged(QAccessible::isActive());
+        QAccessible::installActivationObserver(this);
+    }
+    ~AssistiveWatch() override { QAccessible::removeActivationObserver(this); }
+    void accessibilityActiveChanged(bool active) override
+    {
+        m_window->setProperty("assistiveTechnology", active);
+    }
+
+private:
+    QQuickWindow *m_window;
+};
 
 } // namespace
 
@@ -46,8 +68,11 @@ bool ShellLoad::finish()
     m_reading.reset();
     if (m_engine.rootObjects().isEmpty())
         return false;
+    auto *window = qobject_cast<QQuickWindow *>(m_engine.rootObjects().constFirst());
     if (auto *slices = dynamic_cast<SliceIncubation *>(m_engine.incubationController()))
-        slices->followFrames(qobject_cast<QQuickWindow *>(m_engine.rootObjects().constFirst()));
+        slices->followFrames(window);
+    if (window)
+        new AssistiveWatch(window);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QQuickItem>
 #include <QQuickWindow>
+#include <QScopeGuard>
 #include <QVariant>
 
 namespace {
@@ -187,6 +188,10 @@ QList<LayoutItem> collectLayout(QQuickWindow *window)
     QList<LayoutItem> out;
     if (!window)
         return out;
+    // The whole page is read, not only what is drawn near the view (a
+    // chapter hides its text far from it; its places and sizes stay).
+    window->setProperty("wholePages", true);
+    const auto drawNearViewAgain = qScopeGuard([window] { window->setProperty("wholePages", false); });
     const QRectF windowRect(0, 0, window->width(), window->height());
     // A modal popup covers the page: only what it shows can be read.
     QQuickItem *root = window->contentItem();

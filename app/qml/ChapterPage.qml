@@ -214,6 +214,14 @@ ScrollPage {
             currentAnchor = found
     }
     onContentYChanged: { followScroll(); checkMargin() }
+    NearView {
+        id: nearView
+        blocks: root.blockItems
+        count: root.doc.count || 0
+        viewTop: root.contentY - column.y - reader.y
+        viewHeight: root.height
+        enabled: !!root.Window.window && !root.Window.window.wholePages && !root.Window.window.assistiveTechnology
+    }
     // The margin keeps to the text: a piece runs the full width, under the
     // margin's column, so the margin takes the larger stretch of the view
     // that no piece covers, and steps aside when that stretch is too short.
@@ -347,6 +355,7 @@ ScrollPage {
             objectName: "chapterReader"
             width: column.width
             spacing: Theme.gapM
+            onHeightChanged: nearView.schedule()
             Repeater {
                 id: blocks
                 model: root.doc.count || 0

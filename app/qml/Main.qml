@@ -23,6 +23,11 @@ Window {
     property string page: "stack"
     // The page to return to from the chips sheet, the validation table or the bench.
     property string previous: "stack"
+    // A chapter draws only its text near the view (NearView), but whole
+    // while a layout report reads it or assistive technology is attached
+    // (ShellLoad watches for one).
+    property bool wholePages: false
+    property bool assistiveTechnology: false
 
     function chapterPlace(n) { return "ch" + String(n).padStart(2, "0") }
 

@@ -25,7 +25,24 @@ Loader {
     // Built once: the page counts each block the first time it loads.
     property bool built: false
     signal firstLoaded()
-    onLoaded: if (!built) { built = true; firstLoaded() }
+    onLoaded: {
+        focusable = hasTabStop(item)
+        showUnlessFar()
+        if (!built) { built = true; firstLoaded() }
+    }
+    // Far from the view (the page's NearView): hidden, its place and height
+    // kept, unless it holds anything to Tab to.
+    property bool far: false
+    property bool focusable: false
+    onFarChanged: showUnlessFar()
+    function showUnlessFar() { if (item) item.visible = !far || focusable }
+    function hasTabStop(it) {
+        if (!it) return false
+        if (it.activeFocusOnTab) return true
+        for (let i = 0; i < it.children.length; ++i)
+            if (hasTabStop(it.children[i])) return true
+        return false
+    }
     signal openPlace(string place)
     signal inputsChanged(int index, var values)
 
