@@ -17,11 +17,15 @@ Rectangle {
         { kind: "exhibit", title: "Museum exhibits", what: "annotated artifacts; every figure carries its badge" },
         { kind: "lab", title: "Labs", what: "scripts you run on a TPU VM; their records come back here" }
     ]
-    function count(kind) { return Course.pieces.filter(p => p.kind === kind).length }
-    function built(kind) { return Course.pieces.filter(p => p.kind === kind && p.hasPage).length }
+    // Course.pieces read into JavaScript once for the whole workshop, not
+    // once a call: progress made anywhere re-reads it (a goal reached while
+    // scrubbing a piece), and a dozen readings of its 35 rows stopped that frame.
+    readonly property var allPieces: Course.pieces
+    function count(kind) { return allPieces.filter(p => p.kind === kind).length }
+    function built(kind) { return allPieces.filter(p => p.kind === kind && p.hasPage).length }
     // Pieces with a page first; labs live on their chapter's page.
     function ofKind(kind) {
-        const all = Course.pieces.filter(p => p.kind === kind)
+        const all = allPieces.filter(p => p.kind === kind)
         return kind === "lab" ? all : all.filter(p => p.hasPage).concat(all.filter(p => !p.hasPage))
     }
 
