@@ -104,11 +104,13 @@ Rectangle {
             x: body.width - width
             anchors.verticalCenter: parent.verticalCenter
             spacing: Theme.gap
+            // By count: progress re-fills the pills in place rather than
+            // making every layer's pills again.
             Repeater {
-                model: root.stages
+                model: root.stages.length
                 delegate: StagePill {
-                    required property var modelData
-                    stage: modelData
+                    required property int index
+                    stage: root.stages[index] || ({})
                     onDark: Theme.isDark(root.depth)
                     onOpenPlace: place => root.openPlace(place)
                 }
