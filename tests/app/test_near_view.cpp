@@ -91,6 +91,17 @@ TEST_CASE("a chapter draws its text near the view, keeps every place, and is rea
         hiddenAfter += !b.item->isVisible();
     CHECK(hiddenAfter == hidden);
 
+    // With assistive technology attached, every block is drawn, for it to
+    // read; and near the view only once it has gone.
+    shell.window()->setProperty("assistiveTechnology", true);
+    for (const Block &b : blocks)
+        CHECK(b.item->isVisible());
+    shell.window()->setProperty("assistiveTechnology", false);
+    int hiddenAgain = 0;
+    for (const Block &b : blocks)
+        hiddenAgain += !b.item->isVisible();
+    CHECK(hiddenAgain == hidden);
+
     // Scrolled to the end, the last blocks are drawn and the first hidden.
     auto *page = shell.find("chapterPage");
     page->setProperty("contentY", page->property("maximumY"));
