@@ -214,11 +214,14 @@ ScrollPage {
             currentAnchor = found
     }
     onContentYChanged: { followScroll(); checkMargin() }
+    // The top of the view, in the reader's own coordinates (where its
+    // blocks are placed).
+    readonly property real readerViewTop: contentY - column.y - reader.y
     NearView {
         id: nearView
         blocks: root.blockItems
         count: root.doc.count || 0
-        viewTop: root.contentY - column.y - reader.y
+        viewTop: root.readerViewTop
         viewHeight: root.height
         enabled: !!root.Window.window && !root.Window.window.wholePages && !root.Window.window.assistiveTechnology
     }
@@ -369,7 +372,7 @@ ScrollPage {
                     fullOffset: root.groupLeft - root.columnX
                     // Only a piece looks at the view (to be made when near it);
                     // the other blocks are left out of every scroll step.
-                    viewTop: isPiece ? root.contentY - column.y - reader.y : 0
+                    viewTop: isPiece ? root.readerViewTop : 0
                     viewBottom: isPiece ? viewTop + root.height : 0
                     active: index < root.shownBlocks
                     inputValues: root.inputState[index] || ({})

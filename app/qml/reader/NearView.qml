@@ -10,13 +10,13 @@ import QtQuick
 // never skips it; with assistive technology attached, or for a layout
 // report, every block is drawn (enabled false).
 QtObject {
-    id: near
     property var blocks: []         // the page's blocks, in order down the text
     property int count: 0
     property real viewTop: 0        // the view, in the blocks' own coordinates
     property real viewHeight: 0
     property bool enabled: true
-    // The blocks shown: [from, to). Those of the count outside it are hidden.
+    // The blocks shown: [from, to); those of the count outside it are
+    // hidden. A step of a scroll touches only the blocks that cross its ends.
     property int from: 0
     property int to: 0
 
@@ -45,7 +45,7 @@ QtObject {
             if ((i < lo || i >= hi) && blocks[i])
                 blocks[i].far = true
         for (let i = lo; i < hi; ++i)
-            if (blocks[i])
+            if ((i < from || i >= to) && blocks[i])
                 blocks[i].far = false
         from = lo
         to = hi
