@@ -48,6 +48,17 @@ ShellLoad::ShellLoad(QQmlApplicationEngine &engine) : m_engine(engine)
     constexpr int kIncubationSliceMs = 3;
     if (!m_engine.incubationController())
         m_engine.setIncubationController(new SliceIncubation(kIncubationSliceMs, &m_engine));
+    // Without vsync to pace them (the software renderer, offscreen), Qt
+    // holds every frame 5 ms after the change that asks for it, to gather
+    // more events first: a third of a 60 Hz frame added to each scrub step
+    // and scroll step. Here a frame follows its change at the next turn of
+    // the event loop, which still gathers whatever events are already
+    // queued. Animations keep their own 16 ms timer; a drag may now draw
+    // a frame per pointer move the window system delivers (it merges
+    // them) rather than one per 5 ms. Read by Qt at the first frame asked
+    // for; a value set in the environment is kept.
+    if (!qEnvironmentVariableIsSet("QT_QPA_UPDATE_IDLE_TIME"))
+        qputenv("QT_QPA_UPDATE_IDLE_TIME", "0");
     m_reading = std::make_unique<QQmlComponent>(&m_engine, mainUrl(), QQmlComponent::Asynchronous);
 }
 
