@@ -56,6 +56,24 @@ double threadCpuMs()
 
 } // namespace
 
+bool BenchShell::runUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QTimer look;
+    look.setInterval(5);
+    QObject::connect(&look, &QTimer::timeout, &loop, [&] {
+        if (done() || clock.elapsed() >= timeoutMs)
+            loop.quit();
+    });
+    if (!done()) {
+        look.start();
+        loop.exec();
+    }
+    return done();
+}
+
 double BenchShell::toNextFrame(const std::function<bool()> &action, double *busyMs) const
 {
     // The wait runs an event loop, as the app's exec() does, not bare

@@ -31,6 +31,11 @@ public:
     // the CPU time this thread spent in that span: a slow frame with little
     // of it was waiting (for a timer, or for a core), not working.
     double toNextFrame(const std::function<bool()> &action, double *busyMs = nullptr) const;
+    // Runs an event loop, as the app's exec() does, until `done` holds
+    // (looked at every 5 ms) or `timeoutMs` pass; whether it holds. Waiting
+    // with bare processEvents() calls instead would keep the objects a page
+    // let go of until the next frame measured, and time their deletion there.
+    static bool runUntil(const std::function<bool()> &done, int timeoutMs);
 
 private:
     QTemporaryDir m_dir;

@@ -25,9 +25,7 @@ double untilBuilt(QQuickWindow *window, QElapsedTimer &since)
     const auto built = [page] {
         return page->property("readyBlocks").toInt() >= page->property("doc").toMap().value(QStringLiteral("count")).toInt();
     };
-    while (!built() && since.elapsed() < 10000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    return built() ? since.nsecsElapsed() / 1e6 : -1;
+    return BenchShell::runUntil(built, 10000 - static_cast<int>(since.elapsed())) ? since.nsecsElapsed() / 1e6 : -1;
 }
 
 } // namespace

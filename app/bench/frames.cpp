@@ -59,11 +59,10 @@ QQuickItem *firstScrub(QQuickItem *root)
 
 void waitBuilt(QQuickWindow *window)
 {
-    QElapsedTimer clock;
-    clock.start();
-    QVariant busy = true;
-    while (clock.elapsed() < 10000 && QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, busy)) && busy.toBool())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    BenchShell::runUntil([window] {
+        QVariant busy = true;
+        return !QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, busy)) || !busy.toBool();
+    }, 10000);
 }
 
 // The instruments whose main gesture is the pointer rather than a scrub
@@ -283,6 +282,7 @@ int main(int argc, char **argv)
             continue;
         shell.navigate(chapter);
         waitBuilt(window);
+        shell.toNextFrame([] { return true; });
         QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
         double y = 0;
         keep(timed(shell, QStringLiteral("%1 scrolled, pieces inline").arg(chapter), seconds, [&](int) {
