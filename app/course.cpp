@@ -35,6 +35,12 @@ const char *kindPlural(const QString &kind)
     return "labs";
 }
 
+QVariantMap pieceFacts(const course::WorkshopPiece &p)
+{
+    return {{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind}, {"name", p.name},
+            {"does", p.does}, {"chapter", p.chapter}, {"hasPage", p.hasPage}};
+}
+
 } // namespace
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
@@ -211,13 +217,21 @@ QVariantList Course::pieces() const
     for (const ChapterInfo &c : m_catalog.chapters())
         for (const auto &p : c.pieces) {
             const auto tally = byPiece.value(p.id);
-            list.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
-                                    {"name", p.name}, {"does", p.does}, {"chapter", p.chapter},
-                                    {"hasPage", p.hasPage},
-                                    {"progress", tally.second > 0 ? double(tally.first) / tally.second : 0.0}});
+            QVariantMap entry = pieceFacts(p);
+            entry.insert(QStringLiteral("progress"), tally.second > 0 ? double(tally.first) / tally.second : 0.0);
+            list.append(entry);
         }
     m_piecesCache = list;
     return list;
+}
+
+QVariantMap Course::piece(const QString &pieceId) const
+{
+    for (const ChapterInfo &c : m_catalog.chapters())
+        for (const auto &p : c.pieces)
+            if (p.id == pieceId)
+                return pieceFacts(p);
+    return {};
 }
 
 QVariantMap Course::chapterPage(int number)

@@ -109,6 +109,11 @@ public:
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
+    // One piece as the catalog describes it ({id, displayId, kind, name,
+    // does, chapter, hasPage}), empty when there is none. These never change
+    // while the course runs, so a binding on it is not re-evaluated by
+    // progress, as one on `pieces` (which carries each piece's progress) is.
+    Q_INVOKABLE QVariantMap piece(const QString &pieceId) const;
     // Labs and gates (course_labs.cpp).
     // The labs a chapter owns, each with its records and gate attempts.
     Q_INVOKABLE QVariantList labsOfChapter(int chapter) const;

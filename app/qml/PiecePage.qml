@@ -14,7 +14,7 @@ Rectangle {
     signal back()
     signal openPlace(string place)
     property string pieceId: ""
-    property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
+    property var piece: Course.piece(pieceId)
     // pieceId -> the created page, so state survives navigation.
     property var pages: ({})
     // The kept pages' ids, the one opened last at the end. Each page kept

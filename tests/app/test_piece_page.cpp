@@ -59,3 +59,22 @@ TEST_CASE("the last four pieces opened keep their pages, an older one is let go"
     CHECK(ShellFixture::isShown(again));
     CHECK_FALSE(ShellFixture::isShown(first.data()));
 }
+
+TEST_CASE("a piece looked up by id carries its catalog entry, and an unknown id gives nothing", "[pieces]")
+{
+    ShellFixture shell;
+    const QVariantList all = shell.course().pieces();
+    REQUIRE(all.size() > 30);
+    for (const QVariant &v : all) {
+        const QVariantMap entry = v.toMap();
+        const QVariantMap one = shell.course().piece(entry.value(QStringLiteral("id")).toString());
+        INFO(entry.value(QStringLiteral("id")).toString().toStdString());
+        CHECK_FALSE(one.contains(QStringLiteral("progress")));
+        for (auto it = one.cbegin(); it != one.cend(); ++it)
+            CHECK(entry.value(it.key()) == it.value());
+        CHECK(one.size() == entry.size() - 1);
+    }
+    CHECK(shell.course().piece(QStringLiteral("EX12")).value(QStringLiteral("kind")).toString() == QStringLiteral("instrument"));
+    CHECK(shell.course().piece(QStringLiteral("EX99")).isEmpty());
+    CHECK(shell.course().piece(QString()).isEmpty());
+}

@@ -216,7 +216,7 @@ FocusScope {
                         model: root.exhibit.links || []
                         delegate: PlainButton {
                             required property string modelData
-                            readonly property var piece: Course.pieces.find(p => p.id === modelData) || ({})
+                            readonly property var piece: Course.piece(modelData)
                             objectName: "exhibitLink_" + modelData
                             text: (piece.displayId || modelData) + " " + (piece.name || "") + " ↗"
                             mono: true

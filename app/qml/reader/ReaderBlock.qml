@@ -222,7 +222,7 @@ Loader {
             near: root.wanted || root.settled && (isExhibit
                                                   || root.y < root.viewBottom + Theme.inlinePieceHeight
                                                      && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight)
-            readonly property bool isExhibit: (Course.pieces.find(p => p.id === pieceId) || {}).kind === "exhibit"
+            readonly property bool isExhibit: Course.piece(pieceId).kind === "exhibit"
             onOpenPlace: place => root.openPlace(place)
         }
     }

@@ -14,7 +14,7 @@ Rectangle {
     property string pieceId: ""
     property var args: ({})
     property bool near: false          // set by the page: within a screen of the view
-    readonly property var piece: Course.pieces.find(p => p.id === pieceId) || ({})
+    readonly property var piece: Course.piece(pieceId)
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
     property bool made: false

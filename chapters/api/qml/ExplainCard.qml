@@ -47,7 +47,9 @@ ToolTip {
     }
 
     parent: target
-    visible: shown && (heading !== "" || lines.length > 0)
+    // Never for an item outside any window (a page being let go while the
+    // pointer is over it): there is nowhere to open.
+    visible: shown && (heading !== "" || lines.length > 0) && !!parent && !!parent.Window.window
     delay: 250
     timeout: -1
     margins: Theme.gap
