@@ -77,6 +77,7 @@ ScrollPage {
             shownBlocks = Math.min(next.count || 0, eagerBlocks)
             doc = next
             growBlocks.restart()
+            piecesAhead.restart()
         }
         page = p
         labs = Course.labsOfChapter(number)
@@ -224,6 +225,14 @@ ScrollPage {
         viewTop: root.readerViewTop
         viewHeight: root.height
         enabled: !!root.Window.window && !root.Window.window.wholePages && !root.Window.window.assistiveTechnology
+    }
+    PiecesAhead {
+        id: piecesAhead
+        blocks: root.blockItems
+        pieceBlocks: root.pieceBlocks
+        viewTop: root.readerViewTop
+        building: () => root.isBuilding()
+        shown: root.visible
     }
     // The margin keeps to the text: a piece runs the full width, under the
     // margin's column, so the margin takes the larger stretch of the view

@@ -20,6 +20,7 @@ Loader {
     // where it will be, and a piece must not take it as a reason to load.
     property bool settled: false
     property bool wanted: false        // the page opens at this block
+    property bool ahead: false         // a piece: made now, wherever the view is (PiecesAhead)
     property var inputValues: ({})
     property var card: null            // the page's one explanation card
     // Built once: the page counts each block the first time it loads.
@@ -219,7 +220,7 @@ Loader {
             // An exhibit is built as soon as the text above it is placed, wherever
             // the view is: shown whole, it is far taller than a piece's placeholder,
             // and growing later would move every heading below it.
-            near: root.wanted || root.settled && (isExhibit
+            near: root.wanted || root.ahead || root.settled && (isExhibit
                                                   || root.y < root.viewBottom + Theme.inlinePieceHeight
                                                      && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight)
             readonly property bool isExhibit: Course.piece(pieceId).kind === "exhibit"
