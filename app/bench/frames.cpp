@@ -65,21 +65,12 @@ void waitBuilt(QQuickWindow *window)
     }, 10000);
 }
 
-// Whether every piece set into the open chapter's text is made (one the
-// course does not build counts as made).
+// Whether every piece set into the open chapter's text is made.
 bool piecesMade(QQuickWindow *window)
 {
-    auto *reader = window->findChild<QQuickItem *>(QStringLiteral("chapterReader"));
-    if (!reader)
-        return false;
-    for (QQuickItem *block : reader->childItems()) {
-        if (block->property("kind").toString() != QLatin1String("piece"))
-            continue;
-        auto *piece = block->property("item").value<QQuickItem *>();
-        if (!piece || (!piece->property("made").toBool() && !piece->property("source").toUrl().isEmpty()))
-            return false;
-    }
-    return true;
+    QVariant made = false;
+    QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
+    return page && QMetaObject::invokeMethod(page, "piecesMade", Q_RETURN_ARG(QVariant, made)) && made.toBool();
 }
 
 // The instruments whose main gesture is the pointer rather than a scrub

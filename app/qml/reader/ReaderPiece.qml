@@ -93,6 +93,22 @@ Rectangle {
                 root.scroller = root.findScroller(item)
                 if (root.scroller)
                     root.scroller.interactive = false
+                layOutAgain.start()
+            }
+            // Made a slice at a time, a piece's layouts can keep the heights
+            // its texts had before they wrapped (seen in Qt 6.4 with EX·01:
+            // its hint under the first card, its goals on one line). Hidden
+            // and shown once it is in the window, every layout in it
+            // measures its items again.
+            Timer {
+                id: layOutAgain
+                interval: 0
+                onTriggered: {
+                    const item = loader.item
+                    if (!item) return
+                    item.visible = false
+                    item.visible = true
+                }
             }
         }
         Text {
