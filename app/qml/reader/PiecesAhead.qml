@@ -22,12 +22,22 @@ Timer {
     onViewTopChanged: restart()
     onShownChanged: if (shown) restart()
 
+    // A piece block still to be made: placed, not made, and built in this
+    // version of the course.
+    function unmade(block) {
+        const piece = block ? block.item : null
+        return !!piece && !piece.made && piece.source.toString() !== ""
+    }
+    // Every piece placed and made (one this version does not build counts
+    // as made): the page a reader finds after a rest.
+    function allMade() {
+        return pieceBlocks.every(i => !!blocks[i] && !!blocks[i].item && !unmade(blocks[i]))
+    }
     function nearestUnmade() {
         let best = null, bestDistance = Infinity
         for (let k = 0; k < pieceBlocks.length; ++k) {
             const block = blocks[pieceBlocks[k]]
-            const piece = block ? block.item : null
-            if (!piece || piece.made || block.ahead || piece.source.toString() === "")
+            if (!unmade(block) || block.ahead)
                 continue
             const distance = block.y >= viewTop ? block.y - viewTop : 2 * (viewTop - block.y)
             if (distance < bestDistance) {
