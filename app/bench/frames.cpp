@@ -4,8 +4,9 @@
 // for those worked with the pointer, the pointer swept over their main
 // view, or dragged along it, a few pixels a frame), and
 // every chapter with pieces set into its text scrolled a step a frame for two
-// seconds, at once and again after a rest in which its pieces are made. Each sample is the time from the change to the frame that shows
-// it; p50 and p99 are printed against a 60 Hz frame, 16.7 ms.
+// seconds, at once and again after a rest in which its pieces are made.
+// Each sample is the time from the change to the frame that shows it; p50
+// and p99 are printed against a 60 Hz frame, 16.7 ms.
 //   bench_frames [SECONDS] [ID...]   (default 2 s; IDs such as EX07 or ch10
 //                                     measure those only; other arguments,
 //                                     meant for the simulator's benchmarks,

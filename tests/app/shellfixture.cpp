@@ -103,13 +103,15 @@ bool ShellFixture::navigate(const QString &place)
     return ok.toBool();
 }
 
+bool ShellFixture::busy() const
+{
+    QVariant b;
+    return QMetaObject::invokeMethod(m_window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
+}
+
 void ShellFixture::waitUntilBuilt() const
 {
-    const auto busy = [this] {
-        QVariant b;
-        return QMetaObject::invokeMethod(m_window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
-    };
-    REQUIRE(QTest::qWaitFor([&] { return !busy(); }, 10000));
+    REQUIRE(QTest::qWaitFor([this] { return !busy(); }, 10000));
 }
 
 void ShellFixture::typeText(const QString &text)

@@ -37,6 +37,8 @@ public:
     bool navigate(const QString &place);
     // Waits until the page on show is built (the window's isBusy() false):
     // a chapter's blocks below its first screen, a piece in its text.
+    // The window still building its page (its isBusy()).
+    bool busy() const;
     void waitUntilBuilt() const;
     // Saves the window as <name>.png in the folder TPU_COURSE_TEST_SHOTS
     // names, when it is set: to look at the states a test reaches.

@@ -17,17 +17,14 @@ namespace {
 // Lets bindings, layouts and deferred loads run before the page is read:
 // 150 ms with the page building nothing (a chapter at rest makes its
 // pieces ahead of the view; one begun meanwhile is waited for).
-void settle(QQuickWindow *window)
+void settle(ShellFixture &shell)
 {
-    const auto busy = [window] {
-        QVariant b;
-        return QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
-    };
+    QQuickWindow *window = shell.window();
     QElapsedTimer clock, quiet;
     clock.start();
     quiet.start();
     while (quiet.elapsed() < 150 && clock.elapsed() < 10000) {
-        if (busy())
+        if (shell.busy())
             quiet.restart();
         window->update();
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
@@ -68,11 +65,11 @@ TEST_CASE("every place fits the window at every common size", "[layout]")
     QStringList problems;
     for (const QSize size : sizes) {
         shell.window()->resize(size);
-        settle(shell.window());
+        settle(shell);
         for (const QString &place : places) {
             REQUIRE(shell.navigate(place));
             shell.waitUntilBuilt();
-            settle(shell.window());
+            settle(shell);
             // A chapter as a reader finds it after a rest: every piece in
             // its text made (ahead of the view), and checked too.
             if (QObject *page = shell.find("chapterPage"); page && page->property("visible").toBool()) {
@@ -81,7 +78,7 @@ TEST_CASE("every place fits the window at every common size", "[layout]")
                     return QMetaObject::invokeMethod(page, "piecesMade", Q_RETURN_ARG(QVariant, v)) && v.toBool();
                 };
                 CHECK(QTest::qWaitFor(made, 10000));
-                settle(shell.window());
+                settle(shell);
             }
             const auto items = collectLayout(shell.window());
             CHECK(items.size() > 3);

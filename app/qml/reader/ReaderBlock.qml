@@ -223,7 +223,6 @@ Loader {
             near: root.wanted || root.ahead || root.settled && (isExhibit
                                                   || root.y < root.viewBottom + Theme.inlinePieceHeight
                                                      && root.y + Theme.inlinePieceHeight > root.viewTop - Theme.inlinePieceHeight)
-            readonly property bool isExhibit: Course.piece(pieceId).kind === "exhibit"
             onOpenPlace: place => root.openPlace(place)
         }
     }

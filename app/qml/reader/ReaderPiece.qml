@@ -15,6 +15,7 @@ Rectangle {
     property var args: ({})
     property bool near: false          // set by the page: within a screen of the view
     readonly property var piece: Course.piece(pieceId)
+    readonly property bool isExhibit: piece.kind === "exhibit"
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
     property bool made: false
@@ -85,7 +86,7 @@ Rectangle {
             // so scrolling onto a heavy piece never stops for its making. An
             // exhibit is made at once: it is made with the text above it,
             // wherever the view is, and headings below it must not move later.
-            asynchronous: root.piece.kind !== "exhibit"
+            asynchronous: !root.isExhibit
             onLoaded: {
                 root.made = true
                 if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
