@@ -16,3 +16,16 @@ foreach(expected "697.7 µs" "41.1 µs" "122.8 µs")
 endforeach()
 add_test(NAME tpusim_bad_chip_exits_2 COMMAND tpusim_cli bench --chip v9)
 set_tests_properties(tpusim_bad_chip_exits_2 PROPERTIES WILL_FAIL TRUE)
+
+# tpusim profile: the v6e profile's table, and a refusal in one line.
+add_test(NAME tpusim_profile_table COMMAND tpusim_cli profile
+         ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb)
+set_tests_properties(tpusim_profile_table PROPERTIES
+    PASS_REGULAR_EXPRESSION "copy-done.4 +copy-done \\(host to HBM\\) +jit_f +100 +194.4 ms")
+add_test(NAME tpusim_profile_json_exact COMMAND tpusim_cli profile
+         ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb --device 0 --json)
+set_tests_properties(tpusim_profile_json_exact PROPERTIES
+    PASS_REGULAR_EXPRESSION "\"program_id\":12190760917235803885,\"occurrences\":100,\"total_ps\":19444140796250")
+add_test(NAME tpusim_profile_mangled_exits_2 COMMAND tpusim_cli profile
+         ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.CORRUPT_utf8_mangled.xplane.pb)
+set_tests_properties(tpusim_profile_mangled_exits_2 PROPERTIES WILL_FAIL TRUE)

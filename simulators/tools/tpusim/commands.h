@@ -24,6 +24,7 @@ int cmd_semaphores(const Args& args);
 int cmd_fusion(const Args& args);
 int cmd_validate(const Args& args);
 int cmd_vmem(const Args& args);
+int cmd_profile(const Args& args);
 
 // Shared helpers.
 std::string fact_text(const Fact& f);

@@ -89,6 +89,12 @@ Json& Json::value(std::int64_t i) {
     return *this;
 }
 
+Json& Json::value(std::uint64_t u) {
+    separate();
+    out_ += std::to_string(u);
+    return *this;
+}
+
 Json& Json::value(bool b) {
     separate();
     out_ += b ? "true" : "false";

@@ -23,6 +23,7 @@ public:
     Json& value(double d);
     Json& value(std::int64_t i);
     Json& value(int i) { return value(static_cast<std::int64_t>(i)); }
+    Json& value(std::uint64_t u);
     Json& value(bool b);
     Json& null();
     Json& strings(const std::vector<std::string>& list);

@@ -97,6 +97,7 @@ Chip v4() {
                   "variants for 2A=B=C or 2A=2B=C",
                   "[CL-v4][SB-TPU]"};
     c.wraparound = {"wraparound on slices made of full 4x4x4 cubes", "[CL-v4][SB-TPU]"};
+    c.host_link_bandwidth = fact(1.6e10, "B/s", "[SB-TPU]", "16 GB/s each way.");
     common(c);
     return c;
 }
@@ -143,6 +144,7 @@ Chip v5e() {
     c.pod_chips = fact(256, "", "[CL-v5e][SB-TPU]");
     c.topology = {"2D torus, 16x16 chips per pod", "[CL-v5e-new][SB-TPU]"};
     c.wraparound = {"wraparound only on axes of size 16", "[SB-TPU]"};
+    c.host_link_bandwidth = fact(1.5e10, "B/s", "[SB-TPU]", "The book gives about 1.5e10 to 1.6e10 B/s per chip; the lower figure is used.");
     common(c);
     return c;
 }
@@ -189,6 +191,7 @@ Chip v5p() {
                   "[CL-v5p][SB-TPU][MT-SPEC]"};
     c.wraparound = {"slices of one 4x4x4 cube or more are full 3D tori (optical switches)",
                     "[CL-v5p][SB-TPU]"};
+    c.host_link_bandwidth = fact(1.6e10, "B/s", "[SB-TPU]");
     common(c);
     return c;
 }
@@ -226,6 +229,7 @@ Chip v6e() {
     c.pod_chips = fact(256, "", "[CL-v6e]");
     c.topology = {"2D torus, 16x16 chips per pod", "[CL-v6e][MT-SPEC]"};
     c.wraparound = {"wraparound on axes of size 16", "[MT-SPEC]"};
+    c.host_link_bandwidth = fact(3.2e10, "B/s", "[SB-TPU]", "PCIe Gen5 [CL-v6e].");
     common(c);
     return c;
 }
@@ -267,6 +271,7 @@ Chip v7() {
     c.topology = {"3D torus, 9216 chips per pod", "[CL-7x][MT-SPEC]"};
     c.wraparound = {"slices of 4x4x4 or more wrap on every axis; smaller ones do not",
                     "[MT-SPEC]"};
+    c.host_link_bandwidth = unpublished("B/s", "Not in the sources read.");
     common(c);
     return c;
 }

@@ -57,6 +57,7 @@ std::vector<FactRow> fact_rows(const Chip& c) {
         {"interconnect", "ICI bandwidth per link, one way", c.ici_link_bandwidth},
         {"interconnect", "ICI bandwidth per chip, both ways", c.ici_chip_bandwidth},
         {"interconnect", "ICI hop latency", c.ici_hop_latency},
+        {"interconnect", "host link (PCIe), one way", c.host_link_bandwidth},
         {"interconnect", "wraparound from axis size", c.wraparound_min_axis},
         {"interconnect", "chips per pod", c.pod_chips},
         {"model", "DMA latency", c.dma_latency},

@@ -60,6 +60,7 @@ struct Chip {
     Fact ici_link_bandwidth;   // B/s one way, per link
     Fact ici_chip_bandwidth;   // B/s per chip, both directions, all links
     Fact ici_hop_latency;      // s
+    Fact host_link_bandwidth;  // B/s one way between host memory and the chip (PCIe)
     Fact wraparound_min_axis;  // an axis gets wraparound links from this size on
     Fact pod_chips;
     TextFact topology;

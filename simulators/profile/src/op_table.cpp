@@ -1,0 +1,612 @@
+// The op table: each op's measured self time beside the simulator's
+// prediction for it. Predictions are per occurrence and on one device:
+//   - ops with FLOPs and bytes in the profile: the roofline on the chip,
+//     MXU rate for matmuls and Pallas kernels, VPU rate otherwise;
+//   - copies to or from host memory (memory space 5 [XLA-LAYOUT]): the
+//     bytes over the chip's host link (PCIe) [SB-TPU];
+//   - collectives: the simulator's ring collective over the group the
+//     instruction's replica_groups name.
+#include "tpuprofile/op_table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "tpusim/collective.h"
+#include "tpusim/dtype.h"
+#include "tpusim/error.h"
+#include "tpusim/ir.h"
+#include "tpusim/mesh.h"
+#include "tpusim/provenance.h"
+#include "tpusim/roofline.h"
+
+namespace tpuprofile {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool ends_with(std::string_view s, std::string_view p) {
+    return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+bool is_collective_opcode(std::string_view op) {
+    for (std::string_view c : {"all-reduce", "all-gather", "reduce-scatter", "all-to-all",
+                               "collective-permute", "ragged-all-to-all", "collective-broadcast"})
+        if (op.substr(0, c.size()) == c) return true;
+    return false;
+}
+
+// Host memory is memory space 5 [XLA-LAYOUT]: "S(5)" in a layout.
+bool touches_host(const Op& op) { return contains(op.hlo_text, "S(5)") || contains(op.shape_with_layout, "S(5)"); }
+
+// The op's result type (with its layout): the profile's shape_with_layout,
+// else the instruction text after its name.
+std::string result_shape_of(const Op& op) {
+    if (!op.shape_with_layout.empty()) return op.shape_with_layout;
+    const auto eq = op.hlo_text.find(" = ");
+    return eq == std::string::npos ? std::string() : op.hlo_text.substr(eq + 3);
+}
+
+// The start op an asynchronous done waits for: its last operand,
+// "copy-done((...) %copy-start.4)" -> "copy-start.4".
+std::string start_of(const Op& op) {
+    if (!ends_with(op.opcode, "-done")) return {};
+    const auto at = op.hlo_text.rfind('%');
+    if (at == std::string::npos || at == 0) return {};
+    std::size_t end = at + 1;
+    while (end < op.hlo_text.size() && op.hlo_text[end] != ')' && op.hlo_text[end] != ',' && op.hlo_text[end] != ' ')
+        ++end;
+    return op.hlo_text.substr(at + 1, end - at - 1);
+}
+
+Family classify(const Op& op, DeviceKind kind) {
+    if (kind == DeviceKind::gpu) return Family::gpu_kernel;
+    const std::string& c = op.category;
+    const std::string& o = op.opcode;
+    if (o == "custom-call") return op.custom_call_target == "tpu_custom_call" ? Family::pallas : Family::custom_call;
+    if (ends_with(o, "-start") || o == "send" || o == "recv") return Family::async_start;
+    if (is_collective_opcode(o) || contains(c, "all-reduce") || contains(c, "all-gather") ||
+        contains(c, "reduce-scatter") || contains(c, "all-to-all") || contains(c, "collective"))
+        return Family::collective;
+    if (o == "copy-done" || o == "copy" || contains(c, "copy") || c == "data formatting") {
+        return touches_host(op) ? Family::host_transfer : Family::copy;
+    }
+    if (o == "dot" || o == "convolution" || contains(c, "convolution")) return Family::matmul;
+    if (o == "fusion" || contains(c, "fusion")) return Family::fusion;
+    if (o == "while" || o == "conditional" || o == "call") return Family::control;
+    return Family::other;
+}
+
+std::string kind_text(const Op& op, Family f) {
+    switch (f) {
+        case Family::pallas: return "Pallas kernel";
+        case Family::host_transfer:
+            if (op.opcode == "copy-done") {
+                // The result's layout says where the data went.
+                return contains(result_shape_of(op), "S(5)") ? "copy-done (HBM to host)" : "copy-done (host to HBM)";
+            }
+            return (op.opcode.empty() ? std::string("copy") : op.opcode) + " (host memory)";
+        default: break;
+    }
+    if (f == Family::gpu_kernel) return "kernel " + op.name;
+    if (!op.category.empty()) return op.category;
+    if (!op.opcode.empty()) return op.opcode;
+    return std::string(family_name(f));
+}
+
+tpusim::DType dtype_of(const std::string& element) {
+    using tpusim::DType;
+    if (element == "bf16") return DType::bf16;
+    if (element == "f16") return DType::f16;
+    if (element == "s8" || element == "u8") return DType::int8;
+    if (element.rfind("f8", 0) == 0) return DType::fp8;
+    if (element == "s4" || element == "u4") return DType::int4;
+    return DType::f32;
+}
+
+Prediction not_predicted(std::string reason) {
+    Prediction p;
+    p.reason = std::move(reason);
+    return p;
+}
+
+Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int devices) {
+    using tpusim::CollectiveKind;
+    CollectiveKind kind;
+    const std::string& o = op.opcode.empty() ? op.category : op.opcode;
+    if (o.rfind("all-reduce", 0) == 0) kind = CollectiveKind::all_reduce;
+    else if (o.rfind("all-gather", 0) == 0) kind = CollectiveKind::all_gather;
+    else if (o.rfind("reduce-scatter", 0) == 0) kind = CollectiveKind::reduce_scatter;
+    else if (o.rfind("all-to-all", 0) == 0) kind = CollectiveKind::all_to_all;
+    else if (o.rfind("collective-permute", 0) == 0) kind = CollectiveKind::permute;
+    else return not_predicted("The simulator has no model of " + o + ".");
+    int group = replica_group_size(op.hlo_text);
+    if (group == 0) group = devices;
+    if (group < 2) return not_predicted("Its group holds one device, so nothing crosses a link.");
+    // The whole array V of collective.h: the result for all-gather and
+    // all-reduce, the operand for reduce-scatter (the result times G).
+    const double result = shape_bytes(result_shape_of(op));
+    if (result <= 0) return not_predicted("The profile does not give the op's array size.");
+    tpusim::CollectiveSpec spec;
+    spec.kind = kind;
+    spec.axes = {0};
+    spec.bytes = kind == CollectiveKind::reduce_scatter ? result * group : result;
+    try {
+        const tpusim::Mesh mesh = tpusim::make_mesh(chip, {group});
+        tpusim::CollectiveOptions options;
+        options.link_loads = false;
+        const tpusim::CollectiveResult r = tpusim::collective(mesh, spec, options);
+        Prediction p;
+        p.available = true;
+        p.time_s = r.time_s;
+        p.model = "ring collective over " + std::to_string(group) + " chips";
+        p.bound = "ICI";
+        p.assumptions = r.provenance.assumptions;
+        p.assumptions.insert(p.assumptions.begin(),
+                             "The group's " + std::to_string(group) +
+                                 " chips are neighbours on one ring of ICI links; the reduction's "
+                                 "arithmetic and any launch cost are not counted.");
+        return p;
+    } catch (const tpusim::InputError& e) {
+        return not_predicted(e.what());
+    }
+}
+
+Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices) {
+    using namespace tpusim;
+    if (f == Family::async_start)
+        return not_predicted("A start op only issues an asynchronous transfer; the transfer's time is "
+                             "predicted on its done.");
+    if (f == Family::control)
+        return not_predicted("A loop or call is the ops inside it; their own rows carry the time.");
+    const double fraction = device_fraction(chip);
+    if (f == Family::host_transfer) {
+        if (!chip.host_link_bandwidth.published())
+            return not_predicted("No host link bandwidth is published for " + chip.name + ".");
+        const double bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed)
+                                                   : shape_bytes(result_shape_of(op));
+        if (bytes <= 0) return not_predicted("The profile does not give the bytes copied.");
+        Prediction p;
+        p.available = true;
+        p.time_s = bytes / chip.host_link_bandwidth.value;
+        p.model = "host link: bytes / PCIe bandwidth";
+        p.bound = "PCIe";
+        p.assumptions = {
+            "The array crosses the host link once, at " + format_rate(chip.host_link_bandwidth.value, "B/s") +
+                " one way " + chip.host_link_bandwidth.source + ".",
+            "The done waits for the whole transfer: whatever part of it ran behind earlier ops is "
+            "not taken off."};
+        return p;
+    }
+    if (f == Family::collective) return predict_collective(op, chip, devices);
+    if (op.flops < 0 || op.bytes_accessed < 0)
+        return not_predicted("The profile gives no FLOPs or bytes for this op.");
+    const bool mxu = f == Family::matmul || f == Family::pallas;
+    const std::string element = element_of(result_shape_of(op));
+    try {
+        OpCost cost = generic_cost(static_cast<double>(op.flops), static_cast<double>(op.bytes_accessed),
+                                   dtype_of(element), mxu ? Engine::mxu : Engine::vpu);
+        cost.dtype_text = element.empty() ? "" : element;
+        const Roofline r = roofline(chip, cost);
+        Prediction p;
+        p.available = true;
+        p.time_s = r.time_s / fraction;
+        p.model = "roofline on the profile's FLOPs and bytes";
+        p.bound = r.resource;
+        p.assumptions = r.provenance.assumptions;
+        p.assumptions.insert(p.assumptions.begin(),
+                             "FLOPs and bytes are XLA's own cost analysis, as the profile records them.");
+        return p;
+    } catch (const InputError& e) {
+        return not_predicted(e.what());
+    }
+}
+
+std::string percent(double share) { return tpusim::format_fixed(100 * share, share < 0.1 ? 1 : 0) + "%"; }
+
+void summarize(const Device& d, const Profile& profile, OpTable& t) {
+    DeviceSummary& s = t.summary;
+    s.op_events = static_cast<std::int64_t>(d.timeline.size());
+    std::int64_t first = -1, last_end = -1, covered_end = -1;
+    std::int32_t last_op = -1;
+    std::vector<Gap> gaps;
+    for (const OpEvent& e : d.timeline) {
+        const std::int64_t end = e.start_ps + e.duration_ps;
+        if (first < 0) {
+            first = e.start_ps;
+            covered_end = end;
+            s.busy_ps += e.duration_ps;
+            last_op = e.op;
+            last_end = end;
+            continue;
+        }
+        if (e.start_ps > covered_end) {
+            gaps.push_back({covered_end, e.start_ps - covered_end, last_op, e.op});
+            s.busy_ps += e.duration_ps;
+            covered_end = end;
+        } else if (end > covered_end) {
+            s.busy_ps += end - covered_end;
+            covered_end = end;
+        }
+        last_op = e.op;
+        last_end = std::max(last_end, end);
+    }
+    if (first >= 0) s.span_ps = last_end - first;
+    s.idle_ps = s.span_ps - s.busy_ps;
+    std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.duration_ps > b.duration_ps; });
+    if (gaps.size() > 5) gaps.resize(5);
+    s.largest_gaps = std::move(gaps);
+
+    std::map<std::uint64_t, ProgramSummary> programs;
+    for (const Span& m : d.modules) {
+        ProgramSummary& p = programs[m.program_id];
+        p.id = m.program_id;
+        p.name = m.name;
+        ++p.runs;
+        p.total_ps += m.duration_ps;
+    }
+    for (const Op& op : d.ops) {
+        if (!op.has_program_id) continue;
+        ProgramSummary& p = programs[op.program_id];
+        p.id = op.program_id;
+        if (p.name.empty()) {
+            const Program* prog = profile.program(op.program_id);
+            p.name = prog ? prog->name : std::to_string(op.program_id);
+        }
+        p.op_self_ps += op.self_ps;
+    }
+    for (auto& [id, p] : programs) s.programs.push_back(p);
+    std::sort(s.programs.begin(), s.programs.end(),
+              [](const ProgramSummary& a, const ProgramSummary& b) { return a.op_self_ps > b.op_self_ps; });
+}
+
+// Signed error of a prediction against a measurement, or NaN where both are
+// under a microsecond: there a done's bookkeeping and the profiler's own
+// resolution are the size of the values, and a ratio says nothing.
+double relative_error(double predicted_s, double measured_s) {
+    if (measured_s <= 0 || std::max(predicted_s, measured_s) < 1e-6) return std::numeric_limits<double>::quiet_NaN();
+    return (predicted_s - measured_s) / measured_s;
+}
+
+bool to_host(const Op& op) { return contains(result_shape_of(op), "S(5)"); }
+
+// One asynchronous transfer: from its start op's beginning to its done.
+struct Transfer {
+    std::int64_t begin_ps = 0, done_start_ps = 0, done_end_ps = 0;
+    double bytes = 0;
+    OpRow* row = nullptr;
+    double completion_s = 0;  // predicted
+};
+
+// Copies over the host link, one direction: each begins when the profile
+// shows its start, and they cross the link one after another in the order
+// they began, each at the link's full bandwidth (a profile of three copies
+// issued together shows them completing a third of the way apart, not
+// together). Sets each transfer's predicted completion.
+void queue_on_link(std::vector<Transfer*>& transfers, double bandwidth) {
+    std::stable_sort(transfers.begin(), transfers.end(),
+                     [](const Transfer* a, const Transfer* b) { return a->begin_ps < b->begin_ps; });
+    double free_at = -std::numeric_limits<double>::infinity();
+    for (Transfer* t : transfers) {
+        const double begin = std::max(static_cast<double>(t->begin_ps) * 1e-12, free_at);
+        t->completion_s = begin + std::max(0.0, t->bytes) / bandwidth;
+        free_at = t->completion_s;
+    }
+}
+
+// The time some transfer of `list` was in flight.
+double union_s(const std::vector<Transfer*>& list) {
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    for (const Transfer* t : list) spans.emplace_back(t->begin_ps, t->done_end_ps);
+    std::sort(spans.begin(), spans.end());
+    std::int64_t total = 0, end = std::numeric_limits<std::int64_t>::min();
+    for (const auto& [b, e] : spans) {
+        if (b >= end) {
+            total += e - b;
+            end = e;
+        } else if (e > end) {
+            total += e - end;
+            end = e;
+        }
+    }
+    return static_cast<double>(total) * 1e-12;
+}
+
+// An asynchronous done waits for what its start began. Measured, each
+// transfer spans its start's beginning to its done's end. Predicted, a done
+// waits for what is left of its transfer when the done is reached: on the
+// host link, transfers in flight share its bandwidth (share_link); other
+// transfers take their predicted time from their start.
+void pair_async(const Device& d, OpTable& t) {
+    std::map<std::string, std::int32_t> by_name;
+    for (std::size_t i = 0; i < d.ops.size(); ++i)
+        by_name.emplace(std::to_string(d.ops[i].program_id) + "/" + d.ops[i].name, static_cast<std::int32_t>(i));
+    std::vector<OpRow*> row_of(d.ops.size(), nullptr);
+    for (OpRow& r : t.rows) row_of[static_cast<std::size_t>(r.op)] = &r;
+    bool any = false;
+    for (OpRow& r : t.rows) {
+        const Op& op = d.ops[static_cast<std::size_t>(r.op)];
+        const std::string start = start_of(op);
+        if (start.empty()) continue;
+        const auto it = by_name.find(std::to_string(op.program_id) + "/" + start);
+        if (it == by_name.end()) continue;
+        r.start_op = it->second;
+        any = true;
+    }
+    if (!any) return;
+    std::vector<std::int64_t> last_start(d.ops.size(), -1);
+    std::vector<Transfer> transfers;
+    for (const OpEvent& e : d.timeline) {
+        last_start[static_cast<std::size_t>(e.op)] = e.start_ps;
+        OpRow* r = row_of[static_cast<std::size_t>(e.op)];
+        if (!r || r->start_op < 0) continue;
+        const std::int64_t began = last_start[static_cast<std::size_t>(r->start_op)];
+        if (began < 0) continue;
+        const Op& op = d.ops[static_cast<std::size_t>(r->op)];
+        Transfer tr;
+        tr.begin_ps = began;
+        tr.done_start_ps = e.start_ps;
+        tr.done_end_ps = e.start_ps + e.duration_ps;
+        tr.bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
+        tr.row = r;
+        tr.completion_s = r->predicted.available ? static_cast<double>(began) * 1e-12 + r->predicted.time_s : 0;
+        transfers.push_back(tr);
+    }
+    std::vector<Transfer*> directions[2];
+    for (Transfer& tr : transfers)
+        if (tr.row->family == Family::host_transfer)
+            directions[to_host(d.ops[static_cast<std::size_t>(tr.row->op)]) ? 1 : 0].push_back(&tr);
+    for (int dir = 0; dir < 2; ++dir) {
+        if (directions[dir].empty()) continue;
+        HostLinkUse use;
+        use.direction = dir ? "HBM to host" : "host to HBM";
+        use.transfers = static_cast<std::int64_t>(directions[dir].size());
+        for (const Transfer* tr : directions[dir]) use.bytes += std::max(0.0, tr->bytes);
+        use.busy_s = union_s(directions[dir]);
+        t.summary.host_link.push_back(use);
+        if (t.chip && t.chip->host_link_bandwidth.published())
+            queue_on_link(directions[dir], t.chip->host_link_bandwidth.value);
+    }
+    struct Sums {
+        double span = 0, wait = 0;
+        std::int64_t n = 0;
+    };
+    std::map<OpRow*, Sums> sums;
+    for (const Transfer& tr : transfers) {
+        Sums& s = sums[tr.row];
+        s.span += static_cast<double>(tr.done_end_ps - tr.begin_ps) * 1e-12;
+        s.wait += std::max(0.0, tr.completion_s - static_cast<double>(tr.done_start_ps) * 1e-12);
+        ++s.n;
+    }
+    for (auto& [r, s] : sums) {
+        const Op& op = d.ops[static_cast<std::size_t>(r->op)];
+        r->transfer_s = s.span / static_cast<double>(s.n);
+        const double bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
+        r->bytes_per_s = bytes > 0 && r->transfer_s > 0 ? bytes / r->transfer_s : -1;
+        r->flops_per_s = -1;
+        if (!r->predicted.available) continue;
+        const double alone = r->predicted.time_s;
+        r->predicted.time_s = s.wait / static_cast<double>(s.n);
+        const std::string& start = d.ops[static_cast<std::size_t>(r->start_op)].name;
+        if (r->family == Family::host_transfer) {
+            r->predicted.model = "host link, copies queued in the order they began";
+            r->predicted.assumptions.insert(
+                r->predicted.assumptions.begin(),
+                "Each copy begins when the profile shows its " + start + " and, behind any copy in the same "
+                "direction still under way, takes " + tpusim::format_time(alone) +
+                " at the link's full bandwidth. The done waits for what is left when it is reached (the mean of " +
+                std::to_string(s.n) + ").");
+        } else {
+            r->predicted.model += ", from its " + start;
+            r->predicted.assumptions.insert(
+                r->predicted.assumptions.begin(),
+                "The transfer takes " + tpusim::format_time(alone) + " from its " + start +
+                "; the done waits for what is left when it is reached (the mean of " + std::to_string(s.n) + ").");
+        }
+        r->error = relative_error(r->predicted.time_s, r->self_per_call_s);
+    }
+}
+
+// What took the time, from the table: the family with the most self time,
+// how fast its ops ran against the chip, and how idle the device was.
+std::string finding(const OpTable& t) {
+    if (t.rows.empty()) return "The device ran no ops in the profile.";
+    std::map<Family, double> by_family;
+    double total = 0;
+    for (const OpRow& r : t.rows) {
+        by_family[r.family] += r.self_total_s;
+        total += r.self_total_s;
+    }
+    Family top = t.rows.front().family;
+    for (const auto& [f, sec] : by_family)
+        if (sec > by_family[top]) top = f;
+    const double share = total > 0 ? by_family[top] / total : 0;
+    std::string text = std::string(family_name(top)) + " ops took " + percent(share) + " of the device's op time";
+    double bytes = 0, seconds = 0;
+    for (const OpRow& r : t.rows)
+        if (r.family == top && r.bytes_per_s > 0) {
+            // Transfers are timed start to done, so rows of one family may
+            // overlap; the rate is each row's own, weighted by its time.
+            const double sec = r.transfer_s > 0 ? r.transfer_s : r.self_per_call_s;
+            const double n = r.self_per_call_s > 0 ? r.self_total_s / r.self_per_call_s : 0;
+            bytes += r.bytes_per_s * sec * n;
+            seconds += sec * n;
+        }
+    const double rate = seconds > 0 ? bytes / seconds : 0;
+    if (top == Family::host_transfer && !t.summary.host_link.empty()) {
+        std::string parts;
+        for (const HostLinkUse& u : t.summary.host_link) {
+            if (u.busy_s <= 0) continue;
+            const double r = u.bytes / u.busy_s;
+            parts += (parts.empty() ? "" : "; ") + tpusim::format_bytes(u.bytes) + " " + u.direction + " at " +
+                     tpusim::format_rate(r, "B/s");
+            if (t.chip && t.chip->host_link_bandwidth.published())
+                parts += " (" + percent(r / t.chip->host_link_bandwidth.value) + " of the link's " +
+                         tpusim::format_rate(t.chip->host_link_bandwidth.value, "B/s") + " one way)";
+        }
+        if (!parts.empty()) text += ": the device waited on copies between host memory and HBM over PCIe, " + parts;
+    } else if (t.chip && rate > 0 && top != Family::collective) {
+        const double hbm = t.chip->hbm_bandwidth.value * tpusim::device_fraction(*t.chip);
+        text += ", reading and writing HBM at " + tpusim::format_rate(rate, "B/s") + " (" + percent(rate / hbm) +
+                " of its " + tpusim::format_rate(hbm, "B/s") + ")";
+    }
+    text += ".";
+    const DeviceSummary& s = t.summary;
+    if (s.span_ps > 0) {
+        const double idle = static_cast<double>(s.idle_ps) / static_cast<double>(s.span_ps);
+        text += " Between its first op and its last the device was idle " + percent(idle) + " of the time";
+        text += idle > 0.2 ? ": the gaps are time it waited on the host (dispatch, transfers, Python)." : ".";
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string_view family_name(Family f) {
+    switch (f) {
+        case Family::fusion: return "fusion";
+        case Family::matmul: return "matmul";
+        case Family::pallas: return "Pallas kernel";
+        case Family::custom_call: return "custom call";
+        case Family::copy: return "copy";
+        case Family::host_transfer: return "host transfer";
+        case Family::collective: return "collective";
+        case Family::async_start: return "async start";
+        case Family::control: return "control";
+        case Family::gpu_kernel: return "GPU kernel";
+        case Family::other: return "other";
+    }
+    return "other";
+}
+
+std::string element_of(std::string_view shape) {
+    std::size_t i = 0;
+    while (i < shape.size() && (shape[i] == '(' || shape[i] == ' ')) ++i;
+    const std::size_t start = i;
+    while (i < shape.size() && std::isalnum(static_cast<unsigned char>(shape[i]))) ++i;
+    if (i >= shape.size() || shape[i] != '[') return {};
+    return std::string(shape.substr(start, i - start));
+}
+
+double shape_bytes(std::string_view shape) {
+    // Each "type[d0,d1,...]" in the text, layouts and tuples skipped over.
+    double total = 0;
+    bool any = false;
+    std::size_t i = 0;
+    while (i < shape.size()) {
+        if (!std::isalpha(static_cast<unsigned char>(shape[i]))) {
+            if (shape[i] == '{') {  // a layout: skip to its end
+                int depth = 0;
+                for (; i < shape.size(); ++i) {
+                    if (shape[i] == '{') ++depth;
+                    else if (shape[i] == '}' && --depth == 0) break;
+                }
+            }
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        while (i < shape.size() && std::isalnum(static_cast<unsigned char>(shape[i]))) ++i;
+        const std::string element(shape.substr(start, i - start));
+        if (i >= shape.size() || shape[i] != '[') break;  // the opcode: shapes end here
+        const auto close = shape.find(']', i);
+        if (close == std::string_view::npos) return -1;
+        double n = 1;
+        std::size_t j = i + 1;
+        while (j < close) {
+            std::size_t k = j;
+            while (k < close && shape[k] != ',') ++k;
+            const std::string dim(shape.substr(j, k - j));
+            if (!dim.empty()) {
+                try {
+                    n *= std::stod(dim);
+                } catch (const std::exception&) {
+                    return -1;
+                }
+            }
+            j = k + 1;
+        }
+        const double width = element == "pred" ? 1 : tpusim::ir::element_bytes(element);
+        if (width <= 0) return -1;
+        total += n * width;
+        any = true;
+        i = close + 1;
+    }
+    return any ? total : -1;
+}
+
+int replica_group_size(std::string_view text) {
+    const std::string key = "replica_groups=";
+    const auto at = text.find(key);
+    if (at == std::string_view::npos) return 0;
+    std::string_view v = text.substr(at + key.size());
+    if (!v.empty() && v[0] == '[') {  // iota form: [groups,size]<=[...]
+        const auto close = v.find(']');
+        const auto comma = v.rfind(',', close);
+        if (close == std::string_view::npos || comma == std::string_view::npos) return 0;
+        try {
+            return std::stoi(std::string(v.substr(comma + 1, close - comma - 1)));
+        } catch (const std::exception&) {
+            return 0;
+        }
+    }
+    if (v.size() < 2 || v[0] != '{' || v[1] != '{') return 0;
+    const auto close = v.find('}');
+    if (close == std::string_view::npos) return 0;
+    const std::string_view first = v.substr(2, close - 2);
+    if (first.empty()) return 0;
+    return static_cast<int>(std::count(first.begin(), first.end(), ',')) + 1;
+}
+
+OpTable op_table(const Profile& profile, std::size_t index, const std::string& chip_override) {
+    OpTable t;
+    const Device& d = profile.devices.at(index);
+    t.device = &d;
+    const std::string chip_id = chip_override.empty() ? d.chip : chip_override;
+    if (d.kind == DeviceKind::gpu) {
+        t.chip_note = "GPU kernels have no TPU prediction.";
+    } else if (chip_id.empty()) {
+        t.chip_note = "No prediction: the simulator does not know " +
+                      (d.device_type.empty() ? std::string("this device") : "a \"" + d.device_type + "\"") + ".";
+    } else {
+        try {
+            t.chip = &tpusim::chip(chip_id);
+        } catch (const tpusim::InputError& e) {
+            t.chip_note = e.what();
+        }
+    }
+    int tpu_devices = 0;
+    for (const Device& other : profile.devices) tpu_devices += other.kind == DeviceKind::tensor_core;
+
+    summarize(d, profile, t);
+    const double busy = static_cast<double>(t.summary.busy_ps) * 1e-12;
+    for (std::size_t i = 0; i < d.ops.size(); ++i) {
+        const Op& op = d.ops[i];
+        OpRow r;
+        r.op = static_cast<std::int32_t>(i);
+        r.family = classify(op, d.kind);
+        r.kind = kind_text(op, r.family);
+        r.self_total_s = static_cast<double>(op.self_ps) * 1e-12;
+        r.self_per_call_s = op.occurrences > 0 ? r.self_total_s / static_cast<double>(op.occurrences) : 0;
+        r.share = busy > 0 ? r.self_total_s / busy : 0;
+        r.dtype = element_of(result_shape_of(op));
+        if (r.self_per_call_s > 0 && r.family != Family::async_start) {
+            if (op.flops >= 0) r.flops_per_s = static_cast<double>(op.flops) / r.self_per_call_s;
+            if (op.bytes_accessed >= 0) r.bytes_per_s = static_cast<double>(op.bytes_accessed) / r.self_per_call_s;
+        }
+        if (op.flops >= 0 && op.bytes_accessed > 0)
+            r.intensity = static_cast<double>(op.flops) / static_cast<double>(op.bytes_accessed);
+        if (t.chip) r.predicted = predict(op, r.family, *t.chip, tpu_devices);
+        else r.predicted = not_predicted(t.chip_note);
+        if (r.predicted.available) r.error = relative_error(r.predicted.time_s, r.self_per_call_s);
+        t.rows.push_back(std::move(r));
+    }
+    pair_async(d, t);
+    std::stable_sort(t.rows.begin(), t.rows.end(),
+                     [](const OpRow& a, const OpRow& b) { return a.self_total_s > b.self_total_s; });
+    t.summary.finding = finding(t);
+    return t;
+}
+
+}  // namespace tpuprofile
