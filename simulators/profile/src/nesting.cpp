@@ -7,9 +7,11 @@ namespace tpuprofile {
 void nest_events(std::vector<OpEvent>& events, std::size_t begin, std::size_t end, std::vector<Op>& ops) {
     const auto first = events.begin() + static_cast<std::ptrdiff_t>(begin);
     const auto last = events.begin() + static_cast<std::ptrdiff_t>(end);
-    std::sort(first, last, [](const OpEvent& a, const OpEvent& b) {
+    const auto earlier = [](const OpEvent& a, const OpEvent& b) {
         return a.start_ps != b.start_ps ? a.start_ps < b.start_ps : a.duration_ps > b.duration_ps;
-    });
+    };
+    // The profiler writes a line's events in order: sort only when not.
+    if (!std::is_sorted(first, last, earlier)) std::sort(first, last, earlier);
     struct Open {
         std::int64_t end;
         std::int32_t op;

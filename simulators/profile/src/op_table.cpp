@@ -234,8 +234,10 @@ void summarize(const Device& d, const Profile& profile, OpTable& t) {
     }
     if (first >= 0) s.span_ps = last_end - first;
     s.idle_ps = s.span_ps - s.busy_ps;
-    std::sort(gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.duration_ps > b.duration_ps; });
-    if (gaps.size() > 5) gaps.resize(5);
+    const std::size_t keep = std::min<std::size_t>(5, gaps.size());
+    std::partial_sort(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(keep), gaps.end(),
+                      [](const Gap& a, const Gap& b) { return a.duration_ps > b.duration_ps; });
+    gaps.resize(keep);
     s.largest_gaps = std::move(gaps);
 
     std::map<std::uint64_t, ProgramSummary> programs;

@@ -62,6 +62,11 @@ void Fields::skip() {
     if (!WireFormatLite::SkipField(&in_, tag)) fail("a field to skip");
 }
 
+void Fields::skip_rest() {
+    const int left = in_.BytesUntilLimit();
+    if (left < 0 || !in_.Skip(left)) fail("the rest of a message");
+}
+
 void Fields::int64s(std::vector<std::int64_t>& out) {
     if (type_ == varint_type) {
         out.push_back(int64());

@@ -39,6 +39,8 @@ public:
     double float64();
     std::string bytes();
     void skip();
+    // Skip to the end of the message: the current field and all after it.
+    void skip_rest();
     // A repeated int64 field, packed or not; appends to `out`.
     void int64s(std::vector<std::int64_t>& out);
 

@@ -126,10 +126,21 @@ void scan_plane(Fields& f, PlaneInfo& p, Progress& progress, wire::CodedInputStr
                 case x::plane_lines: {
                     LineInfo line;
                     pf.nested([&](Fields& lf) {
+                        bool named = false, timed = false;
                         while (lf.next()) {
-                            if (lf.number() == x::line_name) line.name = lf.bytes();
-                            else if (lf.number() == x::line_timestamp_ns) line.timestamp_ns = lf.int64();
-                            else lf.skip();
+                            if (lf.number() == x::line_name) {
+                                line.name = lf.bytes();
+                                named = true;
+                            } else if (lf.number() == x::line_timestamp_ns) {
+                                line.timestamp_ns = lf.int64();
+                                timed = true;
+                            } else if (lf.number() == x::line_events && named && timed) {
+                                // Name and time come before the events [XPLANE-PROTO
+                                // field order]; the rest of the line is not needed now.
+                                lf.skip_rest();
+                            } else {
+                                lf.skip();
+                            }
                         }
                     });
                     p.lines.push_back(std::move(line));
@@ -216,9 +227,19 @@ Role role_of(std::string_view n) {
 class StatNames {
 public:
     explicit StatNames(const PlaneInfo& p) : p_(p) {
-        for (const auto& [id, name] : p.stat_names) roles_[id] = role_of(name);
+        for (const auto& [id, name] : p.stat_names) {
+            const Role r = role_of(name);
+            if (id >= 0 && id < small_ids) {
+                if (static_cast<std::size_t>(id) >= small_.size()) small_.resize(static_cast<std::size_t>(id) + 1, Role::none);
+                small_[static_cast<std::size_t>(id)] = r;
+            } else {
+                roles_[id] = r;
+            }
+        }
     }
+    // Called for every stat of every event: ids are small in practice.
     Role role(std::int64_t id) const {
+        if (id >= 0 && static_cast<std::size_t>(id) < small_.size()) return small_[static_cast<std::size_t>(id)];
         const auto it = roles_.find(id);
         return it == roles_.end() ? Role::none : it->second;
     }
@@ -250,7 +271,9 @@ public:
     }
 
 private:
+    static constexpr std::int64_t small_ids = 1 << 16;
     const PlaneInfo& p_;
+    std::vector<Role> small_;
     std::unordered_map<std::int64_t, Role> roles_;
 };
 
@@ -366,8 +389,38 @@ RawEvent read_event(Fields& f, const StatNames& names, DeviceBuild& b,
                 case x::event_duration_ps: e.duration_ps = ef.int64(); break;
                 case x::event_num_occurrences: e.occurrences = ef.int64(); break;
                 case x::event_stats: {
-                    const RawStat s = read_stat(ef);
-                    switch (names.role(s.id)) {
+                    // Most of an event's stats are of no use here: once the
+                    // stat's id (its first field) names one of those, the rest
+                    // of it is skipped unread.
+                    RawStat s;
+                    Role role = Role::none;
+                    ef.nested([&](Fields& sf) {
+                        bool have_id = false;
+                        while (sf.next()) {
+                            const int n = sf.number();
+                            if (n == x::stat_metadata_id) {
+                                s.id = sf.int64();
+                                role = names.role(s.id);
+                                have_id = true;
+                                if (role == Role::none) sf.skip_rest();
+                            } else if (have_id && role == Role::none) {
+                                sf.skip();
+                            } else if (n == x::stat_uint64 || n == x::stat_int64 || n == x::stat_ref) {
+                                s.type = n;
+                                s.u = sf.varint();
+                            } else if (n == x::stat_double) {
+                                s.type = n;
+                                s.d = sf.float64();
+                            } else if (n == x::stat_str) {
+                                s.type = n;
+                                s.s = sf.bytes();
+                            } else {
+                                sf.skip();
+                            }
+                        }
+                        if (!have_id) role = names.role(s.id);
+                    });
+                    switch (role) {
                         case Role::device_offset_ps: e.device_offset_ps = StatNames::integer(s); break;
                         case Role::device_duration_ps: e.device_duration_ps = StatNames::integer(s); break;
                         case Role::hlo_op: e.hlo_op = intern(b, names, s); break;
@@ -499,8 +552,9 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
             }
         }
     });
-    std::sort(b.device.timeline.begin(), b.device.timeline.end(),
-              [](const OpEvent& a, const OpEvent& c) { return a.start_ps < c.start_ps; });
+    const auto earlier = [](const OpEvent& a, const OpEvent& c) { return a.start_ps < c.start_ps; };
+    if (!std::is_sorted(b.device.timeline.begin(), b.device.timeline.end(), earlier))
+        std::stable_sort(b.device.timeline.begin(), b.device.timeline.end(), earlier);
 }
 
 // Ops of the same program and name (an op's event metadata can be written
