@@ -191,6 +191,61 @@ inline constexpr std::array kMigrations{
         WHEN EXISTS (SELECT 1 FROM drill_reviews WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'drill reviews are append-only: rows cannot be replaced'); END;
     )sql"},
+    Migration{5, "measured runs from imported profiles, append-only", R"sql(
+        -- One device of one imported profile file: what the device itself
+        -- measured (jax.profiler's device times), with the file's sha256 so
+        -- the same file is stored once.
+        CREATE TABLE profile_imports (
+            id             INTEGER PRIMARY KEY,
+            file_sha256    TEXT NOT NULL CHECK (length(file_sha256) = 64),
+            device         TEXT NOT NULL,
+            device_type    TEXT NOT NULL,
+            chip           TEXT NOT NULL,
+            format         TEXT NOT NULL,
+            source_file    TEXT NOT NULL,
+            captured_at    TEXT NOT NULL,
+            op_events      INTEGER NOT NULL CHECK (op_events >= 0),
+            busy_ps        INTEGER NOT NULL CHECK (busy_ps >= 0),
+            span_ps        INTEGER NOT NULL CHECK (span_ps >= busy_ps),
+            imported_at_ms INTEGER NOT NULL,
+            UNIQUE (file_sha256, device)
+        ) STRICT;
+
+        -- Each op of that device: its measured self time and, where the
+        -- simulator has one, the prediction it was set beside.
+        CREATE TABLE profile_ops (
+            id             INTEGER PRIMARY KEY,
+            import_id      INTEGER NOT NULL REFERENCES profile_imports(id),
+            program        TEXT NOT NULL,
+            program_id     TEXT NOT NULL,
+            op             TEXT NOT NULL,
+            kind           TEXT NOT NULL,
+            occurrences    INTEGER NOT NULL CHECK (occurrences >= 1),
+            self_ps        INTEGER NOT NULL CHECK (self_ps >= 0),
+            total_ps       INTEGER NOT NULL CHECK (total_ps >= self_ps),
+            flops          INTEGER,
+            bytes_accessed INTEGER,
+            predicted_s    REAL,
+            model          TEXT NOT NULL
+        ) STRICT;
+
+        CREATE INDEX profile_ops_by_import ON profile_ops(import_id, id);
+
+        CREATE TRIGGER profile_imports_no_update BEFORE UPDATE ON profile_imports
+        BEGIN SELECT RAISE(ABORT, 'profile imports are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER profile_imports_no_delete BEFORE DELETE ON profile_imports
+        BEGIN SELECT RAISE(ABORT, 'profile imports are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER profile_imports_no_replace BEFORE INSERT ON profile_imports
+        WHEN EXISTS (SELECT 1 FROM profile_imports WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'profile imports are append-only: rows cannot be replaced'); END;
+        CREATE TRIGGER profile_ops_no_update BEFORE UPDATE ON profile_ops
+        BEGIN SELECT RAISE(ABORT, 'profile ops are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER profile_ops_no_delete BEFORE DELETE ON profile_ops
+        BEGIN SELECT RAISE(ABORT, 'profile ops are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER profile_ops_no_replace BEFORE INSERT ON profile_ops
+        WHEN EXISTS (SELECT 1 FROM profile_ops WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'profile ops are append-only: rows cannot be replaced'); END;
+    )sql"},
 };
 
 namespace detail {

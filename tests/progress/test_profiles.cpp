@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+
+#include "progress/profiles.h"
+#include "progress/store.h"
+#include "support.h"
+
+using progress::ProfileImportRow;
+using progress::ProfileLedger;
+using progress::ProfileOpRow;
+using progress::Store;
+
+namespace {
+
+ProfileImportRow sampleProfile(const std::string& device)
+{
+    ProfileImportRow p;
+    p.fileSha256 = std::string(64, 'e');
+    p.device = device;
+    p.deviceType = "TPU v6 Lite";
+    p.chip = "v6e";
+    p.format = "xplane.pb";
+    p.sourceFile = "/home/learner/run/host.xplane.pb";
+    p.capturedAt = "2025-03-11T19:41:39Z";
+    p.opEvents = 1504;
+    p.busyPs = 78'783'723'903'750;
+    p.spanPs = 92'500'000'000'000;
+    ProfileOpRow big;
+    big.program = "jit_f";
+    big.programId = "12190760917235803885";
+    big.op = "copy-done.4";
+    big.kind = "copy-done (host to HBM)";
+    big.occurrences = 100;
+    big.selfPs = big.totalPs = 19'444'140'796'250;
+    big.flops = 0;
+    big.bytesAccessed = 5'368'709'120;
+    big.predictedS = 0.104;
+    big.model = "host link";
+    ProfileOpRow small = big;
+    small.op = "copy-start.4";
+    small.selfPs = small.totalPs = 591'250;
+    small.predictedS.reset();
+    small.model = "A start op only issues an asynchronous transfer.";
+    p.ops = {small, big};
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("a profile's devices are stored once each, with their ops, and read back whole", "[profiles]")
+{
+    Store store = Store::openInMemory();
+    store.setClock(progress_test::SteppingClock{1'700'000'000'000});
+    ProfileLedger ledger(store);
+    const auto first = ledger.addProfile(sampleProfile("/device:TPU:0"));
+    CHECK_FALSE(first.alreadyPresent);
+    const auto again = ledger.addProfile(sampleProfile("/device:TPU:0"));
+    CHECK(again.alreadyPresent);
+    CHECK(again.id == first.id);
+    const auto other = ledger.addProfile(sampleProfile("/device:TPU:1"));
+    CHECK_FALSE(other.alreadyPresent);
+    REQUIRE(ledger.profiles().size() == 2);
+
+    const auto back = ledger.importedProfile(first.id);
+    REQUIRE(back);
+    CHECK(back->device == "/device:TPU:0");
+    CHECK(back->busyPs == 78'783'723'903'750);
+    CHECK(back->importedAtMs > 0);
+    REQUIRE(back->ops.size() == 2);
+    CHECK(back->ops[0].op == "copy-done.4");  // longest first
+    CHECK(back->ops[0].programId == "12190760917235803885");
+    CHECK(back->ops[0].bytesAccessed == 5'368'709'120);
+    CHECK(back->ops[0].predictedS == Approx(0.104));
+    CHECK_FALSE(back->ops[1].predictedS);
+    CHECK_FALSE(ledger.importedProfile(999));
+}
+
+TEST_CASE("profile rows cannot be changed or deleted", "[profiles]")
+{
+    Store store = Store::openInMemory();
+    ProfileLedger ledger(store);
+    const auto added = ledger.addProfile(sampleProfile("/device:TPU:0"));
+    const auto& c = store.connection();
+    CHECK_THROWS(c.execute("UPDATE profile_ops SET self_ps = 1"));
+    CHECK_THROWS(c.execute("DELETE FROM profile_imports"));
+    CHECK_THROWS(c.execute("UPDATE profile_imports SET chip = 'v5e'"));
+    CHECK(ledger.importedProfile(added.id)->ops.size() == 2);
+}
