@@ -22,8 +22,8 @@ Options:
   --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
                              is stack (the default), ch01 ... ch15 (ch11#a-heading or
                              ch11#ex09 to open at a heading or a piece in the text), workshop,
-                             bench, chips, validation, palette, report, or a workshop piece
-                             id such as EX01.
+                             bench, chips, validation, profile, palette, report, or a
+                             workshop piece id such as EX01.
   --size WxH                 With --screenshot, --layout-report or --first-frame: the window size (default
                              1440x900).
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
@@ -32,6 +32,10 @@ Options:
                              name last used, else this account's name).
   --import-run FILE          Import a lab's run record (JSON): check it, store it, judge its
                              gate when it is a measured gate run, and exit.
+  --import-profile PATH      Read a jax.profiler profile (an .xplane.pb, a trace JSON, or the
+                             folder jax.profiler.trace wrote), keep its devices' op tables as
+                             measured runs, print what took the time, and exit. With
+                             --screenshot or --layout-report, render the profile page with it.
   --chapters DIR             Load chapter plugins from DIR instead of ./chapters.
   --version                  Print the version and exit.
   --help                     Print this help and exit.
@@ -39,7 +43,7 @@ Options:
 
 // Flags that take a value, and the ones that don't.
 const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--first-frame", "--open", "--size", "--export-report",
-                             "--page-size", "--learner", "--import-run", "--chapters"};
+                             "--page-size", "--learner", "--import-run", "--import-profile", "--chapters"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -48,7 +52,7 @@ QString commandLineHelp() { return QString::fromUtf8(helpText); }
 
 bool isKnownPlaceSyntax(const QString &place)
 {
-    static const QStringList named{"stack", "workshop", "bench", "chips", "validation", "palette", "report"};
+    static const QStringList named{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report"};
     static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])(#[a-z0-9-]+)?$"));
     static const QRegularExpression piece(QStringLiteral("^(EX(0[1-9]|1[0-2])|D[1-4]|M[1-6]|L(0[1-9]|1[0-3]))$"));
     return named.contains(place) || chapter.match(place).hasMatch() || piece.match(place).hasMatch();
@@ -109,7 +113,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.firstFramePath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
-                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, palette, report, or a piece id such as EX01).").arg(value)};
+                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, profile, palette, report, or a piece id such as EX01).").arg(value)};
             o.openPlace = value;
             sawOpen = true;
         } else if (flag == QLatin1String("--size")) {
@@ -123,6 +127,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             sawSize = true;
         } else if (flag == QLatin1String("--import-run")) {
             o.importPath = value;
+        } else if (flag == QLatin1String("--import-profile")) {
+            o.profilePath = value;
         } else if (flag == QLatin1String("--export-report")) {
             const QString suffix = QFileInfo(value).suffix().toLower();
             if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json"))
@@ -147,5 +153,10 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
                         + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty());
     if (actions > 1)
         return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report and --import-run cannot be used together.")};
+    if (!o.profilePath.isEmpty() && (!o.reportPath.isEmpty() || !o.importPath.isEmpty() || !o.firstFramePath.isEmpty()))
+        return {std::nullopt, QStringLiteral("--import-profile goes alone, or with --screenshot or --layout-report.")};
+    // A profile rendered opens on its page unless another is asked for.
+    if (!o.profilePath.isEmpty() && !sawOpen)
+        o.openPlace = QStringLiteral("profile");
     return {o, {}};
 }

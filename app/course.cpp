@@ -464,6 +464,9 @@ void Course::buildPalette()
     entries.append({QStringLiteral("validation"), QStringLiteral("page"), QStringLiteral("How wrong the models are"),
                     QStringLiteral("published timings of real TPUs against the simulator's predictions, row by row"),
                     QStringLiteral("validation error accuracy published measured sources")});
+    entries.append({QStringLiteral("profile"), QStringLiteral("page"), QStringLiteral("Your profile, measured"),
+                    QStringLiteral("open a jax.profiler profile: every op's device time beside its prediction"),
+                    QStringLiteral("profile xprof trace xplane measured device time ops")});
     entries.append({QStringLiteral("report"), QStringLiteral("page"), QStringLiteral("Export the progress report"),
                     QStringLiteral("PDF, HTML or JSON: chapters, stages, gates and every attempt"),
                     QStringLiteral("pdf html json export")});

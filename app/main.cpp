@@ -4,6 +4,7 @@
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
 #include "course.h"
+#include "profilesession.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
 #include "screenshot.h"
@@ -23,6 +24,7 @@
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 
 namespace {
 
@@ -60,8 +62,10 @@ int main(int argc, char *argv[])
         std::printf("tpu-course %s\n", TPU_COURSE_VERSION);
         return 0;
     }
+    // A profile alone is imported and the app exits; with a picture to make, it is shown.
+    const bool profileOnly = !opt.profilePath.isEmpty() && opt.screenshotPath.isEmpty() && opt.layoutReportPath.isEmpty();
     const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.reportPath.isEmpty()
-                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty();
+                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() || profileOnly;
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -79,7 +83,7 @@ int main(int argc, char *argv[])
     // thread, the store and the chapters on one of their own, while this
     // thread readies the fonts, answering the reading between steps
     // (answerReading).
-    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty();
+    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty() && !profileOnly;
     CourseData data(opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath,
                     opt.chapterDir.isEmpty()
                         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
@@ -116,6 +120,20 @@ int main(int argc, char *argv[])
         for (const QString &reason : result.verdict.reasons)
             std::printf("  %s\n", qPrintable(reason));
         return 0;
+    }
+
+    ProfileSession::provide(&store);
+    if (!opt.profilePath.isEmpty()) {
+        ProfileSession *profile = ProfileSession::instance();
+        if (const QString problem = profile->openNow(opt.profilePath); !problem.isEmpty()) {
+            std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.profilePath), qPrintable(problem));
+            return 2;
+        }
+        if (profileOnly) {
+            std::printf("%s\n%s\n", qPrintable(profile->summary().value(QStringLiteral("finding")).toString()),
+                        qPrintable(profile->stored()));
+            return 0;
+        }
     }
 
     if (!opt.reportPath.isEmpty()) {

@@ -1,6 +1,7 @@
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
+import TpuCourse.Profile
 
 // A plain Window, not ApplicationWindow: the first screen is made without
 // Qt Quick Controls, which load with the first page or popup that uses them.
@@ -40,6 +41,8 @@ Window {
             return !stackPage.restMade
         if (page === "piece")
             return pieceLoader.item !== null && pieceLoader.item.isBusy()
+        if (page === "profile")
+            return profileLoader.item === null || profileLoader.item.busy
         return page === "chapter" && chapterLoader.item !== null && chapterLoader.item.isBuilding()
     }
 
@@ -49,11 +52,13 @@ Window {
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; openPalette(); return true }
         if (place === "report") { openReport(); return true }
-        if (place === "bench" || place === "chips" || place === "validation") {
+        if (place === "bench" || place === "chips" || place === "validation" || place === "profile") {
             previous = page === place ? previous : page
             page = place
             if (place === "validation")
                 made(validationLoader).forceActiveFocus()  // its keys scroll it
+            if (place === "profile")
+                made(profileLoader).forceActiveFocus()
             return true
         }
         // ch11, or ch11#a-heading to open the chapter at that heading.
@@ -69,14 +74,29 @@ Window {
     }
 
     // Files dropped on the window: an open piece that reads files (the IR
-    // x-ray's dumps) takes them; anything else is a run record to import.
+    // x-ray's dumps) takes them; a profile opens on the profile page;
+    // anything else is a run record to import.
     function openFiles(urls) {
         for (const url of urls) {
             if (page === "piece" && pieceLoader.item.takeDroppedFile(url))
                 continue
+            if (Profile.looksLikeProfile(url.toString())) {
+                Profile.open(url.toString())
+                navigate("profile")
+                continue
+            }
             const result = Course.importRun(url.toString())
             made(toastLoader).show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
         }
+    }
+
+    // A program's HLO from a profile, shown in the IR x-ray at one op.
+    function openInXray(text, origin, op) {
+        if (!navigate("EX05"))
+            return
+        const xray = pieceLoader.item.shown()
+        if (xray && typeof xray.showDump === "function")
+            xray.showDump(text, origin, op)
     }
 
     function openChapter(number, focusPiece, anchor) {
@@ -162,6 +182,18 @@ Window {
         visible: window.page === "validation"
         source: "ValidationPage.qml"
         onLoaded: window.wire(item, "validationPage")
+    }
+
+    Loader {
+        id: profileLoader
+        anchors.fill: parent
+        active: false
+        visible: window.page === "profile"
+        source: "qrc:/qt/qml/TpuCourse/Profile/ProfilePage.qml"
+        onLoaded: {
+            window.wire(item, "profilePage")
+            item.openInXray.connect(window.openInXray)
+        }
     }
 
     // The palette and the report dialog too are made when first opened.

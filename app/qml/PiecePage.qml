@@ -65,6 +65,9 @@ Rectangle {
         pages = kept
     }
 
+    // The page of the piece on show, or null.
+    function shown() { return pages[pieceId] || null }
+
     // The piece on show still working out its first figures off the GUI
     // thread: a piece that does so says it through a `busy` property.
     function isBusy() {

@@ -1,4 +1,6 @@
 #include "shellfixture.h"
+
+#include "profilesession.h"
 #include "shellload.h"
 
 #include <catch2/catch.hpp>
@@ -13,6 +15,7 @@
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 
 ShellFixture::ShellFixture()
 {
@@ -27,6 +30,7 @@ ShellFixture::ShellFixture()
 
     m_course = std::make_unique<Course>(m_catalog, *m_store);
     m_course->exposeToQml();
+    ProfileSession::provide(&*m_store);
     m_engine = std::make_unique<QQmlApplicationEngine>();
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());

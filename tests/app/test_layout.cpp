@@ -4,6 +4,7 @@
 // as --layout-report.
 #include "layout/layoutreport.h"
 #include "shellfixture.h"
+#include "profilesession.h"
 
 #include <catch2/catch.hpp>
 
@@ -34,7 +35,7 @@ void settle(ShellFixture &shell)
 
 QStringList placesOf(ShellFixture &shell)
 {
-    QStringList places{"stack", "workshop", "bench", "chips", "validation", "palette", "report"};
+    QStringList places{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report"};
     for (int n = 1; n <= 15; ++n)
         places << QStringLiteral("ch%1").arg(n, 2, 10, QLatin1Char('0'));
     for (const QVariant &piece : shell.course().pieces()) {
@@ -57,6 +58,10 @@ void leave(ShellFixture &shell)
 TEST_CASE("every place fits the window at every common size", "[layout]")
 {
     ShellFixture shell;
+    // The profile page with a real profile open, as a learner sees it.
+    REQUIRE(ProfileSession::instance()
+                ->openNow(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"))
+                .isEmpty());
     const QStringList places = placesOf(shell);
     REQUIRE(places.size() >= 30);  // 22 places of the shell and chapters, eight instruments at least
     for (const char *built : {"EX01", "EX02", "EX03", "EX04", "EX05", "EX06", "EX07", "EX08", "EX09", "EX10", "EX11", "EX12", "M1", "M2", "M3", "M4", "M5", "M6", "D1", "D2", "D3", "D4"})

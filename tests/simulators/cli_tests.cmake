@@ -21,7 +21,7 @@ set_tests_properties(tpusim_bad_chip_exits_2 PROPERTIES WILL_FAIL TRUE)
 add_test(NAME tpusim_profile_table COMMAND tpusim_cli profile
          ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb)
 set_tests_properties(tpusim_profile_table PROPERTIES
-    PASS_REGULAR_EXPRESSION "copy-done.4 +copy-done \\(host to HBM\\) +jit_f +100 +194.4 ms")
+    PASS_REGULAR_EXPRESSION "copy-done.4 +copy-done, host→HBM +jit_f +100 +194.4 ms")
 add_test(NAME tpusim_profile_json_exact COMMAND tpusim_cli profile
          ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb --device 0 --json)
 set_tests_properties(tpusim_profile_json_exact PROPERTIES

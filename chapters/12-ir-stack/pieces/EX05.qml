@@ -101,6 +101,34 @@ Item {
         xray.loadFile(url)
         return true
     }
+    // A program's optimized HLO handed over by the profile page (decoded
+    // from the profile's Hlo Proto), opened at the op a row of it names.
+    property string pendingOp: ""
+    function showDump(text, origin, op) {
+        reset()
+        pendingOp = op
+        xray.loadText(text, origin)
+    }
+    function revealPending() {
+        if (pendingOp === "")
+            return
+        const needle = "%" + pendingOp + " = "
+        for (let p = 0; p < panes.length; ++p) {
+            const lines = (panes[p] || {}).lines || []
+            const i = lines.findIndex(l => l.indexOf(needle) >= 0)
+            if (i >= 0) {
+                pickPane = p
+                pickLine = i + 1
+                paneRepeater.itemAt(p).reveal(i + 1)
+                break
+            }
+        }
+        pendingOp = ""
+    }
+    Connections {
+        target: xray
+        function onParsed() { Qt.callLater(root.revealPending) }
+    }
     function load(id) {
         const entry = programs.find(p => p.id === id)
         program = id

@@ -180,6 +180,11 @@ QtObject {
     // marks the active op.
     readonly property var bandColors: ["#5b8def", "#c470a8", "#4fb3a9", "#9b7fe0", "#d9825b", "#7fae5a", "#5fb0d8", "#c9a03e"]
     function bandColor(i) { return bandColors[((i % bandColors.length) + bandColors.length) % bandColors.length] }
+    // A profile's op families (op_table.h's Family, in order): fusion,
+    // matmul, Pallas kernel, custom call, copy, host transfer, collective,
+    // async start, control, GPU kernel, other. No amber: that is predicted's.
+    readonly property var opFamilyColors: ["#5b8def", "#c470a8", "#4fb3a9", "#9b7fe0", "#d9825b", "#7fae5a",
+                                           "#5fb0d8", "#56606f", "#b5838d", "#e07a9b", "#8d99ae"]
 
     // --- contrast: every text colour the pages put on a ground, and the
     // edges of controls, as [what, foreground, ground, minimum ratio]. A

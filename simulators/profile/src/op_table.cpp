@@ -84,7 +84,7 @@ std::string kind_text(const Op& op, Family f) {
         case Family::host_transfer:
             if (op.opcode == "copy-done") {
                 // The result's layout says where the data went.
-                return contains(result_shape_of(op), "S(5)") ? "copy-done (HBM to host)" : "copy-done (host to HBM)";
+                return contains(result_shape_of(op), "S(5)") ? "copy-done, HBM→host" : "copy-done, host→HBM";
             }
             return (op.opcode.empty() ? std::string("copy") : op.opcode) + " (host memory)";
         default: break;
@@ -424,7 +424,7 @@ std::string finding(const OpTable& t) {
     for (const auto& [f, sec] : by_family)
         if (sec > by_family[top]) top = f;
     const double share = total > 0 ? by_family[top] / total : 0;
-    std::string text = std::string(family_name(top)) + " ops took " + percent(share) + " of the device's op time";
+    std::string text = std::string(family_plural(top)) + " took " + percent(share) + " of the device's op time";
     double bytes = 0, seconds = 0;
     for (const OpRow& r : t.rows)
         if (r.family == top && r.bytes_per_s > 0) {
@@ -437,17 +437,20 @@ std::string finding(const OpTable& t) {
         }
     const double rate = seconds > 0 ? bytes / seconds : 0;
     if (top == Family::host_transfer && !t.summary.host_link.empty()) {
-        std::string parts;
+        std::vector<std::string> moved, shares;
         for (const HostLinkUse& u : t.summary.host_link) {
             if (u.busy_s <= 0) continue;
             const double r = u.bytes / u.busy_s;
-            parts += (parts.empty() ? "" : "; ") + tpusim::format_bytes(u.bytes) + " " + u.direction + " at " +
-                     tpusim::format_rate(r, "B/s");
-            if (t.chip && t.chip->host_link_bandwidth.published())
-                parts += " (" + percent(r / t.chip->host_link_bandwidth.value) + " of the link's " +
-                         tpusim::format_rate(t.chip->host_link_bandwidth.value, "B/s") + " one way)";
+            moved.push_back(tpusim::format_bytes(u.bytes) + " " + (u.direction == "host to HBM" ? "toward HBM" : "toward the host") +
+                            " at " + tpusim::format_rate(r, "B/s"));
+            if (t.chip && t.chip->host_link_bandwidth.published()) shares.push_back(percent(r / t.chip->host_link_bandwidth.value));
         }
-        if (!parts.empty()) text += ": the device waited on copies between host memory and HBM over PCIe, " + parts;
+        if (!moved.empty()) {
+            text += ": it waited on PCIe, moving " + moved[0] + (moved.size() > 1 ? " and " + moved[1] : "");
+            if (!shares.empty())
+                text += ", " + shares[0] + (shares.size() > 1 ? " and " + shares[1] : "") + " of the link's " +
+                        tpusim::format_rate(t.chip->host_link_bandwidth.value, "B/s") + " each way";
+        }
     } else if (t.chip && rate > 0 && top != Family::collective) {
         const double hbm = t.chip->hbm_bandwidth.value * tpusim::device_fraction(*t.chip);
         text += ", reading and writing HBM at " + tpusim::format_rate(rate, "B/s") + " (" + percent(rate / hbm) +
@@ -457,13 +460,31 @@ std::string finding(const OpTable& t) {
     const DeviceSummary& s = t.summary;
     if (s.span_ps > 0) {
         const double idle = static_cast<double>(s.idle_ps) / static_cast<double>(s.span_ps);
-        text += " Between its first op and its last the device was idle " + percent(idle) + " of the time";
-        text += idle > 0.2 ? ": the gaps are time it waited on the host (dispatch, transfers, Python)." : ".";
+        text += " Between its first op and its last, the device sat idle " + percent(idle) + " of the time (" +
+                tpusim::format_time(static_cast<double>(s.idle_ps) * 1e-12) + ")";
+        text += idle > 0.2 ? ": time it waited on the host (dispatch, Python, input)." : ".";
     }
     return text;
 }
 
 }  // namespace
+
+std::string_view family_plural(Family f) {
+    switch (f) {
+        case Family::fusion: return "Fusions";
+        case Family::matmul: return "Matmuls";
+        case Family::pallas: return "Pallas kernels";
+        case Family::custom_call: return "Custom calls";
+        case Family::copy: return "Copies in HBM";
+        case Family::host_transfer: return "Copies between host memory and HBM";
+        case Family::collective: return "Collectives";
+        case Family::async_start: return "Async starts";
+        case Family::control: return "Loops and calls";
+        case Family::gpu_kernel: return "GPU kernels";
+        case Family::other: return "Other ops";
+    }
+    return "Other ops";
+}
 
 std::string_view family_name(Family f) {
     switch (f) {

@@ -73,6 +73,14 @@ std::size_t replacement_characters(const std::string& b) {
 
 }  // namespace
 
+std::vector<std::string> profile_files(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) return {path};
+    std::vector<std::string> out;
+    for (const fs::path& f : xplanes_in(path)) out.push_back(f.string());
+    return out;
+}
+
 std::string sniff(const std::string& b) {
     if (b.empty()) return "empty";
     if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x1f && static_cast<unsigned char>(b[1]) == 0x8b)
@@ -100,13 +108,14 @@ Profile read_profile(const std::string& path, const ReadOptions& options) {
     if (ec || !fs::exists(status))
         throw ProfileError(path + " does not exist.");
     if (fs::is_directory(status)) {
-        const std::vector<fs::path> files = xplanes_in(path);
+        const std::vector<std::string> files = profile_files(path);
         if (files.empty())
             throw ProfileError(path + " holds no .xplane.pb file, in it or under plugins/profile/: "
                                "give the folder jax.profiler.trace wrote, or the file itself.");
         Profile all;
-        for (const fs::path& f : files) {
-            Profile one = read_profile(f.string(), options);
+        for (const std::string& file : files) {
+            const fs::path f(file);
+            Profile one = read_profile(file, options);
             if (all.format.empty()) {
                 all = std::move(one);
                 continue;

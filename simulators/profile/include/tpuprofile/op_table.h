@@ -27,7 +27,8 @@ enum class Family {
     other
 };
 
-std::string_view family_name(Family f);  // "fusion", "matmul", "Pallas kernel", ...
+std::string_view family_name(Family f);    // "fusion", "matmul", "Pallas kernel", ...
+std::string_view family_plural(Family f);  // "Fusions", "Matmuls", "Pallas kernels", ...
 
 struct Prediction {
     bool available = false;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "tpusim/error.h"
 #include "tpuprofile/profile.h"
@@ -34,6 +35,10 @@ inline constexpr std::uint64_t max_xplane_bytes = (1ull << 31) - 1;
 // jax.profiler.trace wrote (its newest run under plugins/profile/ is read,
 // every host's file of it).
 Profile read_profile(const std::string& path, const ReadOptions& options = {});
+
+// The files read_profile reads for `path`: the path itself, or a folder's
+// .xplane.pb files of its newest run. Empty for a folder without any.
+std::vector<std::string> profile_files(const std::string& path);
 
 // The two formats, for a file already known to be one.
 Profile read_xplane(const std::string& path, const ReadOptions& options = {});

@@ -1,0 +1,253 @@
+#include "profileroofline.h"
+
+#include "profilesession.h"
+
+#include <tpusim/chips.h>
+#include <tpusim/provenance.h>
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr int kMostOps = 12;       // the longest ops with FLOPs and bytes
+constexpr double kLabelled = 6;    // of which the first few are named in place
+constexpr double kLeft = 56, kBottom = 28, kTop = 8, kRight = 12;  // margins for the axes' labels, px
+
+QString qs(const std::string &s) { return QString::fromStdString(s); }
+
+QString decade(double v, const char *unit)
+{
+    return qs(tpusim::format_rate(v, unit));
+}
+
+// An axis label: a power of ten in few characters ("100T", "1P", "0.01", "10k").
+QString tick(double v, bool prefixed)
+{
+    if (!prefixed) {
+        if (v >= 1000)
+            return QString::number(v / 1000, 'g', 3) + QLatin1Char('k');
+        return QString::number(v, 'g', 3);
+    }
+    static const char *prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    int i = 0;
+    while (v >= 1000 && i < 6) {
+        v /= 1000;
+        ++i;
+    }
+    return QString::number(v, 'g', 3) + QLatin1String(prefixes[i]);
+}
+
+}  // namespace
+
+ProfileRoofline::ProfileRoofline(QQuickItem *parent) : QQuickPaintedItem(parent)
+{
+    setAcceptHoverEvents(true);
+    setAcceptedMouseButtons(Qt::LeftButton);
+    setAntialiasing(true);
+}
+
+void ProfileRoofline::setSession(ProfileSession *session)
+{
+    if (session == m_session)
+        return;
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    if (m_session)
+        connect(m_session, &ProfileSession::deviceChanged, this, &ProfileRoofline::reload);
+    reload();
+    emit sessionChanged();
+}
+
+void ProfileRoofline::setLitRow(int row)
+{
+    if (row == m_litRow)
+        return;
+    m_litRow = row;
+    emit litRowChanged();
+    update();
+}
+
+void ProfileRoofline::reload()
+{
+    m_points.clear();
+    m_leftOut.clear();
+    m_peak = m_vpu = m_bandwidth = 0;
+    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    if (t && t->chip) {
+        const double fraction = tpusim::device_fraction(*t->chip);
+        m_peak = t->chip->peak_bf16.value * fraction;
+        m_vpu = t->chip->vpu_flops_per_core.value * t->chip->tensorcores.value * fraction;
+        m_bandwidth = t->chip->hbm_bandwidth.value * fraction;
+    } else if (t) {
+        m_peak = t->device->peak_flops;
+        m_bandwidth = t->device->peak_hbm_bandwidth;
+    }
+    int without = 0;
+    if (t) {
+        for (std::size_t i = 0; i < t->rows.size() && static_cast<int>(m_points.size()) < kMostOps; ++i) {
+            const tpuprofile::OpRow &r = t->rows[i];
+            const tpuprofile::Op &op = t->device->ops[static_cast<std::size_t>(r.op)];
+            if (r.self_per_call_s <= 0)
+                continue;
+            if (!(op.flops > 0 && op.bytes_accessed > 0 && r.family != tpuprofile::Family::async_start &&
+                  r.family != tpuprofile::Family::host_transfer)) {
+                ++without;
+                continue;
+            }
+            Point p;
+            p.row = static_cast<int>(i);
+            p.intensity = static_cast<double>(op.flops) / static_cast<double>(op.bytes_accessed);
+            p.measured = static_cast<double>(op.flops) / r.self_per_call_s;
+            p.predicted = r.predicted.available && r.predicted.time_s > 0 ? static_cast<double>(op.flops) / r.predicted.time_s : 0;
+            p.label = qs(tpuprofile::display_name(op));
+            m_points.push_back(p);
+        }
+    }
+    if (without > 0)
+        m_leftOut = QStringLiteral("%1 of the longer ops are not on it: they do no arithmetic (copies, transfers, "
+                                   "starts) or the profile gives no FLOPs for them.").arg(without);
+    // Axes: decades around the ops and the roof.
+    double xLo = 1e-1, xHi = 1e3, yLo = 1e10, yHi = std::max(1e12, m_peak * 2);
+    for (const Point &p : m_points) {
+        xLo = std::min(xLo, p.intensity / 2);
+        xHi = std::max(xHi, p.intensity * 2);
+        yLo = std::min(yLo, p.measured / 3);
+    }
+    if (m_peak > 0 && m_bandwidth > 0)
+        xHi = std::max(xHi, m_peak / m_bandwidth * 10);
+    m_xMin = std::pow(10, std::floor(std::log10(xLo)));
+    m_xMax = std::pow(10, std::ceil(std::log10(xHi)));
+    m_yMin = std::pow(10, std::floor(std::log10(yLo)));
+    m_yMax = std::pow(10, std::ceil(std::log10(yHi)));
+    emit contentChanged();
+    update();
+}
+
+QRectF ProfileRoofline::plot() const
+{
+    return QRectF(kLeft, kTop, std::max(10.0, width() - kLeft - kRight), std::max(10.0, height() - kTop - kBottom));
+}
+
+QPointF ProfileRoofline::at(double intensity, double flops) const
+{
+    const QRectF r = plot();
+    const double fx = (std::log10(intensity) - std::log10(m_xMin)) / (std::log10(m_xMax) - std::log10(m_xMin));
+    const double fy = (std::log10(flops) - std::log10(m_yMin)) / (std::log10(m_yMax) - std::log10(m_yMin));
+    return {r.left() + fx * r.width(), r.bottom() - fy * r.height()};
+}
+
+void ProfileRoofline::paint(QPainter *p)
+{
+    p->fillRect(QRectF(0, 0, width(), height()), m_ground);
+    const QRectF r = plot();
+    QFont f(m_font);
+    f.setPixelSize(m_fontSize);
+    p->setFont(f);
+    // Decades.
+    p->setPen(QPen(m_grid, 1));
+    for (double x = m_xMin; x <= m_xMax * 1.0001; x *= 10) {
+        const double px = at(x, m_yMin).x();
+        p->drawLine(QPointF(px, r.top()), QPointF(px, r.bottom()));
+    }
+    for (double y = m_yMin; y <= m_yMax * 1.0001; y *= 10) {
+        const double py = at(m_xMin, y).y();
+        p->drawLine(QPointF(r.left(), py), QPointF(r.right(), py));
+    }
+    p->setPen(m_ink);
+    for (double x = m_xMin; x <= m_xMax * 1.0001; x *= 10)
+        p->drawText(QRectF(at(x, m_yMin).x() - 30, r.bottom() + 2, 60, kBottom / 2), Qt::AlignHCenter | Qt::AlignTop,
+                    tick(x, false));
+    p->drawText(QRectF(r.left(), r.bottom() + kBottom / 2, r.width(), kBottom / 2), Qt::AlignHCenter | Qt::AlignTop,
+                QStringLiteral("FLOPs per HBM byte"));
+    for (double y = m_yMin; y <= m_yMax * 1.0001; y *= 10)
+        p->drawText(QRectF(0, at(m_xMin, y).y() - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, tick(y, true));
+    p->drawText(QRectF(r.left() + 4, r.top() + 2, r.width(), 16), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("FLOP/s"));
+
+    p->save();
+    p->setClipRect(r);
+    // The roofs: min(peak, intensity x bandwidth).
+    auto roof = [&](double peak, Qt::PenStyle style) {
+        if (!(peak > 0 && m_bandwidth > 0))
+            return;
+        QPainterPath path;
+        const double ridge = peak / m_bandwidth;
+        path.moveTo(at(m_xMin, m_xMin * m_bandwidth));
+        path.lineTo(at(ridge, peak));
+        path.lineTo(at(m_xMax, peak));
+        p->setPen(QPen(m_roof, 1.5, style));
+        p->drawPath(path);
+    };
+    roof(m_peak, Qt::SolidLine);
+    roof(m_vpu, Qt::DashLine);
+
+    // Ops: predicted ring, measured dot, the line between.
+    const double radius = std::max(3.0, m_fontSize * 0.4);
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const Point &pt = m_points[i];
+        const bool lit = pt.row == m_litRow;
+        const QPointF m = at(pt.intensity, pt.measured);
+        if (pt.predicted > 0) {
+            const QPointF q = at(pt.intensity, pt.predicted);
+            p->setPen(QPen(lit ? m_lit : m_predicted, 1, Qt::DotLine));
+            p->drawLine(m, q);
+            p->setPen(QPen(lit ? m_lit : m_predicted, 1.5));
+            p->setBrush(Qt::NoBrush);
+            p->drawEllipse(q, radius, radius);
+        }
+        p->setPen(Qt::NoPen);
+        p->setBrush(lit ? m_lit : m_measured);
+        p->drawEllipse(m, radius, radius);
+        if (static_cast<double>(i) < kLabelled || lit) {
+            p->setPen(lit ? m_lit : m_ink);
+            p->drawText(QRectF(m.x() + radius + 3, m.y() - 8, 220, 16), Qt::AlignLeft | Qt::AlignVCenter, pt.label);
+        }
+    }
+    p->restore();
+    if (m_points.empty()) {
+        p->setPen(m_ink);
+        p->drawText(r, Qt::AlignCenter | Qt::TextWordWrap,
+                    QStringLiteral("None of this device's longer ops does arithmetic the profile counts."));
+    }
+}
+
+int ProfileRoofline::pointAt(QPointF pos) const
+{
+    const double reach = std::max(6.0, m_fontSize * 0.6);
+    for (const Point &pt : m_points) {
+        if (QLineF(pos, at(pt.intensity, pt.measured)).length() <= reach)
+            return pt.row;
+        if (pt.predicted > 0 && QLineF(pos, at(pt.intensity, pt.predicted)).length() <= reach)
+            return pt.row;
+    }
+    return -1;
+}
+
+void ProfileRoofline::hoverMoveEvent(QHoverEvent *event)
+{
+    QString text;
+    const int row = pointAt(event->position());
+    for (const Point &pt : m_points) {
+        if (pt.row != row)
+            continue;
+        text = pt.label + QStringLiteral(": measured ") + decade(pt.measured, "FLOP/s") +
+               (pt.predicted > 0 ? QStringLiteral(", predicted ") + decade(pt.predicted, "FLOP/s") : QString()) +
+               QStringLiteral(" at ") + QString::number(pt.intensity, 'g', 3) + QStringLiteral(" FLOP/B");
+    }
+    if (text != m_pointed) {
+        m_pointed = text;
+        emit pointedChanged();
+    }
+}
+
+void ProfileRoofline::mousePressEvent(QMouseEvent *event)
+{
+    const int row = pointAt(event->position());
+    if (row >= 0)
+        emit picked(row);
+    event->setAccepted(row >= 0);
+}
