@@ -1,5 +1,7 @@
 #include "progressreport.h"
 
+#include <progress/profiles.h>
+
 #include <progress/drills.h>
 #include <tpusim/drills.h>
 #include "reportformat.h"
@@ -204,6 +206,49 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
     }
 }
 
+// The longest ops kept for each profiled device: enough to say where its
+// time went, few enough for a page.
+constexpr int kProfileOpsShown = 8;
+
+void addProfiles(ProgressReport &r, const progress::Store &store)
+{
+    const progress::ProfileLedger ledger(const_cast<progress::Store &>(store));
+    for (const auto &row : ledger.profiles()) {
+        const auto whole = ledger.importedProfile(row.id);
+        if (!whole)
+            continue;
+        ProgressReport::Profile p;
+        p.id = row.id;
+        p.device = QString::fromStdString(row.device);
+        p.deviceType = QString::fromStdString(row.deviceType);
+        p.chip = QString::fromStdString(row.chip);
+        p.format = QString::fromStdString(row.format);
+        p.sourceFile = QString::fromStdString(row.sourceFile);
+        p.sha256 = QString::fromStdString(row.fileSha256);
+        p.captured = QDateTime::fromString(QString::fromStdString(row.capturedAt), Qt::ISODate);
+        p.imported = QDateTime::fromMSecsSinceEpoch(row.importedAtMs, Qt::UTC);
+        p.opEvents = row.opEvents;
+        p.busyS = static_cast<double>(row.busyPs) * 1e-12;
+        p.spanS = static_cast<double>(row.spanPs) * 1e-12;
+        p.opCount = static_cast<int>(whole->ops.size());
+        for (const auto &o : whole->ops) {
+            if (p.top.size() >= kProfileOpsShown)
+                break;
+            ProgressReport::Profile::Op op;
+            op.op = QString::fromStdString(o.op);
+            op.kind = QString::fromStdString(o.kind);
+            op.program = QString::fromStdString(o.program);
+            op.occurrences = o.occurrences;
+            op.selfS = static_cast<double>(o.selfPs) * 1e-12;
+            op.perCallS = o.occurrences > 0 ? op.selfS / static_cast<double>(o.occurrences) : 0;
+            op.predictedS = o.predictedS.value_or(-1);
+            op.model = QString::fromStdString(o.model);
+            p.top.append(op);
+        }
+        r.profiles.append(p);
+    }
+}
+
 ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store, const QString &learner)
 {
     ProgressReport r;
@@ -216,6 +261,7 @@ ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const 
     addChapters(r, catalog, store, attempts);
     addEvidence(r, ledger, attempts);
     addDrills(r, catalog, store);
+    addProfiles(r, store);
     addActivity(r, store);
     return r;
 }

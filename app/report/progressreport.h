@@ -80,6 +80,28 @@ struct ProgressReport
         struct Point { QString label; double intensity = 0; double flopsPerS = 0; };
         QList<Point> points;
     };
+    // One device of an imported profile: what the device measured, with its
+    // longest ops beside their predictions.
+    struct Profile
+    {
+        qint64 id = 0;
+        QString device, deviceType, chip, format, sourceFile, sha256;
+        QDateTime captured;  // invalid when the profile does not say
+        QDateTime imported;
+        qint64 opEvents = 0;
+        double busyS = 0, spanS = 0;
+        int opCount = 0;
+        struct Op
+        {
+            QString op, kind, program;
+            qint64 occurrences = 0;
+            double selfS = 0;      // all occurrences
+            double perCallS = 0;
+            double predictedS = -1;  // per occurrence; -1 when not predicted
+            QString model;
+        };
+        QList<Op> top;  // the longest few, longest first
+    };
     struct EventKind { QString kind; qint64 count = 0; };
     // A drill's reviews: how many, how many right, retention on the second
     // and later reviews of a card kind, its level, the kinds due today and
@@ -118,6 +140,7 @@ struct ProgressReport
     QList<Run> runs;            // every imported run record, oldest first
     QList<Roofline> rooflines;  // one per chip with measured runs of your own
     QList<Drill> drills;        // every drill the simulator generates questions for
+    QList<Profile> profiles;    // every imported profile's devices, oldest first
     int ownMeasuredRuns = 0;
     int ownVerifiedRuns = 0;
     int exampleRuns = 0;

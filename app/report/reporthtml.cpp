@@ -2,6 +2,8 @@
 // chapter with its mastery work, and the activity log's counts.
 #include "reporthtml.h"
 
+#include <QFileInfo>
+
 #include <algorithm>
 #include "reportformat.h"
 #include "reporttheme.h"
@@ -145,6 +147,40 @@ QString runsSection(const ProgressReport &r)
     return h.join(QLatin1Char('\n'));
 }
 
+QString profilesSection(const ProgressReport &r)
+{
+    QStringList h;
+    h << QStringLiteral("<h2>Profiles</h2>");
+    if (r.profiles.isEmpty()) {
+        h << QStringLiteral("<p class=\"note\">No profiles imported yet.</p>");
+        return h.join(QLatin1Char('\n'));
+    }
+    h << QStringLiteral("<p class=\"note\">Every device of every imported jax.profiler profile: "
+                        "<span class=\"measured\">measured</span> device time, as the profiler recorded it on the chip, "
+                        "and for its longest ops the <span class=\"predicted\">predicted</span> time of one run on the "
+                        "same chip.</p>");
+    for (const auto &p : r.profiles) {
+        h << QStringLiteral("<p><b class=\"mono\">%1</b> · %2%3 · %4 op events, busy %5 of %6 · taken %7 · "
+                            "<span class=\"small mono\">%8 (sha256 %9…)</span></p>")
+                 .arg(esc(p.device), esc(p.deviceType), p.chip.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(esc(p.chip)),
+                      QString::number(p.opEvents), reportformat::duration(p.busyS), reportformat::duration(p.spanS),
+                      p.captured.isValid() ? reportformat::day(p.captured) : QStringLiteral("on a date the profile does not give"),
+                      esc(QFileInfo(p.sourceFile).fileName()), esc(p.sha256.left(12)));
+        h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
+                            "<th>op</th><th>kind</th><th>program</th><th>runs</th><th>self, all runs</th>"
+                            "<th>one run</th><th>predicted</th></tr></thead>");
+        for (const auto &o : p.top)
+            h << QStringLiteral("<tr><td class=\"mono\">%1</td><td>%2</td><td class=\"mono\">%3</td><td class=\"num\">%4</td>"
+                                "<td class=\"num measured\">%5</td><td class=\"num measured\">%6</td>"
+                                "<td class=\"num predicted\">%7</td></tr>")
+                     .arg(esc(o.op), esc(o.kind), esc(o.program), QString::number(o.occurrences),
+                          reportformat::duration(o.selfS), reportformat::duration(o.perCallS),
+                          o.predictedS >= 0 ? reportformat::duration(o.predictedS) : QStringLiteral("—"));
+        h << QStringLiteral("</table>");
+    }
+    return h.join(QLatin1Char('\n'));
+}
+
 QString chaptersSection(const ProgressReport &r)
 {
     QStringList h;
@@ -232,7 +268,7 @@ QString progressReportHtml(const ProgressReport &r, const ReportHtmlTarget &targ
     if (target.webPage)
         h << QStringLiteral("<div class=\"runninghead\">tpu-course · progress report · %1 · %2</div>")
                  .arg(esc(r.learner), reportformat::minute(r.generated));
-    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << chaptersSection(r) << drillsSection(r) << activitySection(r);
+    h << reporthtml::summaryPage(r, target) << attemptsSection(r) << runsSection(r) << profilesSection(r) << chaptersSection(r) << drillsSection(r) << activitySection(r);
     h << QStringLiteral("</body></html>");
     return h.join(QLatin1Char('\n'));
 }

@@ -79,6 +79,21 @@ QByteArray progressReportJson(const ProgressReport &r)
                                   {"retention", d.hasRetention ? QJsonValue(d.retention) : QJsonValue()},
                                   {"level", d.level}, {"dueToday", d.due}, {"reviewsPerDay", days}});
     }
+    QJsonArray profiles;
+    for (const auto &p : r.profiles) {
+        QJsonArray ops;
+        for (const auto &o : p.top)
+            ops.append(QJsonObject{{"op", o.op}, {"kind", o.kind}, {"program", o.program},
+                                   {"occurrences", o.occurrences}, {"selfS", o.selfS}, {"perCallS", o.perCallS},
+                                   {"predictedS", o.predictedS >= 0 ? QJsonValue(o.predictedS) : QJsonValue()},
+                                   {"model", o.model}});
+        profiles.append(QJsonObject{{"id", p.id}, {"provenance", "measured"}, {"device", p.device},
+                                    {"deviceType", p.deviceType}, {"chip", p.chip}, {"format", p.format},
+                                    {"sourceFile", p.sourceFile}, {"sha256", p.sha256},
+                                    {"captured", iso(p.captured)},
+                                    {"imported", iso(p.imported)}, {"opEvents", p.opEvents}, {"busyS", p.busyS},
+                                    {"spanS", p.spanS}, {"opCount", p.opCount}, {"longestOps", ops}});
+    }
     const QJsonObject summary{
         {"chapterCount", static_cast<int>(r.chapters.size())}, {"chaptersDone", r.chaptersDone},
         {"chaptersStarted", r.chaptersStarted}, {"itemsDone", r.itemsDone}, {"itemsTotal", r.itemsTotal},
@@ -97,6 +112,7 @@ QByteArray progressReportJson(const ProgressReport &r)
         {"runs", runs},
         {"rooflines", rooflines},
         {"drills", drills},
+        {"profiles", profiles},
         {"activity", QJsonObject{{"first", iso(r.firstActivity)}, {"last", iso(r.lastActivity)},
                                  {"events", r.eventCount}, {"byKind", kinds}}},
     };

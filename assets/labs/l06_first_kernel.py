@@ -64,6 +64,7 @@ def pallas_add(x: Any, y: Any, *, block_rows: int, block_cols: int, interpret: A
         in_specs=[spec, spec],
         out_specs=spec,
         compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")),
+        name="l06_add",  # how the kernel is named in a profile
         interpret=interpret,
     )(x, y)
 
@@ -94,9 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         "bytesMoved": moved,
     }
     if not args.interpret:
-        timing = labkit.timed(kernel, x, y, args=args)
+        timing = labkit.timed(kernel, x, y, args=args, name="Pallas kernel")
         xla = jax.jit(lambda a, b: a + b)
-        baseline = ("XLA x + y (jax.jit)", labkit.timed(xla, x, y, args=args).samples)
+        baseline = ("XLA x + y (jax.jit)", labkit.timed(xla, x, y, args=args, name="XLA baseline").samples)
         extra["achievedBytesPerSecond"] = moved / timing.median()
     labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype,
                   shapes={"rows": args.rows, "cols": args.cols}, timing=timing, baseline=baseline,

@@ -90,6 +90,7 @@ def pallas_scale(x: Any, block: tuple[int, int], interpret: Any = False) -> Any:
         in_specs=[spec],
         out_specs=spec,
         compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")),
+        name="l08_scale",  # how the kernel is named in a profile
         interpret=interpret,
     )(x)
 

@@ -123,6 +123,7 @@ def flash_attention(q: Any, k: Any, v: Any, *, block_q: int, block_k: int, inter
         out_shape=jax.ShapeDtypeStruct(q.shape, q.dtype),
         compiler_params=pltpu.CompilerParams(
             dimension_semantics=("parallel", "parallel", "parallel", "arbitrary")),
+        name="l09_flash_attention",  # how the kernel is named in a profile
         interpret=interpret,
     )(q, k, v)
 
@@ -174,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         extra["baselineCorrectness"] = record.compare(
             np.asarray(naive(q, k, v).astype(jnp.float32)), ref, reference_name=name,
             abs_tol=tol, rel_tol=tol).to_json()
-        timing = labkit.timed(kernel, q, k, v, args=args)
-        baseline = ("XLA naive attention: softmax(Q K^T / sqrt(d)) V with jnp", labkit.timed(naive, q, k, v, args=args).samples)
+        timing = labkit.timed(kernel, q, k, v, args=args, name="Pallas kernel")
+        baseline = ("XLA naive attention: softmax(Q K^T / sqrt(d)) V with jnp", labkit.timed(naive, q, k, v, args=args, name="XLA baseline").samples)
         extra["ratioToBaseline"] = timing.median() / labkit.median(baseline[1])
         print(f"flash / naive median time: {extra['ratioToBaseline']:.3f} (G3 needs < 1)")
     labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype,

@@ -155,6 +155,7 @@ def collective_matmul(x: Any, w: Any, *, num_devices: int, bm: int, bk: int, bn:
         ),
         out_shape=[jax.ShapeDtypeStruct((num_devices, m, n), x.dtype),   # y, by source chunk
                    jax.ShapeDtypeStruct((num_devices, m, k), x.dtype)],  # gathered X (the DMA targets)
+        name="l11_collective_matmul",  # how the kernel is named in a profile
         interpret=interpret,
     )(x, w)
     return y.reshape(num_devices * m, n)
@@ -176,6 +177,7 @@ def compute_only_matmul(xg: Any, w: Any, *, num_devices: int, bm: int, bk: int, 
             scratch_shapes=[pltpu.VMEM((bm, bn), jnp.float32)],
         ),
         out_shape=jax.ShapeDtypeStruct((num_devices, m, n), xg.dtype),
+        name="l11_compute_only_matmul",  # how the kernel is named in a profile
         interpret=interpret,
     )(xg.reshape(num_devices, m, xg.shape[1]), w)
     return y.reshape(num_devices * m, n)
@@ -216,18 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     timing = baseline = None
     if not args.interpret:
-        timing = labkit.timed(fused, x, w, args=args)
+        timing = labkit.timed(fused, x, w, args=args, name="Pallas kernel")
         # Compute-only: the same kernel minus the DMAs, on X already gathered (replicated).
         x_full = jax.device_put(x, jax.sharding.NamedSharding(mesh, P(None, None)))
         compute = jax.jit(labkit.shard_map(
             functools.partial(compute_only_matmul, num_devices=n_dev, **blocks),
             mesh=mesh, in_specs=(P(None, None), P(None, "x")), out_specs=P(None, "x")))
         extra["computeOnlyCorrectness"] = labkit.check_matmul(compute(x_full, w), x, w, args.dtype).to_json()
-        extra["computeOnlySamples"] = labkit.timed(compute, x_full, w, args=args).samples
+        extra["computeOnlySamples"] = labkit.timed(compute, x_full, w, args=args, name="compute only").samples
         xla = jax.jit(labkit.shard_map(
             lambda xs, ws: jnp.dot(lax.all_gather(xs, "x", tiled=True), ws),
             mesh=mesh, in_specs=(P("x", None), P(None, "x")), out_specs=P(None, "x")))
-        baseline = ("XLA all_gather then jnp.dot in shard_map", labkit.timed(xla, x, w, args=args).samples)
+        baseline = ("XLA all_gather then jnp.dot in shard_map", labkit.timed(xla, x, w, args=args, name="XLA baseline").samples)
         extra["ratioToComputeOnly"] = timing.median() / labkit.median(extra["computeOnlySamples"])
         print(f"collective / compute-only median time: {extra['ratioToComputeOnly']:.3f} (G4 needs <= 1.15)")
     labkit.finish(lab=LAB, script=__file__, args=args, dtype=args.dtype,

@@ -312,6 +312,39 @@ TEST_CASE("the HTML report is one self-contained page with the PDF's content", "
         CHECK(html.contains(v.toObject()["shape"].toObject()["text"].toString().toHtmlEscaped()));
 }
 
+TEST_CASE("imported profiles are in the report: every device, its longest ops measured beside predicted", "[report][binary]")
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+    const QString profile = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb");
+    const RunResult imported = runApp({"--db", db, "--import-profile", profile});
+    INFO(imported.err.toStdString());
+    REQUIRE(imported.exitCode == 0);
+    CHECK(imported.out.contains("Kept in your progress as measured runs: 4 devices"));
+    const QString json = dir.filePath(QStringLiteral("report.json"));
+    const QString html = dir.filePath(QStringLiteral("report.html"));
+    exportReport(db, json);
+    exportReport(db, html);
+    CHECK(schemaComplaint(json).isEmpty());
+    const QJsonArray profiles = readJson(json)["profiles"].toArray();
+    REQUIRE(profiles.size() == 4);
+    const QJsonObject first = profiles[0].toObject();
+    CHECK(first["provenance"].toString() == QStringLiteral("measured"));
+    CHECK(first["device"].toString() == QStringLiteral("/device:TPU:0"));
+    CHECK(first["chip"].toString() == QStringLiteral("v6e"));
+    CHECK(first["sha256"].toString().startsWith(QStringLiteral("e312ef8bd5a5")));
+    CHECK(first["captured"].toString().startsWith(QStringLiteral("2025-03-11")));
+    const QJsonArray ops = first["longestOps"].toArray();
+    REQUIRE(ops.size() == 8);
+    CHECK(ops[0].toObject()["op"].toString() == QStringLiteral("copy-done.4"));
+    CHECK(ops[0].toObject()["occurrences"].toInt() == 100);
+    CHECK(ops[0].toObject()["predictedS"].isDouble());
+    const QString page = QString::fromUtf8(readFile(html));
+    CHECK(page.contains(QStringLiteral("<h2>Profiles</h2>")));
+    CHECK(page.contains(QStringLiteral("copy-done.4")));
+    CHECK(page.contains(QStringLiteral("TPU v6 Lite (v6e)")));
+}
+
 TEST_CASE("a report into a missing folder is refused in one sentence, or the folder is made", "[report]")
 {
     QTemporaryDir dir;

@@ -339,6 +339,70 @@ class Timing(unittest.TestCase):
             record.time_calls(lambda: None, warmup=0, samples=1, block=lambda v: v, clock=lambda: 1.0)
 
 
+class Profiling(unittest.TestCase):
+    """--profile: one jax.profiler trace for the run, warm-up before it, each
+    timed call under a step named after what it times. A fake jax records
+    what the labs' helper asks of the profiler."""
+
+    def fake_jax(self):
+        events = []
+
+        class Annotation:
+            def __init__(self, name, **kw):
+                self.name, self.kw = name, kw
+
+            def __enter__(self):
+                events.append(("enter", self.name, self.kw.get("step_num")))
+
+            def __exit__(self, *exc):
+                return False
+
+        profiler = mock.MagicMock()
+        profiler.start_trace.side_effect = lambda d: events.append(("start", d, None))
+        profiler.stop_trace.side_effect = lambda: events.append(("stop", None, None))
+        profiler.TraceAnnotation = Annotation
+        profiler.StepTraceAnnotation = Annotation
+        jax = mock.MagicMock()
+        jax.profiler = profiler
+        jax.block_until_ready = lambda v: v
+        return jax, events
+
+    def test_kernel_and_baseline_in_one_trace_warmup_first(self):
+        from common import labkit  # noqa: PLC0415
+
+        jax, events = self.fake_jax()
+        with tempfile.TemporaryDirectory() as d, mock.patch.dict(sys.modules, {"jax": jax}):
+            args = labkit.parser("L07", "test").parse_args(["--profile", d, "--samples", "2", "--warmup", "1"])
+            calls = []
+            kernel = lambda: calls.append("kernel") or 1  # noqa: E731
+            xla = lambda: calls.append("xla") or 1  # noqa: E731
+            labkit.timed(kernel, args=args, name="Pallas kernel")
+            labkit.timed(xla, args=args, name="XLA baseline")
+            self.assertEqual(labkit.stop_profile(), d)
+            self.assertIsNone(labkit.stop_profile())
+        kinds = [e[0] for e in events]
+        self.assertEqual(kinds.count("start"), 1)
+        self.assertEqual(kinds[-1], "stop")
+        start = kinds.index("start")
+        # The kernel's warm-up call ran before the trace began.
+        self.assertEqual(events[0], ("enter", "warm-up, not timed: Pallas kernel", None))
+        self.assertLess(0, start)
+        steps = [(name, n) for kind, name, n in events[start:] if kind == "enter" and n is not None]
+        self.assertEqual(steps, [("Pallas kernel", 0), ("Pallas kernel", 1), ("XLA baseline", 0), ("XLA baseline", 1)])
+        self.assertEqual(calls, ["kernel"] * 3 + ["xla"] * 3)
+
+    def test_no_trace_without_the_flag_or_in_interpret_mode(self):
+        from common import labkit  # noqa: PLC0415
+
+        jax, events = self.fake_jax()
+        with mock.patch.dict(sys.modules, {"jax": jax}):
+            args = labkit.parser("L07", "test", interpret=True).parse_args(["--interpret", "--profile", "/tmp/x"])
+            self.assertFalse(labkit.profiling(args))
+            args = labkit.parser("L07", "test").parse_args(["--samples", "1", "--warmup", "0"])
+            labkit.timed(lambda: 1, args=args)
+        self.assertEqual(events, [])
+
+
 class Correctness(unittest.TestCase):
     def setUp(self):
         try:

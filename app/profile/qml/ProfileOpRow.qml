@@ -14,7 +14,7 @@ Rectangle {
 
     implicitHeight: Theme.px(30)
     color: selected ? Theme.accentSoft : hover.hovered && !header ? Theme.cardHover : "transparent"
-    readonly property real nameWidth: Math.round(width * 0.2)
+    readonly property real nameWidth: Math.round(width * 0.17)
     readonly property real shareSum: columns.reduce((s, c) => s + c.share, 0)
     function cellWidth(c) { return (width - nameWidth - Theme.gap * columns.length) * c.share / shareSum }
     function cellText(i) {

@@ -14,16 +14,16 @@ Rectangle {
     // Columns: key (for sorting, "" when not sortable), title, share of the
     // width left after the name column, right-aligned.
     readonly property var columns: [
-        { key: "kind", title: "kind", share: 1.6, right: false },
-        { key: "", title: "program", share: 1.2, right: false },
-        { key: "count", title: "count", share: 0.6, right: true },
-        { key: "perCall", title: "self / run", share: 0.9, right: true },
-        { key: "time", title: "self total", share: 0.9, right: true },
-        { key: "", title: "share", share: 0.6, right: true },
-        { key: "", title: "FLOP/s", share: 0.9, right: true },
+        { key: "kind", title: "kind", share: 1.5, right: false },
+        { key: "", title: "program", share: 1.7, right: false },
+        { key: "count", title: "count", share: 0.5, right: true },
+        { key: "perCall", title: "self / run", share: 0.85, right: true },
+        { key: "time", title: "self total", share: 0.85, right: true },
+        { key: "", title: "share", share: 0.55, right: true },
+        { key: "", title: "FLOP/s", share: 1.1, right: true },
         { key: "", title: "B/s", share: 0.9, right: true },
-        { key: "", title: "predicted", share: 0.9, right: true },
-        { key: "error", title: "error", share: 0.8, right: true }
+        { key: "", title: "predicted", share: 0.85, right: true },
+        { key: "error", title: "error", share: 0.7, right: true }
     ]
     readonly property real rowHeight: Theme.px(30)
     readonly property int rowsShown: Math.min(Math.max(model.count, 1), 16)

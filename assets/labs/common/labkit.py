@@ -31,6 +31,10 @@ def parser(lab: str, description: str, *, interpret: bool = False,
                    help="back-to-back calls per timed sample, the sample being their mean; more than 1 "
                         f"hides the host's dispatch cost behind short ops (default {calls_per_sample})")
     p.add_argument("--seed", type=int, default=0, help="seed for the random inputs (default 0)")
+    p.add_argument("--profile", metavar="DIR", default=None,
+                   help="also record the timed calls with jax.profiler.trace into DIR, for the app's "
+                        "profile page (tpu-course --import-profile DIR): device time op by op, the "
+                        "kernel and its baseline in one trace, warm-up kept out where it can be")
     if interpret:
         p.add_argument(
             "--interpret", action="store_true",
@@ -48,10 +52,62 @@ def check_common(args: argparse.Namespace) -> None:
         raise SystemExit("--calls-per-sample must be at least 1")
 
 
-def timed(fn: Callable[..., Any], *fn_args: Any, args: argparse.Namespace) -> record.Timing:
-    """record.time_calls with the lab's --warmup, --samples and --calls-per-sample."""
-    return record.time_calls(fn, *fn_args, warmup=args.warmup, samples=args.samples,
+# The profiler trace under way with --profile: one for the whole run, so one
+# import shows a kernel and its baseline side by side. Started after the
+# first timed function's warm-up, stopped by finish().
+_trace_dir: str | None = None
+
+
+def profiling(args: argparse.Namespace) -> bool:
+    """True when this run records a profile: --profile given, and on a TPU
+    (interpret mode times nothing, so it has nothing to profile)."""
+    return bool(getattr(args, "profile", None)) and not getattr(args, "interpret", False)
+
+
+def timed(fn: Callable[..., Any], *fn_args: Any, args: argparse.Namespace, name: str | None = None) -> record.Timing:
+    """record.time_calls with the lab's --warmup, --samples and --calls-per-sample.
+
+    With --profile the timed calls also go into a jax.profiler trace: the
+    warm-up runs first (outside the trace for the first function timed; for
+    later ones it is inside, marked "warm-up, not timed"), then each timed
+    call runs under a step annotation named after the function, so the
+    profile tells the kernel's calls from the baseline's."""
+    if not profiling(args):
+        return record.time_calls(fn, *fn_args, warmup=args.warmup, samples=args.samples,
+                                 calls_per_sample=args.calls_per_sample)
+    import jax  # noqa: PLC0415
+
+    global _trace_dir
+    label = name or getattr(fn, "__name__", "timed")
+    with jax.profiler.TraceAnnotation("warm-up, not timed: " + label):
+        for _ in range(args.warmup):
+            jax.block_until_ready(fn(*fn_args))
+    if _trace_dir is None:
+        os.makedirs(args.profile, exist_ok=True)
+        jax.profiler.start_trace(args.profile)
+        _trace_dir = args.profile
+    step = 0
+
+    def annotated(*call_args: Any) -> Any:
+        nonlocal step
+        with jax.profiler.StepTraceAnnotation(label, step_num=step):
+            step += 1
+            return fn(*call_args)
+
+    return record.time_calls(annotated, *fn_args, warmup=0, samples=args.samples,
                              calls_per_sample=args.calls_per_sample)
+
+
+def stop_profile() -> str | None:
+    """Ends the trace --profile started, if any; returns its folder."""
+    global _trace_dir
+    if _trace_dir is None:
+        return None
+    import jax  # noqa: PLC0415
+
+    jax.profiler.stop_trace()
+    done, _trace_dir = _trace_dir, None
+    return done
 
 
 def matmul_reference(a: Any, b: Any) -> Any:
@@ -190,6 +246,7 @@ def finish(
 ) -> dict[str, Any]:
     """Builds the record from the live backend, writes it atomically, prints a summary."""
     interpret = bool(getattr(args, "interpret", False))
+    profile_dir = stop_profile()
     try:
         rec = record.build_record(
             lab=lab,
@@ -209,4 +266,9 @@ def finish(
         raise SystemExit(2) from e
     print(record.summary(rec))
     print(f"wrote {args.out}: import it in the app (Labs > {lab}) or with tpu-course --import-run {args.out}")
+    if profile_dir is not None:
+        print(f"wrote a profile in {profile_dir}: open it on the app's profile page, or with "
+              f"tpu-course --import-profile {profile_dir}")
+    elif getattr(args, "profile", None) and interpret:
+        print("no profile written: an interpret run times nothing on a TPU", file=sys.stderr)
     return rec
