@@ -67,3 +67,13 @@ foreach(seed IN LISTS index_maps)
     file(WRITE ${corpus}/seed${n} "${seed}")
 endforeach()
 run_fuzzer(fuzz_index_map ${corpus} 4096)
+
+# The profile reader, from real profiles cut to the fuzzer's length and a
+# small trace JSON.
+set(corpus ${WORK_DIR}/corpus_profile)
+fresh_corpus(${corpus})
+file(GLOB seeds ${SOURCE_DIR}/tests/simulators/profiles/*.xplane.pb
+                ${SOURCE_DIR}/tests/simulators/fuzz-regressions/*.profile)
+file(COPY ${seeds} DESTINATION ${corpus})
+file(WRITE ${corpus}/trace.json "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"/device:TPU:0\"}},{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Ops\"}},{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":3,\"name\":\"fusion.1\"}]}")
+run_fuzzer(fuzz_profile ${corpus} 65536)

@@ -27,7 +27,8 @@ Rectangle {
             objectName: "profileFinding"
             Layout.fillWidth: true
             Layout.maximumWidth: Theme.px(1000)
-            text: root.summary.finding || ""
+            // A figure stays with its unit, and a rate's unit stays whole.
+            text: (root.summary.finding || "").replace(/(\d) (?=[A-Za-zµ%])/g, "$1\u00a0").replace(/\//g, "/\u2060")
             font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; lineHeight: 1.25
             color: Theme.inkText
             wrapMode: Text.WordWrap
