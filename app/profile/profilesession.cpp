@@ -65,6 +65,7 @@ QString programName(const tpuprofile::Profile &p, const tpuprofile::OpTable &t, 
 
 struct ProfileSession::Outcome {
     std::shared_ptr<const tpuprofile::Profile> profile;
+    std::vector<tpuprofile::OpTable> tables;
     QString sha256;
     QString problem;
 };
@@ -179,6 +180,9 @@ void ProfileSession::open(const QString &pathOrUrl)
         try {
             const std::string file = path.toStdString();
             outcome->profile = std::make_shared<const tpuprofile::Profile>(tpuprofile::read_profile(file, options));
+            // The tables too: costing a large program's HLO takes a while.
+            for (std::size_t i = 0; i < outcome->profile->devices.size(); ++i)
+                outcome->tables.push_back(tpuprofile::op_table(*outcome->profile, i));
             outcome->sha256 = sha256Of(tpuprofile::profile_files(file));
         } catch (const std::exception &e) {
             outcome->problem = QString::fromUtf8(e.what());
@@ -216,7 +220,10 @@ void ProfileSession::finish()
             emit stateChanged();
         return;
     }
+    m_ops.reset(nullptr, {});
+    m_table = nullptr;
     m_profile = outcome->profile;
+    m_tables = std::move(outcome->tables);
     m_path = m_pendingPath;
     m_sha256 = outcome->sha256;
     m_device = static_cast<int>(tpuprofile::first_device(*m_profile));
@@ -239,13 +246,13 @@ void ProfileSession::setDevice(int device)
 void ProfileSession::rebuildTable()
 {
     m_ops.reset(nullptr, {});
-    m_table.reset();
+    m_table = nullptr;
     m_summary.clear();
-    if (!m_profile || m_profile->devices.empty()) {
+    if (!m_profile || m_device < 0 || m_device >= static_cast<int>(m_tables.size())) {
         emit deviceChanged();
         return;
     }
-    m_table = std::make_unique<tpuprofile::OpTable>(tpuprofile::op_table(*m_profile, static_cast<std::size_t>(m_device)));
+    m_table = &m_tables[static_cast<std::size_t>(m_device)];
     const tpuprofile::OpTable &t = *m_table;
     const tpuprofile::Device &d = *t.device;
     std::vector<QString> programs;
@@ -316,7 +323,7 @@ void ProfileSession::rebuildTable()
                  {"capturedAt", when},
                  {"measuredDetails", details},
                  {"plane", qs(d.plane)}};
-    m_ops.reset(m_table.get(), std::move(programs));
+    m_ops.reset(m_table, std::move(programs));
     emit deviceChanged();
 }
 
@@ -339,7 +346,7 @@ void ProfileSession::storeImport()
             const tpuprofile::Device &d = m_profile->devices[i];
             if (d.ops.empty())
                 continue;
-            const tpuprofile::OpTable t = tpuprofile::op_table(*m_profile, i);
+            const tpuprofile::OpTable &t = m_tables[i];
             progress::ProfileImportRow row;
             row.fileSha256 = m_sha256.toStdString();
             row.device = d.plane;
@@ -405,6 +412,14 @@ QVariantMap ProfileSession::detail(int row) const
         cost << qs(tpusim::format_bytes(static_cast<double>(op.bytes_accessed)));
     if (r.intensity >= 0)
         cost << QString::number(r.intensity, 'g', 3) + QStringLiteral(" FLOP/B");
+    QString hloCost;
+    if (r.tpusim_cost.available)
+        hloCost = QStringLiteral("libtpusim's own reading of the instruction in the program's HLO: %1 FLOPs and %2 a run, "
+                                 "%3 on the roofline (%4-bound)")
+                      .arg(QString::number(r.tpusim_cost.flops, 'g', 4), qs(tpusim::format_bytes(r.tpusim_cost.bytes)),
+                           qs(tpusim::format_time(r.tpusim_cost.time_s)), qs(r.tpusim_cost.bound));
+    else if (!r.tpusim_cost.reason.empty())
+        hloCost = QString::fromStdString(r.tpusim_cost.reason);
     QString transfer;
     if (r.transfer_s > 0 && r.start_op >= 0)
         transfer = QStringLiteral("From its %1 to its end the transfer took %2 on average.")
@@ -419,6 +434,7 @@ QVariantMap ProfileSession::detail(int row) const
             {"measured", measured},
             {"cost", cost.join(QStringLiteral(" · "))},
             {"transfer", transfer},
+            {"hloCost", hloCost},
             {"predictedKnown", r.predicted.available},
             {"predicted", r.predicted.available ? qs(tpusim::format_time(r.predicted.time_s)) : QString()},
             {"model", qs(r.predicted.model)},

@@ -84,7 +84,7 @@ public:
 
     // For the painted views, C++ to C++.
     const tpuprofile::Profile *profile() const { return m_profile.get(); }
-    const tpuprofile::OpTable *table() const { return m_table.get(); }
+    const tpuprofile::OpTable *table() const { return m_table; }
 
     // Reads synchronously, for the command line; returns the problem or "".
     QString openNow(const QString &path);
@@ -114,7 +114,8 @@ private:
     QString m_stored;
     int m_device = 0;
     std::shared_ptr<const tpuprofile::Profile> m_profile;
-    std::unique_ptr<tpuprofile::OpTable> m_table;
+    std::vector<tpuprofile::OpTable> m_tables;  // one per device, made with the read
+    const tpuprofile::OpTable *m_table = nullptr;
     QVariantMap m_summary;
     ProfileOpModel m_ops;
 

@@ -90,6 +90,14 @@ Rectangle {
                 wrapMode: Text.WordWrap
             }
         }
+        Text {
+            Layout.fillWidth: true
+            visible: root.chosen && (root.detail.hloCost || "") !== ""
+            text: root.detail.hloCost || ""
+            font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.2
+            color: Theme.predicted
+            wrapMode: Text.WordWrap
+        }
         MonoText {
             Layout.fillWidth: true
             visible: root.chosen && (root.detail.tfOp || "") !== ""

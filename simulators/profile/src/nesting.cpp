@@ -20,7 +20,7 @@ void nest_events(std::vector<OpEvent>& events, std::size_t begin, std::size_t en
     std::vector<Open> stack;
     auto close = [&](const Open& o) {
         Op& op = ops[static_cast<std::size_t>(o.op)];
-        op.self_ps += o.self;
+        op.self_ps = saturating_add(op.self_ps, o.self);
         op.min_ps = op.min_ps < 0 ? o.self : std::min(op.min_ps, o.self);
         op.max_ps = std::max(op.max_ps, o.self);
     };

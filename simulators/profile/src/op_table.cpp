@@ -12,8 +12,11 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <memory>
 
+#include "nesting.h"
 #include "tpusim/collective.h"
+#include "tpusim/fusion.h"
 #include "tpusim/dtype.h"
 #include "tpusim/error.h"
 #include "tpusim/ir.h"
@@ -246,7 +249,7 @@ void summarize(const Device& d, const Profile& profile, OpTable& t) {
         p.id = m.program_id;
         p.name = m.name;
         ++p.runs;
-        p.total_ps += m.duration_ps;
+        p.total_ps = saturating_add(p.total_ps, m.duration_ps);
     }
     for (const Op& op : d.ops) {
         if (!op.has_program_id) continue;
@@ -256,7 +259,7 @@ void summarize(const Device& d, const Profile& profile, OpTable& t) {
             const Program* prog = profile.program(op.program_id);
             p.name = prog ? prog->name : std::to_string(op.program_id);
         }
-        p.op_self_ps += op.self_ps;
+        p.op_self_ps = saturating_add(p.op_self_ps, op.self_ps);
     }
     for (auto& [id, p] : programs) s.programs.push_back(p);
     std::sort(s.programs.begin(), s.programs.end(),
@@ -467,6 +470,30 @@ std::string finding(const OpTable& t) {
     return text;
 }
 
+// libtpusim's cost of every kernel of a program's HLO, by instruction name.
+struct ProgramCosts {
+    std::map<std::string, const tpusim::fusion::HloKernel*> by_name;
+    tpusim::fusion::HloCost cost;
+    std::string reason;  // why there are none
+};
+
+std::unique_ptr<ProgramCosts> cost_program(const Program* program, const tpusim::Chip& chip) {
+    auto out = std::make_unique<ProgramCosts>();
+    if (!program || program->hlo_text.empty()) {
+        out->reason = program && !program->hlo_error.empty() ? program->hlo_error
+                                                              : "The profile carries no HLO for this program.";
+        return out;
+    }
+    try {
+        const tpusim::ir::Module m = tpusim::ir::parse_hlo(program->hlo_text);
+        out->cost = tpusim::fusion::cost_hlo_kernels(m, chip);
+        for (const auto& k : out->cost.kernels) out->by_name.emplace(k.name, &k);
+    } catch (const tpusim::InputError& e) {
+        out->reason = std::string("The program's HLO cannot be costed: ") + e.what();
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string_view family_plural(Family f) {
@@ -604,6 +631,7 @@ OpTable op_table(const Profile& profile, std::size_t index, const std::string& c
 
     summarize(d, profile, t);
     const double busy = static_cast<double>(t.summary.busy_ps) * 1e-12;
+    std::map<std::uint64_t, std::unique_ptr<ProgramCosts>> costs;
     for (std::size_t i = 0; i < d.ops.size(); ++i) {
         const Op& op = d.ops[i];
         OpRow r;
@@ -623,6 +651,28 @@ OpTable op_table(const Profile& profile, std::size_t index, const std::string& c
         if (t.chip) r.predicted = predict(op, r.family, *t.chip, tpu_devices);
         else r.predicted = not_predicted(t.chip_note);
         if (r.predicted.available) r.error = relative_error(r.predicted.time_s, r.self_per_call_s);
+        // Kernels that compute: copies, transfers, collectives and starts
+        // move bytes the HLO cost model would price as HBM traffic, which
+        // their own predictions above already do better.
+        const bool computes = r.family == Family::fusion || r.family == Family::matmul || r.family == Family::pallas ||
+                              r.family == Family::custom_call || r.family == Family::other;
+        if (t.chip && op.has_program_id && d.kind == DeviceKind::tensor_core && computes) {
+            auto& c = costs[op.program_id];
+            if (!c) c = cost_program(profile.program(op.program_id), *t.chip);
+            const auto k = c->by_name.find(op.name);
+            if (k != c->by_name.end()) {
+                r.tpusim_cost.available = true;
+                r.tpusim_cost.flops = k->second->flops;
+                r.tpusim_cost.bytes = k->second->bytes_read + k->second->bytes_written;
+                r.tpusim_cost.time_s = k->second->time_s / tpusim::device_fraction(*t.chip);
+                r.tpusim_cost.bound = k->second->bound == tpusim::Bound::memory ? "HBM"
+                                      : k->second->engine == tpusim::Engine::mxu ? "MXU" : "VPU";
+            } else {
+                r.tpusim_cost.reason = c->reason.empty()
+                                           ? "libtpusim's HLO cost model does not count this instruction as a kernel."
+                                           : c->reason;
+            }
+        }
         t.rows.push_back(std::move(r));
     }
     pair_async(d, t);

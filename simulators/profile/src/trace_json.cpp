@@ -67,6 +67,13 @@ private:
     char buf_[1 << 16];
 };
 
+// A JSON number as an integer id, when it is one in range.
+bool whole(double v, std::int64_t& out) {
+    if (!std::isfinite(v) || std::fabs(v) > 9.0e18 || v != std::floor(v)) return false;
+    out = static_cast<std::int64_t>(v);
+    return true;
+}
+
 struct RawX {
     std::int64_t pid = 0, tid = 0;
     double ts = 0, dur = 0;
@@ -81,6 +88,7 @@ public:
     std::vector<RawX> events;  // only on device processes' op lines, once named
     std::vector<RawX> pending; // events whose process was not yet named
     std::int64_t complete_events = 0;
+    std::int64_t malformed_events = 0;  // ids or times not usable: left out
     bool saw_trace_events = false;
     std::string error;
 
@@ -136,6 +144,7 @@ private:
         std::string ph, name, arg_name;
         std::int64_t pid = 0, tid = 0;
         double ts = 0, dur = 0;
+        bool malformed = false;
     };
 
     bool scalar(const Value& v) {
@@ -143,8 +152,8 @@ private:
         if (depth_ == 3) {
             if (key_ == "ph") event_.ph = v.s;
             else if (key_ == "name") event_.name = v.s;
-            else if (key_ == "pid") event_.pid = static_cast<std::int64_t>(v.d);
-            else if (key_ == "tid") event_.tid = static_cast<std::int64_t>(v.d);
+            else if (key_ == "pid") event_.malformed |= !(v.number && whole(v.d, event_.pid));
+            else if (key_ == "tid") event_.malformed |= !(v.number && whole(v.d, event_.tid));
             else if (key_ == "ts") event_.ts = v.d;
             else if (key_ == "dur") event_.dur = v.d;
         } else if (depth_ == 4 && key_ == "name") {
@@ -154,6 +163,13 @@ private:
     }
 
     void finish_event() {
+        // Microseconds, as ps below: a time past about 11 days of trace, a
+        // negative span or a number that is not one is not an event.
+        if (event_.malformed || !std::isfinite(event_.ts) || !std::isfinite(event_.dur) || event_.dur < 0 ||
+            std::fabs(event_.ts) > 1e12 || event_.dur > 1e12) {
+            if (event_.ph == "X" || event_.ph == "M") ++malformed_events;
+            return;
+        }
         if (event_.ph == "M") {
             if (event_.name == "process_name") processes[event_.pid] = event_.arg_name;
             else if (event_.name == "thread_name") threads[{event_.pid, event_.tid}] = event_.arg_name;
@@ -232,6 +248,9 @@ Profile read_trace_json(const std::string& path, const ReadOptions& options) {
     profile.notes.push_back(
         "A trace JSON names ops and times them but gives no FLOPs, bytes or program ids: "
         "predictions from cost data need the .xplane.pb file.");
+    if (sax.malformed_events > 0)
+        profile.notes.push_back(std::to_string(sax.malformed_events) +
+                                " events were left out: their ids or times are not numbers a trace can hold.");
     for (const std::int64_t cap : {1000000, 5000000})
         if (sax.complete_events == cap)
             profile.notes.push_back("The trace holds exactly " + std::to_string(cap) +
@@ -296,7 +315,7 @@ Profile read_trace_json(const std::string& path, const ReadOptions& options) {
         }
         Op& op = d.ops[static_cast<std::size_t>(it->second)];
         ++op.occurrences;
-        op.total_ps += duration;
+        op.total_ps = saturating_add(op.total_ps, duration);
         ++d.events_read;
         d.timeline.push_back({start, duration, it->second, 0,
                               static_cast<std::int32_t>(lane_it - d.lanes.begin())});

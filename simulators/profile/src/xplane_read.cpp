@@ -300,6 +300,7 @@ struct DeviceBuild {
     std::unordered_map<std::int64_t, std::string> interned;  // negative ids: strings met inline
     std::unordered_map<std::string, std::int64_t> intern_ids;
     std::int64_t base_ns = 0;
+    std::int64_t skipped = 0;  // events and lines with times no trace can hold
 };
 
 std::int64_t intern(DeviceBuild& b, const StatNames& names, const RawStat& s) {
@@ -484,7 +485,16 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
                 pf.skip();
                 continue;
             }
-            const std::int64_t line_base_ps = (info.timestamp_ns - b.base_ns) * 1000;
+            // A line starts at most an event's span from the device's first
+            // line: further is damage, and its events are not read.
+            std::int64_t line_base_ns = 0;
+            if (__builtin_sub_overflow(info.timestamp_ns, b.base_ns, &line_base_ns) ||
+                line_base_ns < 0 || line_base_ns > max_event_ps / 1000) {
+                ++b.skipped;
+                pf.skip();
+                continue;
+            }
+            const std::int64_t line_base_ps = line_base_ns * 1000;
             const std::size_t begin = b.device.timeline.size();
             const std::int32_t lane = use == LineUse::ops ? static_cast<std::int32_t>(b.device.lanes.size()) : 0;
             if (use == LineUse::ops) b.device.lanes.push_back(info.name);
@@ -499,10 +509,15 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
                     if ((++count & 0x3fff) == 0) progress.at(pass_base, in);
                     const auto md_it = p.events.find(e.metadata_id);
                     const EventMeta* md = md_it == p.events.end() ? nullptr : &md_it->second;
-                    const std::int64_t start =
-                        line_base_ps + (e.device_offset_ps >= 0 ? e.device_offset_ps : e.offset_ps);
+                    const std::int64_t offset = e.device_offset_ps >= 0 ? e.device_offset_ps : e.offset_ps;
                     const std::int64_t duration =
                         e.device_duration_ps >= 0 ? e.device_duration_ps : e.duration_ps;
+                    if (offset < 0 || offset > max_event_ps || duration < 0 || duration > max_event_ps ||
+                        e.occurrences < 0 || e.occurrences > max_event_ps) {
+                        ++b.skipped;  // times no trace can hold: damage
+                        continue;
+                    }
+                    const std::int64_t start = line_base_ps + offset;
                     if (use == LineUse::modules || use == LineUse::steps) {
                         Span s;
                         s.name = md ? md->name : std::string();
@@ -534,13 +549,13 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
                     ++b.device.events_read;
                     if (!e.has_offset) {
                         // An aggregated event: a count and a total, no place in time.
-                        op.occurrences += e.occurrences;
-                        op.total_ps += duration;
-                        op.self_ps += duration;
+                        op.occurrences = saturating_add(op.occurrences, e.occurrences);
+                        op.total_ps = saturating_add(op.total_ps, duration);
+                        op.self_ps = saturating_add(op.self_ps, duration);
                         continue;
                     }
                     op.occurrences += 1;
-                    op.total_ps += duration;
+                    op.total_ps = saturating_add(op.total_ps, duration);
                     b.device.timeline.push_back({start, duration, it->second, 0, lane});
                 }
             });
@@ -574,9 +589,9 @@ void merge_ops(DeviceBuild& b) {
         }
         Op& into = b.device.ops[static_cast<std::size_t>(it->second)];
         remap[i] = it->second;
-        into.occurrences += op.occurrences;
-        into.total_ps += op.total_ps;
-        into.self_ps += op.self_ps;
+        into.occurrences = saturating_add(into.occurrences, op.occurrences);
+        into.total_ps = saturating_add(into.total_ps, op.total_ps);
+        into.self_ps = saturating_add(into.self_ps, op.self_ps);
         if (op.min_ps >= 0) into.min_ps = into.min_ps < 0 ? op.min_ps : std::min(into.min_ps, op.min_ps);
         into.max_ps = std::max(into.max_ps, op.max_ps);
     }
@@ -808,6 +823,9 @@ Profile read_xplane(const std::string& path, const ReadOptions& options) {
     progress.finish();
 
     for (DeviceBuild& b : builds) {
+        if (b.skipped > 0)
+            profile.notes.push_back(b.device.plane + ": " + std::to_string(b.skipped) +
+                                    " events or lines were left out: their times are not ones a trace can hold.");
         merge_ops(b);
         profile.devices.push_back(std::move(b.device));
     }

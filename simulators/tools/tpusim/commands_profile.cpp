@@ -54,6 +54,13 @@ void write_json(const tpuprofile::Profile& p, std::size_t index, const tpuprofil
         if (std::isnan(r.error)) j.null();
         else j.value(r.error);
         j.field("model", r.predicted.model).field("not_predicted", r.predicted.reason);
+        j.key("tpusim_cost");
+        if (r.tpusim_cost.available) {
+            j.begin_object().field("flops", r.tpusim_cost.flops).field("bytes", r.tpusim_cost.bytes);
+            j.field("time_s", r.tpusim_cost.time_s).field("bound", r.tpusim_cost.bound).end_object();
+        } else {
+            j.null();
+        }
         j.end_object();
     }
     j.end_array().key("devices").begin_array();

@@ -39,6 +39,17 @@ struct Prediction {
     std::vector<std::string> assumptions;
 };
 
+// The simulator's own reading of the same instruction: the program's HLO
+// (decoded from the profile) costed by libtpusim's HLO cost model, with
+// its FLOPs and bytes counted from the shapes rather than taken from XLA.
+struct InstructionCost {
+    bool available = false;
+    double flops = 0, bytes = 0;  // one run's
+    double time_s = 0;            // one run's, on the device
+    std::string bound;            // "HBM", "MXU", "VPU"
+    std::string reason;           // when not available
+};
+
 struct OpRow {
     std::int32_t op = -1;       // index into Device::ops
     Family family = Family::other;
@@ -55,6 +66,7 @@ struct OpRow {
     std::int32_t start_op = -1;
     double transfer_s = -1;
     Prediction predicted;       // per occurrence
+    InstructionCost tpusim_cost;  // the same instruction as libtpusim costs it from the HLO
     double error = std::numeric_limits<double>::quiet_NaN();  // (predicted - measured) / measured
 };
 

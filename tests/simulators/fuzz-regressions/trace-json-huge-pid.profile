@@ -1,0 +1,1 @@
+{"traceEvents":[{"ph":"M","pid":1,"name":"process_name","args":{"name":"/device:TPU:0"}},{"ph":"M","pid":777777777777777777777777777777777777777777777777777777777777771,"tid":2,"name":"thread_name","args":{"name":"XLA h":"Xe":"XLA Ops"}},:2,"ts":1,"dur":3,"name"}]}
