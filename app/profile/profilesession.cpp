@@ -460,3 +460,56 @@ QVariantMap ProfileSession::xrayTarget(int row) const
             {"origin", QStringLiteral("%1, program %2 (from its Hlo Proto)").arg(fileName(), qs(program->name))},
             {"op", qs(instruction)}};
 }
+
+QVariantList ProfileSession::storedProfiles() const
+{
+    QVariantList out;
+    if (!g_store)
+        return out;
+    try {
+        const progress::ProfileLedger ledger(*g_store);
+        const auto all = ledger.profiles();
+        for (auto it = all.rbegin(); it != all.rend(); ++it) {
+            const auto whole = ledger.importedProfile(it->id);
+            if (!whole)
+                continue;
+            QVariantList ops;
+            std::vector<double> errors;
+            for (const auto &o : whole->ops) {
+                const double perCall = o.occurrences > 0 ? static_cast<double>(o.selfPs) * 1e-12 / static_cast<double>(o.occurrences) : 0;
+                QVariant error;
+                if (o.predictedS && std::max(*o.predictedS, perCall) >= 1e-6 && perCall > 0) {
+                    const double e = (*o.predictedS - perCall) / perCall;
+                    error = e;
+                    errors.push_back(std::fabs(e));
+                }
+                if (!o.predictedS)
+                    continue;  // the rows the simulator made a prediction for
+                ops.append(QVariantMap{{"op", qs(o.op)}, {"kind", qs(o.kind)},
+                                       {"measured", qs(tpusim::format_time(perCall))},
+                                       {"predicted", qs(tpusim::format_time(*o.predictedS))},
+                                       {"error", error}, {"model", qs(o.model)}});
+            }
+            QString summary = QStringLiteral("%1 of %2 ops predicted").arg(ops.size()).arg(whole->ops.size());
+            if (!errors.empty()) {
+                std::sort(errors.begin(), errors.end());
+                const double median = errors.size() % 2 ? errors[errors.size() / 2]
+                                                        : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+                summary += QStringLiteral(" · median |error| %1 %, worst %2 %")
+                               .arg(QString::number(100 * median, 'f', 1), QString::number(100 * errors.back(), 'f', 1));
+            }
+            const QString captured = it->capturedAt.empty() ? QStringLiteral("date not in the profile")
+                                                            : QStringLiteral("taken ") + qs(it->capturedAt);
+            out.append(QVariantMap{{"title", qs(it->device) + QStringLiteral(" · ") + qs(it->deviceType) +
+                                                 (it->chip.empty() ? QString() : QStringLiteral(" (") + qs(it->chip) + QLatin1Char(')'))},
+                                   {"details", QStringLiteral("measured · %1 · %2 · sha256 %3…")
+                                                   .arg(captured, QFileInfo(qs(it->sourceFile)).fileName(),
+                                                        qs(it->fileSha256.substr(0, 12)))},
+                                   {"summary", summary},
+                                   {"ops", ops}});
+        }
+    } catch (const std::exception &) {
+        return {};  // a store that cannot be read shows no rows; the shell reports store problems
+    }
+    return out;
+}

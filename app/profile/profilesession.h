@@ -79,6 +79,10 @@ public:
     // The row's program as HLO text and its instruction's name, for the IR
     // x-ray: {text, origin, op}; empty when the profile has no HLO for it.
     Q_INVOKABLE QVariantMap xrayTarget(int row) const;
+    // Every profile kept in the store, each device with its ops measured
+    // beside the predictions they were shown with: [{title, details,
+    // summary, ops: [{op, kind, measured, predicted, error}]}], newest first.
+    Q_INVOKABLE QVariantList storedProfiles() const;
     // True when the path looks like a profile (for dropped files).
     Q_INVOKABLE static bool looksLikeProfile(const QString &pathOrUrl);
 

@@ -3,6 +3,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
+import TpuCourse.Profile
 
 // The honesty rule, extended to the models themselves: published timings
 // of real TPU runs against what the simulator predicts for them, row by
@@ -123,6 +124,11 @@ ScrollPage {
                     }
                 }
             }
+        }
+
+        ProfileValidation {
+            objectName: "validationProfiles"
+            Layout.fillWidth: true
         }
 
         Text {

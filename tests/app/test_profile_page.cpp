@@ -89,6 +89,18 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     CHECK(stored->chip == "v6e");
     CHECK(stored->ops.front().op == "copy-done.4");
 
+    // The validation page counts the profile's predicted ops as rows of its own.
+    REQUIRE(shell.navigate(QStringLiteral("validation")));
+    QObject *section = shell.findShown("validationProfiles");
+    REQUIRE(section);
+    const QVariantList shown = section->property("profiles").toList();
+    REQUIRE(shown.size() == 4);
+    const QVariantMap tpu0 = shown.last().toMap();  // newest first: TPU:0 was stored first
+    CHECK(tpu0.value("title").toString().startsWith(QStringLiteral("/device:TPU:0 · TPU v6 Lite (v6e)")));
+    CHECK(tpu0.value("ops").toList().size() == 11);
+    CHECK(tpu0.value("summary").toString().contains(QStringLiteral("median |error|")));
+    REQUIRE(shell.navigate(QStringLiteral("profile")));
+
     // Sorting and filtering.
     ops->setFilter(QStringLiteral("fusion"));
     CHECK(ops->rowCount() == 3);

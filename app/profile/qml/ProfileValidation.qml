@@ -1,0 +1,71 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+import TpuCourse.Profile
+
+// The models against your own profiles: every imported device's ops that
+// the simulator predicted, measured beside predicted, and how wrong.
+ColumnLayout {
+    id: root
+    property var profiles: []
+    function refresh() { profiles = Profile.storedProfiles() }
+    Component.onCompleted: refresh()
+    onVisibleChanged: if (visible) refresh()
+    Connections {
+        target: Profile
+        function onStoredChanged() { root.refresh() }
+    }
+    spacing: Theme.gapM
+
+    Text {
+        Layout.fillWidth: true
+        Layout.topMargin: Theme.gapXL
+        text: "On your own profiles"
+        font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+        color: Theme.inkText
+    }
+    Text {
+        Layout.fillWidth: true
+        Layout.maximumWidth: Theme.px(860)
+        text: root.profiles.length === 0
+              ? "No profile imported yet. Open one on the profile page (or drop it on the window): each op the device measured is set beside what these models predict for it, and counts here."
+              : "Each device of each profile you imported: the device's own time for an op's run, measured by the profiler, beside what the simulator predicted for it when it was imported. Errors are left out where both are under a microsecond."
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
+        color: Theme.inkMuted
+        wrapMode: Text.WordWrap
+    }
+    Repeater {
+        model: root.profiles
+        delegate: ColumnLayout {
+            id: block
+            required property var modelData
+            Layout.fillWidth: true
+            spacing: Theme.gap / 2
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: Theme.gap
+                MonoText { text: block.modelData.title; color: Theme.accent }
+                ProvenanceBadge { kind: "measured"; details: block.modelData.details }
+                MonoText { Layout.fillWidth: true; text: block.modelData.summary; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+            }
+            Repeater {
+                model: block.modelData.ops
+                delegate: RowLayout {
+                    required property var modelData
+                    Layout.fillWidth: true
+                    spacing: Theme.gapM
+                    MonoText { Layout.preferredWidth: Theme.px(260); text: modelData.op; color: Theme.inkText; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    MonoText { Layout.preferredWidth: Theme.px(200); text: modelData.kind; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    MonoText { Layout.preferredWidth: Theme.px(100); text: modelData.measured; color: Theme.measured; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
+                    MonoText { Layout.preferredWidth: Theme.px(100); text: modelData.predicted; color: Theme.predicted; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
+                    MonoText {
+                        Layout.preferredWidth: Theme.px(80)
+                        text: modelData.error === undefined ? "–" : (modelData.error >= 0 ? "+" : "−") + Math.abs(100 * modelData.error).toFixed(1) + " %"
+                        color: Theme.inkText; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
+                    }
+                    MonoText { Layout.fillWidth: true; text: modelData.model; color: Theme.inkFaint; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                }
+            }
+        }
+    }
+}
