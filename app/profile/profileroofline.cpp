@@ -43,33 +43,9 @@ QString tick(double v, bool prefixed)
 
 }  // namespace
 
-ProfileRoofline::ProfileRoofline(QQuickItem *parent) : QQuickPaintedItem(parent)
+ProfileRoofline::ProfileRoofline(QQuickItem *parent) : ProfileView(parent)
 {
-    setAcceptHoverEvents(true);
-    setAcceptedMouseButtons(Qt::LeftButton);
     setAntialiasing(true);
-}
-
-void ProfileRoofline::setSession(ProfileSession *session)
-{
-    if (session == m_session)
-        return;
-    if (m_session)
-        disconnect(m_session, nullptr, this, nullptr);
-    m_session = session;
-    if (m_session)
-        connect(m_session, &ProfileSession::deviceChanged, this, &ProfileRoofline::reload);
-    reload();
-    emit sessionChanged();
-}
-
-void ProfileRoofline::setLitRow(int row)
-{
-    if (row == m_litRow)
-        return;
-    m_litRow = row;
-    emit litRowChanged();
-    update();
 }
 
 void ProfileRoofline::reload()
@@ -77,7 +53,7 @@ void ProfileRoofline::reload()
     m_points.clear();
     m_leftOut.clear();
     m_peak = m_vpu = m_bandwidth = 0;
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     if (t && t->chip) {
         const double fraction = tpusim::device_fraction(*t->chip);
         m_peak = t->chip->peak_bf16.value * fraction;
@@ -125,7 +101,6 @@ void ProfileRoofline::reload()
     m_yMin = std::pow(10, std::floor(std::log10(yLo)));
     m_yMax = std::pow(10, std::ceil(std::log10(yHi)));
     emit contentChanged();
-    update();
 }
 
 QRectF ProfileRoofline::plot() const
@@ -145,9 +120,7 @@ void ProfileRoofline::paint(QPainter *p)
 {
     p->fillRect(QRectF(0, 0, width(), height()), m_ground);
     const QRectF r = plot();
-    QFont f(m_font);
-    f.setPixelSize(m_fontSize);
-    p->setFont(f);
+    p->setFont(font());
     // Decades.
     p->setPen(QPen(m_grid, 1));
     for (double x = m_xMin; x <= m_xMax * 1.0001; x *= 10) {
@@ -238,10 +211,7 @@ void ProfileRoofline::hoverMoveEvent(QHoverEvent *event)
                (pt.predicted > 0 ? QStringLiteral(", predicted ") + decade(pt.predicted, "FLOP/s") : QString()) +
                QStringLiteral(" at ") + QString::number(pt.intensity, 'g', 3) + QStringLiteral(" FLOP/B");
     }
-    if (text != m_pointed) {
-        m_pointed = text;
-        emit pointedChanged();
-    }
+    setPointed(text);
 }
 
 void ProfileRoofline::mousePressEvent(QMouseEvent *event)

@@ -19,24 +19,9 @@ QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 }  // namespace
 
-ProfileTimeline::ProfileTimeline(QQuickItem *parent) : QQuickPaintedItem(parent)
+ProfileTimeline::ProfileTimeline(QQuickItem *parent) : ProfileView(parent)
 {
-    setAcceptedMouseButtons(Qt::LeftButton);
-    setAcceptHoverEvents(true);
     setAntialiasing(false);
-}
-
-void ProfileTimeline::setSession(ProfileSession *session)
-{
-    if (session == m_session)
-        return;
-    if (m_session)
-        disconnect(m_session, nullptr, this, nullptr);
-    m_session = session;
-    if (m_session)
-        connect(m_session, &ProfileSession::deviceChanged, this, &ProfileTimeline::reload);
-    reload();
-    emit sessionChanged();
 }
 
 void ProfileTimeline::reload()
@@ -45,7 +30,7 @@ void ProfileTimeline::reload()
     m_familyOfOp.clear();
     m_lanes = 1;
     m_depths = 1;
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     if (t && !t->device->timeline.empty()) {
         const auto &events = t->device->timeline;
         m_rowOfOp.assign(t->device->ops.size(), -1);
@@ -66,20 +51,14 @@ void ProfileTimeline::reload()
         m_totalStart = 0;
         m_totalSpan = 1;
     }
-    m_litOp = -1;
-    setLitRow(m_litRow);
+    lightRow(m_litRow);
     showAll();
 }
 
-void ProfileTimeline::setLitRow(int row)
+void ProfileTimeline::lightRow(int row)
 {
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     m_litOp = t && row >= 0 && row < static_cast<int>(t->rows.size()) ? t->rows[static_cast<std::size_t>(row)].op : -1;
-    if (row != m_litRow) {
-        m_litRow = row;
-        emit litRowChanged();
-    }
-    update();
 }
 
 QVariantList ProfileTimeline::familyColors() const
@@ -155,7 +134,7 @@ void ProfileTimeline::paint(QPainter *p)
 {
     const double w = width(), h = height();
     p->fillRect(QRectF(0, 0, w, h), m_ground);
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     if (!t || t->device->timeline.empty() || w < 2)
         return;
     const auto &events = t->device->timeline;
@@ -190,8 +169,7 @@ void ProfileTimeline::paint(QPainter *p)
             p->fillRect(bar.adjusted(0, 0, 0, 0), m_ground);
             p->fillRect(bar, it->op == m_litOp ? m_lit : colourOf(it->op));
             if (bar.width() > 60 && m_fontSize > 0) {
-                QFont f(m_font);
-                f.setPixelSize(m_fontSize);
+                const QFont f = font();
                 p->setFont(f);
                 p->setPen(m_ground);
                 p->drawText(bar.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine,
@@ -222,9 +200,7 @@ void ProfileTimeline::paint(QPainter *p)
     }
 
     // The time axis: the view's start and end, and its span.
-    QFont f(m_font);
-    f.setPixelSize(m_fontSize);
-    p->setFont(f);
+    p->setFont(font());
     p->setPen(m_ink);
     const QRectF axis(0, h - kAxisHeight, w, kAxisHeight);
     p->drawText(axis, Qt::AlignLeft | Qt::AlignBottom,
@@ -237,7 +213,7 @@ void ProfileTimeline::paint(QPainter *p)
 
 int ProfileTimeline::eventAt(double x, double y) const
 {
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     if (!t || t->device->timeline.empty() || y > height() - kAxisHeight)
         return -1;
     const auto &events = t->device->timeline;
@@ -266,7 +242,7 @@ int ProfileTimeline::eventAt(double x, double y) const
 void ProfileTimeline::point(double x, double y)
 {
     QString text;
-    const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+    const tpuprofile::OpTable *t = table();
     if (t && !t->device->timeline.empty()) {
         const int i = eventAt(x, y);
         if (i >= 0) {
@@ -290,10 +266,7 @@ void ProfileTimeline::point(double x, double y)
                            .arg(qs(tpusim::format_time((static_cast<double>(next->start_ps) - prevEnd) * 1e-12)));
         }
     }
-    if (text != m_pointed) {
-        m_pointed = text;
-        emit pointedChanged();
-    }
+    setPointed(text);
 }
 
 void ProfileTimeline::wheelEvent(QWheelEvent *event)
@@ -327,7 +300,7 @@ void ProfileTimeline::mouseReleaseEvent(QMouseEvent *event)
 {
     m_dragging = false;
     if (std::abs(event->position().x() - m_pressX) < 3) {  // a click, not a drag
-        const tpuprofile::OpTable *t = m_session ? m_session->table() : nullptr;
+        const tpuprofile::OpTable *t = table();
         const int i = eventAt(event->position().x(), event->position().y());
         if (t && i >= 0) {
             const int op = t->device->timeline[static_cast<std::size_t>(i)].op;
@@ -338,10 +311,4 @@ void ProfileTimeline::mouseReleaseEvent(QMouseEvent *event)
 
 void ProfileTimeline::hoverMoveEvent(QHoverEvent *event) { point(event->position().x(), event->position().y()); }
 
-void ProfileTimeline::hoverLeaveEvent(QHoverEvent *)
-{
-    if (!m_pointed.isEmpty()) {
-        m_pointed.clear();
-        emit pointedChanged();
-    }
-}
+void ProfileTimeline::hoverLeaveEvent(QHoverEvent *) { setPointed(QString()); }
