@@ -1,4 +1,5 @@
 #include "importer.h"
+#include "devicetiming.h"
 #include "labcatalog.h"
 #include "runrecord.h"
 
@@ -8,6 +9,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <optional>
@@ -78,8 +80,25 @@ ImportOutcome importRunRecord(const QString &path, progress::Store &store, const
     row.recordJson = r.canonicalJson.toStdString();
 
     // Judge first, then keep the record and its attempt in one transaction.
+    // A record that names the profile its lab wrote is judged on the
+    // device's own time, when that profile is at hand; the verdict says
+    // which timing it used.
     const QString gate = gateForLab(r.lab);
-    const GateVerdict verdict = judgeGate(r, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
+    const DeviceTiming device = deviceTimingFor(r, info.absoluteFilePath());
+    RunRecord judged = r;
+    if (device.used) {
+        judged.samples = device.samples;
+        judged.baselineSamples = device.baselineSamples;
+        if (!device.computeOnlySamples.isEmpty()) {
+            QJsonArray compute;
+            for (double s : device.computeOnlySamples)
+                compute.append(s);
+            judged.extra.insert(QStringLiteral("computeOnlySamples"), compute);
+        }
+    }
+    GateVerdict verdict = judgeGate(judged, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
+    if (verdict.judged && !device.note.isEmpty())
+        verdict.reasons.prepend(device.note);
     std::optional<progress::NewAttempt> attempt;
     if (verdict.judged)
         attempt = progress::NewAttempt{gate.toStdString(), verdict.passed, toStd(verdict.reasons)};

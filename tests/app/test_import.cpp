@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include <progress/runs.h>
+#include <tpuprofile/read.h>
 #include <progress/store.h>
 
 #include <QDir>
@@ -147,6 +148,66 @@ TEST_CASE("importing stores once, recognises a repeat, and refuses bad files who
     const ImportOutcome missing = importRunRecord(dir.filePath("nope.json"), store, labs);
     CHECK_FALSE(missing.stored);
     CHECK(missing.problems.join(' ').contains("does not exist"));
+}
+
+TEST_CASE("a record that names its profile is judged on the device's own time", "[import][gates][profile]")
+{
+    QTemporaryDir dir;
+    auto store = progress::Store::open(dir.filePath("p.sqlite").toStdString());
+    const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    // The lab ran on a TPU VM and wrote its trace to /home/learner/prof
+    // there; the learner copied the folder back beside the record.
+    QDir(dir.path()).mkpath(QStringLiteral("prof/plugins/profile/2025_03_11_19_41_39"));
+    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
+                        dir.filePath(QStringLiteral("prof/plugins/profile/2025_03_11_19_41_39/t1v.xplane.pb"))));
+    QJsonObject run = ownRun("L07.json");
+    run["deviceKind"] = "TPU v6 lite";
+    run["chip"] = "v6e";
+    QJsonObject extra = run["extra"].toObject();
+    // The profile's programs stand in for a kernel and its baseline: jit_f
+    // runs 100 times, jit__psum 3.
+    extra["profile"] = QJsonObject{{"dir", "/home/learner/prof"}, {"timedModule", "jit_f"}, {"baselineModule", "jit__psum"},
+                                   {"modules", QJsonObject{{"Pallas kernel", "jit_f"}, {"XLA baseline", "jit__psum"}}}};
+    run["extra"] = extra;
+    const ImportOutcome judged = importRunRecord(writeTemp(dir, "run-L07.json", bytes(run)), store, labs);
+    REQUIRE(judged.stored);
+    REQUIRE(judged.verdict.judged);
+    const QString first = judged.verdict.reasons.value(0);
+    INFO(first.toStdString());
+    CHECK(first.startsWith(QStringLiteral("Judged on device time from the profile in")));
+    CHECK(first.contains(QStringLiteral("100 runs of jit_f and 3 of jit__psum on /device:TPU:0 (TPU v6 Lite)")));
+    // The ratio is of the device's times: jit_f's median run over jit__psum's.
+    const tpuprofile::Profile profile = tpuprofile::read_profile(dir.filePath(QStringLiteral("prof")).toStdString());
+    QList<double> f, psum;
+    for (const auto &m : profile.devices[0].modules) {
+        if (m.name == "jit_f")
+            f << static_cast<double>(m.duration_ps) * 1e-12;
+        if (m.name == "jit__psum")
+            psum << static_cast<double>(m.duration_ps) * 1e-12;
+    }
+    REQUIRE(f.size() == 100);
+    REQUIRE(psum.size() == 3);
+    const QString ratio = QString::number(median(f) / median(psum), 'f', 3);
+    CHECK(judged.verdict.reasons.join(' ').contains(QStringLiteral(": ") + ratio + QStringLiteral("x (the gate needs")));
+
+    // The folder not at hand: the verdict says so, and rests on the host's timing.
+    QJsonObject elsewhere = run;
+    extra["profile"] = QJsonObject{{"dir", "/home/learner/missing"}, {"timedModule", "jit_f"}};
+    elsewhere["extra"] = extra;
+    elsewhere["date"] = "2026-11-30T10:00:00Z";
+    const ImportOutcome host = importRunRecord(writeTemp(dir, "run-L07-b.json", bytes(elsewhere)), store, labs);
+    REQUIRE(host.verdict.judged);
+    CHECK(host.verdict.reasons.value(0).contains(QStringLiteral("not here nor beside the record")));
+    CHECK(host.verdict.reasons.value(0).endsWith(QStringLiteral("Judged on the host's timing, dispatch included.")));
+
+    // A profile of another chip is not evidence for this record.
+    QJsonObject other = ownRun("L07.json");
+    QJsonObject otherExtra = other["extra"].toObject();
+    otherExtra["profile"] = QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", "jit_f"}};
+    other["extra"] = otherExtra;
+    const ImportOutcome mismatch = importRunRecord(writeTemp(dir, "run-L07-c.json", bytes(other)), store, labs);
+    REQUIRE(mismatch.verdict.judged);
+    CHECK(mismatch.verdict.reasons.value(0).contains(QStringLiteral("was taken on a TPU v6 Lite, not the record's v5e")));
 }
 
 TEST_CASE("gate verdicts on crafted records", "[gates]")

@@ -380,6 +380,8 @@ class Profiling(unittest.TestCase):
             labkit.timed(xla, args=args, name="XLA baseline")
             self.assertEqual(labkit.stop_profile(), d)
             self.assertIsNone(labkit.stop_profile())
+        self.assertEqual(labkit.profile_entry(d), {"dir": os.path.abspath(d), "timedModule": None, "baselineModule": None,
+                                                   "modules": {}})
         kinds = [e[0] for e in events]
         self.assertEqual(kinds.count("start"), 1)
         self.assertEqual(kinds[-1], "stop")
@@ -390,6 +392,31 @@ class Profiling(unittest.TestCase):
         steps = [(name, n) for kind, name, n in events[start:] if kind == "enter" and n is not None]
         self.assertEqual(steps, [("Pallas kernel", 0), ("Pallas kernel", 1), ("XLA baseline", 0), ("XLA baseline", 1)])
         self.assertEqual(calls, ["kernel"] * 3 + ["xla"] * 3)
+
+    def test_the_record_names_the_programs_timed(self):
+        from common import labkit  # noqa: PLC0415
+
+        class Jitted:
+            def __init__(self, name):
+                self.name = name
+
+            def __call__(self):
+                return 1
+
+            def lower(self):
+                compiled = mock.MagicMock()
+                compiled.compile.return_value.as_text.return_value = f"HloModule {self.name}, is_scheduled=true\n..."
+                return compiled
+
+        jax, _ = self.fake_jax()
+        with tempfile.TemporaryDirectory() as d, mock.patch.dict(sys.modules, {"jax": jax}):
+            args = labkit.parser("L07", "test").parse_args(["--profile", d, "--samples", "1", "--warmup", "0"])
+            labkit.timed(Jitted("jit_kernel"), args=args, name="Pallas kernel")
+            labkit.timed(Jitted("jit_xla"), args=args, name="XLA baseline")
+            labkit.stop_profile()
+            self.assertEqual(labkit.profile_entry(d),
+                             {"dir": os.path.abspath(d), "timedModule": "jit_kernel", "baselineModule": "jit_xla",
+                              "modules": {"Pallas kernel": "jit_kernel", "XLA baseline": "jit_xla"}})
 
     def test_no_trace_without_the_flag_or_in_interpret_mode(self):
         from common import labkit  # noqa: PLC0415

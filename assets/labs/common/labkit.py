@@ -56,6 +56,19 @@ def check_common(args: argparse.Namespace) -> None:
 # import shows a kernel and its baseline side by side. Started after the
 # first timed function's warm-up, stopped by finish().
 _trace_dir: str | None = None
+# (what was timed, its XLA program's name) for each function timed into it.
+_profiled: list[tuple[str, str | None]] = []
+
+
+def _module_name(fn: Callable[..., Any], fn_args: Sequence[Any]) -> str | None:
+    """The name of the XLA program a jitted function runs ("jit_kernel"), as
+    the profile's XLA Modules line names its runs; None when it has none."""
+    try:
+        text = fn.lower(*fn_args).compile().as_text()
+    except Exception:  # noqa: BLE001 - not jitted, or not lowerable: nothing to name
+        return None
+    first = text.split("\n", 1)[0].split()
+    return first[1].rstrip(",") if len(first) > 1 and first[0] == "HloModule" else None
 
 
 def profiling(args: argparse.Namespace) -> bool:
@@ -82,10 +95,13 @@ def timed(fn: Callable[..., Any], *fn_args: Any, args: argparse.Namespace, name:
     with jax.profiler.TraceAnnotation("warm-up, not timed: " + label):
         for _ in range(args.warmup):
             jax.block_until_ready(fn(*fn_args))
+    module = _module_name(fn, fn_args)
     if _trace_dir is None:
         os.makedirs(args.profile, exist_ok=True)
+        _profiled.clear()
         jax.profiler.start_trace(args.profile)
         _trace_dir = args.profile
+    _profiled.append((label, module))
     step = 0
 
     def annotated(*call_args: Any) -> Any:
@@ -96,6 +112,16 @@ def timed(fn: Callable[..., Any], *fn_args: Any, args: argparse.Namespace, name:
 
     return record.time_calls(annotated, *fn_args, warmup=0, samples=args.samples,
                              calls_per_sample=args.calls_per_sample)
+
+
+def profile_entry(profile_dir: str) -> dict[str, Any]:
+    """What a record says of the profile its run wrote: the folder and the
+    programs of the timed function (the first timed) and of the XLA
+    baseline, so the app can judge the gate on the device's own time."""
+    timed = next((m for _, m in _profiled if m), None)
+    baseline = next((m for label, m in _profiled if label == "XLA baseline" and m), None)
+    modules = {label: m for label, m in _profiled if m}
+    return {"dir": os.path.abspath(profile_dir), "timedModule": timed, "baselineModule": baseline, "modules": modules}
 
 
 def stop_profile() -> str | None:
@@ -247,6 +273,8 @@ def finish(
     """Builds the record from the live backend, writes it atomically, prints a summary."""
     interpret = bool(getattr(args, "interpret", False))
     profile_dir = stop_profile()
+    if profile_dir is not None:
+        extra = {**extra, "profile": profile_entry(profile_dir)}
     try:
         rec = record.build_record(
             lab=lab,
