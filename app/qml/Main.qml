@@ -224,8 +224,19 @@ Window {
         source: "ImportToast.qml"
     }
 
+    // True while the keyboard is in a popup or dialog, which Qt Quick
+    // Controls places in the window's overlay: Escape is theirs then (it
+    // closes them), not the window's. Read from the focus item's ancestors
+    // so the first screen need not load Qt Quick Controls to know.
+    readonly property bool keysInPopup: {
+        for (let item = window.activeFocusItem; item; item = item.parent)
+            if (String(item).startsWith("QQuickOverlay") || String(item).startsWith("QQuickPopupItem"))
+                return true
+        return false
+    }
+
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
-    Shortcut { sequences: ["Escape", StandardKey.Back]; onActivated: window.goBack() }
+    Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup; onActivated: window.goBack() }
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
 }

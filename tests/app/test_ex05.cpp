@@ -441,3 +441,20 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     WAIT_VERIFY(shown(shell, "ex05KernelTime").endsWith(
         QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
 }
+
+TEST_CASE("Escape in EX05's open dialog closes the dialog and leaves the page where it is", "[ex05][qml][keys]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    shell.waitUntilBuilt();
+    QObject *open = shell.findShown("ex05Open");
+    REQUIRE(open);
+    QMetaObject::invokeMethod(open, "clicked");
+    QObject *picker = shell.find("ex05Picker");
+    REQUIRE(picker);
+    WAIT_VERIFY(picker->property("visible").toBool());
+    QTest::qWait(100);
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_VERIFY(!picker->property("visible").toBool());
+    CHECK(shell.window()->property("page").toString() == QStringLiteral("piece"));
+}

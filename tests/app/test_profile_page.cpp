@@ -158,3 +158,21 @@ TEST_CASE("bad profiles are named in a sentence, and the last good one stays", "
     CHECK(session->summary().value("chipNote").toString() == QStringLiteral("GPU kernels have no TPU prediction."));
     CHECK(session->problem().isEmpty());
 }
+
+TEST_CASE("Escape in the profile page's file dialog closes the dialog, not the page", "[profile][qml][keys]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("profile")));
+    QObject *page = shell.findShown("profilePage");
+    REQUIRE(page);
+    QMetaObject::invokeMethod(page, "chooseFile");
+    QObject *dialog = nullptr;
+    WAIT_VERIFY((dialog = page->property("dialog").value<QObject *>()) && dialog->property("visible").toBool());
+    QTest::qWait(100);
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_VERIFY(!dialog->property("visible").toBool());
+    CHECK(shell.window()->property("page").toString() == QStringLiteral("profile"));
+    // With no dialog open, Escape leaves the page as before.
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
+}

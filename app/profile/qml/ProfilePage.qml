@@ -26,6 +26,7 @@ ScrollPage {
     readonly property bool busy: Profile.state === "reading"
 
     function chooseFile() { made(dialogLoader).open() }
+    readonly property var dialog: dialogLoader.item
     function made(loader) { loader.active = true; return loader.item }
 
     Connections {

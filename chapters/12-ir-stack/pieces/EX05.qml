@@ -176,6 +176,7 @@ Item {
     }
     FileDialog {
         id: picker
+        objectName: "ex05Picker"
         title: "Open a jaxpr, StableHLO or HLO dump"
         nameFilters: ["IR dumps (*.txt *.jaxpr *.mlir *.hlo)", "All files (*)"]
         onAccepted: xray.loadFile(selectedFile)
