@@ -458,3 +458,44 @@ TEST_CASE("Escape in EX05's open dialog closes the dialog and leaves the page wh
     WAIT_VERIFY(!picker->property("visible").toBool());
     CHECK(shell.window()->property("page").toString() == QStringLiteral("piece"));
 }
+
+namespace {
+
+// Frames the window draws in `ms` with no input: 0 when nothing moves.
+int framesWithin(ShellFixture &shell, int ms)
+{
+    int frames = 0;
+    const auto counting = QObject::connect(shell.window(), &QQuickWindow::afterRendering, [&] { ++frames; });
+    QTest::qWait(ms);
+    QObject::disconnect(counting);
+    return frames;
+}
+
+} // namespace
+
+TEST_CASE("EX05 draws no frame while nothing moves, a 2.9 MB dump open or not", "[ex05][qml][idle]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("ex05");
+    REQUIRE(page);
+    QTest::qWait(1000);  // the first frames of the page itself
+    // Each pane's ListView made a highlight for its current line and grew
+    // it towards the line's width at 400 px/s: a frame every 16 ms for
+    // seconds with a sample, for about 20 minutes with this dump.
+    CHECK(framesWithin(shell, 2000) == 0);
+    const QUrl dump = QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_8b_bf16_1x8.hlo"));
+    QVariant taken;
+    QMetaObject::invokeMethod(page, "openDroppedFile", Q_RETURN_ARG(QVariant, taken), Q_ARG(QVariant, dump));
+    REQUIRE(taken.toBool());
+    (void)QTest::qWaitFor([&] { return !page->property("busy").toBool(); }, 20000);
+    REQUIRE_FALSE(page->property("busy").toBool());
+    QTest::qWait(1000);
+    shell.shot("ex05-llama-idle");
+    CHECK(framesWithin(shell, 5000) == 0);
+    // Nor on the stack after it.
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    QTest::qWait(1000);
+    CHECK(framesWithin(shell, 2000) == 0);
+}

@@ -81,6 +81,11 @@ Rectangle {
             Layout.preferredHeight: root.rowsShown * root.rowHeight
             clip: true
             model: root.model
+            // No current item, so no highlight: ListView would otherwise make one
+            // and grow it towards the current line's width at 400 px/s, a frame
+            // every 16 ms for as long as that takes (minutes for a wide dump).
+            currentIndex: -1
+            highlightFollowsCurrentItem: false
             boundsBehavior: Flickable.StopAtBounds
             interactive: count > root.rowsShown
             delegate: ProfileOpRow {

@@ -75,6 +75,11 @@ Rectangle {
                   bottomMargin: pane.border.width }
         clip: true
         model: pane.lines.length
+        // No current item, so no highlight: ListView would otherwise make one
+        // and grow it towards the current line's width at 400 px/s, a frame
+        // every 16 ms for as long as that takes (minutes for a wide dump).
+        currentIndex: -1
+        highlightFollowsCurrentItem: false
         contentWidth: Math.max(width, pane.gutter + Math.ceil(widestLine.advanceWidth) + 2 * pane.charWidth)
         flickableDirection: Flickable.HorizontalAndVerticalFlick
         boundsBehavior: Flickable.StopAtBounds
