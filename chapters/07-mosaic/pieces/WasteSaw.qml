@@ -119,13 +119,24 @@ ColumnLayout {
     RowLayout {
         Layout.fillWidth: true
         spacing: Theme.gap
-        MonoText {
-            objectName: "ex12SawReadout"
-            text: root.axisName + " " + root.current + " · waste " + (100 * root.currentWaste).toFixed(1) + " %"
-            color: Theme.inkText
-            font.pixelSize: Theme.smallSize
+        // A plain Row, not layout items: the readout's text changes on every
+        // scrub, and a positioner always gives it its full width, where a
+        // layout's cached size could squeeze it for a frame.
+        Row {
+            Layout.minimumWidth: implicitWidth
+            spacing: Theme.gap
+            MonoText {
+                objectName: "ex12SawReadout"
+                anchors.verticalCenter: parent.verticalCenter
+                text: root.axisName + " " + root.current + " · waste " + (100 * root.currentWaste).toFixed(1) + " %"
+                color: Theme.inkText
+                font.pixelSize: Theme.smallSize
+            }
+            ProvenanceBadge {
+                anchors.verticalCenter: parent.verticalCenter
+                kind: root.provenance.kind || "predicted"; details: root.provenance.details || ""
+            }
         }
-        ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }
         Item { Layout.fillWidth: true }
         ChoiceRow {
             visible: root.shapeRank >= 2

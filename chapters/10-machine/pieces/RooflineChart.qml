@@ -85,7 +85,11 @@ Item {
             seen.push(l.visible, l.x, l.y, l.width, l.height)
         return seen
     }
-    onLabelInputsChanged: Qt.callLater(placeLabels)
+    // Placed once per event-loop turn, however many inputs moved. A Timer
+    // rather than Qt.callLater: it dies with the chart, so a chart torn
+    // down in the same turn is never asked to place its labels.
+    onLabelInputsChanged: placeSoon.restart()
+    Timer { id: placeSoon; interval: 0; onTriggered: root.placeLabels() }
     function placeLabels() {
         const dots = []
         for (let i = 0; i < dotRepeater.count; ++i) {
