@@ -2,14 +2,14 @@ import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 
-// One model's errors against the published timings: the rows kept out of
-// its fit (the test of it) apart from the rows it was fitted on.
+// One family's errors against the published timings: the rows kept out of
+// every fit (the test) apart from the rows the constants were fitted on.
 Rectangle {
     id: root
     property var summary: ({})
     property string what: ""
-    readonly property string model: summary.model || ""
-    readonly property var fittedOn: summary.fittedOn || []
+    readonly property string model: summary.family || ""
+    readonly property var chips: summary.chips || []
 
     implicitHeight: body.implicitHeight + 2 * Theme.gapL
     radius: Theme.radius
@@ -23,9 +23,11 @@ Rectangle {
         spacing: Theme.gapM
 
         MonoText {
-            text: root.model
+            Layout.fillWidth: true
+            text: (root.summary.title || "") + " · " + root.chips.join(", ")
             color: Theme.accent
             font.pixelSize: Theme.bodySize
+            wrapMode: Text.Wrap
         }
         Text {
             Layout.fillWidth: true
@@ -109,12 +111,12 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            text: root.fittedOn.length > 0
-                  ? "Fitted on " + root.fittedOn.join(" and ") + ": their error only shows the fit; the held-out rows are the test."
-                  : "Fitted on none of these rows: every row tests it."
+            visible: (root.summary.expressible || 0) < (root.summary.rows || 0)
+            text: ((root.summary.rows || 0) - (root.summary.expressible || 0)) + " of " + (root.summary.rows || 0)
+                  + " rows are runs the models cannot express yet; each says why."
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.25
             color: Theme.inkMuted
-            wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+            wrapMode: Text.WordWrap
         }
     }
 }

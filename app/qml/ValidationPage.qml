@@ -21,20 +21,26 @@ ScrollPage {
     onVisibleChanged: loadTable()
     Component.onCompleted: loadTable()
     readonly property var rows: table.rows || []
-    readonly property var models: table.models || []
+    readonly property var families: table.families || []
+    readonly property var constants: table.constants || []
     readonly property var chips: [...new Set(rows.map(r => r.chip))]
     readonly property var sources: [...new Set(rows.map(r => r.source))]
     readonly property var timings: [...new Set(rows.map(r => r.timing))]
     readonly property int margin: Math.max(Theme.gapL, (availableWidth - Theme.contentWidth) / 2)
 
-    // What each model is, in a sentence, for its summary card.
-    readonly property var modelWhat: ({
-        "pipeline": "Pallas kernels through the grid pipeline: each grid step takes the longest of its compute, its double-buffered copies and a fixed step time, and each call pays a fixed launch cost.",
-        "roofline": "XLA's own matmul against the roofline: the larger of the time at the MXU's peak and the time HBM needs for the bytes. A floor with no launch or dispatch cost: where a call is short, that fixed cost is most of its time, and the floor falls far below it."
+    // What each family's model is, in a sentence, for its summary card.
+    readonly property var familyWhat: ({
+        "matmul": "Pallas matmuls through the grid pipeline (each step the longest of its compute, its double-buffered copies and a fixed step time, and a launch per call); XLA's matmuls as one op at the attainable MXU and HBM rates.",
+        "memory": "Copies, elementwise ops and fusions bound by HBM: their bytes at the attainable fraction of HBM's bandwidth, plus the least time of an op.",
+        "host-link": "Copies between host memory and HBM: the bytes at the attainable fraction of the host link's bandwidth.",
+        "collective": "The ring schedule of the collective model on the slice's torus, at the attainable fraction of the links' peak, plus the least time of a collective.",
+        "attention-fwd": "Flash attention as its grid (blocks computed, causal blocks skipped, a head dim padded to 128, each step at least the grid-step overhead); XLA's attention as three ops.",
+        "attention-bwd": "The backward pass as 2.5 times the forward's MXU work and twice its HBM traffic, over the same grid.",
+        "attention-fwdbwd": "Forward and backward together, each as its own card describes."
     })
 
-    function summaryOf(model) { return models.find(m => m.model === model) || ({}) }
-    function rowsOf(model) { return rows.filter(r => r.model === model) }
+    function summaryOf(family) { return families.find(f => f.family === family) || ({}) }
+    function rowsOf(family) { return rows.filter(r => r.family === family) }
 
     contentHeight: column.implicitHeight + Theme.gapXXL * 2
 
@@ -68,19 +74,37 @@ ScrollPage {
         Text {
             Layout.fillWidth: true
             Layout.maximumWidth: Theme.px(860)
-            text: "Every time the course predicts comes from these models, so each one is set against timings of real TPU runs that others have published, with their sources. A published time is a measurement on a real chip, but not yours: it never counts toward a gate. Some rows fixed one of the pipeline model's two constants (fitted); the rows kept out of the fit (held out) are the test. The error is predicted ÷ published − 1: below zero, the model predicts less time than the chip took."
+            text: "Every time the course predicts comes from these models, so each one is set against timings of real TPU runs that others have published, with their sources, family by family. A published time is a measurement on a real chip, but not yours: it never counts toward a gate. A few constants per chip (how much of each peak is attainable, the least time of a small op, Python's share of a call) are fitted on some rows; a third of every family, picked by a hash of the row's id, is kept out of every fit, and those held-out rows are the test. The error is predicted ÷ published − 1: below zero, the model predicts less time than the chip took."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
 
-        TwoColumns {
+        GridLayout {
+            objectName: "validationFamilies"
             Layout.fillWidth: true
             Layout.topMargin: Theme.gapM
-            Layout.preferredHeight: implicitHeight
-            spacing: Theme.gapL
-            ValidationModelCard { summary: root.summaryOf("pipeline"); what: root.modelWhat["pipeline"] }
-            ValidationModelCard { summary: root.summaryOf("roofline"); what: root.modelWhat["roofline"] }
+            columns: width >= 2 * Theme.twoColumnMinimum + Theme.gapL ? 2 : 1
+            columnSpacing: Theme.gapL
+            rowSpacing: Theme.gapL
+            Repeater {
+                model: root.families
+                delegate: ValidationModelCard {
+                    required property var modelData
+                    Layout.fillWidth: true
+                    Layout.preferredWidth: 1
+                    Layout.alignment: Qt.AlignTop
+                    summary: modelData
+                    what: root.familyWhat[modelData.family] || ""
+                }
+            }
+        }
+
+        ValidationConstants {
+            objectName: "validationConstants"
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapL
+            constants: root.constants
         }
 
         Text {
@@ -94,14 +118,14 @@ ScrollPage {
         Text {
             Layout.fillWidth: true
             Layout.maximumWidth: Theme.px(860)
-            text: "Hover a published badge for its source and how it was timed, a predicted badge for the model's assumptions. Every row times a call from Python, dispatch included."
+            text: "Hover a published badge for its source, how it was timed and the excerpt its number stands in, a predicted badge for the model's assumptions. A row timed on the device is compared with the predicted device time; a row timed from Python with the predicted call time, dispatch included."
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
 
         Repeater {
-            model: root.models
+            model: root.families
             delegate: ColumnLayout {
                 id: group
                 required property var modelData
@@ -110,12 +134,12 @@ ScrollPage {
                 spacing: 0
                 MonoText {
                     Layout.bottomMargin: Theme.gap
-                    text: group.modelData.model + " · " + root.rowsOf(group.modelData.model).length + " rows"
+                    text: group.modelData.title + " · " + root.rowsOf(group.modelData.family).length + " rows"
                     color: Theme.accent
                 }
                 ValidationTableRow { Layout.fillWidth: true; header: true }
                 Repeater {
-                    model: root.rowsOf(group.modelData.model)
+                    model: root.rowsOf(group.modelData.family)
                     delegate: ValidationTableRow {
                         required property var modelData
                         objectName: "validationRow_" + modelData.id

@@ -53,6 +53,16 @@ Rectangle {
                 color: root.header ? Theme.inkMuted : Theme.inkText
                 wrapMode: Text.WordWrap
             }
+            Text {
+                objectName: "validationWhyNot_" + root.rowId
+                Layout.fillWidth: true
+                visible: !root.header && root.row.expressible === false
+                text: "cannot be predicted yet: " + (root.row.notExpressible || "")
+                font.family: Theme.sans
+                font.pixelSize: Theme.tinySize
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
             MonoText {
                 Layout.fillWidth: true
                 visible: !root.header
@@ -78,11 +88,18 @@ Rectangle {
             Layout.maximumWidth: root.shapeWidth
             Layout.alignment: Qt.AlignTop
             spacing: 2
-            Caption { visible: root.header; text: "M×K×N" }
-            MonoText { visible: !root.header; text: root.row.shape || ""; color: Theme.inkText }
+            Caption { visible: root.header; text: "shape" }
             MonoText {
+                Layout.fillWidth: true
                 visible: !root.header
-                text: root.row.blocks ? "in " + root.row.blocks : "one XLA op"
+                text: root.row.shape || ""
+                color: Theme.inkText
+                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+            }
+            MonoText {
+                Layout.fillWidth: true
+                visible: !root.header
+                text: (root.row.blocks || "") + (root.row.timedOnDevice ? " · timed on device" : " · timed from Python")
                 color: Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }
@@ -148,7 +165,7 @@ Rectangle {
             }
             ProvenanceBadge {
                 Layout.alignment: Qt.AlignRight
-                visible: !root.header
+                visible: !root.header && root.row.expressible !== false
                 kind: "predicted"
                 details: root.row.predictedDetails || ""
             }
@@ -186,7 +203,7 @@ Rectangle {
                 objectName: "validationKind_" + root.rowId
                 visible: !root.header
                 width: parent.width
-                text: root.row.fitted ? "fitted" : "held out"
+                text: root.row.expressible === false ? "—" : root.row.fitted ? "fitted" : root.row.heldOut ? "held out" : "tested"
                 color: root.row.fitted ? Theme.inkMuted : Theme.inkText
             }
         }

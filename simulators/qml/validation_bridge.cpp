@@ -20,82 +20,131 @@ QString signedPercent(double error)
 
 QString percent(double magnitude) { return qs(tpusim::format_fixed(100 * magnitude, 1)) + QStringLiteral(" %"); }
 
-QString dims(std::int64_t a, std::int64_t b, std::int64_t c)
+QString shapeText(const tpusim::PublishedRow &r)
 {
-    return QStringLiteral("%1×%2×%3").arg(a).arg(b).arg(c);
+    // The matmul's dims as M×K×N; the rest key=value, as the table has them.
+    if (r.has("m") && r.has("k") && r.has("n"))
+        return QStringLiteral("%1×%2×%3").arg(qs(r.text("m")), qs(r.text("k")), qs(r.text("n")));
+    QStringList parts;
+    for (const auto &[key, value] : r.shape)
+        if (key != "impl")
+            parts << qs(key) + QLatin1Char('=') + qs(value);
+    return parts.join(QLatin1Char(' '));
+}
+
+QString blocksText(const tpusim::PublishedRow &r)
+{
+    if (r.has("bm"))
+        return QStringLiteral("in %1×%2×%3").arg(qs(r.text("bm")), qs(r.text("bk")), qs(r.text("bn")));
+    const std::string impl = r.text("impl");
+    return impl.empty() ? QString() : qs(impl);
 }
 
 // A published figure is a measurement on a real chip, but not the
 // learner's: it says so, and where it was printed, in the provenance form
 // the badges' cards read ("kind · chip · dtype", then one fact a line).
-QString publishedDetails(const tpusim::Measurement &m, const QString &shapes)
+QString publishedDetails(const tpusim::PublishedRow &r)
 {
-    return QStringLiteral("published · %1 · %2\n%3\nmeasured on a real chip by others, not by you\nsource: %4\ntimed: %5")
-        .arg(qs(m.chip), qs(m.dtype), shapes, qs(m.source), qs(m.timing));
+    QString shape;
+    for (const auto &[key, value] : r.shape)
+        shape += (shape.isEmpty() ? QString() : QStringLiteral(" ")) + qs(key) + QLatin1Char('=') + qs(value);
+    const QString timed = r.timing == tpusim::Timing::device ? QStringLiteral("on the device") : QStringLiteral("from Python");
+    QString text = QStringLiteral("published · %1 · %2\n%3\nmeasured on a real chip by others, not by you\nsource: %4\ntimed %5: %6")
+                       .arg(qs(r.chip), qs(r.dtype), shape, qs(r.source), timed, qs(r.timing_how));
+    if (!r.quote.empty())
+        text += QStringLiteral("\nprinted as: ") + qs(r.quote);
+    return text;
 }
 
-QVariantMap rowMap(const tpusim::ValidationRow &r)
+QVariantMap rowMap(const tpusim::ValidationRow &v)
 {
-    const tpusim::Measurement &m = *r.measurement;
-    const bool blocked = m.bm > 0;
-    const QString shape = dims(m.m, m.k, m.n);
-    const QString blocks = blocked ? dims(m.bm, m.bk, m.bn) : QString();
+    const tpusim::PublishedRow &r = *v.row;
     return {
-        {"id", qs(m.id)},
-        {"model", qs(std::string(tpusim::model_name(m.model)))},
-        {"what", qs(m.what)},
-        {"chip", qs(m.chip)},
-        {"dtype", qs(m.dtype)},
-        {"shape", shape},
-        {"blocks", blocks},
-        {"gridSteps", static_cast<qint64>(r.grid_steps)},
-        {"gridStepsText", r.grid_steps > 0 ? grouped(r.grid_steps) : QStringLiteral("—")},
-        {"publishedS", m.published_s},
-        {"published", qs(tpusim::format_time(m.published_s))},
-        {"publishedDetails", publishedDetails(m, blocked ? shape + QStringLiteral(" in ") + blocks + QStringLiteral(" blocks") : shape)},
-        {"predictedS", r.predicted_s},
-        {"predicted", qs(tpusim::format_time(r.predicted_s))},
-        {"predictedDetails", qs(tpusim::describe(r.provenance))},
-        {"error", r.error},
-        {"errorText", signedPercent(r.error)},
-        {"fitted", m.fitted},
-        {"timing", qs(m.timing)},
-        {"source", qs(m.source)},
+        {"id", qs(r.id)},
+        {"family", qs(std::string(tpusim::family_key(r.family)))},
+        {"what", qs(r.what)},
+        {"chip", qs(r.chip)},
+        {"dtype", qs(r.dtype)},
+        {"shape", shapeText(r)},
+        {"blocks", blocksText(r)},
+        {"gridSteps", static_cast<qint64>(v.grid_steps)},
+        {"gridStepsText", v.grid_steps > 0 ? grouped(v.grid_steps) : QStringLiteral("—")},
+        {"timedOnDevice", r.timing == tpusim::Timing::device},
+        {"publishedS", r.published_s},
+        {"published", qs(tpusim::format_time(r.published_s))},
+        {"publishedDetails", publishedDetails(r)},
+        {"expressible", v.expressible},
+        {"notExpressible", qs(v.not_expressible)},
+        {"model", qs(v.model)},
+        {"predictedS", v.predicted_s},
+        {"predicted", v.expressible ? qs(tpusim::format_time(v.predicted_s)) : QStringLiteral("—")},
+        {"predictedDetails", v.expressible ? qs(tpusim::describe(v.provenance)) : QString()},
+        {"deviceS", v.device_s},
+        {"callS", v.call_s},
+        {"error", v.error},
+        {"errorText", v.expressible ? signedPercent(v.error) : QStringLiteral("—")},
+        {"fitted", v.fitted},
+        {"heldOut", v.held_out},
+        {"timing", qs(r.timing_how)},
+        {"source", qs(r.source)},
     };
 }
 
-QVariantMap modelMap(const tpusim::ModelErrors &e, const tpusim::Validation &v)
+QVariantMap familyMap(const tpusim::FamilyErrors &e)
 {
-    QStringList fittedOn;
-    for (const tpusim::ValidationRow &r : v.rows)
-        if (r.measurement->model == e.model && r.measurement->fitted)
-            fittedOn << qs(r.measurement->id);
+    QStringList chips;
+    for (const std::string &c : e.chips)
+        chips << qs(c);
     return {
-        {"model", qs(std::string(tpusim::model_name(e.model)))},
+        {"family", qs(std::string(tpusim::family_key(e.family)))},
+        {"title", qs(std::string(tpusim::family_title(e.family)))},
+        {"rows", e.rows},
+        {"expressible", e.expressible},
+        {"chips", chips},
         {"heldOut", e.held_out},
         {"heldOutMedian", e.held_out_median},
-        {"heldOutMedianText", percent(e.held_out_median)},
+        {"heldOutMedianText", e.held_out > 0 ? percent(e.held_out_median) : QStringLiteral("—")},
         {"heldOutWorst", e.held_out_worst},
-        {"heldOutWorstText", percent(e.held_out_worst)},
+        {"heldOutWorstText", e.held_out > 0 ? percent(e.held_out_worst) : QStringLiteral("—")},
         {"fitted", e.fitted},
         {"fittedMedian", e.fitted_median},
         {"fittedMedianText", e.fitted > 0 ? percent(e.fitted_median) : QStringLiteral("—")},
         {"fittedWorst", e.fitted_worst},
         {"fittedWorstText", e.fitted > 0 ? percent(e.fitted_worst) : QStringLiteral("—")},
-        {"fittedOn", fittedOn},
+        {"allMedianText", e.expressible > 0 ? percent(e.all_median) : QStringLiteral("—")},
     };
+}
+
+QVariantMap constantMap(const tpusim::FittedConstant &c)
+{
+    QString value;
+    if (c.unit == "s")
+        value = qs(tpusim::format_time(c.value));
+    else if (c.key == "f32_passes")
+        value = QString::number(c.value);
+    else
+        value = percent(c.value);
+    QStringList on;
+    for (const std::string &id : c.fitted_on)
+        on << qs(id);
+    return {{"key", qs(c.key)}, {"name", qs(c.name)}, {"chip", qs(c.chip)}, {"value", c.value},
+            {"valueText", value}, {"how", qs(c.how)}, {"fittedOn", on}};
 }
 
 QVariantMap buildValidation()
 {
-    const tpusim::Validation v = tpusim::validate();
+    const tpusim::Validation &v = tpusim::validation();
     QVariantList rows;
     for (const tpusim::ValidationRow &r : v.rows)
-        rows << rowMap(r);
-    QVariantList models;
-    for (const tpusim::ModelErrors &e : v.models)
-        models << modelMap(e, v);
-    return {{"rows", rows}, {"models", models}};
+        if (r.row->published_s > 0)
+            rows << rowMap(r);
+    QVariantList families;
+    for (const tpusim::FamilyErrors &e : v.families)
+        families << familyMap(e);
+    QVariantList constants;
+    for (const tpusim::FittedConstant &c : v.constants)
+        constants << constantMap(c);
+    return {{"rows", rows}, {"families", families}, {"constants", constants}};
 }
 
 } // namespace

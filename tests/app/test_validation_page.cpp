@@ -1,5 +1,5 @@
-// The validation page: every row and each model's summary as
-// tpusim::validate() computes them, every published time badged as
+// The validation page: every row, each family's summary and every fitted
+// constant as tpusim::validation() computes them, every published time badged as
 // published with its source, and the page reachable from the bench, the
 // palette and --open's place name.
 #include <catch2/catch.hpp>
@@ -48,25 +48,35 @@ int countShown(QQuickItem *item, const QString &prefix)
 
 } // namespace
 
-TEST_CASE("the validation page shows every row as tpusim::validate() computes it", "[validation][qml]")
+TEST_CASE("the validation page shows every row as tpusim::validation() computes it", "[validation][qml]")
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("validation")));
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("validation"));
     shell.shot("validation-page");
 
-    const tpusim::Validation v = tpusim::validate();
-    REQUIRE(v.rows.size() >= 20);
-    CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationRow_")) == int(v.rows.size()));
+    const tpusim::Validation &v = tpusim::validation();
+    int timed = 0;
+    for (const tpusim::ValidationRow &r : v.rows)
+        timed += r.row->published_s > 0;
+    REQUIRE(timed >= 30);
+    CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationRow_")) == timed);
     for (const tpusim::ValidationRow &r : v.rows) {
-        const tpusim::Measurement &m = *r.measurement;
+        const tpusim::PublishedRow &m = *r.row;
+        if (!(m.published_s > 0))
+            continue;
         const QString id = qs(m.id);
         INFO(m.id);
         CHECK(shownText(shell, "validationPublished_" + id) == qs(tpusim::format_time(m.published_s)));
-        CHECK(shownText(shell, "validationPredicted_" + id) == qs(tpusim::format_time(r.predicted_s)));
-        CHECK(shownText(shell, "validationError_" + id) == signedPercent(r.error));
+        if (r.expressible) {
+            CHECK(shownText(shell, "validationPredicted_" + id) == qs(tpusim::format_time(r.predicted_s)));
+            CHECK(shownText(shell, "validationError_" + id) == signedPercent(r.error));
+            CHECK(shownText(shell, "validationKind_" + id)
+                  == (r.fitted ? QStringLiteral("fitted") : r.held_out ? QStringLiteral("held out") : QStringLiteral("tested")));
+        } else {
+            CHECK(shownText(shell, "validationWhyNot_" + id).contains(qs(r.not_expressible)));
+        }
         CHECK(shownText(shell, "validationSteps_" + id) == gridSteps(r.grid_steps));
-        CHECK(shownText(shell, "validationKind_" + id) == (m.fitted ? QStringLiteral("fitted") : QStringLiteral("held out")));
 
         // Someone else's measurement: said so, with where it was printed.
         QObject *badge = shell.findShown(("validationPublishedBadge_" + id).toUtf8().constData());
@@ -75,7 +85,8 @@ TEST_CASE("the validation page shows every row as tpusim::validate() computes it
         const QString details = badge->property("details").toString();
         CHECK(details.startsWith(QStringLiteral("published · ") + qs(m.chip)));
         CHECK(details.contains(qs(m.source)));
-        CHECK(details.contains(qs(m.timing)));
+        CHECK(details.contains(qs(m.timing_how)));
+        CHECK(details.contains(qs(m.quote)));
     }
 }
 
@@ -86,7 +97,7 @@ TEST_CASE("hovering a published time's badge opens a card that names its source"
     REQUIRE(shell.navigate(QStringLiteral("validation")));
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("validation"));
 
-    const tpusim::Measurement &m = *tpusim::validate().rows.front().measurement;
+    const tpusim::PublishedRow &m = *tpusim::validation().rows.front().row;
     auto *badge = qobject_cast<QQuickItem *>(shell.findShown(("validationPublishedBadge_" + qs(m.id)).toUtf8().constData()));
     REQUIRE(badge != nullptr);
     QObject *page = shell.findShown("validationPage");
@@ -118,58 +129,28 @@ TEST_CASE("hovering a published time's badge opens a card that names its source"
     CHECK(card->property("kind").toString() == QStringLiteral("published"));
 }
 
-TEST_CASE("the validation page sums up each model as tpusim::validate() does", "[validation][qml]")
+TEST_CASE("the validation page sums up each family and lists every fitted constant", "[validation][qml]")
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("validation")));
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("validation"));
 
-    const tpusim::Validation v = tpusim::validate();
-    REQUIRE(v.models.size() == 2);
-    for (const tpusim::ModelErrors &e : v.models) {
-        const QString model = qs(std::string(tpusim::model_name(e.model)));
-        INFO(model.toStdString());
-        CHECK(shownText(shell, "validationHeldOut_" + model) == QString::number(e.held_out));
-        CHECK(shownText(shell, "validationMedian_" + model) == percent(e.held_out_median));
-        CHECK(shownText(shell, "validationWorst_" + model) == percent(e.held_out_worst));
-        CHECK(shownText(shell, "validationFitted_" + model) == QString::number(e.fitted));
-        CHECK(shownText(shell, "validationFittedWorst_" + model)
+    const tpusim::Validation &v = tpusim::validation();
+    REQUIRE(v.families.size() >= 3);
+    for (const tpusim::FamilyErrors &e : v.families) {
+        const QString family = qs(std::string(tpusim::family_key(e.family)));
+        INFO(family.toStdString());
+        CHECK(shownText(shell, "validationHeldOut_" + family) == QString::number(e.held_out));
+        CHECK(shownText(shell, "validationMedian_" + family) == (e.held_out > 0 ? percent(e.held_out_median) : QStringLiteral("—")));
+        CHECK(shownText(shell, "validationWorst_" + family) == (e.held_out > 0 ? percent(e.held_out_worst) : QStringLiteral("—")));
+        CHECK(shownText(shell, "validationFitted_" + family) == QString::number(e.fitted));
+        CHECK(shownText(shell, "validationFittedWorst_" + family)
               == (e.fitted > 0 ? percent(e.fitted_worst) : QStringLiteral("—")));
     }
-}
-
-TEST_CASE("the validation page opens from the bench and the palette, and Escape goes back", "[validation][qml]")
-{
-    ShellFixture shell;
-    QQuickWindow *window = shell.window();
-    REQUIRE(shell.navigate(QStringLiteral("bench")));
-    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("bench"));
-    QObject *link = shell.findShown("validationLink");
-    REQUIRE(link != nullptr);
-    QMetaObject::invokeMethod(link, "clicked");
-    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("validation"));
-    QTest::keyClick(window, Qt::Key_Escape);
-    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("bench"));
-    QTest::keyClick(window, Qt::Key_Escape);
-    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("stack"));
-
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    QObject *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("how wrong"));
-    WAIT_COMPARE(shell.course().palette()->query(), QStringLiteral("how wrong"));
-    REQUIRE(shell.course().palette()->rowCount() > 0);
-    CHECK(shell.course().palette()->placeAt(0) == QStringLiteral("validation"));
-    QTest::keyClick(window, Qt::Key_Return);
-    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("validation"));
-
-    // The page takes the keys: End scrolls to the sources at the foot.
-    QObject *page = shell.findShown("validationPage");
-    REQUIRE(page != nullptr);
-    WAIT_VERIFY(page->property("scrollable").toBool());
-    QTest::keyClick(window, Qt::Key_End);
-    WAIT_VERIFY(page->property("contentY").toReal() > 0
-                && qAbs(page->property("contentY").toReal() - page->property("maximumY").toReal()) < 1);
-    shell.shot("validation-page-end");
+    CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationConstant_")) == int(v.constants.size()));
+    for (const tpusim::FittedConstant &c : v.constants) {
+        QObject *line = shell.findShown(("validationConstant_" + c.chip + "_" + c.key).c_str());
+        INFO(c.chip << " " << c.key);
+        CHECK(line != nullptr);
+    }
 }

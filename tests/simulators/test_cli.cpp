@@ -303,15 +303,20 @@ TEST_CASE("tpusim ir on real dumps: exact integers, loops multiplied out, lower 
     CHECK_THAT(untyped.out, Catch::Contains("line 1, column 10: this jaxpr's variables carry no types"));
 }
 
-TEST_CASE("tpusim validate: published against predicted, per row and per model", "[cli][validation]") {
+TEST_CASE("tpusim validate: published against predicted, per row, per family and per constant", "[cli][validation]") {
     const Run r = run("validate");
     CHECK(r.status == 0);
     CHECK_THAT(r.out, Catch::Contains("jax-mm-8192-b128"));
+    CHECK_THAT(r.out, Catch::Contains("xprof-v6e-broadcast-add-fusion"));
     CHECK_THAT(r.out, Catch::Contains("fitted"));
     CHECK_THAT(r.out, Catch::Contains("held out"));
     CHECK_THAT(r.out, Catch::Contains("median |error|"));
+    CHECK_THAT(r.out, Catch::Contains("memory-bound ops"));
+    CHECK_THAT(r.out, Catch::Contains("attainable HBM fraction"));
     const Run j = run("validate --json");
     CHECK(j.status == 0);
     CHECK_THAT(j.out, Catch::Contains("\"source\":\"jax-ml/jax@1082251cde876f91608b403d1995b5e0025f0398"));
-    CHECK_THAT(j.out, Catch::Contains("\"model\":\"roofline\""));
+    CHECK_THAT(j.out, Catch::Contains("\"model\":\"roofline, attainable\""));
+    CHECK_THAT(j.out, Catch::Contains("\"family\":\"host-link\""));
+    CHECK_THAT(j.out, Catch::Contains("\"fitted_on\":["));
 }

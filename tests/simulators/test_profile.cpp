@@ -14,6 +14,7 @@
 
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
+#include "tpusim/published.h"
 #include "tpuprofile/op_table.h"
 #include "tpuprofile/read.h"
 
@@ -122,6 +123,30 @@ TEST_CASE("the v6e profile's TPU:0 op table matches the independent decode exact
         ++rows;
     }
     CHECK(rows == 12);
+}
+
+TEST_CASE("the validation rows taken from the v6e profile say what this reader reads in it", "[profile][validation]") {
+    const Device& d = tpu_profile().devices[0];
+    int checked = 0;
+    for (const tpusim::PublishedRow& r : tpusim::published_rows()) {
+        if (r.table != "profile-v6e.tsv") continue;
+        INFO(r.id);
+        const std::string name = r.source.substr(r.source.rfind("op ") + 3);
+        const Op* found = nullptr;
+        for (const Op& op : d.ops)
+            if (op.name == name) found = &op;
+        REQUIRE(found);
+        CHECK(r.chip == d.chip);
+        CHECK(r.timing == tpusim::Timing::device);
+        CHECK(r.published_s == Approx(static_cast<double>(found->self_ps) / 1e12 / found->occurrences).epsilon(1e-8));
+        const std::int64_t bytes = r.has("bytes_accessed") ? r.dim("bytes_accessed")
+                                 : r.has("bytes")          ? r.dim("bytes")
+                                                           : 2 * r.dim("in_bytes");
+        CHECK(bytes == found->bytes_accessed);
+        if (r.has("flops")) CHECK(r.dim("flops") == found->flops);
+        ++checked;
+    }
+    CHECK(checked == 9);
 }
 
 TEST_CASE("the profile's programs are decoded from their Hlo Proto into HLO the course reads", "[profile]") {

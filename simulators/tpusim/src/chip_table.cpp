@@ -40,10 +40,10 @@ void common(Chip& c) {
     // Both pipeline constants are fitted by fit_pipeline_constants (validation.h) on
     // the two rows named, and checked against it by the tests.
     c.grid_step_overhead = assumed(
-        0.35e-6, "s", "[fit] tpusim validate, row jax-mm-8192-b128",
+        0.35e-6, "s", "[fit] tpusim validate, row jax-mm-relu-8192-b128",
         "The least time one Pallas grid step takes (loop control, semaphore waits, DMA issue): "
         "a step's compute and copies run under it, not after it. Fitted on the published v5e "
-        "time of a 262,144-step bf16 matmul (8192^3 in 128^3 blocks) [JAX-MM]; used for every "
+        "time of a 262,144-step bf16 matmul with a fused ReLU (8192^3 in 128^3 blocks) [JAX-MM]; used for every "
         "chip, since only v5e has published rows.");
     c.kernel_launch = assumed(
         110e-6, "s", "[fit] tpusim validate, row jax-mm-1024-b512",

@@ -1,49 +1,25 @@
-// Each published row predicted by the model it validates, the errors
-// summarised per model, and the fit of the pipeline model's two constants.
+// Every published row predicted, the constants fitted on the rows the rule
+// leaves in, the errors summarised per family; and the fit of the pipeline
+// model's two constants.
 #include "tpusim/validation.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <utility>
 
-#include "tpusim/dtype.h"
+#include "tpusim/chips.h"
 #include "tpusim/error.h"
 #include "tpusim/pipeline.h"
-#include "tpusim/roofline.h"
+#include "validation_detail.h"
 
 namespace tpusim {
 
+using detail::ChipConstants;
+using detail::RowCost;
+
 namespace {
-
-struct Prediction {
-    double seconds = 0;
-    std::int64_t grid_steps = 0;
-    Provenance provenance;
-};
-
-Prediction predict(const Measurement& m, const PipelineOptions& options = {}) {
-    const Chip& c = chip(m.chip);
-    const DType dtype = parse_dtype(m.dtype);
-    if (m.model == ValidatedModel::roofline) {
-        MatmulSpec spec;
-        spec.m = m.m;
-        spec.k = m.k;
-        spec.n = m.n;
-        spec.in = spec.out = dtype;
-        const Roofline r = roofline(c, matmul_cost(spec));
-        return {r.time_s, 0, r.provenance};
-    }
-    BlockedMatmul spec;
-    spec.m = m.m;
-    spec.k = m.k;
-    spec.n = m.n;
-    spec.bm = m.bm;
-    spec.bk = m.bk;
-    spec.bn = m.bn;
-    spec.in = spec.out = dtype;
-    const PipelineResult r = simulate(c, blocked_matmul(spec), options);
-    return {r.time_s, r.steps, r.provenance};
-}
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -54,69 +30,426 @@ double median(std::vector<double> v) {
 
 double worst(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
-}  // namespace
+struct Costed {
+    const PublishedRow* row;
+    RowCost cost;
+    bool trainable;  // expressible, not held out, not a pipeline row (those fix the pipeline's own fit)
+};
 
-std::string_view model_name(ValidatedModel model) {
-    return model == ValidatedModel::pipeline ? "pipeline" : "roofline";
+// Each constant is the median of what the rows it dominates say it is:
+// an attainable fraction from the long runs bound by that unit, a floor
+// from the short runs whose time is mostly floor. Medians, so one odd
+// row cannot drag a constant, and each constant names its rows.
+enum class Unit { mxu, hbm, ici, link, flash, none };
+constexpr double long_run_s = 50e-6;
+constexpr double short_run_s = 20e-6;
+
+// The unit that sets a row's time at the peaks, when one clearly does
+// (half again the next one), and that time.
+std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k) {
+    double mxu = 0, hbm = 0, vpu = 0, flash = 0;
+    for (const detail::Stage& s : cost.stages) {
+        if (s.flash) flash += s.mxu_s + s.vpu_s;
+        else mxu += s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), vpu += s.vpu_s;
+        hbm += s.hbm_s;
+    }
+    const std::pair<Unit, double> units[] = {
+        {Unit::mxu, mxu}, {Unit::hbm, hbm}, {Unit::ici, cost.ici_s}, {Unit::link, cost.link_s}, {Unit::flash, flash}};
+    std::pair<Unit, double> top{Unit::none, 0};
+    double second = vpu;
+    for (const auto& u : units) {
+        if (u.second > top.second) {
+            second = std::max(second, top.second);
+            top = u;
+        } else {
+            second = std::max(second, u.second);
+        }
+    }
+    if (top.second < 1.5 * second) return {Unit::none, 0};
+    return top;
 }
 
-Validation validate() {
-    Validation v;
-    for (const Measurement& m : published_measurements()) {
-        Prediction p = predict(m);
-        v.rows.push_back({&m, p.grid_steps, p.seconds, p.seconds / m.published_s - 1, std::move(p.provenance)});
+// What the row's floors add to its compared time: the op floors, the
+// collective floor and, for a call, dispatch.
+double floors_of(const Costed& c, const ChipConstants& k) {
+    ChipConstants none = k;
+    none.op_floor_s = none.collective_floor_s = none.dispatch_s = 0;
+    return detail::compared_time(*c.row, c.cost, k) - detail::compared_time(*c.row, c.cost, none);
+}
+
+struct ConstantFit {
+    const char* key;
+    const char* name;
+    const char* unit;
+    double ChipConstants::*field;
+};
+constexpr ConstantFit efficiency_fits[] = {
+    {"mxu_efficiency", "attainable MXU fraction", "", &ChipConstants::mxu_efficiency},
+    {"hbm_efficiency", "attainable HBM fraction", "", &ChipConstants::hbm_efficiency},
+    {"ici_efficiency", "attainable ICI fraction", "", &ChipConstants::ici_efficiency},
+    {"link_efficiency", "attainable host-link fraction", "", &ChipConstants::link_efficiency},
+    {"flash_efficiency", "attainable fraction of a flash kernel's compute", "", &ChipConstants::flash_efficiency},
+};
+constexpr ConstantFit floor_fits[] = {
+    {"op_floor_s", "least device time of an op", "s", &ChipConstants::op_floor_s},
+    {"collective_floor_s", "least device time of a collective", "s", &ChipConstants::collective_floor_s},
+    {"dispatch_s", "Python's share of a call", "s", &ChipConstants::dispatch_s},
+};
+
+// The rows a constant is read from, and the value each of them gives.
+struct Evidence {
+    std::vector<const Costed*> rows;
+    std::vector<double> values;
+};
+
+Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k, int which) {
+    const Unit unit = static_cast<Unit>(which);
+    Evidence e;
+    for (const Costed* c : rows) {
+        // Matmul and memory rows fix the MXU and HBM fractions; a kernel of
+        // its own kind (attention) is tested with them, not fitted.
+        const Family f = c->row->family;
+        if ((unit == Unit::mxu && f != Family::matmul) || (unit == Unit::hbm && f != Family::memory && f != Family::matmul))
+            continue;
+        // The Unit enum lists the units in the order of efficiency_fits.
+        const auto [bound, at_peak] = binding(c->cost, k);
+        if (bound != unit) continue;
+        const double steps_s = static_cast<double>(c->cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s);
+        const double left = c->row->published_s - floors_of(*c, k) - c->cost.fixed_s - steps_s;
+        // A flash kernel's compute must be most of its predicted time.
+        if (unit == Unit::flash && at_peak / k.flash_efficiency < 0.5 * detail::compared_time(*c->row, c->cost, k)) continue;
+        // Long runs only: at least 50 µs of work at the peak, and the floors
+        // a small part of the time.
+        if (at_peak < long_run_s || left < 0.8 * c->row->published_s || left <= 0) continue;
+        e.rows.push_back(c);
+        e.values.push_back(std::min(1.0, at_peak / left));
     }
-    for (const ValidatedModel model : {ValidatedModel::pipeline, ValidatedModel::roofline}) {
-        std::vector<double> held_out, fitted;
-        for (const ValidationRow& r : v.rows)
-            if (r.measurement->model == model)
-                (r.measurement->fitted ? fitted : held_out).push_back(std::abs(r.error));
-        ModelErrors e;
-        e.model = model;
-        e.held_out = static_cast<int>(held_out.size());
-        e.fitted = static_cast<int>(fitted.size());
-        e.held_out_median = median(held_out);
-        e.held_out_worst = worst(held_out);
-        e.fitted_median = median(fitted);
-        e.fitted_worst = worst(fitted);
-        v.models.push_back(e);
+    return e;
+}
+
+Evidence floor_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k, int which) {
+    Evidence e;
+    for (const Costed* c : rows) {
+        const bool host = c->row->timing == Timing::host;
+        if (which == 2 && !host) continue;                  // dispatch: calls timed from Python
+        if (which == 1 && !c->cost.collective) continue;    // the collective floor: collectives
+        if (which == 0 && (c->cost.collective || host)) continue;  // the op floor: device timings of ops
+        ChipConstants without = k;
+        without.*floor_fits[which].field = 0;
+        const double rest = detail::compared_time(*c->row, c->cost, without);
+        // Short runs only: under 20 µs of work at the peaks, and most of the
+        // published time left for the floor.
+        ChipConstants bare = k;
+        bare.op_floor_s = bare.collective_floor_s = bare.dispatch_s = 0;
+        if (detail::device_time(c->cost, bare) > short_run_s || rest > 0.5 * c->row->published_s) continue;
+        e.rows.push_back(c);
+        e.values.push_back(std::max(0.0, c->row->published_s - rest));
+    }
+    return e;
+}
+
+// A flash step's least time, from the flash rows whose steps are most of
+// their predicted time: what the published time leaves over the kernel's
+// work, per step.
+Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k) {
+    Evidence e;
+    for (const Costed* c : rows) {
+        if (c->cost.flash_steps == 0) continue;
+        const double step = k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s;
+        const double steps_s = static_cast<double>(c->cost.flash_steps) * step;
+        const double predicted = detail::compared_time(*c->row, c->cost, k);
+        if (steps_s < 0.5 * predicted) continue;
+        const double rest = predicted - steps_s;
+        const double left = c->row->published_s - rest;
+        if (left <= 0) continue;
+        e.rows.push_back(c);
+        e.values.push_back(left / static_cast<double>(c->cost.flash_steps));
+    }
+    return e;
+}
+
+std::string chip_list(const std::vector<const Costed*>& rows) {
+    std::vector<std::string> chips;
+    for (const Costed* c : rows)
+        if (std::find(chips.begin(), chips.end(), c->row->chip) == chips.end()) chips.push_back(c->row->chip);
+    std::string out;
+    for (const std::string& c : chips) out += (out.empty() ? "" : ", ") + c;
+    return out;
+}
+
+std::vector<std::string> ids_of(const std::vector<const Costed*>& rows) {
+    std::vector<std::string> ids;
+    for (const Costed* c : rows) ids.push_back(c->row->id);
+    return ids;
+}
+
+// Fits every constant of every chip: its own rows where two or more fix a
+// constant, else every chip's rows, else the constant keeps its neutral
+// value (the peak, no floor). Floors and fractions depend on each other a
+// little; a few rounds settle them.
+struct Fitted {
+    std::map<std::string, ChipConstants> per_chip;
+    std::vector<FittedConstant> constants;
+    std::vector<std::string> used;
+};
+
+Fitted fit_constants(const std::vector<const Costed*>& training) {
+    Fitted out;
+    std::map<std::string, std::vector<const Costed*>> by_chip;
+    for (const Costed* c : training) by_chip[c->row->chip].push_back(c);
+    ChipConstants pooled;
+    for (const Chip& chip : all_chips()) out.per_chip[chip.id] = pooled;
+
+    const auto settle = [&](ChipConstants& k, const std::vector<const Costed*>& rows, const ChipConstants* fallback,
+                            std::vector<FittedConstant>* report, const std::string& chip_id) {
+        for (int round = 0; round < 4; ++round) {
+            const bool last = round == 3;
+            for (int i = 0; i < 5; ++i) {
+                const Evidence e = efficiency_evidence(rows, k, i);
+                const bool own = e.rows.size() >= 2;
+                if (own) k.*efficiency_fits[i].field = median(e.values);
+                else k.*efficiency_fits[i].field = fallback ? (*fallback).*efficiency_fits[i].field : 1.0;
+                if (last && report) {
+                    FittedConstant f{efficiency_fits[i].key, efficiency_fits[i].name, chip_id, k.*efficiency_fits[i].field,
+                                     efficiency_fits[i].unit, own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
+                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " long runs bound by it" : "";
+                    report->push_back(std::move(f));
+                }
+            }
+            {
+                const Evidence e = flash_step_evidence(rows, k);
+                const bool own = e.rows.size() >= 2;
+                k.flash_step_s = own ? median(e.values) : fallback ? fallback->flash_step_s : 0.0;
+                if (last && report) {
+                    FittedConstant f{"flash_step_s", "least time of a flash grid step", chip_id, k.flash_step_s, "s",
+                                     own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
+                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " flash runs their steps dominate" : "";
+                    report->push_back(std::move(f));
+                }
+            }
+            for (int i = 0; i < 3; ++i) {
+                const Evidence e = floor_evidence(rows, k, i);
+                const bool own = e.rows.size() >= 2;
+                if (own) k.*floor_fits[i].field = median(e.values);
+                else k.*floor_fits[i].field = fallback ? (*fallback).*floor_fits[i].field : 0.0;
+                if (last && report) {
+                    FittedConstant f{floor_fits[i].key, floor_fits[i].name, chip_id, k.*floor_fits[i].field,
+                                     floor_fits[i].unit, own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
+                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " short runs it dominates" : "";
+                    report->push_back(std::move(f));
+                }
+            }
+        }
+    };
+    // Every chip's rows together first: the fallback for a chip short of rows.
+    std::vector<FittedConstant> pooled_report;
+    settle(pooled, training, nullptr, &pooled_report, "all");
+    const auto fit_passes = [](const std::vector<const Costed*>& rows, ChipConstants& k, const std::string& chip_id) {
+        // f32 at default precision: the bf16 passes the long f32 rows need.
+        std::vector<double> ratios;
+        std::vector<const Costed*> used_rows;
+        for (const Costed* c : rows) {
+            if (c->row->family != Family::matmul || c->cost.stages.empty() || !c->cost.stages[0].f32_mxu) continue;
+            ChipConstants one = k;
+            one.f32_passes = 1;
+            const auto [bound, at_peak] = binding(c->cost, one);
+            if (bound != Unit::mxu || at_peak < long_run_s) continue;
+            const double left = c->row->published_s - floors_of(*c, one);
+            if (left < 0.8 * c->row->published_s) continue;
+            ratios.push_back(left * k.mxu_efficiency / at_peak);
+            used_rows.push_back(c);
+        }
+        FittedConstant f{"f32_passes", "bf16 passes of an f32 matmul", chip_id, k.f32_passes, "", {}, ""};
+        if (ratios.size() < 2) return f;
+        const double r = median(ratios);
+        double best = 1;
+        for (const double passes : {1.0, 2.0, 3.0, 6.0})
+            if (std::abs(std::log(passes / r)) < std::abs(std::log(best / r))) best = passes;
+        k.f32_passes = best;
+        f.value = best;
+        f.fitted_on = ids_of(used_rows);
+        f.how = "the nearest of 1, 2, 3 and 6 to the median of " + std::to_string(ratios.size()) + " long f32 runs (" +
+                format_fixed(r, 2) + ")";
+        return f;
+    };
+    const FittedConstant pooled_passes = fit_passes(training, pooled, "all");
+    settle(pooled, training, nullptr, &pooled_report, "all");
+    for (auto& [chip_id, k] : out.per_chip) {
+        k = pooled;
+        std::vector<FittedConstant> report;
+        settle(k, by_chip[chip_id], &pooled, &report, chip_id);
+        FittedConstant passes = fit_passes(by_chip[chip_id], k, chip_id);
+        if (passes.fitted_on.empty()) {
+            k.f32_passes = pooled.f32_passes;
+            passes.value = pooled.f32_passes;
+            passes.fitted_on = pooled_passes.fitted_on;
+            passes.how = pooled_passes.fitted_on.empty() ? "no long f32 row: left at 1"
+                                                         : "fewer than two " + chip_id + " f32 rows fix it: every chip's " + pooled_passes.how;
+        } else {
+            settle(k, by_chip[chip_id], &pooled, nullptr, chip_id);  // the fractions again, with its own passes
+        }
+        report.push_back(std::move(passes));
+        for (FittedConstant& f : report) {
+            if (f.how.empty()) {
+                const auto same = std::find_if(pooled_report.begin(), pooled_report.end(), [&](const FittedConstant& p) { return p.key == f.key; });
+                if (same != pooled_report.end() && !same->fitted_on.empty()) {
+                    f.fitted_on = same->fitted_on;
+                    f.how = "fewer than two " + chip_id + " rows fix it: every chip's " + same->how + " (" +
+                            chip_list([&] {
+                                std::vector<const Costed*> rows;
+                                for (const Costed* c : training)
+                                    if (std::find(f.fitted_on.begin(), f.fitted_on.end(), c->row->id) != f.fitted_on.end()) rows.push_back(c);
+                                return rows;
+                            }()) + ")";
+                } else {
+                    f.fitted_on.clear();
+                    f.how = f.key == "flash_step_s" ? "no row fixes it: the chip's grid-step overhead"
+                            : "no row fixes it: left at " + std::string(f.unit == std::string("s") ? "0" : "the peak");
+                }
+            }
+            if (!by_chip[chip_id].empty() || !f.fitted_on.empty()) {
+                for (const std::string& id : f.fitted_on) out.used.push_back(id);
+                out.constants.push_back(std::move(f));
+            }
+        }
+    }
+    return out;
+}
+
+Validation build() {
+    Validation v;
+    std::vector<Costed> costed;
+    for (const PublishedRow& r : published_rows()) {
+        RowCost cost = detail::cost_of(r);
+        const bool trainable = cost.expressible && !cost.pipeline && !held_out_by_rule(r.id);
+        costed.push_back({&r, std::move(cost), trainable});
+    }
+    std::vector<const Costed*> training;
+    for (const Costed& c : costed)
+        if (c.trainable) training.push_back(&c);
+
+    Fitted fitted = fit_constants(training);
+    v.constants = std::move(fitted.constants);
+    const std::set<std::string> used(fitted.used.begin(), fitted.used.end());
+    const std::map<std::string, ChipConstants>& per_chip = fitted.per_chip;
+
+    // The pipeline model's own fit: two rows (fit_pipeline_constants).
+    const PipelineFit pipeline = fit_pipeline_constants();
+
+    for (const Costed& c : costed) {
+        ValidationRow row;
+        row.row = c.row;
+        row.expressible = c.cost.expressible;
+        row.not_expressible = c.cost.why_not;
+        row.held_out = held_out_by_rule(c.row->id);
+        row.model = c.cost.model;
+        row.grid_steps = c.cost.grid_steps;
+        if (c.cost.expressible) {
+            const ChipConstants& k = per_chip.at(c.row->chip);
+            row.device_s = detail::device_time(c.cost, k);
+            row.call_s = detail::call_time(c.cost, k);
+            row.predicted_s = detail::compared_time(*c.row, c.cost, k);
+            row.error = row.predicted_s / c.row->published_s - 1;
+            row.fitted = c.cost.pipeline ? (c.row->id == pipeline.many_steps_row || c.row->id == pipeline.few_steps_row)
+                                         : used.count(c.row->id) > 0;
+            row.provenance = c.cost.provenance;
+        }
+        v.rows.push_back(std::move(row));
+    }
+
+    for (const Family family : all_families()) {
+        FamilyErrors e;
+        e.family = family;
+        std::vector<double> held, fit, every;
+        for (const ValidationRow& r : v.rows) {
+            if (r.row->family != family || !(r.row->published_s > 0)) continue;
+            ++e.rows;
+            if (std::find(e.chips.begin(), e.chips.end(), r.row->chip) == e.chips.end()) e.chips.push_back(r.row->chip);
+            if (!r.expressible) continue;
+            ++e.expressible;
+            every.push_back(std::abs(r.error));
+            if (r.fitted) fit.push_back(std::abs(r.error));
+            if (r.held_out) held.push_back(std::abs(r.error));
+        }
+        if (e.rows == 0) continue;
+        e.fitted = static_cast<int>(fit.size());
+        e.held_out = static_cast<int>(held.size());
+        e.held_out_median = median(held);
+        e.held_out_worst = worst(held);
+        e.fitted_median = median(fit);
+        e.fitted_worst = worst(fit);
+        e.all_median = median(every);
+        v.families.push_back(std::move(e));
     }
     return v;
 }
 
-PipelineFit fit_pipeline_constants() {
-    // The fitted row with the most grid steps fixes the step time; the one
-    // with the fewest, the launch cost. Each barely moves the other's row, so
-    // a few alternations settle both.
-    const Measurement* many = nullptr;
-    const Measurement* few = nullptr;
-    std::int64_t most = 0, fewest = INT64_MAX;
-    for (const Measurement& m : published_measurements()) {
-        if (!m.fitted || m.model != ValidatedModel::pipeline) continue;
-        const std::int64_t steps = predict(m).grid_steps;
-        if (steps > most) {
-            most = steps;
-            many = &m;
-        }
-        if (steps < fewest) {
-            fewest = steps;
-            few = &m;
-        }
+}  // namespace
+
+bool held_out_by_rule(std::string_view id) {
+    // FNV-1a: fixed by the id's bytes alone, on every platform.
+    std::uint64_t h = 14695981039346656037ull;
+    for (const unsigned char ch : id) {
+        h ^= ch;
+        h *= 1099511628211ull;
     }
-    if (!many || many == few) throw InputError("the pipeline fit needs two fitted rows with different grids");
+    return h % 3 == 0;
+}
+
+const Validation& validation() {
+    static const Validation v = build();
+    return v;
+}
+
+PipelineFit fit_pipeline_constants() {
+    // Of the Pallas matmul rows the rule leaves in, the one with the most
+    // grid steps fixes the step time and the one with the fewest the launch
+    // cost. Each barely moves the other's row, so a few alternations settle
+    // both.
+    struct Candidate {
+        const PublishedRow* row;
+        std::int64_t steps;
+    };
+    const Candidate* many = nullptr;
+    const Candidate* few = nullptr;
+    std::vector<Candidate> candidates;
+    for (const PublishedRow& r : published_rows()) {
+        if (r.family != Family::matmul || r.text("impl") != "pallas" || r.timing != Timing::host || held_out_by_rule(r.id))
+            continue;
+        const RowCost cost = detail::cost_of(r);
+        if (cost.expressible) candidates.push_back({&r, cost.grid_steps});
+    }
+    for (const Candidate& c : candidates) {
+        if (!many || c.steps > many->steps) many = &c;
+        if (!few || c.steps < few->steps) few = &c;
+    }
+    if (!many || many->steps == few->steps) throw InputError("the pipeline fit needs two Pallas rows with different grids");
+    const auto predict = [](const PublishedRow& r, const PipelineOptions& o) {
+        BlockedMatmul spec;
+        spec.m = r.dim("m");
+        spec.k = r.dim("k");
+        spec.n = r.dim("n");
+        spec.bm = r.dim("bm");
+        spec.bk = r.dim("bk");
+        spec.bn = r.dim("bn");
+        spec.in = spec.out = parse_dtype(r.dtype);
+        return simulate(chip(r.chip), blocked_matmul(spec), o).time_s;
+    };
     PipelineFit fit;
+    fit.many_steps_row = many->row->id;
+    fit.few_steps_row = few->row->id;
     PipelineOptions o;
     for (int round = 0; round < 3; ++round) {
         o.launch_s = fit.launch_s;
         double lo = 0, hi = 1e-4;  // the step time: a prediction grows with it
         for (int i = 0; i < 40; ++i) {
             o.step_overhead_s = (lo + hi) / 2;
-            (predict(*many, o).seconds > many->published_s ? hi : lo) = *o.step_overhead_s;
+            (predict(*many->row, o) > many->row->published_s ? hi : lo) = *o.step_overhead_s;
         }
         fit.step_s = (lo + hi) / 2;
         o.step_overhead_s = fit.step_s;
         o.launch_s = 0;
-        fit.launch_s = few->published_s - predict(*few, o).seconds;
+        fit.launch_s = few->row->published_s - predict(*few->row, o);
     }
     if (fit.launch_s < 0) throw InputError("the fitted rows need a negative launch cost: the model does not fit them");
     return fit;

@@ -1,66 +1,83 @@
 #pragma once
-// How wrong the models are on real chips: published timings, each with its
-// source, chip, shapes and how it was timed, set against what libtpusim
-// predicts for the same run. Some rows fix the pipeline model's two fitted
-// constants; every other row is held out, and its error is reported apart.
+// How wrong the models are on real chips: every published timing of the
+// tables in published.h set against what libtpusim predicts for the same
+// run, family by family.
+//
+// Each prediction is a device time (what a profiler or on-device timer
+// sees) and a call time (what Python's clock sees: the device time plus
+// dispatch). A handful of constants per chip, the attainable fractions of
+// the MXU, HBM, ICI and host-link peaks and the floors of a small op, are
+// fitted on the rows a fixed rule leaves in: a third of every family (by a
+// hash of the row's id) is kept out of every fit, and its errors are
+// reported apart. The constants name the rows they came from.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "tpusim/chips.h"
+#include "tpusim/published.h"
 #include "tpusim/provenance.h"
 
 namespace tpusim {
 
-enum class ValidatedModel { pipeline, roofline };
-std::string_view model_name(ValidatedModel model);  // "pipeline", "roofline"
+// True for the rows no fit may use: a third of the ids, fixed by the id
+// alone, so adding a row never moves another across the line.
+bool held_out_by_rule(std::string_view id);
 
-struct Measurement {
-    std::string id;       // "jax-mm-8192-b128"
-    ValidatedModel model = ValidatedModel::pipeline;
-    std::string what;     // "Pallas blocked matmul, x @ y"
-    std::string chip;     // "v5e"
-    std::string dtype;    // "bf16"
-    std::int64_t m = 0, k = 0, n = 0;
-    std::int64_t bm = 0, bk = 0, bn = 0;  // 0 for an XLA op
-    double published_s = 0;
-    std::string timing;   // how the source timed it
-    std::string source;   // repository, path, commit and cell
-    bool fitted = false;  // fixes one of the pipeline model's constants
+// One fitted constant, as the validation page and the command line show it.
+struct FittedConstant {
+    std::string key;     // "mxu_efficiency"
+    std::string name;    // "attainable MXU fraction"
+    std::string chip;    // "v6e", or "all" for one value for every chip
+    double value = 0;
+    std::string unit;    // "" for a fraction, "s"
+    std::vector<std::string> fitted_on;  // the row ids that fixed it
+    std::string how;     // "fitted on 12 v6e rows", "no v7 row fixes it: the value of every chip"
 };
-
-// The table, in the order the sources print it.
-const std::vector<Measurement>& published_measurements();
 
 struct ValidationRow {
-    const Measurement* measurement = nullptr;
-    std::int64_t grid_steps = 0;  // 0 for an XLA op
-    double predicted_s = 0;
+    const PublishedRow* row = nullptr;
+    bool expressible = true;
+    std::string not_expressible;  // why the models cannot predict this run
+    bool held_out = false;        // kept out of every fit by the rule
+    bool fitted = false;          // a fit used it
+    std::string model;            // "pipeline", "roofline, attainable", "flash attention", ...
+    std::int64_t grid_steps = 0;  // Pallas rows
+    double device_s = 0;
+    double call_s = 0;
+    double predicted_s = 0;       // the one the row's timing compares: device or call
     double error = 0;             // predicted / published - 1
-    Provenance provenance;        // of the prediction: the model and its assumptions
+    Provenance provenance;
 };
 
-struct ModelErrors {
-    ValidatedModel model = ValidatedModel::pipeline;
-    int held_out = 0, fitted = 0;                 // rows of each kind
+struct FamilyErrors {
+    Family family = Family::matmul;
+    int rows = 0;          // published with a time
+    int expressible = 0;
+    int fitted = 0, held_out = 0;  // rows a fit used; rows the rule kept out
     double held_out_median = 0, held_out_worst = 0;  // of |error|
     double fitted_median = 0, fitted_worst = 0;
+    double all_median = 0;  // over every expressible row: held out, fitted and the rest
+    std::vector<std::string> chips;
 };
 
 struct Validation {
     std::vector<ValidationRow> rows;
-    std::vector<ModelErrors> models;
+    std::vector<FamilyErrors> families;  // every family with a row
+    std::vector<FittedConstant> constants;
 };
 
-// Every row predicted with the chip table as it stands.
-Validation validate();
+// Every row predicted, after fitting the constants on the rows the rule
+// leaves in. Computed once and kept: the tables are built into the library.
+const Validation& validation();
 
 // The pipeline model's fixed step time and launch cost that reproduce the
-// fitted rows exactly, everything else as the chip table has it: what the
-// chip table's two constants were set from.
+// two Pallas matmul rows of the fit with the most and the fewest grid
+// steps, everything else as the chip table has it: what the chip table's
+// two constants were set from.
 struct PipelineFit {
     double step_s = 0;
     double launch_s = 0;
+    std::string many_steps_row, few_steps_row;
 };
 PipelineFit fit_pipeline_constants();
 

@@ -1,0 +1,72 @@
+import QtQuick
+import QtQuick.Layouts
+import TpuCourse.Ui
+
+// The constants fitted on the published rows, chip by chip: what each is,
+// its value and the rows it was read from (named on hover of its line).
+ColumnLayout {
+    id: root
+    property var constants: []
+    readonly property var chips: [...new Set(constants.map(c => c.chip))]
+    spacing: Theme.gap
+
+    Text {
+        Layout.fillWidth: true
+        text: "The fitted constants"
+        font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
+        color: Theme.inkText
+        wrapMode: Text.WordWrap
+    }
+    Text {
+        Layout.fillWidth: true
+        Layout.maximumWidth: Theme.px(860)
+        text: "Each is the median of what the rows it governs say: an attainable fraction from the long runs that unit bounds, a floor from the short runs it dominates. A chip with fewer than two such rows takes the value fitted on every chip's rows, and says so."
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
+        color: Theme.inkMuted
+        wrapMode: Text.WordWrap
+    }
+    Repeater {
+        model: root.chips
+        delegate: ColumnLayout {
+            id: chipGroup
+            required property string modelData
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapM
+            spacing: Theme.gap / 2
+            MonoText { text: chipGroup.modelData === "all" ? "every chip" : chipGroup.modelData; color: Theme.accent }
+            Repeater {
+                model: root.constants.filter(c => c.chip === chipGroup.modelData)
+                delegate: RowLayout {
+                    id: line
+                    required property var modelData
+                    objectName: "validationConstant_" + modelData.chip + "_" + modelData.key
+                    Layout.fillWidth: true
+                    spacing: Theme.gapM
+                    Text {
+                        Layout.preferredWidth: Theme.px(250)
+                        Layout.alignment: Qt.AlignTop
+                        text: line.modelData.name
+                        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                        color: Theme.inkText
+                        wrapMode: Text.WordWrap
+                    }
+                    MonoText {
+                        Layout.preferredWidth: Theme.px(90)
+                        Layout.alignment: Qt.AlignTop
+                        horizontalAlignment: Text.AlignRight
+                        text: line.modelData.valueText
+                        color: Theme.predicted
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        Layout.alignment: Qt.AlignTop
+                        text: line.modelData.how + (line.modelData.fittedOn.length > 0 ? ": " + line.modelData.fittedOn.join(", ") : "")
+                        font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.2
+                        color: Theme.inkMuted
+                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                    }
+                }
+            }
+        }
+    }
+}

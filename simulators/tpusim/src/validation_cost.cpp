@@ -1,0 +1,394 @@
+// The cost of each published run at the chip's peaks, family by family,
+// and the fitted constants that turn it into device and call times.
+#include <algorithm>
+#include <cmath>
+
+#include "tpusim/attention.h"
+#include "tpusim/collective.h"
+#include "tpusim/dtype.h"
+#include "tpusim/error.h"
+#include "tpusim/mesh.h"
+#include "tpusim/pipeline.h"
+#include "validation_detail.h"
+
+namespace tpusim::detail {
+
+namespace {
+
+RowCost refused(std::string why) {
+    RowCost c;
+    c.expressible = false;
+    c.why_not = std::move(why);
+    return c;
+}
+
+Provenance predicted(const PublishedRow& row, std::string model, std::vector<std::string> assumptions) {
+    Provenance p;
+    p.kind = Kind::predicted;
+    p.chip = row.chip;
+    p.dtype = row.dtype;
+    for (const auto& [key, value] : row.shape) p.shapes += (p.shapes.empty() ? "" : " ") + key + "=" + value;
+    p.model = std::move(model);
+    p.assumptions = std::move(assumptions);
+    p.assumptions.push_back("Attainable fractions of the peaks and the floors of a small op are fitted on "
+                            "published rows of the same chip (the validation page names them).");
+    return p;
+}
+
+double mxu_peak(const Chip& c, DType dtype) { return peak_flops(c, dtype).value; }
+
+// A run on one JAX device of a chip whose TensorCores are devices of their
+// own (TPU7x: two a chip [JAX-INFO]) has that core's share of the chip's
+// MXUs and HBM bandwidth. A megacore chip (v4, v5p) shows both as one.
+constexpr const char* core_assumption =
+    "Timed on one TensorCore of the chip: half its MXU peak and half its HBM bandwidth.";
+double core_share(const PublishedRow& row, const Chip& c) {
+    const std::int64_t cores = row.dim("cores", 0);
+    if (cores <= 0 || c.megacore || c.tensorcores.value <= 1) return 1;
+    return std::min(1.0, static_cast<double>(cores) / c.tensorcores.value);
+}
+
+RowCost matmul(const PublishedRow& row, const Chip& c) {
+    const DType dtype = parse_dtype(row.dtype);
+    const std::int64_t m = row.dim("m"), k = row.dim("k"), n = row.dim("n"), batch = row.dim("batch", 1);
+    if (m < 1 || k < 1 || n < 1 || batch < 1) return refused("the row does not give m, k and n");
+    RowCost cost;
+    if (row.text("impl") == "pallas") {
+        if (batch != 1) return refused("batched Pallas matmuls are not modelled");
+        BlockedMatmul spec;
+        spec.m = m;
+        spec.k = k;
+        spec.n = n;
+        spec.bm = row.dim("bm", std::min<std::int64_t>(m, 512));
+        spec.bk = row.dim("bk", std::min<std::int64_t>(k, 512));
+        spec.bn = row.dim("bn", std::min<std::int64_t>(n, 512));
+        spec.in = spec.out = dtype;
+        const PipelineResult r = simulate(c, blocked_matmul(spec));
+        cost.model = "pipeline";
+        cost.pipeline = true;
+        cost.fixed_s = r.time_s;
+        cost.pipeline_launch_s = c.kernel_launch.value;
+        cost.grid_steps = r.steps;
+        cost.provenance = r.provenance;
+        return cost;
+    }
+    // An XLA matmul: one op, its operands read once and its result written once.
+    const double flops = 2.0 * batch * m * k * n;
+    const double share = core_share(row, c);
+    const double in = bytes(dtype);
+    const double out = dtype == DType::int8 || dtype == DType::fp8 ? 2 : in;  // narrow inputs give a wider result
+    const double traffic = batch * ((m * k + k * n) * in + m * n * out);
+    Stage s;
+    s.mxu_s = flops / (mxu_peak(c, dtype) * share);
+    s.hbm_s = traffic / (c.hbm_bandwidth.value * share);
+    s.f32_mxu = dtype == DType::f32;
+    cost.stages.push_back(s);
+    cost.model = "roofline, attainable";
+    std::vector<std::string> a{"One XLA op: operands read from HBM once, the result written once."};
+    if (s.f32_mxu) a.push_back("f32 operands take the fitted number of bf16 MXU passes.");
+    if (out != in) a.push_back("An int8 or fp8 matmul writes a 16-bit result.");
+    if (share < 1) a.push_back(core_assumption);
+    cost.provenance = predicted(row, cost.model, std::move(a));
+    return cost;
+}
+
+RowCost memory(const PublishedRow& row, const Chip& c) {
+    const std::string op = row.text("op");
+    if (row.text("impl").find("sparsecore") != std::string::npos)
+        return refused("SparseCore kernels are not modelled: the chip table gives no SparseCore rates");
+    const DType dtype = row.dtype.empty() ? DType::bf16 : parse_dtype(row.dtype);
+    double array = static_cast<double>(row.dim("bytes"));
+    if (array <= 0 && row.has("dims")) {
+        array = bytes(dtype);
+        std::string dims = row.text("dims");
+        std::replace(dims.begin(), dims.end(), 'x', ' ');
+        std::size_t at = 0;
+        while (at < dims.size()) {
+            const std::size_t next = dims.find(' ', at);
+            array *= std::stod(dims.substr(at, next - at));
+            if (next == std::string::npos) break;
+            at = next + 1;
+        }
+    }
+    // A profile's op gives its whole traffic.
+    const double accessed = static_cast<double>(row.dim("bytes_accessed"));
+    double traffic = 0;
+    std::string what;
+    if (accessed > 0) {
+        traffic = accessed;
+        what = "The op's bytes accessed, as the profile reports them, cross HBM once.";
+    } else if (array <= 0) {
+        return refused("the row gives neither the array's bytes nor its dims");
+    } else if (op == "copy" || op == "transpose") {
+        traffic = 2 * array;
+        what = "A copy reads the array and writes it once.";
+    } else if (op == "add" || op == "mul" || op == "elementwise") {
+        traffic = 3 * array;
+        what = "A binary elementwise op reads two arrays of the size and writes one.";
+    } else if (op == "unary" || op == "scale") {
+        traffic = 2 * array;
+        what = "A unary elementwise op reads the array and writes one of the size.";
+    } else if (op == "reduce") {
+        traffic = array;
+        what = "A reduction reads the array once; its result is small.";
+    } else {
+        return refused("the memory op '" + op + "' is not one the tables model (copy, add, unary, reduce)");
+    }
+    RowCost cost;
+    Stage s;
+    const double share = core_share(row, c);
+    s.hbm_s = traffic / (c.hbm_bandwidth.value * share);
+    const double flops = static_cast<double>(row.dim("flops"));
+    if (flops > 0) s.vpu_s = flops / (c.vpu_flops_per_core.value * std::max(1.0, c.tensorcores.value));
+    cost.stages.push_back(s);
+    cost.model = "roofline, attainable";
+    cost.provenance = predicted(row, cost.model, {what});
+    if (share < 1) cost.provenance.assumptions.insert(cost.provenance.assumptions.begin() + 1, core_assumption);
+    return cost;
+}
+
+RowCost host_link(const PublishedRow& row, const Chip& c) {
+    const double moved = static_cast<double>(row.dim("bytes"));
+    if (moved <= 0) return refused("the row does not give the bytes moved");
+    if (!c.host_link_bandwidth.published()) return refused(c.id + " has no published host-link bandwidth");
+    RowCost cost;
+    cost.link_s = moved / c.host_link_bandwidth.value;
+    cost.stages.push_back({});
+    cost.model = "host link";
+    cost.provenance = predicted(row, cost.model, {"The copy streams over the host link one way at its attainable rate."});
+    return cost;
+}
+
+std::vector<std::int64_t> parse_topology(const std::string& text) {
+    std::vector<std::int64_t> dims;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t next = text.find('x', at);
+        dims.push_back(std::stoll(text.substr(at, next - at)));
+        if (next == std::string::npos) break;
+        at = next + 1;
+    }
+    return dims;
+}
+
+RowCost collective(const PublishedRow& row, const Chip& c) {
+    CollectiveSpec spec;
+    try {
+        spec.kind = parse_collective(row.text("op"));
+    } catch (const InputError& e) {
+        return refused(e.what());
+    }
+    std::vector<std::int64_t> shape;
+    std::string assumed;
+    if (row.has("topology")) {
+        shape = parse_topology(row.text("topology"));
+    } else if (const std::int64_t chips = row.dim("chips"); chips > 1) {
+        // The slice's shape is not given: as square as the chip's torus allows.
+        const int rank = c.ici_ports.value <= 4 ? 2 : 3;  // as mesh.cpp reads the ports [SB-TPU]
+        std::int64_t left = chips;
+        for (int d = rank; d >= 1; --d) {
+            std::int64_t side = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(left), 1.0 / d)));
+            while (side > 1 && left % side) --side;
+            shape.push_back(side);
+            left /= side;
+        }
+        std::sort(shape.begin(), shape.end());
+        assumed = "The source gives no slice shape; taken as the squarest one of " + std::to_string(chips) + " chips.";
+    } else {
+        return refused("the row gives neither the slice's topology nor its chips");
+    }
+    Mesh mesh;
+    try {
+        mesh = make_mesh(c, shape);
+    } catch (const InputError& e) {
+        return refused(e.what());
+    }
+    // Over the one axis of the group's size, else over every axis of more
+    // than one chip; a permute, whose pattern the tables do not give, along
+    // the longest axis.
+    std::int64_t group = 1;
+    const std::int64_t wanted = row.dim("group");
+    if (wanted > 0)
+        for (std::size_t a = mesh.axes.size(); a-- > 0;)
+            if (mesh.axes[a].size == wanted && spec.axes.empty()) spec.axes.push_back(static_cast<int>(a));
+    if (spec.axes.empty() && spec.kind == CollectiveKind::permute) {
+        std::size_t longest = 0;
+        for (std::size_t a = 1; a < mesh.axes.size(); ++a)
+            if (mesh.axes[a].size > mesh.axes[longest].size) longest = a;
+        spec.axes.push_back(static_cast<int>(longest));
+        assumed += (assumed.empty() ? "" : " ") + std::string("The permute's pattern is not given: one step along the longest axis.");
+    }
+    if (spec.axes.empty())
+        for (std::size_t a = 0; a < mesh.axes.size(); ++a)
+            if (mesh.axes[a].size > 1) spec.axes.push_back(static_cast<int>(a));
+    for (const int a : spec.axes) group *= mesh.axes[static_cast<std::size_t>(a)].size;
+    if (wanted > 0 && group != wanted)
+        return refused("no axis or set of axes of the slice has the group's " + std::to_string(wanted) + " chips");
+    const double in = static_cast<double>(row.dim("in_bytes")), out = static_cast<double>(row.dim("out_bytes"));
+    const double stated = static_cast<double>(row.dim("bytes"));
+    switch (spec.kind) {
+        case CollectiveKind::all_gather: spec.bytes = out > 0 ? out : in * group; break;
+        case CollectiveKind::reduce_scatter: spec.bytes = in > 0 ? in : out * group; break;
+        case CollectiveKind::all_reduce: spec.bytes = in > 0 ? in : out; break;
+        case CollectiveKind::all_to_all: spec.bytes = in > 0 ? in * group : out * group; break;
+        case CollectiveKind::permute: {
+            // The model's V is the axis's whole array; each chip sends its V / G.
+            const std::int64_t along = mesh.axes[static_cast<std::size_t>(spec.axes[0])].size;
+            spec.bytes = (in > 0 ? in : out) * static_cast<double>(along);
+            break;
+        }
+    }
+    if (spec.bytes <= 0 && stated > 0 && row.text("which_bytes") == "array") spec.bytes = stated;
+    if (spec.bytes <= 0) return refused("the row does not say which bytes each chip holds before or after");
+    CollectiveOptions options;
+    options.link_loads = false;
+    CollectiveResult r;
+    try {
+        r = tpusim::collective(mesh, spec, options);
+    } catch (const InputError& e) {
+        return refused(e.what());
+    }
+    RowCost cost;
+    cost.ici_s = r.time_s;
+    cost.collective = true;
+    cost.stages.push_back({});
+    cost.model = "collective, attainable";
+    std::vector<std::string> a{"The ring schedule of the collective model, slowed to the fitted fraction of the links' peak.",
+                               "One collective floor per call: launch and synchronisation."};
+    if (!assumed.empty()) a.push_back(assumed);
+    cost.provenance = predicted(row, cost.model, std::move(a));
+    cost.provenance.shapes += " as " + mesh.shape();
+    return cost;
+}
+
+RowCost attention_cost(const PublishedRow& row, const Chip& c) {
+    AttentionSpec spec;
+    spec.batch = row.dim("batch", 1);
+    spec.heads = row.dim("heads");
+    spec.seq_q = row.dim("seq_q");
+    spec.seq_kv = row.dim("seq_k", spec.seq_q);
+    spec.head_dim = row.dim("head_dim");
+    spec.causal = row.dim("causal", 0) != 0;
+    spec.dtype = parse_dtype(row.dtype);
+    if (spec.heads < 1 || spec.seq_q < 1 || spec.head_dim < 1) return refused("the row does not give heads, seq_q and head_dim");
+    const std::string impl = row.text("impl");
+    const bool xla = impl == "xla";
+    if (!xla && impl != "flash" && impl != "splash" && !impl.empty())
+        return refused("'" + impl + "' attention is not modelled (flash, splash or xla)");
+    spec.block_q = std::min(spec.seq_q, row.dim("block_q", 128));
+    spec.block_k = std::min(spec.seq_kv, row.dim("block_k", row.dim("block_k_major", 128)));
+    AttentionResult r;
+    try {
+        r = attention(c, spec);
+    } catch (const InputError& e) {
+        return refused(e.what());
+    }
+    // The MXU works in 128-wide tiles: a head dim of 64 pays for 128.
+    const double pad = std::ceil(spec.head_dim / 128.0) * 128.0 / spec.head_dim;
+    // Backward, counted in matmuls of the forward's size (the forward runs
+    // two, QK^T and PV). The Pallas kernel runs two backward kernels, each
+    // recomputing the scores: dK/dV (QK^T, dO V^T, P^T dO, dS^T Q) and dQ
+    // (QK^T, dO V^T, dS K), seven matmuls, 3.5 forwards [FA-TPU]. XLA's
+    // autodiff keeps P from the forward and runs four (P^T dO, dO V^T,
+    // dS K, dS^T Q), two forwards. Either reads Q, K, V, O and dO and writes
+    // dQ, dK and dV: about twice the forward's traffic.
+    double scale_compute = 1, scale_memory = 1;
+    std::string pass = "forward";
+    const double backward = xla ? 2.0 : 3.5;
+    if (row.family == Family::attention_bwd) {
+        scale_compute = backward;
+        scale_memory = 2;
+        pass = "backward";
+    } else if (row.family == Family::attention_fwdbwd) {
+        scale_compute = 1 + backward;
+        scale_memory = 3;
+        pass = "forward and backward";
+    }
+    // An additive bias (batch, heads, seq_q, seq_k) is read from HBM: whole
+    // by XLA, only the computed tiles by the flash kernel.
+    double bias_s = 0;
+    if (row.dim("bias", 0) != 0) {
+        const double whole = static_cast<double>(spec.batch * spec.heads) * spec.seq_q * spec.seq_kv * bytes(spec.dtype);
+        const double visible = r.tiles > 0 ? static_cast<double>(r.tiles_computed) / r.tiles : 1;
+        bias_s = (xla ? whole : whole * visible) / c.hbm_bandwidth.value;
+    }
+    RowCost cost;
+    const AttentionForm& form = xla ? r.naive : r.flash;
+    if (xla) {
+        // Three XLA ops on the naive form's traffic, each its own floor.
+        for (int i = 0; i < 3; ++i)
+            cost.stages.push_back({form.mxu_s * pad * scale_compute / 3, form.vpu_s * scale_compute / 3,
+                                   (form.memory_s + bias_s) * scale_memory / 3, false, false});
+        cost.model = "attention, XLA's three ops";
+    } else {
+        cost.stages.push_back({form.mxu_s * pad * scale_compute, form.vpu_s * scale_compute,
+                               (form.memory_s + bias_s) * scale_memory, false, true});
+        const std::int64_t steps = spec.batch * spec.heads * r.tiles_computed * (row.family == Family::attention_fwd ? 1 : 2);
+        cost.grid_steps = steps;
+        cost.flash_steps = steps;
+        cost.grid_step_s = c.grid_step_overhead.value;
+        cost.model = "flash attention, its grid";
+    }
+    std::vector<std::string> a{"The " + pass + " pass; causal blocks wholly above the diagonal skipped.",
+                               "A head dim below 128 pays for 128 on the MXU."};
+    if (row.family != Family::attention_fwd)
+        a.push_back(xla ? "XLA's backward keeps P and runs four matmuls: twice the forward's MXU work, twice its HBM traffic."
+                        : "The kernel's backward runs dK/dV and dQ kernels that each recompute the scores: seven matmuls, "
+                          "3.5 times the forward's MXU work, twice its HBM traffic, two grids of steps.");
+    if (!xla) {
+        a.push_back("Every computed grid step costs at least a flash step's least time, fitted on flash rows (else the chip's grid-step overhead).");
+        a.push_back("Within a step the softmax waits for QK^T and PV for the softmax: the MXU and VPU work add, at the flash kernel's attainable fraction.");
+    }
+    if (bias_s > 0) a.push_back("The additive bias is read from HBM: whole by XLA, its computed tiles by the kernel.");
+    cost.provenance = predicted(row, cost.model, std::move(a));
+    return cost;
+}
+
+}  // namespace
+
+RowCost cost_of(const PublishedRow& row) {
+    if (!(row.published_s > 0)) return refused("the source prints a rate, not a time");
+    try {
+        const Chip& c = chip(row.chip);
+        switch (row.family) {
+            case Family::matmul: return matmul(row, c);
+            case Family::memory: return memory(row, c);
+            case Family::host_link: return host_link(row, c);
+            case Family::collective: return collective(row, c);
+            case Family::attention_fwd:
+            case Family::attention_bwd:
+            case Family::attention_fwdbwd: return attention_cost(row, c);
+        }
+    } catch (const InputError& e) {
+        return refused(e.what());
+    } catch (const std::invalid_argument& e) {  // std::stod, std::stoll on a damaged shape
+        return refused(std::string("a shape value is not a number: ") + e.what());
+    } catch (const std::out_of_range& e) {
+        return refused(std::string("a shape value is out of range: ") + e.what());
+    }
+    return refused("unknown family");
+}
+
+double device_time(const RowCost& cost, const ChipConstants& k) {
+    if (cost.pipeline) return cost.fixed_s - cost.pipeline_launch_s;
+    double t = cost.fixed_s;
+    for (const Stage& s : cost.stages)
+        t += (s.flash ? std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency)
+                      : std::max({s.mxu_s * (s.f32_mxu ? k.f32_passes : 1) / k.mxu_efficiency, s.vpu_s, s.hbm_s / k.hbm_efficiency})) +
+             k.op_floor_s;
+    t += cost.ici_s / k.ici_efficiency + cost.link_s / k.link_efficiency;
+    t += static_cast<double>(cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s);
+    if (cost.collective) t += k.collective_floor_s;
+    return t;
+}
+
+double call_time(const RowCost& cost, const ChipConstants& k) {
+    if (cost.pipeline) return cost.fixed_s;  // the pipeline model's launch is a host-seen cost
+    return device_time(cost, k) + k.dispatch_s;
+}
+
+double compared_time(const PublishedRow& row, const RowCost& cost, const ChipConstants& k) {
+    return row.timing == Timing::device ? device_time(cost, k) : call_time(cost, k);
+}
+
+}  // namespace tpusim::detail
