@@ -36,30 +36,36 @@ ColumnLayout {
             MonoText { text: chipGroup.modelData === "all" ? "every chip" : chipGroup.modelData; color: Theme.accent }
             Repeater {
                 model: root.constants.filter(c => c.chip === chipGroup.modelData)
-                delegate: RowLayout {
+                // Placed by hand: a wrapping text in a row layout keeps the
+                // height of its first width in Qt 6.4.
+                delegate: Item {
                     id: line
                     required property var modelData
                     objectName: "validationConstant_" + modelData.chip + "_" + modelData.key
                     Layout.fillWidth: true
-                    spacing: Theme.gapM
+                    implicitHeight: Math.max(nameText.implicitHeight, valueText.implicitHeight, howText.implicitHeight)
+                    readonly property real nameWidth: Theme.px(250)
+                    readonly property real valueWidth: Theme.px(90)
                     Text {
-                        Layout.preferredWidth: Theme.px(250)
-                        Layout.alignment: Qt.AlignTop
+                        id: nameText
+                        width: line.nameWidth
                         text: line.modelData.name
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
                         color: Theme.inkText
                         wrapMode: Text.WordWrap
                     }
                     MonoText {
-                        Layout.preferredWidth: Theme.px(90)
-                        Layout.alignment: Qt.AlignTop
+                        id: valueText
+                        x: line.nameWidth + Theme.gapM
+                        width: line.valueWidth
                         horizontalAlignment: Text.AlignRight
                         text: line.modelData.valueText
                         color: Theme.predicted
                     }
                     Text {
-                        Layout.fillWidth: true
-                        Layout.alignment: Qt.AlignTop
+                        id: howText
+                        x: line.nameWidth + line.valueWidth + 2 * Theme.gapM
+                        width: line.width - x
                         text: line.modelData.how + (line.modelData.fittedOn.length > 0 ? ": " + line.modelData.fittedOn.join(", ") : "")
                         font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.2
                         color: Theme.inkMuted

@@ -99,7 +99,8 @@ Rectangle {
             MonoText {
                 Layout.fillWidth: true
                 visible: !root.header
-                text: (root.row.blocks || "") + (root.row.timedOnDevice ? " · timed on device" : " · timed from Python")
+                text: (root.row.blocks ? root.row.blocks + " · " : "") + (root.row.timedOnDevice ? "timed on device" : "timed from Python")
+                wrapMode: Text.Wrap
                 color: Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }

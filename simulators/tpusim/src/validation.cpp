@@ -243,7 +243,7 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
     };
     // Every chip's rows together first: the fallback for a chip short of rows.
     std::vector<FittedConstant> pooled_report;
-    settle(pooled, training, nullptr, &pooled_report, "all");
+    settle(pooled, training, nullptr, nullptr, "all");
     const auto fit_passes = [](const std::vector<const Costed*>& rows, ChipConstants& k, const std::string& chip_id) {
         // f32 at default precision: the bf16 passes the long f32 rows need.
         std::vector<double> ratios;
@@ -274,6 +274,22 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
     };
     const FittedConstant pooled_passes = fit_passes(training, pooled, "all");
     settle(pooled, training, nullptr, &pooled_report, "all");
+    // The values every chip short of rows takes, with the rows they came from.
+    for (FittedConstant f : pooled_report) {
+        if (f.fitted_on.empty()) continue;
+        std::vector<const Costed*> rows;
+        for (const Costed* c : training)
+            if (std::find(f.fitted_on.begin(), f.fitted_on.end(), c->row->id) != f.fitted_on.end()) rows.push_back(c);
+        f.how += " (" + chip_list(rows) + ")";
+        out.constants.push_back(std::move(f));
+    }
+    if (!pooled_passes.fitted_on.empty()) out.constants.push_back(pooled_passes);
+    const auto pooled_rows = [&](const std::string& key) {
+        if (key == "f32_passes") return pooled_passes.fitted_on;
+        for (const FittedConstant& f : pooled_report)
+            if (f.key == key) return f.fitted_on;
+        return std::vector<std::string>{};
+    };
     for (auto& [chip_id, k] : out.per_chip) {
         k = pooled;
         std::vector<FittedConstant> report;
@@ -282,32 +298,24 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
         if (passes.fitted_on.empty()) {
             k.f32_passes = pooled.f32_passes;
             passes.value = pooled.f32_passes;
-            passes.fitted_on = pooled_passes.fitted_on;
             passes.how = pooled_passes.fitted_on.empty() ? "no long f32 row: left at 1"
-                                                         : "fewer than two " + chip_id + " f32 rows fix it: every chip's " + pooled_passes.how;
+                                                         : "fewer than two " + chip_id + " f32 rows fix it: every chip's value";
         } else {
             settle(k, by_chip[chip_id], &pooled, nullptr, chip_id);  // the fractions again, with its own passes
         }
         report.push_back(std::move(passes));
         for (FittedConstant& f : report) {
-            if (f.how.empty()) {
-                const auto same = std::find_if(pooled_report.begin(), pooled_report.end(), [&](const FittedConstant& p) { return p.key == f.key; });
-                if (same != pooled_report.end() && !same->fitted_on.empty()) {
-                    f.fitted_on = same->fitted_on;
-                    f.how = "fewer than two " + chip_id + " rows fix it: every chip's " + same->how + " (" +
-                            chip_list([&] {
-                                std::vector<const Costed*> rows;
-                                for (const Costed* c : training)
-                                    if (std::find(f.fitted_on.begin(), f.fitted_on.end(), c->row->id) != f.fitted_on.end()) rows.push_back(c);
-                                return rows;
-                            }()) + ")";
-                } else {
-                    f.fitted_on.clear();
-                    f.how = f.key == "flash_step_s" ? "no row fixes it: the chip's grid-step overhead"
-                            : "no row fixes it: left at " + std::string(f.unit == std::string("s") ? "0" : "the peak");
-                }
-            }
-            if (!by_chip[chip_id].empty() || !f.fitted_on.empty()) {
+            // A constant this chip's rows do not fix takes every chip's value;
+            // the rows that fixed that are named once, under every chip.
+            const std::vector<std::string> borrowed = f.how.empty() || f.key == "f32_passes" ? pooled_rows(f.key) : std::vector<std::string>{};
+            if (f.how.empty())
+                f.how = !borrowed.empty()               ? "fewer than two " + chip_id + " rows fix it: every chip's value"
+                        : f.key == "flash_step_s"       ? "no row fixes it: the chip's grid-step overhead"
+                        : f.unit == std::string("s")    ? "no row fixes it: left at 0"
+                                                        : "no row fixes it: left at the peak";
+            if (f.fitted_on.empty())
+                for (const std::string& id : borrowed) out.used.push_back(id);
+            if (!by_chip[chip_id].empty() || !borrowed.empty() || !f.fitted_on.empty()) {
                 for (const std::string& id : f.fitted_on) out.used.push_back(id);
                 out.constants.push_back(std::move(f));
             }
