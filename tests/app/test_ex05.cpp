@@ -2,6 +2,7 @@
 
 #include "qtwait.h"
 #include "shellfixture.h"
+#include "layout/layoutreport.h"
 
 #include <tpusim/chips.h>
 #include <tpusim/dtype.h>
@@ -216,6 +217,35 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     }
     CHECK(shown(shell, "ex05Followed") == QStringLiteral("followed %1 of %1 ops").arg(mlp.links.size()));
     CHECK(shell.store().masteryItemsDone(12).count("ch12-ir-xray") == 1);
+}
+
+TEST_CASE("EX05's card lays out a hovered and a picked op without overlap at every common size", "[ex05][qml][layout]")
+{
+    ShellFixture shell;
+    for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+        INFO(size.width() << "x" << size.height());
+        shell.window()->resize(size);
+        REQUIRE(shell.navigate(QStringLiteral("EX05")));
+        WAIT_VERIFY(lineItem(shell, 0, 4) != nullptr);
+        // Hovered: the jaxpr's first dot_general, its kernel and its time.
+        QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));
+        WAIT_VERIFY(!shown(shell, "ex05LinkName").isEmpty());
+        WAIT_VERIFY(!shown(shell, "ex05DotTime").isEmpty());
+        QTest::qWait(100);
+        QStringList problems = layoutProblems(collectLayout(shell.window()));
+        INFO("hovered: " << problems.join(QLatin1Char('\n')).toStdString());
+        CHECK(problems.isEmpty());
+        shell.shot(QStringLiteral("ex05_card_hovered_%1").arg(size.width()).toUtf8().constData());
+        // Picked: a click holds the op while the pointer leaves.
+        QTest::mouseClick(shell.window(), Qt::LeftButton, {}, centre(lineItem(shell, 2, 6)));
+        QTest::mouseMove(shell.window(), QPoint(4, size.height() - 4));
+        WAIT_VERIFY(!shown(shell, "ex05LinkName").isEmpty());
+        QTest::qWait(100);
+        problems = layoutProblems(collectLayout(shell.window()));
+        INFO("picked: " << problems.join(QLatin1Char('\n')).toStdString());
+        CHECK(problems.isEmpty());
+        shell.navigate(QStringLiteral("stack"));
+    }
 }
 
 TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")

@@ -34,23 +34,27 @@ ColumnLayout {
         color: Theme.inkText
         elide: Text.ElideRight
     }
-    RowLayout {  // laid out even without a dot, so the card never changes height
+    // Laid out even without a dot, so the card never changes height; a
+    // Flow, so that a narrow card wraps the badge under the time.
+    Flow {
+        id: timeRow
         Layout.fillWidth: true
-        // As tall with the badge hidden as shown.
-        Layout.preferredHeight: Math.max(time.implicitHeight, badge.implicitHeight)
         opacity: root.dot ? 1 : 0
         enabled: !!root.dot
         spacing: Theme.gap
         MonoText {
             id: time
             objectName: "ex05DotTime"
+            width: Math.min(implicitWidth, timeRow.width)
             text: root.predicted ? "alone on " + root.chip + ": " + root.predicted.time + ", " + root.predicted.bound + "-bound"
                                  : root.dot ? (root.dot.predictedError || "") : ""
             color: root.predicted ? Theme.predicted : Theme.inkFaint
+            wrapMode: Text.Wrap
         }
         ProvenanceBadge {
             id: badge
-            visible: !!root.predicted
+            // Kept in the flow when hidden, so the row is as tall either way.
+            opacity: root.predicted ? 1 : 0
             kind: root.predicted ? root.predicted.provenance.kind : "predicted"
             details: root.predicted ? root.predicted.provenance.details : ""
         }

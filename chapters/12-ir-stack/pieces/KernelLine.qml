@@ -22,25 +22,31 @@ ColumnLayout {
         color: Theme.inkText
         elide: Text.ElideRight
     }
-    RowLayout {
+    // A Flow, so that a narrow card wraps the time and its badge onto the
+    // next line rather than laying one over the other.
+    Flow {
+        id: figures
         Layout.fillWidth: true
         spacing: Theme.gap
         MonoText {
             objectName: "ex05KernelBytes"
+            width: Math.min(implicitWidth, figures.width)
             text: root.kernel ? "reads " + root.kernel.readText + ", writes " + root.kernel.writtenText : ""
             color: Theme.inkMuted
+            wrapMode: Text.Wrap
         }
         MonoText {
             objectName: "ex05KernelTime"
+            width: Math.min(implicitWidth, figures.width)
             text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound"
                                 + (root.kernel.runs !== 1 ? " · runs " + root.kernel.runs + " times in " + root.kernel.loop : "")
                               : ""
             color: Theme.predicted
+            wrapMode: Text.Wrap
         }
         ProvenanceBadge {
             kind: root.provenance.kind || "predicted"
             details: root.provenance.details || ""
         }
-        Item { Layout.fillWidth: true }
     }
 }

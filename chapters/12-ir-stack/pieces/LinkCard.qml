@@ -42,25 +42,7 @@ Rectangle {
     radius: Theme.radius
     border.color: Theme.cardBorder
 
-    // The chip every prediction on the card is for: always at hand.
-    ChoiceRow {
-        id: chips
-        anchors { top: parent.top; right: parent.right; margins: Theme.gapM }
-        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
-        current: root.chip
-        namePrefix: "ex05chip_"
-        onChosen: id => root.chipChosen(id)
-    }
-
-    Text {
-        anchors { left: parent.left; top: parent.top; right: chips.left; bottom: parent.bottom; margins: Theme.gapM }
-        visible: !root.link && !root.dot && !root.kernel
-        text: "Hover over an op in any pane, or Tab into a pane and step with ↑ ↓: its counterparts light up in the other layers and in the Python. A dot_general is decoded here."
-        color: Theme.inkFaint
-        font.family: Theme.sans
-        font.pixelSize: Theme.smallSize
-        wrapMode: Text.WordWrap
-    }
+    readonly property bool showing: !!(root.link || root.dot || root.kernel)
 
     implicitHeight: content.implicitHeight + 2 * Theme.gapM
 
@@ -68,40 +50,79 @@ Rectangle {
         id: content
         anchors.fill: parent
         anchors.margins: Theme.gapM
-        // An op of a dump with no other layers has only its kernel to show.
-        opacity: root.link || root.dot || root.kernel ? 1 : 0
         spacing: Theme.gap / 2
 
+        // The op's names wrap beside the chip choice, which is always at
+        // hand: every prediction on the card is for that chip. The names
+        // and the hint share one place, as tall as the taller of them and
+        // of two lines of names, so that hovering never moves the panes.
         RowLayout {
             Layout.fillWidth: true
             spacing: Theme.gapM
-            MonoText {
-                objectName: "ex05LinkName"
-                text: root.link ? root.link.primitive : root.dot ? root.dot.op : ""
-                color: Theme.accent
-                font.pixelSize: Theme.bodySize
-                font.weight: Font.DemiBold
+            Item {
+                Layout.fillWidth: true
+                Layout.alignment: Qt.AlignTop
+                implicitHeight: Math.max(hint.implicitHeight, names.implicitHeight, 2 * nameLine.implicitHeight + names.spacing)
+                Flow {
+                    id: names
+                    width: parent.width
+                    opacity: root.showing ? 1 : 0
+                    spacing: Theme.gapM
+                    MonoText {
+                        id: nameLine
+                        objectName: "ex05LinkName"
+                        width: Math.min(implicitWidth, names.width)
+                        text: root.link ? root.link.primitive : root.dot ? root.dot.op : ""
+                        color: Theme.accent
+                        font.pixelSize: Theme.bodySize
+                        font.weight: Font.DemiBold
+                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                    }
+                    MonoText {
+                        width: Math.min(implicitWidth, names.width)
+                        text: root.link && root.link.scope ? "inside jit(" + root.link.scope + ")" : ""
+                        color: Theme.inkMuted
+                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                    }
+                    MonoText {
+                        width: Math.min(implicitWidth, names.width)
+                        text: root.link && root.link.source ? "from " + root.link.source : ""
+                        color: Theme.inkMuted
+                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                    }
+                }
+                Text {
+                    id: hint
+                    width: parent.width
+                    opacity: root.showing ? 0 : 1
+                    text: "Hover over an op in any pane, or Tab into a pane and step with ↑ ↓: its counterparts light up in the other layers and in the Python. A dot_general is decoded here."
+                    color: Theme.inkFaint
+                    font.family: Theme.sans
+                    font.pixelSize: Theme.smallSize
+                    wrapMode: Text.WordWrap
+                }
             }
-            MonoText {
-                text: root.link && root.link.scope ? "inside jit(" + root.link.scope + ")" : ""
-                color: Theme.inkMuted
+            ChoiceRow {
+                id: chips
+                Layout.alignment: Qt.AlignTop
+                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                current: root.chip
+                namePrefix: "ex05chip_"
+                onChosen: id => root.chipChosen(id)
             }
-            MonoText {
-                text: root.link && root.link.source ? "from " + root.link.source : ""
-                color: Theme.inkMuted
-            }
-            Item { Layout.fillWidth: true }
-            MonoText {
-                objectName: "ex05Followed"
-                text: root.followed
-                color: Theme.inkFaint
-                font.pixelSize: Theme.tinySize
-            }
-            Item { implicitWidth: chips.width }  // the chip choice sits here
+        }
+        MonoText {
+            objectName: "ex05Followed"
+            Layout.fillWidth: true
+            opacity: root.showing ? 1 : 0
+            text: root.followed
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
         }
         MonoText {
             objectName: "ex05LinkWhere"
             Layout.fillWidth: true
+            opacity: root.showing ? 1 : 0
             text: root.link ? root.where(root.link) : "this op is not linked to the other layers"
             color: Theme.inkText
             elide: Text.ElideRight
