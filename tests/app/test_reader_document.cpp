@@ -170,6 +170,36 @@ TEST_CASE("table cells split on the decimal point of their number, tags kept bal
     CHECK_FALSE(course::splitAtDecimal(QStringLiteral("<b>hang</b>")));
 }
 
+TEST_CASE("a table aligns a column on its decimal point only when it holds numbers in one unit", "[reader]")
+{
+    const QString md = QStringLiteral(
+        "| figure | v5e | time | VMEM |\n|---|---|---|---|\n"
+        "| peak | 197 TFLOP/s | 1.5 ms | 2 × 256 × 1000 × 4 B ≈ 2 MB |\n"
+        "| HBM | 16 GiB | 350.0 µs | — |\n"
+        "| links | 4 | 12 ms | 2 KiB |\n");
+    const course::ChapterDocument doc = course::parseChapter(md);
+    REQUIRE(doc.blocks.size() == 1);
+    const auto cells = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
+    // Unrelated quantities, an arithmetic in words: not aligned. Times in
+    // two units are not like numbers either.
+    CHECK(cells.numericColumns == QList<bool>{false, false, false, false});
+
+    const QString same = QStringLiteral("| op | time |\n|---|---|\n| a | 1.5 ms |\n| b | 12 ms |\n| c | — |\n");
+    const auto aligned = course::fillBlock(course::parseChapter(same).blocks[0], QStringLiteral("v5e"), {});
+    CHECK(aligned.numericColumns == QList<bool>{false, true});
+    // The half after the point keeps its space: "12 ms", not "12ms".
+    CHECK(plain(aligned.leftParts[5] + aligned.rightParts[5]) == QStringLiteral("12 ms"));
+    CHECK(course::splitAtDecimal(QStringLiteral("1 MiB"))->second == QStringLiteral("&nbsp;MiB"));
+}
+
+TEST_CASE("inline code does not break at its spaces", "[reader]")
+{
+    const course::ChapterDocument doc = course::parseChapter(QStringLiteral("Call `pl.cdiv(1000, 256)` once.\n"));
+    const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
+    CHECK(filled.html[0].contains(QStringLiteral("pl.cdiv(1000,&nbsp;256)")));
+    CHECK(plain(filled.html[0]) == QStringLiteral("Call pl.cdiv(1000, 256) once."));
+}
+
 TEST_CASE("code is coloured by language, comments and strings shadowing what they contain", "[reader]")
 {
     using course::CodeToken;

@@ -36,22 +36,59 @@ Column {
     readonly property var leftWidths: { const w = []; for (let c = 0; c < columns; ++c) w.push(columnMax(lefts, c)); return w }
     readonly property var rightWidths: { const w = []; for (let c = 0; c < columns; ++c) w.push(columnMax(rights, c)); return w }
     readonly property real naturalWidth: widths.reduce((a, b) => a + b, 0)
+
+    // The narrowest a column of words may get: its longest word, a
+    // parenthesised group such as "(256, 200)" counting as one.
+    FontMetrics { id: bodyMetrics; font.family: Theme.sans; font.pixelSize: Theme.bodySize }
+    FontMetrics { id: headMetrics; font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold }
+    FontMetrics { id: monoMetrics; font.family: Theme.mono; font.pixelSize: Theme.bodySize }
+    function longestWord(html, header) {
+        const plain = String(html).replace(/<[^>]*>/g, "").replace(/&nbsp;/g, "\u00a0")
+                                  .replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+        const words = plain.match(/\([^)]*\)|[^\s(]+/g) || []
+        let widest = 0
+        for (const w of words)
+            widest = Math.max(widest, (header ? headMetrics : bodyMetrics).advanceWidth(w), monoMetrics.advanceWidth(w))
+        return widest
+    }
+    readonly property var minimumWidths: {
+        const m = []
+        for (let c = 0; c < columns; ++c) {
+            let w = 0
+            for (let r = 0; r < rows; ++r)
+                w = Math.max(w, longestWord(cells[r * columns + c] || "", r === 0))
+            m.push(Math.ceil(w) + 2 * pad)
+        }
+        return m
+    }
     readonly property var widths: {
         const natural = []
         let total = 0, fixed = 0
         for (let c = 0; c < columns; ++c) {
             // A numeric column's header may be wider than its numbers.
             const body = numeric[c] ? leftWidths[c] + rightWidths[c] : columnMax(naturals, c)
-            const w = Math.ceil(Math.max(body, naturals[c] || 0)) + 2 * pad
+            const w = Math.ceil(Math.max(body, naturals[c] || 0, minimumWidths[c] || 0)) + 2 * pad
             natural.push(w)
             total += w
             if (numeric[c]) fixed += w
         }
         if (total <= available)
             return natural
-        const room = Math.max(available - fixed, columns * Theme.px(80))
-        const scale = room / Math.max(1, total - fixed)
-        return natural.map((w, c) => numeric[c] ? w : Math.floor(w * scale))
+        // Too wide: the columns of words give up what they have beyond their
+        // longest word, in proportion to it; the numbers keep their width.
+        let least = 0, give = 0
+        for (let c = 0; c < columns; ++c)
+            if (!numeric[c]) {
+                least += Math.min(natural[c], minimumWidths[c])
+                give += natural[c] - Math.min(natural[c], minimumWidths[c])
+            }
+        const spare = Math.max(0, available - fixed - least)
+        const share = give > 0 ? Math.min(1, spare / give) : 0
+        return natural.map((w, c) => {
+            if (numeric[c]) return w
+            const floor = Math.min(w, minimumWidths[c])
+            return Math.floor(floor + (w - floor) * share)
+        })
     }
 
     Rectangle { width: root.naturalWidth; height: 2; color: Theme.ink }

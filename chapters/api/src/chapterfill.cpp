@@ -31,6 +31,32 @@ QString unbreakable(const QString &text)
     return out;
 }
 
+// A cell's text when it is a number with at most one unit ("697.7 µs",
+// "1,024", "~2.5×", "75.0 %"): the unit, possibly empty. Anything more
+// ("2 × 256 × 1000 × 4 B ≈ 2 MB", "512 × 1024 bf16") is not a number to
+// align on its decimal point.
+std::optional<QString> unitOfNumber(const QString &html)
+{
+    QString plain = html;
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    plain.replace(QLatin1String("&nbsp;"), QLatin1String(" "));
+    plain.replace(QChar(0x00a0), QLatin1Char(' '));
+    static const QRegularExpression number(QStringLiteral(
+        "^\\s*[~≈−+\\-$]?\\d[\\d,]*(?:\\.\\d+)?\\s*([A-Za-zµ%×°]+(?:/[A-Za-z]+)?)?\\s*$"));
+    const auto m = number.match(plain);
+    if (!m.hasMatch())
+        return std::nullopt;
+    return m.captured(1);
+}
+
+bool emptyCell(const QString &html)
+{
+    QString plain = html;
+    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+    plain = plain.trimmed();
+    return plain.isEmpty() || plain == QStringLiteral("—") || plain == QStringLiteral("-");
+}
+
 } // namespace
 
 FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QString, double> &inputValues,
@@ -100,21 +126,39 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
     for (const QString &text : block.texts) {
         QString html = liveslots::substitute(text, [&](int n) { return valueHtml.value(n); });
         const QString size = style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
+        // Inline code is an expression: it does not break at its spaces.
+        static const QRegularExpression codeSpan(QStringLiteral("<code>(.*?)</code>"));
+        for (auto m = codeSpan.match(html); m.hasMatch(); m = codeSpan.match(html, m.capturedStart() + 6)) {
+            QString inner = m.captured(1);
+            if (!inner.contains(QLatin1Char(' ')))
+                continue;
+            inner.replace(QLatin1Char(' '), QLatin1String("&nbsp;"));
+            html.replace(m.capturedStart(1), m.capturedLength(1), inner);
+        }
         html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         out.html << html;
     }
     if (block.kind == DocBlock::Kind::Table && block.columns > 0) {
+        // A column is aligned on its decimal point only when every cell
+        // below the header is a number in one and the same unit (or empty):
+        // across unrelated quantities the points mean nothing.
         const int rows = static_cast<int>(out.html.size()) / block.columns;
         for (int c = 0; c < block.columns; ++c)
             out.numericColumns << (rows > 1);
+        QList<std::optional<QString>> units(block.columns);
         for (int i = 0; i < out.html.size(); ++i) {
             const auto parts = splitAtDecimal(out.html.at(i));
             out.leftParts << (parts ? parts->first : out.html.at(i));
             out.rightParts << (parts ? parts->second : QString());
-            const bool empty = QString(out.html.at(i)).remove(QRegularExpression(QStringLiteral("<[^>]*>"))).trimmed().isEmpty();
-            if (i >= block.columns && !parts && !empty)
-                out.numericColumns[i % block.columns] = false;
+            const int c = i % block.columns;
+            if (i < block.columns || emptyCell(out.html.at(i)))
+                continue;
+            const std::optional<QString> unit = parts ? unitOfNumber(out.html.at(i)) : std::nullopt;
+            if (!unit || (units[c] && *units[c] != *unit))
+                out.numericColumns[c] = false;
+            else
+                units[c] = unit;
         }
     }
     return out;
@@ -171,7 +215,12 @@ std::optional<std::pair<QString, QString>> splitAtDecimal(const QString &html)
     QString left = html.left(split);
     for (auto it = open.crbegin(); it != open.crend(); ++it)
         left += QStringLiteral("</") + it->mid(1).section(QRegularExpression(QStringLiteral("[ >]")), 0, 0) + QLatin1Char('>');
-    return std::make_pair(left, open.join(QString()) + html.mid(split));
+    // The right half starts a rich text of its own, where a leading space
+    // would be dropped ("1MiB"): keep it as a non-breaking one.
+    QString right = html.mid(split);
+    if (right.startsWith(QLatin1Char(' ')))
+        right = QStringLiteral("&nbsp;") + right.mid(1);
+    return std::make_pair(left, open.join(QString()) + right);
 }
 
 } // namespace course
