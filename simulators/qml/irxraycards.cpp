@@ -80,7 +80,9 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
             kernels.append(QVariantMap{
                 {"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
                 {"runs", static_cast<qlonglong>(k.runs)}, {"loop", qs(k.loop)},
-                {"flops", k.flops}, {"flopsText", qs(tpusim::format_rate(k.flops, "FLOP"))},
+                {"flops", k.flops},
+                {"flopsText", k.uncosted ? QStringLiteral("FLOPs unknown") : qs(tpusim::format_rate(k.flops, "FLOP"))},
+                {"uncosted", k.uncosted}, {"uncostedReason", qs(k.uncosted_reason)},
                 {"readText", qs(tpusim::format_bytes(k.bytes_read))},
                 {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
                 {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
@@ -89,7 +91,7 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
         }
         out.summary = {{"kernelCount", kernels.size()},
                {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
-               {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized},
+               {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized}, {"uncosted", cost.uncosted},
                {"provenance", simqml::provenance(cost.provenance)}};
         out.kernels = std::move(kernels);
         out.kernelOf = std::move(kernelOf);

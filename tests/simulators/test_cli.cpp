@@ -291,7 +291,9 @@ TEST_CASE("tpusim ir on real dumps: exact integers, loops multiplied out, lower 
     const Run looped = run("ir cost '" + corpus + "xla_llama31_70b_bf16_16x8.hlo' --chip v5e --json");
     CHECK(looped.status == 0);
     CHECK_THAT(looped.out, Catch::Contains("\"trips\":80,\"reason\":\"its counter runs from 0 by 1 while < 80\""));
-    CHECK_THAT(looped.out, Catch::Contains("\"lower_bound\":false,\"optimized\":false"));
+    // Its fused-attention custom calls are uncosted: a lower bound, said so.
+    CHECK_THAT(looped.out, Catch::Contains("\"lower_bound\":true,\"optimized\":false,\"uncosted\":3"));
+    CHECK_THAT(looped.out, Catch::Contains("\"uncosted_reason\":\"custom call 'te_fused_attn_forward_ffi'"));
     const Run mnist = run("ir cost '" + corpus + "xla_mnist_training_loop.hlo' --chip v5e");
     CHECK(mnist.status == 0);
     CHECK_THAT(mnist.out, Catch::Contains("kernels, at least "));

@@ -159,3 +159,52 @@ TEST_CASE("format detection", "[ir]") {
     CHECK(element_bytes("i32") == 4);
     CHECK(element_bytes("s4") == 0.5);
 }
+
+TEST_CASE("HLO: a shape XLA leaves out is inferred from the operands, or refused saying why", "[ir][hlo]") {
+    const Module m = parse_hlo(
+        "HloModule m\n"
+        "ENTRY e {\n"
+        "  p = (s32[], f32[8,128]) parameter(0)\n"
+        "  count = get-tuple-element(p), index=0\n"
+        "  x = get-tuple-element(p), index=1\n"
+        "  y = add(x, x)\n"
+        "  lt = compare(count, count), direction=LT\n"
+        "  ROOT t = tuple(count, y, lt)\n"
+        "}\n");
+    const Computation& e = m.entry();
+    REQUIRE(e.ops.size() == 6);
+    CHECK(e.ops[1].type_inferred);
+    CHECK(e.ops[1].result_types[0].element == "s32");
+    CHECK(e.ops[1].result_types[0].dims.empty());
+    CHECK(e.ops[2].result_types[0].dims == std::vector<std::int64_t>{8, 128});
+    CHECK(e.ops[3].result_types[0].element == "f32");
+    CHECK(e.ops[4].result_types[0].element == "pred");
+    CHECK(e.ops[5].result_types[0].is_tuple);
+    CHECK(e.ops[5].result_types[0].elements.size() == 3);
+    CHECK_FALSE(e.ops[0].type_inferred);
+
+    const auto refusal = [](const std::string& body) {
+        try {
+            parse_hlo("HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n" + body + "}\n");
+        } catch (const InputError& err) {
+            return std::string(err.what());
+        }
+        return std::string("(read)");
+    };
+    CHECK(refusal("  ROOT r = reshape(p)\n") ==
+          "line 4, column 3: 'r' omits its shape: tpusim infers the shape of a get-tuple-element, tuple, compare, "
+          "select or elementwise op, not of a 'reshape'; print the module with every shape");
+    CHECK(refusal("  ROOT r = add(q, p)\n").find("its operand 'q' is not defined before it") != std::string::npos);
+    CHECK(refusal("  ROOT r = get-tuple-element(p), index=0\n").find("element 0 of its operand's tuple does not exist") !=
+          std::string::npos);
+}
+
+TEST_CASE("HLO: a file with two modules says so at the second", "[ir][hlo]") {
+    try {
+        parse_hlo("HloModule a\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\nHloModule b\nENTRY f {\n  ROOT q = f32[2] parameter(0)\n}\n");
+        FAIL("read two modules as one");
+    } catch (const InputError& err) {
+        CHECK(std::string(err.what()) ==
+              "line 5, column 1: a second HloModule starts here: this file holds more than one module; give one at a time");
+    }
+}

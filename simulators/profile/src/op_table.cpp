@@ -660,7 +660,10 @@ OpTable op_table(const Profile& profile, std::size_t index, const std::string& c
             auto& c = costs[op.program_id];
             if (!c) c = cost_program(profile.program(op.program_id), *t.chip);
             const auto k = c->by_name.find(op.name);
-            if (k != c->by_name.end()) {
+            if (k != c->by_name.end() && k->second->uncosted) {
+                // Its work is not in the HLO: say so rather than price it at 0 FLOPs.
+                r.tpusim_cost.reason = "libtpusim cannot cost it from the HLO: " + k->second->uncosted_reason + ".";
+            } else if (k != c->by_name.end()) {
                 r.tpusim_cost.available = true;
                 r.tpusim_cost.flops = k->second->flops;
                 r.tpusim_cost.bytes = k->second->bytes_read + k->second->bytes_written;

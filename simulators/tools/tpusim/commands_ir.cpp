@@ -160,7 +160,7 @@ int cost(const Args& args) {
         Json j;
         j.begin_object().field("module", m.name).field("chip", chip.id).field("time_s", c.time_s);
         j.field("time", format_time(c.time_s)).field("flops", c.flops).field("bytes", c.bytes);
-        j.field("lower_bound", c.lower_bound).field("optimized", c.optimized);
+        j.field("lower_bound", c.lower_bound).field("optimized", c.optimized).field("uncosted", c.uncosted);
         j.key("loops").begin_array();
         for (const auto& l : c.loops) {
             j.begin_object().field("name", l.name).field("line", static_cast<std::int64_t>(l.position.line));
@@ -173,7 +173,8 @@ int cost(const Args& args) {
             j.field("loop", k.loop).field("runs", k.runs);
             j.field("engine", k.engine == Engine::mxu ? "MXU" : "VPU").field("flops", whole(k.flops));
             j.field("bytes_read", whole(k.bytes_read)).field("bytes_written", whole(k.bytes_written));
-            j.field("time_s", k.time_s).field("bound", bound_name(k.bound));
+            j.field("time_s", k.time_s).field("bound", bound_name(k.bound)).field("uncosted", k.uncosted);
+            if (k.uncosted) j.field("uncosted_reason", k.uncosted_reason);
             j.end_object();
         }
         j.end_array().key("provenance");
@@ -184,8 +185,9 @@ int cost(const Args& args) {
     }
     std::cout << (m.name.empty() ? "hlo" : m.name) << " on " << chip.id << ": " << c.kernels.size() << " kernel"
               << (c.kernels.size() == 1 ? "" : "s") << ", " << (c.lower_bound ? "at least " : "")
-              << format_time(c.time_s) << ", " << (c.lower_bound ? "at least " : "") << c.flops << " FLOPs, "
-              << c.bytes << " bytes" << (c.optimized ? "" : " (not an optimized dump: no fusions)") << "\n\n";
+              << format_time(c.time_s) << ", " << (c.lower_bound ? "at least " : "") << c.flops << " FLOPs"
+              << (c.uncosted > 0 ? " (" + std::to_string(c.uncosted) + " custom call" + (c.uncosted == 1 ? "" : "s") + " uncosted)" : "")
+              << ", " << c.bytes << " bytes" << (c.optimized ? "" : " (not an optimized dump: no fusions)") << "\n\n";
     if (!c.loops.empty()) {
         Table loops({"line", "loop", "trips", "how"}, {true, false, true, false});
         for (const auto& l : c.loops) loops.add({std::to_string(l.position.line), l.name, trips_text(l), l.reason});
@@ -196,7 +198,7 @@ int cost(const Args& args) {
             {true, false, false, false, true, true, true, true, true, false});
     for (const auto& k : c.kernels)
         t.add({std::to_string(k.position.line), k.name, k.kind, k.engine == Engine::mxu ? "MXU" : "VPU",
-               std::to_string(k.runs), std::to_string(whole(k.flops)), format_bytes(k.bytes_read),
+               std::to_string(k.runs), k.uncosted ? std::string("uncosted") : std::to_string(whole(k.flops)), format_bytes(k.bytes_read),
                format_bytes(k.bytes_written), format_time(k.time_s), std::string(bound_name(k.bound))});
     t.print(std::cout);
     print_provenance(c.provenance);

@@ -140,7 +140,14 @@ private:
         }
         k.bytes_written = type_bytes(op.result_types.front());
         DType dtype = DType::f32;
-        if (op.name != "custom-call") {
+        if (op.name == "custom-call") {
+            const std::string* target = op.attribute("custom_call_target");
+            const std::string name = target ? *target : std::string("?");
+            k.uncosted = true;
+            k.uncosted_reason = "custom call '" + name + "': the work it does is not in the dump, so its FLOPs are unknown; "
+                                "its bytes are counted and its time is the time to move them";
+            ++cost_.uncosted;
+        } else {
             wrap.ops.push_back(op);
             wrap.ops.back().is_root = true;
             const OpWork work = op_work(module_, wrap);
@@ -201,6 +208,12 @@ HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip) {
         else
             p.assumptions.push_back("Loop '" + l.name + "' runs its body an unknown number of times (" + l.reason +
                                     "); its body is counted once, so the totals are a lower bound.");
+    }
+    if (cost.uncosted > 0) {
+        cost.lower_bound = true;
+        p.assumptions.push_back(std::to_string(cost.uncosted) + " custom call" + (cost.uncosted == 1 ? "" : "s") +
+                                " left uncosted: the dump does not hold the work, so only the bytes moved are counted and "
+                                "the totals are a lower bound.");
     }
     if (walker.branches_left_out())
         p.assumptions.push_back("A conditional's branches are left out (the dump does not say which runs), so the totals are a lower bound.");

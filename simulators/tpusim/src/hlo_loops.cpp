@@ -72,6 +72,27 @@ std::optional<std::int64_t> known_trip_count(const Op& loop) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
 
+// How far one trip moves the counter: the value the body returns for it,
+// followed back through adds and subtracts of constants (i + 1 + 1 steps
+// by 2) to the counter itself. Nothing when another op is on the way.
+std::optional<std::int64_t> step_of(const Computation& body, const std::string& value, std::int64_t index, int depth = 0) {
+    if (depth > 64) return std::nullopt;
+    if (parameter_element(body, value) == index) return 0;
+    const Op* op = defining(body, value);
+    if (!op || (op->name != "add" && op->name != "subtract") || op->operands.size() != 2) return std::nullopt;
+    const bool add = op->name == "add";
+    for (std::size_t side = 0; side < (add ? 2u : 1u); ++side) {
+        const std::optional<std::int64_t> inner = step_of(body, op->operands[side], index, depth + 1);
+        if (!inner) continue;
+        const std::optional<std::int64_t> constant = constant_value(body, op->operands[1 - side]);
+        if (!constant) return std::nullopt;
+        std::int64_t total = 0;
+        if (__builtin_add_overflow(*inner, add ? *constant : -*constant, &total)) return std::nullopt;
+        return total;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 TripCount while_trip_count(const Module& module, const Computation& caller, const Op& loop) {
@@ -110,21 +131,21 @@ TripCount while_trip_count(const Module& module, const Computation& caller, cons
     std::optional<std::int64_t> start;
     if (init && init->name == "tuple" && *index >= 0 && static_cast<std::size_t>(*index) < init->operands.size())
         start = constant_value(caller, init->operands[static_cast<std::size_t>(*index)]);
-    // Its step: the body's result holds counter + constant (or - constant).
+    // Its step: the body's result holds the counter plus or minus constants.
     const Op* next = root(*body);
     std::optional<std::int64_t> step;
-    if (next && next->name == "tuple" && *index >= 0 && static_cast<std::size_t>(*index) < next->operands.size()) {
-        const Op* update = defining(*body, next->operands[static_cast<std::size_t>(*index)]);
-        if (update && (update->name == "add" || update->name == "subtract") && update->operands.size() == 2) {
-            const bool counter_first = parameter_element(*body, update->operands[0]) == index;
-            const bool counter_second = update->name == "add" && parameter_element(*body, update->operands[1]) == index;
-            if (counter_first) step = constant_value(*body, update->operands[1]);
-            else if (counter_second) step = constant_value(*body, update->operands[0]);
-            if (step && update->name == "subtract") step = -*step;
-        }
+    if (next && next->name == "tuple" && *index >= 0 && static_cast<std::size_t>(*index) < next->operands.size())
+        step = step_of(*body, next->operands[static_cast<std::size_t>(*index)], *index);
+    if (!start) {
+        t.reason = "its counter does not start at a constant";
+        return t;
     }
-    if (!start || !step || *step == 0) {
-        t.reason = "its counter does not start at a constant or step by a constant";
+    if (!step) {
+        t.reason = "its body does not move the counter by constants alone";
+        return t;
+    }
+    if (*step == 0) {
+        t.reason = "its body leaves the counter where it was: the loop never ends by its count";
         return t;
     }
     const std::int64_t s = *step, n = *limit, i0 = *start;

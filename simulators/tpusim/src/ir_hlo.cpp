@@ -2,6 +2,7 @@
 // `[ROOT] %name = shape opcode(operands), attr=value, ...` lines. Both the
 // long form (with `%`, signatures and operand shapes) and the short form
 // are read.
+#include <algorithm>
 #include <cstdlib>
 
 #include "ir_text.h"
@@ -173,7 +174,18 @@ Op parse_instruction(Cursor& c) {
     if (c.accept("ROOT")) op.is_root = true;
     op.results.push_back(strip_percent(c.name("an instruction name", name_extra)));
     c.expect("=", "after the instruction name");
-    op.result_types.push_back(parse_shape(c));
+    // XLA prints `count = get-tuple-element(p), index=0` where the shape
+    // follows from the operands: an opcode straight after the `=`.
+    Cursor ahead = c;
+    ahead.skip_space();
+    bool shapeless = false;
+    if (detail::is_name_start(ahead.peek())) {
+        const std::string_view word = ahead.name("x");
+        ahead.skip_space();
+        shapeless = ahead.peek() == '(' && !detail::is_element_type(word);
+    }
+    op.type_inferred = shapeless;
+    op.result_types.push_back(shapeless ? TensorType{} : parse_shape(c));
     op.name = std::string(c.name("an opcode"));
     c.skip_space();
     if (c.peek() != '(') c.fail("expected '(' after the opcode '" + op.name + "'");
@@ -241,6 +253,55 @@ void skip_computation_attributes(Cursor& c) {
     }
 }
 
+// The shape an instruction printed without one must have, from its
+// operands' shapes, for the opcodes whose shape follows from them alone.
+TensorType inferred_type(const Op& op, const std::vector<std::pair<std::string, TensorType>>& known) {
+    const auto type_of = [&](std::size_t i) -> const TensorType& {
+        if (i < op.operand_types.size()) return op.operand_types[i];
+        if (i >= op.operands.size())
+            Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape and has no operand to take it from");
+        for (auto it = known.rbegin(); it != known.rend(); ++it)
+            if (it->first == op.operands[i]) return it->second;
+        Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and its operand '" + op.operands[i] +
+                                         "' is not defined before it in the computation");
+    };
+    static constexpr std::string_view same_as_operand[] = {
+        "add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "remainder", "and", "or", "xor",
+        "negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt", "logistic", "copy", "floor", "ceil",
+        "round-nearest-afz", "sign", "cosine", "sine", "not", "clamp"};
+    if (op.name == "get-tuple-element") {
+        const TensorType& tuple = type_of(0);
+        const std::string* index = op.attribute("index");
+        std::size_t at = 0;
+        const bool number = index && !index->empty() && std::all_of(index->begin(), index->end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        if (number) at = static_cast<std::size_t>(std::stoull(*index));
+        if (!tuple.is_tuple || !number || at >= tuple.elements.size())
+            Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and element " + (index ? *index : "?") +
+                                             " of its operand's tuple does not exist");
+        return tuple.elements[at];
+    }
+    if (op.name == "tuple") {
+        TensorType t;
+        t.is_tuple = true;
+        for (std::size_t i = 0; i < op.operands.size(); ++i) t.elements.push_back(type_of(i));
+        return t;
+    }
+    if (op.name == "compare") {
+        TensorType t = type_of(0);
+        t.element = "pred";
+        t.has_layout = false;
+        t.minor_to_major.clear();
+        t.tiles.clear();
+        return t;
+    }
+    if (op.name == "select") return type_of(1);
+    if (std::find(std::begin(same_as_operand), std::end(same_as_operand), op.name) != std::end(same_as_operand))
+        return type_of(op.name == "clamp" ? 1 : 0);
+    Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape: tpusim infers the shape of a " +
+                                     "get-tuple-element, tuple, compare, select or elementwise op, not of a '" + op.name +
+                                     "'; print the module with every shape");
+}
+
 Computation parse_computation(Cursor& c) {
     Computation comp;
     c.skip_space();
@@ -267,9 +328,14 @@ Computation parse_computation(Cursor& c) {
     }
     skip_computation_attributes(c);
     c.expect("{", "to open the computation body");
+    std::vector<std::pair<std::string, TensorType>> known;
+    for (const Parameter& p : comp.parameters) known.emplace_back(p.name, p.type);
     while (!c.accept("}")) {
         if (c.at_end()) Cursor::fail_at(comp.position, "computation '" + comp.name + "' is never closed with '}'");
-        comp.ops.push_back(parse_instruction(c));
+        Op op = parse_instruction(c);
+        if (op.type_inferred) op.result_types.front() = inferred_type(op, known);
+        known.emplace_back(op.results.front(), op.result_types.front());
+        comp.ops.push_back(std::move(op));
     }
     skip_computation_attributes(c);  // }, execution_thread="mythread"
     return comp;
@@ -292,6 +358,11 @@ Module parse_hlo(std::string_view text) {
     }
     c.skip_space();
     while (!c.at_end()) {
+        // Two modules pasted together: say so, rather than read the second
+        // one's header as a computation.
+        Cursor probe = c;
+        if (probe.accept("HloModule"))
+            c.fail("a second HloModule starts here: this file holds more than one module; give one at a time");
         m.computations.push_back(parse_computation(c));
         c.skip_space();
     }

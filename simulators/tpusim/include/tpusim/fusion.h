@@ -132,6 +132,10 @@ struct HloKernel {
     Engine engine = Engine::vpu;
     double time_s = 0;        // one run's
     Bound bound = Bound::memory;
+    // A custom call whose work the dump does not hold (a cuBLAS gemm, an
+    // FFT, a Pallas kernel): its bytes are counted, its FLOPs are not known.
+    bool uncosted = false;
+    std::string uncosted_reason;
 };
 
 // A while loop met on the way, and how often its body was counted.
@@ -147,7 +151,8 @@ struct HloCost {
     std::vector<HloLoop> loops;
     double time_s = 0;                        // every kernel's runs, one after another on one core
     std::int64_t flops = 0, bytes = 0;        // exact totals over every run
-    bool lower_bound = false;  // a loop with an unknown trip count, or a conditional's branches, left out
+    bool lower_bound = false;  // a loop with an unknown trip count, a conditional's branches or an uncosted custom call
+    int uncosted = 0;          // custom calls whose FLOPs are not known
     bool optimized = true;     // false when the dump has no fusions and is not scheduled
     Provenance provenance;
 };

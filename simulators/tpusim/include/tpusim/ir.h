@@ -92,6 +92,7 @@ struct Op {
     int last_line = 0;                   // of its last character: params, attributes and regions span lines
     Metadata metadata;
     bool is_root = false;                // HLO ROOT
+    bool type_inferred = false;          // HLO printed without its result shape, inferred from the operands
     std::vector<std::string> called;     // HLO calls=/to_apply=/body=..., MLIR call @f
     std::vector<Computation> regions;    // reduce bodies, while cond/body, sub-jaxprs
 
