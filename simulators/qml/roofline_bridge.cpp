@@ -130,6 +130,17 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
             const auto r = at(x);
             points.append(QVariantMap{{"x", x}, {"y", r.flops / r.time_s}});
         }
+        // The attainable roof: the same at the fractions of the peaks that
+        // published runs reach on this chip.
+        const auto peakRoof = at(ridge);
+        const double attainableRidge = peakRoof.attainable_peak_flops / peakRoof.attainable_bandwidth;
+        QVariantList attainablePoints;
+        for (double x : {minIntensity, attainableRidge, maxIntensity}) {
+            if (x < minIntensity || x > maxIntensity)
+                continue;
+            const auto r = at(x);
+            attainablePoints.append(QVariantMap{{"x", x}, {"y", r.flops / r.attainable_s}});
+        }
         auto roof = at(ridge);
         roof.provenance.shapes = "any op: attainable FLOP/s = min(intensity x HBM bandwidth, peak)";
         QVariantMap m{
@@ -142,6 +153,19 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
             {"bandwidthText", qs(tpusim::format_rate(roof.bandwidth, "B/s"))},
             {"resource", unit == tpusim::Engine::vpu ? QStringLiteral("VPU") : QStringLiteral("MXU")},
             {"provenance", simqml::provenance(roof.provenance)},
+            {"attainablePoints", attainablePoints},
+            {"attainablePeakFlops", peakRoof.attainable_peak_flops},
+            {"attainablePeakText", qs(tpusim::format_rate(peakRoof.attainable_peak_flops, "FLOP/s"))},
+            {"attainableBandwidth", peakRoof.attainable_bandwidth},
+            {"attainableBandwidthText", qs(tpusim::format_rate(peakRoof.attainable_bandwidth, "B/s"))},
+            {"attainableText", QStringLiteral("attainable %1 · HBM %2, fitted on published runs")
+                                   .arg(qs(tpusim::format_rate(peakRoof.attainable_peak_flops, "FLOP/s")),
+                                        qs(tpusim::format_rate(peakRoof.attainable_bandwidth, "B/s")))},
+            {"attainableDetails", QStringLiteral("predicted · %1\n%2 % of the MXU peak (%3)\n%4 % of HBM bandwidth (%5)")
+                                      .arg(qs(chip.id), qs(tpusim::format_fixed(100 * chip.mxu_attainable.value, 1)),
+                                           qs(chip.mxu_attainable.source),
+                                           qs(tpusim::format_fixed(100 * chip.hbm_attainable.value, 1)),
+                                           qs(chip.hbm_attainable.source))},
         };
         return m;
     } catch (const tpusim::InputError &e) {

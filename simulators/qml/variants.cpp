@@ -54,6 +54,8 @@ QVariantMap roofline(const tpusim::Roofline &r)
         {"resource", qs(r.resource)},
         {"peakFlops", r.peak_flops},
         {"bandwidth", r.bandwidth},
+        {"attainableS", r.attainable_s},
+        {"attainableTime", qs(tpusim::format_time(r.attainable_s))},
         {"provenance", provenance(r.provenance)},
     };
 }

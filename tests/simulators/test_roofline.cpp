@@ -136,3 +136,17 @@ TEST_CASE("property: more bandwidth is never slower", "[roofline][property]") {
         CHECK(roofline(faster, add).time_s < roofline(base, add).time_s);
     }
 }
+
+TEST_CASE("the attainable roofline: the chip's fitted fractions of the MXU peak and of HBM", "[roofline]") {
+    const Chip& c = chip("v5e");
+    MatmulSpec big;
+    big.m = big.k = big.n = 4096;
+    const Roofline compute = roofline(c, matmul_cost(big));
+    REQUIRE(compute.bound == Bound::compute);
+    CHECK(compute.attainable_s == Approx(compute.time_s / c.mxu_attainable.value));
+    CHECK(compute.attainable_peak_flops == Approx(compute.peak_flops * c.mxu_attainable.value));
+    const Roofline memory = roofline(c, elementwise_cost({4096, 4096}, 2, 1, DType::bf16));
+    REQUIRE(memory.bound == Bound::memory);
+    CHECK(memory.attainable_s == Approx(memory.time_s / c.hbm_attainable.value));
+    CHECK(memory.attainable_s > memory.time_s);
+}

@@ -188,3 +188,23 @@ TEST_CASE("each prediction says what it is: predicted, by its model, on the row'
         CHECK(r.predicted_s == (r.row->timing == Timing::device ? r.device_s : r.call_s));
     }
 }
+
+TEST_CASE("the chip table's attainable fractions are the ones the validation fits", "[validation]") {
+    const auto fitted = [](const std::string& chip_id, const std::string& key) {
+        for (const FittedConstant& c : validation().constants)
+            if (c.chip == chip_id && c.key == key) return c.value;
+        FAIL("no fitted " << key << " for " << chip_id);
+        return 0.0;
+    };
+    for (const Chip& c : all_chips()) {
+        INFO(c.id);
+        CHECK(c.mxu_attainable.value == Approx(fitted(c.id, "mxu_efficiency")).epsilon(0.005));
+        CHECK(c.hbm_attainable.value == Approx(fitted(c.id, "hbm_efficiency")).epsilon(0.005));
+        CHECK(c.ici_attainable.value == Approx(fitted(c.id, "ici_efficiency")).epsilon(0.005));
+        CHECK(c.host_link_attainable.value == Approx(fitted(c.id, "link_efficiency")).epsilon(0.005));
+        for (const Fact* f : {&c.mxu_attainable, &c.hbm_attainable, &c.ici_attainable, &c.host_link_attainable}) {
+            CHECK(f->assumption);
+            CHECK(f->source.rfind("[fit] tpusim validate, ", 0) == 0);
+        }
+    }
+}

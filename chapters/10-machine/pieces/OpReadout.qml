@@ -54,6 +54,12 @@ Rectangle {
                 value: root.result.time || ""; provenance: root.prov
             }
             ReadoutFigure {
+                // At the fractions of the peaks published runs reach.
+                visible: !!root.result.attainableTime
+                label: "attainable"; valueName: "readoutAttainable"
+                value: root.result.attainableTime || ""; provenance: root.prov
+            }
+            ReadoutFigure {
                 label: "intensity · ridge " + (root.result.ridgeText || "")
                 valueName: "readoutIntensity"
                 value: root.result.intensityText || ""; provenance: root.prov

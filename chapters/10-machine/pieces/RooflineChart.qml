@@ -32,6 +32,9 @@ Item {
     }
     function refresh() {
         fill(mxuRoof, mxuCurve)
+        attainableRoof.clear()
+        for (const p of (mxuCurve.attainablePoints || []))
+            attainableRoof.append(p.x, p.y / tera)
         fill(vpuRoof, vpuCurve)
         ridgeLine.clear(); ridgeMark.clear()
         if (mxuCurve.ridge) {
@@ -197,6 +200,13 @@ Item {
             axisX: xAxis; axisY: yAxis
             color: Theme.inkMuted; width: 1; style: Qt.DotLine
         }
+        // What published runs attain on this chip: a little under the peak.
+        LineSeries {
+            id: attainableRoof
+            objectName: "attainableRoof"
+            axisX: xAxis; axisY: yAxis
+            color: Theme.chartRoof; width: 1.5; style: Qt.DashLine
+        }
         LineSeries {
             id: mxuRoof
             axisX: xAxis; axisY: yAxis
@@ -241,6 +251,7 @@ Item {
             readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
             x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
             text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
+                  + (root.mxuCurve.attainablePeakText ? "\ndashed: attainable " + root.mxuCurve.attainablePeakText : "")
         }
         RoofLabel {
             id: vpuLabel
@@ -256,6 +267,7 @@ Item {
             readonly property point at: root.place(1, root.mxuCurve.bandwidth || 1)
             x: at.x + Theme.gap; y: at.y + Theme.gap / 2
             text: "HBM " + (root.mxuCurve.bandwidthText || "")
+                  + (root.mxuCurve.attainableBandwidthText ? " · attainable " + root.mxuCurve.attainableBandwidthText : "")
         }
         RoofLabel {
             id: ridgeLabel

@@ -63,6 +63,10 @@ std::vector<FactRow> fact_rows(const Chip& c) {
         {"model", "DMA latency", c.dma_latency},
         {"model", "grid step overhead", c.grid_step_overhead},
         {"model", "kernel launch", c.kernel_launch},
+        {"model", "attainable MXU fraction", c.mxu_attainable},
+        {"model", "attainable HBM fraction", c.hbm_attainable},
+        {"model", "attainable ICI fraction", c.ici_attainable},
+        {"model", "attainable host-link fraction", c.host_link_attainable},
     };
 }
 

@@ -157,6 +157,11 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
     r.ridge = r.peak_flops / r.bandwidth;
     r.bound = r.compute_s > r.memory_s ? Bound::compute : Bound::memory;
     r.resource = r.bound == Bound::memory ? "HBM" : (cost.engine == Engine::mxu ? "MXU" : "VPU");
+    const double mxu_fraction = chip.mxu_attainable.value > 0 ? chip.mxu_attainable.value : 1;
+    const double hbm_fraction = chip.hbm_attainable.value > 0 ? chip.hbm_attainable.value : 1;
+    r.attainable_peak_flops = r.peak_flops * (cost.engine == Engine::mxu ? mxu_fraction : 1);
+    r.attainable_bandwidth = r.bandwidth * hbm_fraction;
+    r.attainable_s = std::max(cost.flops / r.attainable_peak_flops, cost.bytes / r.attainable_bandwidth);
 
     Provenance& p = r.provenance;
     p.kind = Kind::predicted;
@@ -171,6 +176,11 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
         "Every operand crosses HBM exactly once; the peak rate is reached with no padding, "
         "pipeline bubbles or per-step overhead.");
     if (peak.assumption) p.assumptions.push_back(peak.note);
+    if (chip.mxu_attainable.value > 0 && chip.hbm_attainable.value > 0)
+        p.assumptions.push_back("Its attainable time takes " + format_fixed(100 * chip.mxu_attainable.value, 1) +
+                                " % of the MXU peak (" + chip.mxu_attainable.source + ") and " +
+                                format_fixed(100 * chip.hbm_attainable.value, 1) + " % of HBM bandwidth (" +
+                                chip.hbm_attainable.source + ").");
     if (chip.tensorcores.value > 1 && !chip.megacore)
         p.assumptions.emplace_back(
             "Figures are for the whole chip; each of its TensorCores is a separate device "

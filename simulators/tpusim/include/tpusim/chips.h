@@ -70,6 +70,13 @@ struct Chip {
     Fact dma_latency;         // s per DMA (DMAs issued together overlap their latency)
     Fact grid_step_overhead;  // s: the least time one Pallas grid step takes
     Fact kernel_launch;       // s per Pallas call, as a host timing loop sees it
+
+    // The fractions of the peaks real runs attain, fitted on published
+    // timings (validation.h): what a long op bound by that unit reaches.
+    Fact mxu_attainable;        // of the MXU peak, long XLA matmuls
+    Fact hbm_attainable;        // of HBM bandwidth, long memory-bound ops
+    Fact ici_attainable;        // of the links' peak, long collectives
+    Fact host_link_attainable;  // of the host link, long copies to and from host memory
 };
 
 // A labelled row of the chip sheet, for tables in the CLI and the app.

@@ -63,6 +63,12 @@ struct Roofline {
     double bandwidth = 0;   // HBM B/s
     Bound bound = Bound::memory;
     std::string resource;   // what binds: "MXU", "VPU" or "HBM"
+    // The same op at the fractions of the peaks real runs attain (the
+    // chip's fitted mxu_attainable and hbm_attainable; the VPU at its peak,
+    // which no published row fixes): a floor nearer what a chip shows.
+    double attainable_s = 0;
+    double attainable_peak_flops = 0;
+    double attainable_bandwidth = 0;
     Provenance provenance;
 };
 
