@@ -5,6 +5,7 @@
 #include "labs/labcatalog.h"
 #include "course.h"
 #include "profilesession.h"
+#include "readingplaces.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
 #include "screenshot.h"
@@ -25,6 +26,7 @@
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 
 namespace {
 
@@ -123,6 +125,7 @@ int main(int argc, char *argv[])
     }
 
     ProfileSession::provide(&store);
+    ReadingPlaces::provide(&store);
     if (!opt.profilePath.isEmpty()) {
         ProfileSession *profile = ProfileSession::instance();
         if (const QString problem = profile->openNow(opt.profilePath); !problem.isEmpty()) {

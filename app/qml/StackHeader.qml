@@ -1,5 +1,6 @@
 import QtQuick
 import TpuCourse.Ui
+import TpuCourse.Reading
 import TpuCourse.Backend
 
 // The top of the page: what the course is, where the learner stands, the way in.
@@ -11,6 +12,9 @@ Rectangle {
 
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     readonly property var next: Course.chapters.find(c => c.number === Course.nextChapter)
+    // Where the learner left off reading, when they have read anywhere:
+    // the path continues there rather than at the first chapter not done.
+    readonly property var resume: Reading.lastChapter > 0 ? Course.chapters.find(c => c.number === Reading.lastChapter) : undefined
 
     // Plain positioners, not Qt Quick Layouts: each text gets its width as
     // it is made, so it is shaped once, not again when a layout settles.
@@ -89,9 +93,12 @@ Rectangle {
             }
             PlainButton {
                 objectName: "startButton"
-                text: (Course.started ? "continue → " : "start the path → ")
-                      + (root.next ? "chapter " + root.next.number + " · " + root.next.title : "")
-                onClicked: root.openPlace("ch" + String(Course.nextChapter).padStart(2, "0"))
+                text: root.resume
+                      ? "continue → chapter " + root.resume.number
+                        + (Reading.lastTitle ? " at “" + Reading.lastTitle + "”" : " · " + root.resume.title)
+                      : (Course.started ? "continue → " : "start the path → ")
+                        + (root.next ? "chapter " + root.next.number + " · " + root.next.title : "")
+                onClicked: root.openPlace("ch" + String(root.resume ? root.resume.number : Course.nextChapter).padStart(2, "0"))
             }
             Column {
                 spacing: Theme.gap

@@ -1,6 +1,7 @@
 #include "shellfixture.h"
 
 #include "profilesession.h"
+#include "readingplaces.h"
 #include "shellload.h"
 
 #include <catch2/catch.hpp>
@@ -16,6 +17,7 @@
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 
 ShellFixture::ShellFixture()
 {
@@ -31,6 +33,7 @@ ShellFixture::ShellFixture()
     m_course = std::make_unique<Course>(m_catalog, *m_store);
     m_course->exposeToQml();
     ProfileSession::provide(&*m_store);
+    ReadingPlaces::provide(&*m_store);
     m_engine = std::make_unique<QQmlApplicationEngine>();
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());

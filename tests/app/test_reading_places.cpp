@@ -1,0 +1,83 @@
+// Resuming: the heading a learner reads to is kept per chapter and as the
+// last place of all; the stack's path button continues there, and the
+// chapter opens again where it was left.
+#include <catch2/catch.hpp>
+
+#include "qtwait.h"
+#include "readingplaces.h"
+#include "shellfixture.h"
+
+#include <QQuickItem>
+#include <QTest>
+
+namespace {
+
+QString shownText(ShellFixture &shell, const char *name)
+{
+    QObject *item = shell.findShown(name);
+    return item ? item->property("text").toString() : QStringLiteral("(not shown)");
+}
+
+// Scrolls the chapter as a reader does (the wheel, a key) to `y`.
+void readTo(QObject *page, double y)
+{
+    QMetaObject::invokeMethod(page, "readerMoved");
+    page->setProperty("contentY", y);
+}
+
+} // namespace
+
+TEST_CASE("the stack continues where the learner left off reading, and so does the chapter", "[reading][qml]")
+{
+    ShellFixture shell;
+    WAIT_VERIFY(shownText(shell, "startButton").startsWith(QStringLiteral("start the path → chapter 1")));
+
+    REQUIRE(shell.navigate(QStringLiteral("ch06")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("chapterPage");
+    REQUIRE(page != nullptr);
+    // Opened from the stack the first time: at the top.
+    CHECK(page->property("contentY").toDouble() == 0);
+    readTo(page, 0.5 * page->property("contentHeight").toDouble());
+    WAIT_VERIFY(!page->property("currentAnchor").toString().isEmpty());
+    const QString anchor = page->property("currentAnchor").toString();
+    ReadingPlaces *places = ReadingPlaces::instance();
+    WAIT_COMPARE(places->lastChapter(), 6);
+    CHECK(places->lastAnchor() == anchor);
+    CHECK(places->placeIn(6) == anchor);
+    CHECK(QString::fromStdString(shell.store().setting("reading.chapter.6")) == anchor);
+    const QString title = places->lastTitle();
+    CHECK_FALSE(title.isEmpty());
+
+    // The path button names the chapter and the heading.
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    WAIT_VERIFY(shownText(shell, "startButton").startsWith(QStringLiteral("continue → chapter 6 at “")));
+    CHECK(shownText(shell, "startButton").contains(title));
+
+    // Back in the chapter, it opens at that heading, not at the top.
+    REQUIRE(shell.navigate(QStringLiteral("ch06")));
+    shell.waitUntilBuilt();
+    WAIT_VERIFY(page->property("contentY").toDouble() > 0);
+    WAIT_COMPARE(page->property("currentAnchor").toString(), anchor);
+
+    // Opening the chapter at a named place still goes there, and a reveal
+    // the page makes itself is not taken for reading.
+    REQUIRE(shell.navigate(QStringLiteral("ch06#sources")));
+    shell.waitUntilBuilt();
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("sources"));
+    QTest::qWait(300);
+    CHECK(places->placeIn(6) == anchor);
+}
+
+TEST_CASE("a place kept by an earlier session is offered after a relaunch", "[reading][qml]")
+{
+    ShellFixture shell;
+    // What an earlier session left in the store.
+    shell.store().setSetting("reading.chapter.11", "the-grid-is-a-loop-nest");
+    shell.store().setSetting("reading.last.chapter", "11");
+    shell.store().setSetting("reading.last.anchor", "the-grid-is-a-loop-nest");
+    shell.store().setSetting("reading.last.title", "The grid is a loop nest");
+    ReadingPlaces::instance()->reload();
+    WAIT_VERIFY(shownText(shell, "startButton").startsWith(QStringLiteral("continue → chapter 11 at “")));
+    CHECK(shownText(shell, "startButton").contains(QStringLiteral("The grid is a loop nest")));
+}
