@@ -128,6 +128,13 @@ public:
     // The measured bench rows of a chip, from the learner's own (non-example)
     // L05 runs: {rowId: {medianS, date, record}}, newest run winning.
     Q_INVOKABLE QVariantMap measuredBench(const QString &chip) const;
+    // The device time of HLO instruction `instruction` of program `program`
+    // in the newest imported profile that ran it (a learner's --xla_dump_to
+    // dump names both as the profile does): {meanS, occurrences, device,
+    // deviceType, chip, file, date, details}; empty when no profile has it.
+    Q_INVOKABLE QVariantMap measuredInstruction(const QString &program, const QString &instruction) const;
+    // Whether an imported profile ran program `program` at all.
+    Q_INVOKABLE bool profiledProgram(const QString &program) const;
 
     // Writes the progress report to a path or file: URL, creating a missing
     // folder, on `paper` ("A4" or "Letter") with `learner` as the name on it;

@@ -1,11 +1,19 @@
 // The labs-and-gates half of Course: records, attempts, predictions and the
 // measured bench rows, as QML reads them.
 #include "course.h"
+
+#include <algorithm>
 #include "labs/gates.h"
 #include "labs/importer.h"
 
+#include <progress/profiles.h>
 #include <progress/runs.h>
 #include <progress/store.h>
+
+#include <tpusim/bench.h>
+#include <tpusim/provenance.h>
+#include <tpusim/chips.h>
+#include <tpusim/error.h>
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -135,5 +143,92 @@ QVariantMap Course::measuredBench(const QString &chip) const
                                     {"deviceKind", record.value(QStringLiteral("deviceKind")).toString()}});
         }
     }
+    // An op of an imported profile is a bench row when XLA's own count of
+    // its FLOPs and bytes is the row's, exactly: the same op on the same
+    // shapes and dtypes. Its device time fills a row no L05 run has filled.
+    std::vector<tpusim::BenchRow> bench;
+    try {
+        bench = tpusim::full_bench(tpusim::chip(chip.toStdString()));
+    } catch (const tpusim::InputError &) {
+        return rows;
+    }
+    const progress::ProfileLedger ledger(m_store);
+    for (const progress::ProfileImportRow &header : ledger.profiles()) {
+        if (qs(header.chip) != chip)
+            continue;
+        const auto profile = ledger.importedProfile(header.id);
+        if (!profile)
+            continue;
+        for (const progress::ProfileOpRow &op : profile->ops) {
+            if (!op.flops || !op.bytesAccessed || op.occurrences <= 0 || op.selfPs <= 0)
+                continue;
+            for (const tpusim::BenchRow &row : bench) {
+                const QString id = qs(row.id);
+                if (rows.contains(id) || std::llround(row.cost.flops) != *op.flops || std::llround(row.cost.bytes) != *op.bytesAccessed)
+                    continue;
+                const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
+                const QString date = header.capturedAt.empty()
+                                         ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate)
+                                         : qs(header.capturedAt);
+                rows.insert(id, QVariantMap{
+                    {"medianS", meanS}, {"date", date.left(10)}, {"record", 0}, {"dtype", qs(row.cost.dtype_text)},
+                    {"deviceKind", qs(header.deviceType)}, {"fromProfile", true},
+                    {"details", QStringLiteral("device time of %1 in your profile %2 (%3), the mean self time of %4 "
+                                               "occurrences; XLA counts its FLOPs and bytes as this row's")
+                                    .arg(qs(op.op), qs(header.sourceFile), qs(header.device)).arg(op.occurrences)}});
+            }
+        }
+    }
     return rows;
+}
+
+QVariantMap Course::measuredInstruction(const QString &program, const QString &instruction) const
+{
+    if (program.isEmpty() || instruction.isEmpty())
+        return {};
+    const progress::ProfileLedger ledger(m_store);
+    const std::string wantedProgram = program.toStdString(), wantedOp = instruction.toStdString();
+    // Newest import first.
+    std::vector<progress::ProfileImportRow> headers = ledger.profiles();
+    std::sort(headers.begin(), headers.end(), [](const auto &a, const auto &b) { return a.importedAtMs > b.importedAtMs || (a.importedAtMs == b.importedAtMs && a.id > b.id); });
+    for (const progress::ProfileImportRow &header : headers) {
+        const auto profile = ledger.importedProfile(header.id);
+        if (!profile)
+            continue;
+        for (const progress::ProfileOpRow &op : profile->ops) {
+            if (op.program != wantedProgram || op.op != wantedOp || op.occurrences <= 0)
+                continue;
+            const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
+            const QString date = header.capturedAt.empty()
+                                     ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate).left(10)
+                                     : qs(header.capturedAt).left(10);
+            const QString chipName = header.chip.empty() ? qs(header.deviceType) : qs(header.chip);
+            return {{"meanS", meanS},
+                    {"time", qs(tpusim::format_time(meanS))},
+                    {"occurrences", static_cast<qlonglong>(op.occurrences)},
+                    {"device", qs(header.device)},
+                    {"deviceType", qs(header.deviceType)},
+                    {"chip", qs(header.chip)},
+                    {"file", qs(header.sourceFile)},
+                    {"date", date},
+                    {"details", QStringLiteral("measured · %1 · %2\n%3 of %4, self time, the mean of %5 runs\n%6 in your profile %7\ntaken %8")
+                                    .arg(chipName, qs(op.kind), qs(op.op), qs(op.program)).arg(op.occurrences)
+                                    .arg(qs(header.device), qs(header.sourceFile), date)}};
+        }
+    }
+    return {};
+}
+
+bool Course::profiledProgram(const QString &program) const
+{
+    if (program.isEmpty())
+        return false;
+    const progress::ProfileLedger ledger(m_store);
+    const std::string wanted = program.toStdString();
+    for (const progress::ProfileImportRow &header : ledger.profiles())
+        if (const auto profile = ledger.importedProfile(header.id))
+            for (const progress::ProfileOpRow &op : profile->ops)
+                if (op.program == wanted)
+                    return true;
+    return false;
 }

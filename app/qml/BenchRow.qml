@@ -83,7 +83,7 @@ Rectangle {
             spacing: Theme.gapL
             Text {
                 Layout.fillWidth: true
-                text: root.measured ? "your run on " + root.measured.deviceKind + ", " + root.measured.date
+                text: root.measured ? (root.measured.fromProfile ? "your profile on " : "your run on ") + root.measured.deviceKind + ", " + root.measured.date
                                       + " · " + (root.measured.medianS / root.r.timeS).toFixed(2) + "× the predicted floor" : ""
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                 color: Theme.inkMuted
@@ -100,7 +100,9 @@ Rectangle {
             ProvenanceBadge {
                 Layout.preferredWidth: Theme.px(150)
                 kind: "measured"
-                details: root.measured ? "median of your L05 run, record #" + root.measured.record + ", " + root.measured.dtype + ", " + root.measured.date : ""
+                details: !root.measured ? ""
+                         : root.measured.details ? root.measured.details + ", " + root.measured.dtype + ", " + root.measured.date
+                         : "median of your L05 run, record #" + root.measured.record + ", " + root.measured.dtype + ", " + root.measured.date
             }
         }
         ColumnLayout {

@@ -89,7 +89,7 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
                 {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
                 {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
         }
-        out.summary = {{"kernelCount", kernels.size()},
+        out.summary = {{"kernelCount", kernels.size()}, {"module", qs(module.name)},
                {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
                {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized}, {"uncosted", cost.uncosted},
                {"provenance", simqml::provenance(cost.provenance)}};

@@ -3,7 +3,11 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 
+#include <progress/profiles.h>
 #include <tpusim/bench.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include <QTest>
 
@@ -46,4 +50,48 @@ TEST_CASE("the bench page shows libtpusim's floors, and the chip switcher change
     const auto full = tpusim::full_bench(tpusim::chip("v5e"));
     REQUIRE(full.size() > 3);
     WAIT_COMPARE(shownTime(shell, full.back().id), QString::fromStdString(tpusim::format_time(full.back().result.time_s)));
+}
+
+TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row with its device time", "[bench][qml][profile]")
+{
+    ShellFixture shell;
+    const auto bench = tpusim::full_bench(tpusim::chip("v6e"));
+    const auto nnn = std::find_if(bench.begin(), bench.end(), [](const tpusim::BenchRow &r) { return r.id == "matmul_nnn"; });
+    REQUIRE(nnn != bench.end());
+    // A v6e profile holding that matmul (as XLA counts it) and an op that is no row.
+    progress::ProfileImportRow imported;
+    imported.fileSha256 = std::string(64, 'a');
+    imported.device = "/device:TPU:0";
+    imported.deviceType = "TPU v6 Lite";
+    imported.chip = "v6e";
+    imported.format = "xplane.pb";
+    imported.sourceFile = "bench.xplane.pb";
+    imported.capturedAt = "2026-11-30T10:00:00Z";
+    imported.opEvents = 30;
+    imported.busyPs = imported.spanPs = 30'000'000'000;
+    progress::ProfileOpRow dot;
+    dot.program = "jit_mm";
+    dot.programId = "7";
+    dot.op = "dot.1";
+    dot.kind = "matmul";
+    dot.occurrences = 20;
+    dot.selfPs = dot.totalPs = 20 * 180'000'000LL;  // 180 µs a call
+    dot.flops = std::llround(nnn->cost.flops);
+    dot.bytesAccessed = std::llround(nnn->cost.bytes);
+    progress::ProfileOpRow other = dot;
+    other.op = "fusion.3";
+    other.flops = 12345;
+    imported.ops = {dot, other};
+    progress::ProfileLedger(shell.store()).addProfile(imported);
+
+    const QVariantMap measured = shell.course().measuredBench(QStringLiteral("v6e"));
+    REQUIRE(measured.contains(QStringLiteral("matmul_nnn")));
+    CHECK(measured.size() == 1);
+    const QVariantMap row = measured.value(QStringLiteral("matmul_nnn")).toMap();
+    CHECK(row.value("medianS").toDouble() == Approx(180e-6));
+    CHECK(row.value("fromProfile").toBool());
+    CHECK(row.value("date").toString() == QStringLiteral("2026-11-30"));
+    CHECK(row.value("details").toString().contains(QStringLiteral("dot.1 in your profile bench.xplane.pb")));
+    // Another chip's bench takes nothing from a v6e profile.
+    CHECK(shell.course().measuredBench(QStringLiteral("v5e")).isEmpty());
 }

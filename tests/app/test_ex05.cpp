@@ -3,6 +3,7 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 #include "layout/layoutreport.h"
+#include <progress/profiles.h>
 
 #include <tpusim/chips.h>
 #include <tpusim/dtype.h>
@@ -246,6 +247,42 @@ TEST_CASE("EX05's card lays out a hovered and a picked op without overlap at eve
         CHECK(problems.isEmpty());
         shell.navigate(QStringLiteral("stack"));
     }
+}
+
+TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same program beside its prediction", "[ex05][qml][profile]")
+{
+    ShellFixture shell;
+    // A profile of jit_mlp, as jax.profiler would have written it on v5e.
+    progress::ProfileImportRow imported;
+    imported.fileSha256 = std::string(64, 'b');
+    imported.device = "/device:TPU:0";
+    imported.deviceType = "TPU v5 lite";
+    imported.chip = "v5e";
+    imported.format = "xplane.pb";
+    imported.sourceFile = "mlp.xplane.pb";
+    imported.capturedAt = "2026-12-01T09:00:00Z";
+    imported.opEvents = 10;
+    imported.busyPs = imported.spanPs = 120'000'000;
+    progress::ProfileOpRow fusion;
+    fusion.program = "jit_mlp";
+    fusion.programId = "9";
+    fusion.op = "fusion";
+    fusion.kind = "output fusion";
+    fusion.occurrences = 10;
+    fusion.selfPs = fusion.totalPs = 10 * 12'000'000LL;  // 12 µs a run
+    imported.ops = {fusion};
+    progress::ProfileLedger(shell.store()).addProfile(imported);
+
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 4) != nullptr);
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));  // the first dot_general, in kernel 'fusion'
+    WAIT_VERIFY(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel fusion ")));
+    WAIT_COMPARE(shown(shell, "ex05KernelMeasured"), QStringLiteral("measured 12.0 µs a run on TPU v5 lite · your profile, 2026-12-01"));
+    shell.shot("ex05_kernel_measured");
+    const QVariantMap found = shell.course().measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion"));
+    CHECK(found.value("details").toString().startsWith(QStringLiteral("measured · v5e · output fusion")));
+    // A kernel the profile did not time shows no measured line.
+    CHECK(shell.course().measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion.1")).isEmpty());
 }
 
 TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")

@@ -8,6 +8,8 @@ ColumnLayout {
     id: root
     property var kernel: null       // a costed kernel, as IrXrayModel.kernelAt gives it
     property var provenance: ({})
+    property var measured: ({})     // its device time in an imported profile: {time, deviceType, date, details}
+    property bool measuredLine: false  // laid out, empty or not: a profile ran this program
     property string chip: ""
     readonly property string kindText: !kernel ? ""
         : kernel.opcode === "fusion" ? kernel.kind + " fusion" : kernel.opcode
@@ -47,6 +49,26 @@ ColumnLayout {
         ProvenanceBadge {
             kind: root.provenance.kind || "predicted"
             details: root.provenance.details || ""
+        }
+    }
+    // Measured, when a profile of this program was imported: beside the prediction.
+    Flow {
+        id: measuredRow
+        Layout.fillWidth: true
+        visible: root.measuredLine || !!root.measured.time
+        opacity: root.measured.time ? 1 : 0
+        spacing: Theme.gap
+        MonoText {
+            objectName: "ex05KernelMeasured"
+            width: Math.min(implicitWidth, measuredRow.width)
+            text: root.measured.time ? "measured " + root.measured.time + " a run on " + root.measured.deviceType
+                                       + " · your profile, " + root.measured.date : ""
+            color: Theme.measured
+            wrapMode: Text.Wrap
+        }
+        ProvenanceBadge {
+            kind: "measured"
+            details: root.measured.details || ""
         }
     }
 }

@@ -14,6 +14,8 @@ Rectangle {
     property string chip: ""
     property var kernel: null        // the HLO kernel the op runs in, or null
     property var kernelProvenance: ({})
+    property var measured: ({})      // the kernel's device time in an imported profile, or empty
+    property bool measuredLine: false // keep a line for it: a profile ran this program
     property string followed: ""     // "followed 3 of 8 ops"
     signal chipChosen(string id)
     readonly property var layerNames: ["jaxpr", "StableHLO", "HLO"]
@@ -130,6 +132,8 @@ Rectangle {
         KernelLine {
             Layout.fillWidth: true
             kernel: root.kernel
+            measured: root.measured
+            measuredLine: root.measuredLine
             provenance: root.kernelProvenance
             chip: root.chip
         }
