@@ -22,7 +22,6 @@ Rectangle {
     // scrubbing a piece), and a dozen readings of its 35 rows stopped that frame.
     readonly property var allPieces: Course.pieces
     function count(kind) { return allPieces.filter(p => p.kind === kind).length }
-    function built(kind) { return allPieces.filter(p => p.kind === kind && p.hasPage).length }
     // Pieces with a page first; labs live on their chapter's page.
     function ofKind(kind) {
         const all = allPieces.filter(p => p.kind === kind)
@@ -71,9 +70,7 @@ Rectangle {
                     }
                     MonoText {
                         anchors.baseline: parent.children[0].baseline
-                        text: root.count(modelData.kind)
-                              + (modelData.kind === "lab" ? "" : " · " + root.built(modelData.kind) + " built")
-                              + " · " + modelData.what
+                        text: root.count(modelData.kind) + " · " + modelData.what
                         color: Theme.inkFaint
                     }
                 }

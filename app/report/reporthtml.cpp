@@ -3,6 +3,8 @@
 #include "reporthtml.h"
 
 #include <QFileInfo>
+#include <QHash>
+#include <QPair>
 
 #include <algorithm>
 #include "reportformat.h"
@@ -244,14 +246,36 @@ QString drillsSection(const ProgressReport &r)
     return h.join(QLatin1Char('\n'));
 }
 
+// What the learner did, in words; the store's own upkeep (its schema
+// migrations) and earlier exports of this report are left out.
+QString activityWords(const QString &kind, qint64 count)
+{
+    static const QHash<QString, QPair<QString, QString>> words{
+        {QStringLiteral("drill.reviewed"), {QStringLiteral("drill answer"), QStringLiteral("drill answers")}},
+        {QStringLiteral("gate.passed"), {QStringLiteral("gate passed"), QStringLiteral("gates passed")}},
+        {QStringLiteral("gate.failed"), {QStringLiteral("gate attempt failed"), QStringLiteral("gate attempts failed")}},
+        {QStringLiteral("prediction.entered"), {QStringLiteral("prediction entered"), QStringLiteral("predictions entered")}},
+        {QStringLiteral("profile.imported"), {QStringLiteral("profile imported"), QStringLiteral("profiles imported")}},
+        {QStringLiteral("run.imported"), {QStringLiteral("run imported"), QStringLiteral("runs imported")}},
+    };
+    const auto it = words.constFind(kind);
+    const QString what = it == words.constEnd() ? kind : count == 1 ? it->first : it->second;
+    return QStringLiteral("%1 %2").arg(count).arg(esc(what));
+}
+
 QString activitySection(const ProgressReport &r)
 {
     QStringList kinds;
-    for (const auto &k : r.eventKinds)
-        kinds << QStringLiteral("<span class=\"mono\">%1</span> %2").arg(esc(k.kind)).arg(k.count);
-    return QStringLiteral("<h2>Activity</h2><p class=\"note\">%1 events in the progress log: %2.<br>Progress file: "
-                          "<span class=\"mono\">%3</span></p>")
-        .arg(r.eventCount).arg(kinds.isEmpty() ? QStringLiteral("none") : kinds.join(QStringLiteral(" · ")), esc(r.database));
+    qint64 total = 0;
+    for (const auto &k : r.eventKinds) {
+        if (k.kind == QLatin1String("schema.migrated") || k.kind == QLatin1String("report-exported"))
+            continue;
+        kinds << activityWords(k.kind, k.count);
+        total += k.count;
+    }
+    return QStringLiteral("<h2>Activity</h2><p class=\"note\">%1.<br>Progress file: "
+                          "<span class=\"mono\">%2</span></p>")
+        .arg(total == 0 ? QStringLiteral("Nothing done yet") : kinds.join(QStringLiteral(" · ")), esc(r.database));
 }
 
 } // namespace

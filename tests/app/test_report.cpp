@@ -343,6 +343,10 @@ TEST_CASE("imported profiles are in the report: every device, its longest ops me
     CHECK(page.contains(QStringLiteral("<h2>Profiles</h2>")));
     CHECK(page.contains(QStringLiteral("copy-done.4")));
     CHECK(page.contains(QStringLiteral("TPU v6 Lite (v6e)")));
+    // The activity in words, the store's own upkeep left out.
+    CHECK(page.contains(QStringLiteral("4 profiles imported")));
+    CHECK_FALSE(page.contains(QStringLiteral("schema.migrated")));
+    CHECK_FALSE(page.contains(QStringLiteral("profile.imported")));
 }
 
 TEST_CASE("a report into a missing folder is refused in one sentence, or the folder is made", "[report]")
