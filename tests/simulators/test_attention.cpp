@@ -67,7 +67,7 @@ TEST_CASE("attention: causal skips the tile above the diagonal", "[attention]") 
     CHECK(r.naive.mxu_flops == 4.0 * 256 * 256 * 64);
 }
 
-// pallas-ir.md §3.3: N = 8192, d = 128, bf16: naive 520 MiB, flash 260 MiB at Bq = 128,
+// [FA-TPU]: N = 8192, d = 128, bf16: naive 520 MiB, flash 260 MiB at Bq = 128,
 // 132 MiB at 256, 68 MiB at 512, 36 MiB at 1024.
 TEST_CASE("attention: the reference's worked example", "[attention]") {
     const double MiB = 1024.0 * 1024.0;

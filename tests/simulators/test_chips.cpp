@@ -86,7 +86,7 @@ TEST_CASE("peak rates per dtype", "[chips]") {
     CHECK_THROWS_AS(peak_flops(chip("v4"), DType::int32), InputError);
 }
 
-TEST_CASE("ridge points match tpu-facts §6.2 (JAX tpu_info column)", "[chips]") {
+TEST_CASE("ridge points match JAX's tpu_info peaks over HBM bandwidth [JAX-INFO]", "[chips]") {
     // peak bf16 / HBM bandwidth, by hand: 2.75e14/1.23e12 = 223.6,
     // 1.97e14/8.2e11 = 240.2, 4.59e14/2.46e12 = 186.6, 9.2e14/1.64e12 = 561.0,
     // 2.31e15/7.4e12 = 312.2

@@ -118,7 +118,7 @@ TEST_CASE("D2 checks a hand-worked matmul", "[drills]") {
     REQUIRE(q.givens[3].value == "TPU v5e (v5e)");
     int m = 0, k = 0, n = 0;
     REQUIRE(std::sscanf(q.givens[1].value.c_str(), "M=%d  K=%d  N=%d", &m, &k, &n) == 3);
-    // v5e: 197 TFLOP/s bf16, 819 GB/s HBM [tpu-facts].
+    // v5e: 197 TFLOP/s bf16, 819 GB/s HBM [JAX-MM].
     const double flops = 2.0 * m * k * n;
     const double bytes = 2.0 * (double(m) * k + double(k) * n + double(m) * n);
     const double time = std::max(flops / 197e12, bytes / 819e9);

@@ -95,7 +95,7 @@ TEST_CASE("the docs' blocked matmul: traffic formula and high utilization", "[pi
     CHECK(r.steps == 8 * 4 * 4);
     CHECK(r.utilization > 0.85);
     CHECK(r.utilization < 1.0);
-    // 2 x (1 MiB + 2 MiB + 1 MiB) + 2 MiB of f32 accumulator (pallas-ir.md §1.9)
+    // 2 x (1 MiB + 2 MiB + 1 MiB) + 2 MiB of f32 accumulator [JAX-MM]
     CHECK(r.vmem_bytes == 10.0 * 1024 * 1024);
 }
 

@@ -43,7 +43,7 @@ TEST_CASE("memory tiling: 8 rows for 16- and 32-bit types before TPU7x, packed r
     CHECK(memory_tiling(chip("v6e"), DType::bf16).cols == 128);
 }
 
-TEST_CASE("the docs' matmul budget, line by line: 10 MiB (pallas-ir.md §1.9)", "[vmem]") {
+TEST_CASE("the docs' matmul budget, line by line: 10 MiB [JAX-MM]", "[vmem]") {
     const VmemBudget b = vmem_budget(chip("v5e"), budget_preset(BudgetKernelKind::tiled_matmul));
     REQUIRE(b.lines.size() == 4);
     CHECK(line(b, "x block").total_bytes == 2 * MiB);

@@ -158,7 +158,7 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
               " scores in the naive form, f32 softmax state";
     p.shapes = shapes_text(s);
     p.model = "attention roofline: naive = three kernels through HBM; flash = one kernel "
-              "streaming K/V blocks (pallas-ir.md §3.3)";
+              "streaming K/V blocks [FA-TPU]";
     p.assumptions = {
         "Naive attention runs three kernels (QK^T, softmax, PV), each a roofline of its own, "
         "and writes S to HBM in the score dtype (f32 unless told otherwise, as a first "

@@ -1,4 +1,5 @@
-// The figures themselves. Sources are the tags of tpu-facts.md (§0).
+// The figures themselves. Sources are tags; SOURCES.md at the top of the
+// repository is their key.
 //
 // Policy where sources disagree: take JAX's tpu_info table [JAX-INFO] for
 // HBM bandwidth, peak rates, VMEM and core counts. It is the table Pallas
@@ -98,7 +99,7 @@ Chip v4() {
                            "table Pallas uses, for one consistent source across chips.");
     c.vmem_per_core = fact(16 * MiB, "B", "[JAX-INFO]", "[JAX-DET] says '16MB+'.");
     c.scoped_vmem_default = assumed(
-        16 * MiB, "B", "[assumption] tpu-facts §2.3",
+        16 * MiB, "B", "[assumption] [JAX-CP]",
         "No Google document states it; a public code comment says 'commonly 16 MiB'. "
         "Raise it with vmem_limit_bytes [JAX-CP].");
     c.ici_ports = fact(6, "", "[SB-TPU]", "Nearest neighbours in a 3D torus.");
@@ -147,7 +148,7 @@ Chip v5e() {
     c.vmem_per_core = fact(128 * MiB, "B", "[JAX-INFO][SB-TPU]",
                            "MaxText says a 64M hardware limit [MT-BENCH].");
     c.scoped_vmem_default = assumed(
-        16 * MiB, "B", "[assumption] tpu-facts §2.3",
+        16 * MiB, "B", "[assumption] [JAX-CP]",
         "No Google document states it; a public code comment says 'commonly 16 MiB'. "
         "Raise it with vmem_limit_bytes [JAX-CP].");
     c.ici_ports = fact(4, "", "[CL-v5e-new]");
@@ -194,7 +195,7 @@ Chip v5p() {
     c.vmem_per_core = fact(64 * MiB, "B", "[JAX-INFO]",
                            "[JAX-PIPE-GEN] says 96MB; [SB-GPU] 128MB per chip.");
     c.scoped_vmem_default = assumed(
-        16 * MiB, "B", "[assumption] tpu-facts §2.3",
+        16 * MiB, "B", "[assumption] [JAX-CP]",
         "No Google document states it; a public code comment says 'commonly 16 MiB'. "
         "Raise it with vmem_limit_bytes [JAX-CP].");
     c.ici_ports = fact(6, "", "[SB-TPU]");
@@ -227,7 +228,7 @@ Chip v6e() {
     c.megacore_fact = fact(0, "yes/no", "[JAX-INFO]", "One TensorCore per chip.");
     c.mxus_per_core = fact(2, "", "[CL-v6e][JAX-INFO]",
                            "2 MXUs of 256x256 do not reach 918 TFLOP/s below 3.5 GHz; use the "
-                           "published peak, not a derived one (tpu-facts §4.5).");
+                           "published peak, not a derived one.");
     c.mxu_size = fact(256, "", "[CL-v6e][SB-TPU][JAX-INFO]");
     c.clock_hz = unpublished("Hz", "Not published; the naive derivation (3.5 GHz) is implausible.");
     c.vpu_flops_per_core = assumed(8 * 128 * 4 * 1.75e9, "FLOP/s", "[assumption] v5p's [SB-TPU]",
@@ -268,7 +269,7 @@ Chip v7() {
                            "Two TensorCores (dual chiplet), each a separate JAX device.");
     c.mxus_per_core = fact(2, "", "[JAX-INFO]",
                            "Like v6e, the count and size do not reach the peak at a plausible "
-                           "clock (tpu-facts §4.5).");
+                           "clock.");
     c.mxu_size = fact(256, "", "[JAX-INFO][MT-CUSTOM]");
     c.clock_hz = unpublished("Hz", "Not published; the naive derivation (4.4 GHz) is implausible.");
     c.vpu_flops_per_core = assumed(8 * 128 * 4 * 1.75e9, "FLOP/s", "[assumption] v5p's [SB-TPU]",

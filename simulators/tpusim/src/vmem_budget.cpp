@@ -208,7 +208,7 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
             " on " + chip.id + " [JAX-INFO].",
         "Values the body makes that are too large for the vector registers (a flash tile's f32 scores, a "
         "layernorm block upcast to f32) are counted once each; Mosaic's own scratch and register spills are "
-        "not counted, so leave headroom (pallas-ir.md §1.9).",
+        "not counted, so leave headroom [JAX-CP].",
         chip.scoped_vmem_default.note};
     return b;
 }

@@ -152,7 +152,7 @@ Traffic traffic_of(const BudgetKernelSpec& spec) {
         t.steps = gi * gj * gk;
         // x's block (i, k) changes every step unless K is one block; then it
         // changes only with i. y's block (k, j) stays put only when both K
-        // and N are one block [JAX-MM] (pallas-ir.md §5.3).
+        // and N are one block [JAX-MM].
         const double x_reads = gk > 1 ? double(gj) : 1.0;
         const double y_reads = gk > 1 || gj > 1 ? double(gi) : 1.0;
         t.hbm_bytes = (m * k * x_reads + k * n * y_reads + m * n) * e;

@@ -3,7 +3,7 @@
 // S = QK^T and the probabilities P = softmax(S) to HBM between three
 // kernels, against the streaming (flash) form, which keeps one
 // (block_q x block_k) tile on chip and carries a running max, denominator
-// and accumulator per query row [FA-TPU][SPLASH] (pallas-ir.md §3).
+// and accumulator per query row [FA-TPU][SPLASH][FA-PAPER].
 //
 // The costs here are rooflines on the chip's figures; the stepper in
 // online_softmax.h runs the same recurrence on numbers.

@@ -19,7 +19,7 @@ struct Legality {
     std::vector<std::string> notes;   // advice that does not affect legality (packing)
 };
 
-// Mosaic's block-shape check (pallas-ir.md §1.3, `_check_block_mappings`):
+// Mosaic's block-shape check ([JAX-LOWER], `_check_block_mappings`):
 // rank >= 2: the last dim equal to the array's or a multiple of 128, the
 // second-to-last equal to the array's or a multiple of 8; rank 1: equal, a
 // multiple of 1024, or a power of two of at least 128 * (32 / bits);

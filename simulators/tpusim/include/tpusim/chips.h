@@ -1,6 +1,6 @@
 #pragma once
 // The chip table: v4, v5e, v5p, v6e and v7 (Ironwood). Every figure carries
-// its source tag from tpu-facts.md; assumptions are marked as such in the
+// its source tag (SOURCES.md is their key); assumptions are marked as such in the
 // data so the app can show them.
 #include <string>
 #include <string_view>

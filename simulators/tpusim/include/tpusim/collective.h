@@ -1,6 +1,6 @@
 #pragma once
 // Collectives over the axes of a mesh, costed two ways:
-//  - the closed form of the scaling book [SB-SHARD] (tpu-facts.md §6.3),
+//  - the closed form of the scaling book [SB-SHARD],
 //    with the exact (N-1)/N shard counts kept;
 //  - a hop-by-hop discrete-event simulation: every message is cut into
 //    chunks, each directed link sends one chunk at a time at the link's

@@ -1,7 +1,7 @@
 #pragma once
 // How arrays sit in (sublane, lane) tiles: the last two dimensions map to
 // (8,128) vreg tiles of 32-bit words, and narrower types pack several rows
-// into one word (pallas-ir.md §1.4): f32 (8,128), bf16 (16,128),
+// into one word [MOSAIC-LAYOUT]: f32 (8,128), bf16 (16,128),
 // int8 and fp8 (32,128), int4 (64,128). Everything pads to whole tiles.
 #include <cstdint>
 #include <string>

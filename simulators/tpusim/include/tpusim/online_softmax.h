@@ -1,6 +1,6 @@
 #pragma once
 // The online softmax of flash attention, stepped one K/V block at a time in
-// double precision (the unnormalized-accumulator form, pallas-ir.md §3.1):
+// double precision (the unnormalized-accumulator form [FA-TPU][FA-PAPER]):
 //
 //   S     = scale * Q_i K_j^T                (one block_q x block_k tile)
 //   m_new = max(m, rowmax(S))

@@ -2,7 +2,7 @@
 // The VMEM budget of a Pallas kernel: every operand's block times its
 // buffers, the scratch and the body's large temporaries, each padded to the
 // tiles it is stored in, stacked against the chip's scoped VMEM limit and
-// its physical VMEM per TensorCore (pallas-ir.md §1.6, §1.9). Over the
+// its physical VMEM per TensorCore [JAX-INFO][JAX-CP]. Over the
 // limit, the kernel does not compile; the budget says what the compiler
 // reports, and the largest blocks that would fit.
 #include <cstdint>
