@@ -10,6 +10,7 @@
 #include <string>
 
 #include "labs/labcatalog.h"
+#include "labs/profiledops.h"
 #include <chapters/chapterdocument.h>
 #include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
@@ -186,6 +187,7 @@ private:
     PaletteModel *m_palette;
     QStringList m_runtimeProblems;
     LabCatalog m_labs;
+    mutable ProfiledOps m_profiledOps{m_store};
     int m_revision = 0;
     // QML reads these lists in many bindings; they change only with
     // progress, so each is built once per change rather than per read.

@@ -184,51 +184,10 @@ QVariantMap Course::measuredBench(const QString &chip) const
 
 QVariantMap Course::measuredInstruction(const QString &program, const QString &instruction) const
 {
-    if (program.isEmpty() || instruction.isEmpty())
-        return {};
-    const progress::ProfileLedger ledger(m_store);
-    const std::string wantedProgram = program.toStdString(), wantedOp = instruction.toStdString();
-    // Newest import first.
-    std::vector<progress::ProfileImportRow> headers = ledger.profiles();
-    std::sort(headers.begin(), headers.end(), [](const auto &a, const auto &b) { return a.importedAtMs > b.importedAtMs || (a.importedAtMs == b.importedAtMs && a.id > b.id); });
-    for (const progress::ProfileImportRow &header : headers) {
-        const auto profile = ledger.importedProfile(header.id);
-        if (!profile)
-            continue;
-        for (const progress::ProfileOpRow &op : profile->ops) {
-            if (op.program != wantedProgram || op.op != wantedOp || op.occurrences <= 0)
-                continue;
-            const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
-            const QString date = header.capturedAt.empty()
-                                     ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate).left(10)
-                                     : qs(header.capturedAt).left(10);
-            const QString chipName = header.chip.empty() ? qs(header.deviceType) : qs(header.chip);
-            return {{"meanS", meanS},
-                    {"time", qs(tpusim::format_time(meanS))},
-                    {"occurrences", static_cast<qlonglong>(op.occurrences)},
-                    {"device", qs(header.device)},
-                    {"deviceType", qs(header.deviceType)},
-                    {"chip", qs(header.chip)},
-                    {"file", qs(header.sourceFile)},
-                    {"date", date},
-                    {"details", QStringLiteral("measured · %1 · %2\n%3 of %4, self time, the mean of %5 runs\n%6 in your profile %7\ntaken %8")
-                                    .arg(chipName, qs(op.kind), qs(op.op), qs(op.program)).arg(op.occurrences)
-                                    .arg(qs(header.device), qs(header.sourceFile), date)}};
-        }
-    }
-    return {};
+    return m_profiledOps.find(program, instruction);
 }
 
 bool Course::profiledProgram(const QString &program) const
 {
-    if (program.isEmpty())
-        return false;
-    const progress::ProfileLedger ledger(m_store);
-    const std::string wanted = program.toStdString();
-    for (const progress::ProfileImportRow &header : ledger.profiles())
-        if (const auto profile = ledger.importedProfile(header.id))
-            for (const progress::ProfileOpRow &op : profile->ops)
-                if (op.program == wanted)
-                    return true;
-    return false;
+    return m_profiledOps.ran(program);
 }

@@ -2,7 +2,6 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
-import TpuCourse.Reading
 import TpuCourse.Backend
 
 // A chapter opened in place: title and layer, its introduction, its mastery
@@ -50,12 +49,9 @@ ScrollPage {
         if (!p || p.number === undefined)
             return false
         // Opened with no place named: where the reader left it, if they did.
-        if (!pieceId && !anchor) {
-            const left = Reading.placeIn(number)
-            if (left && (Course.chapterDocument(number, textStyle).headings || []).some(h => h.anchor === left))
-                anchor = left
-        }
-        readerScrolled = false
+        if (!pieceId && !anchor)
+            anchor = place.resumeAt(number, () => Course.chapterDocument(number, textStyle).headings || [])
+        place.readerScrolled = false
         const inText = anchor ? Course.chapterDocument(number, textStyle).pieces.find(x => x.pieceId.toLowerCase() === anchor) : undefined
         if (inText) {
             pieceId = inText.pieceId
@@ -144,7 +140,7 @@ ScrollPage {
     // The reader moving the view ends the reveal, which would otherwise
     // pull the page back while pieces still load.
     onReaderMoved: {
-        readerScrolled = true
+        place.readerScrolled = true
         if (pendingReveal !== "") endReveal()
     }
     function endReveal() {
@@ -212,15 +208,8 @@ ScrollPage {
 
     // The heading the reader is in: the last one above a quarter of the view.
     property string currentAnchor: ""
-    // Kept as the chapter's place once the reader has moved the page
-    // themselves (not while it opens or reveals a place).
-    property bool readerScrolled: false
-    onCurrentAnchorChanged: {
-        if (!readerScrolled || !page.number)
-            return
-        const heading = (doc.headings || []).find(h => h.anchor === currentAnchor)
-        Reading.keep(page.number, currentAnchor, heading ? heading.title : "")
-    }
+    ReadingPlace { id: place }
+    onCurrentAnchorChanged: place.reached(page.number, currentAnchor, doc.headings || [])
     function followScroll() {
         let found = ""
         const line = contentY + height / 4 - reader.y

@@ -122,25 +122,25 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
         const auto unit = engine == QLatin1String("vpu") ? tpusim::Engine::vpu : tpusim::Engine::mxu;
         // The roof at intensity x is what an op of x FLOPs per byte attains.
         auto at = [&](double x) { return tpusim::roofline(chip, tpusim::generic_cost(x, 1, type, unit)); };
+        // A roof is straight on log axes but for its corner at the ridge:
+        // three points draw it.
+        const auto roofPoints = [&](double corner, auto timeOf) {
+            QVariantList out;
+            for (double x : {minIntensity, corner, maxIntensity}) {
+                if (x < minIntensity || x > maxIntensity)
+                    continue;
+                const auto r = at(x);
+                out.append(QVariantMap{{"x", x}, {"y", r.flops / timeOf(r)}});
+            }
+            return out;
+        };
         const double ridge = at(1).ridge;
-        QVariantList points;
-        for (double x : {minIntensity, ridge, maxIntensity}) {
-            if (x < minIntensity || x > maxIntensity)
-                continue;
-            const auto r = at(x);
-            points.append(QVariantMap{{"x", x}, {"y", r.flops / r.time_s}});
-        }
+        const QVariantList points = roofPoints(ridge, [](const tpusim::Roofline &r) { return r.time_s; });
         // The attainable roof: the same at the fractions of the peaks that
         // published runs reach on this chip.
         const auto peakRoof = at(ridge);
         const double attainableRidge = peakRoof.attainable_peak_flops / peakRoof.attainable_bandwidth;
-        QVariantList attainablePoints;
-        for (double x : {minIntensity, attainableRidge, maxIntensity}) {
-            if (x < minIntensity || x > maxIntensity)
-                continue;
-            const auto r = at(x);
-            attainablePoints.append(QVariantMap{{"x", x}, {"y", r.flops / r.attainable_s}});
-        }
+        const QVariantList attainablePoints = roofPoints(attainableRidge, [](const tpusim::Roofline &r) { return r.attainable_s; });
         auto roof = at(ridge);
         roof.provenance.shapes = "any op: attainable FLOP/s = min(intensity x HBM bandwidth, peak)";
         QVariantMap m{

@@ -3,7 +3,7 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 
-#include <progress/profiles.h>
+#include "profilerows.h"
 #include <tpusim/bench.h>
 
 #include <algorithm>
@@ -59,29 +59,10 @@ TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row 
     const auto nnn = std::find_if(bench.begin(), bench.end(), [](const tpusim::BenchRow &r) { return r.id == "matmul_nnn"; });
     REQUIRE(nnn != bench.end());
     // A v6e profile holding that matmul (as XLA counts it) and an op that is no row.
-    progress::ProfileImportRow imported;
-    imported.fileSha256 = std::string(64, 'a');
-    imported.device = "/device:TPU:0";
-    imported.deviceType = "TPU v6 Lite";
-    imported.chip = "v6e";
-    imported.format = "xplane.pb";
-    imported.sourceFile = "bench.xplane.pb";
-    imported.capturedAt = "2026-11-30T10:00:00Z";
-    imported.opEvents = 30;
-    imported.busyPs = imported.spanPs = 30'000'000'000;
-    progress::ProfileOpRow dot;
-    dot.program = "jit_mm";
-    dot.programId = "7";
-    dot.op = "dot.1";
-    dot.kind = "matmul";
-    dot.occurrences = 20;
-    dot.selfPs = dot.totalPs = 20 * 180'000'000LL;  // 180 µs a call
-    dot.flops = std::llround(nnn->cost.flops);
-    dot.bytesAccessed = std::llround(nnn->cost.bytes);
-    progress::ProfileOpRow other = dot;
-    other.op = "fusion.3";
-    other.flops = 12345;
-    imported.ops = {dot, other};
+    const auto imported = profiledDevice(
+        "v6e", "TPU v6 Lite", "bench.xplane.pb", "2026-11-30T10:00:00Z",
+        {profiledOp("jit_mm", "dot.1", "matmul", 20, 180'000'000, std::llround(nnn->cost.flops), std::llround(nnn->cost.bytes)),
+         profiledOp("jit_mm", "fusion.3", "loop fusion", 20, 180'000'000, 12345, std::llround(nnn->cost.bytes))});  // 180 µs a call
     progress::ProfileLedger(shell.store()).addProfile(imported);
 
     const QVariantMap measured = shell.course().measuredBench(QStringLiteral("v6e"));

@@ -3,7 +3,7 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 #include "layout/layoutreport.h"
-#include <progress/profiles.h>
+#include "profilerows.h"
 
 #include <tpusim/chips.h>
 #include <tpusim/dtype.h>
@@ -252,25 +252,9 @@ TEST_CASE("EX05's card lays out a hovered and a picked op without overlap at eve
 TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same program beside its prediction", "[ex05][qml][profile]")
 {
     ShellFixture shell;
-    // A profile of jit_mlp, as jax.profiler would have written it on v5e.
-    progress::ProfileImportRow imported;
-    imported.fileSha256 = std::string(64, 'b');
-    imported.device = "/device:TPU:0";
-    imported.deviceType = "TPU v5 lite";
-    imported.chip = "v5e";
-    imported.format = "xplane.pb";
-    imported.sourceFile = "mlp.xplane.pb";
-    imported.capturedAt = "2026-12-01T09:00:00Z";
-    imported.opEvents = 10;
-    imported.busyPs = imported.spanPs = 120'000'000;
-    progress::ProfileOpRow fusion;
-    fusion.program = "jit_mlp";
-    fusion.programId = "9";
-    fusion.op = "fusion";
-    fusion.kind = "output fusion";
-    fusion.occurrences = 10;
-    fusion.selfPs = fusion.totalPs = 10 * 12'000'000LL;  // 12 µs a run
-    imported.ops = {fusion};
+    // A profile of jit_mlp, as jax.profiler would have written it on v5e: 12 µs a run.
+    const auto imported = profiledDevice("v5e", "TPU v5 lite", "mlp.xplane.pb", "2026-12-01T09:00:00Z",
+                                         {profiledOp("jit_mlp", "fusion", "output fusion", 10, 12'000'000)}, 'b');
     progress::ProfileLedger(shell.store()).addProfile(imported);
 
     REQUIRE(shell.navigate(QStringLiteral("EX05")));

@@ -204,40 +204,27 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
                             std::vector<FittedConstant>* report, const std::string& chip_id) {
         for (int round = 0; round < 4; ++round) {
             const bool last = round == 3;
+            // A constant two or more rows fix takes their median; else the
+            // fallback's value, or its neutral one. The last round reports.
+            const auto take = [&](const Evidence& e, double& field, double otherwise, const char* key, const char* name,
+                                  const char* unit, const char* rows_are) {
+                const bool own = e.rows.size() >= 2;
+                field = own ? median(e.values) : otherwise;
+                if (!last || !report) return;
+                report->push_back({key, name, chip_id, field, unit, own ? ids_of(e.rows) : std::vector<std::string>{},
+                                   own ? "median of " + std::to_string(e.rows.size()) + " " + rows_are : ""});
+            };
             for (int i = 0; i < 5; ++i) {
-                const Evidence e = efficiency_evidence(rows, k, i);
-                const bool own = e.rows.size() >= 2;
-                if (own) k.*efficiency_fits[i].field = median(e.values);
-                else k.*efficiency_fits[i].field = fallback ? (*fallback).*efficiency_fits[i].field : 1.0;
-                if (last && report) {
-                    FittedConstant f{efficiency_fits[i].key, efficiency_fits[i].name, chip_id, k.*efficiency_fits[i].field,
-                                     efficiency_fits[i].unit, own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
-                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " long runs bound by it" : "";
-                    report->push_back(std::move(f));
-                }
+                const ConstantFit& c = efficiency_fits[i];
+                take(efficiency_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 1.0, c.key, c.name,
+                     c.unit, "long runs bound by it");
             }
-            {
-                const Evidence e = flash_step_evidence(rows, k);
-                const bool own = e.rows.size() >= 2;
-                k.flash_step_s = own ? median(e.values) : fallback ? fallback->flash_step_s : 0.0;
-                if (last && report) {
-                    FittedConstant f{"flash_step_s", "least time of a flash grid step", chip_id, k.flash_step_s, "s",
-                                     own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
-                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " flash runs their steps dominate" : "";
-                    report->push_back(std::move(f));
-                }
-            }
+            take(flash_step_evidence(rows, k), k.flash_step_s, fallback ? fallback->flash_step_s : 0.0, "flash_step_s",
+                 "least time of a flash grid step", "s", "flash runs their steps dominate");
             for (int i = 0; i < 3; ++i) {
-                const Evidence e = floor_evidence(rows, k, i);
-                const bool own = e.rows.size() >= 2;
-                if (own) k.*floor_fits[i].field = median(e.values);
-                else k.*floor_fits[i].field = fallback ? (*fallback).*floor_fits[i].field : 0.0;
-                if (last && report) {
-                    FittedConstant f{floor_fits[i].key, floor_fits[i].name, chip_id, k.*floor_fits[i].field,
-                                     floor_fits[i].unit, own ? ids_of(e.rows) : std::vector<std::string>{}, ""};
-                    f.how = own ? "median of " + std::to_string(e.rows.size()) + " short runs it dominates" : "";
-                    report->push_back(std::move(f));
-                }
+                const ConstantFit& c = floor_fits[i];
+                take(floor_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 0.0, c.key, c.name, c.unit,
+                     "short runs it dominates");
             }
         }
     };
@@ -433,15 +420,7 @@ PipelineFit fit_pipeline_constants() {
     }
     if (!many || many->steps == few->steps) throw InputError("the pipeline fit needs two Pallas rows with different grids");
     const auto predict = [](const PublishedRow& r, const PipelineOptions& o) {
-        BlockedMatmul spec;
-        spec.m = r.dim("m");
-        spec.k = r.dim("k");
-        spec.n = r.dim("n");
-        spec.bm = r.dim("bm");
-        spec.bk = r.dim("bk");
-        spec.bn = r.dim("bn");
-        spec.in = spec.out = parse_dtype(r.dtype);
-        return simulate(chip(r.chip), blocked_matmul(spec), o).time_s;
+        return simulate(chip(r.chip), blocked_matmul(detail::pallas_matmul_of(r)), o).time_s;
     };
     PipelineFit fit;
     fit.many_steps_row = many->row->id;

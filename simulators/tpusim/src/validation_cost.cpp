@@ -55,15 +55,7 @@ RowCost matmul(const PublishedRow& row, const Chip& c) {
     RowCost cost;
     if (row.text("impl") == "pallas") {
         if (batch != 1) return refused("batched Pallas matmuls are not modelled");
-        BlockedMatmul spec;
-        spec.m = m;
-        spec.k = k;
-        spec.n = n;
-        spec.bm = row.dim("bm", std::min<std::int64_t>(m, 512));
-        spec.bk = row.dim("bk", std::min<std::int64_t>(k, 512));
-        spec.bn = row.dim("bn", std::min<std::int64_t>(n, 512));
-        spec.in = spec.out = dtype;
-        const PipelineResult r = simulate(c, blocked_matmul(spec));
+        const PipelineResult r = simulate(c, blocked_matmul(pallas_matmul_of(row)));
         cost.model = "pipeline";
         cost.pipeline = true;
         cost.fixed_s = r.time_s;
@@ -345,6 +337,18 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
 }
 
 }  // namespace
+
+BlockedMatmul pallas_matmul_of(const PublishedRow& row) {
+    BlockedMatmul spec;
+    spec.m = row.dim("m");
+    spec.k = row.dim("k");
+    spec.n = row.dim("n");
+    spec.bm = row.dim("bm", std::min<std::int64_t>(spec.m, 512));
+    spec.bk = row.dim("bk", std::min<std::int64_t>(spec.k, 512));
+    spec.bn = row.dim("bn", std::min<std::int64_t>(spec.n, 512));
+    spec.in = spec.out = parse_dtype(row.dtype);
+    return spec;
+}
 
 RowCost cost_of(const PublishedRow& row) {
     if (!(row.published_s > 0)) return refused("the source prints a rate, not a time");

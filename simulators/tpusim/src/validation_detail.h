@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tpusim/pipeline.h"
 #include "tpusim/published.h"
 #include "tpusim/provenance.h"
 
@@ -51,6 +52,10 @@ struct ChipConstants {
     double dispatch_s = 0;          // Python's share of a call, beyond the device time
     double f32_passes = 1;          // MXU passes an f32 matmul takes at default precision
 };
+
+// A Pallas matmul row's kernel: its dims, its blocks (512 where the row
+// gives none) and its dtype in and out.
+BlockedMatmul pallas_matmul_of(const PublishedRow& row);
 
 // Throws nothing: a run the models cannot express says why instead.
 RowCost cost_of(const PublishedRow& row);
