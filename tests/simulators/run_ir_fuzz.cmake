@@ -66,7 +66,22 @@ foreach(seed IN LISTS index_maps)
     math(EXPR n "${n} + 1")
     file(WRITE ${corpus}/seed${n} "${seed}")
 endforeach()
-run_fuzzer(fuzz_index_map ${corpus} 4096)
+file(GLOB seeds ${SOURCE_DIR}/tests/simulators/fuzz-regressions/*.index-map)
+file(COPY ${seeds} DESTINATION ${corpus})
+# As long as the sandbox's text field takes, so nesting can grow deep.
+run_fuzzer(fuzz_index_map ${corpus} 32767)
+
+# The semaphore language, seeded with the shipped programs (a leading byte
+# picks the device count).
+set(corpus ${WORK_DIR}/corpus_semaphores)
+fresh_corpus(${corpus})
+file(GLOB seeds ${SOURCE_DIR}/assets/semaphores/*.sem ${SOURCE_DIR}/tests/simulators/fuzz-regressions/*.sem)
+foreach(seed IN LISTS seeds)
+    get_filename_component(name ${seed} NAME)
+    file(READ ${seed} text)
+    file(WRITE ${corpus}/${name} "4${text}")
+endforeach()
+run_fuzzer(fuzz_semaphores ${corpus} 16384)
 
 # The profile reader, from real profiles cut to the fuzzer's length and a
 # small trace JSON.

@@ -84,6 +84,22 @@ TEST_CASE("index maps: every refusal names the column and the fault", "[index_ma
     CHECK(refusal("lambda i, j, k: (i, k)") == "");
 }
 
+TEST_CASE("index maps: nesting deep enough to overflow a stack is refused, not followed", "[index_map_text]") {
+    // 8,000 open parentheses, well under the text field's 32,767 characters.
+    const std::string deep = "lambda i, j, k: (" + std::string(8000, '(');
+    CHECK(refusal(deep) == "column 81: the map nests parentheses or signs more than 64 deep; write the "
+                           "expression flatter");
+    CHECK(refusal("lambda i, j, k: (" + std::string(8000, '-') + "i, k)").find("more than 64 deep") !=
+          std::string::npos);
+    // Sixty levels is within the bound and reads as the plain index.
+    const std::string sixty = "lambda i, j, k: (" + std::string(60, '(') + "i" + std::string(60, ')') + ", k)";
+    CHECK(refusal(sixty) == "");
+    // A long flat sum is iterative and stays readable.
+    std::string flat = "lambda i, j, k: (i";
+    for (int n = 0; n < 10000; ++n) flat += " + 0";
+    CHECK(refusal(flat + ", k)") == "");
+}
+
 TEST_CASE("index maps: what text() prints parses back to the same map", "[index_map_text]") {
     const std::vector<IndexMap> maps = {
         IndexMap::select({0, 2}, 3),

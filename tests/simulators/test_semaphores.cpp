@@ -255,6 +255,17 @@ TEST_CASE("parse errors name the line and column", "[semaphores]") {
             CHECK(msg.find(c.what) != std::string::npos);
         }
     }
+    // Nesting that would overflow the stack while reading or evaluating.
+    const std::string parens = "devices 2\nsem s\nsignal s to " + std::string(5000, '(') + "my" +
+                               std::string(5000, ')') + "\n";
+    CHECK_THROWS_WITH(run_text(parens, 2), Catch::Contains("line 3, column") &&
+                                               Catch::Contains("levels of parentheses or prefixes deep"));
+    std::string chain = "devices 2\nsem s\nsignal s to my";
+    for (int n = 0; n < 5000; ++n) chain += " + 0";
+    CHECK_THROWS_WITH(run_text(chain + "\n", 2), Catch::Contains("operations deep"));
+    std::string nots = "devices 2\nsem s\nif ";
+    for (int n = 0; n < 5000; ++n) nots += "not ";
+    CHECK_THROWS_WITH(run_text(nots + "my == 0\nbarrier\nend\n", 2), Catch::Contains("deep"));
     CHECK_THROWS_AS(run_text("sem s\n"), InputError);  // no device count anywhere
     CHECK_THROWS_AS(run_text("devices 0\n"), InputError);
     CHECK_THROWS_AS(run_text("devices 2\n", 5000), InputError);

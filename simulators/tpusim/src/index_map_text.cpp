@@ -15,6 +15,9 @@ namespace tpusim {
 namespace {
 
 constexpr std::int64_t kLargest = std::int64_t{1} << 31;  // no block index or factor is near this
+// Parentheses and signs nest by recursion: a bound keeps pasted text from
+// overflowing the stack; no real index map comes near it.
+constexpr int kMaxNesting = 64;
 const char* const kAffine =
     "the sandbox's index maps are sums of grid indices times whole numbers plus a constant";
 
@@ -213,11 +216,28 @@ private:
         }
     }
 
+    // One level deeper for as long as it lives; past kMaxNesting the map is refused.
+    class Nest {
+    public:
+        Nest(Parser& p, std::size_t at) : p_(p) {
+            if (++p_.depth_ > kMaxNesting)
+                p_.fail(at, "the map nests parentheses or signs more than " + std::to_string(kMaxNesting) +
+                                " deep; write the expression flatter");
+        }
+        ~Nest() { --p_.depth_; }
+        Nest(const Nest&) = delete;
+        Nest& operator=(const Nest&) = delete;
+
+    private:
+        Parser& p_;
+    };
+
     Affine unary() {
         const char c = peek();
         const std::size_t at = pos_;
         if (c == '-' || c == '+') {
             ++pos_;
+            const Nest nest(*this, at);
             Affine a = unary();
             if (c == '-') {
                 for (std::int64_t& v : a.coeffs) v = -v;
@@ -237,6 +257,7 @@ private:
         a.begin = at;
         if (c == '(') {
             ++pos_;
+            const Nest nest(*this, at);
             Affine inner = expression();
             expect(')', "to close the parenthesis");
             inner.begin = at;
@@ -299,6 +320,7 @@ private:
     int grid_rank_;
     int array_rank_;
     std::size_t pos_ = 0;
+    int depth_ = 0;
     std::vector<std::string> names_;
 };
 

@@ -34,6 +34,7 @@ struct Expr {
     std::string name;  // Op::var
     Pos pos;
     std::vector<Expr> args;
+    int height = 1;  // longest path to a leaf: evaluation recurses this deep
 };
 
 // A buffer or semaphore named in a statement: `out`, `recv[s]`.

@@ -1,6 +1,7 @@
 // Reading .sem text: a lexer per line, a recursive-descent expression
 // parser, and one function per statement. Names are resolved as they are
 // read (declare before use), so most mistakes point at their column.
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -25,13 +26,19 @@ bool is_keyword(const std::string& w) {
     return false;
 }
 
+// Expressions are evaluated (and freed) by recursion: a bound on their height
+// keeps a pasted line of 5,000 parentheses from overflowing the stack. Real
+// programs stay under ten.
+constexpr int kMaxExprHeight = 200;
+
 struct Parser {
     std::vector<Statement>& out;
     std::map<std::string, int> names;    // declared buffers and semaphores
     std::vector<std::string> loop_vars;  // in scope
     std::vector<Token> toks;
     std::size_t i = 0;
-    int depth = 0;
+    int depth = 0;   // for/if blocks open
+    int nesting = 0;  // parentheses and prefixes open in the expression being read
 
     const Token& peek() const { return toks[i]; }
     bool is(const char* text) const {
@@ -57,12 +64,26 @@ struct Parser {
 
     // expr := or ; or := and {or and} ; and := not {and not} ; not := [not] cmp
     // cmp := sum [op sum] ; sum := term {(+|-) term} ; term := unary {(*|/|%) unary}
+    static Expr& checked_height(Expr& e) {
+        for (const Expr& a : e.args) e.height = std::max(e.height, a.height + 1);
+        if (e.height > kMaxExprHeight)
+            fail(e.pos, "the expression nests more than " + std::to_string(kMaxExprHeight) +
+                            " operations deep; split it or write it flatter");
+        return e;
+    }
+    // Descending into parentheses or a prefix operator: refused before the
+    // recursion goes deeper than any expression may be high.
+    void descend(Pos at) {
+        if (++nesting > kMaxExprHeight)
+            fail(at, "the expression nests more than " + std::to_string(kMaxExprHeight) +
+                         " levels of parentheses or prefixes deep; write it flatter");
+    }
     Expr binary(Op op, Expr a, Expr b, Pos p) {
         Expr e;
         e.op = op;
         e.pos = p;
         e.args = {std::move(a), std::move(b)};
-        return e;
+        return std::move(checked_height(e));
     }
     Expr expr() {
         Expr a = conj();
@@ -85,8 +106,10 @@ struct Parser {
             Expr e;
             e.op = Op::lnot;
             e.pos = toks[i++].pos;
+            descend(e.pos);
             e.args = {negation()};
-            return e;
+            --nesting;
+            return std::move(checked_height(e));
         }
         return comparison();
     }
@@ -128,12 +151,17 @@ struct Parser {
         if (t.type == Token::symbol && t.text == "-") {
             ++i;
             e.op = Op::neg;
+            descend(e.pos);
             e.args = {unary()};
-            return e;
+            --nesting;
+            return std::move(checked_height(e));
         }
         if (t.type == Token::symbol && t.text == "(") {
+            const Pos open = t.pos;
             ++i;
+            descend(open);
             e = expr();
+            --nesting;
             expect(")");
             return e;
         }
