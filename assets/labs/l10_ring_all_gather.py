@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                          "need off-chip; upgrade JAX to run L10 with --interpret")
     interpret = labkit.interpret_mode(pltpu) if args.interpret else False
     n = jax.device_count()
-    mesh = jax.make_mesh((n,), ("x",))
+    mesh = labkit.make_mesh_1d(n, "x")  # Auto axis type, whatever make_mesh's default
     sharding = jax.sharding.NamedSharding(mesh, P("x", None))
     host, x = labkit.random_normal(args.seed, (n * args.rows, args.cols), args.dtype)
     x = jax.device_put(x, sharding)

@@ -21,7 +21,10 @@ Gate G4 passes on a measured run on >= 4 chips, correct against the float32
 reference, with median <= 1.15 x the compute-only median.
 
 Interpret mode uses Pallas's TPU interpret mode (pltpu.InterpretParams), which
-simulates remote DMAs and semaphores across --devices CPU devices.
+simulates remote DMAs and semaphores across --devices CPU devices. Off a TPU,
+emit_pipeline still needs to know which TPU it tiles for, so the kernel runs in
+shard_map over an abstract twin of the CPU mesh whose device is a TPU v5e
+(labkit.tpu_interpret_mesh); this needs JAX 0.8.1 or newer.
 
     python3 l11_collective_matmul.py --out run-L11.json
     python3 l11_collective_matmul.py --interpret --devices 4 --m-per-device 128 --k 256 \
@@ -193,22 +196,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.interpret and not hasattr(pltpu, "InterpretParams"):
         raise SystemExit("this JAX has no TPU interpret mode (pltpu.InterpretParams), which remote DMAs "
                          "need off-chip; upgrade JAX to run L11 with --interpret")
+    if args.interpret and not labkit.jax_at_least((0, 8, 1)):
+        # Up to 0.8.0 emit_pipeline reads the TPU generation from the device itself; from 0.8.1 it goes
+        # through pltpu.get_tpu_info (first exported at jax-ml/jax@02939fef, absent at jax-ml/jax@79e04757
+        # jax/experimental/pallas/tpu.py), which an abstract TPU device answers.
+        raise SystemExit("L11 --interpret needs JAX 0.8.1 or newer (before it, emit_pipeline asks the device "
+                         f"itself for its TPU generation): {labkit.install_hint(True)}")
     interpret = labkit.interpret_mode(pltpu) if args.interpret else False
 
     P = jax.sharding.PartitionSpec
     n_dev = jax.device_count()
-    mesh = jax.make_mesh((n_dev,), ("x",))
+    mesh = labkit.make_mesh_1d(n_dev, "x")
+    # Off a TPU, shard_map runs over the mesh's abstract twin with a TPU device, so that
+    # emit_pipeline inside the kernel can tile (see labkit.tpu_interpret_mesh).
+    kernel_mesh = labkit.tpu_interpret_mesh(mesh) if args.interpret else mesh
     M, K, N = n_dev * args.m_per_device, args.k, n_dev * args.n_per_device
     _, x = labkit.random_normal(args.seed, (M, K), args.dtype)
     _, w = labkit.random_normal(args.seed + 1, (K, N), args.dtype, scale=K ** -0.5)
     x = jax.device_put(x, jax.sharding.NamedSharding(mesh, P("x", None)))
     w = jax.device_put(w, jax.sharding.NamedSharding(mesh, P(None, "x")))
+    # The float32 reference multiplies replicated copies: no sharding for jnp.dot to infer,
+    # whatever the mesh's axis types.
+    replicated = jax.sharding.NamedSharding(mesh, P())
+    x_rep, w_rep = jax.device_put(x, replicated), jax.device_put(w, replicated)
     blocks = {"bm": args.bm, "bk": args.bk, "bn": args.bn}
 
     fused = jax.jit(labkit.shard_map(
         functools.partial(collective_matmul, num_devices=n_dev, interpret=interpret, **blocks),
-        mesh=mesh, in_specs=(P("x", None), P(None, "x")), out_specs=P(None, "x")))
-    correctness = labkit.check_matmul(fused(x, w), x, w, args.dtype)
+        mesh=kernel_mesh, in_specs=(P("x", None), P(None, "x")), out_specs=P(None, "x")))
+    try:
+        y = fused(x, w)
+    except ValueError as e:
+        if args.interpret and "TPU device kind" in str(e):
+            raise SystemExit("this JAX does not pass shard_map's abstract TPU device on to emit_pipeline "
+                             f"({e}); run L11 --interpret with a newer JAX: {labkit.install_hint(True)}") from e
+        raise
+    correctness = labkit.check_matmul(y, x_rep, w_rep, args.dtype)
 
     extra: dict[str, Any] = {
         "blocks": blocks,
@@ -224,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         compute = jax.jit(labkit.shard_map(
             functools.partial(compute_only_matmul, num_devices=n_dev, **blocks),
             mesh=mesh, in_specs=(P(None, None), P(None, "x")), out_specs=P(None, "x")))
-        extra["computeOnlyCorrectness"] = labkit.check_matmul(compute(x_full, w), x, w, args.dtype).to_json()
+        extra["computeOnlyCorrectness"] = labkit.check_matmul(compute(x_full, w), x_rep, w_rep, args.dtype).to_json()
         extra["computeOnlySamples"] = labkit.timed(compute, x_full, w, args=args, name="compute only").samples
         xla = jax.jit(labkit.shard_map(
             lambda xs, ws: jnp.dot(lax.all_gather(xs, "x", tiled=True), ws),

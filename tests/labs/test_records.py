@@ -154,7 +154,9 @@ class Scripts(unittest.TestCase):
 class LabPages(unittest.TestCase):
     def setUp(self):
         with open(os.path.join(LABS, "labs.json"), encoding="utf-8") as f:
-            self.pages = json.load(f)
+            data = json.load(f)
+        self.assertEqual(set(data), {"supported", "labs"})
+        self.pages = data["labs"]
 
     def test_one_page_per_lab(self):
         self.assertEqual([p["id"] for p in self.pages], [f"L{i:02d}" for i in range(1, 14)])
@@ -315,6 +317,54 @@ class HonestyRules(unittest.TestCase):
         path = os.path.join(LABS, "l07_tiled_matmul.py")
         with open(path, "rb") as f:
             self.assertEqual(build()["script"]["sha256"], hashlib.sha256(f.read()).hexdigest())
+
+
+class SupportedRange(unittest.TestCase):
+    """labs.json's supported range, as labkit reads it at start."""
+
+    def setUp(self):
+        from common import labkit
+
+        self.labkit = labkit
+        self.sup = labkit.supported()
+
+    def test_range_is_read(self):
+        self.assertEqual(self.sup["jax"], {"min": "0.7.0", "max": "0.11"})
+        self.assertEqual(self.sup["python"]["min"], "3.11")
+        self.assertIn("jax[tpu]", self.sup["install"]["tpu"])
+
+    def test_python(self):
+        self.assertIsNone(self.labkit.python_problem((3, 11, 2)))
+        self.assertIsNone(self.labkit.python_problem((3, 13, 0)))
+        msg = self.labkit.python_problem((3, 10, 12))
+        self.assertIn("Python 3.11 or newer", msg)
+        self.assertIn("3.10.12", msg)
+        self.assertIn("JAX 0.11.0 needs Python 3.12", msg)
+        self.assertEqual(msg.count(". "), 0, "one sentence")
+
+    def test_jax(self):
+        jp = self.labkit.jax_problem
+        for inside in ("0.7.0", "0.8.1", "0.9.2", "0.10.0.dev20260401", "0.11.0", "0.11.2"):
+            self.assertIsNone(jp(inside), inside)
+        msg, fatal = jp("0.6.2")
+        self.assertTrue(fatal)
+        self.assertIn("JAX 0.7.0 to 0.11.x", msg)
+        self.assertIn("pip install", msg)
+        msg, fatal = jp("0.12.0", interpret=True)
+        self.assertFalse(fatal)
+        self.assertIn("'jax>=0.7,<0.12'", msg)
+
+    def test_versions(self):
+        vt = self.labkit.version_tuple
+        self.assertEqual(vt("0.9.2"), (0, 9, 2))
+        self.assertEqual(vt("0.10.0.dev20260401+gabc"), (0, 10, 0))
+        self.assertEqual(vt("0.8.1rc1"), (0, 8, 1))
+
+    def test_start_refuses_an_old_python_before_importing_jax(self):
+        with mock.patch.object(self.labkit, "python_problem", return_value="too old"):
+            with self.assertRaises(SystemExit) as e:
+                self.labkit.start_jax()
+        self.assertEqual(str(e.exception), "too old")
 
 
 class Timing(unittest.TestCase):

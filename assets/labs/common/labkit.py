@@ -1,5 +1,6 @@
 """Helpers the lab scripts share: common flags, JAX start-up for interpret
-mode, dtypes, inputs, and the last step (build, write and print the record).
+mode, the supported JAX and Python range, dtypes, inputs, meshes, and the last
+step (build, write and print the record).
 
 Like record.py, this module imports JAX only inside functions.
 """
@@ -7,11 +8,15 @@ Like record.py, this module imports JAX only inside functions.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import os
 import sys
 from typing import Any, Callable, Mapping, Sequence
 
 from . import record
+
+LABS_JSON = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "labs.json")
 
 # The course's dtype names -> numpy/JAX dtype names.
 DTYPE_NAMES = {"bf16": "bfloat16", "f32": "float32", "f16": "float16"}
@@ -156,20 +161,111 @@ def check_matmul(out: Any, a: Any, b: Any, dtype: str, what: str = "") -> record
     return record.compare(np.asarray(out.astype("float32")), ref, reference_name=name, abs_tol=tol, rel_tol=tol)
 
 
+# ----------------------------------------------------------- supported range
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    """"0.9.2" -> (0, 9, 2); a suffix such as ".dev20260401" or "rc1" ends it."""
+    out: list[int] = []
+    for part in text.split("."):
+        digits = ""
+        for ch in part:
+            if not ch.isdigit():
+                break
+            digits += ch
+        if not digits:
+            break
+        out.append(int(digits))
+        if len(digits) != len(part):
+            break
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def supported() -> dict[str, Any]:
+    """The JAX and Python versions the labs are written for (labs.json,
+    "supported"); empty when labs.json is not beside the scripts."""
+    try:
+        with open(LABS_JSON, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data.get("supported", {}) if isinstance(data, dict) else {}
+
+
+def python_problem(version: Sequence[int] | None = None) -> str | None:
+    """One sentence saying what to install when this Python is too old for the
+    supported JAX releases, else None."""
+    sup = supported().get("python", {})
+    need = version_tuple(sup.get("min", "0"))
+    have = tuple(version if version is not None else sys.version_info[:3])
+    if have >= need:
+        return None
+    newest = ", ".join(f"JAX {r['jax']} needs Python {r['python']}" for r in sup.get("byJax", []))
+    return (f"These labs need Python {sup['min']} or newer and this is Python "
+            f"{'.'.join(map(str, have))}: install Python {sup['min']} or newer"
+            f"{' (' + newest + ')' if newest else ''} and then {install_hint(False)} in it.")
+
+
+def install_hint(interpret: bool) -> str:
+    inst = supported().get("install", {})
+    return inst.get("cpu" if interpret else "tpu", "pip install -U 'jax[tpu]'")
+
+
+def jax_problem(version: str, interpret: bool = False) -> tuple[str, bool] | None:
+    """(one sentence, fatal) when this JAX is outside the supported range:
+    fatal below it, a warning above it (a newer JAX may still run the labs;
+    jax_surface.json in the course's tests records what was checked)."""
+    sup = supported().get("jax", {})
+    if not sup:
+        return None
+    have = version_tuple(version)
+    lowest, highest = version_tuple(sup["min"]), version_tuple(sup["max"])
+    span = f"JAX {sup['min']} to {sup['max']}.x"
+    if have < lowest:
+        return (f"These labs are written for {span} and this is JAX {version}: {install_hint(interpret)}.", True)
+    if have[:len(highest)] > highest:
+        return (f"note: these labs were checked against {span} and this is JAX {version}; if a lab fails, "
+                f"{install_hint(interpret)} gives a checked release.", False)
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def jax_version() -> tuple[int, ...]:
+    import jax  # noqa: PLC0415
+
+    return version_tuple(jax.__version__)
+
+
+def jax_at_least(version: Sequence[int]) -> bool:
+    """True when the installed JAX is this release or newer: the labs' version
+    gate (tests/labs/jaxdrift.py checks each branch against the releases it
+    runs on)."""
+    return jax_version() >= tuple(version)
+
+
 def start_jax(*, interpret: bool = False, cpu_devices: int = 1) -> None:
-    """Imports JAX and, for interpret mode, pins it to the CPU platform (with
-    ``cpu_devices`` simulated devices for the distributed labs). Must run
-    before anything touches a device: both settings are read when JAX creates
-    its backends."""
+    """Checks Python and JAX against the supported range, imports JAX and, for
+    interpret mode, pins it to the CPU platform (with ``cpu_devices``
+    simulated devices for the distributed labs). Must run before anything
+    touches a device: both settings are read when JAX creates its backends."""
+    problem = python_problem()
+    if problem:
+        raise SystemExit(problem)
     if interpret:
         os.environ["JAX_PLATFORMS"] = "cpu"
     try:
         import jax  # noqa: PLC0415
     except ImportError as e:
         raise SystemExit(
-            f"JAX is not installed here ({e}). On a TPU VM: pip install -U 'jax[tpu]'. "
-            "For --interpret on a laptop: pip install -U jax"
+            f"JAX is not installed here ({e}). On a TPU VM: {install_hint(False)}. "
+            f"For --interpret on a laptop: {install_hint(True)}"
         ) from e
+    outside = jax_problem(jax.__version__, interpret)
+    if outside and outside[1]:
+        raise SystemExit(outside[0])
+    if outside:
+        print(outside[0], file=sys.stderr)
     if interpret:
         jax.config.update("jax_platforms", "cpu")
         if cpu_devices > 1:
@@ -241,14 +337,56 @@ def random_normal(seed: int, shape: Sequence[int], dtype_name: str, scale: float
 
 def shard_map(f: Callable[..., Any], *, mesh: Any, in_specs: Any, out_specs: Any) -> Callable[..., Any]:
     """jax.shard_map without the replication check (Pallas kernels cannot be
-    checked), falling back to the experimental module on older JAX."""
+    checked). ``mesh`` may be an AbstractMesh (see tpu_interpret_mesh)."""
     import jax  # noqa: PLC0415
 
-    if hasattr(jax, "shard_map"):
-        return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False)
-    from jax.experimental.shard_map import shard_map as _sm  # noqa: PLC0415
+    if not hasattr(jax, "shard_map"):
+        raise SystemExit(f"this JAX has no jax.shard_map, which the distributed labs use: {install_hint(False)}")
+    # shard_map(f, /, *, out_specs, in_specs, mesh, axis_names, check_vma), mesh a Mesh or an
+    # AbstractMesh: RoyK0108/jax@074210ca jax/_src/shard_map.py. jax.shard_map is exported on the
+    # 0.9 and 0.10 lines (ROCm/jax@abf741b2, dhruvatr/jax@3077291d jax/__init__.py).
+    return jax.shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False)
 
-    return _sm(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_rep=False)
+
+def make_mesh_1d(n: int, name: str = "x") -> Any:
+    """A 1-D mesh over n devices with an Auto axis, the axis type the labs are
+    written for, whatever make_mesh's default."""
+    import jax  # noqa: PLC0415
+
+    # jax.make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None) picks
+    # (AxisType.Explicit,) * ndim when axis_types is None (aaditya-panik/jax@5dbe6990
+    # jax/_src/sharding_impls.py; Explicit from 0.9.0). On an Explicit mesh, jnp.dot of a
+    # P('x', None) array by a P(None, 'x') one infers P('x', 'x') and fails. AxisType is exported
+    # by jax.sharding on the 0.7.0 line (roni1-cmd/nexora-machine-learning@dc3be3dc, a copy of
+    # jax/sharding.py).
+    return jax.make_mesh((n,), (name,), axis_types=(jax.sharding.AxisType.Auto,))
+
+
+def tpu_interpret_mesh(mesh: Any, device_kind: str = "TPU v5 lite") -> Any:
+    """The abstract twin of ``mesh`` whose device is a TPU: the mesh to give
+    shard_map for --interpret when a kernel uses pltpu.emit_pipeline.
+
+    emit_pipeline tiles every DMA for the TPU generation it targets
+    (tpu_info.infer_tiling -> get_tpu_info().generation, v0i0/jax@b8352b85
+    jax/_src/pallas/mosaic/pipeline.py), and get_tpu_info raises "Unsupported
+    TPU device kind" for a CPU (jax-ml/jax@4f32df24
+    jax/_src/pallas/mosaic/tpu_info.py). The device kind comes from the
+    abstract mesh in context, whose abstract_device, inside shard_map, is that
+    of the mesh shard_map was given (_as_manual_mesh:
+    mesh.abstract_mesh.update_axis_types, RoyK0108/jax@074210ca
+    jax/_src/shard_map.py). A concrete CPU mesh names a CPU; this one names
+    the TPU. AbstractDevice(device_kind, num_cores, platform) and
+    AbstractMesh(axis_sizes, axis_names, axis_types, *, abstract_device):
+    0xaskr/jax@3d1d3e89 jax/_src/mesh.py."""
+    import jax  # noqa: PLC0415
+
+    if not hasattr(jax.sharding, "AbstractDevice"):
+        # Not exported on the 0.7.0 line (jax/sharding.py as copied at roni1-cmd/nexora-machine-learning@dc3be3dc).
+        raise SystemExit("this JAX has no jax.sharding.AbstractDevice, which --interpret needs to tell "
+                         f"emit_pipeline which TPU to tile for off-chip: {install_hint(True)}")
+    device = jax.sharding.AbstractDevice(device_kind=device_kind, num_cores=1, platform="tpu")
+    return jax.sharding.AbstractMesh(mesh.axis_sizes, mesh.axis_names, axis_types=mesh.axis_types,
+                                     abstract_device=device)
 
 
 def median(samples: Sequence[float]) -> float:
