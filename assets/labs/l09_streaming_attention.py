@@ -15,9 +15,17 @@ jnp (the score matrix is materialized). Gate G3 passes on a measured run with
 seq >= 4096 whose output is within tolerance of the float32 reference and
 whose median beats the naive baseline's.
 
+The check against the float32 reference allows what bf16 costs: each
+probability is rounded to bf16 before P V and the output is rounded once, so
+the tolerance is 2^-7 relative plus 2^-5 of the reference's RMS absolute
+(about 8e-4 at seq 4096, where the output's own RMS is about 0.026).
+
     python3 l09_streaming_attention.py --out run-L09.json
-    python3 l09_streaming_attention.py --interpret --heads 2 --seq 512 --block-q 128 --block-k 128 \
+    python3 l09_streaming_attention.py --interpret --heads 2 --seq 512 --block-q 128 --block-k 256 \
         --out run-L09-interpret.json
+
+The interpret example's block_k of 256 takes the same lane-tiling path
+(_lanes_to widening m to block_k) as the TPU default of 512.
 """
 
 from __future__ import annotations
@@ -64,11 +72,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def _lanes_to(x: Any, width: int) -> Any:
-    """(rows, 128) lane-replicated -> (rows, width)."""
+    """(rows, 128) lane-replicated -> (rows, width), inside the kernel."""
     if width == LANES:
         return x
     if width % LANES == 0:
-        return jnp.tile(x, (1, width // LANES))
+        if labkit.jax_at_least((0, 9, 0)):
+            # jax.lax exports a tile primitive (tile, tile_p) on the 0.9 line (rdyro/jax@a2ffb28b
+            # jax/lax/__init__.py). pltpu.repeat is deprecated for jnp.tile from 0.9.2 ("Added Feb 11,
+            # 2026", terryysun/jax@1d0504b1 jax/experimental/pallas/tpu.py) and removed in 0.10.2
+            # (docs/pallas/CHANGELOG.md at Lazarus-931/jax@1e66a39e).
+            return jnp.tile(x, (1, width // LANES))
+        # Before 0.9.0 jnp.tile inside a kernel is a reshape/broadcast chain for Mosaic; pltpu.repeat
+        # (x, repeats, axis) concatenates copies along axis as one op (jax-ml/jax@02939fef
+        # jax/_src/pallas/mosaic/primitives.py).
+        return pltpu.repeat(x, width // LANES, 1)
     return x[:, :width]
 
 
@@ -145,6 +162,23 @@ def reference_attention(q: Any, k: Any, v: Any) -> Any:
     return jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(s, axis=-1), v, precision=hi)
 
 
+def tolerance(ref: Any, dtype: str) -> tuple[float, float]:
+    """(abs, rel) for the check against the float32 reference.
+
+    bf16: each probability is rounded to bf16 (relative error up to 2^-9, of
+    random sign) before P V, so the output's error is about 2^-9 / sqrt(3)
+    of the RMS of p * v, i.e. of the output's own RMS; and the output is
+    rounded to bf16 once (up to 2^-9 relative). rel 2^-7 covers four such
+    roundings and abs 2^-5 x RMS(ref) is about 25 standard deviations of the
+    first error, where abs 2e-2 was the output's whole RMS at seq 4096."""
+    import numpy as np  # noqa: PLC0415
+
+    if dtype != "bf16":
+        return 2e-3, 2e-3
+    rms = float(np.sqrt(np.mean(np.square(np.asarray(ref, dtype=np.float64)))))
+    return 2.0 ** -5 * rms, 2.0 ** -7
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     labkit.start_jax(interpret=args.interpret)
@@ -159,10 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     kernel = jax.jit(lambda a, b, c: flash_attention(a, b, c, block_q=args.block_q, block_k=args.block_k,
                                                      interpret=interpret))
     ref = np.asarray(jax.jit(reference_attention)(q, k, v))
-    tol = 2e-2 if args.dtype == "bf16" else 2e-3
+    abs_tol, rel_tol = tolerance(ref, args.dtype)
     name = "attention in float32 at HIGHEST precision on the same inputs"
     correctness = record.compare(np.asarray(kernel(q, k, v).astype(jnp.float32)), ref,
-                                 reference_name=name, abs_tol=tol, rel_tol=tol)
+                                 reference_name=name, abs_tol=abs_tol, rel_tol=rel_tol)
 
     timing = baseline = None
     extra: dict[str, Any] = {
@@ -174,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         naive = jax.jit(naive_attention)
         extra["baselineCorrectness"] = record.compare(
             np.asarray(naive(q, k, v).astype(jnp.float32)), ref, reference_name=name,
-            abs_tol=tol, rel_tol=tol).to_json()
+            abs_tol=abs_tol, rel_tol=rel_tol).to_json()
         timing = labkit.timed(kernel, q, k, v, args=args, name="Pallas kernel")
         baseline = ("XLA naive attention: softmax(Q K^T / sqrt(d)) V with jnp", labkit.timed(naive, q, k, v, args=args, name="XLA baseline").samples)
         extra["ratioToBaseline"] = timing.median() / labkit.median(baseline[1])

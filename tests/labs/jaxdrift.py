@@ -119,7 +119,10 @@ class Module:
 
     def __init__(self, path: str, source: str | None = None):
         self.path = path
-        self.source = source if source is not None else open(path, encoding="utf-8").read()
+        if source is None:
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+        self.source = source
         self.tree = ast.parse(self.source, filename=path)
         self.aliases: dict[str, str] = dict(DEFAULT_ALIASES)
         self.guarded: set[str] = set()

@@ -92,6 +92,58 @@ class SurfaceData(unittest.TestCase):
         self.assertLess(jaxdrift.parse_version("0.9.2"), jaxdrift.parse_version("0.10.0"))
 
 
+class ShippedLabs(unittest.TestCase):
+    """The labs as shipped pass the check, and their blocks tile."""
+
+    def test_no_findings(self):
+        findings = [f for p in jaxdrift.lab_files() for f in jaxdrift.check_file(p)]
+        self.assertEqual([str(f) for f in findings], [])
+
+    def test_the_rules_see_the_kernels(self):
+        """The rules are not vacuous on the labs: they find the kernels,
+        accumulators and zeroing blocks that are there."""
+        l07 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l07_tiled_matmul.py"))
+        self.assertEqual(set(jaxdrift.kernel_functions(l07)), {"matmul_kernel"})
+        fn = l07.functions["matmul_kernel"]
+        self.assertEqual(set(jaxdrift._accumulated_refs(fn)), {"acc_ref"})
+        self.assertEqual(jaxdrift._zeroed_refs(l07, fn, jaxdrift._program_id_vars(l07, fn)), {"acc_ref": 2})
+        l09 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l09_streaming_attention.py"))
+        self.assertEqual(set(jaxdrift.kernel_functions(l09)), {"flash_kernel", "_lanes_to"})
+        self.assertEqual(set(jaxdrift._accumulated_refs(l09.functions["flash_kernel"])), {"l_ref", "acc_ref"})
+        l11 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l11_collective_matmul.py"))
+        self.assertEqual(set(jaxdrift.kernel_functions(l11)),
+                         {"collective_kernel", "compute_only_kernel", "local_matmul"})
+        self.assertIn("tpu_interpret_mesh", jaxdrift.abstract_mesh_helpers())
+        gated = [u for u in l09.uses if u.chain == "jax.experimental.pallas.tpu.repeat"]
+        self.assertEqual([(u.lo, u.hi) for u in gated], [(None, (0, 9, 0))])
+
+    def test_default_and_interpret_blocks_tile(self):
+        import importlib.util
+        import shlex
+        import sys
+        sys.path.insert(0, jaxdrift.LABS)
+        with open(os.path.join(jaxdrift.LABS, "labs.json"), encoding="utf-8") as f:
+            pages = {p["id"]: p for p in json.load(f)["labs"]}
+        for lab in jaxdrift.BLOCKS:
+            path = os.path.join(jaxdrift.LABS, pages[lab]["script"])
+            spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            runs = [("defaults", [])] + [(c, shlex.split(c)[2:]) for c in pages[lab]["commands"]]
+            for where, argv in runs:
+                with self.subTest(lab=lab, run=where):
+                    self.assertEqual(jaxdrift.check_block_tiling(lab, module.parse_args(argv), where), [])
+
+    def test_supported_range_was_checked(self):
+        """labs.json's range starts and ends at releases the surface has snapshots for."""
+        with open(os.path.join(jaxdrift.LABS, "labs.json"), encoding="utf-8") as f:
+            sup = json.load(f)["supported"]
+        surface = jaxdrift.Surface.load()
+        read = {r["release"] for r in surface.data["releases"] if r["snapshots"]}
+        self.assertIn(sup["jax"]["min"], read)
+        self.assertTrue(any(r.startswith(sup["jax"]["max"] + ".") for r in read))
+
+
 class PreFixLabs(unittest.TestCase):
     """The scripts as they were: the check finds what would have broken."""
 
