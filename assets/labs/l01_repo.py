@@ -54,8 +54,13 @@ def environment_checks(jax: Any) -> tuple[list[dict[str, Any]], list[dict[str, A
     except Exception:  # noqa: BLE001 - not every runtime reports memory stats
         limit = None
     kinds = sorted({d.device_kind for d in devices})
+    python_min = labkit.supported().get("python", {}).get("min", "3.11")
     checks = [
-        {"name": "python >= 3.10", "ok": sys.version_info >= (3, 10), "detail": platform.python_version()},
+        # The supported range's Python (labs.json): 3.11 from JAX 0.7.0 on, per its release notes.
+        {"name": f"python >= {python_min}", "ok": labkit.python_problem() is None,
+         "detail": platform.python_version()},
+        {"name": "jax in the supported range", "ok": labkit.jax_problem(jax.__version__) is None,
+         "detail": jax.__version__},
         {"name": "platform is tpu", "ok": devices[0].platform == "tpu", "detail": devices[0].platform},
         {"name": "one device kind", "ok": len(kinds) == 1, "detail": ", ".join(kinds)},
         {"name": "process sees every device", "ok": jax.local_device_count() == jax.device_count(),

@@ -3,8 +3,9 @@
 
 Traces the five programs in common/programs.py (mlp, softmax, layernorm,
 attention, projection_t) with jax.make_jaxpr, prints each jaxpr, and counts its
-primitives: at the top level, and including the sub-jaxprs (pjit,
-custom_jvp_call, ...) they call. Each program is also run, timed and checked
+primitives: at the top level, and including the sub-jaxprs (jit,
+custom_jvp_call, ...) they call. (A nested jit prints as jit from JAX 0.7.0
+on, whose release notes rename pjit_p to jit_p; older JAX printed pjit.) Each program is also run, timed and checked
 against a float64 numpy reference, so the record shows the traced program
 computes what its math says.
 

@@ -37,7 +37,10 @@ GATE = "G1"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = labkit.parser(LAB, __doc__.splitlines()[0], interpret=True)
+    # 10 calls per sample, as L05 and L06: the kernel takes about 0.15 ms on a v6e (2 x 4096^3 FLOPs at
+    # its 918 TFLOP/s), so one call per sample would add the host's dispatch to every sample, pulling
+    # the Pallas / XLA ratio towards 1.
+    p = labkit.parser(LAB, __doc__.splitlines()[0], interpret=True, calls_per_sample=10)
     p.add_argument("--m", type=int, default=4096)
     p.add_argument("--k", type=int, default=4096)
     p.add_argument("--n", type=int, default=4096)

@@ -64,7 +64,7 @@ PROGRAM_REF = "each program in float64 numpy on the same inputs"
 SIZES = {"t": 1024, "d": 1024, "f": 4096, "h": 8}
 
 SOFTMAX_JAXPR = """{ lambda ; a:bf16[1024,1024]. let
-    b:bf16[1024,1024] = pjit[
+    b:bf16[1024,1024] = jit[
       name=_softmax
       jaxpr={ lambda ; c:bf16[1024,1024]. let
           d:bf16[1024] = reduce_max[axes=(1,)] c
@@ -112,9 +112,9 @@ def program_entries(kind: str) -> list[dict[str, Any]]:
         if kind == "L02":
             e.update({"jaxpr": SOFTMAX_JAXPR if name == "softmax" else "(abridged in this example)",
                       "eqnCount": 1 if name == "softmax" else 3,
-                      "primitives": {"pjit": 1} if name == "softmax" else {"dot_general": 2},
+                      "primitives": {"jit": 1} if name == "softmax" else {"dot_general": 2},
                       "primitivesNested": ({"broadcast_in_dim": 2, "convert_element_type": 2, "div": 1, "exp": 1,
-                                            "pjit": 1, "reduce_max": 1, "reduce_sum": 1, "sub": 1}
+                                            "jit": 1, "reduce_max": 1, "reduce_sum": 1, "sub": 1}
                                            if name == "softmax" else {"dot_general": 2})})
         elif kind == "L03":
             e.update({"stablehlo": "(abridged in this example)", "hlo": "(abridged in this example)",
@@ -143,7 +143,9 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
         extra={"python": "3.11.2", "devices": [{"id": 0, "kind": "TPU v5 lite", "platform": "tpu",
                                                 "coords": [0, 0, 0], "coreOnChip": 0}],
                "hbmBytesLimit": 16_909_336_576,
-               "checks": [{"name": "platform is tpu", "ok": True, "detail": "tpu"}],
+               "checks": [{"name": "python >= 3.11", "ok": True, "detail": "3.11.2"},
+                          {"name": "jax in the supported range", "ok": True, "detail": JAX_VERSION},
+                          {"name": "platform is tpu", "ok": True, "detail": "tpu"}],
                "flops": 2 * 4096**3, "achievedFlopsPerSecond": 2 * 4096**3 / 7.62e-4})
     for lab in ("L02", "L03", "L04"):
         add(f"{lab}.json", lab, TPU, False, dtype="bf16", shapes=SIZES, timing=timing(2.05e-4), baseline=None,
@@ -167,7 +169,7 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
     add("L06-interpret.json", "L06", CPU, True, dtype="bf16", shapes={"rows": 512, "cols": 512}, timing=None,
         baseline=None, correctness=record.Correctness(add_ref, 7.8e-3, 3.9e-3, 1e-6, 2.0**-8, True),
         extra={"blocks": {"blockRows": 128, "blockCols": 256}, "grid": [4, 2], "bytesMoved": 3 * 512 * 512 * 2})
-    add("L07.json", "L07", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.49e-4),
+    add("L07.json", "L07", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.49e-4, calls=10),
         baseline=("XLA jnp.dot (jax.jit)", samples(7.41e-4)), correctness=check(MATMUL_REF, 1.6e-2, 7.8e-3, 2e-2),
         extra={"blocks": {"bm": 512, "bk": 1024, "bn": 1024}, "grid": [8, 4, 4], "flops": 2 * 4096**3,
                "hbmBytes": 436207616, "vmemLimitBytes": None, "achievedFlopsPerSecond": 2 * 4096**3 / 7.49e-4,
