@@ -181,6 +181,11 @@ def version_tuple(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+# The range in labs.json and where it comes from: JAX 0.7.0's release notes make Python 3.11 the
+# minimum and keep it "until July 2026"; 0.11.0 was released July 16, 2026 (docs/pallas/CHANGELOG.md
+# at Lazarus-931/jax@1e66a39e), hence 3.12 for it (its own notes were not read). The JAX releases
+# each have a snapshot of their source in tests/labs/jax_surface.json (0.8.1 and the commit
+# SOURCES.md cites are marked there as not stored).
 @functools.lru_cache(maxsize=1)
 def supported() -> dict[str, Any]:
     """The JAX and Python versions the labs are written for (labs.json,
