@@ -7,11 +7,13 @@
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
 #include <progress/store.h>
+#include <storeguard.h>
 #include <tpusim/chips.h>
 
 #include <QColor>
 
 #include <algorithm>
+#include <optional>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
@@ -106,37 +108,45 @@ int Course::gateCount() const
 
 int Course::gatesPassed() const
 {
-    const auto done = m_store.masteryItemsDone();
-    const auto gates = gateStates();
-    int n = 0;
-    for (const ChapterInfo &c : m_catalog.chapters())
-        n += (c.isStage() && chapterProgress(c, done, gates).gateState == QLatin1String("passed")) ? 1 : 0;
-    return n;
+    return storeGuarded([&]() -> int {
+        const auto done = m_store.masteryItemsDone();
+        const auto gates = gateStates();
+        int n = 0;
+        for (const ChapterInfo &c : m_catalog.chapters())
+            n += (c.isStage() && chapterProgress(c, done, gates).gateState == QLatin1String("passed")) ? 1 : 0;
+        return n;
+    });
 }
 
 int Course::chaptersDone() const
 {
-    const auto done = m_store.masteryItemsDone();
-    const auto gates = gateStates();
-    int n = 0;
-    for (const ChapterInfo &c : m_catalog.chapters())
-        n += chapterProgress(c, done, gates).done ? 1 : 0;
-    return n;
+    return storeGuarded([&]() -> int {
+        const auto done = m_store.masteryItemsDone();
+        const auto gates = gateStates();
+        int n = 0;
+        for (const ChapterInfo &c : m_catalog.chapters())
+            n += chapterProgress(c, done, gates).done ? 1 : 0;
+        return n;
+    });
 }
 
 bool Course::started() const
 {
-    return !m_store.masteryItemsDone().empty() || gatesPassed() > 0;
+    return storeGuarded([&]() -> bool {
+        return !m_store.masteryItemsDone().empty() || gatesPassed() > 0;
+    });
 }
 
 int Course::nextChapter() const
 {
-    const auto done = m_store.masteryItemsDone();
-    const auto gates = gateStates();
-    for (const ChapterInfo &c : m_catalog.chapters())
-        if (!chapterProgress(c, done, gates).done)
-            return c.number;
-    return m_catalog.chapters().isEmpty() ? 0 : m_catalog.chapters().constLast().number;
+    return storeGuarded([&]() -> int {
+        const auto done = m_store.masteryItemsDone();
+        const auto gates = gateStates();
+        for (const ChapterInfo &c : m_catalog.chapters())
+            if (!chapterProgress(c, done, gates).done)
+                return c.number;
+        return m_catalog.chapters().isEmpty() ? 0 : m_catalog.chapters().constLast().number;
+    });
 }
 
 QStringList Course::problems() const
@@ -184,45 +194,49 @@ QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::
 
 QVariantList Course::chapters() const
 {
-    if (m_chaptersCache)
-        return *m_chaptersCache;
-    const auto done = m_store.masteryItemsDone();
-    const auto goals = m_store.masteryGoalsReached();
-    const auto gates = gateStates();
-    QVariantList list;
-    for (const ChapterInfo &c : m_catalog.chapters())
-        list.append(chapterSummary(c, done, gates, goals));
-    m_chaptersCache = list;
-    return list;
+    return storeGuarded([&]() -> QVariantList {
+        if (m_chaptersCache)
+            return *m_chaptersCache;
+        const auto done = m_store.masteryItemsDone();
+        const auto goals = m_store.masteryGoalsReached();
+        const auto gates = gateStates();
+        QVariantList list;
+        for (const ChapterInfo &c : m_catalog.chapters())
+            list.append(chapterSummary(c, done, gates, goals));
+        m_chaptersCache = list;
+        return list;
+    });
 }
 
 QVariantList Course::pieces() const
 {
-    if (m_piecesCache)
-        return *m_piecesCache;
-    // A piece's progress: its mastery items, each counted as the chapter
-    // counts it (goal by goal), so the workshop card, the chapter and the
-    // piece's own goal list always agree.
-    const auto done = m_store.masteryItemsDone();
-    const auto goals = m_store.masteryGoalsReached();
-    QHash<QString, QPair<double, int>> byPiece; // piece -> (items' progress summed, items)
-    for (const ChapterInfo &c : m_catalog.chapters())
-        for (const auto &item : c.mastery)
-            if (!item.piece.isEmpty()) {
-                auto &tally = byPiece[item.piece];
-                tally.first += itemProgress(item, done, goals);
-                tally.second += 1;
+    return storeGuarded([&]() -> QVariantList {
+        if (m_piecesCache)
+            return *m_piecesCache;
+        // A piece's progress: its mastery items, each counted as the chapter
+        // counts it (goal by goal), so the workshop card, the chapter and the
+        // piece's own goal list always agree.
+        const auto done = m_store.masteryItemsDone();
+        const auto goals = m_store.masteryGoalsReached();
+        QHash<QString, QPair<double, int>> byPiece; // piece -> (items' progress summed, items)
+        for (const ChapterInfo &c : m_catalog.chapters())
+            for (const auto &item : c.mastery)
+                if (!item.piece.isEmpty()) {
+                    auto &tally = byPiece[item.piece];
+                    tally.first += itemProgress(item, done, goals);
+                    tally.second += 1;
+                }
+        QVariantList list;
+        for (const ChapterInfo &c : m_catalog.chapters())
+            for (const auto &p : c.pieces) {
+                const auto tally = byPiece.value(p.id);
+                QVariantMap entry = pieceFacts(p);
+                entry.insert(QStringLiteral("progress"), tally.second > 0 ? double(tally.first) / tally.second : 0.0);
+                list.append(entry);
             }
-    QVariantList list;
-    for (const ChapterInfo &c : m_catalog.chapters())
-        for (const auto &p : c.pieces) {
-            const auto tally = byPiece.value(p.id);
-            QVariantMap entry = pieceFacts(p);
-            entry.insert(QStringLiteral("progress"), tally.second > 0 ? double(tally.first) / tally.second : 0.0);
-            list.append(entry);
-        }
-    m_piecesCache = list;
-    return list;
+        m_piecesCache = list;
+        return list;
+    });
 }
 
 QVariantMap Course::piece(const QString &pieceId) const
@@ -236,41 +250,43 @@ QVariantMap Course::piece(const QString &pieceId) const
 
 QVariantMap Course::chapterPage(int number)
 {
-    const ChapterInfo *info = m_catalog.chapter(number);
-    if (!info)
-        return {};
-    const auto done = m_store.masteryItemsDone(number);
-    QVariantMap page = chapterSummary(*info, done, gateStates(), m_store.masteryGoalsReached(number));
-    QVariantList items;
-    for (const auto &item : info->mastery)
-        items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},
-                                 {"done", done.count(item.id.toStdString()) > 0},
-                                 {"goals", goalsOf(number, item.id)}});
-    page.insert("mastery", items);
-    QVariantList pieces;
-    for (const auto &p : info->pieces)
-        pieces.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
-                                  {"name", p.name}, {"does", p.does}, {"hasPage", p.hasPage}});
-    page.insert("pieces", pieces);
+    return storeGuarded([&]() -> QVariantMap {
+        const ChapterInfo *info = m_catalog.chapter(number);
+        if (!info)
+            return {};
+        const auto done = m_store.masteryItemsDone(number);
+        QVariantMap page = chapterSummary(*info, done, gateStates(), m_store.masteryGoalsReached(number));
+        QVariantList items;
+        for (const auto &item : info->mastery)
+            items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},
+                                     {"done", done.count(item.id.toStdString()) > 0},
+                                     {"goals", goalsOf(number, item.id)}});
+        page.insert("mastery", items);
+        QVariantList pieces;
+        for (const auto &p : info->pieces)
+            pieces.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
+                                      {"name", p.name}, {"does", p.does}, {"hasPage", p.hasPage}});
+        page.insert("pieces", pieces);
 
-    const int before = static_cast<int>(m_catalog.problems().size());
-    course::ChapterInterface *plugin = m_catalog.load(number);
-    if (m_catalog.problems().size() != before)
-        emit problemsChanged();
-    if (plugin) {
-        page.insert("intro", plugin->introMarkdown());
-        page.insert("loaded", true);
-    } else {
-        page.insert("intro", QString());
-        page.insert("loaded", false);
-        page.insert("loadError", m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
-    }
-    try {
-        m_store.noteChapterOpened(number);
-    } catch (const std::exception &e) {
-        reportProblem(QString::fromUtf8(e.what()));
-    }
-    return page;
+        const int before = static_cast<int>(m_catalog.problems().size());
+        course::ChapterInterface *plugin = m_catalog.load(number);
+        if (m_catalog.problems().size() != before)
+            emit problemsChanged();
+        if (plugin) {
+            page.insert("intro", plugin->introMarkdown());
+            page.insert("loaded", true);
+        } else {
+            page.insert("intro", QString());
+            page.insert("loaded", false);
+            page.insert("loadError", m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
+        }
+        try {
+            m_store.noteChapterOpened(number);
+        } catch (const std::exception &e) {
+            reportProblem(QString::fromUtf8(e.what()));
+        }
+        return page;
+    });
 }
 
 namespace {
@@ -318,17 +334,19 @@ void Course::setChip(const QString &chip)
 
 QVariantList Course::goalsOf(int chapter, const QString &itemId) const
 {
-    const ChapterInfo *info = m_catalog.chapter(chapter);
-    if (!info)
-        return {};
-    const auto reached = m_store.masteryGoalsReached(chapter);
-    QVariantList out;
-    for (const auto &item : info->mastery)
-        if (item.id == itemId)
-            for (const auto &goal : item.goals)
-                out.append(QVariantMap{{"id", goal.id}, {"text", goal.text},
-                                       {"reached", reached.count(goalKey(itemId, goal.id)) > 0}});
-    return out;
+    return storeGuarded([&]() -> QVariantList {
+        const ChapterInfo *info = m_catalog.chapter(chapter);
+        if (!info)
+            return {};
+        const auto reached = m_store.masteryGoalsReached(chapter);
+        QVariantList out;
+        for (const auto &item : info->mastery)
+            if (item.id == itemId)
+                for (const auto &goal : item.goals)
+                    out.append(QVariantMap{{"id", goal.id}, {"text", goal.text},
+                                           {"reached", reached.count(goalKey(itemId, goal.id)) > 0}});
+        return out;
+    });
 }
 
 bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId)
@@ -417,7 +435,14 @@ QString Course::exportReport(const QString &pathOrUrl, const QString &learner, c
     const QString name = learner.trimmed().isEmpty() ? reportsettings::learnerName() : learner.trimmed();
     const ReportFile file{path, paperNamed(paper).value_or(paperForLocale(QLocale::system())), true};
     QString error;
-    if (!writeProgressReport(buildProgressReport(m_catalog, m_store, name), file, &error))
+    std::optional<ProgressReport> report;
+    try {
+        report = buildProgressReport(m_catalog, m_store, name);
+    } catch (const progress::StoreError &e) {
+        StoreHealth::instance()->report(e);
+        return QStringLiteral("The report was not written: %1").arg(QString::fromUtf8(e.what()));
+    }
+    if (!writeProgressReport(*report, file, &error))
         return error.left(1).toUpper() + error.mid(1);
     reportsettings::rememberFolder(QFileInfo(path).absolutePath());
     reportsettings::rememberLearnerName(name);

@@ -120,7 +120,9 @@ public:
     Q_INVOKABLE QVariantList labsOfChapter(int chapter) const;
     // Imports a run record file (a path or a file: URL); the result says
     // what happened: {stored, summary, problems: [], reasons: [], passed}.
-    Q_INVOKABLE QVariantMap importRun(const QString &pathOrUrl);
+    // Reads and checks the record off the GUI thread, then stores and
+    // judges it here; runImported(tag, result) says what became of it.
+    Q_INVOKABLE void importRun(const QString &pathOrUrl, const QString &tag);
     // Every attempt at a gate, oldest first: [{id, passed, judgedAt, reasons, record}]
     Q_INVOKABLE QVariantList gateAttempts(const QString &gate) const;
     // G0: the learner's latest prediction per bench row, {row: {seconds, enteredAt}}.
@@ -172,6 +174,8 @@ signals:
     void chipChanged();
     void progressChanged();
     void problemsChanged();
+    // result: {stored, summary, problems, judged, passed, gate, reasons}
+    void runImported(const QString &tag, const QVariantMap &result);
 
 private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,

@@ -5,6 +5,7 @@
 #include <chapters/chaptercatalog.h>
 #include <drillbridge.h>
 #include <progress/drills.h>
+#include <storeguard.h>
 #include <progress/store.h>
 #include <tpusim/drills.h>
 
@@ -50,32 +51,34 @@ QString kindName(const std::string &kind)
 
 QVariantMap Course::drillQuestion(const QString &drill)
 {
-    const auto kinds = kindsOf(drill);
-    if (kinds.empty())
-        return {{"error", QStringLiteral("There is no drill %1.").arg(drill)}};
-    progress::DrillLedger ledger(m_store);
-    const std::int64_t now = m_store.nowMs();
-    const auto due = ledger.dueKinds(kinds, todayStartMs(now) + progress::fsrs::kDayMs - 1);
-    // Due kinds first; when none is due, practice goes on with the kind seen longest ago.
-    std::string kind;
-    if (!due.empty()) {
-        kind = due.front();
-    } else {
-        std::int64_t oldest = INT64_MAX;
-        for (const auto &k : kinds) {
-            const auto last = ledger.lastReview(k);
-            if (last && last->reviewedAtMs < oldest) {
-                oldest = last->reviewedAtMs;
-                kind = k;
+    return storeGuarded([&]() -> QVariantMap {
+        const auto kinds = kindsOf(drill);
+        if (kinds.empty())
+            return {{"error", QStringLiteral("There is no drill %1.").arg(drill)}};
+        progress::DrillLedger ledger(m_store);
+        const std::int64_t now = m_store.nowMs();
+        const auto due = ledger.dueKinds(kinds, todayStartMs(now) + progress::fsrs::kDayMs - 1);
+        // Due kinds first; when none is due, practice goes on with the kind seen longest ago.
+        std::string kind;
+        if (!due.empty()) {
+            kind = due.front();
+        } else {
+            std::int64_t oldest = INT64_MAX;
+            for (const auto &k : kinds) {
+                const auto last = ledger.lastReview(k);
+                if (last && last->reviewedAtMs < oldest) {
+                    oldest = last->reviewedAtMs;
+                    kind = k;
+                }
             }
         }
-    }
-    const int level = progress::drillLevel(ledger.reviews(drill.toStdString()), tpusim::drills::max_level());
-    const std::uint64_t seed = QRandomGenerator::global()->bounded(1u << 30);
-    QVariantMap q = simqml::drillQuestion(QString::fromStdString(kind), level, seed);
-    q.insert(QStringLiteral("kindName"), kindName(kind));
-    q.insert(QStringLiteral("dueBefore"), static_cast<int>(due.size()));
-    return q;
+        const int level = progress::drillLevel(ledger.reviews(drill.toStdString()), tpusim::drills::max_level());
+        const std::uint64_t seed = QRandomGenerator::global()->bounded(1u << 30);
+        QVariantMap q = simqml::drillQuestion(QString::fromStdString(kind), level, seed);
+        q.insert(QStringLiteral("kindName"), kindName(kind));
+        q.insert(QStringLiteral("dueBefore"), static_cast<int>(due.size()));
+        return q;
+    });
 }
 
 QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs)
@@ -123,56 +126,60 @@ QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &a
 
 QVariantMap Course::drillStats(const QString &drill) const
 {
-    const auto kinds = kindsOf(drill);
-    progress::DrillLedger ledger(m_store);
-    const std::int64_t today = todayStartMs(m_store.nowMs());
-    const progress::DrillStats s = ledger.stats(drill.toStdString(), kinds, today, 14);
-    QVariantList perDay;
-    int most = 0;
-    for (const auto &d : s.perDay) {
-        perDay.append(QVariantMap{{"day", QDateTime::fromMSecsSinceEpoch(d.dayStartMs).date().toString(QStringLiteral("MMM d"))},
-                                  {"reviews", d.reviews}});
-        most = std::max(most, d.reviews);
-    }
-    QVariantList dueKinds;
-    for (const auto &k : s.dueKinds)
-        dueKinds.append(kindName(k));
-    return {{"drill", drill},
-            {"reviews", s.reviews},
-            {"correct", s.correct},
-            {"accuracy", s.accuracy},
-            {"retention", s.retention ? QVariant(*s.retention) : QVariant()},
-            {"level", s.level},
-            {"maxLevel", tpusim::drills::max_level()},
-            {"due", s.due()},
-            {"dueKinds", dueKinds},
-            {"kinds", static_cast<int>(kinds.size())},
-            {"perDay", perDay},
-            {"mostPerDay", most}};
+    return storeGuarded([&]() -> QVariantMap {
+        const auto kinds = kindsOf(drill);
+        progress::DrillLedger ledger(m_store);
+        const std::int64_t today = todayStartMs(m_store.nowMs());
+        const progress::DrillStats s = ledger.stats(drill.toStdString(), kinds, today, 14);
+        QVariantList perDay;
+        int most = 0;
+        for (const auto &d : s.perDay) {
+            perDay.append(QVariantMap{{"day", QDateTime::fromMSecsSinceEpoch(d.dayStartMs).date().toString(QStringLiteral("MMM d"))},
+                                      {"reviews", d.reviews}});
+            most = std::max(most, d.reviews);
+        }
+        QVariantList dueKinds;
+        for (const auto &k : s.dueKinds)
+            dueKinds.append(kindName(k));
+        return {{"drill", drill},
+                {"reviews", s.reviews},
+                {"correct", s.correct},
+                {"accuracy", s.accuracy},
+                {"retention", s.retention ? QVariant(*s.retention) : QVariant()},
+                {"level", s.level},
+                {"maxLevel", tpusim::drills::max_level()},
+                {"due", s.due()},
+                {"dueKinds", dueKinds},
+                {"kinds", static_cast<int>(kinds.size())},
+                {"perDay", perDay},
+                {"mostPerDay", most}};
+    });
 }
 
 QVariantList Course::drillsDueToday() const
 {
-    const QDate today = QDate::currentDate();
-    if (m_dueCache && m_dueCache->first == today)
-        return m_dueCache->second;
-    QVariantList out;
-    // Every kind's due time read once, for all the drills.
-    const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
-    const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
-    for (const QVariant &p : pieces()) {
-        const QVariantMap piece = p.toMap();
-        if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
-            !piece.value(QStringLiteral("hasPage")).toBool())
-            continue;
-        const QString id = piece.value(QStringLiteral("id")).toString();
-        const auto kinds = kindsOf(id);
-        if (kinds.empty())
-            continue;
-        // The count alone: the header shows no other figure of a drill.
-        const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
-        out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
-    }
-    m_dueCache.emplace(today, out);
-    return out;
+    return storeGuarded([&]() -> QVariantList {
+        const QDate today = QDate::currentDate();
+        if (m_dueCache && m_dueCache->first == today)
+            return m_dueCache->second;
+        QVariantList out;
+        // Every kind's due time read once, for all the drills.
+        const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
+        const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
+        for (const QVariant &p : pieces()) {
+            const QVariantMap piece = p.toMap();
+            if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
+                !piece.value(QStringLiteral("hasPage")).toBool())
+                continue;
+            const QString id = piece.value(QStringLiteral("id")).toString();
+            const auto kinds = kindsOf(id);
+            if (kinds.empty())
+                continue;
+            // The count alone: the header shows no other figure of a drill.
+            const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
+            out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
+        }
+        m_dueCache.emplace(today, out);
+        return out;
+    });
 }

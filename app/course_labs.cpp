@@ -7,6 +7,7 @@
 #include "labs/importer.h"
 
 #include <progress/profiles.h>
+#include <storeguard.h>
 #include <progress/runs.h>
 #include <progress/store.h>
 
@@ -16,6 +17,8 @@
 #include <tpusim/error.h>
 
 #include <QDateTime>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -48,66 +51,82 @@ QVariantMap recordSummary(const progress::RunRecordRow &r)
 
 QMap<QString, QString> Course::gateStates() const
 {
-    return gateStatesFrom(progress::RunLedger(m_store).gateAttempts());
+    return storeGuarded([&]() -> QMap<QString, QString> {
+        return gateStatesFrom(progress::RunLedger(m_store).gateAttempts());
+    });
 }
 
 QVariantList Course::gateAttempts(const QString &gate) const
 {
-    QVariantList out;
-    for (const auto &a : progress::RunLedger(m_store).gateAttempts()) {
-        if (qs(a.gate) != gate)
-            continue;
-        QStringList reasons;
-        for (const auto &r : a.reasons)
-            reasons << qs(r);
-        out.append(QVariantMap{{"id", static_cast<qlonglong>(a.id)}, {"passed", a.passed},
-                               {"judgedAt", stamp(a.judgedAtMs)}, {"reasons", reasons},
-                               {"record", static_cast<qlonglong>(a.runRecord)}});
-    }
-    return out;
+    return storeGuarded([&]() -> QVariantList {
+        QVariantList out;
+        for (const auto &a : progress::RunLedger(m_store).gateAttempts()) {
+            if (qs(a.gate) != gate)
+                continue;
+            QStringList reasons;
+            for (const auto &r : a.reasons)
+                reasons << qs(r);
+            out.append(QVariantMap{{"id", static_cast<qlonglong>(a.id)}, {"passed", a.passed},
+                                   {"judgedAt", stamp(a.judgedAtMs)}, {"reasons", reasons},
+                                   {"record", static_cast<qlonglong>(a.runRecord)}});
+        }
+        return out;
+    });
 }
 
 QVariantList Course::labsOfChapter(int chapter) const
 {
-    const auto records = progress::RunLedger(m_store).runRecords();
-    QVariantList out;
-    for (const LabInfo &lab : m_labs.labs()) {
-        if (lab.chapter != chapter)
-            continue;
-        QVariantList runs;
-        for (const auto &r : records)
-            if (qs(r.lab) == lab.id)
-                runs.append(recordSummary(r));
-        out.append(QVariantMap{{"id", lab.id}, {"name", lab.name}, {"script", lab.script}, {"goal", lab.goal},
-                               {"commands", lab.commands}, {"gate", lab.gate}, {"checks", lab.checks},
-                               {"runs", runs}, {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
-    }
-    return out;
+    return storeGuarded([&]() -> QVariantList {
+        const auto records = progress::RunLedger(m_store).runRecords();
+        QVariantList out;
+        for (const LabInfo &lab : m_labs.labs()) {
+            if (lab.chapter != chapter)
+                continue;
+            QVariantList runs;
+            for (const auto &r : records)
+                if (qs(r.lab) == lab.id)
+                    runs.append(recordSummary(r));
+            out.append(QVariantMap{{"id", lab.id}, {"name", lab.name}, {"script", lab.script}, {"goal", lab.goal},
+                                   {"commands", lab.commands}, {"gate", lab.gate}, {"checks", lab.checks},
+                                   {"runs", runs}, {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
+        }
+        return out;
+    });
 }
 
-QVariantMap Course::importRun(const QString &pathOrUrl)
+void Course::importRun(const QString &pathOrUrl, const QString &tag)
 {
     const QUrl url(pathOrUrl);
     const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl;
-    ImportOutcome result;
-    try {
-        result = importRunRecord(path, m_store, m_labs);
-    } catch (const std::exception &e) {
-        result.problems << QString::fromUtf8(e.what());
-    }
-    if (result.stored)
-        emit progressChanged();
-    return {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
-            {"judged", result.verdict.judged}, {"passed", result.verdict.passed}, {"gate", result.verdict.gate},
-            {"reasons", result.verdict.reasons}};
+    // The file work (a slow disk, a large record, its profile) runs on the
+    // pool; the store is written here, on the thread that owns it.
+    auto *watcher = new QFutureWatcher<PreparedImport>(this);
+    connect(watcher, &QFutureWatcher<PreparedImport>::finished, this, [this, watcher, tag] {
+        watcher->deleteLater();
+        ImportOutcome result;
+        try {
+            result = storePreparedImport(watcher->result(), m_store);
+        } catch (const progress::StoreError &e) {
+            StoreHealth::instance()->report(e);
+            result.problems << QString::fromUtf8(e.what());
+        }
+        if (result.stored)
+            emit progressChanged();
+        emit runImported(tag, {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
+                               {"judged", result.verdict.judged}, {"passed", result.verdict.passed},
+                               {"gate", result.verdict.gate}, {"reasons", result.verdict.reasons}});
+    });
+    watcher->setFuture(QtConcurrent::run([path, labs = m_labs] { return prepareImport(path, labs); }));
 }
 
 QVariantMap Course::predictions(const QString &gate) const
 {
-    QVariantMap latest;
-    for (const auto &p : progress::RunLedger(m_store).predictions(gate.toStdString()))
-        latest.insert(qs(p.subject), QVariantMap{{"seconds", p.value}, {"enteredAt", stamp(p.enteredAtMs)}});
-    return latest;
+    return storeGuarded([&]() -> QVariantMap {
+        QVariantMap latest;
+        for (const auto &p : progress::RunLedger(m_store).predictions(gate.toStdString()))
+            latest.insert(qs(p.subject), QVariantMap{{"seconds", p.value}, {"enteredAt", stamp(p.enteredAtMs)}});
+        return latest;
+    });
 }
 
 bool Course::enterPrediction(const QString &gate, const QString &row, double seconds)
@@ -126,68 +145,74 @@ bool Course::enterPrediction(const QString &gate, const QString &row, double sec
 
 QVariantMap Course::measuredBench(const QString &chip) const
 {
-    QVariantMap rows;
-    for (const auto &r : progress::RunLedger(m_store).runRecords()) {
-        if (r.lab != "L05" || r.kind != "measured" || r.example || qs(r.chip) != chip)
-            continue;
-        const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(r.recordJson)).object();
-        for (const QJsonValue &row : record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
-            QList<double> samples;
-            for (const QJsonValue &s : row.toObject().value(QStringLiteral("samples")).toArray())
-                samples << s.toDouble();
-            if (samples.isEmpty())
+    return storeGuarded([&]() -> QVariantMap {
+        QVariantMap rows;
+        for (const auto &r : progress::RunLedger(m_store).runRecords()) {
+            if (r.lab != "L05" || r.kind != "measured" || r.example || qs(r.chip) != chip)
                 continue;
-            rows.insert(row.toObject().value(QStringLiteral("row")).toString(),
-                        QVariantMap{{"medianS", median(samples)}, {"date", qs(r.measuredAt)},
-                                    {"record", static_cast<qlonglong>(r.id)}, {"dtype", qs(r.dtype)},
-                                    {"deviceKind", record.value(QStringLiteral("deviceKind")).toString()}});
-        }
-    }
-    // An op of an imported profile is a bench row when XLA's own count of
-    // its FLOPs and bytes is the row's, exactly: the same op on the same
-    // shapes and dtypes. Its device time fills a row no L05 run has filled.
-    std::vector<tpusim::BenchRow> bench;
-    try {
-        bench = tpusim::full_bench(tpusim::chip(chip.toStdString()));
-    } catch (const tpusim::InputError &) {
-        return rows;
-    }
-    const progress::ProfileLedger ledger(m_store);
-    for (const progress::ProfileImportRow &header : ledger.profiles()) {
-        if (qs(header.chip) != chip)
-            continue;
-        const auto profile = ledger.importedProfile(header.id);
-        if (!profile)
-            continue;
-        for (const progress::ProfileOpRow &op : profile->ops) {
-            if (!op.flops || !op.bytesAccessed || op.occurrences <= 0 || op.selfPs <= 0)
-                continue;
-            for (const tpusim::BenchRow &row : bench) {
-                const QString id = qs(row.id);
-                if (rows.contains(id) || std::llround(row.cost.flops) != *op.flops || std::llround(row.cost.bytes) != *op.bytesAccessed)
+            const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(r.recordJson)).object();
+            for (const QJsonValue &row : record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
+                QList<double> samples;
+                for (const QJsonValue &s : row.toObject().value(QStringLiteral("samples")).toArray())
+                    samples << s.toDouble();
+                if (samples.isEmpty())
                     continue;
-                const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
-                const QString date = header.capturedAt.empty()
-                                         ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate)
-                                         : qs(header.capturedAt);
-                rows.insert(id, QVariantMap{
-                    {"medianS", meanS}, {"date", date.left(10)}, {"record", 0}, {"dtype", qs(row.cost.dtype_text)},
-                    {"deviceKind", qs(header.deviceType)}, {"fromProfile", true},
-                    {"details", QStringLiteral("device time of %1 in your profile %2 (%3), the mean self time of %4 "
-                                               "occurrences; XLA counts its FLOPs and bytes as this row's")
-                                    .arg(qs(op.op), qs(header.sourceFile), qs(header.device)).arg(op.occurrences)}});
+                rows.insert(row.toObject().value(QStringLiteral("row")).toString(),
+                            QVariantMap{{"medianS", median(samples)}, {"date", qs(r.measuredAt)},
+                                        {"record", static_cast<qlonglong>(r.id)}, {"dtype", qs(r.dtype)},
+                                        {"deviceKind", record.value(QStringLiteral("deviceKind")).toString()}});
             }
         }
-    }
-    return rows;
+        // An op of an imported profile is a bench row when XLA's own count of
+        // its FLOPs and bytes is the row's, exactly: the same op on the same
+        // shapes and dtypes. Its device time fills a row no L05 run has filled.
+        std::vector<tpusim::BenchRow> bench;
+        try {
+            bench = tpusim::full_bench(tpusim::chip(chip.toStdString()));
+        } catch (const tpusim::InputError &) {
+            return rows;
+        }
+        const progress::ProfileLedger ledger(m_store);
+        for (const progress::ProfileImportRow &header : ledger.profiles()) {
+            if (qs(header.chip) != chip)
+                continue;
+            const auto profile = ledger.importedProfile(header.id);
+            if (!profile)
+                continue;
+            for (const progress::ProfileOpRow &op : profile->ops) {
+                if (!op.flops || !op.bytesAccessed || op.occurrences <= 0 || op.selfPs <= 0)
+                    continue;
+                for (const tpusim::BenchRow &row : bench) {
+                    const QString id = qs(row.id);
+                    if (rows.contains(id) || std::llround(row.cost.flops) != *op.flops || std::llround(row.cost.bytes) != *op.bytesAccessed)
+                        continue;
+                    const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
+                    const QString date = header.capturedAt.empty()
+                                             ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate)
+                                             : qs(header.capturedAt);
+                    rows.insert(id, QVariantMap{
+                        {"medianS", meanS}, {"date", date.left(10)}, {"record", 0}, {"dtype", qs(row.cost.dtype_text)},
+                        {"deviceKind", qs(header.deviceType)}, {"fromProfile", true},
+                        {"details", QStringLiteral("device time of %1 in your profile %2 (%3), the mean self time of %4 "
+                                                   "occurrences; XLA counts its FLOPs and bytes as this row's")
+                                        .arg(qs(op.op), qs(header.sourceFile), qs(header.device)).arg(op.occurrences)}});
+                }
+            }
+        }
+        return rows;
+    });
 }
 
 QVariantMap Course::measuredInstruction(const QString &program, const QString &instruction) const
 {
-    return m_profiledOps.find(program, instruction);
+    return storeGuarded([&]() -> QVariantMap {
+        return m_profiledOps.find(program, instruction);
+    });
 }
 
 bool Course::profiledProgram(const QString &program) const
 {
-    return m_profiledOps.ran(program);
+    return storeGuarded([&]() -> bool {
+        return m_profiledOps.ran(program);
+    });
 }

@@ -27,6 +27,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 
 namespace {
 
@@ -112,7 +113,12 @@ int main(int argc, char *argv[])
     };
 
     if (!opt.importPath.isEmpty()) {
-        const ImportOutcome result = importRunRecord(opt.importPath, store, LabCatalog::fromResources());
+        ImportOutcome result;
+        try {
+            result = importRunRecord(opt.importPath, store, LabCatalog::fromResources());
+        } catch (const progress::StoreError &e) {
+            return fail(1, QStringLiteral("%1 was not imported: %2").arg(opt.importPath, QString::fromUtf8(e.what())));
+        }
         if (!result.stored) {
             std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.importPath),
                          qPrintable(result.problems.join(QLatin1Char(' '))));
@@ -143,7 +149,13 @@ int main(int argc, char *argv[])
         QString error;
         const QString learner = opt.learner.isEmpty() ? reportsettings::learnerName() : opt.learner;
         const ReportFile file{opt.reportPath, paperNamed(opt.paper).value_or(paperForLocale(QLocale::system())), false};
-        if (!writeProgressReport(buildProgressReport(catalog, store, learner), file, &error))
+        std::optional<ProgressReport> report;
+        try {
+            report = buildProgressReport(catalog, store, learner);
+        } catch (const progress::StoreError &e) {
+            return fail(1, QStringLiteral("the report was not written: %1").arg(QString::fromUtf8(e.what())));
+        }
+        if (!writeProgressReport(*report, file, &error))
             return fail(1, QStringLiteral("the report was not written: %1").arg(error));
         return 0;
     }

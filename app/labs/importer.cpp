@@ -12,7 +12,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <filesystem>
 #include <optional>
+#include <system_error>
 
 namespace {
 
@@ -29,33 +31,60 @@ std::vector<std::string> toStd(const QStringList &list)
 
 } // namespace
 
-ImportOutcome importRunRecord(const QString &path, progress::Store &store, const LabCatalog &labs)
+PreparedImport prepareImport(const QString &path, const LabCatalog &labs)
 {
-    ImportOutcome out;
-    QFile file(path);
-    const QFileInfo info(path);
-    if (!info.exists()) {
+    PreparedImport out;
+    std::error_code error;
+    const auto status = std::filesystem::status(path.toStdString(), error);
+    if (status.type() == std::filesystem::file_type::not_found) {
         out.problems << QStringLiteral("%1 does not exist.").arg(path);
         return out;
     }
-    if (info.size() > kMaxRecordBytes) {
-        out.problems << QStringLiteral("%1 is too large to be a run record (%2 MiB).").arg(path).arg(info.size() >> 20);
+    // A device (/dev/zero) never ends and a FIFO blocks the reader until a
+    // writer comes: neither is a record a lab wrote.
+    if (error || status.type() != std::filesystem::file_type::regular) {
+        out.problems << QStringLiteral("%1 is not a regular file, so it is not a run record a lab wrote.").arg(path);
         return out;
     }
+    QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         out.problems << QStringLiteral("%1 cannot be read (%2).").arg(path, file.errorString());
+        return out;
+    }
+    // Read no more than the cap, whatever size the file claims.
+    const QByteArray bytes = file.read(kMaxRecordBytes + 1);
+    if (bytes.size() > kMaxRecordBytes) {
+        out.problems << QStringLiteral("%1 is too large to be a run record (over %2 MiB).").arg(path).arg(kMaxRecordBytes >> 20);
         return out;
     }
     if (!labs.problem().isEmpty()) {
         out.problems << QStringLiteral("Records cannot be checked: %1").arg(labs.problem());
         return out;
     }
-    const RecordCheck check = checkRunRecord(file.readAll(), labs, QDateTime::currentDateTimeUtc());
+    RecordCheck check = checkRunRecord(bytes, labs, QDateTime::currentDateTimeUtc());
     if (!check.record) {
         out.problems = check.problems;
         return out;
     }
-    const RunRecord &r = *check.record;
+    out.absolutePath = QFileInfo(path).absoluteFilePath();
+    out.device = deviceTimingFor(*check.record, out.absolutePath);
+    out.record = std::move(check.record);
+    return out;
+}
+
+ImportOutcome importRunRecord(const QString &path, progress::Store &store, const LabCatalog &labs)
+{
+    return storePreparedImport(prepareImport(path, labs), store);
+}
+
+ImportOutcome storePreparedImport(const PreparedImport &prepared, progress::Store &store)
+{
+    ImportOutcome out;
+    if (!prepared.record) {
+        out.problems = prepared.problems;
+        return out;
+    }
+    const RunRecord &r = *prepared.record;
     out.lab = r.lab;
 
     progress::RunLedger ledger(store);
@@ -76,7 +105,7 @@ ImportOutcome importRunRecord(const QString &path, progress::Store &store, const
         row.baselineMedianS = median(r.baselineSamples);
     row.correct = r.correct;
     row.example = r.example;
-    row.sourceFile = info.absoluteFilePath().toStdString();
+    row.sourceFile = prepared.absolutePath.toStdString();
     row.recordJson = r.canonicalJson.toStdString();
 
     // Judge first, then keep the record and its attempt in one transaction.
@@ -84,7 +113,7 @@ ImportOutcome importRunRecord(const QString &path, progress::Store &store, const
     // device's own time, when that profile is at hand; the verdict says
     // which timing it used.
     const QString gate = gateForLab(r.lab);
-    const DeviceTiming device = deviceTimingFor(r, info.absoluteFilePath());
+    const DeviceTiming &device = prepared.device;
     RunRecord judged = r;
     if (device.used) {
         judged.samples = device.samples;

@@ -1,4 +1,5 @@
 #include "labcatalog.h"
+#include "runrecord.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -30,6 +31,7 @@ LabCatalog LabCatalog::fromFolder(const QString &dir)
 LabCatalog LabCatalog::read(const QString &jsonPath, const QString &scriptDir)
 {
     LabCatalog catalog;
+    catalog.m_dir = scriptDir;
     QFile file(jsonPath);
     if (!file.open(QIODevice::ReadOnly)) {
         catalog.m_problem = QStringLiteral("the list of labs is missing from this build (%1).").arg(jsonPath);
@@ -76,4 +78,16 @@ const LabInfo *LabCatalog::labForGate(const QString &gate) const
         if (!gate.isEmpty() && l.gate == gate)
             return &l;
     return nullptr;
+}
+
+QStringList LabCatalog::exampleFingerprints() const
+{
+    QStringList out;
+    const QDir examples(QDir(m_dir).filePath(QStringLiteral("examples")));
+    for (const QString &name : examples.entryList({QStringLiteral("*.json")}, QDir::Files)) {
+        QFile file(examples.filePath(name));
+        if (file.open(QIODevice::ReadOnly))
+            out << exampleFingerprint(QJsonDocument::fromJson(file.readAll()).object());
+    }
+    return out;
 }

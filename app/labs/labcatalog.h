@@ -36,9 +36,13 @@ public:
     const LabInfo *lab(const QString &id) const;
     const LabInfo *labForGate(const QString &gate) const;
     QString problem() const { return m_problem; } // empty when the catalog read cleanly
+    // The example records shipped beside the scripts (examples/*.json), by
+    // what they measured (exampleFingerprint), read when a record is checked.
+    QStringList exampleFingerprints() const;
 
 private:
     static LabCatalog read(const QString &jsonPath, const QString &scriptDir);
     QList<LabInfo> m_labs;
+    QString m_dir;
     QString m_problem;
 };

@@ -1,5 +1,6 @@
 #include "runrecord.h"
 #include "labcatalog.h"
+#include "plausibility.h"
 
 #include <tpusim/chips.h>
 
@@ -17,6 +18,13 @@ const QStringList kRequired{"schema", "schemaVersion", "lab", "kind", "platform"
                             "deviceCount", "jaxVersion", "jaxlibVersion", "dtype", "shapes", "timing",
                             "baseline", "correctness", "date", "host", "script", "extra"};
 const QStringList kDtypes{"bf16", "f32", "f16", "int8", "fp8"};
+// Bounds no lab's record comes near: one sample per call of a kernel of
+// micro- to milliseconds, at most a few hundred of them; a slice of up to
+// 4096 chips; warm-up calls by the dozen.
+constexpr double kLongestSampleS = 3600;
+constexpr int kMaxSamples = 100000;
+constexpr int kMaxDevices = 4096;
+constexpr int kMaxWarmup = 1000000;
 
 // Checks one value at a time and keeps every problem, so a learner fixing a
 // hand-edited file sees them all at once.
@@ -48,6 +56,18 @@ public:
         return d;
     }
 
+    // A whole number in [min, max]; a count, not a measurement.
+    int whole(const QJsonObject &o, const char *key, const QString &where, int min, int max)
+    {
+        const QJsonValue v = o.value(QLatin1String(key));
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || d < min || d > max) {
+            fail(QStringLiteral("%1 \"%2\" must be a whole number from %3 to %4.").arg(where, QLatin1String(key)).arg(min).arg(max));
+            return min;
+        }
+        return static_cast<int>(d);
+    }
+
     QList<double> samples(const QJsonValue &v, const QString &where)
     {
         QList<double> out;
@@ -55,10 +75,15 @@ public:
             fail(QStringLiteral("%1 must list at least one sample.").arg(where));
             return out;
         }
+        if (v.toArray().size() > kMaxSamples) {
+            fail(QStringLiteral("%1 lists %2 samples; no lab takes more than %3.").arg(where).arg(v.toArray().size()).arg(kMaxSamples));
+            return out;
+        }
         for (const QJsonValue &s : v.toArray()) {
             const double d = s.toDouble(-1);
-            if (!s.isDouble() || !std::isfinite(d) || d <= 0) {
-                fail(QStringLiteral("%1 has a sample that is not a positive number of seconds.").arg(where));
+            if (!s.isDouble() || !std::isfinite(d) || d <= 0 || d > kLongestSampleS) {
+                fail(QStringLiteral("%1 has a sample that is not a positive number of seconds up to %2 (an hour).")
+                         .arg(where).arg(kLongestSampleS));
                 return {};
             }
             out << d;
@@ -84,6 +109,18 @@ QString RunRecord::shapesText() const
     for (auto it = shapes.begin(); it != shapes.end(); ++it)
         parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
     return parts.join(QLatin1Char(' '));
+}
+
+QString exampleFingerprint(const QJsonObject &record)
+{
+    const QJsonObject correctness = record.value(QStringLiteral("correctness")).toObject();
+    const QJsonArray measured{record.value(QStringLiteral("lab")),
+                              record.value(QStringLiteral("timing")).toObject().value(QStringLiteral("samples")),
+                              record.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("samples")),
+                              correctness.value(QStringLiteral("maxAbsError")),
+                              correctness.value(QStringLiteral("maxRelError"))};
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QJsonDocument(measured).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256).toHex());
 }
 
 QString chipForDeviceKind(const QString &deviceKind)
@@ -137,7 +174,7 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     r.platform = c.text(o, "platform", top);
     r.deviceKind = c.text(o, "deviceKind", top);
     r.chip = c.text(o, "chip", top);
-    r.deviceCount = static_cast<int>(c.number(o, "deviceCount", top, 1));
+    r.deviceCount = c.whole(o, "deviceCount", top, 1, kMaxDevices);
     r.jaxVersion = c.text(o, "jaxVersion", top);
     r.jaxlibVersion = c.text(o, "jaxlibVersion", top);
     r.dtype = c.text(o, "dtype", top);
@@ -160,7 +197,7 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     if (timing.isObject()) {
         const QJsonObject t = timing.toObject();
         r.timingMethod = c.text(t, "method", QStringLiteral("The timing's"));
-        r.warmup = static_cast<int>(c.number(t, "warmup", QStringLiteral("The timing's"), 0));
+        r.warmup = c.whole(t, "warmup", QStringLiteral("The timing's"), 0, kMaxWarmup);
         r.samples = c.samples(t.value(QStringLiteral("samples")), QStringLiteral("The timing"));
     } else if (!timing.isNull()) {
         c.fail(QStringLiteral("The record's \"timing\" must be an object or null."));
@@ -204,7 +241,13 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     if (!o.value(QStringLiteral("extra")).isObject())
         c.fail(QStringLiteral("The record's \"extra\" must be an object."));
     r.extra = o.value(QStringLiteral("extra")).toObject();
-    r.example = r.extra.value(QStringLiteral("example")).toBool(false);
+    r.example = r.extra.value(QStringLiteral("example")).toBool(false)
+                || labs.exampleFingerprints().contains(exampleFingerprint(o));
+    // L05's rows each carry samples of their own, held to the same rules.
+    if (r.lab == QLatin1String("L05"))
+        for (const QJsonValue &row : r.extra.value(QStringLiteral("rows")).toArray())
+            c.samples(row.toObject().value(QStringLiteral("samples")),
+                      QStringLiteral("The bench row \"%1\"").arg(row.toObject().value(QStringLiteral("row")).toString()));
 
     // Consistency: what the kind claims must fit where the run happened.
     if (r.measured()) {
@@ -225,6 +268,8 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
 
     if (!c.problems.isEmpty())
         return {std::nullopt, c.problems};
+    if (const QStringList impossible = implausibilities(r); !impossible.isEmpty())
+        return {std::nullopt, impossible};
     r.canonicalJson = QJsonDocument(o).toJson(QJsonDocument::Compact);
     r.sha256 = QString::fromLatin1(QCryptographicHash::hash(r.canonicalJson, QCryptographicHash::Sha256).toHex());
     return {r, {}};

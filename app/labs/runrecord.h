@@ -62,5 +62,10 @@ struct RecordCheck
 // simulator's chips. `now` bounds the record's date (no future runs).
 RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, const QDateTime &now);
 
+// What a record measured, hashed: its lab, its timing and baseline samples
+// and its worst errors. A shipped example keeps this fingerprint whatever
+// else is edited (its "example" flag deleted, its host or date changed).
+QString exampleFingerprint(const QJsonObject &record);
+
 // The chip id a JAX device kind names, or empty when the simulator has none.
 QString chipForDeviceKind(const QString &deviceKind);

@@ -23,7 +23,16 @@ Rectangle {
         id: picker
         title: "Import a run record for " + root.lab.id
         nameFilters: ["Run records (*.json)", "All files (*)"]
-        onAccepted: { root.lastImport = Course.importRun(selectedFile.toString()); root.imported() }
+        onAccepted: Course.importRun(selectedFile.toString(), root.lab.id)
+    }
+    Connections {
+        target: Course
+        function onRunImported(tag, result) {
+            if (tag !== root.lab.id)
+                return
+            root.lastImport = result
+            root.imported()
+        }
     }
 
     ColumnLayout {

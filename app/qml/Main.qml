@@ -85,8 +85,14 @@ Window {
                 navigate("profile")
                 continue
             }
-            const result = Course.importRun(url.toString())
-            made(toastLoader).show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
+            Course.importRun(url.toString(), "dropped")
+        }
+    }
+    Connections {
+        target: Course
+        function onRunImported(tag, result) {
+            if (tag === "dropped")
+                window.made(toastLoader).show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)
         }
     }
 
@@ -194,6 +200,12 @@ Window {
             window.wire(item, "profilePage")
             item.openInXray.connect(window.openInXray)
         }
+    }
+
+    // Over every page, at its foot: a store that failed or does not verify.
+    StoreBanner {
+        anchors { left: parent.left; right: parent.right; bottom: parent.bottom }
+        z: 1
     }
 
     // The palette and the report dialog too are made when first opened.

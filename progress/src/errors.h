@@ -19,6 +19,7 @@ StoreError otherProgram(const std::filesystem::path& file);
 StoreError damaged(const std::filesystem::path& file, std::string_view firstProblem);
 StoreError tooNew(const std::filesystem::path& file, long long fileSchema, int latestSchema);
 StoreError cannotOpen(const std::filesystem::path& file, std::string_view why);
+StoreError incomplete(const std::filesystem::path& file, std::string_view what);
 StoreError ioFailure(const std::filesystem::path& file, std::string_view why);
 
 }  // namespace progress::errors

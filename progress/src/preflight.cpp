@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "progress/database.h"
+#include "progress/migrations.h"
 #include "progress/store.h"
 #include "schema.h"
 
@@ -80,7 +81,12 @@ void runReadOnlyChecks(const fs::path& file, db::Access access) {
             throw errors::damaged(file, verdict);
         }
     }
-    schema::requireWritable(file, schema::readIdentity(connection));
+    const schema::FileIdentity identity = schema::readIdentity(connection);
+    schema::requireWritable(file, identity);
+    // A file at an older schema lacks the later tables until it migrates.
+    if (identity.userVersion == kLatestSchema) {
+        schema::requireComplete(connection);
+    }
 }
 
 }  // namespace

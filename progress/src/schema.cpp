@@ -5,7 +5,11 @@
 #include "progress/migrations.h"
 #include "progress/store.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace progress::schema {
 
@@ -74,6 +78,61 @@ int migrate(const db::Connection& connection, std::int64_t nowMs) {
     }
     transaction.commit();
     return before;
+}
+
+namespace {
+
+struct Shape {
+    std::map<std::string, std::vector<std::string>> columns;  // table -> its columns, in order
+    std::set<std::string> triggers;
+};
+
+Shape shapeOf(const db::Connection& connection) {
+    Shape shape;
+    db::Statement tables(connection, R"sql(
+        SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+        WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid)sql");
+    while (tables.step()) shape.columns[tables.textAt(0)].push_back(tables.textAt(1));
+    db::Statement triggers(connection, "SELECT name FROM sqlite_schema WHERE type = 'trigger'");
+    while (triggers.step()) shape.triggers.insert(triggers.textAt(0));
+    return shape;
+}
+
+// What the migrations make, read once from a database they built in memory.
+const Shape& expectedShape() {
+    static const Shape shape = [] {
+        const db::Connection memory = db::Connection::openInMemory();
+        migrate(memory, 0);
+        return shapeOf(memory);
+    }();
+    return shape;
+}
+
+}  // namespace
+
+void requireComplete(const db::Connection& connection) {
+    const Shape found = shapeOf(connection);
+    for (const auto& [table, columns] : expectedShape().columns) {
+        const auto it = found.columns.find(table);
+        if (it == found.columns.end()) {
+            throw errors::incomplete(connection.file(), "the table " + table + " is missing");
+        }
+        for (const std::string& column : columns) {
+            if (std::find(it->second.begin(), it->second.end(), column) == it->second.end()) {
+                throw errors::incomplete(connection.file(),
+                                         "the column " + column + " of the table " + table + " is missing");
+            }
+        }
+    }
+}
+
+std::vector<std::string> missingTriggers(const db::Connection& connection) {
+    const Shape found = shapeOf(connection);
+    std::vector<std::string> missing;
+    for (const std::string& trigger : expectedShape().triggers) {
+        if (!found.triggers.count(trigger)) missing.push_back(trigger);
+    }
+    return missing;
 }
 
 }  // namespace progress::schema

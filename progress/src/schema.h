@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace progress::schema {
 
@@ -26,5 +28,13 @@ void requireWritable(const std::filesystem::path& file, const FileIdentity& iden
 // migrating at once apply each step exactly once. Returns the version the
 // file had before.
 int migrate(const db::Connection& connection, std::int64_t nowMs);
+
+// Throws unless every table and column the migrations make is in the file:
+// one removed by hand would otherwise fail the first statement that needs
+// it, long after the file was opened.
+void requireComplete(const db::Connection& connection);
+
+// The triggers that keep history append-only which the file no longer has.
+std::vector<std::string> missingTriggers(const db::Connection& connection);
 
 }  // namespace progress::schema

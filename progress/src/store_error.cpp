@@ -115,6 +115,11 @@ StoreError cannotOpen(const std::filesystem::path& file, std::string_view why) {
     return make(Kind::CannotOpen, file, "cannot be opened (" + trimmed(why) + ")");
 }
 
+StoreError incomplete(const std::filesystem::path& file, std::string_view what) {
+    return make(Kind::Corrupt, file,
+                "was changed outside tpu-course (" + trimmed(what) + "); it was left as it is");
+}
+
 StoreError ioFailure(const std::filesystem::path& file, std::string_view why) {
     return make(Kind::Io, file, "could not be read or written (" + trimmed(why) + ")");
 }

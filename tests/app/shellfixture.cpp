@@ -18,6 +18,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 
 ShellFixture::ShellFixture()
 {

@@ -177,3 +177,27 @@ TEST_CASE("a folder in place of the file cannot be opened") {
         CHECK(isOneSentence(error.what()));
     }
 }
+
+TEST_CASE("a table or a column removed by hand is refused at open, not at first use") {
+    ScratchDir dir;
+    const auto file = dir / "edited.db";
+    writeStoreWithData(file);
+    {
+        auto raw = progress::db::Connection::open(file, progress::db::Access::ReadWriteCreate);
+        raw.execute("DROP TABLE drill_reviews");
+    }
+    const std::string sentence = refusal(file, StoreError::Kind::Corrupt);
+    CHECK(sentence == file.string() + " was changed outside tpu-course (the table drill_reviews is missing); it was "
+                                      "left as it is.");
+    CHECK(isOneSentence(sentence));
+
+    const auto other = dir / "column.db";
+    writeStoreWithData(other);
+    {
+        auto raw = progress::db::Connection::open(other, progress::db::Access::ReadWriteCreate);
+        raw.execute("DROP TRIGGER predictions_no_update");
+        raw.execute("ALTER TABLE predictions DROP COLUMN subject");
+    }
+    CHECK(refusal(other, StoreError::Kind::Corrupt).find("the column subject of the table predictions is missing") !=
+          std::string::npos);
+}
