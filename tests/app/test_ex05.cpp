@@ -190,10 +190,12 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     WAIT_COMPARE(shown(shell, "ex05LinkName"), QString::fromStdString(mlp.links[static_cast<std::size_t>(maxLink)].primitive));
     checkLit(shell, mlp, maxLink);
     // %maximum.1 sits in the body of the first fusion: the card names that kernel.
+    // The chip was just switched to v6e: the kernels are re-costed off the
+    // GUI thread, and the card shows the kernel once they are back.
     const auto &kernel = mlpCost.kernels.front();
-    CHECK(shown(shell, "ex05Kernel") == QStringLiteral("in HLO kernel %1 · output fusion on the MXU · %2")
-                                            .arg(QString::fromStdString(kernel.name),
-                                                 QString::fromStdString(tpusim::format_rate(kernel.flops, "FLOP"))));
+    WAIT_COMPARE(shown(shell, "ex05Kernel"), QStringLiteral("in HLO kernel %1 · output fusion on the MXU · %2")
+                                                 .arg(QString::fromStdString(kernel.name),
+                                                      QString::fromStdString(tpusim::format_rate(kernel.flops, "FLOP"))));
     CHECK(shown(shell, "ex05KernelBytes") == QStringLiteral("reads %1, writes %2")
                                                  .arg(QString::fromStdString(tpusim::format_bytes(kernel.bytes_read)),
                                                       QString::fromStdString(tpusim::format_bytes(kernel.bytes_written))));
