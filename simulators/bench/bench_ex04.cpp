@@ -59,3 +59,28 @@ BENCHMARK_CAPTURE(BM_Ex04ToggleRecompute, maxtext, std::string("xla_nv_maxtext_b
 BENCHMARK(BM_Ex04ToggleRecomputeExample)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Ex04BuildMap, mobilenet_v2, std::string("xla_mobilenet_v2_torch.hlo"))
     ->Unit(benchmark::kMillisecond);
+
+namespace {
+
+// The fusion pass on a chain of N dots, as `tpusim fusion FILE.hlo` runs it:
+// linear in the program's size (a 118,766-dot chain once took 92 s).
+void BM_FusionDotChain(benchmark::State& state) {
+    const auto n = static_cast<int>(state.range(0));
+    std::string text = "HloModule chain\n\nENTRY main {\n  p0 = f32[64,64]{1,0} parameter(0)\n";
+    std::string prev = "p0";
+    for (int i = 0; i < n; ++i) {
+        std::string name = "d";
+        name.append(std::to_string(i));
+        text.append(i + 1 == n ? "  ROOT " : "  ").append(name).append(" = f32[64,64]{1,0} dot(").append(prev);
+        text.append(", p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n");
+        prev = name;
+    }
+    text += "}\n";
+    const tpusim::fusion::Graph graph = tpusim::fusion::graph_from_hlo(tpusim::ir::parse_hlo(text));
+    for (auto _ : state) benchmark::DoNotOptimize(tpusim::fusion::fuse(graph, tpusim::chip("v5e")).after.size());
+    state.SetComplexityN(n);
+}
+
+}  // namespace
+
+BENCHMARK(BM_FusionDotChain)->Arg(4096)->Arg(32768)->Unit(benchmark::kMillisecond)->Complexity();

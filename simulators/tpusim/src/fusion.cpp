@@ -2,6 +2,7 @@
 // instruction fusion walks): each kernel grows by pulling in its producers
 // when the rules below allow it.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "tpusim/error.h"
@@ -215,8 +216,28 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
         res.notes.push_back("'" + r.name + "' " + shape_of(r) + " is written to HBM and read back: " + why + ".");
     }
     // Softmax attention: a reduction between two dots keeps the score matrix in HBM.
-    for (int d1 = 0; d1 < n; ++d1) {
-        if (nodes[static_cast<std::size_t>(d1)].cls != OpClass::dot) continue;
+    // One pass finds the first dot that reaches a later dot through a
+    // reduction (through_reduce[i]: the first such dot reaching node i), so a
+    // dump of a hundred thousand dots is not walked once per dot.
+    constexpr int kNone = std::numeric_limits<int>::max();
+    std::vector<int> reaching(static_cast<std::size_t>(n), kNone), through_reduce(static_cast<std::size_t>(n), kNone);
+    int first_d1 = kNone;
+    for (int i = 0; i < n; ++i) {
+        const Node& node = nodes[static_cast<std::size_t>(i)];
+        int& r1 = reaching[static_cast<std::size_t>(i)];
+        int& r2 = through_reduce[static_cast<std::size_t>(i)];
+        for (int in : node.inputs) {
+            r1 = std::min(r1, reaching[static_cast<std::size_t>(in)]);
+            r2 = std::min(r2, node.cls == OpClass::reduce ? reaching[static_cast<std::size_t>(in)]
+                                                           : through_reduce[static_cast<std::size_t>(in)]);
+        }
+        if (node.cls == OpClass::dot) {
+            first_d1 = std::min(first_d1, r2);
+            r1 = std::min(r1, i);
+        }
+    }
+    if (first_d1 < n) {
+        const int d1 = first_d1;
         std::vector<int> reach(static_cast<std::size_t>(n), 0);  // 1: reachable; 2: through a reduction
         reach[static_cast<std::size_t>(d1)] = 1;
         for (int i = d1 + 1; i < n; ++i)
@@ -243,8 +264,7 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
                 "algorithm into an online-softmax loop over K/V blocks with running max and sum rescaling "
                 "(flash attention), which reorders the reduction and changes rounding. That takes a "
                 "hand-written kernel such as a Pallas flash-attention kernel.");
-            d1 = n;  // one explanation per graph is enough
-            break;
+            break;  // one explanation per graph is enough
         }
     }
     Provenance& p = res.provenance;
