@@ -1,3 +1,4 @@
+#include "chain.h"
 #include "progress/drills.h"
 
 #include "event_log.h"
@@ -102,6 +103,7 @@ DrillReview DrillLedger::addReview(const NewDrillReview& in) {
     insert.bind(12, r.stability).bind(13, r.difficulty).bind(14, r.dueAtMs);
     insert.run();
     r.id = c.lastInsertRowId();
+    chain::append(c, "drill_reviews", r.id);
     event_log::append(c, at, "drill.reviewed", r.kind,
                       std::string(r.correct ? "right" : "wrong") + ", grade " + std::to_string(r.grade));
     transaction.commit();

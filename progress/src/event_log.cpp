@@ -1,3 +1,4 @@
+#include "chain.h"
 #include "event_log.h"
 
 #include "progress/store.h"
@@ -13,6 +14,7 @@ void append(const db::Connection& connection, std::int64_t atMs, std::string_vie
             std::string_view detail) {
     db::Statement insert(connection, "INSERT INTO event_log (at_ms, kind, subject, detail) VALUES (?1, ?2, ?3, ?4)");
     insert.bind(1, atMs).bind(2, kind).bind(3, subject).bind(4, detail).run();
+    chain::append(connection, "event_log", connection.lastInsertRowId());
 }
 
 }  // namespace event_log

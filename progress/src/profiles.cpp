@@ -1,3 +1,4 @@
+#include "chain.h"
 #include "progress/profiles.h"
 
 #include "event_log.h"
@@ -52,6 +53,8 @@ AddedProfile ProfileLedger::addProfile(const ProfileImportRow& row) {
     insert.bind(9, row.busyPs).bind(10, row.spanPs).bind(11, at);
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
+    chain::Appender chained(c);
+    chained.add("profile_imports", id);
     db::Statement op(c, R"sql(
         INSERT INTO profile_ops (import_id, program, program_id, op, kind, occurrences, self_ps, total_ps, flops,
                                  bytes_accessed, predicted_s, model)
@@ -66,6 +69,7 @@ AddedProfile ProfileLedger::addProfile(const ProfileImportRow& row) {
         else op.bindNull(11);
         op.bind(12, o.model);
         op.run();
+        chained.add("profile_ops", c.lastInsertRowId());
     }
     event_log::append(c, at, "profile.imported", row.device,
                       row.deviceType + " (" + (row.chip.empty() ? "no simulator chip" : row.chip) + "), " +

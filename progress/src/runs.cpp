@@ -1,3 +1,4 @@
+#include "chain.h"
 #include "progress/runs.h"
 
 #include "event_log.h"
@@ -88,6 +89,7 @@ AddedRecord RunLedger::addRunRecord(const RunRecordRow& row, const std::optional
     insert.bind(12, row.sourceFile).bind(13, row.recordJson).bind(14, at);
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
+    chain::append(c, "run_records", id);
     event_log::append(c, at, "run.imported", row.lab,
                       row.kind + " on " + row.chip + (row.example ? " (example)" : "") + ", record " +
                           std::to_string(id));
@@ -120,6 +122,7 @@ void RunLedger::addPrediction(const std::string& gate, const std::string& subjec
     db::Statement insert(c, "INSERT INTO predictions (gate, subject, value, unit, entered_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)");
     insert.bind(1, gate).bind(2, subject).bind(3, value).bind(4, unit).bind(5, at);
     insert.run();
+    chain::append(c, "predictions", c.lastInsertRowId());
     event_log::append(c, at, "prediction.entered", gate + " " + subject, std::to_string(value) + " " + unit);
     transaction.commit();
 }
@@ -141,6 +144,7 @@ std::int64_t RunLedger::insertAttempt(const std::string& gate, std::int64_t runR
     insert.bind(1, gate).bind(2, runRecord).bind(3, at).bind(4, std::int64_t{passed ? 1 : 0}).bind(5, joinReasons(reasons));
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
+    chain::append(c, "gate_attempts", id);
     event_log::append(c, at, passed ? "gate.passed" : "gate.failed", gate, "run record " + std::to_string(runRecord));
     return id;
 }

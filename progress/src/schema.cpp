@@ -1,5 +1,6 @@
 #include "schema.h"
 
+#include "chain.h"
 #include "errors.h"
 #include "event_log.h"
 #include "progress/migrations.h"
@@ -12,6 +13,10 @@
 #include <vector>
 
 namespace progress::schema {
+
+namespace {
+constexpr int kChainSchema = 6;  // the migration that brings history_chain
+}  // namespace
 
 FileIdentity readIdentity(const db::Connection& connection) {
     // One statement, so one snapshot: read apart, the three could straddle
@@ -68,6 +73,10 @@ int migrate(const db::Connection& connection, std::int64_t nowMs) {
         }
         connection.execute(step.sql);
         connection.execute("PRAGMA user_version = " + std::to_string(step.version));
+    }
+    // History kept before the chain arrived is chained as it stands.
+    if (before < kChainSchema) {
+        chain::appendExisting(connection);
     }
     // Logged after the last step, since the log itself arrives in migration 1.
     for (const Migration& step : kMigrations) {

@@ -1,5 +1,6 @@
 #include "progress/store.h"
 
+#include "chain.h"
 #include "errors.h"
 #include "event_log.h"
 #include "preflight.h"
@@ -77,7 +78,9 @@ Store Store::open(const std::filesystem::path& file) {
     configure(connection);
     useWriteAheadLog(connection);
     schema::migrate(connection, systemClockMs());
-    return Store(std::move(connection));
+    Store store(std::move(connection));
+    store.verifyHistory();
+    return store;
 }
 
 Store Store::openInMemory() {
@@ -85,6 +88,11 @@ Store Store::openInMemory() {
     configure(connection);
     schema::migrate(connection, systemClockMs());
     return Store(std::move(connection));
+}
+
+const std::string& Store::verifyHistory() {
+    history_ = chain::verify(connection_);
+    return history_;
 }
 
 int Store::schemaVersion() const { return static_cast<int>(connection_.queryInt64("PRAGMA user_version")); }

@@ -246,6 +246,28 @@ inline constexpr std::array kMigrations{
         WHEN EXISTS (SELECT 1 FROM profile_ops WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'profile ops are append-only: rows cannot be replaced'); END;
     )sql"},
+    Migration{6, "a hash chain over the history", R"sql(
+        -- One entry per row appended to a history table, in the order they
+        -- were added: the SHA-256 of the row's content and a hash chaining
+        -- it to the entry before. Verified on every open, so an edit, a
+        -- deletion or a row inserted by hand is evident (src/chain.h).
+        CREATE TABLE history_chain (
+            id           INTEGER PRIMARY KEY,
+            source       TEXT NOT NULL,
+            row_id       INTEGER NOT NULL,
+            row_sha256   TEXT NOT NULL CHECK (length(row_sha256) = 64),
+            chain_sha256 TEXT NOT NULL CHECK (length(chain_sha256) = 64),
+            UNIQUE (source, row_id)
+        ) STRICT;
+
+        CREATE TRIGGER history_chain_no_update BEFORE UPDATE ON history_chain
+        BEGIN SELECT RAISE(ABORT, 'the history chain is append-only: rows cannot be changed'); END;
+        CREATE TRIGGER history_chain_no_delete BEFORE DELETE ON history_chain
+        BEGIN SELECT RAISE(ABORT, 'the history chain is append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER history_chain_no_replace BEFORE INSERT ON history_chain
+        WHEN EXISTS (SELECT 1 FROM history_chain WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'the history chain is append-only: rows cannot be replaced'); END;
+    )sql"},
 };
 
 namespace detail {

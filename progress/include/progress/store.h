@@ -82,6 +82,13 @@ public:
     // A private database that vanishes with the Store; for tests.
     static Store openInMemory();
 
+    // Checks the history's hash chain and its append-only triggers (see
+    // src/chain.h): "" when every row is as it was kept, else what is not,
+    // in clauses fit to follow "the history does not verify: ". Read once
+    // when the store opens; verifyHistory() checks again.
+    const std::string& historyFinding() const noexcept { return history_; }
+    const std::string& verifyHistory();
+
     Store(Store&&) noexcept = default;
     Store& operator=(Store&&) noexcept = default;
     Store(const Store&) = delete;
@@ -136,6 +143,7 @@ private:
 
     db::Connection connection_;
     Clock clock_;
+    std::string history_;
 };
 
 }  // namespace progress

@@ -1,0 +1,122 @@
+// The history's hash chain: what the store kept verifies, and each way of
+// rewriting it behind the app's back (an edit with the trigger dropped, a
+// row inserted or deleted by hand) is named when the store opens.
+#include <catch2/catch.hpp>
+
+#include "progress/database.h"
+#include "progress/drills.h"
+#include "progress/runs.h"
+#include "progress/store.h"
+#include "support.h"
+
+using progress::RunLedger;
+using progress::RunRecordRow;
+using progress::Store;
+using progress_test::ScratchDir;
+
+namespace {
+
+RunRecordRow record(const std::string& sha)
+{
+    RunRecordRow r;
+    r.recordSha256 = sha;
+    r.lab = "L07";
+    r.kind = "measured";
+    r.chip = "v5e";
+    r.dtype = "bf16";
+    r.shapesJson = R"({"m":4096,"k":4096,"n":4096})";
+    r.measuredAt = "2026-11-30T10:00:00Z";
+    r.medianS = 7.5e-4;
+    r.baselineMedianS = 7.2e-4;
+    r.correct = true;
+    r.sourceFile = "/tmp/run-L07.json";
+    r.recordJson = R"({"timing":{"samples":[7.5e-4]}})";
+    return r;
+}
+
+// A store with a run record and its failed gate attempt, a prediction and a
+// chapter opened, closed.
+void keepSomeHistory(const std::filesystem::path& file)
+{
+    Store store = Store::open(file);
+    store.syncChapters({{1, "jax", "JAX"}});
+    store.noteChapterOpened(1);
+    RunLedger ledger(store);
+    ledger.addPrediction("G1", "matmul", 7.4e-4, "s");
+    ledger.addRunRecord(record("aa"), progress::NewAttempt{"G1", false, {"1.04x XLA, over 1.1x? no: not correct"}});
+    CHECK(store.verifyHistory().empty());
+}
+
+void raw(const std::filesystem::path& file, const std::string& sql)
+{
+    const auto c = progress::db::Connection::open(file, progress::db::Access::ReadWriteCreate);
+    c.execute(sql);
+}
+
+}  // namespace
+
+TEST_CASE("what the store kept verifies, opened again and again", "[history]")
+{
+    ScratchDir dir;
+    const auto file = dir / "p.sqlite";
+    keepSomeHistory(file);
+    CHECK(Store::open(file).historyFinding().empty());
+    {
+        Store store = Store::open(file);
+        RunLedger(store).addRunRecord(record("bb"));
+    }
+    CHECK(Store::open(file).historyFinding().empty());
+    const auto c = progress::db::Connection::open(file, progress::db::Access::ReadOnly);
+    // Every history row is in the chain: 1 prediction, 2 records, 1 attempt, and the events.
+    CHECK(c.queryInt64("SELECT count(*) FROM history_chain") ==
+          c.queryInt64("SELECT (SELECT count(*) FROM event_log) + (SELECT count(*) FROM run_records) + "
+                       "(SELECT count(*) FROM predictions) + (SELECT count(*) FROM gate_attempts)"));
+}
+
+TEST_CASE("an edit with the trigger dropped, a row inserted or deleted by hand: each is named", "[history]")
+{
+    ScratchDir dir;
+    const auto file = dir / "p.sqlite";
+    keepSomeHistory(file);
+
+    SECTION("a record's JSON edited in the file")
+    {
+        raw(file, "DROP TRIGGER run_records_no_update");
+        raw(file, R"(UPDATE run_records SET record_json = '{"timing":{"samples":[1e-9]}}')");
+        const std::string finding = Store::open(file).historyFinding();
+        CHECK(finding == "the guard against changing run records was removed; 1 run record changed since it was "
+                         "kept");
+    }
+    SECTION("a passing gate attempt inserted by SQL")
+    {
+        raw(file, "INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+                  "VALUES ('G1', 1, 0, 1, 'passed')");
+        CHECK(Store::open(file).historyFinding() == "1 gate attempt added outside the app");
+    }
+    SECTION("a prediction deleted")
+    {
+        raw(file, "DROP TRIGGER predictions_no_delete");
+        raw(file, "DELETE FROM predictions");
+        CHECK(Store::open(file).historyFinding().find("1 prediction deleted") != std::string::npos);
+    }
+    SECTION("the chain's own hashes edited")
+    {
+        raw(file, "DROP TRIGGER history_chain_no_update");
+        raw(file, "UPDATE history_chain SET chain_sha256 = printf('%064d', 0) WHERE id = 2");
+        CHECK(Store::open(file).historyFinding().find("its chain of hashes was rewritten") != std::string::npos);
+    }
+}
+
+TEST_CASE("a file kept before the chain is chained as it stands when it migrates", "[history]")
+{
+    ScratchDir dir;
+    const auto file = dir / "old.sqlite";
+    keepSomeHistory(file);
+    // Back to schema 5: the chain's table and triggers gone, the version stamped back.
+    raw(file, "DROP TABLE history_chain");
+    raw(file, "PRAGMA user_version = 5");
+    Store store = Store::open(file);
+    CHECK(store.schemaVersion() == Store::kLatestSchema);
+    CHECK(store.historyFinding().empty());
+    CHECK(store.connection().queryInt64("SELECT count(*) FROM history_chain WHERE source = 'run_records'") == 1);
+}
