@@ -51,6 +51,8 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
 {
     buildPalette();
     loadChip();
+    // What verifying the history found when the store opened, for the banner.
+    StoreHealth::instance()->setHistory(QString::fromStdString(store.historyFinding()));
     connect(this, &Course::progressChanged, this, [this] {
         ++m_revision;
         m_chaptersCache.reset();

@@ -6,11 +6,13 @@
 #include <QVariantList>
 
 #include <optional>
+#include <vector>
 #include <set>
 #include <string>
 
 #include "labs/labcatalog.h"
 #include "labs/profiledops.h"
+#include <progress/runs.h>
 #include <chapters/chapterdocument.h>
 #include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
@@ -181,6 +183,8 @@ private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
+    // The gate attempts, a pass counted only with its evidence (labs/evidence.h).
+    std::vector<progress::GateAttempt> countedAttempts() const;
     void buildPalette();
     void loadChip();
     // gate -> locked | attempted | passed, from the store's attempts.

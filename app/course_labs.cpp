@@ -3,6 +3,7 @@
 #include "course.h"
 
 #include <algorithm>
+#include "labs/evidence.h"
 #include "labs/gates.h"
 #include "labs/importer.h"
 
@@ -49,10 +50,16 @@ QVariantMap recordSummary(const progress::RunRecordRow &r)
 
 } // namespace
 
+std::vector<progress::GateAttempt> Course::countedAttempts() const
+{
+    const progress::RunLedger ledger(m_store);
+    return attemptsWithEvidence(ledger.gateAttempts(), ledger.runRecords(), m_labs, ledger);
+}
+
 QMap<QString, QString> Course::gateStates() const
 {
     return storeGuarded([&]() -> QMap<QString, QString> {
-        return gateStatesFrom(progress::RunLedger(m_store).gateAttempts());
+        return gateStatesFrom(countedAttempts());
     });
 }
 
@@ -60,7 +67,7 @@ QVariantList Course::gateAttempts(const QString &gate) const
 {
     return storeGuarded([&]() -> QVariantList {
         QVariantList out;
-        for (const auto &a : progress::RunLedger(m_store).gateAttempts()) {
+        for (const auto &a : countedAttempts()) {
             if (qs(a.gate) != gate)
                 continue;
             QStringList reasons;

@@ -21,6 +21,7 @@ Rectangle {
         width: root.width - 3 * Theme.gapL - dismiss.width
         spacing: Theme.gap / 2
         Text {
+            objectName: "storeHistory"
             visible: StoreHealth.history.length > 0
             width: column.width
             text: "Your progress file's history does not verify: " + StoreHealth.history
@@ -29,6 +30,7 @@ Rectangle {
             wrapMode: Text.WordWrap
         }
         Text {
+            objectName: "storeProblem"
             visible: StoreHealth.problem.length > 0
             width: column.width
             text: "Not saved or not read: " + StoreHealth.problem

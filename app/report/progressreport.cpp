@@ -7,7 +7,9 @@
 #include "reportformat.h"
 #include "runprediction.h"
 #include "../chapterprogress.h"
+#include "../labs/evidence.h"
 #include "../labs/gates.h"
+#include "../labs/labcatalog.h"
 
 #include <chapters/chaptercatalog.h>
 #include <progress/runs.h>
@@ -135,7 +137,8 @@ void addEvidence(ProgressReport &r, const progress::RunLedger &ledger, const std
         QStringList reasons;
         for (const auto &x : a.reasons)
             reasons << qs(x);
-        r.attempts.append({a.id, qs(a.gate), stageOfGate.value(qs(a.gate)), a.passed, fromMs(a.judgedAtMs), a.runRecord, reasons});
+        r.attempts.append({a.id, qs(a.gate), stageOfGate.value(qs(a.gate)), a.passed, fromMs(a.judgedAtMs), a.runRecord,
+                           judgedOnDeviceTime(a), reasons});
     }
     for (const auto &row : ledger.runRecords()) {
         const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(row.recordJson)).object();
@@ -256,8 +259,10 @@ ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const 
     r.generated = QDateTime::currentDateTimeUtc();
     r.learner = learner;
     r.database = QString::fromStdString(store.file().string());
+    r.historyFinding = QString::fromStdString(store.historyFinding());
     const progress::RunLedger ledger(const_cast<progress::Store &>(store));
-    const auto attempts = ledger.gateAttempts();
+    static const LabCatalog labs = LabCatalog::fromResources();
+    const auto attempts = attemptsWithEvidence(ledger.gateAttempts(), ledger.runRecords(), labs, ledger);
     addChapters(r, catalog, store, attempts);
     addEvidence(r, ledger, attempts);
     addDrills(r, catalog, store);

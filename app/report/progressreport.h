@@ -42,6 +42,7 @@ struct ProgressReport
         bool passed = false;
         QDateTime judged;
         qint64 record = 0;
+        bool deviceTimed = false; // judged on a profile's device time, not the host's timer
         QStringList reasons;
     };
     // The simulator's floor for a run's shape on its chip, where the cost
@@ -130,8 +131,9 @@ struct ProgressReport
     int chaptersStarted = 0; // in progress or done
     int itemsDone = 0;
     int itemsTotal = 0;
-    int gatesPassed = 0;
+    int gatesPassed = 0;     // passes whose evidence holds (labs/evidence.h)
     int gateCount = 0;
+    QString historyFinding;  // "" when the store's history verifies, else what does not
     qint64 eventCount = 0;
     QDateTime firstActivity; // the date range of the learner's own doings
     QDateTime lastActivity;

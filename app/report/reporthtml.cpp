@@ -97,7 +97,8 @@ QString attemptsSection(const ProgressReport &r)
     }
     h << QStringLiteral("<p class=\"note\">Kept as judged, pass or fail; a failed attempt is never removed.</p>");
     h << QStringLiteral("<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
-                        "<th>#</th><th>gate</th><th>stage</th><th>judged</th><th>run</th><th>verdict</th><th width=\"45%\">why</th>"
+                        "<th>#</th><th>gate</th><th>stage</th><th>judged</th><th>run</th><th>timed on</th><th>verdict</th>"
+                        "<th width=\"40%\">why</th>"
                         "</tr></thead>");
     for (const auto &a : r.attempts) {
         QStringList reasons;
@@ -105,10 +106,12 @@ QString attemptsSection(const ProgressReport &r)
             reasons << esc(reason);
         const QString cls = a.passed ? QStringLiteral("measured") : QStringLiteral("failed");
         h << QStringLiteral("<tr><td class=\"num\">%1</td><td class=\"mono\"><b>%2</b></td><td>%3</td><td class=\"mono\">%4</td>"
-                            "<td class=\"mono\">#%5</td><td class=\"%6\"><b>%7</b></td><td class=\"%8\">%9</td></tr>")
+                            "<td class=\"mono\">#%5</td><td>%6</td><td class=\"%7\"><b>%8</b></td><td class=\"%9\">%10</td></tr>")
                  .arg(QString::number(a.id), esc(a.gate), esc(a.stageTitle), reportformat::minute(a.judged),
-                      QString::number(a.record), cls, a.passed ? QStringLiteral("passed") : QStringLiteral("not passed"),
-                      a.passed ? QString() : cls, reasons.join(QStringLiteral("<br>")));
+                      QString::number(a.record),
+                      a.deviceTimed ? QStringLiteral("the device (profile)") : QStringLiteral("the host's timer"), cls,
+                      a.passed ? QStringLiteral("passed") : QStringLiteral("not passed"), a.passed ? QString() : cls,
+                      reasons.join(QStringLiteral("<br>")));
     }
     h << QStringLiteral("</table>");
     return h.join(QLatin1Char('\n'));

@@ -62,6 +62,7 @@ QByteArray progressReportJson(const ProgressReport &r)
     for (const auto &a : r.attempts)
         attempts.append(QJsonObject{{"id", a.id}, {"gate", a.gate}, {"stage", a.stageTitle}, {"passed", a.passed},
                                     {"judged", iso(a.judged)}, {"record", a.record},
+                                    {"timing", a.deviceTimed ? "device" : "host"},
                                     {"reasons", QJsonArray::fromStringList(a.reasons)}});
     for (const auto &x : r.runs)
         runs.append(runJson(x));
@@ -98,7 +99,8 @@ QByteArray progressReportJson(const ProgressReport &r)
         {"chapterCount", static_cast<int>(r.chapters.size())}, {"chaptersDone", r.chaptersDone},
         {"chaptersStarted", r.chaptersStarted}, {"itemsDone", r.itemsDone}, {"itemsTotal", r.itemsTotal},
         {"gateCount", r.gateCount}, {"gatesPassed", r.gatesPassed}, {"ownMeasuredRuns", r.ownMeasuredRuns},
-        {"ownVerifiedRuns", r.ownVerifiedRuns}, {"exampleRuns", r.exampleRuns}};
+        {"ownVerifiedRuns", r.ownVerifiedRuns}, {"exampleRuns", r.exampleRuns},
+        {"historyVerifies", r.historyFinding.isEmpty()}, {"historyFinding", r.historyFinding}};
     const QJsonObject root{
         {"report", "tpu-course progress"},
         {"formatVersion", 2},

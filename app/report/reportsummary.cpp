@@ -78,6 +78,10 @@ QString reporthtml::summaryPage(const ProgressReport &r, const ReportHtmlTarget 
     h << QStringLiteral("<h1>Learn to make TPUs fast</h1>");
     h << QStringLiteral("<p class=\"lede\"><b>%1</b> · %2 · generated %3 by tpu-course %4</p>")
              .arg(esc(r.learner), dateRange(r), reportformat::minute(r.generated), esc(r.appVersion));
+    if (!r.historyFinding.isEmpty())
+        h << QStringLiteral("<p class=\"failed\"><b>This progress file's history does not verify:</b> %1. The counts "
+                            "below are only what its verifiable evidence supports; a gate counts only with a run "
+                            "record that still checks out.</p>").arg(esc(r.historyFinding));
     h << keyFigures(r);
     h << QStringLiteral("<h3>The six stages and their gates</h3>");
     h << figureBlock(t, {stagePathFigure(t.bodyWidthPt)});

@@ -20,10 +20,13 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 
-ShellFixture::ShellFixture()
+ShellFixture::ShellFixture(const Prepare &prepare)
 {
     REQUIRE(m_dir.isValid());
-    m_store.emplace(progress::Store::open(m_dir.filePath(QStringLiteral("p.sqlite")).toStdString()));
+    const std::string file = m_dir.filePath(QStringLiteral("p.sqlite")).toStdString();
+    if (prepare)
+        prepare(file);
+    m_store.emplace(progress::Store::open(file));
     m_catalog.scan(QStringLiteral(TPU_COURSE_CHAPTER_DIR), 15);
     REQUIRE(m_catalog.chapters().size() == 15);
     std::vector<progress::ChapterRow> rows;

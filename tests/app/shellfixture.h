@@ -12,7 +12,9 @@
 #include <QQuickWindow>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <optional>
 
 // The whole shell in-process, as the app builds it: the course's chapters,
@@ -20,7 +22,10 @@
 class ShellFixture
 {
 public:
-    ShellFixture();
+    // `prepare`, when given, writes the progress file (its path) before the
+    // shell opens it: a store with history, or one tampered with by hand.
+    using Prepare = std::function<void(const std::string &file)>;
+    explicit ShellFixture(const Prepare &prepare = {});
 
     QQuickWindow *window() const { return m_window; }
     Course &course() { return *m_course; }

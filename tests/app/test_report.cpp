@@ -5,6 +5,7 @@
 #include <report/progressreport.h>
 #include <report/reportwriter.h>
 
+#include <progress/database.h>
 #include <progress/store.h>
 
 #include <algorithm>
@@ -212,6 +213,38 @@ TEST_CASE("the JSON report holds chapters true to the store, every attempt and e
     CHECK(roofs[0].toObject()["chip"].toString() == QStringLiteral("v5e"));
     // Three bench rows, two matmuls and streaming attention.
     CHECK(roofs[0].toObject()["measuredPoints"].toArray().size() == 6);
+}
+
+TEST_CASE("a gate passed by SQL does not count, and the report says the history does not verify", "[report][binary]")
+{
+    QTemporaryDir dir;
+    const QString db = fixedStore(dir);
+    const QString before = dir.filePath(QStringLiteral("before.json"));
+    exportReport(db, before);
+    const QJsonObject honest = readJson(before)["summary"].toObject();
+    CHECK(honest["historyVerifies"].toBool());
+    {
+        // The slow L07 run given a G1 pass by hand, and the L09 run a G5 pass.
+        const auto c = progress::db::Connection::open(db.toStdString(), progress::db::Access::ReadWriteCreate);
+        c.execute("INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+                  "SELECT 'G1', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L07' AND example = 0 "
+                  "ORDER BY id DESC LIMIT 1");
+        c.execute("INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+                  "SELECT 'G5', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L09' AND example = 0 LIMIT 1");
+    }
+    const QString after = dir.filePath(QStringLiteral("after.json"));
+    exportReport(db, after);
+    const QJsonObject root = readJson(after);
+    const QJsonObject summary = root["summary"].toObject();
+    CHECK_FALSE(summary["historyVerifies"].toBool());
+    CHECK(summary["historyFinding"].toString() == QStringLiteral("2 gate attempts added outside the app"));
+    // The counts are what the evidence supports: the forged passes add nothing.
+    CHECK(summary["gatesPassed"].toInt() == honest["gatesPassed"].toInt());
+    int notCounted = 0;
+    for (const QJsonValue &a : root["gateAttempts"].toArray())
+        for (const QJsonValue &reason : a.toObject()["reasons"].toArray())
+            notCounted += reason.toString().startsWith(QStringLiteral("Not counted: ")) ? 1 : 0;
+    CHECK(notCounted == 2);
 }
 
 TEST_CASE("the PDF report: a summary page, then the detail, each page numbered", "[report][binary]")
