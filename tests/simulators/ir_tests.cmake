@@ -24,7 +24,7 @@ add_test(NAME tpusim_ir COMMAND test_tpusim_ir)
 # a project of their own), 10 s each, seeded with the sample dumps.
 add_test(NAME tpusim_ir_fuzz
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
-                 -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/ir_fuzz -DSECONDS=10
+                 -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/ir_fuzz -DSECONDS=30
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/run_ir_fuzz.cmake)
 set_tests_properties(tpusim_ir_fuzz PROPERTIES TIMEOUT 900 LABELS fuzz
                      SKIP_REGULAR_EXPRESSION "IR fuzzing skipped")
