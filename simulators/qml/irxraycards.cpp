@@ -54,6 +54,20 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
     return card;
 }
 
+QVariantMap kernelCard(const tpusim::fusion::HloKernel &k)
+{
+    return {{"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
+            {"runs", static_cast<qlonglong>(k.runs)}, {"loop", qs(k.loop)},
+            {"flops", k.flops},
+            {"flopsText", k.uncosted ? QStringLiteral("FLOPs unknown") : qs(tpusim::format_rate(k.flops, "FLOP"))},
+            {"uncosted", k.uncosted}, {"uncostedReason", qs(k.uncosted_reason)},
+            {"readText", qs(tpusim::format_bytes(k.bytes_read))},
+            {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
+            {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+            {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
+            {"bound", qs(std::string(tpusim::bound_name(k.bound)))}};
+}
+
 // The optimized HLO's kernels as XLA fused them, costed on `chipId`, and
 // which kernel each line belongs to (its instruction, and the body of the
 // computation it runs).
@@ -67,7 +81,6 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
             for (int line = std::max(first, 1); line <= std::min(last, lineCount); ++line)
                 kernelOf[static_cast<std::size_t>(line - 1)] = index;
         };
-        QVariantList kernels;
         for (std::size_t i = 0; i < cost.kernels.size(); ++i) {
             const tpusim::fusion::HloKernel &k = cost.kernels[i];
             claim(k.position.line, k.position.line, static_cast<int>(i));
@@ -77,23 +90,12 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
                     last = std::max({last, op.position.line, op.last_line});
                 claim(body->position.line, last + 1, static_cast<int>(i));  // through its closing brace
             }
-            kernels.append(QVariantMap{
-                {"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
-                {"runs", static_cast<qlonglong>(k.runs)}, {"loop", qs(k.loop)},
-                {"flops", k.flops},
-                {"flopsText", k.uncosted ? QStringLiteral("FLOPs unknown") : qs(tpusim::format_rate(k.flops, "FLOP"))},
-                {"uncosted", k.uncosted}, {"uncostedReason", qs(k.uncosted_reason)},
-                {"readText", qs(tpusim::format_bytes(k.bytes_read))},
-                {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
-                {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
-                {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
-                {"bound", qs(std::string(tpusim::bound_name(k.bound)))}});
         }
-        out.summary = {{"kernelCount", kernels.size()}, {"module", qs(module.name)},
+        out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())}, {"module", qs(module.name)},
                {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
                {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized}, {"uncosted", cost.uncosted},
                {"provenance", simqml::provenance(cost.provenance)}};
-        out.kernels = std::move(kernels);
+        out.kernels = cost.kernels;
         out.kernelOf = std::move(kernelOf);
     } catch (const tpusim::InputError &e) {
         out.summary = {{"error", QString::fromUtf8(e.what())}};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <tpusim/ir.h>
+#include <tpusim/fusion.h>
 #include <tpusim/ir_dot.h>
 
 // What the IR x-ray shows of one op, as QVariant maps: a dot_general
@@ -25,11 +26,14 @@ struct HloKernelTable
 {
     // {kernelCount, time, timeS, lowerBound, optimized, provenance} or {error}
     QVariantMap summary;
-    // Each {name, kind, opcode, line, runs, loop, flops, flopsText, readText,
-    // writtenText, engine, timeS, time, bound}.
-    QVariantList kernels;
+    // As libtpusim costed them; kernelCard makes one QML's.
+    std::vector<tpusim::fusion::HloKernel> kernels;
     std::vector<int> kernelOf;  // per line: the index of the kernel it belongs to, or -1
 };
+
+// {name, kind, opcode, line, runs, loop, flops, flopsText, uncosted,
+//  uncostedReason, readText, writtenText, engine, timeS, time, bound}.
+QVariantMap kernelCard(const tpusim::fusion::HloKernel &kernel);
 
 HloKernelTable hloKernels(const tpusim::ir::Module &module, int lineCount, const QString &chipId);
 

@@ -398,13 +398,13 @@ void IrXrayModel::price()
     m_prices.clear();
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const PaneParse &p = m_current->panes[i];
-        QVariantList dots;
-        for (std::size_t d = 0; d < p.dots.size(); ++d)
-            dots.append(simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip));
         const bool costed = layers[i] == ir::Format::hlo && p.present && p.error.empty();
         if (costed && m_current->hloCostChip != m_chip)
             recost();
-        m_prices.append(QVariantMap{{"dots", dots}, {"cost", costed ? m_current->hloCost.summary : QVariantMap()}});
+        // The dots' cards are made one at a time (dotAt): a dump may have a
+        // hundred thousand dots, and QML converts this list whole.
+        m_prices.append(QVariantMap{{"chip", m_chip}, {"dotCount", static_cast<int>(p.dots.size())},
+                                    {"cost", costed ? m_current->hloCost.summary : QVariantMap()}});
     }
     emit priced();
 }
@@ -433,6 +433,17 @@ void IrXrayModel::costed()
     price();  // shows the new costs, or starts the costing the chip now wants
 }
 
+QVariant IrXrayModel::dotAt(int pane, int index) const
+{
+    if (!m_current || pane < 0 || pane >= static_cast<int>(layers.size()))
+        return {};
+    const PaneParse &p = m_current->panes[static_cast<std::size_t>(pane)];
+    if (index < 0 || static_cast<std::size_t>(index) >= p.dots.size())
+        return {};
+    const auto d = static_cast<std::size_t>(index);
+    return simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip);
+}
+
 QVariant IrXrayModel::kernelAt(int line) const
 {
     if (!m_current || m_current->hloCostChip != m_chip || line < 1)
@@ -441,5 +452,6 @@ QVariant IrXrayModel::kernelAt(int line) const
     if (static_cast<std::size_t>(line) > table.kernelOf.size())
         return {};
     const int k = table.kernelOf[static_cast<std::size_t>(line) - 1];
-    return k >= 0 && k < table.kernels.size() ? table.kernels[k] : QVariant();
+    return k >= 0 && static_cast<std::size_t>(k) < table.kernels.size()
+               ? QVariant(simqml::kernelCard(table.kernels[static_cast<std::size_t>(k)])) : QVariant();
 }

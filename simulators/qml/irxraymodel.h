@@ -28,9 +28,9 @@ class IrXrayModel : public QObject
     //  They change only when dumps load: a large dump's lines are costly to
     //  hand to QML, so what depends on the chip is in `prices`.
     Q_PROPERTY(QVariantList panes READ panes NOTIFY parsed)
-    // Per pane, on `chip`: {dots: [{line, lastLine, op, lhs, rhs, output,
-    //  contracting, batch, formula, flops, flopsText, predicted}], cost}; an
-    //  HLO pane's cost sums up its kernels (simqml::HloKernelTable), else {}.
+    // Per pane, on `chip`: {chip, dotCount, cost}; an HLO pane's cost sums
+    //  up its kernels (simqml::HloKernelTable), else {}. Each dot's card is
+    //  dotAt(pane, index).
     Q_PROPERTY(QVariantList prices READ prices NOTIFY priced)
     // [{primitive, scope, source, sourceLine, opName, lines: [[jaxpr
     //  lines], [stablehlo lines], [hlo lines]]}]
@@ -71,6 +71,10 @@ public:
     // the learner's own (the other panes belonged to another program).
     Q_INVOKABLE void loadText(const QString &text, const QString &origin);
     Q_INVOKABLE void loadFile(const QUrl &file);
+    // A pane's dot as its card shows it, on the current chip: {line,
+    // lastLine, op, lhs, rhs, output, contracting, batch, formula, flops,
+    // flopsText, sizes, predicted}, or undefined.
+    Q_INVOKABLE QVariant dotAt(int pane, int index) const;
     // The costed kernel (see simqml::HloKernelTable) that a line of the HLO
     // pane belongs to on the current chip, or undefined.
     Q_INVOKABLE QVariant kernelAt(int line) const;

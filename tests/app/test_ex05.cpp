@@ -552,3 +552,68 @@ TEST_CASE("EX05 draws no frame while nothing moves, a 2.9 MB dump open or not", 
     QTest::qWait(1000);
     CHECK(framesWithin(shell, 2000) == 0);
 }
+
+TEST_CASE("EX05 opens a dump of 118,766 chained dots and decodes any of them", "[ex05][qml][large]")
+{
+    // As the hostile-input review built it: each dot feeds the next.
+    QTemporaryDir dir;
+    const int count = 118766;
+    const QString path = dir.filePath(QStringLiteral("chain.hlo"));
+    {
+        QFile out(path);
+        REQUIRE(out.open(QIODevice::WriteOnly));
+        QByteArray text = "HloModule chain\n\nENTRY main {\n  p0 = f32[64,64]{1,0} parameter(0)\n";
+        QByteArray previous = "p0";
+        for (int i = 0; i < count; ++i) {
+            const QByteArray name = "d" + QByteArray::number(i);
+            text += (i + 1 == count ? "  ROOT " : "  ") + name + " = f32[64,64]{1,0} dot(" + previous +
+                    ", p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n";
+            previous = name;
+        }
+        text += "}\n";
+        REQUIRE(out.write(text) == text.size());
+    }
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    // The longest the window went without handling a timer tick.
+    QElapsedTimer sinceTick;
+    qint64 longestStall = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
+    sinceTick.start();
+    tick.start(10);
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(path)})));
+    const QString counted = QStringLiteral("%1 ops · %2 dots").arg(count + 1).arg(count);
+    (void)QTest::qWaitFor([&] { return shown(shell, "ex05Count_hlo") == counted; }, 60000);
+    REQUIRE(shown(shell, "ex05Count_hlo") == counted);
+    WAIT_VERIFY(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v5e")));
+    // Every dot a kernel of its own: nothing in the dump says XLA fused it.
+    CHECK(shown(shell, "ex05Cost_hlo").startsWith(QStringLiteral("%1 kernels (the dump looks unoptimized)").arg(count)));
+    WARN("longest stall of the window while the chain of dots opened: " << longestStall << " ms");
+
+    // Any dot, decoded when pointed at: the first, on the pane's line 5.
+    QObject *ex05 = shell.find("ex05");
+    REQUIRE(ex05 != nullptr);
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 2, 5)));
+    WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 64 × 64 × 64 = 524,288"));
+    const auto v5e = tpusim::roofline(tpusim::chip("v5e"), tpusim::matmul_cost([] {
+        tpusim::MatmulSpec spec;
+        spec.m = spec.k = spec.n = 64;
+        spec.in = spec.out = tpusim::DType::f32;
+        return spec;
+    }()));
+    CHECK(shown(shell, "ex05DotTime").startsWith(
+        QStringLiteral("alone on v5e: %1").arg(QString::fromStdString(tpusim::format_time(v5e.time_s)))));
+
+    // A chip switch re-costs every kernel and the card follows.
+    longestStall = 0;
+    sinceTick.start();
+    tick.start(10);
+    click(shell, "ex05chip_v6e");
+    (void)QTest::qWaitFor([&] { return shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")); }, 60000);
+    tick.stop();
+    REQUIRE(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")));
+    WAIT_VERIFY(shown(shell, "ex05DotTime").startsWith(QStringLiteral("alone on v6e: ")));
+    WARN("longest stall of the window while the chain was re-costed for v6e: " << longestStall << " ms");
+}

@@ -74,7 +74,8 @@ Item {
             for (const line of lines) {
                 const d = pane.dotOf[line - 1]
                 if (d >= 0)
-                    return { dot: ((prices[p] || {}).dots || [])[d] || null, layer: titles[p] }
+                    // Reading prices[p] ties the card to the chip's costs.
+                    return { dot: prices[p] ? xray.dotAt(p, d) || null : null, layer: titles[p] }
             }
         }
         return { dot: null, layer: "" }
