@@ -9,6 +9,14 @@
 #include "progress/store.h"
 #include "support.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
 using progress::RunLedger;
 using progress::RunRecordRow;
 using progress::Store;
@@ -119,4 +127,77 @@ TEST_CASE("a file kept before the chain is chained as it stands when it migrates
     CHECK(store.schemaVersion() == Store::kLatestSchema);
     CHECK(store.historyFinding().empty());
     CHECK(store.connection().queryInt64("SELECT count(*) FROM history_chain WHERE source = 'run_records'") == 1);
+}
+
+namespace {
+
+// Appends history until killed: a run record judged at a gate, a
+// prediction, an activity entry; one byte down `committed` after each
+// commit, so the parent knows what was kept for certain.
+[[noreturn]] void appendUntilKilled(const std::filesystem::path& file, int committed, int seed)
+{
+    try {
+        Store store = Store::open(file);
+        RunLedger ledger(store);
+        for (int i = 0;; ++i) {
+            const std::string sha = std::to_string(seed) + "-" + std::to_string(i);
+            ledger.addRunRecord(record(sha), progress::NewAttempt{"G1", i % 2 == 0, {"judged"}});
+            ledger.addPrediction("G1", "matmul", 7.4e-4 + i * 1e-9, "s");
+            store.logEvent("kept", sha, "");
+            const char one = 1;
+            if (write(committed, &one, 1) != 1) _exit(2);
+        }
+    } catch (...) {
+        _exit(1);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("processes killed at any moment while appending lose no committed row and the history verifies", "[history]")
+{
+    ScratchDir dir;
+    const auto file = dir / "killed.sqlite";
+    keepSomeHistory(file);
+    std::mt19937 random(20261204);
+    std::uniform_int_distribution<int> delayUs(200, 20000);
+    int kills = 0;
+    std::int64_t committed = 0;
+    for (int round = 0; round < 40; ++round) {
+        // Two writers at once, as two windows on one file would be.
+        int pipes[2][2];
+        pid_t children[2];
+        for (int w = 0; w < 2; ++w) {
+            REQUIRE(pipe(pipes[w]) == 0);
+            children[w] = fork();
+            REQUIRE(children[w] >= 0);
+            if (children[w] == 0) {
+                close(pipes[w][0]);
+                appendUntilKilled(file, pipes[w][1], round * 2 + w);
+            }
+            close(pipes[w][1]);
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(delayUs(random)));
+        for (int w = 0; w < 2; ++w) {
+            REQUIRE(kill(children[w], SIGKILL) == 0);
+            int status = 0;
+            REQUIRE(waitpid(children[w], &status, 0) == children[w]);
+            CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));  // not an error exit first
+            ++kills;
+            char buffer[256];
+            for (ssize_t n; (n = read(pipes[w][0], buffer, sizeof buffer)) > 0;) committed += n;
+            close(pipes[w][0]);
+        }
+        Store store = Store::open(file);
+        INFO("round " << round);
+        REQUIRE(store.historyFinding().empty());
+        const auto& c = store.connection();
+        CHECK(c.queryText("PRAGMA integrity_check") == "ok");
+        // The one record of keepSomeHistory, then every round's that a writer reported.
+        CHECK(c.queryInt64("SELECT count(*) FROM run_records") - 1 >= committed);
+        CHECK(c.queryInt64("SELECT count(*) FROM run_records") == c.queryInt64("SELECT count(*) FROM gate_attempts"));
+    }
+    CHECK(kills == 80);
+    CHECK(committed > 0);
+    WARN(kills << " writers killed mid-append; " << committed << " appends reported committed, none lost");
 }
