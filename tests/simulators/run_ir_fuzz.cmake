@@ -20,7 +20,10 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/simulators/fuzz -B ${W
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "configuring the fuzz targets failed")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2 RESULT_VARIABLE rc)
+# Without the folder in ccache's hash, a clone elsewhere reuses these objects
+# (built with -g, which would otherwise tie them to this folder).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env CCACHE_NOHASHDIR=1 ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2
+                RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "building the fuzz targets failed (is libclang-rt-14-dev installed?)")
 endif()
@@ -92,3 +95,20 @@ file(GLOB seeds ${SOURCE_DIR}/tests/simulators/profiles/*.xplane.pb
 file(COPY ${seeds} DESTINATION ${corpus})
 file(WRITE ${corpus}/trace.json "{\"traceEvents\":[{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"/device:TPU:0\"}},{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"XLA Ops\"}},{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":3,\"name\":\"fusion.1\"}]}")
 run_fuzzer(fuzz_profile ${corpus} 65536)
+
+# The drills' typed answers, seeded with answers as learners type them: the
+# first three bytes pick the card kind, the level and the seed (by their
+# values modulo the counts).
+set(corpus ${WORK_DIR}/corpus_drill_answers)
+fresh_corpus(${corpus})
+set(answers "aaa697.7 µs\n12x\nMXU" "bbf 4,096 \n4.1 ms\nHBM" "ccjf32[8,128]\n1,048,576\n[2] x [1]"
+            "dabyes\n2.5 MiB" "ebcno\n16 MB\nit does not fit" "fcd(8, 128, 512)\n1 x 0"
+            "gae ring \n1.05e6\n12 FLOP/B")
+set(n 0)
+foreach(seed IN LISTS answers)
+    math(EXPR n "${n} + 1")
+    file(WRITE ${corpus}/seed${n} "${seed}")
+endforeach()
+file(GLOB seeds ${SOURCE_DIR}/tests/simulators/fuzz-regressions/*.drill-answer)
+file(COPY ${seeds} DESTINATION ${corpus})
+run_fuzzer(fuzz_drill_answers ${corpus} 4096)
