@@ -53,12 +53,17 @@ Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject 
     loadChip();
     // What verifying the history found when the store opened, for the banner.
     StoreHealth::instance()->setHistory(QString::fromStdString(store.historyFinding()));
-    connect(this, &Course::progressChanged, this, [this] {
-        ++m_revision;
-        m_chaptersCache.reset();
-        m_piecesCache.reset();
-        m_dueCache.reset();
-    });
+}
+
+void Course::noteProgress()
+{
+    // Before the signal: QML re-reads what it binds while the signal is
+    // being emitted, ahead of any slot connected here.
+    ++m_revision;
+    m_chaptersCache.reset();
+    m_piecesCache.reset();
+    m_dueCache.reset();
+    emit progressChanged();
 }
 
 Course::~Course() = default;
@@ -283,7 +288,15 @@ QVariantMap Course::chapterPage(int number)
             page.insert("loadError", m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
         }
         try {
+            const auto states = m_store.chapterStates();
+            const bool first = std::none_of(states.begin(), states.end(), [number](const progress::ChapterState &c) {
+                return c.number == number && c.firstOpenedMs;
+            });
             m_store.noteChapterOpened(number);
+            // A chapter opened for the first time makes its drills due:
+            // progress, said once the page is made.
+            if (first)
+                QMetaObject::invokeMethod(this, &Course::noteProgress, Qt::QueuedConnection);
         } catch (const std::exception &e) {
             reportProblem(QString::fromUtf8(e.what()));
         }
@@ -377,7 +390,7 @@ bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId
         reportProblem(QString::fromUtf8(e.what()));
         return false;
     }
-    emit progressChanged();
+    noteProgress();
     return true;
 }
 
@@ -389,7 +402,7 @@ bool Course::setItemDone(int chapter, const QString &itemId, bool done)
         reportProblem(QString::fromUtf8(e.what()));
         return false;
     }
-    emit progressChanged();
+    noteProgress();
     return true;
 }
 

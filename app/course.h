@@ -183,6 +183,8 @@ private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
+    // Progress changed: the caches go, the revision moves, then progressChanged.
+    void noteProgress();
     // The gate attempts, a pass counted only with its evidence (labs/evidence.h).
     std::vector<progress::GateAttempt> countedAttempts() const;
     void buildPalette();

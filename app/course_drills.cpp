@@ -16,6 +16,7 @@
 #include <QTime>
 
 #include <algorithm>
+#include <set>
 #include <cstdint>
 
 namespace {
@@ -106,6 +107,10 @@ QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &a
         result.insert(QStringLiteral("grade"), QString::fromLatin1(grades[kept.grade]));
         result.insert(QStringLiteral("intervalDays"),
                       static_cast<int>((kept.dueAtMs - kept.reviewedAtMs) / progress::fsrs::kDayMs));
+        // A missed kind is relearnt within the session, minutes later.
+        const std::int64_t wait = kept.dueAtMs - kept.reviewedAtMs;
+        result.insert(QStringLiteral("relearnMinutes"),
+                      wait < progress::fsrs::kDayMs ? static_cast<int>(wait / 60000) : 0);
         result.insert(QStringLiteral("due"), QDateTime::fromMSecsSinceEpoch(kept.dueAtMs).date().toString(Qt::ISODate));
         // A right answer at the top level is the drill's mastery item done.
         if (kept.correct && kept.level >= tpusim::drills::max_level()) {
@@ -120,7 +125,7 @@ QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &a
         reportProblem(QString::fromUtf8(e.what()));
         return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
     }
-    emit progressChanged();
+    noteProgress();
     return result;
 }
 
@@ -166,6 +171,11 @@ QVariantList Course::drillsDueToday() const
         // Every kind's due time read once, for all the drills.
         const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
         const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
+        // A drill is first due once its chapter has been opened.
+        std::set<int> reached;
+        for (const auto &c : m_store.chapterStates())
+            if (c.firstOpenedMs)
+                reached.insert(c.number);
         for (const QVariant &p : pieces()) {
             const QVariantMap piece = p.toMap();
             if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
@@ -175,8 +185,13 @@ QVariantList Course::drillsDueToday() const
             const auto kinds = kindsOf(id);
             if (kinds.empty())
                 continue;
+            const bool seen = std::any_of(kinds.begin(), kinds.end(), [&](const std::string &k) { return lastDue.count(k) > 0; });
+            if (!seen && !reached.count(chapterOfPiece(id)))
+                continue;
             // The count alone: the header shows no other figure of a drill.
             const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
+            if (due == 0)
+                continue;
             out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
         }
         m_dueCache.emplace(today, out);

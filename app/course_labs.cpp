@@ -118,7 +118,7 @@ void Course::importRun(const QString &pathOrUrl, const QString &tag)
             result.problems << QString::fromUtf8(e.what());
         }
         if (result.stored)
-            emit progressChanged();
+            noteProgress();
         emit runImported(tag, {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
                                {"judged", result.verdict.judged}, {"passed", result.verdict.passed},
                                {"gate", result.verdict.gate}, {"reasons", result.verdict.reasons}});
@@ -146,7 +146,7 @@ bool Course::enterPrediction(const QString &gate, const QString &row, double sec
         reportProblem(QString::fromUtf8(e.what()));
         return false;
     }
-    emit progressChanged();
+    noteProgress();
     return true;
 }
 

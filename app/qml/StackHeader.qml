@@ -70,7 +70,8 @@ Rectangle {
             Row {
                 objectName: "drillsDue"
                 spacing: Theme.gapM
-                readonly property var drills: { Course.revision; return Course.drillsDueToday() }
+                // Read through revision, so progress (an answer, a chapter opened) re-counts them.
+                readonly property var drills: Course.revision >= 0 ? Course.drillsDueToday() : []
                 visible: drills.length > 0
                 MonoText {
                     text: "drills due today"

@@ -39,9 +39,7 @@ DrillReview readReview(const db::Statement& q) {
 
 int drillGrade(bool correct, int elapsedMs) {
     if (!correct) return fsrs::Again;
-    if (elapsedMs <= 30'000) return fsrs::Easy;
-    if (elapsedMs <= 180'000) return fsrs::Good;
-    return fsrs::Hard;
+    return elapsedMs <= 180'000 ? fsrs::Good : fsrs::Hard;
 }
 
 int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel) {
@@ -91,7 +89,8 @@ DrillReview DrillLedger::addReview(const NewDrillReview& in) {
     const fsrs::Memory m = fsrs::review(before, elapsedDays, r.grade);
     r.stability = m.stability;
     r.difficulty = m.difficulty;
-    r.dueAtMs = at + std::int64_t{fsrs::intervalDays(m.stability)} * fsrs::kDayMs;
+    r.dueAtMs = r.grade == fsrs::Again ? at + kRelearnStepMs
+                                       : at + std::int64_t{fsrs::intervalDays(m.stability)} * fsrs::kDayMs;
 
     db::Statement insert(c, R"sql(
         INSERT INTO drill_reviews (drill, kind, level, seed, answer, correct, fields_right, fields_asked,

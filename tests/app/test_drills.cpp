@@ -108,14 +108,14 @@ void roundOf(const char *drill, const char *piece)
         return -1;
     };
     const int kindCount = static_cast<int>(tpusim::drills::card_kinds(drill).size());
-    CHECK(dueOf() == kindCount);
+    CHECK(dueOf() == -1);  // not on the stack: its chapter is not opened, nothing reviewed
     answerByKeys(shell, first, true);
     WAIT_VERIFY(ledger.reviews(drill).size() == 1);
     const auto kept = ledger.reviews(drill).front();
     CHECK(kept.correct);
     CHECK(kept.kind == first.kind);
     CHECK(static_cast<std::uint64_t>(kept.seed) == first.seed);
-    CHECK(kept.grade >= progress::fsrs::Good);  // right, and quick
+    CHECK(kept.grade == progress::fsrs::Good);  // right, in under 3 minutes
     {
         // The kept seed regenerates the question, and the kept answer re-checks the same.
         const auto again = tpusim::drills::generate(kept.kind, kept.level, static_cast<std::uint64_t>(kept.seed));
@@ -151,7 +151,7 @@ void roundOf(const char *drill, const char *piece)
     WAIT_VERIFY(shown(shell, "drillRefusal").find("Not counted.") != std::string::npos);
     CHECK(ledger.reviews(drill).size() == 1);
 
-    // A wrong answer is kept too, graded Again, and its kind comes back tomorrow.
+    // A wrong answer is kept too, graded Again, and its kind comes back in this session.
     QObject *root = shell.findShown(piece);
     QMetaObject::invokeMethod(root, "next");
     const auto third = shownQuestion(shell, piece);
@@ -160,8 +160,9 @@ void roundOf(const char *drill, const char *piece)
     const auto wrong = ledger.reviews(drill).back();
     CHECK_FALSE(wrong.correct);
     CHECK(wrong.grade == progress::fsrs::Again);
-    CHECK(wrong.dueAtMs - wrong.reviewedAtMs == progress::fsrs::kDayMs);
+    CHECK(wrong.dueAtMs - wrong.reviewedAtMs == progress::kRelearnStepMs);
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Not quite", 0) == 0);
+    CHECK(shown(shell, "drillVerdict").find("comes back in 10 minutes, in this session.") != std::string::npos);
     shell.shot((std::string(drill) + "-wrong").c_str());
 }
 
@@ -186,4 +187,27 @@ TEST_CASE("set into its chapter's text, a drill leaves the keys to the reader un
     QObject *round = shell.findShown("d2Round");
     REQUIRE(round != nullptr);
     CHECK(round->property("compact").toBool());
+}
+
+TEST_CASE("a drill is due on the stack once its chapter is opened, never as a count of 0", "[drills][qml]")
+{
+    ShellFixture shell;
+    const auto listed = [&shell] {
+        QStringList ids;
+        for (const QVariant &v : shell.course().drillsDueToday()) {
+            CHECK(v.toMap().value(QStringLiteral("due")).toInt() > 0);
+            ids << v.toMap().value(QStringLiteral("id")).toString();
+        }
+        return ids;
+    };
+    // A new learner: no chapter opened, no drill due.
+    CHECK(listed().isEmpty());
+    CHECK(shell.findShown("drillsDue") == nullptr);
+    // Chapter 10 holds D2: opened, its card kinds are all due.
+    REQUIRE(shell.navigate(QStringLiteral("ch10")));
+    WAIT_COMPARE(listed(), QStringList{QStringLiteral("D2")});
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    const std::string kinds = std::to_string(tpusim::drills::card_kinds("D2").size());
+    WAIT_COMPARE(shown(shell, "due_D2"), "D2 · " + kinds);
+    CHECK(shell.findShown("due_D1") == nullptr);
 }

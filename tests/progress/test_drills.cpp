@@ -66,7 +66,7 @@ TEST_CASE("FSRS-5 intervals match the published formulas worked by hand", "[fsrs
 
 TEST_CASE("grades and levels follow the answers", "[drills]") {
     CHECK(drillGrade(false, 1000) == fsrs::Again);
-    CHECK(drillGrade(true, 20'000) == fsrs::Easy);
+    CHECK(drillGrade(true, 5'000) == fsrs::Good);  // quick is not easy
     CHECK(drillGrade(true, 90'000) == fsrs::Good);
     CHECK(drillGrade(true, 400'000) == fsrs::Hard);
     std::vector<DrillReview> history;
@@ -122,8 +122,31 @@ TEST_CASE("reviews are scheduled per card kind and kept across restarts", "[dril
     REQUIRE(s.perDay.size() == 7);
     CHECK(s.perDay.back().reviews == 2);
     CHECK(s.perDay[3].reviews == 1);
-    CHECK(s.due() == 0);  // matmul in 11 days; elementwise, failed today, tomorrow
+    // matmul in 11 days; elementwise, failed, comes back 10 minutes later, still today.
+    CHECK(all[2].dueAtMs == all[2].reviewedAtMs + progress::kRelearnStepMs);
+    CHECK(s.dueKinds == std::vector<std::string>{"D2.elementwise"});
     CHECK(ledger.reviews("D3").empty());
+}
+
+TEST_CASE("a kind answered wrong is relearnt in the session, then spaced out again", "[drills]") {
+    Store store = Store::openInMemory();
+    Clock clock;
+    store.setClock(clock);
+    DrillLedger ledger(store);
+    const DrillReview first = ledger.addReview(answer("D3.maps", true));
+    CHECK(first.dueAtMs == kStart + 3 * kDay);
+    *clock.now += 3 * kDay;
+    const DrillReview missed = ledger.addReview(answer("D3.maps", false, 12'000));
+    CHECK(missed.grade == fsrs::Again);
+    CHECK(missed.dueAtMs == *clock.now + progress::kRelearnStepMs);
+    CHECK(ledger.dueKinds({"D3.maps"}, *clock.now + progress::kRelearnStepMs) == std::vector<std::string>{"D3.maps"});
+    CHECK(ledger.dueKinds({"D3.maps"}, *clock.now + progress::kRelearnStepMs - 1).empty());
+    // Right on the relearning step: a same-day review, due again in whole days.
+    *clock.now += progress::kRelearnStepMs;
+    const DrillReview relearnt = ledger.addReview(answer("D3.maps", true));
+    CHECK(relearnt.grade == fsrs::Good);
+    CHECK(relearnt.stability == Approx(fsrs::stabilitySameDay(missed.stability, fsrs::Good)));
+    CHECK(relearnt.dueAtMs >= *clock.now + kDay);
 }
 
 TEST_CASE("drill reviews are append-only in SQL", "[drills]") {

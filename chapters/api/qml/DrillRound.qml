@@ -334,8 +334,9 @@ ColumnLayout {
                 visible: root.answered
                 text: !root.answered ? ""
                       : (root.result.correct ? "Right" : "Not quite: " + root.result.fieldsRight + " of " + root.result.fieldsAsked + " right")
-                        + ".  Graded " + root.result.grade + "; this kind comes back in "
-                        + root.result.intervalDays + (root.result.intervalDays === 1 ? " day." : " days.")
+                        + ".  Graded " + root.result.grade + "; this kind comes back "
+                        + (root.result.relearnMinutes > 0 ? "in " + root.result.relearnMinutes + " minutes, in this session."
+                           : "in " + root.result.intervalDays + (root.result.intervalDays === 1 ? " day." : " days."))
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
                 color: root.answered && !root.result.correct ? Theme.failed : Theme.inkText

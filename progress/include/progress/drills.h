@@ -63,9 +63,15 @@ struct DrillStats {
     std::vector<DayCount> perDay;     // the last `days` days, oldest first
 };
 
-// The grade a checked answer earns: wrong is Again; right within 30 s is
-// Easy, within 3 minutes Good, slower Hard.
+// The grade a checked answer earns: wrong is Again; right is Good, or
+// Hard when it took over 3 minutes. Speed alone never makes an answer
+// Easy: a quick right answer may still be a guess, and Easy would put the
+// kind off for weeks after one sight.
 int drillGrade(bool correct, int elapsedMs);
+
+// A kind answered wrong comes back within the session, this long after:
+// FSRS's relearning step (Anki's default of 10 minutes), not a day later.
+inline constexpr std::int64_t kRelearnStepMs = 10 * 60 * 1000;
 
 // A drill's level from its reviews, oldest first: it starts at 1, rises
 // after three right answers in a row at the current level and falls after
