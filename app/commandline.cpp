@@ -30,6 +30,8 @@ Options:
   --page-size a4|letter      With --export-report: the PDF's paper (default: the locale's).
   --learner NAME             With --export-report: the name on the report (default: the
                              name last used, else this account's name).
+  --export-progress FILE     Write a copy of the progress file as one SQLite file (what is still
+                             in its write-ahead log included), to keep or move, and exit.
   --import-run FILE          Import a lab's run record (JSON): check it, store it, judge its
                              gate when it is a measured gate run, and exit.
   --import-profile PATH      Read a jax.profiler profile (an .xplane.pb, a trace JSON, or the
@@ -43,7 +45,8 @@ Options:
 
 // Flags that take a value, and the ones that don't.
 const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--first-frame", "--open", "--size", "--export-report",
-                             "--page-size", "--learner", "--import-run", "--import-profile", "--chapters"};
+                             "--page-size", "--learner", "--import-run", "--import-profile", "--chapters",
+                             "--export-progress"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -141,6 +144,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.paper = value.toLower();
         } else if (flag == QLatin1String("--learner")) {
             o.learner = value;
+        } else if (flag == QLatin1String("--export-progress")) {
+            o.progressCopyPath = value;
         }
     }
     if ((!o.paper.isEmpty() || !o.learner.isEmpty()) && o.reportPath.isEmpty())
@@ -150,10 +155,11 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())
         return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report (--size also with --first-frame).")};
     const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) + int(!o.reportPath.isEmpty())
-                        + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty());
+                        + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty()) + int(!o.progressCopyPath.isEmpty());
     if (actions > 1)
-        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report and --import-run cannot be used together.")};
-    if (!o.profilePath.isEmpty() && (!o.reportPath.isEmpty() || !o.importPath.isEmpty() || !o.firstFramePath.isEmpty()))
+        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report, --export-progress and --import-run cannot be used together.")};
+    if (!o.profilePath.isEmpty() && (!o.reportPath.isEmpty() || !o.importPath.isEmpty() || !o.firstFramePath.isEmpty()
+                                     || !o.progressCopyPath.isEmpty()))
         return {std::nullopt, QStringLiteral("--import-profile goes alone, or with --screenshot or --layout-report.")};
     // A profile rendered opens on its page unless another is asked for.
     if (!o.profilePath.isEmpty() && !sawOpen)

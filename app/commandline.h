@@ -22,6 +22,7 @@ struct AppOptions
     QString paper;          // with --export-report: "a4" or "letter"; empty: by locale
     QString learner;        // with --export-report: the name on the report; empty: the remembered one
     QString importPath;     // non-empty: import a run record and exit
+    QString progressCopyPath; // non-empty: write a copy of the progress file and exit
     QString profilePath;    // non-empty: read a profile (and, alone, store it and exit)
     QString chapterDir;     // empty: ./chapters beside the executable
 };

@@ -68,7 +68,8 @@ int main(int argc, char *argv[])
     // A profile alone is imported and the app exits; with a picture to make, it is shown.
     const bool profileOnly = !opt.profilePath.isEmpty() && opt.screenshotPath.isEmpty() && opt.layoutReportPath.isEmpty();
     const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.reportPath.isEmpty()
-                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() || profileOnly;
+                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() || !opt.progressCopyPath.isEmpty()
+                          || profileOnly;
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -86,7 +87,7 @@ int main(int argc, char *argv[])
     // thread, the store and the chapters on one of their own, while this
     // thread readies the fonts, answering the reading between steps
     // (answerReading).
-    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty() && !profileOnly;
+    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty() && opt.progressCopyPath.isEmpty() && !profileOnly;
     CourseData data(opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath,
                     opt.chapterDir.isEmpty()
                         ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
@@ -111,6 +112,17 @@ int main(int argc, char *argv[])
         if (shell)
             shell->answerReading();
     };
+
+    if (!opt.progressCopyPath.isEmpty()) {
+        try {
+            store.copyTo(opt.progressCopyPath.toStdString());
+        } catch (const progress::StoreError &e) {
+            return fail(1, QString::fromUtf8(e.what()));
+        }
+        std::printf("Wrote a copy of %s to %s (%lld bytes).\n", store.file().string().c_str(), qPrintable(opt.progressCopyPath),
+                    static_cast<long long>(QFileInfo(opt.progressCopyPath).size()));
+        return 0;
+    }
 
     if (!opt.importPath.isEmpty()) {
         ImportOutcome result;

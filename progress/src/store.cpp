@@ -95,6 +95,42 @@ const std::string& Store::verifyHistory() {
     return history_;
 }
 
+void Store::copyTo(const std::filesystem::path& target) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(target, ec) && fs::equivalent(target, file(), ec)) {
+        throw StoreError(StoreError::Kind::CannotOpen, target,
+                         target.string() + " is the progress file itself; choose another file for the copy.");
+    }
+    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    if (!fs::is_directory(folder, ec)) {
+        throw StoreError(StoreError::Kind::CannotOpen, target,
+                         "The folder " + folder.string() + " does not exist, so the copy cannot be written there.");
+    }
+    if (fs::is_directory(target, ec)) {
+        throw StoreError(StoreError::Kind::CannotOpen, target, target.string() + " is a folder; name a file for the copy.");
+    }
+    // Appended piece by piece: GCC 12 warns falsely on "." + string (bug 105651).
+    std::string hidden(".");
+    hidden.append(target.filename().string()).append(".partial");
+    const fs::path partial = folder / hidden;
+    fs::remove(partial, ec);
+    try {
+        db::Statement vacuum(connection_, "VACUUM INTO ?1");
+        vacuum.bind(1, partial.string()).run();
+    } catch (const StoreError& e) {
+        fs::remove(partial, ec);
+        throw StoreError(e.kind(), target, "The copy of " + file().string() + " was not written to " + target.string() +
+                                               ": " + e.what());
+    }
+    fs::rename(partial, target, ec);
+    if (ec) {
+        fs::remove(partial, ec);
+        throw StoreError(StoreError::Kind::Io, target,
+                         "The copy could not be put in place as " + target.string() + ": " + ec.message() + ".");
+    }
+}
+
 int Store::schemaVersion() const { return static_cast<int>(connection_.queryInt64("PRAGMA user_version")); }
 
 void Store::setClock(Clock clock) { clock_ = clock ? std::move(clock) : Clock(&Store::systemClockMs); }

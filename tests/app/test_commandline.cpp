@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "commandline.h"
+
+#include <progress/runs.h>
+#include <progress/store.h>
 #include "support.h"
 
 #include <QFile>
@@ -119,4 +122,36 @@ TEST_CASE("a progress file that is not a database is refused and left untouched"
     CHECK(readFile(path) == before);
     CHECK_FALSE(QFile::exists(out));
     CHECK_FALSE(QFile::exists(path + QStringLiteral("-wal")));
+}
+
+TEST_CASE("--export-progress writes one file that holds what the -wal held", "[commandline][binary]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+    // A record imported: the store now has history, some of it in its -wal
+    // while a connection stays open.
+    REQUIRE(runApp({"--db", db, "--import-run", QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs/examples/L07.json")}).exitCode == 0);
+    const QString copy = dir.filePath(QStringLiteral("copy.sqlite"));
+    {
+        progress::Store open = progress::Store::open(db.toStdString());
+        progress::RunLedger(open).addPrediction("G0", "matmul-4096", 7.0e-4, "s");  // in the -wal
+        const RunResult r = runApp({"--db", db, "--export-progress", copy});
+        CHECK(r.exitCode == 0);
+        CHECK(r.out.startsWith("Wrote a copy of "));
+    }
+    progress::Store copied = progress::Store::open(copy.toStdString());
+    CHECK(copied.historyFinding().empty());
+    CHECK(progress::RunLedger(copied).runRecords().size() == 1);
+    CHECK(progress::RunLedger(copied).predictions("G0").size() == 1);
+    CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral(".copy.sqlite.partial"))));
+
+    // Refused in one sentence: the progress file itself, a folder that is not there.
+    for (const QString &bad : {db, dir.filePath(QStringLiteral("no/such/folder/c.sqlite"))}) {
+        INFO(bad.toStdString());
+        const RunResult r = runApp({"--db", db, "--export-progress", bad});
+        CHECK(r.exitCode == 1);
+        CHECK(r.err.trimmed().count('\n') == 0);
+    }
+    CHECK(progress::Store::open(db.toStdString()).historyFinding().empty());
 }
