@@ -446,7 +446,17 @@ QString Course::exportReport(const QString &pathOrUrl, const QString &learner, c
     const QUrl url(pathOrUrl);
     const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl.trimmed();
     if (path.isEmpty())
-        return QStringLiteral("Name a file to write, ending in .pdf, .html or .json.");
+        return QStringLiteral("Name a file to write, ending in .pdf, .html, .json or .sqlite.");
+    // .sqlite: the progress file itself, copied whole (Store::copyTo).
+    if (path.endsWith(QLatin1String(".sqlite"), Qt::CaseInsensitive)) {
+        try {
+            m_store.copyTo(path.toStdString());
+        } catch (const progress::StoreError &e) {
+            return QString::fromUtf8(e.what());
+        }
+        reportsettings::rememberFolder(QFileInfo(path).absolutePath());
+        return {};
+    }
     const QString name = learner.trimmed().isEmpty() ? reportsettings::learnerName() : learner.trimmed();
     const ReportFile file{path, paperNamed(paper).value_or(paperForLocale(QLocale::system())), true};
     QString error;

@@ -49,7 +49,7 @@ Popup {
 
     function filterFor(file) {
         const lower = file.toLowerCase()
-        return lower.endsWith(".html") ? 1 : lower.endsWith(".json") ? 2 : 0
+        return lower.endsWith(".html") ? 1 : lower.endsWith(".json") ? 2 : lower.endsWith(".sqlite") ? 3 : 0
     }
 
     background: Rectangle { radius: Theme.radius * 1.5; color: Theme.card; border.color: Theme.cardBorder }
@@ -61,7 +61,8 @@ Popup {
         title: "Export the progress report"
         fileMode: FileDialog.SaveFile
         acceptLabel: "Choose"
-        nameFilters: ["PDF document (*.pdf)", "Web page, one file (*.html)", "JSON data (*.json)"]
+        nameFilters: ["PDF document (*.pdf)", "Web page, one file (*.html)", "JSON data (*.json)",
+                      "Progress file, a copy (*.sqlite)"]
         onAccepted: {
             path.text = Course.localPath(selectedFile)
             root.message = ""
@@ -78,7 +79,7 @@ Popup {
         }
         Text {
             Layout.fillWidth: true
-            text: "A summary page (stages, chapters, your measured runs on the roofline, predicted against measured), then every gate attempt, every run and every chapter's mastery work. The file's ending picks the format: .pdf, .html (one self-contained page) or .json."
+            text: "A summary page (stages, chapters, your measured runs on the roofline, predicted against measured), then every gate attempt, every run and every chapter's mastery work. The file's ending picks the format: .pdf, .html (one self-contained page) or .json; .sqlite writes a copy of your progress file itself, to keep or move to another machine."
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
             color: Theme.inkMuted
             wrapMode: Text.WordWrap

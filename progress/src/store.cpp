@@ -103,9 +103,10 @@ void Store::copyTo(const std::filesystem::path& target) const {
                          target.string() + " is the progress file itself; choose another file for the copy.");
     }
     const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    fs::create_directories(folder, ec);  // as a report is written: its folders made
     if (!fs::is_directory(folder, ec)) {
         throw StoreError(StoreError::Kind::CannotOpen, target,
-                         "The folder " + folder.string() + " does not exist, so the copy cannot be written there.");
+                         "The folder " + folder.string() + " could not be created, so the copy was not written.");
     }
     if (fs::is_directory(target, ec)) {
         throw StoreError(StoreError::Kind::CannotOpen, target, target.string() + " is a folder; name a file for the copy.");

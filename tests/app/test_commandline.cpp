@@ -146,8 +146,12 @@ TEST_CASE("--export-progress writes one file that holds what the -wal held", "[c
     CHECK(progress::RunLedger(copied).predictions("G0").size() == 1);
     CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral(".copy.sqlite.partial"))));
 
-    // Refused in one sentence: the progress file itself, a folder that is not there.
-    for (const QString &bad : {db, dir.filePath(QStringLiteral("no/such/folder/c.sqlite"))}) {
+    // Its folders are made, as a report's are.
+    const QString nested = dir.filePath(QStringLiteral("backups/2026/p.sqlite"));
+    CHECK(runApp({"--db", db, "--export-progress", nested}).exitCode == 0);
+    CHECK(progress::Store::open(nested.toStdString()).historyFinding().empty());
+    // Refused in one sentence: the progress file itself, a folder that cannot be made.
+    for (const QString &bad : {db, db + QStringLiteral("/inside/c.sqlite")}) {
         INFO(bad.toStdString());
         const RunResult r = runApp({"--db", db, "--export-progress", bad});
         CHECK(r.exitCode == 1);

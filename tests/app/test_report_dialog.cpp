@@ -69,6 +69,15 @@ TEST_CASE("Ctrl+E exports into a folder it makes, and the dialog starts there ne
     QMetaObject::invokeMethod(picker, "reject");
     WAIT_VERIFY(!picker->property("visible").toBool());
 
+    // .sqlite: the progress file itself, copied whole.
+    const QString copy = QDir(out.path()).filePath(QStringLiteral("backups/progress.sqlite"));
+    retype(shell, path, copy);
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(text(message), QStringLiteral("Written to ") + copy);
+    QFile sqlite(copy);
+    REQUIRE(sqlite.open(QIODevice::ReadOnly));
+    CHECK(sqlite.read(15) == "SQLite format 3");
+
     // A folder that cannot be made: one sentence, and nothing written.
     QFile blocker(QDir(out.path()).filePath(QStringLiteral("a-file")));
     REQUIRE(blocker.open(QIODevice::WriteOnly));

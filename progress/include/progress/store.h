@@ -90,8 +90,9 @@ public:
 
     // Writes the whole store, its write-ahead log folded in, to `target` as
     // one SQLite file (VACUUM INTO): what to copy elsewhere, since the
-    // .sqlite file alone may lack what is still in its -wal. Written beside
-    // the target and renamed into place, so `target` is whole or untouched.
+    // .sqlite file alone may lack what is still in its -wal. Its folders are
+    // made; it is written beside the target and renamed into place, so
+    // `target` is whole or untouched.
     // Throws StoreError with one sentence; never writes over the store itself.
     void copyTo(const std::filesystem::path& target) const;
     const std::string& verifyHistory();
