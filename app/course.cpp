@@ -523,4 +523,5 @@ void Course::buildPalette()
     entries.append({QStringLiteral("stack"), QStringLiteral("page"), QStringLiteral("The stack"),
                     QStringLiteral("the top of the descent"), QStringLiteral("home top start")});
     m_palette->setEntries(entries);
+    m_palette->setTextSearch([this](const QString &query) { return searchText(query); });
 }

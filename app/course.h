@@ -14,6 +14,7 @@
 #include "labs/profiledops.h"
 #include <progress/runs.h>
 #include <chapters/chapterdocument.h>
+#include <chapters/chaptersearch.h>
 #include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
 
@@ -183,6 +184,10 @@ private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
+    // A chapter's parsed text, its plugin loaded on first asking; null when it has none.
+    const course::ChapterDocument *documentOf(int number);
+    // The palette's hits in the chapters' text (chapters/chaptersearch.h).
+    QList<PaletteModel::Entry> searchText(const QString &query);
     // Progress changed: the caches go, the revision moves, then progressChanged.
     void noteProgress();
     // The gate attempts, a pass counted only with its evidence (labs/evidence.h).
@@ -211,6 +216,7 @@ private:
     // Chapters by number; exhibits from kExhibitKeys on, two keys each
     // (the artifact, then its notes), handed out as they are first opened.
     QHash<int, course::ChapterDocument> m_documents;
+    std::optional<QList<course::TextSection>> m_sections;  // for searchText, read on first use
     QHash<QString, QVariantMap> m_exhibits;
     static constexpr int kExhibitKeys = 1000;
     void applyTextStyle(const QVariantMap &style);

@@ -2,6 +2,8 @@
 // numbers filled, and one block again when the learner drags an input.
 #include "course.h"
 
+#include <chapters/chaptersearch.h>
+
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinfo.h>
 #include <chapters/chapterinterface.h>
@@ -94,17 +96,43 @@ void Course::applyTextStyle(const QVariantMap &style)
     m_codePalette = paletteOf(style.value("code").toMap());
 }
 
-QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+const course::ChapterDocument *Course::documentOf(int number)
 {
-    applyTextStyle(style);
     if (!m_documents.contains(number)) {
         course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
         if (!plugin)
-            return {};
+            return nullptr;
         const QString text = plugin->textMarkdown();
         m_documents.insert(number, course::parseChapter(plugin->introMarkdown()
                                                         + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text)));
     }
+    return &m_documents[number];
+}
+
+QList<PaletteModel::Entry> Course::searchText(const QString &query)
+{
+    // The chapters' sections, read once, when a search first needs them.
+    if (!m_sections) {
+        m_sections.emplace();
+        for (const course::ChapterInfo &c : m_catalog.chapters())
+            if (const course::ChapterDocument *doc = documentOf(c.number))
+                m_sections->append(course::sectionsOf(c.number, c.title, *doc));
+    }
+    QList<PaletteModel::Entry> entries;
+    for (const course::TextHit &hit : course::searchSections(*m_sections, query)) {
+        const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
+        entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor, QStringLiteral("in the text"),
+                        hit.heading, QStringLiteral("ch %1 · %2").arg(hit.chapter, 2, 10, QLatin1Char('0')).arg(hit.snippet),
+                        QString(), true});
+    }
+    return entries;
+}
+
+QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+{
+    applyTextStyle(style);
+    if (!documentOf(number))
+        return {};
     // Only the outline here: each block is filled when the reader builds it,
     // so opening a chapter converts no more than the blocks it shows.
     const course::ChapterDocument &doc = m_documents[number];

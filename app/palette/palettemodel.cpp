@@ -50,6 +50,8 @@ void PaletteModel::refilter()
     for (const Scored &s : scored)
         if (s.score >= floor)
             m_matches.append(*s.entry);
+    if (m_textSearch && m_query.trimmed().size() >= kTextQueryLength)
+        m_matches.append(m_textSearch(m_query));
     endResetModel();
     emit countChanged();
 }

@@ -4,6 +4,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 // Everything the command palette can jump to, filtered and ranked by a
 // query: what exists before what is not built yet, then the best match
 // first; matches far weaker than the best are dropped, so a few letters
@@ -30,6 +32,12 @@ public:
     explicit PaletteModel(QObject *parent = nullptr);
 
     void setEntries(QList<Entry> entries);
+    // Hits in the chapters' text for a query, listed after the entries
+    // that match by name (see chapters/chaptersearch.h).
+    using TextSearch = std::function<QList<Entry>(const QString &query)>;
+    void setTextSearch(TextSearch search) { m_textSearch = std::move(search); }
+    // A query this long or longer is also looked up in the text.
+    static constexpr int kTextQueryLength = 3;
     const QList<Entry> &matches() const { return m_matches; }
 
     QString query() const { return m_query; }
@@ -48,6 +56,7 @@ signals:
 private:
     void refilter();
 
+    TextSearch m_textSearch;
     QList<Entry> m_entries;
     QList<Entry> m_matches;
     QString m_query;

@@ -58,7 +58,7 @@ Popup {
             id: field
             objectName: "paletteField"
             Layout.fillWidth: true
-            placeholderText: "Jump to a chapter, stage, piece, the bench or the report…"
+            placeholderText: "Jump to a chapter, stage, piece, the bench or the report, or search the text…"
             font.family: Theme.sans
             font.pixelSize: Theme.subheadingSize
             color: Theme.inkText
@@ -115,6 +115,7 @@ Popup {
                         Text {
                             Layout.fillWidth: true
                             text: row.title
+                            textFormat: Text.PlainText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
                             color: Theme.inkText
@@ -122,6 +123,7 @@ Popup {
                         Text {
                             Layout.fillWidth: true
                             text: row.subtitle
+                            textFormat: Text.PlainText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.tinySize
                             color: Theme.inkMuted

@@ -1,0 +1,139 @@
+#include <chapters/chaptersearch.h>
+
+#include "liveslots.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+#include <QTextDocumentFragment>
+
+#include <algorithm>
+
+namespace course {
+
+namespace {
+
+// Rich text as the reader would show it, without its live numbers (their
+// values depend on the chip; the words around them are what is searched).
+QString plainOf(const QString &richText)
+{
+    QString text = liveslots::substitute(richText, [](int) { return QString(); });
+    if (text.contains(QLatin1Char('<')) || text.contains(QLatin1Char('&')))
+        text = QTextDocumentFragment::fromHtml(text).toPlainText();
+    return text.simplified();
+}
+
+QStringList wordsOf(const QString &query)
+{
+    QStringList words;
+    for (const QString &w : query.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        if (w.size() >= 2)
+            words << w;
+    return words;
+}
+
+bool isWordChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
+
+// Where `word` starts in `text` (case-insensitive), and whether it stands
+// alone there; -1 when it does not occur.
+std::pair<qsizetype, bool> find(const QString &text, const QString &word)
+{
+    qsizetype first = -1;
+    for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0;
+         at = text.indexOf(word, at + 1, Qt::CaseInsensitive)) {
+        const bool startsWord = at == 0 || !isWordChar(text.at(at - 1));
+        const qsizetype end = at + word.size();
+        const bool endsWord = end >= text.size() || !isWordChar(text.at(end));
+        if (first < 0)
+            first = at;
+        if (startsWord && endsWord)
+            return {at, true};
+    }
+    return {first, false};
+}
+
+QString snippetAt(const QString &text, qsizetype at, qsizetype length)
+{
+    constexpr qsizetype before = 40, after = 80;
+    qsizetype from = std::max<qsizetype>(0, at - before);
+    qsizetype to = std::min(text.size(), at + length + after);
+    // Cut at spaces, so no word is halved.
+    if (from > 0) {
+        const qsizetype space = text.indexOf(QLatin1Char(' '), from);
+        if (space >= 0 && space < at)
+            from = space + 1;
+    }
+    if (to < text.size()) {
+        const qsizetype space = text.lastIndexOf(QLatin1Char(' '), to);
+        if (space > at + length)
+            to = space;
+    }
+    return (from > 0 ? QStringLiteral("…") : QString()) + text.mid(from, to - from)
+           + (to < text.size() ? QStringLiteral("…") : QString());
+}
+
+} // namespace
+
+QList<TextSection> sectionsOf(int chapter, const QString &chapterTitle, const ChapterDocument &doc)
+{
+    QList<TextSection> sections{{chapter, QString(), chapterTitle, QString()}};
+    for (const DocBlock &block : doc.blocks) {
+        if (block.kind == DocBlock::Kind::Heading) {
+            sections.append({chapter, block.anchor, block.title.simplified(), QString()});
+            continue;
+        }
+        QString &text = sections.last().text;
+        const auto add = [&text](const QString &words) {
+            if (words.isEmpty())
+                return;
+            if (!text.isEmpty())
+                text += QLatin1Char(' ');
+            text += words;
+        };
+        for (const QString &t : block.texts)
+            add(plainOf(t));
+        if (block.kind == DocBlock::Kind::Code)
+            add(block.code.simplified());
+        if (block.kind == DocBlock::Kind::Figure)
+            add(block.caption.simplified());
+    }
+    sections.erase(std::remove_if(sections.begin(), sections.end(),
+                                  [](const TextSection &s) { return s.text.isEmpty() && s.anchor.isEmpty(); }),
+                   sections.end());
+    return sections;
+}
+
+QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit)
+{
+    const QStringList words = wordsOf(query);
+    QList<TextHit> hits;
+    if (words.isEmpty())
+        return hits;
+    for (const TextSection &s : sections) {
+        int score = 0;
+        qsizetype firstAt = -1, firstLength = 0;
+        bool all = true;
+        for (const QString &w : words) {
+            const auto [inHeading, headingWhole] = find(s.heading, w);
+            const auto [inText, textWhole] = find(s.text, w);
+            if (inHeading < 0 && inText < 0) {
+                all = false;
+                break;
+            }
+            score += (inHeading >= 0 ? 4 : 0) + (headingWhole || textWhole ? 2 : 1);
+            if (inText >= 0 && (firstAt < 0 || inText < firstAt)) {
+                firstAt = inText;
+                firstLength = w.size();
+            }
+        }
+        if (!all)
+            continue;
+        hits.append({s.chapter, s.anchor, s.heading,
+                     firstAt >= 0 ? snippetAt(s.text, firstAt, firstLength) : snippetAt(s.text, 0, 0), score});
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });
+    if (hits.size() > limit)
+        hits.resize(limit);
+    return hits;
+}
+
+} // namespace course
