@@ -58,7 +58,7 @@ Popup {
             id: field
             objectName: "paletteField"
             Layout.fillWidth: true
-            placeholderText: "Jump to a chapter, stage, piece, the bench or the report, or search the text…"
+            placeholderText: "Jump to a chapter, piece or page, or search the text…"
             font.family: Theme.sans
             font.pixelSize: Theme.subheadingSize
             color: Theme.inkText

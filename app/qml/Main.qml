@@ -220,7 +220,13 @@ Window {
         active: false
         source: "ReportDialog.qml"
     }
+    Loader {
+        id: shortcutsLoader
+        active: false
+        source: "ShortcutsCard.qml"
+    }
     function openPalette() { made(paletteLoader).open() }
+    function openShortcuts() { made(shortcutsLoader).open() }
     function closePalette() { if (paletteLoader.item) paletteLoader.item.close() }
     function openReport() { made(reportLoader).open() }
 
@@ -251,4 +257,13 @@ Window {
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
     Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup; onActivated: window.goBack() }
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
+    Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
+    Shortcut { sequences: ["F1"]; enabled: !window.keysInPopup; onActivated: window.openShortcuts() }
+    // "?" only where it is not being typed into a field.
+    Shortcut { sequences: ["?", "Shift+?"]; enabled: !window.keysInPopup && !window.keysInText; onActivated: window.openShortcuts() }
+    readonly property bool keysInText: {
+        const name = String(window.activeFocusItem)
+        return name.startsWith("QQuickTextInput") || name.startsWith("QQuickTextField")
+            || name.startsWith("QQuickTextEdit") || name.startsWith("QQuickTextArea")
+    }
 }

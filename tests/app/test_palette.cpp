@@ -195,3 +195,35 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     shell.waitUntilBuilt();
     shell.shot("palette-text-hit-opened");
 }
+
+TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    QTest::keyClick(window, Qt::Key_F1);
+    WAIT_VERIFY(shell.findShown("shortcutsTitle") != nullptr);
+    const QList<QObject *> keys = shell.findAll("shortcutKey");
+    QStringList named;
+    for (QObject *k : keys)
+        named << k->property("text").toString();
+    CHECK(named.contains(QStringLiteral("Ctrl+K")));
+    CHECK(named.contains(QStringLiteral("Ctrl+Q")));
+    shell.shot("shortcuts-card");
+    QTest::keyClick(window, Qt::Key_Escape);
+    WAIT_VERIFY(shell.findShown("shortcutsTitle") == nullptr);
+    CHECK(window->property("page").toString() == QStringLiteral("stack"));
+
+    QTest::keyClick(window, Qt::Key_Question, Qt::ShiftModifier, '?');
+    WAIT_VERIFY(shell.findShown("shortcutsTitle") != nullptr);
+    QTest::keyClick(window, Qt::Key_Escape);
+    WAIT_VERIFY(shell.findShown("shortcutsTitle") == nullptr);
+
+    // In the palette's field, ? is a character of the query.
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    auto *field = shell.find("paletteField");
+    REQUIRE(field != nullptr);
+    WAIT_VERIFY(field->property("activeFocus").toBool());
+    shell.typeText(QStringLiteral("why?"));
+    WAIT_COMPARE(field->property("text").toString(), QStringLiteral("why?"));
+    CHECK(shell.findShown("shortcutsTitle") == nullptr);
+}
