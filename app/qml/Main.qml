@@ -136,6 +136,8 @@ Window {
         anchors.fill: parent
         visible: window.page === "stack"
         onOpenPlace: place => window.navigate(place)
+        // The keys scroll the stack from launch: Page Down and End work at once.
+        Component.onCompleted: forceActiveFocus()
     }
 
     // The pages other than the stack are made the first time they are
