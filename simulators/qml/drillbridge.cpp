@@ -60,7 +60,7 @@ QVariantMap drillCheck(const QString &kind, int level, std::uint64_t seed, const
             typed[it.key().toStdString()] = it.value().toString().toStdString();
         const d::Check c = d::check(q, typed);
         if (c.refused)
-            return {{"refused", true}, {"refusal", qs(c.refusal)}};
+            return {{"refused", true}, {"refusal", qs(c.refusal)}, {"refusedField", qs(c.refused_field)}};
         QVariantList fields, steps;
         for (const d::FieldResult &f : c.fields) {
             QString label;

@@ -150,6 +150,9 @@ void roundOf(const char *drill, const char *piece)
     }
     WAIT_VERIFY(shown(shell, "drillRefusal").find("Not counted.") != std::string::npos);
     CHECK(ledger.reviews(drill).size() == 1);
+    // The keys are back in the field that could not be read, its text selected.
+    WAIT_COMPARE(focusedName(shell), QStringLiteral("drillField_") + QString::fromStdString(second.fields.front().id));
+    CHECK(shell.window()->activeFocusItem()->property("selectedText").toString() == QStringLiteral("soon"));
 
     // A wrong answer is kept too, graded Again, and its kind comes back in this session.
     QObject *root = shell.findShown(piece);
@@ -164,6 +167,12 @@ void roundOf(const char *drill, const char *piece)
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Not quite", 0) == 0);
     CHECK(shown(shell, "drillVerdict").find("comes back in 10 minutes, in this session.") != std::string::npos);
     shell.shot((std::string(drill) + "-wrong").c_str());
+
+    // Escape leaves the drill for the stack, from a field too.
+    QMetaObject::invokeMethod(root, "next");
+    WAIT_VERIFY(focusedName(shell).startsWith(QStringLiteral("drillField_")));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
 
 } // namespace

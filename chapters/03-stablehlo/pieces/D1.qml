@@ -49,7 +49,7 @@ FocusScope {
             onCheckRequested: (answers, elapsedMs) => {
                 const r = Course.drillCheck(root.question, answers, elapsedMs)
                 if (r.refused) {
-                    round.refusal = r.refusal
+                    round.refuse(r.refusal, r.refusedField)
                     return
                 }
                 round.refusal = ""

@@ -77,6 +77,17 @@ ColumnLayout {
             }
         submit()
     }
+    // An answer that could not be read: the sentence shown, and the keys
+    // back in the field it was about, its text selected to retype.
+    function refuse(sentence, fieldId) {
+        refusal = sentence
+        const i = fields.findIndex(f => f.id === fieldId)
+        const f = fieldItem(i >= 0 ? i : 0)
+        if (f) {
+            f.forceActiveFocus()
+            f.selectAll()
+        }
+    }
     function submit() {
         if (answered) return
         engaged = true

@@ -125,6 +125,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
         if (!c) {
             out.refused = true;
             out.refusal = why;
+            out.refused_field = f.id;
             return out;
         }
         canonical[f.id] = *c;
@@ -159,6 +160,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             if (!c) {
                 out.refused = true;
                 out.refusal = why;
+                out.refused_field = f.id;
                 return out;
             }
             r.read_as = *c;
@@ -170,6 +172,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             if (!v) {
                 out.refused = true;
                 out.refusal = why;
+                out.refused_field = f.id;
                 return out;
             }
             r.read_as = dims_text(*v);
@@ -179,6 +182,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             if (!v) {
                 out.refused = true;
                 out.refusal = why;
+                out.refused_field = f.id;
                 return out;
             }
             r.read_as = pairs_text(v->first, v->second);
@@ -196,6 +200,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             if (!v) {
                 out.refused = true;
                 out.refusal = why;
+                out.refused_field = f.id;
                 return out;
             }
             r.read_as = f.type == FieldType::time    ? format_time(*v)

@@ -85,6 +85,7 @@ struct FieldResult {
 struct Check {
     bool refused = false;     // the answer could not be read: not graded
     std::string refusal;      // one sentence when refused
+    std::string refused_field;  // the id of the field whose text could not be read
     bool correct = false;     // every asked field right
     int fields_right = 0;
     int fields_asked = 0;
