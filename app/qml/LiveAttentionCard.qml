@@ -44,7 +44,9 @@ Rectangle {
     Timer {
         interval: 1800
         repeat: true
-        running: root.animate && root.visible
+        // Still while the window is in the background or minimized: a
+        // learner elsewhere is not watching it step.
+        running: root.animate && root.visible && root.Window.active
         onTriggered: root.step = (root.step + 1) % (root.blocks + 1)
     }
 
