@@ -17,6 +17,9 @@ Popup {
     padding: Theme.gapL
     modal: true
     focus: true
+    // A click beside the dialog does not throw away what was typed: Escape
+    // or the buttons close it.
+    closePolicy: Popup.CloseOnEscape
     property string message: ""
     property bool failed: false
     property string paper: "A4"

@@ -1,5 +1,7 @@
 #include "reportformat.h"
 
+#include <QLocale>
+
 #include <QStringList>
 
 #include <algorithm>
@@ -61,11 +63,19 @@ QString duration(double seconds)
     return withUnit(seconds, 2, "s");
 }
 
-QString day(const QDateTime &t) { return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd")) : QStringLiteral("—"); }
+// As a person writes a date ("4 Dec 2026"), in English whatever the
+// locale, as the rest of the report is; the JSON keeps ISO 8601.
+QString day(const QDateTime &t)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedKingdom);
+    return t.isValid() ? english.toString(t.toUTC().date(), QStringLiteral("d MMM yyyy")).replace(QLatin1Char(' '), kNoBreakSpace)
+                       : QStringLiteral("—");
+}
 
 QString minute(const QDateTime &t)
 {
-    return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) + kNoBreakSpace + QStringLiteral("UTC")
+    return t.isValid() ? day(t) + QStringLiteral(", ") + t.toUTC().toString(QStringLiteral("HH:mm")) + kNoBreakSpace
+                             + QStringLiteral("UTC")
                        : QStringLiteral("—");
 }
 

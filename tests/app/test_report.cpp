@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QLocale>
 #include <QTemporaryDir>
 
 namespace {
@@ -303,14 +304,19 @@ TEST_CASE("no table cell of the PDF breaks inside a word or a number", "[report]
         const QJsonObject run = v.toObject();
         words << run["shape"].toObject()["text"].toString().split(QLatin1Char(' '))
               << run["shape"].toObject()["axes"].toString().split(QLatin1Char(' '))
-              << run["deviceKind"].toString().split(QLatin1Char(' ')) << run["date"].toString().left(10);
+              << run["deviceKind"].toString().split(QLatin1Char(' '));
+        // The run's date as the report writes it, "29 Nov 2026", kept on one line.
+        const QDate date = QDateTime::fromString(run["date"].toString(), Qt::ISODate).toUTC().date();
+        words << QLocale(QLocale::English, QLocale::UnitedKingdom).toString(date, QStringLiteral("d MMM yyyy"));
     }
     words.removeDuplicates();
     const QStringList lines = layout.split(QLatin1Char('\n'));
     for (const QString &word : words) {
         INFO("the word " << word.toStdString());
         const bool whole = std::any_of(lines.begin(), lines.end(), [&](const QString &line) {
-            return QRegularExpression(QStringLiteral("(^|\\s)%1(\\s|$)").arg(QRegularExpression::escape(word))).match(line).hasMatch();
+            // A space in a word is a no-break space in the PDF: either matches.
+            const QString pattern = QRegularExpression::escape(word).replace(QStringLiteral("\\ "), QStringLiteral("[\\s\\x{00a0}]"));
+            return QRegularExpression(QStringLiteral("(^|\\s)%1(\\s|$)").arg(pattern)).match(line).hasMatch();
         });
         CHECK(whole);
     }

@@ -44,6 +44,12 @@ TEST_CASE("Ctrl+E exports into a folder it makes, and the dialog starts there ne
     const QString target = QDir(out.path()).filePath(QStringLiteral("reports/2026/progress.pdf"));
     retype(shell, learner, QStringLiteral("Grace Hopper"));
     retype(shell, path, target);
+    // A click beside the dialog keeps it, and what was typed.
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, QPoint(4, 4));
+    QTest::qWait(100);
+    CHECK(ShellFixture::isShown(path));
+    CHECK(text(path) == target);
+    QMetaObject::invokeMethod(path, "forceActiveFocus");
     QTest::keyClick(window, Qt::Key_Return);
     QObject *message = shell.find("reportMessage");
     WAIT_COMPARE(text(message), QStringLiteral("Written to ") + target);
