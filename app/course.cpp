@@ -517,6 +517,9 @@ void Course::buildPalette()
     entries.append({QStringLiteral("profile"), QStringLiteral("page"), QStringLiteral("Your profile, measured"),
                     QStringLiteral("open a jax.profiler profile: every op's device time beside its prediction"),
                     QStringLiteral("profile xprof trace xplane measured device time ops")});
+    entries.append({QStringLiteral("about"), QStringLiteral("page"), QStringLiteral("About tpu-course"),
+                    QStringLiteral("version, commit, the validation table, licences"),
+                    QStringLiteral("version licence license build credits")});
     entries.append({QStringLiteral("report"), QStringLiteral("page"), QStringLiteral("Export the progress report"),
                     QStringLiteral("PDF, HTML or JSON: chapters, stages, gates and every attempt"),
                     QStringLiteral("pdf html json export")});

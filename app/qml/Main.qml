@@ -52,7 +52,7 @@ Window {
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; openPalette(); return true }
         if (place === "report") { openReport(); return true }
-        if (place === "bench" || place === "chips" || place === "validation" || place === "profile") {
+        if (place === "bench" || place === "chips" || place === "validation" || place === "profile" || place === "about") {
             previous = page === place ? previous : page
             page = place
             if (place === "validation")
@@ -202,6 +202,14 @@ Window {
             window.wire(item, "profilePage")
             item.openInXray.connect(window.openInXray)
         }
+    }
+
+    Loader {
+        anchors.fill: parent
+        active: window.page === "about" || item !== null
+        visible: window.page === "about"
+        source: "qrc:/qt/qml/TpuCourse/About/AboutPage.qml"
+        onLoaded: window.wire(item, "aboutPage")
     }
 
     // Over every page, at its foot: a store that failed or does not verify.

@@ -5,6 +5,8 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 
+#include <tpusim/published.h>
+
 #include <QTest>
 
 #include <algorithm>
@@ -226,4 +228,25 @@ TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape close
     shell.typeText(QStringLiteral("why?"));
     WAIT_COMPARE(field->property("text").toString(), QStringLiteral("why?"));
     CHECK(shell.findShown("shortcutsTitle") == nullptr);
+}
+
+TEST_CASE("the About page gives the version, the validation table and the licences", "[palette][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("about")));
+    WAIT_VERIFY(shell.findShown("aboutTitle") != nullptr);
+    QObject *version = shell.findShown("aboutVersion");
+    REQUIRE(version != nullptr);
+    CHECK(version->property("value").toString() == QStringLiteral(TPU_COURSE_VERSION));
+    QObject *table = shell.findShown("aboutTable");
+    REQUIRE(table != nullptr);
+    CHECK(table->property("value").toString().startsWith(
+        QStringLiteral("%1 rows: matmul ").arg(tpusim::published_rows().size())));
+    QStringList licences;
+    for (QObject *l : shell.findAll("aboutLicence"))
+        licences << l->property("text").toString();
+    CHECK(licences.size() >= 10);
+    CHECK(licences.front().startsWith(QStringLiteral("tpu-course")));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
