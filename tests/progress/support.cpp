@@ -54,4 +54,21 @@ std::vector<std::string> sidecarFiles(const std::filesystem::path& file) {
     return found;
 }
 
+progress::RunRecordRow sampleRecord(const std::string& sha) {
+    progress::RunRecordRow r;
+    r.recordSha256 = sha;
+    r.lab = "L07";
+    r.kind = "measured";
+    r.chip = "v5e";
+    r.dtype = "bf16";
+    r.shapesJson = R"({"m":4096,"k":4096,"n":4096})";
+    r.measuredAt = "2026-11-20T10:00:00Z";
+    r.medianS = 7.5e-4;
+    r.baselineMedianS = 7.2e-4;
+    r.correct = true;
+    r.sourceFile = "/tmp/run-L07.json";
+    r.recordJson = R"({"timing":{"samples":[7.5e-4]}})";
+    return r;
+}
+
 }  // namespace progress_test

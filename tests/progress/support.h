@@ -2,6 +2,8 @@
 
 // Shared by the progress store tests: scratch folders and raw file access.
 
+#include "progress/runs.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -30,6 +32,9 @@ void writeText(const std::filesystem::path& file, const std::string& text);
 
 // Names of the -wal, -shm and -journal files that exist beside `file`.
 std::vector<std::string> sidecarFiles(const std::filesystem::path& file);
+
+// A measured L07 run record of 4096^3 bf16 on v5e, identified by `sha`.
+progress::RunRecordRow sampleRecord(const std::string& sha);
 
 // A clock that starts at `startMs` and moves one millisecond per reading.
 struct SteppingClock {

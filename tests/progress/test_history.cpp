@@ -21,26 +21,10 @@ using progress::RunLedger;
 using progress::RunRecordRow;
 using progress::Store;
 using progress_test::ScratchDir;
+using progress_test::sampleRecord;
 
 namespace {
 
-RunRecordRow record(const std::string& sha)
-{
-    RunRecordRow r;
-    r.recordSha256 = sha;
-    r.lab = "L07";
-    r.kind = "measured";
-    r.chip = "v5e";
-    r.dtype = "bf16";
-    r.shapesJson = R"({"m":4096,"k":4096,"n":4096})";
-    r.measuredAt = "2026-11-30T10:00:00Z";
-    r.medianS = 7.5e-4;
-    r.baselineMedianS = 7.2e-4;
-    r.correct = true;
-    r.sourceFile = "/tmp/run-L07.json";
-    r.recordJson = R"({"timing":{"samples":[7.5e-4]}})";
-    return r;
-}
 
 // A store with a run record and its failed gate attempt, a prediction and a
 // chapter opened, closed.
@@ -51,7 +35,7 @@ void keepSomeHistory(const std::filesystem::path& file)
     store.noteChapterOpened(1);
     RunLedger ledger(store);
     ledger.addPrediction("G1", "matmul", 7.4e-4, "s");
-    ledger.addRunRecord(record("aa"), progress::NewAttempt{"G1", false, {"1.04x XLA, over 1.1x? no: not correct"}});
+    ledger.addRunRecord(sampleRecord("aa"), progress::NewAttempt{"G1", false, {"1.04x XLA, over 1.1x? no: not correct"}});
     CHECK(store.verifyHistory().empty());
 }
 
@@ -71,7 +55,7 @@ TEST_CASE("what the store kept verifies, opened again and again", "[history]")
     CHECK(Store::open(file).historyFinding().empty());
     {
         Store store = Store::open(file);
-        RunLedger(store).addRunRecord(record("bb"));
+        RunLedger(store).addRunRecord(sampleRecord("bb"));
     }
     CHECK(Store::open(file).historyFinding().empty());
     const auto c = progress::db::Connection::open(file, progress::db::Access::ReadOnly);
@@ -141,7 +125,7 @@ namespace {
         RunLedger ledger(store);
         for (int i = 0;; ++i) {
             const std::string sha = std::to_string(seed) + "-" + std::to_string(i);
-            ledger.addRunRecord(record(sha), progress::NewAttempt{"G1", i % 2 == 0, {"judged"}});
+            ledger.addRunRecord(sampleRecord(sha), progress::NewAttempt{"G1", i % 2 == 0, {"judged"}});
             ledger.addPrediction("G1", "matmul", 7.4e-4 + i * 1e-9, "s");
             store.logEvent("kept", sha, "");
             const char one = 1;

@@ -9,28 +9,7 @@ using progress::RunLedger;
 using progress::RunRecordRow;
 using progress::Store;
 using progress::StoreError;
-
-namespace {
-
-RunRecordRow sampleRecord(const std::string& sha)
-{
-    RunRecordRow r;
-    r.recordSha256 = sha;
-    r.lab = "L07";
-    r.kind = "measured";
-    r.chip = "v5e";
-    r.dtype = "bf16";
-    r.shapesJson = R"({"m":4096,"k":4096,"n":4096})";
-    r.measuredAt = "2026-11-20T10:00:00Z";
-    r.medianS = 7.5e-4;
-    r.baselineMedianS = 7.2e-4;
-    r.correct = true;
-    r.sourceFile = "/tmp/run-L07.json";
-    r.recordJson = "{}";
-    return r;
-}
-
-}  // namespace
+using progress_test::sampleRecord;
 
 TEST_CASE("run records are added once, read back whole, and recognised when imported again", "[runs]")
 {

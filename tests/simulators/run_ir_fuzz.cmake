@@ -9,43 +9,12 @@
 if(NOT SECONDS)
     set(SECONDS 10)
 endif()
-find_program(CLANGXX NAMES clang++-14 clang++)
+include(${CMAKE_CURRENT_LIST_DIR}/../clang_project.cmake)
 if(NOT CLANGXX)
     message("IR fuzzing skipped: no clang++ found (install clang-14 and libclang-rt-14-dev)")
     return()
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/simulators/fuzz -B ${WORK_DIR}/build -G Ninja
-                        -DCMAKE_CXX_COMPILER=${CLANGXX} -DCMAKE_BUILD_TYPE=Release
-                RESULT_VARIABLE rc OUTPUT_QUIET)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "configuring the fuzz targets failed")
-endif()
-# Without the folder in ccache's hash, a clone elsewhere reuses these objects
-# (built with -g, which would otherwise tie them to this folder).
-execute_process(COMMAND ${CMAKE_COMMAND} -E env CCACHE_NOHASHDIR=1 ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j2
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "building the fuzz targets failed (is libclang-rt-14-dev installed?)")
-endif()
-# Runs one fuzz target on a corpus for SECONDS; any failure stops the test
-# with the fuzzer's log.
-function(run_fuzzer target corpus max_len)
-    execute_process(COMMAND ${WORK_DIR}/build/${target} -max_total_time=${SECONDS} -runs=2000000
-                            -timeout=5 -rss_limit_mb=2048 -max_len=${max_len} -print_final_stats=1 ${corpus}
-                    RESULT_VARIABLE rc ERROR_VARIABLE log)
-    string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${log}")
-    message("${target}: exit ${rc}, ${runs}")
-    if(NOT rc EQUAL 0)
-        message("${log}")
-        message(FATAL_ERROR "${target} found a failure")
-    endif()
-endfunction()
-
-# A fresh copy of the seeds each run keeps the source tree clean.
-function(fresh_corpus corpus)
-    file(REMOVE_RECURSE ${corpus})
-    file(MAKE_DIRECTORY ${corpus})
-endfunction()
+build_with_clang(${SOURCE_DIR}/simulators/fuzz "the fuzz targets" -DCMAKE_BUILD_TYPE=Release)
 
 set(globs_jaxpr "*.jaxpr")
 set(globs_stablehlo "*.mlir")
