@@ -200,6 +200,21 @@ TEST_CASE("inline code does not break at its spaces", "[reader]")
     CHECK(plain(filled.html[0]) == QStringLiteral("Call pl.cdiv(1000, 256) once."));
 }
 
+TEST_CASE("inline code is drawn as typed: no ligature joins its operators", "[reader]")
+{
+    const course::ChapterDocument doc =
+        course::parseChapter(QStringLiteral("Read `'bhqd,bhkd->bhqk'`, `a != b`, `x <= y` and `p && q`.\n"));
+    const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
+    const QString html = filled.html[0];
+    // A zero-width non-joiner between each pair of operator characters.
+    CHECK(html.contains(QStringLiteral("bhkd-&#8204;&gt;bhqk")));
+    CHECK(html.contains(QStringLiteral("a&nbsp;!&#8204;=&nbsp;b")));
+    CHECK(html.contains(QStringLiteral("x&nbsp;&lt;&#8204;=&nbsp;y")));
+    CHECK(html.contains(QStringLiteral("p&nbsp;&amp;&#8204;&amp;&nbsp;q")));
+    // What a reader sees, the joiners aside, is the code as written.
+    CHECK(plain(html).remove(QChar(0x200C)) == QStringLiteral("Read 'bhqd,bhkd->bhqk', a != b, x <= y and p && q."));
+}
+
 TEST_CASE("code is coloured by language, comments and strings shadowing what they contain", "[reader]")
 {
     using course::CodeToken;

@@ -13,6 +13,34 @@
 #include <exception>
 #include <optional>
 
+namespace {
+
+// Inline code's HTML with its spaces unbreakable and a zero-width
+// non-joiner between two adjacent operator characters, so the mono font's
+// ligatures ("->" as an arrow, "==" as one glyph) never form: Qt 6.4's rich
+// text cannot switch a span's shaping off, as MonoText does for a whole text.
+QString asTyped(const QString &codeHtml)
+{
+    if (codeHtml.contains(QLatin1Char('<')))
+        return codeHtml;  // a live number's markup inside: left as it is
+    static const QRegularExpression op(QStringLiteral("&lt;|&gt;|&amp;|[=!\\-+*/|:.~^%?]"));
+    QString out;
+    qsizetype last = 0, previousEnd = -1;
+    for (auto it = op.globalMatch(codeHtml); it.hasNext();) {
+        const auto m = it.next();
+        out += codeHtml.mid(last, m.capturedStart() - last);
+        if (m.capturedStart() == previousEnd)
+            out += QStringLiteral("&#8204;");
+        out += m.captured();
+        last = previousEnd = m.capturedEnd();
+    }
+    out += codeHtml.mid(last);
+    out.replace(QLatin1Char(' '), QLatin1String("&nbsp;"));
+    return out;
+}
+
+} // namespace
+
 namespace course {
 
 namespace {
@@ -126,14 +154,13 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
     for (const QString &text : block.texts) {
         QString html = liveslots::substitute(text, [&](int n) { return valueHtml.value(n); });
         const QString size = style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
-        // Inline code is an expression: it does not break at its spaces.
+        // Inline code is an expression: it does not break at its spaces,
+        // and its characters are drawn as typed, as in a code block.
         static const QRegularExpression codeSpan(QStringLiteral("<code>(.*?)</code>"));
         for (auto m = codeSpan.match(html); m.hasMatch(); m = codeSpan.match(html, m.capturedStart() + 6)) {
-            QString inner = m.captured(1);
-            if (!inner.contains(QLatin1Char(' ')))
-                continue;
-            inner.replace(QLatin1Char(' '), QLatin1String("&nbsp;"));
-            html.replace(m.capturedStart(1), m.capturedLength(1), inner);
+            const QString inner = asTyped(m.captured(1));
+            if (inner != m.captured(1))
+                html.replace(m.capturedStart(1), m.capturedLength(1), inner);
         }
         html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
