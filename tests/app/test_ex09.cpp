@@ -270,6 +270,15 @@ TEST_CASE("EX09: a preset that races is the course's doing, not a break of the l
     QTest::qWait(200);
     CHECK(shell.store().masteryGoalsReached(11).empty());
     CHECK_FALSE(shell.findShown("goal_break")->property("reached").toBool());
+
+    // The preset the schedule is now is marked; an edit of the learner's unmarks it.
+    WAIT_VERIFY(shell.findShown("ex09Preset_race")->property("active").toBool());
+    CHECK_FALSE(shell.findShown("ex09Preset_docs")->property("active").toBool());
+    click(shell, "ex09Preset_docs");
+    WAIT_VERIFY(shell.findShown("ex09Preset_docs")->property("active").toBool());
+    CHECK_FALSE(shell.findShown("ex09Preset_race")->property("active").toBool());
+    shell.find("ex09Model")->setProperty("outMap", QStringLiteral("lambda i, j, k: (j, i)"));
+    WAIT_VERIFY(!shell.findShown("ex09Preset_docs")->property("active").toBool());
 }
 
 namespace {

@@ -22,6 +22,20 @@ Flow {
          semantics: ["arbitrary", "parallel", "parallel"], reduction: 0}
     ]
 
+    // The preset the schedule is now, value for value; "" once the learner
+    // has changed anything of it.
+    readonly property string current: {
+        const m = root.model
+        const semantics = String(m.semantics)
+        for (const p of presets) {
+            const head = "lambda " + p.names + ": "
+            if (m.order === p.order && semantics === String(p.semantics) && m.reductionAxis === p.reduction
+                    && m.xMap === head + p.x && m.yMap === head + p.y && m.outMap === head + p.out)
+                return p.id
+        }
+        return ""
+    }
+
     function apply(p) {
         root.choosing()
         const head = "lambda " + p.names + ": "
@@ -41,11 +55,13 @@ Flow {
         delegate: SnugButton {
             required property var modelData
             objectName: "ex09Preset_" + modelData.id
+            readonly property bool active: root.current === modelData.id
             text: modelData.label
             mono: true
-            fillColor: Theme.inkHover
-            hoverColor: Theme.cardHover
-            textColor: Theme.inkText
+            fillColor: active ? Theme.accent : Theme.inkHover
+            hoverColor: active ? Theme.accentHover : Theme.cardHover
+            textColor: active ? Theme.ink : Theme.inkText
+            Accessible.name: modelData.label + (active ? ", the schedule now" : "")
             onClicked: root.apply(modelData)
         }
     }
