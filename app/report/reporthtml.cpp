@@ -18,8 +18,13 @@ namespace {
 
 using reporthtml::esc;
 
+// A page read on a screen sets its type a third larger than the printed
+// page's, about 17 px for the body: the PDF is for paper.
+constexpr double kScreenScale = 1.35;
+
 QString styleSheet(bool webPage)
 {
+    const double k = webPage ? kScreenScale : 1.0;
     QString s = QStringLiteral(R"(
 body { font-family: %1; color: %3; font-size: %5pt; }
 h1 { font-size: %7pt; font-weight: 600; margin-top: 0; margin-bottom: 2pt; }
@@ -34,7 +39,7 @@ p.spacer { font-size: 4pt; margin: 0; }
 .mono { font-family: %2; }
 table.keys { background-color: %10; margin-bottom: 4pt; }
 td.key { padding: 6pt; }
-.keyvalue { font-family: %2; font-size: 16pt; font-weight: 600; }
+.keyvalue { font-family: %2; font-size: %19pt; font-weight: 600; }
 .keylabel { font-size: %6pt; color: %4; }
 table.grid { border-collapse: collapse; font-size: %11pt; }
 table.grid th { text-align: left; font-weight: 600; color: %4; background-color: %10; border-bottom: 1px solid %12; }
@@ -51,12 +56,13 @@ td.num { text-align: right; font-family: %2; }
 .todo { color: %18; }
 )")
                     .arg(kSansStack, kMonoStack, css(kInk), css(kMuted))
-                    .arg(kBodyPt).arg(kSmallPt).arg(kTitlePt).arg(kHeadingPt).arg(kSubheadingPt)
-                    .arg(css(kPaperTint)).arg(kSmallPt - 0.5).arg(css(kRule), css(kHairline))
-                    .arg(css(kPredicted), css(kVerified), css(kMeasured), css(kFailed), css(kFaint));
+                    .arg(kBodyPt * k).arg(kSmallPt * k).arg(kTitlePt * k).arg(kHeadingPt * k).arg(kSubheadingPt * k)
+                    .arg(css(kPaperTint)).arg((kSmallPt - 0.5) * k).arg(css(kRule), css(kHairline))
+                    .arg(css(kPredicted), css(kVerified), css(kMeasured), css(kFailed), css(kFaint))
+                    .arg(16 * k);
     if (webPage)
         s += QStringLiteral(R"(
-body { max-width: 178mm; margin: 12mm auto; padding: 0 8mm; line-height: 1.35; }
+body { max-width: 240mm; margin: 12mm auto; padding: 0 8mm; line-height: 1.4; }
 div.runninghead { font-size: %1pt; color: %2; border-bottom: 1px solid %3; padding-bottom: 3pt; margin-bottom: 10pt; }
 svg.figure { display: inline-block; height: auto; vertical-align: top; }
 svg.figure [font-family="%4"] { font-family: %5; }
@@ -64,7 +70,7 @@ svg.figure [font-family="%6"] { font-family: %7; }
 table.grid th, table.grid td { padding: 3pt 4pt; }
 h2.newpage { page-break-before: always; }
 @media print { body { margin: 0 auto; } }
-)").arg(kSmallPt).arg(css(kMuted), css(kRule), kSans, kSansStack, kMono, kMonoStack);
+)").arg(kSmallPt * k).arg(css(kMuted), css(kRule), kSans, kSansStack, kMono, kMonoStack);
     return s;
 }
 
