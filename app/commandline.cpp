@@ -22,7 +22,7 @@ Options:
   --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
                              is stack (the default), ch01 ... ch15 (ch11#a-heading or
                              ch11#ex09 to open at a heading or a piece in the text), workshop,
-                             bench, chips, validation, profile, palette, report, about, or a
+                             bench, chips, validation, profile, labs, palette, report, about, or a
                              workshop piece id such as EX01.
   --size WxH                 With --screenshot, --layout-report or --first-frame: the window size (default
                              1440x900).
@@ -56,7 +56,7 @@ QString commandLineHelp() { return QString::fromUtf8(helpText); }
 bool isKnownPlaceSyntax(const QString &place)
 {
     static const QStringList named{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report",
-                                   "about"};
+                                   "about", "labs"};
     static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])(#[a-z0-9-]+)?$"));
     static const QRegularExpression piece(QStringLiteral("^(EX(0[1-9]|1[0-2])|D[1-4]|M[1-6]|L(0[1-9]|1[0-3]))$"));
     return named.contains(place) || chapter.match(place).hasMatch() || piece.match(place).hasMatch();
@@ -117,7 +117,7 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.firstFramePath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
-                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, profile, palette, report, about, or a piece id such as EX01).").arg(value)};
+                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, profile, labs, palette, report, about, or a piece id such as EX01).").arg(value)};
             o.openPlace = value;
             sawOpen = true;
         } else if (flag == QLatin1String("--size")) {

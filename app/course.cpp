@@ -517,6 +517,9 @@ void Course::buildPalette()
     entries.append({QStringLiteral("profile"), QStringLiteral("page"), QStringLiteral("Your profile, measured"),
                     QStringLiteral("open a jax.profiler profile: every op's device time beside its prediction"),
                     QStringLiteral("profile xprof trace xplane measured device time ops")});
+    entries.append({QStringLiteral("labs"), QStringLiteral("page"), QStringLiteral("The labs"),
+                    QStringLiteral("every lab end to end: a TPU VM, the run, its record brought back and imported"),
+                    QStringLiteral("labs tpu vm gcloud run record import measured")});
     entries.append({QStringLiteral("about"), QStringLiteral("page"), QStringLiteral("About tpu-course"),
                     QStringLiteral("version, commit, the validation table, licences"),
                     QStringLiteral("version licence license build credits")});

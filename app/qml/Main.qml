@@ -52,7 +52,7 @@ Window {
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; openPalette(); return true }
         if (place === "report") { openReport(); return true }
-        if (place === "bench" || place === "chips" || place === "validation" || place === "profile" || place === "about") {
+        if (["bench", "chips", "validation", "profile", "about", "labs"].indexOf(place) >= 0) {
             previous = page === place ? previous : page
             page = place
             if (place === "validation")
@@ -204,6 +204,13 @@ Window {
         }
     }
 
+    Loader {
+        anchors.fill: parent
+        active: window.page === "labs" || item !== null
+        visible: window.page === "labs"
+        source: "LabsPage.qml"
+        onLoaded: window.wire(item, "")
+    }
     Loader {
         anchors.fill: parent
         active: window.page === "about" || item !== null

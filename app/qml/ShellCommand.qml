@@ -44,7 +44,8 @@ TextEdit {
     readOnly: true
     selectByMouse: true
     wrapMode: TextEdit.WrapAnywhere
-    font.family: Theme.mono; font.pixelSize: Theme.smallSize
+    // Characters as typed: the mono face's ligatures would draw ">=" as one glyph.
+    font.family: Theme.mono; font.pixelSize: Theme.smallSize; font.preferShaping: false
     color: Theme.inkText
 
     FontMetrics { id: metrics; font: root.font }

@@ -35,7 +35,7 @@ void settle(ShellFixture &shell)
 
 QStringList placesOf(ShellFixture &shell)
 {
-    QStringList places{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report", "about"};
+    QStringList places{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report", "about", "labs"};
     for (int n = 1; n <= 15; ++n)
         places << QStringLiteral("ch%1").arg(n, 2, 10, QLatin1Char('0'));
     for (const QVariant &piece : shell.course().pieces()) {

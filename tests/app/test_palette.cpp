@@ -7,6 +7,7 @@
 
 #include <tpusim/published.h>
 
+#include <QFont>
 #include <QTest>
 
 #include <algorithm>
@@ -247,6 +248,26 @@ TEST_CASE("the About page gives the version, the validation table and the licenc
         licences << l->property("text").toString();
     CHECK(licences.size() >= 10);
     CHECK(licences.front().startsWith(QStringLiteral("tpu-course")));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
+}
+
+TEST_CASE("the Labs page walks a run end to end and holds every lab's card", "[palette][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("labs")));
+    WAIT_VERIFY(shell.findShown("labsTitle") != nullptr);
+    CHECK(shell.findAll("labsStep").size() == 6);
+    int cards = 0;
+    for (int lab = 1; lab <= 13; ++lab)
+        cards += shell.find(QStringLiteral("labCard_L%1").arg(lab, 2, 10, QLatin1Char('0')).toUtf8().constData()) ? 1 : 0;
+    CHECK(cards == 13);
+    // Commands are drawn as typed: ">=" stays two characters.
+    bool pinned = false;
+    for (QObject *c : shell.findAll("shellCommand"))
+        pinned = pinned || c->property("command").toString().contains(QStringLiteral("'jax[tpu]>=0.7,<0.12'"));
+    CHECK(pinned);
+    CHECK_FALSE(shell.find("shellCommand")->property("font").value<QFont>().styleStrategy() == QFont::PreferDefault);
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
