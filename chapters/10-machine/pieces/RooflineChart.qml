@@ -249,7 +249,9 @@ Item {
             id: mxuLabel
             visible: !!root.mxuCurve.peakText
             readonly property point at: root.place(root.xMax, root.mxuCurve.peakFlops || 1)
-            x: at.x - width - Theme.gap; y: at.y + Theme.gap / 2
+            // Below the roof by more than a selected dot's radius: a matmul
+            // sitting on the roof never covers the label's first line.
+            x: at.x - width - Theme.gap; y: at.y + Theme.gapM * 0.75 + Theme.gap / 2
             text: "MXU peak " + (root.mxuCurve.peakText || "") + " · " + root.dtype
                   + (root.mxuCurve.attainablePeakText ? "\ndashed: attainable " + root.mxuCurve.attainablePeakText : "")
         }
