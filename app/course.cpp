@@ -27,16 +27,6 @@ using course::ChapterInfo;
 
 namespace {
 
-QString two(int n) { return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0')); }
-
-const char *kindPlural(const QString &kind)
-{
-    if (kind == QLatin1String("instrument")) return "instruments";
-    if (kind == QLatin1String("drill")) return "drills";
-    if (kind == QLatin1String("exhibit")) return "museum exhibits";
-    return "labs";
-}
-
 QVariantMap pieceFacts(const course::WorkshopPiece &p)
 {
     return {{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind}, {"name", p.name},
@@ -477,57 +467,4 @@ QString Course::exportReport(const QString &pathOrUrl, const QString &learner, c
         reportProblem(QString::fromUtf8(e.what()));
     }
     return {};
-}
-
-void Course::buildPalette()
-{
-    QList<PaletteModel::Entry> entries;
-    for (const ChapterInfo &c : m_catalog.chapters()) {
-        const QString id = QStringLiteral("ch") + two(c.number);
-        if (c.stage) {
-            entries.append({id, QStringLiteral("stage"), c.title,
-                            QStringLiteral("ch %1 · stage %2 · gate %3 · pinned at %4")
-                                .arg(two(c.number)).arg(c.stage->number).arg(c.stage->gate, c.layerName),
-                            QStringLiteral("stage %1 %2 chapter").arg(c.stage->number).arg(c.stage->gate)});
-        } else {
-            entries.append({id, QStringLiteral("chapter"), c.title,
-                            QStringLiteral("ch %1 · layer %2 · %3").arg(two(c.number)).arg(c.layer).arg(c.layerLine),
-                            QStringLiteral("chapter layer %1").arg(c.slug)});
-        }
-    }
-    for (const ChapterInfo &c : m_catalog.chapters())
-        for (const auto &p : c.pieces)
-            entries.append({p.id, p.kind, p.name,
-                            p.hasPage || p.kind == QLatin1String("lab")
-                                ? QStringLiteral("%1 · %2 · ch %3").arg(p.displayId(), p.does, two(c.number))
-                                : QStringLiteral("%1 · not built yet: opens ch %2").arg(p.displayId(), two(c.number)),
-                            QStringLiteral("%1 %2 %3").arg(p.displayId(), QLatin1String(kindPlural(p.kind)), c.title),
-                            p.hasPage || p.kind == QLatin1String("lab")});
-    entries.append({QStringLiteral("workshop"), QStringLiteral("page"), QStringLiteral("The workshop"),
-                    QStringLiteral("instruments, drills, exhibits and labs"), QStringLiteral("pieces")});
-    entries.append({QStringLiteral("bench"), QStringLiteral("page"), QStringLiteral("The bench"),
-                    QStringLiteral("roofline-predicted floors per chip; hardware rows replace them"),
-                    QStringLiteral("roofline floors matmul elementwise")});
-    entries.append({QStringLiteral("chips"), QStringLiteral("page"), QStringLiteral("The chips"),
-                    QStringLiteral("v4, v5e, v5p, v6e and v7 side by side, every figure with its source"),
-                    QStringLiteral("hardware table tpu")});
-    entries.append({QStringLiteral("validation"), QStringLiteral("page"), QStringLiteral("How wrong the models are"),
-                    QStringLiteral("published timings of real TPUs against the simulator's predictions, row by row"),
-                    QStringLiteral("validation error accuracy published measured sources")});
-    entries.append({QStringLiteral("profile"), QStringLiteral("page"), QStringLiteral("Your profile, measured"),
-                    QStringLiteral("open a jax.profiler profile: every op's device time beside its prediction"),
-                    QStringLiteral("profile xprof trace xplane measured device time ops")});
-    entries.append({QStringLiteral("labs"), QStringLiteral("page"), QStringLiteral("The labs"),
-                    QStringLiteral("every lab end to end: a TPU VM, the run, its record brought back and imported"),
-                    QStringLiteral("labs tpu vm gcloud run record import measured")});
-    entries.append({QStringLiteral("about"), QStringLiteral("page"), QStringLiteral("About tpu-course"),
-                    QStringLiteral("version, commit, the validation table, licences"),
-                    QStringLiteral("version licence license build credits")});
-    entries.append({QStringLiteral("report"), QStringLiteral("page"), QStringLiteral("Export the progress report"),
-                    QStringLiteral("PDF, HTML or JSON: chapters, stages, gates and every attempt"),
-                    QStringLiteral("pdf html json export")});
-    entries.append({QStringLiteral("stack"), QStringLiteral("page"), QStringLiteral("The stack"),
-                    QStringLiteral("the top of the descent"), QStringLiteral("home top start")});
-    m_palette->setEntries(entries);
-    m_palette->setTextSearch([this](const QString &query) { return searchText(query); });
 }

@@ -53,7 +53,12 @@ QVariantMap recordSummary(const progress::RunRecordRow &r)
 std::vector<progress::GateAttempt> Course::countedAttempts() const
 {
     const progress::RunLedger ledger(m_store);
-    return attemptsWithEvidence(ledger.gateAttempts(), ledger.runRecords(), m_labs, ledger);
+    auto attempts = ledger.gateAttempts();
+    // The records (each with its JSON) are read only when a pass needs its
+    // evidence checked: the stack reads the gate states on every change.
+    if (std::none_of(attempts.begin(), attempts.end(), [](const progress::GateAttempt &a) { return a.passed; }))
+        return attempts;
+    return attemptsWithEvidence(attempts, ledger.runRecords(), m_labs, ledger);
 }
 
 QMap<QString, QString> Course::gateStates() const
