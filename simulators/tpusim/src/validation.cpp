@@ -114,10 +114,12 @@ Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipC
         // The Unit enum lists the units in the order of efficiency_fits.
         const auto [bound, at_peak] = binding(c->cost, k);
         if (bound != unit) continue;
-        const double steps_s = static_cast<double>(c->cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s);
-        const double left = c->row->published_s - floors_of(*c, k) - c->cost.fixed_s - steps_s;
-        // A flash kernel's compute must be most of its predicted time.
-        if (unit == Unit::flash && at_peak / k.flash_efficiency < 0.5 * detail::compared_time(*c->row, c->cost, k)) continue;
+        const double left = c->row->published_s - floors_of(*c, k) - c->cost.fixed_s;
+        // A flash kernel's compute must set its steps' time, and be most of
+        // its predicted time.
+        if (unit == Unit::flash && (at_peak / k.flash_efficiency < detail::flash_steps_time(c->cost, k) ||
+                                    at_peak / k.flash_efficiency < 0.5 * detail::compared_time(*c->row, c->cost, k)))
+            continue;
         // Long runs only: at least 50 µs of work at the peak, and the floors
         // a small part of the time.
         if (at_peak < long_run_s || left < 0.8 * c->row->published_s || left <= 0) continue;
@@ -155,10 +157,15 @@ Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const ChipC
     Evidence e;
     for (const Costed* c : rows) {
         if (c->cost.flash_steps == 0) continue;
-        const double step = k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s;
-        const double steps_s = static_cast<double>(c->cost.flash_steps) * step;
+        // The steps' least time must set the kernel's time, over its work
+        // and its copies, and be most of the predicted time.
+        const double steps_s = detail::flash_steps_time(c->cost, k);
+        bool steps_set_it = true;
+        for (const detail::Stage& s : c->cost.stages)
+            if (s.flash && std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency) > steps_s)
+                steps_set_it = false;
         const double predicted = detail::compared_time(*c->row, c->cost, k);
-        if (steps_s < 0.5 * predicted) continue;
+        if (!steps_set_it || steps_s < 0.5 * predicted) continue;
         const double rest = predicted - steps_s;
         const double left = c->row->published_s - rest;
         if (left <= 0) continue;

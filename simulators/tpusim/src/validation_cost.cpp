@@ -163,6 +163,61 @@ std::vector<std::int64_t> parse_topology(const std::string& text) {
     return dims;
 }
 
+RowCost collective_cost(const PublishedRow& row, const Mesh& mesh, const CollectiveResult& r, double times, std::vector<std::string> a) {
+    RowCost cost;
+    cost.ici_s = r.time_s * times;
+    cost.collective = true;
+    cost.stages.push_back({});
+    cost.model = "collective, attainable";
+    cost.provenance = predicted(row, cost.model, std::move(a));
+    cost.provenance.shapes += " as " + mesh.shape();
+    return cost;
+}
+
+RowCost pair_exchange(const PublishedRow& row, const Mesh& mesh, CollectiveSpec spec, std::int64_t group,
+                      std::int64_t stride, const std::string& assumed) {
+    if (group != 2) return refused("a group spread with a stride is modelled for pairs only");
+    if (spec.kind == CollectiveKind::all_to_all || spec.kind == CollectiveKind::permute)
+        return refused("a strided pair is modelled for all-gathers, reduce-scatters and all-reduces");
+    // The axis the pairs lie along: its length is the pair's span.
+    for (std::size_t a = 0; a < mesh.axes.size() && spec.axes.empty(); ++a)
+        if (mesh.axes[a].size == group * stride) spec.axes.push_back(static_cast<int>(a));
+    if (spec.axes.empty())
+        return refused("no axis of the slice has the " + std::to_string(group * stride) + " chips a pair " +
+                       std::to_string(stride) + " apart spans");
+    const double in = static_cast<double>(row.dim("in_bytes")), out = static_cast<double>(row.dim("out_bytes"));
+    // What each chip sends its partner, once or (all-reduce) twice.
+    double sent = 0;
+    double times = 1;
+    switch (spec.kind) {
+        case CollectiveKind::all_gather: sent = in > 0 ? in : out / 2; break;
+        case CollectiveKind::reduce_scatter: sent = (in > 0 ? in : out * 2) / 2; break;
+        default: sent = (in > 0 ? in : out) / 2, times = 2; break;
+    }
+    if (sent <= 0) return refused("the row does not say which bytes each chip holds before or after");
+    const std::int64_t along = mesh.axes[static_cast<std::size_t>(spec.axes[0])].size;
+    CollectiveSpec exchange;
+    exchange.kind = CollectiveKind::permute;
+    exchange.axes = spec.axes;
+    exchange.shift = stride;
+    exchange.bytes = sent * static_cast<double>(along);  // the permute's V: every chip of the axis sends `sent`
+    CollectiveOptions options;
+    options.link_loads = false;
+    CollectiveResult r;
+    try {
+        r = tpusim::collective(mesh, exchange, options);
+    } catch (const InputError& e) {
+        return refused(e.what());
+    }
+    std::vector<std::string> a{
+        "Each chip exchanges with a partner " + std::to_string(stride) + " chips along axis " + std::to_string(spec.axes[0]) +
+            (times > 1 ? ": the reduce-scatter and the all-gather are one exchange each" : ": one exchange") +
+            ", a permute by the stride, with every pair of the axis at once sharing its links.",
+        "One collective floor per call: launch and synchronisation."};
+    if (!assumed.empty()) a.push_back(assumed);
+    return collective_cost(row, mesh, r, times, std::move(a));
+}
+
 RowCost collective(const PublishedRow& row, const Chip& c) {
     CollectiveSpec spec;
     try {
@@ -195,20 +250,30 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     } catch (const InputError& e) {
         return refused(e.what());
     }
+    const std::int64_t wanted = row.dim("group");
+    // A group of two chips `stride` apart along an axis (XLA's iota replica
+    // groups give such pairs): each half of an all-reduce, or a gather or a
+    // scatter, is one exchange with the partner, which is a permute by the
+    // stride along that axis.
+    if (const std::int64_t stride = row.dim("stride", 1); stride > 1) return pair_exchange(row, mesh, spec, wanted, stride, assumed);
     // Over the one axis of the group's size, else over every axis of more
     // than one chip; a permute, whose pattern the tables do not give, along
     // the longest axis.
     std::int64_t group = 1;
-    const std::int64_t wanted = row.dim("group");
     if (wanted > 0)
         for (std::size_t a = mesh.axes.size(); a-- > 0;)
             if (mesh.axes[a].size == wanted && spec.axes.empty()) spec.axes.push_back(static_cast<int>(a));
     if (spec.axes.empty() && spec.kind == CollectiveKind::permute) {
-        std::size_t longest = 0;
-        for (std::size_t a = 1; a < mesh.axes.size(); ++a)
-            if (mesh.axes[a].size > mesh.axes[longest].size) longest = a;
-        spec.axes.push_back(static_cast<int>(longest));
-        assumed += (assumed.empty() ? "" : " ") + std::string("The permute's pattern is not given: one step along the longest axis.");
+        // A payload sweep that reaches a link's one-way rate can only have
+        // sent one message over each link: a swap between neighbours.
+        std::size_t shortest = mesh.axes.size();
+        for (std::size_t a = 0; a < mesh.axes.size(); ++a)
+            if (mesh.axes[a].size > 1 && (shortest == mesh.axes.size() || mesh.axes[a].size < mesh.axes[shortest].size)) shortest = a;
+        if (shortest == mesh.axes.size()) return refused("a permute needs an axis of more than one chip");
+        spec.axes.push_back(static_cast<int>(shortest));
+        assumed += (assumed.empty() ? "" : " ") +
+                   std::string("The permute's pattern is not given: one step along the shortest axis, each link carrying one "
+                               "message each way.");
     }
     if (spec.axes.empty())
         for (std::size_t a = 0; a < mesh.axes.size(); ++a)
@@ -240,17 +305,10 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     } catch (const InputError& e) {
         return refused(e.what());
     }
-    RowCost cost;
-    cost.ici_s = r.time_s;
-    cost.collective = true;
-    cost.stages.push_back({});
-    cost.model = "collective, attainable";
     std::vector<std::string> a{"The ring schedule of the collective model, slowed to the fitted fraction of the links' peak.",
                                "One collective floor per call: launch and synchronisation."};
     if (!assumed.empty()) a.push_back(assumed);
-    cost.provenance = predicted(row, cost.model, std::move(a));
-    cost.provenance.shapes += " as " + mesh.shape();
-    return cost;
+    return collective_cost(row, mesh, r, 1, std::move(a));
 }
 
 RowCost attention_cost(const PublishedRow& row, const Chip& c) {
@@ -280,41 +338,47 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     // Backward, counted in matmuls of the forward's size (the forward runs
     // two, QK^T and PV). The Pallas kernel runs two backward kernels, each
     // recomputing the scores: dK/dV (QK^T, dO V^T, P^T dO, dS^T Q) and dQ
-    // (QK^T, dO V^T, dS K), seven matmuls, 3.5 forwards [FA-TPU]. XLA's
-    // autodiff keeps P from the forward and runs four (P^T dO, dO V^T,
-    // dS K, dS^T Q), two forwards. Either reads Q, K, V, O and dO and writes
-    // dQ, dK and dV: about twice the forward's traffic.
-    double scale_compute = 1, scale_memory = 1;
-    std::string pass = "forward";
+    // (QK^T, dO V^T, dS K), seven matmuls, 3.5 forwards [FA-TPU]; its
+    // traffic is about twice the forward's. XLA's autodiff keeps P from the
+    // forward and runs four (P^T dO, dO V^T, dS K, dS^T Q), two forwards.
     const double backward = xla ? 2.0 : 3.5;
-    if (row.family == Family::attention_bwd) {
-        scale_compute = backward;
-        scale_memory = 2;
-        pass = "backward";
-    } else if (row.family == Family::attention_fwdbwd) {
-        scale_compute = 1 + backward;
-        scale_memory = 3;
-        pass = "forward and backward";
-    }
+    const bool forward_pass = row.family != Family::attention_bwd;
+    const bool backward_pass = row.family != Family::attention_fwd;
+    const double scale_compute = (forward_pass ? 1 : 0) + (backward_pass ? backward : 0);
+    const std::string pass = !backward_pass ? "forward" : forward_pass ? "forward and backward" : "backward";
     // An additive bias (batch, heads, seq_q, seq_k) is read from HBM: whole
     // by XLA, only the computed tiles by the flash kernel.
     double bias_s = 0;
+    const double bh = static_cast<double>(spec.batch * spec.heads);
+    const double scores = bh * static_cast<double>(spec.seq_q) * static_cast<double>(spec.seq_kv);
     if (row.dim("bias", 0) != 0) {
-        const double whole = static_cast<double>(spec.batch * spec.heads) * spec.seq_q * spec.seq_kv * bytes(spec.dtype);
+        const double whole = scores * bytes(spec.dtype);
         const double visible = r.tiles > 0 ? static_cast<double>(r.tiles_computed) / r.tiles : 1;
         bias_s = (xla ? whole : whole * visible) / c.hbm_bandwidth.value;
     }
-    RowCost cost;
     const AttentionForm& form = xla ? r.naive : r.flash;
+    const double forward_memory_s = form.memory_s + bias_s;
+    double backward_memory_s = 2 * forward_memory_s;
+    if (xla) {
+        // XLA's backward through the score matrices: dP = dO V^T written in
+        // the score dtype, read back with P to form dS in the input dtype,
+        // dS read by the two matmuls that make dQ and dK, P read again for
+        // dV; Q, K, V, O and dO read and dQ, dK, dV written once each.
+        const double b = bytes(spec.dtype), sb = bytes(spec.score_dtype);
+        const double tensors = bh * 4.0 * static_cast<double>(spec.seq_q + spec.seq_kv) * static_cast<double>(spec.head_dim) * b;
+        backward_memory_s = (scores * (2 * sb + 5 * b) + tensors) / c.hbm_bandwidth.value;
+    }
+    const double memory_s = (forward_pass ? forward_memory_s : 0) + (backward_pass ? backward_memory_s : 0);
+    RowCost cost;
     if (xla) {
         // Three XLA ops on the naive form's traffic, each its own floor.
         for (int i = 0; i < 3; ++i)
             cost.stages.push_back({form.mxu_s * pad * scale_compute / 3, form.vpu_s * scale_compute / 3,
-                                   (form.memory_s + bias_s) * scale_memory / 3, false, false});
+                                   memory_s / 3, false, false});
         cost.model = "attention, XLA's three ops";
     } else {
         cost.stages.push_back({form.mxu_s * pad * scale_compute, form.vpu_s * scale_compute,
-                               (form.memory_s + bias_s) * scale_memory, false, true});
+                               memory_s, false, true});
         const std::int64_t steps = spec.batch * spec.heads * r.tiles_computed * (row.family == Family::attention_fwd ? 1 : 2);
         cost.grid_steps = steps;
         cost.flash_steps = steps;
@@ -324,11 +388,13 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     std::vector<std::string> a{"The " + pass + " pass; causal blocks wholly above the diagonal skipped.",
                                "A head dim below 128 pays for 128 on the MXU."};
     if (row.family != Family::attention_fwd)
-        a.push_back(xla ? "XLA's backward keeps P and runs four matmuls: twice the forward's MXU work, twice its HBM traffic."
+        a.push_back(xla ? "XLA's backward keeps P and runs four matmuls, twice the forward's MXU work; its traffic is dP written "
+                          "and read in f32, P read twice, dS written once and read twice, and the eight (sequence, head) arrays."
                         : "The kernel's backward runs dK/dV and dQ kernels that each recompute the scores: seven matmuls, "
                           "3.5 times the forward's MXU work, twice its HBM traffic, two grids of steps.");
     if (!xla) {
-        a.push_back("Every computed grid step costs at least a flash step's least time, fitted on flash rows (else the chip's grid-step overhead).");
+        a.push_back("Each computed grid step takes the longest of its share of the work, its share of the copies and a flash step's "
+                    "least time, fitted on flash rows whose steps set their time (else the chip's grid-step overhead).");
         a.push_back("Within a step the softmax waits for QK^T and PV for the softmax: the MXU and VPU work add, at the flash kernel's attainable fraction.");
     }
     if (bias_s > 0) a.push_back("The additive bias is read from HBM: whole by XLA, its computed tiles by the kernel.");
@@ -373,15 +439,22 @@ RowCost cost_of(const PublishedRow& row) {
     return refused("unknown family");
 }
 
+double flash_steps_time(const RowCost& cost, const ChipConstants& k) {
+    return static_cast<double>(cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s);
+}
+
 double device_time(const RowCost& cost, const ChipConstants& k) {
     if (cost.pipeline) return cost.fixed_s - cost.pipeline_launch_s;
     double t = cost.fixed_s;
+    // A flash kernel's steps are alike: each takes the longest of its share
+    // of the work, its share of the copies and a step's least time, as a
+    // Pallas pipeline's steps do.
+    const double steps_s = flash_steps_time(cost, k);
     for (const Stage& s : cost.stages)
-        t += (s.flash ? std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency)
+        t += (s.flash ? std::max({(s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency, steps_s})
                       : std::max({s.mxu_s * (s.f32_mxu ? k.f32_passes : 1) / k.mxu_efficiency, s.vpu_s, s.hbm_s / k.hbm_efficiency})) +
              k.op_floor_s;
     t += cost.ici_s / k.ici_efficiency + cost.link_s / k.link_efficiency;
-    t += static_cast<double>(cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s);
     if (cost.collective) t += k.collective_floor_s;
     return t;
 }

@@ -60,6 +60,8 @@ BlockedMatmul pallas_matmul_of(const PublishedRow& row);
 // Throws nothing: a run the models cannot express says why instead.
 RowCost cost_of(const PublishedRow& row);
 
+// A flash kernel's computed steps, each at a step's least time.
+double flash_steps_time(const RowCost& cost, const ChipConstants& k);
 double device_time(const RowCost& cost, const ChipConstants& k);
 double call_time(const RowCost& cost, const ChipConstants& k);
 // The time the row's own timing compares.
