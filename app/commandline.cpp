@@ -38,7 +38,7 @@ Options:
                              folder jax.profiler.trace wrote), keep its devices' op tables as
                              measured runs, print what took the time, and exit. With
                              --screenshot or --layout-report, render the profile page with it.
-  --chapters DIR             Load chapter plugins from DIR instead of ./chapters.
+  --chapters DIR             Load chapter plugins from DIR instead of the app's own.
   --version                  Print the version and exit.
   --help                     Print this help and exit.
 )";

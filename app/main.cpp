@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QIcon>
 #include <QQmlApplicationEngine>
 #include <QScopeGuard>
 #include <QStandardPaths>
@@ -38,6 +39,16 @@ int fail(int code, const QString &sentence)
 {
     std::fprintf(stderr, "tpu-course: %s\n", qPrintable(sentence));
     return code;
+}
+
+// In the build tree the chapter plugins sit beside the app; installed,
+// under lib/, at the same place relative to it whatever the prefix.
+QString chapterFolder()
+{
+    const QDir bin(QCoreApplication::applicationDirPath());
+    if (bin.exists(QStringLiteral("chapters")))
+        return bin.filePath(QStringLiteral("chapters"));
+    return QDir::cleanPath(bin.filePath(QStringLiteral(TPU_COURSE_PLUGINS_FROM_BIN)));
 }
 
 QString defaultDatabasePath()
@@ -82,6 +93,8 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("tpu-course"));
     QApplication::setOrganizationName(QStringLiteral("tpu-course"));
     QApplication::setApplicationVersion(QStringLiteral(TPU_COURSE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral(TPU_COURSE_DESKTOP_ID));
+    QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.tpucourse.TpuCourse.svg")));
     startuptrace::mark("application");
 
     // A window is to be shown: its QML is read on the engine's loader
@@ -90,9 +103,7 @@ int main(int argc, char *argv[])
     // (answerReading).
     const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty() && opt.progressCopyPath.isEmpty() && !profileOnly;
     CourseData data(opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath,
-                    opt.chapterDir.isEmpty()
-                        ? QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("chapters"))
-                        : opt.chapterDir,
+                    opt.chapterDir.isEmpty() ? chapterFolder() : opt.chapterDir,
                     kCourseChapters);
     std::optional<QQmlApplicationEngine> engine;
     std::optional<ShellLoad> shell;

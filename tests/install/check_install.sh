@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The course as a learner installs it: the Debian package built by CPack,
+# unpacked into an empty root, and the same files installed under another
+# prefix and then moved; the programs run from there, from a folder outside
+# the build, with a bare environment. Checks the launcher entry, the
+# AppStream metadata, the manual pages and the completions as a distribution
+# would, and that a progress file from a newer version is refused untouched.
+# Usage: check_install.sh BUILD_DIR
+set -euo pipefail
+
+build="$(cd "$1" && pwd)"
+work="$(mktemp -d /tmp/tpu-course-install.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check_install: $*" >&2; exit 1; }
+step() { echo "-- $*"; }
+
+step "package"
+rm -rf "$build/package"
+(cd "$build" && cpack -G DEB >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack failed"; }
+debs=("$build"/package/tpu-course_*_*.deb)
+[ -f "${debs[0]}" ] || fail "no .deb in $build/package"
+deb="${debs[0]}"
+fields="$(dpkg-deb --field "$deb" Package Version Architecture Depends Maintainer Section)"
+for want in "Package: tpu-course" "libqt6core6" "libqt6quick6" "qml6-module-qtquick-controls" "qml6-module-qtcharts" \
+            "libsqlite3-0" "fonts-inter" "Section: education"; do
+    grep -q -- "$want" <<<"$fields" || fail "the package's control fields lack '$want'"
+done
+
+step "unpack into an empty root"
+root="$work/root"
+dpkg-deb -x "$deb" "$root"
+usr="$root/usr"
+for f in bin/tpu-course bin/tpusim \
+         share/applications/org.tpucourse.TpuCourse.desktop \
+         share/icons/hicolor/scalable/apps/org.tpucourse.TpuCourse.svg \
+         share/metainfo/org.tpucourse.TpuCourse.metainfo.xml \
+         share/man/man1/tpu-course.1.gz share/man/man1/tpusim.1.gz \
+         share/bash-completion/completions/tpu-course share/bash-completion/completions/tpusim \
+         share/doc/tpu-course/copyright; do
+    [ -f "$usr/$f" ] || fail "the package lacks /usr/$f"
+done
+plugins=("$usr"/lib/*/tpu-course/chapters/libchapter*.so)
+[ "${#plugins[@]}" -eq 15 ] || fail "the package holds ${#plugins[@]} chapter plugins, not 15"
+
+step "launcher entry, metadata, manuals, completions"
+desktop-file-validate "$usr/share/applications/org.tpucourse.TpuCourse.desktop"
+appstreamcli validate --no-net --no-color "$usr/share/metainfo/org.tpucourse.TpuCourse.metainfo.xml" >"$work/as.log" 2>&1 \
+    || { cat "$work/as.log"; fail "appstreamcli refused the metainfo"; }
+for page in tpu-course tpusim; do
+    warnings="$(zcat "$usr/share/man/man1/$page.1.gz" | groff -man -Tutf8 -ww -z 2>&1)"
+    [ -z "$warnings" ] || fail "$page(1) does not typeset cleanly: $warnings"
+done
+bash -n "$usr/share/bash-completion/completions/tpu-course"
+bash -n "$usr/share/bash-completion/completions/tpusim"
+
+# Run a program from an installed tree with nothing of the build about it.
+bare() {
+    local home="$work/home"
+    mkdir -p "$home" "$work/runtime"
+    chmod 700 "$work/runtime"
+    (cd "$work" && env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
+        QT_QUICK_BACKEND=software XDG_RUNTIME_DIR="$work/runtime" "$@")
+}
+
+check_tree() {  # PREFIX: the programs under it work
+    local prefix="$1"
+    bare "$prefix/bin/tpusim" validate >"$work/validate.txt" || fail "$prefix/bin/tpusim validate failed"
+    grep -q "attention forward and backward" "$work/validate.txt" || fail "tpusim validate printed no family table"
+    bare "$prefix/bin/tpu-course" --version | grep -q "tpu-course" || fail "tpu-course --version failed"
+    # A chapter's page needs its plugin: the app must find it from where it runs.
+    rm -f "$work/ch11.json"
+    bare "$prefix/bin/tpu-course" --db "$work/progress.sqlite" --layout-report "$work/ch11.json" --open ch11 \
+        --size 1280x800 >/dev/null 2>"$work/app.log" || { cat "$work/app.log"; fail "the installed app did not render ch11"; }
+    python3 - "$work/ch11.json" <<'PY' || fail "the installed app's ch11 is not chapter 11's page"
+import json, sys
+report = json.load(open(sys.argv[1]))
+texts = " ".join(str(item.get("text", "")) for item in report.get("items", []))
+sys.exit(0 if "Pallas" in texts else 1)
+PY
+    bare "$prefix/bin/tpu-course" --db "$work/progress.sqlite" --screenshot "$work/stack.png" --size 1280x800 >/dev/null 2>&1 \
+        || fail "the installed app did not render the stack"
+    [ -s "$work/stack.png" ] || fail "the installed app's screenshot is empty"
+}
+
+step "run from the unpacked package"
+check_tree "$usr"
+
+step "install under another prefix, move it, run it"
+cmake --install "$build" --prefix "$work/opt/tpu-course" >/dev/null
+mv "$work/opt/tpu-course" "$work/moved"
+check_tree "$work/moved"
+
+step "a progress file from a newer version is refused, untouched"
+python3 - "$work/future.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("CREATE TABLE kept (x)")
+db.execute("PRAGMA user_version = 999")
+db.commit()
+PY
+before="$(sha256sum "$work/future.sqlite")"
+if bare "$usr/bin/tpu-course" --db "$work/future.sqlite" --export-report "$work/r.json" 2>"$work/future.log"; then
+    fail "the app opened a progress file from a newer version"
+fi
+grep -q "newer version" "$work/future.log" || { cat "$work/future.log"; fail "the refusal does not say why"; }
+[ "$(wc -l <"$work/future.log")" -le 2 ] || { cat "$work/future.log"; fail "the refusal is more than one sentence"; }
+[ "$before" = "$(sha256sum "$work/future.sqlite")" ] || fail "the newer progress file was changed"
+[ ! -e "$work/r.json" ] || fail "a report was written from a refused file"
+
+echo "check_install: the package installs and runs ($(du -h "$deb" | cut -f1), $(basename "$deb"))"
