@@ -107,4 +107,29 @@ grep -q "newer version" "$work/future.log" || { cat "$work/future.log"; fail "th
 [ "$before" = "$(sha256sum "$work/future.sqlite")" ] || fail "the newer progress file was changed"
 [ ! -e "$work/r.json" ] || fail "a report was written from a refused file"
 
+# With TPU_COURSE_TEST_DPKG=1 (.ci/run sets it) and root, the package goes
+# through dpkg itself: installed on this machine, run, reinstalled over a
+# learner's progress, removed; the progress file outlives all three.
+if [ "${TPU_COURSE_TEST_DPKG:-0}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
+    step "dpkg: install, reinstall and remove on this machine"
+    if dpkg-query -W -f='${Status}' tpu-course 2>/dev/null | grep -q "install ok installed"; then
+        fail "tpu-course is already installed on this machine; not touching it"
+    fi
+    trap 'dpkg -r tpu-course >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+    dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i failed (a dependency missing?)"; }
+    [ "$(command -v tpu-course)" = /usr/bin/tpu-course ] || fail "tpu-course is not on the PATH after dpkg -i"
+    check_tree /usr
+    # The learner's own progress file, where the app keeps it by default.
+    progress="$work/home/.local/share/tpu-course/tpu-course/progress.sqlite"
+    bare /usr/bin/tpu-course --export-report "$work/kept.json" >/dev/null 2>&1 \
+        || fail "the installed app could not write a report"
+    [ -f "$progress" ] || fail "the installed app kept no progress file at $progress"
+    kept="$(sha256sum "$progress")"
+    dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "reinstalling failed"; }
+    dpkg -r tpu-course >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -r failed"; }
+    [ ! -e /usr/bin/tpu-course ] && [ ! -e /usr/share/applications/org.tpucourse.TpuCourse.desktop ] \
+        || fail "dpkg -r left the package's files behind"
+    [ "$kept" = "$(sha256sum "$progress")" ] || fail "installing or removing the package changed a progress file"
+fi
+
 echo "check_install: the package installs and runs ($(du -h "$deb" | cut -f1), $(basename "$deb"))"
