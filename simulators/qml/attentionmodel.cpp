@@ -51,6 +51,9 @@ QVariantMap form(const tpusim::AttentionForm &f)
     return {{"timeS", f.time_s},
             {"time", qs(tpusim::format_time(f.time_s))},
             {"bound", qs(f.bound)},
+            {"boundText", f.bound == "grid steps" ? QStringLiteral("set by its grid steps") : qs(f.bound + "-bound")},
+            {"peakS", f.peak_s},
+            {"gridSteps", qlonglong(f.grid_steps)},
             {"hbmBytes", f.hbm_bytes},
             {"hbmBytesText", qs(tpusim::format_bytes(f.hbm_bytes))},
             {"bytes", figures(f.bytes, false)},
@@ -115,7 +118,8 @@ QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK,
 }
 
 QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, int seq, int headDim,
-                                  int blockQ, int blockK, const QString &dtype, bool causal) const
+                                  int blockQ, int blockK, const QString &dtype, bool causal,
+                                  const QString &pass) const
 {
     try {
         tpusim::AttentionSpec s;
@@ -127,6 +131,10 @@ QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, i
         s.block_k = blockK;
         s.causal = causal;
         s.dtype = tpusim::parse_dtype(dtype.toStdString());
+        if (pass == QLatin1String("both"))
+            s.pass = tpusim::AttentionPass::forward_backward;
+        else if (pass != QLatin1String("forward"))
+            return {{"error", QStringLiteral("the pass must be forward or both, not %1").arg(pass)}};
         const tpusim::AttentionResult r = tpusim::attention(tpusim::chip(chipId.toStdString()), s);
         // The score matrix the naive form writes to HBM, at its full size.
         const double score = r.score_bytes;
@@ -136,6 +144,10 @@ QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, i
                 {"scoreBytesText", qs(tpusim::format_bytes(score))},
                 {"speedup", r.speedup},
                 {"speedupText", qs(tpusim::format_fixed(r.speedup, 1)) + QStringLiteral("×")},
+                // Streaming can lose when its steps cost more than the naive ops' traffic.
+                {"comparisonText", r.speedup >= 1
+                                       ? QStringLiteral("streaming %1× faster").arg(qs(tpusim::format_fixed(r.speedup, 1)))
+                                       : QStringLiteral("streaming %1× slower").arg(qs(tpusim::format_fixed(1 / r.speedup, 1)))},
                 {"kvBlocks", qlonglong(r.kv_blocks)},
                 {"tiles", qlonglong(r.tiles_computed)},
                 {"provenance", simqml::provenance(r.provenance)}};

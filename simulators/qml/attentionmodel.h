@@ -25,10 +25,13 @@ public:
     //  check: {maxAbsError, text, provenance}, provenance}
     Q_INVOKABLE QVariantMap stream(int seqQ, int seqKv, int headDim, int blockK, bool causal, int seed) const;
 
-    // Naive against streaming attention on a chip.
+    // Naive against streaming attention on a chip, for the forward pass or
+    // (pass "both") the forward and the backward.
     // {naive: form, flash: form, scoreBytes, scoreBytesText, speedup,
-    //  speedupText, kvBlocks, tiles, provenance}; form = {timeS, time, bound,
-    //  hbmBytes, hbmBytesText, bytes: [{name, value, text}], stages: [..]}
+    //  speedupText, comparisonText, kvBlocks, tiles, provenance}; form =
+    //  {timeS, time, bound, boundText, peakS, gridSteps, hbmBytes,
+    //  hbmBytesText, bytes: [{name, value, text}], stages: [..]}
     Q_INVOKABLE QVariantMap costs(const QString &chipId, int batch, int heads, int seq, int headDim,
-                                  int blockQ, int blockK, const QString &dtype, bool causal) const;
+                                  int blockQ, int blockK, const QString &dtype, bool causal,
+                                  const QString &pass = QStringLiteral("forward")) const;
 };

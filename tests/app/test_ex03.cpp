@@ -195,6 +195,15 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     REQUIRE(causal.flash.time_s < r.flash.time_s);
     WAIT_COMPARE(shown(shell, "ex03TimeFlash"), QString::fromStdString(tpusim::format_time(causal.flash.time_s)));
     CHECK(shown(shell, "ex03BytesFlash") == QString::fromStdString(tpusim::format_bytes(causal.flash.hbm_bytes)));
+
+    // A training step: the backward pass's kernels priced with the forward's.
+    QMetaObject::invokeMethod(shell.findShown("ex03Pass_both"), "clicked");
+    s.pass = tpusim::AttentionPass::forward_backward;
+    const tpusim::AttentionResult both = tpusim::attention(tpusim::chip("v5p"), s);
+    REQUIRE(both.naive.time_s > 2 * causal.naive.time_s);
+    WAIT_COMPARE(shown(shell, "ex03TimeNaive"), QString::fromStdString(tpusim::format_time(both.naive.time_s)));
+    CHECK(shown(shell, "ex03TimeFlash") == QString::fromStdString(tpusim::format_time(both.flash.time_s)));
+    CHECK(shown(shell, "ex03BytesNaive") == QString::fromStdString(tpusim::format_bytes(both.naive.hbm_bytes)));
 }
 
 TEST_CASE("the stack's live EX03 card holds still offscreen and opens the instrument", "[ex03][qml]")

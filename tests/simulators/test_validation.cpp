@@ -198,7 +198,10 @@ TEST_CASE("the chip table's attainable fractions are the ones the validation fit
         CHECK(c.hbm_attainable.value == Approx(fitted(c.id, "hbm_efficiency")).epsilon(0.005));
         CHECK(c.ici_attainable.value == Approx(fitted(c.id, "ici_efficiency")).epsilon(0.005));
         CHECK(c.host_link_attainable.value == Approx(fitted(c.id, "link_efficiency")).epsilon(0.005));
-        for (const Fact* f : {&c.mxu_attainable, &c.hbm_attainable, &c.ici_attainable, &c.host_link_attainable}) {
+        CHECK(c.flash_attainable.value == Approx(fitted(c.id, "flash_efficiency")).epsilon(0.005));
+        CHECK(c.flash_step.value == Approx(fitted(c.id, "flash_step_s")).epsilon(0.005));
+        for (const Fact* f : {&c.mxu_attainable, &c.hbm_attainable, &c.ici_attainable, &c.host_link_attainable,
+                              &c.flash_attainable, &c.flash_step}) {
             CHECK(f->assumption);
             CHECK(f->source.rfind("[fit] tpusim validate, ", 0) == 0);
         }

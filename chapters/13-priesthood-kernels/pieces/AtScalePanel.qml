@@ -11,9 +11,10 @@ Rectangle {
     id: root
     readonly property string chip: Course.chip   // the course's one chip
     property bool causal: false  // the piece's mask: tiles wholly above the diagonal are skipped
+    property string pass: "forward"  // or "both": a training step's forward and backward
     readonly property int block: 512
     readonly property var costs: Attention.costs(chip, batch.value, heads.value, seq.value, headDim.value,
-                                                 block, block, "bf16", causal)
+                                                 block, block, "bf16", causal, pass)
     readonly property var prov: costs.provenance || ({})
 
     color: Theme.card
@@ -51,7 +52,13 @@ Rectangle {
         }
         RowLayout {
             spacing: Theme.gapM
-            Item { Layout.preferredWidth: Theme.px(220) }
+            ChoiceRow {
+                Layout.preferredWidth: Theme.px(220)
+                namePrefix: "ex03Pass_"
+                options: [{ id: "forward", label: "forward" }, { id: "both", label: "+ backward" }]
+                current: root.pass
+                onChosen: id => root.pass = id
+            }
             MonoText { Layout.preferredWidth: Theme.px(110); horizontalAlignment: Text.AlignRight; text: "naive"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
             MonoText { Layout.preferredWidth: Theme.px(110); horizontalAlignment: Text.AlignRight; text: "streaming"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
         }
@@ -76,11 +83,11 @@ Rectangle {
         CostFigure {
             Layout.fillWidth: true
             idName: "ex03Time"
-            label: "time on " + root.chip
+            label: "time on " + root.chip + (root.pass === "both" ? ", fwd + bwd" : "")
             naive: root.costs.naive ? root.costs.naive.time : ""
             flash: root.costs.flash ? root.costs.flash.time : ""
-            note: root.costs.naive ? root.costs.speedupText + " faster · naive " + root.costs.naive.bound
-                                     + "-bound, streaming " + root.costs.flash.bound + "-bound" : ""
+            note: root.costs.naive ? root.costs.comparisonText + " · naive " + root.costs.naive.boundText
+                                     + ", streaming " + root.costs.flash.boundText : ""
             provenance: root.prov
         }
     }

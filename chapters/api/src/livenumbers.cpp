@@ -152,6 +152,8 @@ const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
         {"pod_chips", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.pod_chips; }},
         {"grid_step_overhead", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.grid_step_overhead; }},
         {"kernel_launch", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.kernel_launch; }},
+        {"flash_step", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.flash_step; }},
+        {"flash_attainable", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.flash_attainable; }},
     };
     const auto it = facts.find(name);
     if (it == facts.end()) throw PlaceholderError("\"chip\" has no fact \"" + name + "\".");
@@ -178,7 +180,8 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
 
 Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
 {
-    Args a(p, {"batch", "heads", "seq", "head_dim", "block_q", "block_k", "dtype", "score_dtype", "causal"});
+    Args a(p, {"batch", "heads", "kv_heads", "seq", "head_dim", "block_q", "block_k", "dtype", "score_dtype", "causal",
+               "bias", "pass"});
     tpusim::AttentionSpec s;
     s.batch = a.integer("batch", 1);
     s.heads = a.integer("heads", 1);
@@ -189,7 +192,13 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.causal = a.text("causal", "0") == "1";
     s.dtype = a.dtype();
     s.score_dtype = a.dtype("score_dtype", "f32");
-    const tpusim::AttentionResult r = tpusim::attention(chip, s);
+    s.kv_heads = a.integer("kv_heads", s.heads);
+    s.bias = a.text("bias", "0") == "1";
+    const std::string pass = a.text("pass", "forward");
+    if (pass == "both") s.pass = tpusim::AttentionPass::forward_backward;
+    else if (pass == "backward") s.pass = tpusim::AttentionPass::backward;
+    else if (pass != "forward") throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
+    const tpusim::AttentionResult r = named([&] { return tpusim::attention(chip, s); });
     const std::string& f = p.field;
     auto with = [&](std::string text, double number) {
         Value v = answer(std::move(text), r.provenance);
@@ -201,7 +210,8 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     if (f == "naive_bytes") return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
     if (f == "flash_bytes") return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
     if (f == "score_bytes") return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
-    unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes");
+    if (f == "flash_steps") return with(std::to_string(r.flash.grid_steps), static_cast<double>(r.flash.grid_steps));
+    unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes, flash_steps");
 }
 
 Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)

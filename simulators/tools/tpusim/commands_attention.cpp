@@ -49,6 +49,7 @@ void write_form(Json& j, const AttentionForm& f) {
     j.field("mxu_flops", f.mxu_flops).field("vpu_flops", f.vpu_flops);
     j.field("hbm_bytes", f.hbm_bytes);
     j.field("mxu_s", f.mxu_s).field("vpu_s", f.vpu_s).field("memory_s", f.memory_s);
+    j.field("peak_s", f.peak_s).field("grid_steps", f.grid_steps);
     j.key("bytes").begin_object();
     for (const Figure& b : f.bytes) j.field(b.name, b.value);
     j.end_object();
@@ -73,8 +74,8 @@ std::string bytes_list(const AttentionForm& f) {
 
 int cmd_attention(const Args& args) {
     args.max_words(1, "tpusim attention");
-    args.allow_only({"chip", "batch", "heads", "seq", "seq-kv", "head-dim", "block-q", "block-k",
-                     "dtype", "score-dtype", "causal", "verify"},
+    args.allow_only({"chip", "batch", "heads", "kv-heads", "seq", "seq-kv", "head-dim", "block-q", "block-k",
+                     "dtype", "score-dtype", "causal", "bias", "pass", "verify"},
                     "tpusim attention");
     AttentionSpec s;
     s.batch = args.positive("batch", 1);
@@ -87,6 +88,13 @@ int cmd_attention(const Args& args) {
     s.causal = args.flag("causal");
     s.dtype = args.dtype("dtype", DType::bf16);
     s.score_dtype = args.dtype("score-dtype", DType::f32);
+    s.kv_heads = args.positive("kv-heads", s.heads);
+    s.bias = args.flag("bias");
+    const std::string pass = args.text("pass", "forward");
+    if (pass == "forward") s.pass = AttentionPass::forward;
+    else if (pass == "backward") s.pass = AttentionPass::backward;
+    else if (pass == "both" || pass == "forward-backward") s.pass = AttentionPass::forward_backward;
+    else throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
     const AttentionResult r = attention(args.chip(), s);
     const Verification v = args.flag("verify") ? verify(s) : Verification{};
 
@@ -115,10 +123,12 @@ int cmd_attention(const Args& args) {
         std::cout << j.str() << "\n";
         return 0;
     }
-    Table t({"", "time", "bound", "HBM traffic", "MXU FLOPs"}, {false, true, false, true, true});
+    Table t({"", "predicted", "bound", "at the peaks", "HBM traffic", "MXU FLOPs", "grid steps"},
+            {false, true, false, true, true, true, true});
     for (const auto* f : {&r.naive, &r.flash})
-        t.add({f == &r.naive ? "naive" : "flash", format_time(f->time_s), f->bound,
-               format_bytes(f->hbm_bytes), format_fixed(f->mxu_flops / 1e9, 3) + " G"});
+        t.add({f == &r.naive ? "naive" : "flash", format_time(f->time_s), f->bound, format_time(f->peak_s),
+               format_bytes(f->hbm_bytes), format_fixed(f->mxu_flops / 1e9, 3) + " G",
+               f == &r.naive ? "-" : std::to_string(f->grid_steps)});
     t.print(std::cout);
     std::cout << "\n";
     std::vector<std::pair<std::string, std::string>> pairs = {
@@ -131,7 +141,9 @@ int cmd_attention(const Args& args) {
                                    " scores"},
         {"naive traffic", bytes_list(r.naive)},
         {"flash traffic", bytes_list(r.flash)}};
-    for (const Figure& st : r.naive.stages) pairs.emplace_back(st.name, format_time(st.value));
+    for (const auto* f : {&r.naive, &r.flash})
+        for (const Figure& st : f->stages)
+            pairs.emplace_back((f == &r.naive ? "naive: " : "flash: ") + st.name, format_time(st.value));
     if (v.ran)
         pairs.emplace_back("verify", "stepper vs direct softmax, max |error| " +
                                          std::to_string(v.max_abs_error));

@@ -39,6 +39,11 @@ void attainable(Chip& c, double mxu, const char* mxu_how, double ici, const char
                                "The fraction of the links' peak a long collective reaches on this chip, from published timings.");
     c.host_link_attainable = assumed(0.9034, "", (fit + "median of 2 long v6e host copies, every chip's value").c_str(),
                                      "The fraction of the host link's bandwidth a long copy reaches; only v6e rows fix it.");
+    c.flash_attainable = assumed(0.4114, "", (fit + "median of 5 long v4 flash-attention runs, every chip's value").c_str(),
+                                 "The fraction of the MXU and VPU peaks a flash-attention kernel's work reaches, its "
+                                 "softmax waiting on its matmuls; only v4 rows (512 blocks) fix it.");
+    c.flash_step = assumed(5.622e-7, "s", (fit + "median of 4 v5e flash-attention runs their steps set, every chip's value").c_str(),
+                           "The least time of one flash-attention grid step; only v5e rows (128 blocks) fix it.");
 }
 
 void common(Chip& c) {

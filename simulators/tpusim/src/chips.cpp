@@ -67,6 +67,8 @@ std::vector<FactRow> fact_rows(const Chip& c) {
         {"model", "attainable HBM fraction", c.hbm_attainable},
         {"model", "attainable ICI fraction", c.ici_attainable},
         {"model", "attainable host-link fraction", c.host_link_attainable},
+        {"model", "attainable flash-attention fraction", c.flash_attainable},
+        {"model", "least flash-attention grid step", c.flash_step},
     };
 }
 

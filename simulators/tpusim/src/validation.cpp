@@ -102,6 +102,14 @@ struct Evidence {
     std::vector<double> values;
 };
 
+// Whether each flash kernel's work outlasts its steps' least time.
+bool compute_sets_steps(const RowCost& cost, const ChipConstants& k) {
+    const double step = k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
+    for (const detail::Stage& s : cost.stages)
+        if (s.flash && (s.mxu_s + s.vpu_s) / k.flash_efficiency < static_cast<double>(s.steps) * step) return false;
+    return true;
+}
+
 Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k, int which) {
     const Unit unit = static_cast<Unit>(which);
     Evidence e;
@@ -117,7 +125,7 @@ Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipC
         const double left = c->row->published_s - floors_of(*c, k) - c->cost.fixed_s;
         // A flash kernel's compute must set its steps' time, and be most of
         // its predicted time.
-        if (unit == Unit::flash && (at_peak / k.flash_efficiency < detail::flash_steps_time(c->cost, k) ||
+        if (unit == Unit::flash && (!compute_sets_steps(c->cost, k) ||
                                     at_peak / k.flash_efficiency < 0.5 * detail::compared_time(*c->row, c->cost, k)))
             continue;
         // Long runs only: at least 50 µs of work at the peak, and the floors
@@ -160,9 +168,11 @@ Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const ChipC
         // The steps' least time must set the kernel's time, over its work
         // and its copies, and be most of the predicted time.
         const double steps_s = detail::flash_steps_time(c->cost, k);
+        const double step = k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s;
         bool steps_set_it = true;
         for (const detail::Stage& s : c->cost.stages)
-            if (s.flash && std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency) > steps_s)
+            if (s.flash && std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency) >
+                               static_cast<double>(s.steps) * step)
                 steps_set_it = false;
         const double predicted = detail::compared_time(*c->row, c->cost, k);
         if (!steps_set_it || steps_s < 0.5 * predicted) continue;

@@ -315,11 +315,16 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     AttentionSpec spec;
     spec.batch = row.dim("batch", 1);
     spec.heads = row.dim("heads");
+    spec.kv_heads = row.dim("kv_heads", 0);
     spec.seq_q = row.dim("seq_q");
     spec.seq_kv = row.dim("seq_k", spec.seq_q);
     spec.head_dim = row.dim("head_dim");
     spec.causal = row.dim("causal", 0) != 0;
+    spec.bias = row.dim("bias", 0) != 0;
     spec.dtype = parse_dtype(row.dtype);
+    spec.pass = row.family == Family::attention_fwd   ? AttentionPass::forward
+                : row.family == Family::attention_bwd ? AttentionPass::backward
+                                                      : AttentionPass::forward_backward;
     if (spec.heads < 1 || spec.seq_q < 1 || spec.head_dim < 1) return refused("the row does not give heads, seq_q and head_dim");
     const std::string impl = row.text("impl");
     const bool xla = impl == "xla";
@@ -333,72 +338,22 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     } catch (const InputError& e) {
         return refused(e.what());
     }
-    // The MXU works in 128-wide tiles: a head dim of 64 pays for 128.
-    const double pad = std::ceil(spec.head_dim / 128.0) * 128.0 / spec.head_dim;
-    // Backward, counted in matmuls of the forward's size (the forward runs
-    // two, QK^T and PV). The Pallas kernel runs two backward kernels, each
-    // recomputing the scores: dK/dV (QK^T, dO V^T, P^T dO, dS^T Q) and dQ
-    // (QK^T, dO V^T, dS K), seven matmuls, 3.5 forwards [FA-TPU]; its
-    // traffic is about twice the forward's. XLA's autodiff keeps P from the
-    // forward and runs four (P^T dO, dO V^T, dS K, dS^T Q), two forwards.
-    const double backward = xla ? 2.0 : 3.5;
-    const bool forward_pass = row.family != Family::attention_bwd;
-    const bool backward_pass = row.family != Family::attention_fwd;
-    const double scale_compute = (forward_pass ? 1 : 0) + (backward_pass ? backward : 0);
-    const std::string pass = !backward_pass ? "forward" : forward_pass ? "forward and backward" : "backward";
-    // An additive bias (batch, heads, seq_q, seq_k) is read from HBM: whole
-    // by XLA, only the computed tiles by the flash kernel.
-    double bias_s = 0;
-    const double bh = static_cast<double>(spec.batch * spec.heads);
-    const double scores = bh * static_cast<double>(spec.seq_q) * static_cast<double>(spec.seq_kv);
-    if (row.dim("bias", 0) != 0) {
-        const double whole = scores * bytes(spec.dtype);
-        const double visible = r.tiles > 0 ? static_cast<double>(r.tiles_computed) / r.tiles : 1;
-        bias_s = (xla ? whole : whole * visible) / c.hbm_bandwidth.value;
-    }
-    const AttentionForm& form = xla ? r.naive : r.flash;
-    const double forward_memory_s = form.memory_s + bias_s;
-    double backward_memory_s = 2 * forward_memory_s;
-    if (xla) {
-        // XLA's backward through the score matrices: dP = dO V^T written in
-        // the score dtype, read back with P to form dS in the input dtype,
-        // dS read by the two matmuls that make dQ and dK, P read again for
-        // dV; Q, K, V, O and dO read and dQ, dK, dV written once each.
-        const double b = bytes(spec.dtype), sb = bytes(spec.score_dtype);
-        const double tensors = bh * 4.0 * static_cast<double>(spec.seq_q + spec.seq_kv) * static_cast<double>(spec.head_dim) * b;
-        backward_memory_s = (scores * (2 * sb + 5 * b) + tensors) / c.hbm_bandwidth.value;
-    }
-    const double memory_s = (forward_pass ? forward_memory_s : 0) + (backward_pass ? backward_memory_s : 0);
+    // The attention model's kernels at the peaks; the fitted constants
+    // turn them into time here, as the chip's own fractions do there.
     RowCost cost;
-    if (xla) {
-        // Three XLA ops on the naive form's traffic, each its own floor.
-        for (int i = 0; i < 3; ++i)
-            cost.stages.push_back({form.mxu_s * pad * scale_compute / 3, form.vpu_s * scale_compute / 3,
-                                   memory_s / 3, false, false});
-        cost.model = "attention, XLA's three ops";
-    } else {
-        cost.stages.push_back({form.mxu_s * pad * scale_compute, form.vpu_s * scale_compute,
-                               memory_s, false, true});
-        const std::int64_t steps = spec.batch * spec.heads * r.tiles_computed * (row.family == Family::attention_fwd ? 1 : 2);
-        cost.grid_steps = steps;
-        cost.flash_steps = steps;
-        cost.grid_step_s = c.grid_step_overhead.value;
-        cost.model = "flash attention, its grid";
+    const AttentionForm& form = xla ? r.naive : r.flash;
+    for (const AttentionKernel& k : form.kernels) {
+        Stage stage{k.mxu_s, k.vpu_s, k.memory_s, false, !xla};
+        stage.steps = k.steps;
+        cost.stages.push_back(stage);
+        cost.flash_steps += k.steps;
     }
-    std::vector<std::string> a{"The " + pass + " pass; causal blocks wholly above the diagonal skipped.",
-                               "A head dim below 128 pays for 128 on the MXU."};
-    if (row.family != Family::attention_fwd)
-        a.push_back(xla ? "XLA's backward keeps P and runs four matmuls, twice the forward's MXU work; its traffic is dP written "
-                          "and read in f32, P read twice, dS written once and read twice, and the eight (sequence, head) arrays."
-                        : "The kernel's backward runs dK/dV and dQ kernels that each recompute the scores: seven matmuls, "
-                          "3.5 times the forward's MXU work, twice its HBM traffic, two grids of steps.");
-    if (!xla) {
-        a.push_back("Each computed grid step takes the longest of its share of the work, its share of the copies and a flash step's "
-                    "least time, fitted on flash rows whose steps set their time (else the chip's grid-step overhead).");
-        a.push_back("Within a step the softmax waits for QK^T and PV for the softmax: the MXU and VPU work add, at the flash kernel's attainable fraction.");
-    }
-    if (bias_s > 0) a.push_back("The additive bias is read from HBM: whole by XLA, its computed tiles by the kernel.");
-    cost.provenance = predicted(row, cost.model, std::move(a));
+    cost.grid_steps = cost.flash_steps;
+    cost.grid_step_s = c.grid_step_overhead.value;
+    cost.model = xla ? "attention, XLA's ops" : "flash attention, its grids";
+    Provenance p = predicted(row, cost.model, r.provenance.assumptions);
+    p.assumptions.pop_back();  // the attention model states its own fractions
+    cost.provenance = std::move(p);
     return cost;
 }
 
@@ -446,13 +401,11 @@ double flash_steps_time(const RowCost& cost, const ChipConstants& k) {
 double device_time(const RowCost& cost, const ChipConstants& k) {
     if (cost.pipeline) return cost.fixed_s - cost.pipeline_launch_s;
     double t = cost.fixed_s;
-    // A flash kernel's steps are alike: each takes the longest of its share
-    // of the work, its share of the copies and a step's least time, as a
-    // Pallas pipeline's steps do.
-    const double steps_s = flash_steps_time(cost, k);
+    const double step_s = k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
     for (const Stage& s : cost.stages)
-        t += (s.flash ? std::max({(s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency, steps_s})
-                      : std::max({s.mxu_s * (s.f32_mxu ? k.f32_passes : 1) / k.mxu_efficiency, s.vpu_s, s.hbm_s / k.hbm_efficiency})) +
+        t += (s.flash ? flash_kernel_time(s.mxu_s + s.vpu_s, s.hbm_s, s.steps, k.flash_efficiency, k.hbm_efficiency, step_s)
+                      : xla_op_time(s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), s.vpu_s, s.hbm_s, k.mxu_efficiency,
+                                    k.hbm_efficiency)) +
              k.op_floor_s;
     t += cost.ici_s / k.ici_efficiency + cost.link_s / k.link_efficiency;
     if (cost.collective) t += k.collective_floor_s;

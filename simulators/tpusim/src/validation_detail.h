@@ -20,6 +20,7 @@ struct Stage {
     double hbm_s = 0;   // at HBM's peak bandwidth
     bool f32_mxu = false;  // f32 operands: multiplied by the fitted passes
     bool flash = false;    // a flash-attention kernel: its MXU and VPU work at the kernel's own fraction
+    std::int64_t steps = 0;  // a flash kernel's computed grid steps, each at least a step's least time
 };
 
 struct RowCost {
@@ -60,7 +61,7 @@ BlockedMatmul pallas_matmul_of(const PublishedRow& row);
 // Throws nothing: a run the models cannot express says why instead.
 RowCost cost_of(const PublishedRow& row);
 
-// A flash kernel's computed steps, each at a step's least time.
+// A flash kernel's computed steps (all its stages'), each at a step's least time.
 double flash_steps_time(const RowCost& cost, const ChipConstants& k);
 double device_time(const RowCost& cost, const ChipConstants& k);
 double call_time(const RowCost& cost, const ChipConstants& k);

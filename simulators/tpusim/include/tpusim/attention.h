@@ -5,8 +5,11 @@
 // (block_q x block_k) tile on chip and carries a running max, denominator
 // and accumulator per query row [FA-TPU][SPLASH][FA-PAPER].
 //
-// The costs here are rooflines on the chip's figures; the stepper in
-// online_softmax.h runs the same recurrence on numbers.
+// Each form's work and traffic are counted at the chip's peaks; its
+// predicted time then takes the attainable fractions `tpusim validate` fits
+// on published runs (and, for the flash kernel, a grid step's least time),
+// so the instruments and the validation table price attention alike. The
+// stepper in online_softmax.h runs the same recurrence on numbers.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +19,10 @@
 #include "tpusim/provenance.h"
 
 namespace tpusim {
+
+// Which passes a call runs: the forward, the backward (given the forward's
+// residuals), or both, as jax.grad of a loss through attention does.
+enum class AttentionPass { forward, backward, forward_backward };
 
 struct AttentionSpec {
     std::int64_t batch = 1;
@@ -33,6 +40,22 @@ struct AttentionSpec {
     // contraction for preferred_element_type=float32, as chapter 13's naive
     // attention does, writes S in f32: twice the bytes of bf16 scores.
     DType score_dtype = DType::f32;
+    // Heads of K and V: 0 for as many as the queries; fewer for grouped-
+    // query attention (each shared by heads / kv_heads query heads), 1 for
+    // multi-query. Must divide heads.
+    std::int64_t kv_heads = 0;
+    AttentionPass pass = AttentionPass::forward;
+    // An additive (batch, heads, seq_q, seq_kv) bias in dtype, read from HBM.
+    bool bias = false;
+};
+
+// One kernel (or XLA op) of a form, at the chip's peaks.
+struct AttentionKernel {
+    std::string name;
+    double mxu_s = 0;     // its matmuls at the MXU peak, a head dim below 128 padded to 128
+    double vpu_s = 0;     // its elementwise work at the VPU peak
+    double memory_s = 0;  // its HBM traffic at peak bandwidth
+    std::int64_t steps = 0;  // a Pallas kernel's computed grid steps; 0 for an XLA op
 };
 
 // One form of attention evaluated on a chip.
@@ -40,13 +63,16 @@ struct AttentionForm {
     double mxu_flops = 0;    // matmul FLOPs executed (masked work included)
     double vpu_flops = 0;    // softmax and rescaling work on the VPU
     double hbm_bytes = 0;
-    double mxu_s = 0;        // mxu_flops / peak
+    double mxu_s = 0;        // at the MXU peak, padding included
     double vpu_s = 0;        // vpu_flops / VPU peak
     double memory_s = 0;     // hbm_bytes / HBM bandwidth
-    double time_s = 0;
-    std::string bound;       // what sets the time: "MXU", "VPU", "HBM"
+    double peak_s = 0;       // the same work with every unit at its peak and no step costs
+    double time_s = 0;       // predicted: the attainable fractions and, flash, the step floor
+    std::int64_t grid_steps = 0;  // flash: the computed steps of its grids
+    std::string bound;       // what sets the predicted time: "MXU", "VPU", "HBM", "grid steps"
     std::vector<Figure> bytes;   // the HBM traffic by array, "read Q", "write S", ...
-    std::vector<Figure> stages;  // naive: the time of each of its three kernels
+    std::vector<Figure> stages;  // the predicted time of each kernel
+    std::vector<AttentionKernel> kernels;  // naive: its XLA ops; flash: its kernel(s) as one
 };
 
 struct AttentionResult {
@@ -70,8 +96,18 @@ struct AttentionResult {
 inline constexpr double softmax_ops_per_score = 5;
 
 // Throws InputError for sizes below 1, blocks that do not divide their
-// sequence, or a dtype the chip publishes no MXU rate for.
+// sequence, kv_heads that do not divide heads, or a dtype the chip
+// publishes no MXU rate for.
 AttentionResult attention(const Chip& chip, const AttentionSpec& spec);
+
+// The predicted time of a flash kernel's work at the peaks (compute: its
+// MXU and VPU time added, the softmax waiting on the matmuls) given the
+// attainable fractions and a step's least time: each of the alike steps
+// takes the longest of its share of the work, of the copies and the floor.
+double flash_kernel_time(double compute_s, double memory_s, std::int64_t steps, double flash_fraction,
+                         double hbm_fraction, double step_s);
+// An XLA op's predicted time: its slowest unit at its attainable fraction.
+double xla_op_time(double mxu_s, double vpu_s, double memory_s, double mxu_fraction, double hbm_fraction);
 
 // Whether the causal tile (qi, kj) has at least one visible (row, key) pair.
 bool tile_visible(std::int64_t qi, std::int64_t kj, std::int64_t block_q, std::int64_t block_k);

@@ -77,6 +77,8 @@ struct Chip {
     Fact hbm_attainable;        // of HBM bandwidth, long memory-bound ops
     Fact ici_attainable;        // of the links' peak, long collectives
     Fact host_link_attainable;  // of the host link, long copies to and from host memory
+    Fact flash_attainable;      // of the MXU and VPU peaks, a flash-attention kernel's work
+    Fact flash_step;            // s: the least time of one flash-attention grid step
 };
 
 // A labelled row of the chip sheet, for tables in the CLI and the app.
