@@ -24,6 +24,21 @@ void BM_Ex03ShapeScrub(benchmark::State& state) {
 }
 BENCHMARK(BM_Ex03ShapeScrub)->Unit(benchmark::kMicrosecond);
 
+// The same scrub with "+ backward": eight XLA ops and three flash kernels.
+void BM_Ex03ShapeScrubWithBackward(benchmark::State& state) {
+    tpusim::AttentionSpec s;
+    s.batch = 1;
+    s.heads = 8;
+    s.seq_q = s.seq_kv = 65536;  // the scrubber's longest: the causal loop walks 128 query blocks
+    s.head_dim = 128;
+    s.block_q = s.block_k = 512;
+    s.causal = true;
+    s.pass = tpusim::AttentionPass::forward_backward;
+    const tpusim::Chip& chip = tpusim::chip("v5e");
+    for (auto _ : state) benchmark::DoNotOptimize(tpusim::attention(chip, s).speedup);
+}
+BENCHMARK(BM_Ex03ShapeScrubWithBackward)->Unit(benchmark::kMicrosecond);
+
 // The small example as the binding runs it: 8 rows, 16 keys in blocks of 4,
 // head dimension 4; a copy of (m, l, alpha, acc) after every block, then
 // the direct softmax for the final check.
