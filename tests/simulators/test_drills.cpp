@@ -147,10 +147,18 @@ TEST_CASE("D3 checks a hand-worked schedule", "[drills]") {
         REQUIRE(std::sscanf(q.code.c_str() + at2, "BlockSpec((%*d, %d)", &bn) == 1);
         auto ok = [](int b, int size, int unit) { return b == size || b % unit == 0; };
         const bool shape_ok = ok(bm, m, 8) && ok(bk, kk, 128) && ok(bn, n, 128) && ok(bk, kk, 8);
-        // v5e: blocks padded to (8, 128) tiles for every dtype before TPU7x, two buffers each, an f32 accumulator.
+        // v5e: blocks padded to (8, 128) tiles for every dtype before TPU7x, two buffers each, an f32 accumulator;
+        // a block shorter than 8 rows to the packing factor (bf16: 2, f32: 1) doubled until it holds them.
         auto pad = [](double v, double to) { return std::ceil(v / to) * to; };
-        const double vmem = 2 * 2 * (pad(bm, 8) * pad(bk, 128) + pad(bk, 8) * pad(bn, 128) + pad(bm, 8) * pad(bn, 128)) +
-                            4 * pad(bm, 8) * pad(bn, 128);
+        auto rows = [](int r, int packing) {
+            if (r >= 8) return 8;
+            int t = packing;
+            while (t < r) t *= 2;
+            return t;
+        };
+        const double vmem = 2 * 2 * (pad(bm, rows(bm, 2)) * pad(bk, 128) + pad(bk, rows(bk, 2)) * pad(bn, 128) +
+                                     pad(bm, rows(bm, 2)) * pad(bn, 128)) +
+                            4 * pad(bm, rows(bm, 1)) * pad(bn, 128);
         const bool fits = vmem <= 16.0 * 1024 * 1024;
         INFO(q.code);
         CHECK(q.expected.at("legal") == (shape_ok && fits ? "yes" : "no"));

@@ -94,24 +94,36 @@ TEST_CASE("a third input buffer costs one more block per streamed input", "[vmem
     CHECK_THROWS_AS(vmem_budget(chip("v5e"), s), InputError);
 }
 
-TEST_CASE("padding: int8 pads rows to 32, a layernorm's gamma to 8 rows, TPU7x's bf16 to 16", "[vmem]") {
-    // int8 x block (8, 1024): 8 KiB of data in 32 KiB of tiles.
-    const VmemBudget i8 = vmem_budget(chip("v5e"), matmul(8, 1024, 1024, DType::int8));
+TEST_CASE("padding: full-height blocks to their tiles, short ones to the fewest rows that hold them", "[vmem]") {
+    // int8 (40, 1024): taller than a tile's 32 rows, so padded to 64.
+    const VmemBudget i8 = vmem_budget(chip("v5e"), matmul(40, 1024, 1024, DType::int8));
     const BudgetLine& x = line(i8, "x block");
-    CHECK(x.logical_bytes == 8 * KiB);
-    CHECK(x.padded_bytes == 32 * KiB);
-    CHECK(x.padded == std::vector<std::int64_t>{32, 1024});
-    CHECK(x.legality.legal);
+    CHECK(x.logical_bytes == 40 * KiB);
+    CHECK(x.padded == std::vector<std::int64_t>{64, 1024});
+    CHECK(x.padded_bytes == 64 * KiB);
+    // int8 (8, 1024): shorter than 32 rows, tiled from the packing factor
+    // 4 doubled to 8 rows [MOSAIC-LAYOUT]: no padding.
+    const VmemBudget short_i8 = vmem_budget(chip("v5e"), matmul(8, 1024, 1024, DType::int8));
+    const BudgetLine& short8 = line(short_i8, "x block");
+    CHECK(short8.padded == std::vector<std::int64_t>{8, 1024});
+    CHECK(short8.tile.rows == 8);
+    CHECK(short8.legality.legal);
 
+    // A layernorm's (1, 4096) bf16 gamma: the packing factor's 2 rows, not 8.
     const VmemBudget ln = vmem_budget(chip("v5e"), budget_preset(BudgetKernelKind::layernorm));
-    CHECK(line(ln, "gamma").padded == std::vector<std::int64_t>{8, 4096});
-    CHECK(line(ln, "gamma").total_bytes == 2 * 64 * KiB);
-    // x 4 MiB + out 4 MiB + gamma and beta 128 KiB each + the f32 upcast 4 MiB.
-    CHECK(ln.total_bytes == 12 * MiB + 256 * KiB);
+    CHECK(line(ln, "gamma").padded == std::vector<std::int64_t>{2, 4096});
+    CHECK(line(ln, "gamma").total_bytes == 2 * 16 * KiB);
+    // x 4 MiB + out 4 MiB + gamma and beta 32 KiB each + the f32 upcast 4 MiB.
+    CHECK(ln.total_bytes == 12 * MiB + 64 * KiB);
 
-    // bf16 (8, 1024) pads to 16 rows on v7 only.
-    CHECK(line(vmem_budget(chip("v7"), matmul(8, 1024, 1024)), "x block").padded_bytes == 32 * KiB);
-    CHECK(line(vmem_budget(chip("v5e"), matmul(8, 1024, 1024)), "x block").padded_bytes == 16 * KiB);
+    // bf16 (24, 1024) pads to 32 rows on v7, whose bf16 tiles are 16 rows, and to 24 before it.
+    CHECK(line(vmem_budget(chip("v7"), matmul(24, 1024, 1024)), "x block").padded_bytes == 64 * KiB);
+    CHECK(line(vmem_budget(chip("v5e"), matmul(24, 1024, 1024)), "x block").padded_bytes == 48 * KiB);
+    CHECK(block_tile_rows(chip("v5e"), DType::f32, 1) == 1);
+    CHECK(block_tile_rows(chip("v5e"), DType::bf16, 1) == 2);
+    CHECK(block_tile_rows(chip("v5e"), DType::bf16, 3) == 4);
+    CHECK(block_tile_rows(chip("v5e"), DType::int8, 5) == 8);
+    CHECK(block_tile_rows(chip("v5e"), DType::int8, 20) == 32);
 }
 
 TEST_CASE("flash attention: q, k, v and o double-buffered, the m, l and acc scratch, one f32 score tile", "[vmem]") {

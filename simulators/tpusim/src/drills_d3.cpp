@@ -191,9 +191,13 @@ std::vector<Step> d3_steps(const Question& q) {
         steps.push_back({s, ""});
     }
     const std::string dt(name(d.in.dtype));
-    steps.push_back({"Each block is stored padded to tiles of " + std::to_string(t.rows) + " rows by 128 lanes for " +
-                         dt + " on " + c.id + ".",
-                     ""});
+    std::string tiling = "Each block is stored padded to tiles of " + std::to_string(t.rows) + " rows by 128 lanes for " +
+                         dt + " on " + c.id;
+    if (d.in.bm < t.rows)
+        tiling += "; a block of " + std::to_string(d.in.bm) + " rows gets the fewest rows that hold it, from the "
+                  "packing factor up in powers of two: " + std::to_string(block_tile_rows(c, d.in.dtype, d.in.bm)) +
+                  " (" + std::to_string(block_tile_rows(c, DType::f32, d.in.bm)) + " for the f32 accumulator)";
+    steps.push_back({tiling + ".", ""});
     const double bx = padded_vmem_bytes(c, {d.in.bm, d.in.bk}, d.in.dtype);
     const double by = padded_vmem_bytes(c, {d.in.bk, d.in.bn}, d.in.dtype);
     const double bo = padded_vmem_bytes(c, {d.in.bm, d.in.bn}, d.in.dtype);

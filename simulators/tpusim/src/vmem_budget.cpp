@@ -32,7 +32,7 @@ std::vector<std::int64_t> padded_shape(const Chip& chip, const std::vector<std::
         p[0] = round_up(p[0], 1024);
     } else if (r >= 2) {
         p[r - 1] = round_up(p[r - 1], 128);
-        p[r - 2] = round_up(p[r - 2], memory_tiling(chip, dtype).rows);
+        p[r - 2] = round_up(p[r - 2], block_tile_rows(chip, dtype, p[r - 2]));
     }
     return p;
 }
@@ -104,6 +104,16 @@ Tiling memory_tiling(const Chip& chip, DType dtype) {
     return Tiling{8 * (32 / b), 128};
 }
 
+std::int64_t block_tile_rows(const Chip& chip, DType dtype, std::int64_t rows) {
+    const std::int64_t full = memory_tiling(chip, dtype).rows;
+    if (rows >= full) return full;
+    // A short block is tiled tighter: from the packing factor, doubled until
+    // it holds the block's rows [MOSAIC-LAYOUT] (infer_memref_layout).
+    std::int64_t t = packing(dtype);
+    while (t < rows) t *= 2;
+    return std::min(t, full);
+}
+
 double padded_vmem_bytes(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype) {
     return detail::padded_bytes(chip, shape.data(), static_cast<int>(shape.size()), dtype);
 }
@@ -122,12 +132,11 @@ namespace detail {
 
 double padded_bytes(const Chip& chip, const std::int64_t* shape, int rank, DType dtype) {
     double elements = 1;
-    const std::int64_t rows = memory_tiling(chip, dtype).rows;
     for (int d = 0; d < rank; ++d) {
         std::int64_t v = shape[d];
         if (rank == 1) v = round_up(v, 1024);
         else if (d + 1 == rank) v = round_up(v, 128);
-        else if (d + 2 == rank) v = round_up(v, rows);
+        else if (d + 2 == rank) v = round_up(v, block_tile_rows(chip, dtype, v));
         elements *= static_cast<double>(v);
     }
     return elements * bytes(dtype);
@@ -161,6 +170,7 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
         l.padded = padded_shape(chip, l.block, op.dtype);
         l.dtype = op.dtype;
         l.tile = memory_tiling(chip, op.dtype);
+        if (op.rank >= 2) l.tile.rows = block_tile_rows(chip, op.dtype, op.block[static_cast<std::size_t>(op.rank - 2)]);
         l.buffers = op.buffers;
         double elements = 1;
         for (std::int64_t d : l.block) elements *= static_cast<double>(d);
@@ -205,7 +215,8 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
         "outputs stay at two [JAX-PIPE].",
         "Blocks are padded to the tile they are stored in: 128 lanes, and " +
             std::to_string(memory_tiling(chip, spec.dtype).rows) + " rows for " + std::string(name(spec.dtype)) +
-            " on " + chip.id + " [JAX-INFO].",
+            " on " + chip.id + " [JAX-INFO]; a block with fewer rows takes the fewest that hold them, from "
+            "the packing factor up in powers of two [MOSAIC-LAYOUT].",
         "Values the body makes that are too large for the vector registers (a flash tile's f32 scores, a "
         "layernorm block upcast to f32) are counted once each; Mosaic's own scratch and register spills are "
         "not counted, so leave headroom [JAX-CP].",

@@ -24,9 +24,14 @@ namespace tpusim {
 // narrower ones, and 8 x (32 / bits) for every type from TPU7x on
 // (bf16 16 rows). Mosaic's vreg tiling (native_tiling) may differ.
 Tiling memory_tiling(const Chip& chip, DType dtype);
+// The rows of the tile a block with `rows` rows is stored in: memory_tiling's
+// for a block at least that tall; for a shorter one the packing factor,
+// doubled until it holds the rows (a one-row f32 block: 1; bf16: 2)
+// [MOSAIC-LAYOUT].
+std::int64_t block_tile_rows(const Chip& chip, DType dtype, std::int64_t rows);
 
-// Bytes one buffer of `shape` takes once padded to `memory_tiling`: the
-// last dimension to 128, the second-to-last to the tile's rows; a rank-1
+// Bytes one buffer of `shape` takes once padded to its tile: the last
+// dimension to 128, the second-to-last to block_tile_rows; a rank-1
 // block to a whole number of 1024 elements (one (8,128) tile). The pipeline
 // model's VMEM count (vmem_bytes) uses the same padding.
 double padded_vmem_bytes(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype);
