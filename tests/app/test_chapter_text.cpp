@@ -289,3 +289,52 @@ TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a f
         }
     }
 }
+
+// An expert review's thirteen corrections, each held against the statement
+// it replaced and, where a number is involved, against the simulator.
+TEST_CASE("the reviewed statements stay corrected", "[text][course]")
+{
+    const auto intro = [](const char *folder) {
+        return readText(kChapters + QLatin1Char('/') + QLatin1String(folder) + QStringLiteral("/intro.md"));
+    };
+    // 1. reduce_max carries out_sharding, as the real dumps print it.
+    for (const char *folder : {"02-jaxpr", "05-gap"}) {
+        const QString text = chapterText(folder);
+        CHECK_FALSE(text.contains(QStringLiteral("reduce_max[axes=(1,)] ")));
+        CHECK(text.contains(QStringLiteral("reduce_max[axes=(1,) out_sharding=None]")));
+    }
+    CHECK_FALSE(chapterText("02-jaxpr").contains(QStringLiteral("while `reduce_max` has no such parameter")));
+    // 2. relu and relu6: custom_jvp over jit.
+    CHECK(chapterText("02-jaxpr").contains(QStringLiteral("one `custom_jvp_call` equation whose inner jaxpr holds a `jit` equation")));
+    // 3. Mosaic's passes left for libtpu, the dialect for openxla/xla.
+    CHECK_FALSE(chapterText("07-mosaic").contains(QStringLiteral("its passes have since moved into XLA")));
+    CHECK(chapterText("07-mosaic").contains(QStringLiteral("moved into libtpu")));
+    // 4. Halving a v5e 16-chip axis removes its wraparound: no halving.
+    CHECK_FALSE(chapterText("09-ici").contains(QStringLiteral("halving the ring would nearly halve it")));
+    CHECK(rendered(QStringLiteral("{{collective op=all-gather mesh=8x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e") ==
+          rendered(QStringLiteral("{{collective op=all-gather mesh=16x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e"));
+    // 5. (8192, 8) f32 blocks fill v5e's scoped default: 4 MiB each, four of them.
+    CHECK(rendered(QStringLiteral("{{layout shape=8192x8 dtype=f32 : padded_bytes}}"), "v5e") == QStringLiteral("4.0 MiB"));
+    CHECK(chapterText("07-mosaic").contains(QStringLiteral("needs a larger `vmem_limit_bytes`")));
+    // 6. Fusion keeps numerics; XLA's simplifier need not.
+    CHECK(chapterText("04-xla").contains(QStringLiteral("`exp(A)·exp(B)` into `exp(A+B)`")));
+    // 7. A contraction with a big output is memory-bound only for small K.
+    CHECK_FALSE(chapterText("12-ir-stack").contains(QStringLiteral("is memory-bound whatever its FLOPs")));
+    // 8. A one-row bf16 array is tiled in 2 rows in memory, a whole vreg in registers.
+    CHECK_FALSE(chapterText("07-mosaic").contains(QStringLiteral("still occupies a full 16-row tile")));
+    CHECK_FALSE(chapterText("06-pallas").contains(QStringLiteral("scale vector therefore takes eight rows")));
+    // 9. One W in chapter 9: one way per link; W_ici both ways.
+    CHECK_FALSE(intro("09-ici").contains(QStringLiteral("where W is the two-way bandwidth")));
+    CHECK(intro("09-ici").contains(QStringLiteral("W_ici = 2W")));
+    // 10. One G0 criterion.
+    CHECK(intro("10-machine").contains(QStringLiteral("|P − M| ≤ 0.25 × M")));
+    CHECK(chapterText("10-machine").contains(QStringLiteral("|P − M| ≤ 0.25 × M")));
+    // 11. The capstone's f32 reference at HIGHEST precision.
+    CHECK(chapterText("15-capstone").contains(QStringLiteral("precision=jax.lax.Precision.HIGHEST")));
+    // 12. 'bgqd,bkd->bgqk' is multi-query attention.
+    CHECK_FALSE(chapterText("03-stablehlo").contains(QStringLiteral("grouped-query attention score `'bgqd,bkd->bgqk'`")));
+    // 13. v6e turns compute-bound near 650 rows, as chapter 10 says.
+    CHECK_FALSE(chapterText("08-chip").contains(QStringLiteral("v6e needs a batch of about 1024")));
+    CHECK(rendered(QStringLiteral("{{matmul m=656 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("compute"));
+    CHECK(rendered(QStringLiteral("{{matmul m=600 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("memory"));
+}
