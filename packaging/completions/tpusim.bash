@@ -14,10 +14,13 @@ _tpusim() {
         --trace)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
+        --pass)
+            COMPREPLY=($(compgen -W "forward backward both" -- "$cur"))
+            return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "chips roofline bench pipeline vmem blockspec layout mxu attention collective ir
-            semaphores fusion profile validate --help --version" -- "$cur"))
+            semaphores fusion profile validate collective-matmul --help --version" -- "$cur"))
         return
     fi
     case "$sub" in
@@ -31,7 +34,8 @@ _tpusim() {
             options="--array --block --dtype --space --m --k --n --bm --bk --bn --order --seed" ;;
         layout) options="--shape --dtype --tile --to --transpose --reshape --cast" ;;
         mxu) options="--m --k --n --array --no-overlap --stepped" ;;
-        attention) options="--batch --heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --verify" ;;
+        attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify" ;;
+        collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
         collective) verbs="all-gather reduce-scatter all-reduce all-to-all permute"
             options="--mesh --axis --bytes --chunks --shift --unidirectional --links --trace" ;;
         ir) verbs="decode ops cost xref"

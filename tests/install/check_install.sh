@@ -52,6 +52,20 @@ for page in tpu-course tpusim; do
 done
 bash -n "$usr/share/bash-completion/completions/tpu-course"
 bash -n "$usr/share/bash-completion/completions/tpusim"
+# Every option and subcommand the programs list is in their manual and completion.
+# (Each text is read once: grep -q closing a pipe early would fail the pipe.)
+man_course="$(zcat "$usr/share/man/man1/tpu-course.1.gz" | sed 's/\\-/-/g')"
+man_sim="$(zcat "$usr/share/man/man1/tpusim.1.gz" | sed 's/\\-/-/g')"
+course_help="$("$usr/bin/tpu-course" --help)"
+sim_help="$("$usr/bin/tpusim" --help)"
+for option in $(grep -o -- '--[a-z][a-z-]*' <<<"$course_help" | sort -u); do
+    grep -q -- "$option" <<<"$man_course" || fail "tpu-course(1) does not mention $option"
+    grep -q -- "$option" "$usr/share/bash-completion/completions/tpu-course" || fail "the tpu-course completion lacks $option"
+done
+for sub in $(sed -n '/^subcommands:/,/^options/p' <<<"$sim_help" | grep -E '^  [a-z]' | awk '{print $1}'); do
+    grep -qE -- "^\.BR? $sub( |\$)" <<<"$man_sim" || fail "tpusim(1) has no entry for $sub"
+    grep -qw -- "$sub" "$usr/share/bash-completion/completions/tpusim" || fail "the tpusim completion lacks $sub"
+done
 
 # Run a program from an installed tree with nothing of the build about it.
 bare() {
@@ -66,7 +80,7 @@ check_tree() {  # PREFIX: the programs under it work
     local prefix="$1"
     bare "$prefix/bin/tpusim" validate >"$work/validate.txt" || fail "$prefix/bin/tpusim validate failed"
     grep -q "attention forward and backward" "$work/validate.txt" || fail "tpusim validate printed no family table"
-    bare "$prefix/bin/tpu-course" --version | grep -q "tpu-course" || fail "tpu-course --version failed"
+    [[ "$(bare "$prefix/bin/tpu-course" --version)" == tpu-course* ]] || fail "tpu-course --version failed"
     # A chapter's page needs its plugin: the app must find it from where it runs.
     rm -f "$work/ch11.json"
     bare "$prefix/bin/tpu-course" --db "$work/progress.sqlite" --layout-report "$work/ch11.json" --open ch11 \

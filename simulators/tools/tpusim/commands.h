@@ -19,6 +19,7 @@ int cmd_layout(const Args& args);
 int cmd_mxu(const Args& args);
 int cmd_attention(const Args& args);
 int cmd_collective(const Args& args);
+int cmd_collective_matmul(const Args& args);
 int cmd_ir(const Args& args);
 int cmd_semaphores(const Args& args);
 int cmd_fusion(const Args& args);

@@ -1,4 +1,5 @@
 // tpusim: the command line of libtpusim.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -53,6 +54,10 @@ constexpr Subcommand subcommands[] = {
      "all-gather | reduce-scatter | all-reduce | all-to-all | permute on a mesh: closed form "
      "and hop-by-hop simulation (--links, --trace out.json)",
      "tpusim collective all-gather --chip v5e --mesh 8x4 --axis 1 --bytes 33554432"},
+    {"collective-matmul", tpusim::cli::cmd_collective_matmul,
+     "y = x @ w with x's row shards passed round a ring while each device multiplies: time, exposed transfer, "
+     "against gathering first",
+     "tpusim collective-matmul --m 8192 --k 8192 --n 32768 --devices 4 --chip v5e"},
     {"ir", tpusim::cli::cmd_ir,
      "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
@@ -75,9 +80,11 @@ void print_help() {
                  "measurements)\n\n"
                  "usage: tpusim <subcommand> [words] [--option value ...] [--json]\n\n"
                  "subcommands:\n";
+    std::size_t column = 0;  // the summaries line up after the longest name
+    for (const auto& s : subcommands) column = std::max(column, s.name.size() + 2);
     for (const auto& s : subcommands) {
-        std::cout << "  " << s.name << std::string(12 - s.name.size(), ' ') << s.summary << "\n"
-                  << "              e.g. " << s.example << "\n";
+        std::cout << "  " << s.name << std::string(column - s.name.size(), ' ') << s.summary << "\n"
+                  << std::string(column + 2, ' ') << "e.g. " << s.example << "\n";
     }
     std::cout << "\noptions for every subcommand:\n"
                  "  --chip ID   v4, v5e, v5p, v6e or v7 (default v5e)\n"
