@@ -90,6 +90,7 @@ void Course::applyTextStyle(const QVariantMap &style)
     m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
     m_textStyle.predicted = colourOf(style, "predicted", m_textStyle.predicted);
     m_textStyle.fact = colourOf(style, "fact", m_textStyle.fact);
+    m_textStyle.assumed = colourOf(style, "assumed", m_textStyle.assumed);
     m_textStyle.problem = colourOf(style, "problem", m_textStyle.problem);
     m_textStyle.input = colourOf(style, "input", m_textStyle.input);
     m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
@@ -256,7 +257,7 @@ QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
         const course::live::Value v = course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
         const QString details = QString::fromStdString(v.details);
         return {{"text", QString::fromStdString(v.text)}, {"number", v.number}, {"isFact", v.isFact},
-                {"source", QString::fromStdString(v.source)}, {"details", details}};
+                {"isAssumption", v.isAssumption}, {"source", QString::fromStdString(v.source)}, {"details", details}};
     } catch (const std::exception &e) {
         return {{"text", QStringLiteral("?")}, {"number", std::numeric_limits<double>::quiet_NaN()}, {"isFact", false},
                 {"problem", QString::fromUtf8(e.what())}};

@@ -18,7 +18,7 @@ ScrollPage {
     // Inputs the learner dragged, by block: kept while the chapter is open.
     property var inputState: ({})
     readonly property var textStyle: ({
-        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink,
+        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "assumed": Theme.assumedOnLight,
         "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
     readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1

@@ -44,7 +44,7 @@ Flickable {
             Layout.fillWidth: true
             Layout.maximumWidth: Theme.px(820)
             Layout.bottomMargin: Theme.gapL
-            text: "Every figure the simulator uses, per chip, with the public source it comes from. Where sources disagree, the one used is shown and the others are one hover away. Figures marked ◇ are the simulator's own assumptions, not published numbers."
+            text: "Every figure the simulator uses, per chip, with the public source it comes from. Where sources disagree, the one used is shown and the others are one hover away. Figures marked ◇, in magenta, are assumed: the simulator's own, where no source publishes a number."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
@@ -98,7 +98,7 @@ Flickable {
                             MonoText {
                                 width: parent.width - Theme.gap
                                 text: (cell.fact.assumption ? "◇ " : "") + cell.fact.text
-                                color: cell.fact.published ? (cell.fact.assumption ? Theme.predicted : Theme.inkText) : Theme.inkFaint
+                                color: cell.fact.published ? (cell.fact.assumption ? Theme.assumed : Theme.inkText) : Theme.inkFaint
                                 wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                                 HoverHandler { id: hover }
                                 ExplainCard { shown: hover.hovered; text: cell.fact.note }

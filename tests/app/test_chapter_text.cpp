@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <chapters/chapterdocument.h>
+#include <chapters/livetext.h>
 
 #include <tpusim/chips.h>
 #include <tpusim/ir.h>
@@ -86,6 +87,21 @@ TEST_CASE("a live number renders as the simulator's value, with what it is", "[t
     // The same text on another chip gives that chip's figure.
     const auto v6e = render(QStringLiteral("{{chip fact=hbm_bandwidth : value}}"), QStringLiteral("v6e"));
     CHECK(v6e.html.contains(QStringLiteral("1.64 TB/s")));
+}
+
+TEST_CASE("a figure the simulator assumes is set apart from published ones", "[text]")
+{
+    // v5e's scoped VMEM default is no source's figure: assumed, in its own colour.
+    const course::LiveTextStyle style;
+    const auto assumed = render(QStringLiteral("{{chip fact=scoped_vmem_default : value}}"), QStringLiteral("v5e"));
+    REQUIRE(assumed.details.size() == 1);
+    CHECK(assumed.details[0].startsWith(QStringLiteral("assumed · ")));
+    CHECK(assumed.html.contains(style.assumed.name()));
+    const auto published = render(QStringLiteral("{{chip fact=hbm_bandwidth : value}}"), QStringLiteral("v5e"));
+    CHECK(published.details[0].startsWith(QStringLiteral("published · ")));
+    CHECK_FALSE(published.html.contains(style.assumed.name()));
+    CHECK(style.assumed != style.fact);
+    CHECK(style.assumed != style.predicted);
 }
 
 TEST_CASE("a malformed or unknown placeholder is reported with its line, never dropped", "[text]")

@@ -34,7 +34,7 @@ Rectangle {
                 readonly property bool mine: modelData.chip === Course.chip
                 readonly property bool known: isFinite(modelData.v.number)
                 // The simulator's own choice where no source gives the figure.
-                readonly property bool assumed: (modelData.v.details || "").startsWith("assumption")
+                readonly property bool assumed: !!modelData.v.isAssumption
                 width: chartColumn.width
                 height: Theme.gapL
                 Text {
@@ -52,7 +52,7 @@ Rectangle {
                     height: Theme.px(8)
                     readonly property real room: bar.width - x - valueText.width - Theme.gap
                     width: bar.known ? Math.max(2, room * bar.modelData.v.number / chart.peak) : 0
-                    color: bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                    color: bar.modelData.v.isAssumption ? Theme.assumedOnLight : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
                     opacity: bar.mine ? 1 : 0.55
                 }
                 Text {
@@ -61,7 +61,7 @@ Rectangle {
                     anchors.verticalCenter: parent.verticalCenter
                     text: bar.modelData.v.text + (bar.assumed ? " · assumed" : "")
                     font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
-                    color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                    color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isAssumption ? Theme.assumedOnLight : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
                 }
                 HoverHandler {
                     onHoveredChanged: {

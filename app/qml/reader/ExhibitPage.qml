@@ -18,7 +18,7 @@ FocusScope {
     readonly property bool choosesChip: true
     property url folder
     readonly property var textStyle: ({
-        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink,
+        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "assumed": Theme.assumedOnLight,
         "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
     readonly property var exhibit: folder.toString() === "" ? ({}) : Course.exhibit(folder, textStyle)
     readonly property var parts: exhibit.parts || []

@@ -43,6 +43,7 @@ ToolTip {
         if (first.startsWith("verified")) return "verified"
         if (first.startsWith("measured")) return "measured"
         if (first.startsWith("published")) return "published"
+        if (first.startsWith("assumed")) return "assumed"
         return ""
     }
 

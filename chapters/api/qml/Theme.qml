@@ -141,12 +141,17 @@ QtObject {
     readonly property color verified: "#2ec4b6"
     readonly property color measured: "#4cc76a"
     readonly property color failed: "#ef5350"
+    // "assumed": a figure the simulator takes where no source publishes one
+    // (a scoped VMEM default, a fitted fraction); never a measurement.
+    readonly property color assumed: "#e879f9"
+    readonly property color assumedOnLight: "#a21caf"
     // "published": measured on a real chip too, but by someone else and
     // printed with its source; never the learner's own run.
     function provenanceColor(kind: string): color {
         if (kind === "measured" || kind === "published") return measured
         if (kind === "verified") return verified
         if (kind === "failed") return failed
+        if (kind === "assumed") return assumed
         return predicted
     }
     function provenanceLabel(kind: string): string {
@@ -154,6 +159,7 @@ QtObject {
         if (kind === "published") return "published"
         if (kind === "verified") return "verified off-chip"
         if (kind === "failed") return "failed"
+        if (kind === "assumed") return "assumed"
         return "predicted"
     }
 
@@ -201,11 +207,13 @@ QtObject {
         }
         const darkGrounds = [["floor", floor], ["card", card], ["card hover", cardHover]]
         const darkTexts = [["ink", inkText], ["muted", inkMuted], ["faint", inkFaint], ["accent", accent],
-                           ["predicted", predicted], ["verified", verified], ["measured", measured], ["failed", failed]]
+                           ["predicted", predicted], ["verified", verified], ["measured", measured], ["failed", failed],
+                           ["assumed", assumed]]
         for (const g of darkGrounds)
             for (const t of darkTexts)
                 pairs.push([t[0] + " on " + g[0], t[1], g[1], 4.5])
-        for (const t of [["ink", ink], ["predicted", predictedOnLight], ["accent", accentDeep], ["failed", failedOnLight]])
+        for (const t of [["ink", ink], ["predicted", predictedOnLight], ["accent", accentDeep], ["failed", failedOnLight],
+                         ["assumed", assumedOnLight]])
             pairs.push([t[0] + " on paper", t[1], paper, 4.5])
         for (const kind in codeColors)
             pairs.push(["code " + kind + " on its ground", codeColors[kind], codeGround, 4.5])

@@ -133,7 +133,7 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
             if (unknown)
                 throw live::PlaceholderError("it uses an input that this block does not define");
             const live::Value v = live::resolve(live::parse(resolved.toStdString()), chip.toStdString());
-            const QColor colour = v.isFact ? style.fact : style.predicted;
+            const QColor colour = v.isAssumption ? style.assumed : v.isFact ? style.fact : style.predicted;
             valueHtml << QStringLiteral("<a href=\"value:%1\" style=\"color:%2; text-decoration:none;\"><b>%3</b></a>")
                              .arg(n).arg(colour.name(), unbreakable(QString::fromStdString(v.text)));
             out.details << QString::fromStdString(v.details);

@@ -167,12 +167,13 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
     const tpusim::Fact& f = chipFact(chip, a.text("fact"));
     Value v;
     v.isFact = true;
+    v.isAssumption = f.assumption;
     v.text = tpusim::format_fact(f);
     v.source = f.source;
     if (f.published() && f.unit != "yes/no")
         v.number = f.value;
     // The first line in the provenance form the explanation card colours.
-    v.details = (f.assumption ? "assumption · " + chip.name + " · the simulator's, not a published figure"
+    v.details = (f.assumption ? "assumed · " + chip.name + " · the simulator's, not a published figure"
                               : "published · " + chip.name + " · a published figure") +
                 (f.source.empty() ? "" : "\nsource " + f.source) + (f.note.empty() ? "" : "\n" + f.note);
     return v;

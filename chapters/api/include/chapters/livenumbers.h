@@ -32,6 +32,7 @@ struct Placeholder {
 struct Value {
     std::string text;       // "697.7 µs", "820 GB/s", "compute"
     bool isFact = false;    // a published figure (or an assumption), not a model's answer
+    bool isAssumption = false;  // a fact no source publishes: the simulator's own assumed figure
     std::string source;     // for facts: the source tags
     tpusim::Provenance provenance;  // for model answers
     std::string details;    // one paragraph for a tooltip
