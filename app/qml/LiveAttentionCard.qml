@@ -60,7 +60,8 @@ Rectangle {
         border.width: phase === "next" ? 1 : 0
         border.color: Theme.accent
         opacity: phase === "done" ? 0.5 : 1
-        Behavior on color { ColorAnimation { duration: Theme.scrollDuration } }
+        // No colour animation: a step is then one frame, not a dozen, and
+        // the card costs the stack a small part of a core (bench_idle).
         MonoText {
             id: text
             anchors.centerIn: parent
