@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace {
@@ -79,9 +80,46 @@ DeviceTiming deviceTimingFor(const RunRecord &record, const QString &recordPath)
                 return t;
             }
         }
+        // L05 times three bench rows, each its own program: device time for
+        // every row, or host time for all of them.
+        const QJsonArray rows = record.extra.value(QStringLiteral("rows")).toArray();
+        if (!rows.isEmpty()) {
+            const QJsonObject modules = profile.value(QStringLiteral("modules")).toObject();
+            QStringList programs;
+            for (const QJsonValue &row : rows) {
+                const QString name = row.toObject().value(QStringLiteral("row")).toString();
+                const QString module = modules.value(name).toString();
+                const QList<double> rowRuns = module.isEmpty() ? QList<double>{} : runsOf(d, module);
+                if (rowRuns.isEmpty()) {
+                    t.rowSamples.clear();
+                    t.note = QStringLiteral("The profile has no runs of row %1's program%2, so the rows are judged alike on "
+                                            "the host.").arg(name, module.isEmpty() ? QStringLiteral(" (the record names none)")
+                                                                                    : QStringLiteral(" %1").arg(module)) + hostTiming;
+                    return t;
+                }
+                if (programs.contains(module)) {
+                    t.rowSamples.clear();
+                    t.note = QStringLiteral("Two rows name the same program, %1, so the profile cannot tell their runs apart.")
+                                 .arg(module) + hostTiming;
+                    return t;
+                }
+                programs << module;
+                t.rowSamples.insert(name, rowRuns);
+            }
+        }
         t.used = true;
         t.samples = runs;
         t.baselineSamples = base;
+        if (!t.rowSamples.isEmpty()) {
+            QStringList each;
+            for (auto it = t.rowSamples.cbegin(); it != t.rowSamples.cend(); ++it)
+                each << QStringLiteral("%1 %2 runs").arg(it.key()).arg(it.value().size());
+            t.note = QStringLiteral("Judged on device time from the profile in %1, each row on its own program's runs (%2) "
+                                    "on %3 (%4), each run the program's span on the XLA Modules line.")
+                         .arg(QDir::toNativeSeparators(found), each.join(QStringLiteral(", ")),
+                              QString::fromStdString(d.plane), QString::fromStdString(d.device_type));
+            return t;
+        }
         t.note = QStringLiteral("Judged on device time from the profile in %1: %2 runs of %3%4 on %5 (%6), each the "
                                 "program's span on the XLA Modules line.")
                      .arg(QDir::toNativeSeparators(found)).arg(runs.size()).arg(timed,

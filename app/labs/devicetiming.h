@@ -3,6 +3,7 @@
 #include "runrecord.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
 
 // A measured record's timing from the device itself: a lab run with
@@ -16,6 +17,9 @@ struct DeviceTiming
     QList<double> samples;         // seconds, one per run of the timed program
     QList<double> baselineSamples; // seconds, one per run of the baseline's program
     QList<double> computeOnlySamples; // L11: the compute-only program's runs, when the record has them
+    // G0 (L05): each bench row's runs, by row, from the program the record
+    // names for it; every row has them when `used`.
+    QMap<QString, QList<double>> rowSamples;
     QString note;                  // which timing the verdict rests on, and why, in a sentence
 };
 

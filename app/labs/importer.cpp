@@ -118,6 +118,18 @@ ImportOutcome storePreparedImport(const PreparedImport &prepared, progress::Stor
     if (device.used) {
         judged.samples = device.samples;
         judged.baselineSamples = device.baselineSamples;
+        if (!device.rowSamples.isEmpty()) {
+            QJsonArray rows = judged.extra.value(QStringLiteral("rows")).toArray();
+            for (qsizetype i = 0; i < rows.size(); ++i) {
+                QJsonObject bench = rows[i].toObject();
+                QJsonArray samples;
+                for (double s : device.rowSamples.value(bench.value(QStringLiteral("row")).toString()))
+                    samples.append(s);
+                bench.insert(QStringLiteral("samples"), samples);
+                rows[i] = bench;
+            }
+            judged.extra.insert(QStringLiteral("rows"), rows);
+        }
         if (!device.computeOnlySamples.isEmpty()) {
             QJsonArray compute;
             for (double s : device.computeOnlySamples)

@@ -292,6 +292,72 @@ TEST_CASE("a record that names its profile is judged on the device's own time", 
     CHECK(mismatch.verdict.reasons.value(0).contains(QStringLiteral("was taken on a TPU v6 Lite, not the record's v5e")));
 }
 
+TEST_CASE("G0 judges each bench row on its own program's device time", "[import][gates][profile]")
+{
+    QTemporaryDir dir;
+    auto store = progress::Store::open(dir.filePath("p.sqlite").toStdString());
+    const LabCatalog labs = LabCatalog::fromFolder(kLabs);
+    progress::RunLedger ledger(store);
+    QDir(dir.path()).mkpath(QStringLiteral("prof/plugins/profile/run"));
+    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
+                        dir.filePath(QStringLiteral("prof/plugins/profile/run/t1v.xplane.pb"))));
+    // The profile's three programs stand in for the three rows' own.
+    const tpuprofile::Profile profile = tpuprofile::read_profile(dir.filePath(QStringLiteral("prof")).toStdString());
+    std::map<QString, QList<double>> runs;
+    for (const auto &m : profile.devices[0].modules)
+        runs[QString::fromStdString(m.name)] << static_cast<double>(m.duration_ps) * 1e-12;
+    REQUIRE(runs.size() >= 3);
+    const QStringList programs = [&] {
+        QStringList p;
+        for (const auto &[name, r] : runs)
+            p << name;
+        return p;
+    }();
+    const QStringList rowNames{QStringLiteral("elementwise_add"), QStringLiteral("matmul_nnn"), QStringLiteral("matmul_skinny")};
+    // Predictions at the device's medians, entered before the run.
+    for (int i = 0; i < 3; ++i)
+        ledger.addPrediction("G0", rowNames[i].toStdString(), median(runs[programs[i]]), "s");
+
+    QJsonObject run = ownRun("L05.json");
+    run["deviceKind"] = "TPU v6 lite";
+    run["chip"] = "v6e";
+    run["date"] = QDateTime::currentDateTimeUtc().addSecs(60).toString(Qt::ISODate);
+    QJsonObject extra = run["extra"].toObject();
+    // On the host every row took a second, dispatch and all: far from any prediction.
+    QJsonArray rows;
+    for (const QString &row : rowNames)
+        rows.append(QJsonObject{{"row", row}, {"shapes", QJsonObject{{"n", 4096}}}, {"dtype", "bf16"}, {"samples", QJsonArray{1.0, 1.02, 0.99}}});
+    extra["rows"] = rows;
+    QJsonObject modules;
+    for (int i = 0; i < 3; ++i)
+        modules[rowNames[i]] = programs[i];
+    extra["profile"] = QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
+    run["extra"] = extra;
+    const ImportOutcome judged = importRunRecord(writeTemp(dir, "run-L05.json", bytes(run)), store, labs);
+    INFO(judged.problems.join(' ').toStdString());
+    REQUIRE(judged.verdict.judged);
+    for (const QString &reason : judged.verdict.reasons)
+        UNSCOPED_INFO(reason.toStdString());
+    CHECK(judged.verdict.reasons.value(0).startsWith(QStringLiteral("Judged on device time from the profile in")));
+    CHECK(judged.verdict.reasons.value(0).contains(QStringLiteral("each row on its own program's runs")));
+    CHECK(judged.verdict.passed);
+    for (int i = 0; i < 3; ++i)
+        CHECK(judged.verdict.reasons.join(' ').contains(
+            QStringLiteral("%1: predicted %2 µs, measured %2 µs").arg(rowNames[i], QString::number(median(runs[programs[i]]) * 1e6, 'f', 1))));
+
+    // Two rows naming one program: the profile cannot tell them apart, so
+    // every row is judged on the host, and fails against the device's predictions.
+    modules[rowNames[2]] = programs[1];
+    extra["profile"] = QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
+    run["extra"] = extra;
+    run["date"] = QDateTime::currentDateTimeUtc().addSecs(120).toString(Qt::ISODate);
+    const ImportOutcome same = importRunRecord(writeTemp(dir, "run-L05-b.json", bytes(run)), store, labs);
+    REQUIRE(same.verdict.judged);
+    CHECK(same.verdict.reasons.value(0).contains(QStringLiteral("Two rows name the same program")));
+    CHECK(same.verdict.reasons.value(0).endsWith(QStringLiteral("Judged on the host's timing, dispatch included.")));
+    CHECK_FALSE(same.verdict.passed);
+}
+
 TEST_CASE("gate verdicts on crafted records", "[gates]")
 {
     QTemporaryDir dir;
