@@ -5,6 +5,7 @@
 #include "labs/labcatalog.h"
 #include "course.h"
 #include "profilesession.h"
+#include "readersize.h"
 #include "readingplaces.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
@@ -156,6 +157,7 @@ int main(int argc, char *argv[])
 
     ProfileSession::provide(&store);
     ReadingPlaces::provide(&store);
+    ReaderSize::provide(&store);
     if (!opt.profilePath.isEmpty()) {
         ProfileSession *profile = ProfileSession::instance();
         if (const QString problem = profile->openNow(opt.profilePath); !problem.isEmpty()) {

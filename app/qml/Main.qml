@@ -2,6 +2,7 @@ import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
 import TpuCourse.Profile
+import TpuCourse.Reading
 
 // A plain Window, not ApplicationWindow: the first screen is made without
 // Qt Quick Controls, which load with the first page or popup that uses them.
@@ -275,6 +276,11 @@ Window {
     Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup; onActivated: window.goBack() }
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
     Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
+    // The reading text's size, kept between sessions.
+    Binding { target: Theme; property: "readerScale"; value: ReaderSize.scale }
+    Shortcut { sequences: [StandardKey.ZoomIn, "Ctrl+="]; onActivated: ReaderSize.grow() }
+    Shortcut { sequences: [StandardKey.ZoomOut]; onActivated: ReaderSize.shrink() }
+    Shortcut { sequences: ["Ctrl+0"]; onActivated: ReaderSize.reset() }
     Shortcut { sequences: ["F1"]; enabled: !window.keysInPopup; onActivated: window.openShortcuts() }
     // "?" only where it is not being typed into a field.
     Shortcut { sequences: ["?", "Shift+?"]; enabled: !window.keysInPopup && !window.keysInText; onActivated: window.openShortcuts() }

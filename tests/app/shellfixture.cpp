@@ -1,6 +1,7 @@
 #include "shellfixture.h"
 
 #include "profilesession.h"
+#include "readersize.h"
 #include "readingplaces.h"
 #include "shellload.h"
 
@@ -39,6 +40,7 @@ ShellFixture::ShellFixture(const Prepare &prepare)
     m_course->exposeToQml();
     ProfileSession::provide(&*m_store);
     ReadingPlaces::provide(&*m_store);
+    ReaderSize::provide(&*m_store);
     m_engine = std::make_unique<QQmlApplicationEngine>();
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());

@@ -4,11 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include "qtwait.h"
+#include "readersize.h"
 #include "readingplaces.h"
 #include "shellfixture.h"
 
+#include <QQmlComponent>
+#include <QQmlEngine>
 #include <QQuickItem>
 #include <QTest>
+
+#include <memory>
 
 namespace {
 
@@ -80,4 +85,47 @@ TEST_CASE("a place kept by an earlier session is offered after a relaunch", "[re
     ReadingPlaces::instance()->reload();
     WAIT_VERIFY(shownText(shell, "startButton").startsWith(QStringLiteral("continue → chapter 11 at “")));
     CHECK(shownText(shell, "startButton").contains(QStringLiteral("The grid is a loop nest")));
+}
+
+TEST_CASE("the chapters' text grows and shrinks a step at a time, and keeps its size", "[reading][qml]")
+{
+    ShellFixture shell;
+    ReaderSize *size = ReaderSize::instance();
+    size->reset();
+    REQUIRE(shell.navigate(QStringLiteral("ch06")));
+    // The theme's reader size, read in the shell's own engine.
+    QQmlComponent probe(qmlEngine(shell.window()));
+    probe.setData("import QtQuick\nimport TpuCourse.Ui\nQtObject { property int size: Theme.readerSize }", QUrl());
+    std::unique_ptr<QObject> theme(probe.create());
+    REQUIRE(theme);
+    const auto readerSize = [&theme] { return theme->property("size").toInt(); };
+    const int normal = readerSize();
+    REQUIRE(normal > 0);
+
+    // Ctrl+= twice: two steps up, the prose and its size kept in the store.
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(1.3));
+    WAIT_VERIFY(readerSize() > normal);
+    CHECK(shell.store().setting("reading.textScale").rfind("1.3", 0) == 0);
+    // As far as it goes, and no further.
+    for (int i = 0; i < 5; ++i)
+        QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(ReaderSize::steps().back()));
+    CHECK_FALSE(size->canGrow());
+
+    // A relaunch reads the size kept; a value edited by hand is not taken.
+    size->reload();
+    CHECK(size->scale() == Approx(ReaderSize::steps().back()));
+    shell.store().setSetting("reading.textScale", "7");
+    size->reload();
+    CHECK(size->scale() == Approx(1.0));
+
+    // Ctrl+- a step down, Ctrl+0 back to the default.
+    QTest::keyClick(shell.window(), Qt::Key_Minus, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(0.85));
+    WAIT_VERIFY(readerSize() < normal);
+    QTest::keyClick(shell.window(), Qt::Key_0, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(1.0));
+    WAIT_VERIFY(readerSize() == normal);
 }

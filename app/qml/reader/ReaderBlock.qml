@@ -116,7 +116,9 @@ Loader {
                 text: root.block.title || ""
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans
-                font.pixelSize: root.block.level <= 2 ? Theme.headingSize * 1.1 : root.block.level === 3 ? Theme.headingSize : Theme.subheadingSize
+                // Headings grow with the learner's text size, as the prose does.
+                font.pixelSize: (root.block.level <= 2 ? Theme.headingSize * 1.1 : root.block.level === 3 ? Theme.headingSize
+                                                                                                         : Theme.subheadingSize) * Theme.readerScale
                 font.weight: Font.DemiBold
                 color: Theme.ink
                 Accessible.role: Accessible.Heading

@@ -38,11 +38,13 @@ QtObject {
     readonly property int tinySize: tpx(12)
     // Chapter prose: a size and leading for long reading, and the measure
     // (characters per line) its column is set to.
-    readonly property int readerSize: tpx(18)
+    // The learner's own factor on the reader's type (Ctrl+= and Ctrl+-).
+    property real readerScale: 1.0
+    readonly property int readerSize: tpx(18 * readerScale)
     readonly property real readerLeading: 1.3
     readonly property int readerMeasure: 68
     readonly property int codeSize: tpx(14)
-    readonly property int codeSpanSize: tpx(16)   // code in a sentence: JetBrains Mono's letters run larger than Inter's
+    readonly property int codeSpanSize: tpx(16 * readerScale)   // code in a sentence: JetBrains Mono's letters run larger than Inter's
 
     // --- spacing and shape
     readonly property int gap: px(8)
