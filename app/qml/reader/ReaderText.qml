@@ -111,7 +111,9 @@ Text {
     property var card: null
     readonly property int hoveredSlot: slotOf(hoveredLink)
     readonly property bool cardByKeyboard: hoveredSlot < 0 && activeFocus && focusSlot >= 0
-    readonly property int cardSlot: hoveredSlot >= 0 ? hoveredSlot : cardByKeyboard || scrubbing !== "" ? focusSlot : -1
+    // None while an input is dragged: the card would cover the figures the
+    // drag changes. It returns once the drag ends.
+    readonly property int cardSlot: scrubbing !== "" ? -1 : hoveredSlot >= 0 ? hoveredSlot : cardByKeyboard ? focusSlot : -1
     function updateCard() {
         if (!card)
             return
@@ -121,7 +123,7 @@ Text {
             return
         }
         card.target = root
-        card.delay = cardByKeyboard || scrubbing !== "" ? 0 : 150
+        card.delay = cardByKeyboard ? 0 : 150
         card.heading = cardByKeyboard ? "number " + (slots.indexOf(focusSlot) + 1) + " of " + slots.length + " · ← → for the others" : ""
         card.text = details[cardSlot] || ""
         card.targetRect = cardByKeyboard ? Qt.rect(0, 0, width, height)
