@@ -76,6 +76,19 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     drag(window, bn, -17);
     WAIT_COMPARE(intValue(bn), 256);
 
+    // bm from 256 to 368 takes the map from four rows to three; the
+    // readouts below it stay where they were.
+    QQuickItem *vmem = item(shell, "ex09Vmem");
+    QQuickItem *canvas = item(shell, "ex09CoverageCanvas");
+    const double vmemY = vmem->mapToScene(QPointF(0, 0)).y();
+    const double mapHeight = canvas->height();
+    typeInto(window, item(shell, "ex09Bm"), "368");
+    WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 368);
+    WAIT_VERIFY(canvas->height() < mapHeight);
+    CHECK(vmem->mapToScene(QPointF(0, 0)).y() == Approx(vmemY));
+    typeInto(window, item(shell, "ex09Bm"), "256");
+    WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 256);
+
     // Typed, any value stands: bn = 64 is not a multiple of 128, so y's and out's blocks are illegal.
     typeInto(window, bn, "64");
     WAIT_COMPARE(intValue(bn), 64);

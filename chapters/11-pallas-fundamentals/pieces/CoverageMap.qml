@@ -36,8 +36,11 @@ ColumnLayout {
     Item {
         id: frame
         Layout.fillWidth: true
-        implicitHeight: cell * root.rows
-        readonly property real cell: root.cols > 0 ? Math.min(width / root.cols, Theme.px(260) / root.rows, Theme.px(48)) : 0
+        // One height whatever the grid: the panels below stay put while a
+        // block is scrubbed and the map gains or loses a row.
+        readonly property real box: Theme.px(240)
+        implicitHeight: box
+        readonly property real cell: root.cols > 0 ? Math.min(width / root.cols, box / root.rows, Theme.px(48)) : 0
 
         CoverageView {
             id: map
