@@ -100,6 +100,7 @@ QVariantList Course::labsOfChapter(int chapter) const
                     runs.append(recordSummary(r));
             out.append(QVariantMap{{"id", lab.id}, {"name", lab.name}, {"script", lab.script}, {"goal", lab.goal},
                                    {"commands", lab.commands}, {"gate", lab.gate}, {"checks", lab.checks},
+                                   {"checksOnEveryRecord", m_labs.checksOnEveryRecord()},
                                    {"runs", runs}, {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
         }
         return out;

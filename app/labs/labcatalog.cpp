@@ -44,6 +44,7 @@ LabCatalog LabCatalog::read(const QString &jsonPath, const QString &scriptDir)
         catalog.m_problem = QStringLiteral("the list of labs in this build cannot be read (%1).").arg(error.errorString());
         return catalog;
     }
+    catalog.m_everyRecord = doc.object().value(QStringLiteral("checksOnEveryRecord")).toString();
     for (const QJsonValue &v : entries) {
         const QJsonObject o = v.toObject();
         LabInfo lab;

@@ -36,6 +36,8 @@ public:
     const LabInfo *lab(const QString &id) const;
     const LabInfo *labForGate(const QString &gate) const;
     QString problem() const { return m_problem; } // empty when the catalog read cleanly
+    // What importing any record checks, before what its lab's own adds.
+    QString checksOnEveryRecord() const { return m_everyRecord; }
     // The example records shipped beside the scripts (examples/*.json), by
     // what they measured (exampleFingerprint), read when a record is checked.
     QStringList exampleFingerprints() const;
@@ -45,4 +47,5 @@ private:
     QList<LabInfo> m_labs;
     QString m_dir;
     QString m_problem;
+    QString m_everyRecord;
 };

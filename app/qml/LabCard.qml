@@ -12,6 +12,7 @@ Rectangle {
     id: root
     objectName: "labCard_" + (lab.id || "")
     property var lab: ({})
+    property bool showEveryRecordChecks: true
     signal imported()
 
     implicitHeight: body.implicitHeight + Theme.gapL * 2
@@ -82,6 +83,15 @@ Rectangle {
             text: "What the app checks: " + (root.lab.checks || "")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
             color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+        // What every import checks, said once on the Labs page and here on a chapter's cards.
+        Text {
+            Layout.fillWidth: true
+            visible: root.showEveryRecordChecks && text !== ""
+            text: root.lab.checksOnEveryRecord || ""
+            font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.3
+            color: Theme.inkFaint
             wrapMode: Text.WordWrap
         }
 

@@ -13,6 +13,14 @@ Flickable {
     signal back()
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     readonly property var chapters: Course.chapters
+    // What importing any record checks: said once here, each card then says what its lab adds.
+    readonly property string everyRecord: {
+        for (const c of chapters) {
+            const labs = Course.labsOfChapter(c.number)
+            if (labs.length) return labs[0].checksOnEveryRecord || ""
+        }
+        return ""
+    }
     // The route's commands, with the names a learner replaces in capitals.
     // The VM's shape is Google Cloud's own example [CL-TPUVM]: eight v5e
     // chips, enough for the collectives of L10 and L11.
@@ -94,6 +102,16 @@ Flickable {
             }
         }
 
+        MonoText { Layout.topMargin: Theme.gapL; text: "what every import checks"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
+        Text {
+            objectName: "labsEveryRecord"
+            Layout.fillWidth: true
+            text: root.everyRecord
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
+            color: Theme.inkText
+            wrapMode: Text.WordWrap
+        }
+
         MonoText { Layout.topMargin: Theme.gapL; text: "every lab, by chapter"; color: Theme.inkFaint; font.pixelSize: Theme.tinySize }
         Repeater {
             model: root.chapters
@@ -114,6 +132,7 @@ Flickable {
                         required property var modelData
                         Layout.fillWidth: true
                         lab: modelData
+                        showEveryRecordChecks: false
                     }
                 }
             }

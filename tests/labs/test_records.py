@@ -155,7 +155,7 @@ class LabPages(unittest.TestCase):
     def setUp(self):
         with open(os.path.join(LABS, "labs.json"), encoding="utf-8") as f:
             data = json.load(f)
-        self.assertEqual(set(data), {"supported", "labs"})
+        self.assertEqual(set(data), {"supported", "checksOnEveryRecord", "labs"})
         self.pages = data["labs"]
 
     def test_one_page_per_lab(self):
