@@ -61,6 +61,11 @@ QString PaletteModel::placeAt(int row) const
     return row >= 0 && row < m_matches.size() ? m_matches.at(row).place : QString();
 }
 
+QString PaletteModel::kindAt(int row) const
+{
+    return row >= 0 && row < m_matches.size() ? m_matches.at(row).kind : QString();
+}
+
 int PaletteModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_matches.size());

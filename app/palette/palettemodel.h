@@ -44,6 +44,8 @@ public:
     void setQuery(const QString &query);
 
     Q_INVOKABLE QString placeAt(int row) const;
+    // "in the text" for a hit in the chapters' text, else the entry's kind.
+    Q_INVOKABLE QString kindAt(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;

@@ -17,6 +17,8 @@ ScrollPage {
     property var doc: ({})
     // Inputs the learner dragged, by block: kept while the chapter is open.
     property var inputState: ({})
+    // The words of the search that opened the chapter, marked in its text.
+    property string mark: ""
     readonly property var textStyle: ({
         "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "assumed": Theme.assumedOnLight,
         "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
@@ -397,6 +399,7 @@ ScrollPage {
                     viewBottom: isPiece ? viewTop + root.height : 0
                     active: index < root.shownBlocks
                     inputValues: root.inputState[index] || ({})
+                    mark: root.mark
                     card: readerCard
                     onFirstLoaded: root.readyBlocks += 1
                     settled: root.readyBlocks === (root.doc.count || 0)

@@ -9,6 +9,8 @@ import TpuCourse.Backend
 Popup {
     id: root
     signal chosen(string place)
+    // A hit in the chapters' text: the words searched for, to mark there.
+    signal chosenText(string place, string words)
 
     parent: Overlay.overlay
     x: Math.round((parent.width - width) / 2)
@@ -39,7 +41,13 @@ Popup {
 
     function accept() {
         const place = Course.palette.placeAt(list.currentIndex)
-        if (place !== "") { close(); chosen(place) }
+        if (place === "")
+            return
+        const inText = Course.palette.kindAt(list.currentIndex) === "in the text"
+        const words = Course.palette.query
+        close()
+        if (inText) chosenText(place, words)
+        else chosen(place)
     }
 
     background: Rectangle {

@@ -106,8 +106,18 @@ Window {
             xray.showDump(text, origin, op)
     }
 
+    // A search hit: the chapter at its section, the words searched for marked.
+    function openTextHit(place, words) {
+        if (!navigate(place))
+            return false
+        if (page === "chapter" && chapterLoader.item)
+            chapterLoader.item.mark = words
+        return true
+    }
+
     function openChapter(number, focusPiece, anchor) {
         const chapterPage = made(chapterLoader)
+        chapterPage.mark = ""  // opened another way than from a search
         if (!chapterPage.load(number, focusPiece, anchor || ""))
             return false
         page = "chapter"
@@ -152,6 +162,7 @@ Window {
         if (item.back) item.back.connect(goBack)
         if (item.openPlace) item.openPlace.connect(navigate)
         if (item.chosen) item.chosen.connect(navigate)
+        if (item.chosenText) item.chosenText.connect(openTextHit)
     }
     Loader {
         id: chapterLoader

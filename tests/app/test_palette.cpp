@@ -197,6 +197,23 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     WAIT_COMPARE(title->property("text").toString(), shell.catalog().chapter(13)->title);
     shell.waitUntilBuilt();
     shell.shot("palette-text-hit-opened");
+    // The words searched for are marked where they stand in the text.
+    const auto markedParagraphs = [&shell] {
+        int n = 0;
+        for (QObject *p : shell.findAll("readerParagraph"))
+            if (p->property("text").toString().contains(QStringLiteral("background-color:#bfe3ff;\">softmax</span>"), Qt::CaseInsensitive))
+                ++n;
+        return n;
+    };
+    QObject *chapterPage = shell.find("chapterPage");
+    REQUIRE(chapterPage != nullptr);
+    CHECK(chapterPage->property("mark").toString() == QStringLiteral("softmax online"));
+    WAIT_VERIFY(markedParagraphs() > 0);
+    // Opened another way, the chapter is not marked.
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    REQUIRE(shell.navigate(QStringLiteral("ch13")));
+    shell.waitUntilBuilt();
+    WAIT_VERIFY(markedParagraphs() == 0);
 }
 
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")

@@ -53,7 +53,18 @@ Loader {
     readonly property string kind: block.kind || ""
     readonly property bool isPiece: kind === "piece"
     readonly property string anchor: block.anchor || ""
-    readonly property var html: block.html || []
+    // The words of a search, marked where they stand in the text.
+    property string mark: ""
+    readonly property var html: marked(block.html || [], mark)
+    function marked(parts, words) {
+        const terms = words.split(/\s+/).filter(t => t.length >= 3).map(t => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        if (!terms.length)
+            return parts
+        const rx = new RegExp("(" + terms.join("|") + ")", "gi")
+        const span = '<span style="background-color:' + Theme.searchMark + ';">$1</span>'
+        // Only the words: never inside a tag or an entity.
+        return parts.map(h => h.split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/).map(s => s.startsWith("<") || s.startsWith("&") ? s : s.replace(rx, span)).join(""))
+    }
     readonly property var details: block.details || []
 
     function inputOf(name) { return (block.inputs || []).find(i => i.name === name) }

@@ -132,6 +132,7 @@ QtObject {
     // --- code on paper: one palette for the reader's blocks and the IR
     // panes' light variant (codecolours.h names the kinds)
     readonly property color codeGround: "#ebe6dc"
+    readonly property color searchMark: "#bfe3ff"   // words a search found, on paper
     readonly property var codeColors: ({
         "plain": ink, "keyword": "#6d28d9", "string": "#166534", "number": "#1d4ed8",
         "comment": "#5b6472", "type": "#0e6173", "value": "#9d174d", "op": "#7a3b12", "attribute": "#4a5568" })
