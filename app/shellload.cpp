@@ -101,10 +101,11 @@ QList<QFont> firstScreenFonts()
     // of QML's PreferDefault: a font that differs in its style strategy is
     // a different engine. A new learner's first screen has no drill due
     // (a drill is due once its chapter is opened), so the mono buttons'
-    // DemiBold is left to its first use.
+    // DemiBold is left to its first use, and so is the first layer's
+    // title, which the honesty card's five kinds put below the fold.
     const struct { const char *family; int pixelSize; QFont::Weight weight; bool mono; } faces[] = {
         {"Inter", 14, QFont::Normal, false}, {"Inter", 14, QFont::DemiBold, false}, {"Inter", 16, QFont::Normal, false},
-        {"Inter", 16, QFont::DemiBold, false}, {"Inter", 32, QFont::Medium, false}, {"Inter", 56, QFont::DemiBold, false},
+        {"Inter", 16, QFont::DemiBold, false}, {"Inter", 56, QFont::DemiBold, false},
         {"JetBrains Mono", 12, QFont::Normal, true}, {"JetBrains Mono", 14, QFont::Normal, true},
         {"JetBrains Mono", 16, QFont::Normal, true}};
     QList<QFont> fonts;

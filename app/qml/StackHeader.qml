@@ -161,7 +161,9 @@ Rectangle {
                         model: [
                             { kind: "predicted", what: "from the simulator's model of the chip" },
                             { kind: "verified", what: "correct, checked without a TPU; never a speed" },
-                            { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" }
+                            { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" },
+                            { kind: "published", what: "measured by others, printed with its source" },
+                            { kind: "assumed", what: "the simulator's own figure where no source gives one" }
                         ]
                         delegate: Item {
                             required property var modelData
