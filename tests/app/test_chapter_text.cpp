@@ -354,3 +354,13 @@ TEST_CASE("the reviewed statements stay corrected", "[text][course]")
     CHECK(rendered(QStringLiteral("{{matmul m=656 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("compute"));
     CHECK(rendered(QStringLiteral("{{matmul m=600 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("memory"));
 }
+
+TEST_CASE("a source tag is not broken across lines", "[text]")
+{
+    const course::ChapterDocument doc = course::parseChapter(QStringLiteral("The collectives are the book's [SB-TRAIN] and [CL-v5e-new]."));
+    REQUIRE_FALSE(doc.blocks.isEmpty());
+    const course::FilledBlock filled = course::fillBlock(doc.blocks.first(), QStringLiteral("v5e"), {});
+    REQUIRE(filled.html.size() == 1);
+    CHECK(filled.html[0].contains(QStringLiteral("[SB-&#8288;TRAIN]")));
+    CHECK(filled.html[0].contains(QStringLiteral("[CL-&#8288;v5e-&#8288;new]")));
+}

@@ -164,6 +164,14 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
         }
         html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
+        // A source tag ([SB-TRAIN]) is one word: a word joiner after each of
+        // its hyphens keeps the line from breaking inside it.
+        static const QRegularExpression sourceTag(QStringLiteral("\\[[A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+\\]"));
+        for (auto m = sourceTag.match(html); m.hasMatch(); m = sourceTag.match(html, m.capturedStart() + 1)) {
+            QString whole = m.captured(0);
+            whole.replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
+            html.replace(m.capturedStart(), m.capturedLength(), whole);
+        }
         out.html << html;
     }
     if (block.kind == DocBlock::Kind::Table && block.columns > 0) {
