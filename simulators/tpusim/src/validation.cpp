@@ -104,7 +104,7 @@ struct Evidence {
 
 // Whether each flash kernel's work outlasts its steps' least time.
 bool compute_sets_steps(const RowCost& cost, const ChipConstants& k) {
-    const double step = k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
+    const double step = detail::flash_step_time(cost, k);
     for (const detail::Stage& s : cost.stages)
         if (s.flash && (s.mxu_s + s.vpu_s) / k.flash_efficiency < static_cast<double>(s.steps) * step) return false;
     return true;
@@ -168,7 +168,7 @@ Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const ChipC
         // The steps' least time must set the kernel's time, over its work
         // and its copies, and be most of the predicted time.
         const double steps_s = detail::flash_steps_time(c->cost, k);
-        const double step = k.flash_step_s > 0 ? k.flash_step_s : c->cost.grid_step_s;
+        const double step = detail::flash_step_time(c->cost, k);
         bool steps_set_it = true;
         for (const detail::Stage& s : c->cost.stages)
             if (s.flash && std::max((s.mxu_s + s.vpu_s) / k.flash_efficiency, s.hbm_s / k.hbm_efficiency) >

@@ -394,14 +394,18 @@ RowCost cost_of(const PublishedRow& row) {
     return refused("unknown family");
 }
 
+double flash_step_time(const RowCost& cost, const ChipConstants& k) {
+    return k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
+}
+
 double flash_steps_time(const RowCost& cost, const ChipConstants& k) {
-    return static_cast<double>(cost.flash_steps) * (k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s);
+    return static_cast<double>(cost.flash_steps) * flash_step_time(cost, k);
 }
 
 double device_time(const RowCost& cost, const ChipConstants& k) {
     if (cost.pipeline) return cost.fixed_s - cost.pipeline_launch_s;
     double t = cost.fixed_s;
-    const double step_s = k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
+    const double step_s = flash_step_time(cost, k);
     for (const Stage& s : cost.stages)
         t += (s.flash ? flash_kernel_time(s.mxu_s + s.vpu_s, s.hbm_s, s.steps, k.flash_efficiency, k.hbm_efficiency, step_s)
                       : xla_op_time(s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), s.vpu_s, s.hbm_s, k.mxu_efficiency,

@@ -61,6 +61,8 @@ BlockedMatmul pallas_matmul_of(const PublishedRow& row);
 // Throws nothing: a run the models cannot express says why instead.
 RowCost cost_of(const PublishedRow& row);
 
+// A flash step's least time: the fitted one, else the chip's grid-step overhead.
+double flash_step_time(const RowCost& cost, const ChipConstants& k);
 // A flash kernel's computed steps (all its stages'), each at a step's least time.
 double flash_steps_time(const RowCost& cost, const ChipConstants& k);
 double device_time(const RowCost& cost, const ChipConstants& k);
