@@ -166,7 +166,7 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         // A source tag ([SB-TRAIN]) is one word: a word joiner after each of
         // its hyphens keeps the line from breaking inside it.
-        static const QRegularExpression sourceTag(QStringLiteral("\\[[A-Z][A-Z0-9]*(?:-[A-Za-z0-9]+)+\\]"));
+        static const QRegularExpression sourceTag(QStringLiteral("\\[[[:upper:]][[:upper:][:digit:]]*(?:-[[:alnum:]]+)+\\]"));
         for (auto m = sourceTag.match(html); m.hasMatch(); m = sourceTag.match(html, m.capturedStart() + 1)) {
             QString whole = m.captured(0);
             whole.replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
