@@ -17,10 +17,16 @@ _tpusim() {
         --pass)
             COMPREPLY=($(compgen -W "forward backward both" -- "$cur"))
             return ;;
+        --scheme)
+            COMPREPLY=($(compgen -W "bf16 w8a16 w8a8 fp8" -- "$cur"))
+            return ;;
+        --scales)
+            COMPREPLY=($(compgen -W "tensor channel block" -- "$cur"))
+            return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "chips roofline bench pipeline vmem blockspec layout mxu attention collective ir
-            semaphores fusion profile validate collective-matmul --help --version" -- "$cur"))
+            semaphores fusion profile validate collective-matmul quantized-matmul decode-attention --help --version" -- "$cur"))
         return
     fi
     case "$sub" in
@@ -36,6 +42,8 @@ _tpusim() {
         mxu) options="--m --k --n --array --no-overlap --stepped" ;;
         attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify" ;;
         collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
+        quantized-matmul) options="--m --k --n --scheme --scales --block" ;;
+        decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype" ;;
         collective) verbs="all-gather reduce-scatter all-reduce all-to-all permute"
             options="--mesh --axis --bytes --chunks --shift --unidirectional --links --trace" ;;
         ir) verbs="decode ops cost xref"

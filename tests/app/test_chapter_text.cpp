@@ -275,6 +275,36 @@ TEST_CASE("chapter 14: the collective matmul's exposure follows the schedule", "
     CHECK_FALSE(text.contains(QStringLiteral("first step's transfer that nothing can hide")));
 }
 
+TEST_CASE("the production kernels' live numbers: a quantized matmul and a paged decode step", "[text]")
+{
+    // int8 weights halve a decode-sized matmul's bytes, so its time; a chip
+    // with no published int8 rate says so instead of predicting.
+    const double speedup =
+        rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : speedup}}"), "v5e").chopped(1).toDouble();
+    CHECK(speedup > 1.8);
+    CHECK(speedup < 2.05);
+    CHECK(rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : saved}}"), "v6e").startsWith(QStringLiteral("49.")));
+    CHECK(rendered(QStringLiteral("{{quantized_matmul m=4096 k=8192 n=8192 scheme=w8a8 : time}}"), "v7") ==
+          QStringLiteral("no published int8 rate"));
+    CHECK(rendered(QStringLiteral("{{quantized_matmul m=4096 k=8192 n=8192 scheme=fp8 : mxu_rate}}"), "v5e") ==
+          QStringLiteral("no published fp8 rate"));
+    // 20 tokens in pages of 16, one page a step, 2 KV heads of 128 in bf16:
+    // 2 blocks x 16 slots x 2 heads x 128 x 2 (K and V) x 2 B.
+    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : kv_bytes}}"), "v5e") ==
+          QStringLiteral("32.0 KiB"));
+    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : padding}}"), "v5e") ==
+          QStringLiteral("37.5 %"));
+    CHECK(rendered(QStringLiteral("{{decode context=512,4096,1000 heads=8 : steps}}"), "v5e") ==
+          QString::number(8 * (4 + 32 + 8)));
+    for (const char *wrong : {"{{decode context=512,4096 batch=3 heads=8 : time}}", "{{decode context=0 heads=8 : time}}",
+                              "{{quantized_matmul m=8 k=8 n=8 scheme=int4 : time}}", "{{decode context=8 : speed}}"}) {
+        INFO(wrong);
+        CHECK_FALSE(render(QString::fromLatin1(wrong), QStringLiteral("v5e")).problems.isEmpty());
+    }
+    // Well written, but refused by the model: 128-row scale blocks do not divide K = 1000.
+    CHECK(render(QStringLiteral("{{quantized_matmul m=8 k=1000 n=8 scales=block : time}}"), QStringLiteral("v5e")).refusals == 1);
+}
+
 TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a figure that is not there", "[text][course]")
 {
     // A live value brings its unit; the words around it must not repeat it
@@ -285,6 +315,7 @@ TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a f
         QRegularExpression(QStringLiteral("\\b(µs|ms|GB/s|TB/s|TFLOP/s|PFLOP/s|MiB|GiB) \\1\\b")),
         QRegularExpression(QStringLiteral("not published,? (against|than|compared)")),
         QRegularExpression(QStringLiteral("not on v\\w+,? (against|than|compared)")),
+        QRegularExpression(QStringLiteral("no published (int8|fp8) rate,? (against|than|compared)")),
     };
     for (const QString &folder : chapterFolders()) {
         for (const char *file : {"intro.md", "text.md"}) {

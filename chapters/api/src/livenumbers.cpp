@@ -1,5 +1,7 @@
 #include <chapters/livenumbers.h>
 
+#include "livenumbers_detail.h"
+
 #include <tpusim/attention.h>
 #include <tpusim/chips.h>
 #include <tpusim/collective.h>
@@ -22,94 +24,13 @@ namespace course::live {
 namespace {
 
 using tpusim::InputError;
-
-// Names the learner typed (a dtype, a chip, a collective) that the simulator
-// does not know are mistakes in the text, not refusals by the model.
-template <typename F>
-auto named(F&& lookup) -> decltype(lookup())
-{
-    try {
-        return lookup();
-    } catch (const InputError& e) {
-        throw PlaceholderError(e.what());
-    }
-}
+using namespace detail;
 
 std::string trim(std::string_view s)
 {
     const auto b = s.find_first_not_of(" \t");
     const auto e = s.find_last_not_of(" \t");
     return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
-}
-
-// The arguments a placeholder reads, so a misspelt one is an error rather
-// than silently ignored.
-class Args {
-public:
-    Args(const Placeholder& p, std::set<std::string> allowed) : p_(p)
-    {
-        allowed.insert("chip");
-        for (const auto& [k, v] : p.args)
-            if (!allowed.count(k))
-                throw PlaceholderError("\"" + p.kind + "\" takes no argument \"" + k + "\".");
-    }
-    bool has(const std::string& k) const { return p_.args.count(k) > 0; }
-    std::string text(const std::string& k, const std::string& fallback = {}) const
-    {
-        const auto it = p_.args.find(k);
-        if (it != p_.args.end()) return it->second;
-        if (fallback.empty()) throw PlaceholderError("\"" + p_.kind + "\" needs \"" + k + "=\".");
-        return fallback;
-    }
-    std::int64_t integer(const std::string& k, std::int64_t fallback = 0) const
-    {
-        const std::string t = text(k, fallback > 0 ? std::to_string(fallback) : std::string());
-        std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-        if (ec != std::errc() || end != t.data() + t.size() || v < 1)
-            throw PlaceholderError("\"" + k + "=" + t + "\" is not a whole number of at least 1.");
-        return v;
-    }
-    std::vector<std::int64_t> shape(const std::string& k) const
-    {
-        std::vector<std::int64_t> dims;
-        std::stringstream in(text(k));
-        std::string part;
-        while (std::getline(in, part, 'x')) {
-            std::int64_t v = 0;
-            const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-            if (ec != std::errc() || end != part.data() + part.size() || v < 1)
-                throw PlaceholderError("\"" + k + "=" + text(k) + "\" is not a shape such as 4096x4096.");
-            dims.push_back(v);
-        }
-        if (dims.empty()) throw PlaceholderError("\"" + k + "=\" is empty.");
-        return dims;
-    }
-    tpusim::DType dtype(const std::string& k = "dtype", const std::string& fallback = "bf16") const
-    {
-        const std::string t = text(k, fallback);
-        return named([&] { return tpusim::parse_dtype(t); });
-    }
-
-private:
-    const Placeholder& p_;
-};
-
-std::string percent(double fraction) { return tpusim::format_fixed(100.0 * fraction, 1) + " %"; }
-std::string perByte(double v) { return tpusim::format_fixed(v, v < 10 ? 1 : 0) + " FLOP/B"; }
-
-Value answer(std::string text, const tpusim::Provenance& p)
-{
-    Value v;
-    v.text = std::move(text);
-    v.provenance = p;
-    v.details = tpusim::describe(p);
-    return v;
-}
-
-[[noreturn]] void unknownField(const Placeholder& p, const char* fields)
-{
-    throw PlaceholderError("\"" + p.kind + "\" has no field \"" + p.field + "\" (it has " + fields + ").");
 }
 
 Value rooflineField(const Placeholder& p, const tpusim::Roofline& r)
@@ -414,6 +335,8 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     if (k == "attention") return resolveAttention(p, chip);
     if (k == "collective") return resolveCollective(p, chip);
     if (k == "collective_matmul") return resolveCollectiveMatmul(p, chip);
+    if (k == "quantized_matmul") return resolveQuantizedMatmul(p, chip);
+    if (k == "decode") return resolveDecode(p, chip);
     throw PlaceholderError("\"" + k + "\" is not a kind of live number (see LIVE-NUMBERS.md).");
 }
 

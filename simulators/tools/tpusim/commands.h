@@ -20,6 +20,8 @@ int cmd_mxu(const Args& args);
 int cmd_attention(const Args& args);
 int cmd_collective(const Args& args);
 int cmd_collective_matmul(const Args& args);
+int cmd_quantized_matmul(const Args& args);
+int cmd_decode_attention(const Args& args);
 int cmd_ir(const Args& args);
 int cmd_semaphores(const Args& args);
 int cmd_fusion(const Args& args);

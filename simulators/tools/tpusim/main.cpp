@@ -50,6 +50,13 @@ constexpr Subcommand subcommands[] = {
     {"attention", tpusim::cli::cmd_attention,
      "naive vs flash attention: FLOPs, HBM bytes, time (--verify: run the online softmax)",
      "tpusim attention --seq 4096 --head-dim 128 --block-q 512 --block-k 512 --causal"},
+    {"decode-attention", tpusim::cli::cmd_decode_attention,
+     "one decode step of attention over a paged KV cache: pages, bytes per token, time, against XLA's gather",
+     "tpusim decode-attention --context 512,4096,2048 --heads 32 --kv-heads 8 --page 16 --pages-per-block 8"},
+    {"quantized-matmul", tpusim::cli::cmd_quantized_matmul,
+     "a matmul with int8 or fp8 operands (--scheme w8a16 | w8a8 | fp8, --scales tensor | channel | block) "
+     "against bf16",
+     "tpusim quantized-matmul --m 8 --k 8192 --n 8192 --scheme w8a16 --chip v6e"},
     {"collective", tpusim::cli::cmd_collective,
      "all-gather | reduce-scatter | all-reduce | all-to-all | permute on a mesh: closed form "
      "and hop-by-hop simulation (--links, --trace out.json)",
