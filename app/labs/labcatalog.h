@@ -4,7 +4,7 @@
 #include <QString>
 #include <QStringList>
 
-// The thirteen labs as shipped with this build: their descriptions
+// The labs as shipped with this build: their descriptions
 // (assets/labs/labs.json) and their scripts, against whose SHA-256 an
 // imported record's script hash is checked.
 struct LabInfo

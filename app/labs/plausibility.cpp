@@ -77,6 +77,43 @@ std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusi
         return Floor{QStringLiteral("attention %1×%2×%3×%4").arg(spec.batch).arg(spec.heads).arg(spec.seq_q).arg(spec.head_dim),
                      std::max(mxu, a.flash.memory_s), tpusim::Family::attention_fwd};
     }
+    if (r.lab == QLatin1String("L14") && has({"batch", "heads", "seq", "head_dim"})) {
+        tpusim::AttentionSpec spec;
+        spec.batch = dim("batch");
+        spec.heads = dim("heads");
+        spec.seq_q = spec.seq_kv = dim("seq");
+        spec.head_dim = dim("head_dim");
+        spec.dtype = dtype;
+        spec.pass = tpusim::AttentionPass::forward_backward;
+        const auto a = tpusim::attention(chip, spec);
+        // The forward's useful matmuls and the backward's least four (dP, dV, dQ, dK: two forwards) at peak.
+        const double mxu = a.useful_flops * 3 / tpusim::peak_flops(chip, dtype).value;
+        return Floor{QStringLiteral("attention forward and backward %1×%2×%3×%4")
+                         .arg(spec.batch).arg(spec.heads).arg(spec.seq_q).arg(spec.head_dim),
+                     std::max(mxu, a.flash.memory_s), tpusim::Family::attention_fwdbwd};
+    }
+    if (r.lab == QLatin1String("L15") && has({"m", "k", "n"})) {
+        // The fastest MXU path the chip publishes and each int8 operand read once: no scheme beats both.
+        double peak = 0;
+        for (const tpusim::Fact *f : {&chip.peak_bf16, &chip.peak_int8, &chip.peak_fp8})
+            peak = std::max(peak, f->value);
+        const double m = dim("m"), k = dim("k"), n = dim("n");
+        return Floor{QStringLiteral("int8 matmul %1×%2×%3").arg(dim("m")).arg(dim("k")).arg(dim("n")),
+                     std::max(2 * m * k * n / peak, (m * k + k * n + 2 * m * n) / chip.hbm_bandwidth.value),
+                     tpusim::Family::matmul};
+    }
+    if (r.lab == QLatin1String("L16") && has({"kv_heads", "seq"})) {
+        // Every sequence's own K and V, in bf16, read once at HBM peak (the longest alone when the
+        // record lists no lengths).
+        double tokens = 0;
+        for (const QJsonValue &v : r.extra.value(QStringLiteral("lengths")).toArray())
+            tokens += v.toDouble();
+        tokens = std::max(tokens, static_cast<double>(dim("seq")));  // seq: the longest sequence
+        const double headDim = r.extra.value(QStringLiteral("headDim")).toDouble(128);
+        const double bytes = 2.0 * tokens * dim("kv_heads") * headDim * 2;
+        return Floor{QStringLiteral("paged decode over %1 tokens").arg(tokens), bytes / chip.hbm_bandwidth.value,
+                     tpusim::Family::memory};
+    }
     return std::nullopt;
 }
 

@@ -5,7 +5,9 @@
 #include <tpusim/attention.h>
 #include <tpusim/bench.h>
 #include <tpusim/chips.h>
+#include <tpusim/decode_attention.h>
 #include <tpusim/error.h>
+#include <tpusim/quantized_matmul.h>
 #include <tpusim/roofline.h>
 
 #include <QJsonArray>
@@ -81,6 +83,46 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
             const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
             return {{QStringLiteral("streaming attention %1").arg(run.shapeText), flash.time_s,
                      flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS, QString::fromStdString(flash.bound)}};
+        }
+        if (run.lab == QLatin1String("L14") && hasAll(s, {"batch", "heads", "seq", "head_dim"})) {
+            tpusim::AttentionSpec spec;
+            spec.batch = s.value(QStringLiteral("batch"));
+            spec.heads = s.value(QStringLiteral("heads"));
+            spec.seq_q = spec.seq_kv = s.value(QStringLiteral("seq"));
+            spec.head_dim = s.value(QStringLiteral("head_dim"));
+            const QJsonObject blocks = extra.value(QStringLiteral("blocks")).toObject();
+            spec.block_q = blocks.value(QStringLiteral("block_q")).toInteger(128);
+            spec.block_k = blocks.value(QStringLiteral("block_k")).toInteger(128);
+            spec.dtype = dtype;
+            spec.pass = tpusim::AttentionPass::forward_backward;
+            const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
+            return {{QStringLiteral("flash attention forward and backward %1").arg(run.shapeText), flash.time_s,
+                     flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS, QString::fromStdString(flash.bound)}};
+        }
+        if (run.lab == QLatin1String("L15") && hasAll(s, {"m", "k", "n"})) {
+            tpusim::QuantizedMatmulSpec spec;
+            spec.m = s.value(QStringLiteral("m"));
+            spec.k = s.value(QStringLiteral("k"));
+            spec.n = s.value(QStringLiteral("n"));
+            spec.scheme = tpusim::parse_scheme(extra.value(QStringLiteral("scheme")).toString().toStdString());
+            const tpusim::QuantizedMatmulResult r = tpusim::quantized_matmul(chip, spec);
+            return {{QStringLiteral("%1 matmul %2").arg(extra.value(QStringLiteral("scheme")).toString(), run.shapeText),
+                     r.time_s, r.flops, r.hbm_bytes, run.medianS, QString::fromStdString(r.bound)}};
+        }
+        if (run.lab == QLatin1String("L16") && hasAll(s, {"heads", "kv_heads"}) && extra.contains(QStringLiteral("pageSize"))) {
+            tpusim::DecodeAttentionSpec spec;
+            for (const QJsonValue &v : extra.value(QStringLiteral("lengths")).toArray())
+                spec.context.push_back(v.toInteger());
+            spec.heads = s.value(QStringLiteral("heads"));
+            spec.kv_heads = s.value(QStringLiteral("kv_heads"));
+            spec.head_dim = extra.value(QStringLiteral("headDim")).toInteger(128);
+            spec.page_size = extra.value(QStringLiteral("pageSize")).toInteger();
+            spec.pages_per_block = 1;  // the lab's kernel copies one page a step
+            spec.full_grid = true;     // and walks every sequence's grid to the longest one's pages
+            spec.kv_dtype = dtype;
+            const tpusim::DecodeAttentionResult r = tpusim::decode_attention(chip, spec);
+            return {{QStringLiteral("paged decode %1").arg(run.shapeText), r.time_s, r.useful_flops, r.hbm_bytes,
+                     run.medianS, QString::fromStdString(r.bound)}};
         }
     } catch (const std::exception &) {
         // A chip, dtype or size the simulator refuses: no prediction.

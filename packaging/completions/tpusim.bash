@@ -43,7 +43,7 @@ _tpusim() {
         attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify" ;;
         collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
         quantized-matmul) options="--m --k --n --scheme --scales --block" ;;
-        decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype" ;;
+        decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype --full-grid" ;;
         collective) verbs="all-gather reduce-scatter all-reduce all-to-all permute"
             options="--mesh --axis --bytes --chunks --shift --unidirectional --links --trace" ;;
         ir) verbs="decode ops cost xref"

@@ -81,9 +81,9 @@ TEST_CASE("every shipped example record is accepted", "[import]")
 {
     const LabCatalog labs = LabCatalog::fromFolder(kLabs);
     REQUIRE(labs.problem().isEmpty());
-    REQUIRE(labs.labs().size() == 13);
+    REQUIRE(labs.labs().size() == 16);
     const QStringList files = QDir(kLabs + QStringLiteral("/examples")).entryList({"*.json"}, QDir::Files);
-    REQUIRE(files.size() >= 13);
+    REQUIRE(files.size() >= 16);
     for (const QString &f : files) {
         INFO(f.toStdString());
         const RecordCheck c = check(example(f));

@@ -725,6 +725,10 @@ BLOCKS: dict[str, list[tuple[str, tuple[str, str], tuple[str, str]]]] = {
             ("k, v", ("block_k", "seq"), ("head_dim", "head_dim"))],
     "L11": [("x", ("bm", "m_per_device"), ("bk", "k")), ("w", ("bk", "k"), ("bn", "n_per_device")),
             ("y", ("bm", "m_per_device"), ("bn", "n_per_device"))],
+    "L14": [("q, dO, dQ", ("block_q", "seq"), ("head_dim", "head_dim")),
+            ("k, v, dK, dV", ("block_k", "seq"), ("head_dim", "head_dim"))],
+    "L15": [("x", ("bm", "m"), ("bk", "k")), ("w", ("bk", "k"), ("bn", "n")), ("out", ("bm", "m"), ("bn", "n"))],
+    "L16": [("k and v pages", ("page_size", "max_len"), ("head_dim", "head_dim"))],
 }
 
 

@@ -40,8 +40,8 @@ KIND_MEASURED = "measured"
 KIND_OFF_CHIP = "verified-off-chip"
 
 DTYPES = ("bf16", "f32", "f16", "int8", "fp8")
-LAB_RE = re.compile(r"^L(0[1-9]|1[0-3])$")
-SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-3])_[a-z0-9_]+\.py$")
+LAB_RE = re.compile(r"^L(0[1-9]|1[0-6])$")
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-6])_[a-z0-9_]+\.py$")
 
 # jax.devices()[0].device_kind -> the simulator's chip id. Keys are compared
 # case-insensitively with runs of spaces collapsed. Only kinds the simulator

@@ -39,6 +39,7 @@ SCRIPTS = {
     "L05": "l05_three_floors.py", "L06": "l06_first_kernel.py", "L07": "l07_tiled_matmul.py",
     "L08": "l08_layouts.py", "L09": "l09_streaming_attention.py", "L10": "l10_ring_all_gather.py",
     "L11": "l11_collective_matmul.py", "L12": "l12_narrate_dump.py", "L13": "l13_capstone.py",
+    "L14": "l14_flash_backward.py", "L15": "l15_quantized_matmul.py", "L16": "l16_paged_decode.py",
 }
 
 
@@ -246,6 +247,51 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
                             "commit": "0123456789abcdef0123456789abcdef01234567"},
                "bench": {"name": "Pallas tiled matmul (lab L07), bf16 4096^3", "file": "bench_example.py",
                          "sha256": record.sha256_of(os.path.join(LABS_DIR, "common", "bench_example.py"))}})
+    grad_ref = "jax.vjp of float32 attention at HIGHEST precision, dQ, dK and dV"
+    grads = {g: record.Correctness(f"{g} of float32 attention at HIGHEST precision", e, r, 2.0 ** -4 * rms, 2.0 ** -6,
+                                   True).to_json()
+             for g, e, r, rms in (("dq", 1.1e-4, 4.0e-2, 4.1e-3), ("dk", 1.0e-4, 3.8e-2, 4.1e-3),
+                                  ("dv", 2.3e-4, 2.9e-2, 1.56e-2))}
+    add("L14.json", "L14", TPU, False, dtype="bf16", shapes=att, timing=timing(5.1e-3),
+        baseline=("XLA: jax.vjp of naive attention (softmax(Q K^T / sqrt(d)) V with jnp)", samples(6.2e-3)),
+        correctness=record.Correctness(grad_ref, 2.3e-4, 4.0e-2, 2.0 ** -4 * 1.56e-2, 2.0 ** -6, True),
+        extra={"blocks": {"block_q": 512, "block_k": 512}, "causal": False, "gradients": grads,
+               "flops": {"forward": 4 * 8 * 4096 * 4096 * 128, "backward": 14 * 8 * 4096 * 4096 * 128},
+               "ratioToBaseline": 5.1e-3 / 6.2e-3})
+    add("L14-interpret.json", "L14", CPU, True, dtype="bf16",
+        shapes={"batch": 1, "heads": 2, "seq": 512, "head_dim": 128}, timing=None, baseline=None,
+        correctness=record.Correctness(grad_ref, 4.4e-4, 3.1e-2, 2.0 ** -4 * 4.4e-2, 2.0 ** -6, True),
+        extra={"blocks": {"block_q": 128, "block_k": 256}, "causal": False, "gradients": grads,
+               "flops": {"forward": 4 * 2 * 512 * 512 * 128, "backward": 14 * 2 * 512 * 512 * 128}})
+    q_ref = "float32 product of the dequantized operands at HIGHEST precision"
+    q_bytes = {"x": 4096 * 4096, "w": 4096 * 4096, "scales": 4 * 8192, "out": 2 * 4096 * 4096}
+    add("L15.json", "L15", TPU, False, dtype="int8", shapes=mm, timing=timing(4.4e-4),
+        baseline=("XLA w8a8 with jnp (int8 dot into int32)", samples(4.2e-4)),
+        correctness=record.Correctness(q_ref, 1.9e-2, 7.6e-3, 2.0 ** -7 * 0.99, 2.0 ** -7, True),
+        extra={"scheme": "w8a8", "scales": "channel", "blocks": {"bm": 512, "bk": 512, "bn": 512},
+               "flops": 2 * 4096 ** 3, "operandBytes": q_bytes, "bf16Samples": samples(7.3e-4),
+               "ratioToBaseline": 4.4e-4 / 4.2e-4, "ratioToBf16": 4.4e-4 / 7.3e-4})
+    add("L15-interpret.json", "L15", CPU, True, dtype="int8", shapes={"m": 256, "k": 512, "n": 256},
+        timing=None, baseline=None, correctness=record.Correctness(q_ref, 5.9e-3, 3.8e-3, 2.0 ** -7 * 0.98, 2.0 ** -7, True),
+        extra={"scheme": "w8a8", "scales": "channel", "blocks": {"bm": 128, "bk": 256, "bn": 128},
+               "flops": 2 * 256 * 512 * 256,
+               "operandBytes": {"x": 256 * 512, "w": 512 * 256, "scales": 4 * 512, "out": 2 * 256 * 256}})
+    lens = [4096, 3547, 3035, 2523, 2011, 1499, 987, 475]
+    pd_ref = "dense attention in float32 at HIGHEST precision over each sequence's own tokens"
+    pd_read = sum(-(-n // 256) * 256 for n in lens)
+    add("L16.json", "L16", TPU, False, dtype="bf16",
+        shapes={"batch": 8, "heads": 32, "kv_heads": 8, "seq": 4096},
+        timing=timing(3.4e-4),
+        baseline=("XLA: gather the pages into a padded cache, then masked softmax(q K^T) V with jnp", samples(6.3e-4)),
+        correctness=record.Correctness(pd_ref, 6.1e-4, 2.2e-2, 2.0 ** -5 * 0.071, 2.0 ** -7, True),
+        extra={"lengths": lens, "pageSize": 256, "headDim": 128, "pagesRead": sum(-(-n // 256) for n in lens) * 8,
+               "kvBytes": 2 * pd_read * 8 * 128 * 2, "ratioToBaseline": 3.4e-4 / 6.3e-4,
+               "hbmBandwidth": 2 * pd_read * 8 * 128 * 2 / 3.4e-4})
+    add("L16-interpret.json", "L16", CPU, True, dtype="bf16",
+        shapes={"batch": 3, "heads": 8, "kv_heads": 2, "seq": 512},
+        timing=None, baseline=None, correctness=record.Correctness(pd_ref, 1.3e-3, 2.5e-2, 2.0 ** -5 * 0.086, 2.0 ** -7, True),
+        extra={"lengths": [512, 305, 134], "pageSize": 128, "headDim": 128, "pagesRead": (4 + 3 + 2) * 2,
+               "kvBytes": 2 * (512 + 384 + 256) * 2 * 128 * 2})
     return ex
 
 

@@ -113,7 +113,7 @@ Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip)
 
 Value resolveDecode(const Placeholder& p, const tpusim::Chip& chip)
 {
-    Args a(p, {"batch", "heads", "kv_heads", "head_dim", "context", "page", "pages_per_block", "dtype"});
+    Args a(p, {"batch", "heads", "kv_heads", "head_dim", "context", "page", "pages_per_block", "dtype", "grid"});
     tpusim::DecodeAttentionSpec s;
     s.context = lengths(a);
     s.heads = a.integer("heads", 1);
@@ -122,6 +122,9 @@ Value resolveDecode(const Placeholder& p, const tpusim::Chip& chip)
     s.page_size = a.integer("page", 16);
     s.pages_per_block = a.integer("pages_per_block", 8);
     s.kv_dtype = a.dtype();
+    const std::string grid = a.text("grid", "skip");
+    if (grid != "skip" && grid != "full") throw PlaceholderError("\"grid=" + grid + "\" must be skip or full.");
+    s.full_grid = grid == "full";
     const tpusim::DecodeAttentionResult r = named([&] { return tpusim::decode_attention(chip, s); });
     const tpusim::Provenance& prov = r.provenance;
     const std::string& f = p.field;

@@ -100,7 +100,8 @@ int cmd_quantized_matmul(const Args& args) {
 
 int cmd_decode_attention(const Args& args) {
     args.max_words(1, "tpusim decode-attention");
-    args.allow_only({"chip", "batch", "context", "heads", "kv-heads", "head-dim", "page", "pages-per-block", "dtype"},
+    args.allow_only({"chip", "batch", "context", "heads", "kv-heads", "head-dim", "page", "pages-per-block", "dtype",
+                     "full-grid"},
                     "tpusim decode-attention");
     DecodeAttentionSpec s;
     s.context = context_list(args);
@@ -110,6 +111,7 @@ int cmd_decode_attention(const Args& args) {
     s.page_size = args.positive("page", 16);
     s.pages_per_block = args.positive("pages-per-block", 8);
     s.kv_dtype = args.dtype("dtype", DType::bf16);
+    s.full_grid = args.flag("full-grid");
     const DecodeAttentionResult r = decode_attention(args.chip(), s);
 
     if (args.flag("json")) {

@@ -92,7 +92,8 @@ DecodeAttentionResult decode_attention(const Chip& chip, const DecodeAttentionSp
     r.padded_tokens = read_tokens - r.tokens;
     r.padding = static_cast<double>(r.padded_tokens) / static_cast<double>(read_tokens);
     r.pages = blocks * s.pages_per_block * kv;
-    r.steps = blocks * kv;
+    const std::int64_t max_blocks = ceil_div(max_len, block_tokens);
+    r.steps = (s.full_grid ? r.sequences * max_blocks : blocks) * kv;
 
     // Traffic: K and V pages (and their scales), the query rows in and the
     // output out, and the page table and lengths the scalar prefetch reads.
@@ -177,8 +178,13 @@ DecodeAttentionResult decode_attention(const Chip& chip, const DecodeAttentionSp
         "One page is one DMA; how the size of a page changes a DMA's efficiency is not modelled.",
         "A call as Python times it adds " + format_time(rates.launch_s) + " of launch (the fitted Pallas launch).",
         "XLA gathers every sequence's pages into one cache padded to the longest sequence, then runs QK^T, softmax "
-        "and PV as three ops through HBM, each at its slowest unit's attainable fraction.",
+        "and PV as three ops through HBM, each at its slowest unit's attainable fraction; the gather is priced as a "
+        "copy, though a gather of small pages may run slower.",
     };
+    if (s.full_grid)
+        p.assumptions.push_back("The grid walks every sequence to the longest one's " + std::to_string(max_blocks) +
+                                " blocks; a step past a sequence's end copies and computes nothing but still takes a "
+                                "step's least time.");
     if (quantized(s.kv_dtype))
         p.assumptions.push_back("A quantized cache carries one f32 scale per token and KV head, for K and for V, "
                                 "and is converted and scaled on the VPU (2 operations an element) before the MXU.");

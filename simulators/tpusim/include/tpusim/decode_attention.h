@@ -35,6 +35,11 @@ struct DecodeAttentionSpec {
     std::int64_t pages_per_block = 8;  // pages one grid step copies, per KV head
     DType kv_dtype = DType::bf16;      // the cache; int8 and fp8 carry one f32 scale per token and head
     DType q_dtype = DType::bf16;       // the query and the output
+    // The grid walks every sequence to the longest one's blocks, as a kernel
+    // whose index maps read the page table does; the steps past a sequence's
+    // end copy and compute nothing but still take a step's least time. False:
+    // the kernel skips them, as JAX's paged-attention kernel does.
+    bool full_grid = false;
 };
 
 struct DecodeAttentionResult {
