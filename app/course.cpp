@@ -17,7 +17,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <simbridge.h>
 #include <QJSEngine>
 #include <QtQml/qqml.h>
 #include <QHash>
@@ -70,7 +69,6 @@ void Course::registerQmlTypes()
     if (registered)
         return;
     registered = true;
-    SimBridge::registerSingleton();
     qmlRegisterSingletonType<Course>("TpuCourse.Backend", 1, 0, "Course", [](QQmlEngine *, QJSEngine *) -> QObject * {
         // Owned by main (or a test), never by the engine.
         QJSEngine::setObjectOwnership(exposedCourse, QJSEngine::CppOwnership);

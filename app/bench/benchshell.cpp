@@ -16,6 +16,7 @@
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
 
 BenchShell::BenchShell(const char *benchName)
 {

@@ -64,11 +64,6 @@ QVariantMap error(const std::exception &e) { return {{"error", QString::fromUtf8
 
 } // namespace
 
-void AttentionModel::registerSingleton()
-{
-    qmlRegisterSingletonType<AttentionModel>("TpuCourse.Sim", 1, 0, "Attention",
-                                             [](QQmlEngine *, QJSEngine *) -> QObject * { return new AttentionModel; });
-}
 
 QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK, bool causal, int seed) const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QString>
 #include <QVariantMap>
 
@@ -11,11 +12,12 @@
 class AttentionModel : public QObject
 {
     Q_OBJECT
+    QML_NAMED_ELEMENT(Attention)
+    QML_SINGLETON
 
 public:
     using QObject::QObject;
 
-    static void registerSingleton();
 
     // Steps a seeded problem one K/V block at a time, with all of Q resident
     // (one query block). {seqQ, seqKv, headDim, blockK, blocks, causal, seed,

@@ -133,10 +133,6 @@ BlockSpecModel::~BlockSpecModel()
     m_evaluator.waitForFinished();
 }
 
-void BlockSpecModel::registerType()
-{
-    qmlRegisterType<BlockSpecModel>("TpuCourse.Sim", 1, 0, "BlockSpecModel");
-}
 
 void BlockSpecModel::schedule()
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -23,6 +24,7 @@ struct SandboxReportMaps;
 class BlockSpecModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
     Q_PROPERTY(QString dtype MEMBER m_dtype NOTIFY inputsChanged)
     Q_PROPERTY(int m MEMBER m_m NOTIFY inputsChanged)
@@ -76,7 +78,6 @@ class BlockSpecModel : public QObject
 public:
     explicit BlockSpecModel(QObject *parent = nullptr);
     ~BlockSpecModel() override;
-    static void registerType();
 
     QVariantList gridUsed() const;
     QVariantList operands() const;

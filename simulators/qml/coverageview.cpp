@@ -17,7 +17,6 @@ CoverageView::CoverageView(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &CoverageView::currentChanged, this, [this] { update(); });
 }
 
-void CoverageView::registerType() { qmlRegisterType<CoverageView>("TpuCourse.Sim", 1, 0, "CoverageView"); }
 
 void CoverageView::setSource(BlockSpecModel *source)
 {

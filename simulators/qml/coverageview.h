@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QtQml/qqmlregistration.h>
 #include <QPointer>
 #include <QQuickPaintedItem>
 #include <QString>
@@ -19,6 +20,7 @@ class BlockSpecModel;
 class CoverageView : public QQuickPaintedItem
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(BlockSpecModel *source READ source WRITE setSource NOTIFY sourceChanged)
     Q_PROPERTY(int cellCount READ cellCount NOTIFY cellsChanged)
     Q_PROPERTY(qreal cell MEMBER m_cell NOTIFY look)          // a cell's side, in item pixels
@@ -36,7 +38,6 @@ class CoverageView : public QQuickPaintedItem
 
 public:
     explicit CoverageView(QQuickItem *parent = nullptr);
-    static void registerType();
     BlockSpecModel *source() const { return m_source; }
     void setSource(BlockSpecModel *source);
     int cellCount() const { return static_cast<int>(m_cells.size()); }

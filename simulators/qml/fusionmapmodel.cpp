@@ -171,10 +171,6 @@ FusionMapModel::FusionMapModel(QObject *parent) : QObject(parent)
 
 FusionMapModel::~FusionMapModel() { m_watcher.waitForFinished(); }
 
-void FusionMapModel::registerType()
-{
-    qmlRegisterType<FusionMapModel>("TpuCourse.Sim", 1, 0, "FusionMapModel");
-}
 
 int FusionMapModel::opCount() const
 {

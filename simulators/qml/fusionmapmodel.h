@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QPointF>
 #include <QPolygonF>
@@ -41,6 +42,7 @@ struct FusionLoad;
 class FusionMapModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
 public:
     struct Result;
 
@@ -64,7 +66,6 @@ private:
 public:
     explicit FusionMapModel(QObject *parent = nullptr);
     ~FusionMapModel() override;
-    static void registerType();
 
     QString chip() const { return m_chip; }
     void setChip(const QString &chip);

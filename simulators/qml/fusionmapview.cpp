@@ -24,7 +24,6 @@ FusionMapView::FusionMapView(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &FusionMapView::look, this, [this] { update(); });
 }
 
-void FusionMapView::registerType() { qmlRegisterType<FusionMapView>("TpuCourse.Sim", 1, 0, "FusionMapView"); }
 
 void FusionMapView::setModel(FusionMapModel *model)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fusionmapmodel.h"
+#include <QtQml/qqmlregistration.h>
 
 #include <QColor>
 #include <QPointer>
@@ -13,6 +14,7 @@
 class FusionMapView : public QQuickPaintedItem
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(FusionMapModel *model READ model WRITE setModel NOTIFY modelChanged)
     Q_PROPERTY(double zoom READ zoom NOTIFY viewChanged)
     Q_PROPERTY(QColor groundColor MEMBER m_ground NOTIFY look)
@@ -28,7 +30,6 @@ class FusionMapView : public QQuickPaintedItem
 
 public:
     explicit FusionMapView(QQuickItem *parent = nullptr);
-    static void registerType();
     FusionMapModel *model() const { return m_model; }
     void setModel(FusionMapModel *model);
     double zoom() const { return m_zoom; }

@@ -245,7 +245,6 @@ IrXrayModel::~IrXrayModel()
     m_costing.waitForFinished();
 }
 
-void IrXrayModel::registerType() { qmlRegisterType<IrXrayModel>("TpuCourse.Sim", 1, 0, "IrXrayModel"); }
 
 void IrXrayModel::setChip(const QString &id)
 {

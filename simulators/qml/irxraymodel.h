@@ -1,6 +1,7 @@
 #pragma once
 
 #include "irxraycards.h"
+#include <QtQml/qqmlregistration.h>
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -22,6 +23,7 @@ struct XrayRequest;
 class IrXrayModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     // Three panes in stack order: [{layer: "jaxpr"|"stablehlo"|"hlo", origin,
     //  lines: [text], columns (the longest line), owner: [link index or -1 per line], dotOf: [dot index
     //  or -1 per line], dotCount, opCount, error, errorLine, errorColumn}].
@@ -49,7 +51,6 @@ class IrXrayModel : public QObject
 public:
     explicit IrXrayModel(QObject *parent = nullptr);
     ~IrXrayModel() override;
-    static void registerType();
 
     QVariantList panes() const { return m_panes; }
     QVariantList prices() const { return m_prices; }

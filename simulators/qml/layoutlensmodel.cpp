@@ -122,10 +122,6 @@ void LayoutLensModel::setChip(const QString &chip)
     recompute();
 }
 
-void LayoutLensModel::registerType()
-{
-    qmlRegisterType<LayoutLensModel>("TpuCourse.Sim", 1, 0, "LayoutLensModel");
-}
 
 QVariantList LayoutLensModel::presets() const
 {

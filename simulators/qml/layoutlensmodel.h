@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -13,6 +14,7 @@
 class LayoutLensModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     // The chip prices the relayout; changing it keeps the preset in use.
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
     Q_PROPERTY(QVariantList shape MEMBER m_shape NOTIFY inputsChanged)
@@ -43,7 +45,6 @@ class LayoutLensModel : public QObject
 
 public:
     explicit LayoutLensModel(QObject *parent = nullptr);
-    static void registerType();
 
     QString chip() const { return m_chip; }
     void setChip(const QString &chip);

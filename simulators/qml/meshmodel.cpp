@@ -91,7 +91,6 @@ MeshModel::MeshModel(QObject *parent) : QObject(parent)
 
 MeshModel::~MeshModel() { m_watcher.waitForFinished(); }
 
-void MeshModel::registerType() { qmlRegisterType<MeshModel>("TpuCourse.Sim", 1, 0, "MeshModel"); }
 
 int MeshModel::maxAxes(const QString &chipId) const
 {

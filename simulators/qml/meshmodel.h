@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QString>
 #include <QVariantList>
@@ -45,6 +46,7 @@ struct MeshPicture {
 class MeshModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
     Q_PROPERTY(QVariantList shape MEMBER m_shape NOTIFY inputsChanged)
     Q_PROPERTY(QString kind MEMBER m_kind NOTIFY inputsChanged)
@@ -61,7 +63,6 @@ public:
     explicit MeshModel(QObject *parent = nullptr);
     ~MeshModel() override;
 
-    static void registerType();
     // The most axes a slice of this chip can have: 2 or 3.
     Q_INVOKABLE int maxAxes(const QString &chipId) const;
 

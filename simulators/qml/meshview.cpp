@@ -19,7 +19,6 @@ MeshView::MeshView(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &MeshView::look, this, &MeshView::invalidate);
 }
 
-void MeshView::registerType() { qmlRegisterType<MeshView>("TpuCourse.Sim", 1, 0, "MeshView"); }
 
 void MeshView::setModel(MeshModel *model)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QtQml/qqmlregistration.h>
 #include <QImage>
 #include <QLineF>
 #include <QPointer>
@@ -18,6 +19,7 @@
 class MeshView : public QQuickPaintedItem
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(MeshModel *model READ model WRITE setModel NOTIFY modelChanged)
     Q_PROPERTY(double time READ time WRITE setTime NOTIFY timeChanged)
     Q_PROPERTY(QColor chipColor MEMBER m_chip NOTIFY look)       // a chip's face
@@ -29,7 +31,6 @@ class MeshView : public QQuickPaintedItem
 
 public:
     explicit MeshView(QQuickItem *parent = nullptr);
-    static void registerType();
     MeshModel *model() const { return m_model; }
     void setModel(MeshModel *model);
     double time() const { return m_time; }

@@ -89,10 +89,6 @@ PipelineModel::PipelineModel(QObject *parent) : QObject(parent)
 
 PipelineModel::~PipelineModel() { m_watcher.waitForFinished(); }
 
-void PipelineModel::registerType()
-{
-    qmlRegisterType<PipelineModel>("TpuCourse.Sim", 1, 0, "PipelineModel");
-}
 
 void PipelineModel::recompute()
 {

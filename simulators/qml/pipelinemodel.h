@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFutureWatcher>
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QString>
 #include <QVariantMap>
@@ -20,6 +21,7 @@
 class PipelineModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
     Q_PROPERTY(double m MEMBER m_m NOTIFY inputsChanged)
     Q_PROPERTY(double k MEMBER m_k NOTIFY inputsChanged)
@@ -41,7 +43,6 @@ class PipelineModel : public QObject
 public:
     explicit PipelineModel(QObject *parent = nullptr);
     ~PipelineModel() override;
-    static void registerType();
 
     QVariantMap run() const { return m_run; }
     bool busy() const { return m_watcher.isRunning(); }

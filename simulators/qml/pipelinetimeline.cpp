@@ -25,7 +25,6 @@ PipelineTimeline::PipelineTimeline(QQuickItem *parent) : QQuickPaintedItem(paren
 
 PipelineTimeline::~PipelineTimeline() { m_job.waitForFinished(); }
 
-void PipelineTimeline::registerType() { qmlRegisterType<PipelineTimeline>("TpuCourse.Sim", 1, 0, "PipelineTimeline"); }
 
 void PipelineTimeline::setModel(PipelineModel *model)
 {

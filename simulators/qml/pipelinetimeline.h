@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pipelinemodel.h"
+#include <QtQml/qqmlregistration.h>
 
 #include <QColor>
 #include <QPointer>
@@ -15,6 +16,7 @@
 class PipelineTimeline : public QQuickPaintedItem
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(PipelineModel *model READ model WRITE setModel NOTIFY modelChanged)
     Q_PROPERTY(double viewStart READ viewStart NOTIFY viewChanged)
     Q_PROPERTY(double viewEnd READ viewEnd NOTIFY viewChanged)
@@ -38,7 +40,6 @@ class PipelineTimeline : public QQuickPaintedItem
 public:
     explicit PipelineTimeline(QQuickItem *parent = nullptr);
     ~PipelineTimeline() override;
-    static void registerType();
     PipelineModel *model() const { return m_model; }
     void setModel(PipelineModel *model);
     double viewStart() const { return m_t0; }

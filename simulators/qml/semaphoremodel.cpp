@@ -56,10 +56,6 @@ QVariantMap convert(const tpusim::SemRun &r)
 
 } // namespace
 
-void SemaphoreModel::registerType()
-{
-    qmlRegisterType<SemaphoreModel>("TpuCourse.Sim", 1, 0, "SemaphoreModel");
-}
 
 void SemaphoreModel::setSource(const QString &text)
 {

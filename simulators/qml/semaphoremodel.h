@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -14,6 +15,7 @@
 class SemaphoreModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     // The unedited program: set the text, or a resource path to read it from.
     Q_PROPERTY(QString source READ source WRITE setSource NOTIFY sourceChanged)
     Q_PROPERTY(QString resource READ resource WRITE setResource NOTIFY sourceChanged)
@@ -33,7 +35,6 @@ class SemaphoreModel : public QObject
 
 public:
     using QObject::QObject;
-    static void registerType();
 
     QString source() const { return m_source; }
     void setSource(const QString &text);

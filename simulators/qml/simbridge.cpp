@@ -1,46 +1,10 @@
 #include "simbridge.h"
 #include "variants.h"
-#include "attentionmodel.h"
-#include "meshmodel.h"
-#include "meshview.h"
-#include "semaphoremodel.h"
-#include "blockspecmodel.h"
-#include "coverageview.h"
-#include "irxraymodel.h"
-#include "vmembudgetmodel.h"
-#include "layoutlensmodel.h"
-#include "systolicmodel.h"
-#include "tracermodel.h"
-#include "pipelinetimeline.h"
-#include "fusionmapview.h"
 
 #include <tpusim/bench.h>
 #include <tpusim/error.h>
 
-#include <QtQml/qqml.h>
-
 using simqml::qs;
-
-void SimBridge::registerSingleton()
-{
-    qmlRegisterSingletonType<SimBridge>("TpuCourse.Sim", 1, 0, "Sim",
-                                        [](QQmlEngine *, QJSEngine *) -> QObject * { return new SimBridge; });
-    AttentionModel::registerSingleton();
-    MeshModel::registerType();
-    MeshView::registerType();
-    SemaphoreModel::registerType();
-    BlockSpecModel::registerType();
-    CoverageView::registerType();
-    IrXrayModel::registerType();
-    VmemBudgetModel::registerType();
-    LayoutLensModel::registerType();
-    SystolicModel::registerType();
-    PipelineModel::registerType();
-    PipelineTimeline::registerType();
-    TracerModel::registerType();
-    FusionMapModel::registerType();
-    FusionMapView::registerType();
-}
 
 QVariantList SimBridge::chips() const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QStringList>
 #include <QVariantList>
 #include <QVariantMap>
@@ -11,6 +12,8 @@
 class SimBridge : public QObject
 {
     Q_OBJECT
+    QML_NAMED_ELEMENT(Sim)
+    QML_SINGLETON
     Q_PROPERTY(QVariantList chips READ chips CONSTANT)
     Q_PROPERTY(QString defaultChip READ defaultChip CONSTANT)
 
@@ -18,7 +21,6 @@ public:
     using QObject::QObject;
 
     // Registers the QML singleton TpuCourse.Sim/Sim (one per engine).
-    static void registerSingleton();
 
     QVariantList chips() const;          // [{id, name}]
     QString defaultChip() const { return QStringLiteral("v5e"); }

@@ -66,11 +66,6 @@ SystolicModel::SystolicModel(QObject *parent) : QObject(parent)
 
 SystolicModel::~SystolicModel() { m_watcher.waitForFinished(); }
 
-void SystolicModel::registerType()
-{
-    qmlRegisterType<SystolicModel>("TpuCourse.Sim", 1, 0, "SystolicModel");
-    SystolicHeat::registerType();
-}
 
 int SystolicModel::arrayOf(const QString &chipId) const
 {
@@ -234,7 +229,6 @@ SystolicHeat::SystolicHeat(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &SystolicHeat::look, this, [this] { update(); });
 }
 
-void SystolicHeat::registerType() { qmlRegisterType<SystolicHeat>("TpuCourse.Sim", 1, 0, "SystolicHeat"); }
 
 void SystolicHeat::setModel(SystolicModel *model)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QtQml/qqmlregistration.h>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
@@ -23,6 +24,7 @@
 class SystolicModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
     Q_PROPERTY(double m MEMBER m_m NOTIFY inputsChanged)
     Q_PROPERTY(double k MEMBER m_k NOTIFY inputsChanged)
@@ -48,7 +50,6 @@ class SystolicModel : public QObject
 public:
     explicit SystolicModel(QObject *parent = nullptr);
     ~SystolicModel() override;
-    static void registerType();
 
     QVariantMap run() const { return m_run; }
     QVariantMap frame() const { return m_frame; }
@@ -101,6 +102,7 @@ private:
 class SystolicHeat : public QQuickPaintedItem
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(SystolicModel *model READ model WRITE setModel NOTIFY modelChanged)
     Q_PROPERTY(QString view MEMBER m_view NOTIFY look)
     Q_PROPERTY(QColor idleColor MEMBER m_idle NOTIFY look)
@@ -113,7 +115,6 @@ class SystolicHeat : public QQuickPaintedItem
 
 public:
     explicit SystolicHeat(QQuickItem *parent = nullptr);
-    static void registerType();
     SystolicModel *model() const { return m_model; }
     void setModel(SystolicModel *model);
     void paint(QPainter *painter) override;

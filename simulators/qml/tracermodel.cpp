@@ -14,7 +14,6 @@ TracerModel::TracerModel(QObject *parent) : QObject(parent)
     retrace();
 }
 
-void TracerModel::registerType() { qmlRegisterType<TracerModel>("TpuCourse.Sim", 1, 0, "TracerModel"); }
 
 QVariantList TracerModel::programs() const
 {

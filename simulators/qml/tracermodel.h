@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QSet>
 #include <QString>
 #include <QVariantList>
@@ -16,6 +17,7 @@
 class TracerModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QVariantList programs READ programs CONSTANT)
     Q_PROPERTY(QString program READ program WRITE setProgram NOTIFY traceChanged)
     Q_PROPERTY(QVariantMap sizes READ sizes NOTIFY traceChanged)
@@ -32,7 +34,6 @@ class TracerModel : public QObject
 
 public:
     explicit TracerModel(QObject *parent = nullptr);
-    static void registerType();
 
     QVariantList programs() const;
     QString program() const { return m_program; }

@@ -126,10 +126,6 @@ VmemBudgetModel::VmemBudgetModel(QObject *parent) : QObject(parent)
     recompute();
 }
 
-void VmemBudgetModel::registerType()
-{
-    qmlRegisterType<VmemBudgetModel>("TpuCourse.Sim", 1, 0, "VmemBudgetModel");
-}
 
 QVariantList VmemBudgetModel::kernels() const
 {

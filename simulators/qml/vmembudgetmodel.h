@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -16,6 +17,7 @@
 class VmemBudgetModel : public QObject
 {
     Q_OBJECT
+    QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
     Q_PROPERTY(QString kernel MEMBER m_kernel NOTIFY inputsChanged)        // "matmul" | "attention" | "layernorm"
     Q_PROPERTY(QString dtype MEMBER m_dtype NOTIFY inputsChanged)
@@ -49,7 +51,6 @@ class VmemBudgetModel : public QObject
 
 public:
     explicit VmemBudgetModel(QObject *parent = nullptr);
-    static void registerType();
 
     QVariantList kernels() const;
     QVariantMap kernelInfo() const;

@@ -21,6 +21,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_ProfilePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_AboutPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
 
 ShellFixture::ShellFixture(const Prepare &prepare)
 {
