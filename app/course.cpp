@@ -63,19 +63,11 @@ namespace {
 Course *exposedCourse = nullptr;
 } // namespace
 
-void Course::registerQmlTypes()
+Course *Course::create(QQmlEngine *, QJSEngine *)
 {
-    static bool registered = false;
-    if (registered)
-        return;
-    registered = true;
-    qmlRegisterSingletonType<Course>("TpuCourse.Backend", 1, 0, "Course", [](QQmlEngine *, QJSEngine *) -> QObject * {
-        // Owned by main (or a test), never by the engine.
-        QJSEngine::setObjectOwnership(exposedCourse, QJSEngine::CppOwnership);
-        return exposedCourse;
-    });
-    qmlRegisterUncreatableType<PaletteModel>("TpuCourse.Backend", 1, 0, "PaletteModel",
-                                             QStringLiteral("the palette model comes from Course.palette"));
+    // Owned by main (or a test), never by the engine.
+    QJSEngine::setObjectOwnership(exposedCourse, QJSEngine::CppOwnership);
+    return exposedCourse;
 }
 
 void Course::countFirstScreen() const
@@ -85,11 +77,7 @@ void Course::countFirstScreen() const
     drillsDueToday();
 }
 
-void Course::exposeToQml()
-{
-    registerQmlTypes();
-    exposedCourse = this;
-}
+void Course::exposeToQml() { exposedCourse = this; }
 
 int Course::chapterCount() const { return static_cast<int>(m_catalog.chapters().size()); }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QStringList>
 #include <QUrl>
 #include <QVariantList>
@@ -22,6 +23,8 @@
 #include <QHash>
 #include <QMap>
 
+class QJSEngine;
+class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
 namespace progress { class Store; }
 // The course as the shell's QML sees it: the chapters and pieces from the
@@ -31,6 +34,9 @@ namespace progress { class Store; }
 class Course : public QObject
 {
     Q_OBJECT
+    // TpuCourse.Backend/Course: the one Course the app made (exposeToQml).
+    QML_ELEMENT
+    QML_SINGLETON
     Q_PROPERTY(QVariantList chapters READ chapters NOTIFY progressChanged)
     Q_PROPERTY(QVariantList pieces READ pieces NOTIFY progressChanged)
     Q_PROPERTY(int chapterCount READ chapterCount CONSTANT)
@@ -52,12 +58,10 @@ public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
     ~Course() override;
 
-    // Registers the QML types TpuCourse.Backend and TpuCourse.Sim declare, so
-    // QML naming them can be read before any Course exists.
-    static void registerQmlTypes();
-    // Makes this object the QML singleton TpuCourse.Backend/Course (and
-    // registers the types, if that was not done yet).
+    // Makes this object the QML singleton TpuCourse.Backend/Course: the
+    // engine asks create() for it the first time QML names it.
     void exposeToQml();
+    static Course *create(QQmlEngine *, QJSEngine *);
     // Counts now what the stack's first screen reads (the chapters, the
     // pieces, the drills due), so making that screen finds them counted.
     void countFirstScreen() const;

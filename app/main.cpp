@@ -32,6 +32,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_AboutPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_BackendPlugin)
 
 namespace {
 
@@ -111,7 +112,6 @@ int main(int argc, char *argv[])
     std::optional<ShellLoad> shell;
     if (windowed) {
         data.startReading();
-        Course::registerQmlTypes();
         engine.emplace();
         shell.emplace(*engine);
         startuptrace::mark("shell's QML being read");

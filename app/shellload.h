@@ -11,8 +11,8 @@ class QQmlComponent;
 // Opening the window in two halves, so start-up's slow parts overlap: the
 // engine's loader thread reads the shell's QML (and the Qt Quick modules it
 // imports) while the main thread readies the fonts (and CourseData opens
-// the store and scans the chapters on a thread of its own). QML types must be registered first
-// (Course::registerQmlTypes); the Course object need only exist by finish().
+// the store and scans the chapters on a thread of its own). The QML modules' static
+// plugins register their types; the Course object need only exist by finish().
 class ShellLoad
 {
 public:

@@ -17,6 +17,7 @@
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_ShellPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_BackendPlugin)
 
 BenchShell::BenchShell(const char *benchName)
 {

@@ -22,6 +22,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_ReadingPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_StorePlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_AboutPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
+Q_IMPORT_QML_PLUGIN(TpuCourse_BackendPlugin)
 
 ShellFixture::ShellFixture(const Prepare &prepare)
 {
