@@ -19,6 +19,7 @@ ColumnLayout {
         property string valueName: ""
         property bool large: false
         property bool badged: false
+        property var provenance: ({})
         Layout.fillWidth: true
         spacing: Theme.gap
         Caption { id: nameText; Layout.preferredWidth: Theme.px(150) }
@@ -30,14 +31,15 @@ ColumnLayout {
         }
         ProvenanceBadge {
             visible: parent.badged
-            kind: root.provenance.kind || "predicted"
-            details: root.provenance.details || ""
+            kind: parent.provenance.kind || "predicted"
+            details: parent.provenance.details || ""
         }
         Item { Layout.fillWidth: true }
     }
 
     Figure {
         name: "per generated token"; valueName: "ex13BytesPerToken"; large: true; badged: true
+        provenance: root.provenance
         value: root.figures.bytesPerToken || ""
     }
     Figure {
