@@ -40,7 +40,7 @@ _tpusim() {
             options="--array --block --dtype --space --m --k --n --bm --bk --bn --order --seed" ;;
         layout) options="--shape --dtype --tile --to --transpose --reshape --cast" ;;
         mxu) options="--m --k --n --array --no-overlap --stepped" ;;
-        attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify" ;;
+        attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify --window --documents" ;;
         collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
         quantized-matmul) options="--m --k --n --scheme --scales --block" ;;
         decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype --full-grid" ;;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "tpusim/attention.h"
 #include "tpusim/chips.h"
 #include "tpusim/decode_attention.h"
 #include "tpusim/error.h"
@@ -166,4 +167,45 @@ TEST_CASE("decode attention: ragged lengths and a quantized cache", "[kernels]")
     DecodeAttentionSpec int4 = ragged;
     int4.kv_dtype = DType::int4;
     CHECK_THROWS_AS(decode_attention(c, int4), InputError);
+}
+
+// N = 4096 in 512-blocks: 8 x 8 = 64 tiles. Causal: 36. A causal window of
+// 1024 keys: each query block reaches back two blocks and a bit, so row i
+// visits blocks max(0, i - 2) .. i: 1 + 2 + 3 x 6 = 21. Four packed causal
+// documents of 1024: each is 2 x 2 blocks with 3 visible, 12 in all.
+TEST_CASE("attention: windows and packed documents leave their empty tiles unvisited", "[kernels][attention]") {
+    AttentionSpec s;
+    s.seq_q = s.seq_kv = 4096;
+    s.head_dim = 128;
+    s.block_q = s.block_k = 512;
+    s.causal = true;
+    const Chip& c = chip("v5e");
+    CHECK(attention(c, s).tiles_computed == 36);
+    AttentionSpec window = s;
+    window.window = 1024;
+    const AttentionResult w = attention(c, window);
+    CHECK(w.tiles_computed == 21);
+    CHECK(w.tiles_skipped == 43);
+    // Pairs: the first 1024 queries see q + 1 keys, the rest 1024 each.
+    CHECK(w.useful_flops == Approx(4.0 * 128 * (1024.0 * 1025 / 2 + 3072.0 * 1024)));
+    AttentionSpec docs = s;
+    docs.documents = 4;
+    const AttentionResult d = attention(c, docs);
+    CHECK(d.tiles_computed == 12);
+    CHECK(d.useful_flops == Approx(4.0 * 128 * 4 * (1024.0 * 1025 / 2)));
+    CHECK(d.flash.time_s < attention(c, s).flash.time_s);
+    CHECK(d.naive.time_s == Approx(attention(c, s).naive.time_s));  // XLA computes it all and masks it
+    // Non-causal documents: each query sees its whole document, 2 x 2 blocks each.
+    docs.causal = false;
+    CHECK(attention(c, docs).tiles_computed == 16);
+    // A window without the causal mask, documents that do not divide, cross-attention: refused.
+    AttentionSpec bad = window;
+    bad.causal = false;
+    CHECK_THROWS_AS(attention(c, bad), InputError);
+    bad = s;
+    bad.documents = 3;
+    CHECK_THROWS_AS(attention(c, bad), InputError);
+    bad = window;
+    bad.seq_kv = 8192;
+    CHECK_THROWS_AS(attention(c, bad), InputError);
 }

@@ -103,7 +103,7 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
 Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
 {
     Args a(p, {"batch", "heads", "kv_heads", "seq", "head_dim", "block_q", "block_k", "dtype", "score_dtype", "causal",
-               "bias", "pass"});
+               "bias", "pass", "window", "documents"});
     tpusim::AttentionSpec s;
     s.batch = a.integer("batch", 1);
     s.heads = a.integer("heads", 1);
@@ -116,6 +116,8 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.score_dtype = a.dtype("score_dtype", "f32");
     s.kv_heads = a.integer("kv_heads", s.heads);
     s.bias = a.text("bias", "0") == "1";
+    if (a.has("window")) s.window = a.integer("window");
+    s.documents = a.integer("documents", 1);
     const std::string pass = a.text("pass", "forward");
     if (pass == "both") s.pass = tpusim::AttentionPass::forward_backward;
     else if (pass == "backward") s.pass = tpusim::AttentionPass::backward;
@@ -133,7 +135,13 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     if (f == "flash_bytes") return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
     if (f == "score_bytes") return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
     if (f == "flash_steps") return with(std::to_string(r.flash.grid_steps), static_cast<double>(r.flash.grid_steps));
-    unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes, flash_steps");
+    if (f == "tiles") {
+        // The tiles of one head the flash kernel computes, of all its grid's.
+        const double share = static_cast<double>(r.tiles_computed) / static_cast<double>(r.tiles);
+        return with(std::to_string(r.tiles_computed) + " of " + std::to_string(r.tiles) + ", " + percent(share),
+                    static_cast<double>(r.tiles_computed));
+    }
+    unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes, flash_steps, tiles");
 }
 
 Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)

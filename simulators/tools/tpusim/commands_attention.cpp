@@ -75,7 +75,7 @@ std::string bytes_list(const AttentionForm& f) {
 int cmd_attention(const Args& args) {
     args.max_words(1, "tpusim attention");
     args.allow_only({"chip", "batch", "heads", "kv-heads", "seq", "seq-kv", "head-dim", "block-q", "block-k",
-                     "dtype", "score-dtype", "causal", "bias", "pass", "verify"},
+                     "dtype", "score-dtype", "causal", "bias", "pass", "verify", "window", "documents"},
                     "tpusim attention");
     AttentionSpec s;
     s.batch = args.positive("batch", 1);
@@ -90,12 +90,16 @@ int cmd_attention(const Args& args) {
     s.score_dtype = args.dtype("score-dtype", DType::f32);
     s.kv_heads = args.positive("kv-heads", s.heads);
     s.bias = args.flag("bias");
+    if (args.has("window")) s.window = args.positive("window");
+    s.documents = args.positive("documents", 1);
     const std::string pass = args.text("pass", "forward");
     if (pass == "forward") s.pass = AttentionPass::forward;
     else if (pass == "backward") s.pass = AttentionPass::backward;
     else if (pass == "both" || pass == "forward-backward") s.pass = AttentionPass::forward_backward;
     else throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
     const AttentionResult r = attention(args.chip(), s);
+    if (args.flag("verify") && (s.window > 0 || s.documents > 1))
+        throw InputError("--verify steps the online softmax with no mask or the causal one; drop --window and --documents");
     const Verification v = args.flag("verify") ? verify(s) : Verification{};
 
     if (args.flag("json")) {

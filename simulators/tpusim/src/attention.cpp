@@ -26,13 +26,25 @@ void check_spec(const AttentionSpec& s) {
     if (s.kv_heads < 0 || (s.kv_heads > 0 && s.heads % s.kv_heads != 0))
         throw InputError("kv_heads " + std::to_string(s.kv_heads) + " does not divide the " + std::to_string(s.heads) +
                          " query heads");
+    if (s.window < 0) throw InputError("a window must be at least 1 key (or 0 for none)");
+    if (s.window > 0 && !s.causal)
+        throw InputError("a local window counts back from each query's own position: ask for the causal mask too");
+    if (s.documents < 1) throw InputError("the number of packed documents must be at least 1");
+    if ((s.window > 0 || s.documents > 1) && s.seq_q != s.seq_kv)
+        throw InputError("windows and packed documents are masks of self-attention: the query and key lengths must match");
+    if (s.seq_q % s.documents != 0)
+        throw InputError(std::to_string(s.documents) + " documents do not divide the sequence of " +
+                         std::to_string(s.seq_q));
 }
 
-// Last K/V block query block `qi` needs: all of them without a mask; with
-// the causal mask, the block holding key (qi + 1) * block_q - 1.
-std::int64_t last_kv_block(const AttentionSpec& s, std::int64_t qi, std::int64_t kv_blocks) {
-    if (!s.causal) return kv_blocks - 1;
-    return std::min(kv_blocks - 1, ((qi + 1) * s.block_q - 1) / s.block_k);
+// Query/key pairs one query row of position q sees.
+double visible_keys(const AttentionSpec& s, double q) {
+    const double skv = static_cast<double>(s.seq_kv);
+    const double doc = static_cast<double>(s.seq_q / s.documents);
+    const double start = s.documents > 1 ? std::floor(q / doc) * doc : 0;  // its document's first key
+    double keys = s.causal ? q - start + 1 : (s.documents > 1 ? doc : skv);
+    if (s.window > 0) keys = std::min(keys, static_cast<double>(s.window));
+    return keys;
 }
 
 std::string shapes_text(const AttentionSpec& s) {
@@ -41,6 +53,8 @@ std::string shapes_text(const AttentionSpec& s) {
     t += " Sq=" + std::to_string(s.seq_q) + " Skv=" + std::to_string(s.seq_kv) + " D=" + std::to_string(s.head_dim) +
          " block_q=" + std::to_string(s.block_q) + " block_k=" + std::to_string(s.block_k) + (s.causal ? " causal" : "");
     if (s.bias) t += " bias";
+    if (s.window > 0) t += " window=" + std::to_string(s.window);
+    if (s.documents > 1) t += " documents=" + std::to_string(s.documents);
     if (s.pass == AttentionPass::backward) t += ", backward";
     if (s.pass == AttentionPass::forward_backward) t += ", forward and backward";
     return t;
@@ -156,6 +170,20 @@ bool tile_visible(std::int64_t qi, std::int64_t kj, std::int64_t block_q, std::i
     return kj * block_k <= (qi + 1) * block_q - 1;
 }
 
+std::pair<std::int64_t, std::int64_t> kv_block_range(const AttentionSpec& s, std::int64_t qi) {
+    const std::int64_t kv_blocks = s.seq_kv / s.block_k;
+    const std::int64_t row0 = qi * s.block_q, row1 = (qi + 1) * s.block_q - 1;  // the tile's first and last rows
+    std::int64_t first_key = 0, last_key = s.seq_kv - 1;
+    if (s.documents > 1) {
+        const std::int64_t doc = s.seq_q / s.documents;
+        first_key = row0 / doc * doc;             // the first row's document starts here
+        last_key = (row1 / doc + 1) * doc - 1;    // the last row's document ends here
+    }
+    if (s.causal) last_key = std::min(last_key, row1);
+    if (s.window > 0) first_key = std::max(first_key, row0 - s.window + 1);
+    return {std::max<std::int64_t>(0, first_key) / s.block_k, std::min(kv_blocks - 1, last_key / s.block_k)};
+}
+
 AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     check_spec(s);
     AttentionResult r;
@@ -163,13 +191,14 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     r.kv_blocks = s.seq_kv / s.block_k;
     r.tiles = r.q_blocks * r.kv_blocks;
     // K and V blocks are copied when their block index changes from the
-    // previous grid step [JAX-PIPE]; skipped causal tiles point at the last
-    // needed block, so they copy nothing [FA-TPU].
+    // previous grid step [JAX-PIPE]; skipped tiles point at a block already
+    // in VMEM, so they copy nothing [FA-TPU], and a mask's empty tiles are
+    // not visited at all [SPLASH-MASK].
     std::int64_t previous_last = -1;
     for (std::int64_t qi = 0; qi < r.q_blocks; ++qi) {
-        const std::int64_t last = last_kv_block(s, qi, r.kv_blocks);
-        r.tiles_computed += last + 1;
-        r.kv_block_fetches += last + 1 - (previous_last == 0 ? 1 : 0);
+        const auto [first, last] = kv_block_range(s, qi);
+        r.tiles_computed += last - first + 1;
+        r.kv_block_fetches += last - first + 1 - (first == previous_last ? 1 : 0);
         previous_last = last;
     }
     r.tiles_skipped = r.tiles - r.tiles_computed;
@@ -180,8 +209,12 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     const double d = static_cast<double>(s.head_dim);
     const double bq = static_cast<double>(s.block_q), bk = static_cast<double>(s.block_k);
     double pairs = sq * skv;
-    if (s.causal)
+    if (s.causal && s.window == 0 && s.documents == 1)
         pairs = s.seq_q <= s.seq_kv ? sq * (sq + 1) / 2 : skv * (skv + 1) / 2 + (sq - skv) * skv;
+    else if (s.window > 0 || s.documents > 1) {
+        pairs = 0;
+        for (std::int64_t q = 0; q < s.seq_q; ++q) pairs += visible_keys(s, static_cast<double>(q));
+    }
     r.useful_flops = bh * 4 * d * pairs;
 
     const Rates rates = rates_of(chip, s);
@@ -267,6 +300,11 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
         p.assumptions.push_back("The backward keeps the forward's residuals: XLA keeps P and runs dP, dS, dQ, dK "
                                 "and dV as five ops; the flash kernels keep the log-sum-exp and recompute the scores "
                                 "in a dK/dV kernel and a dQ kernel, 3.5 times the forward's work over two grids.");
+    if (s.window > 0 || s.documents > 1)
+        p.assumptions.push_back("The flash kernel walks only the tiles the mask leaves a visible pair in, listed "
+                                "ahead of the grid as splash attention's mask metadata does [SPLASH-MASK]; a partly "
+                                "masked tile costs as much as a full one. XLA computes the whole score matrix and "
+                                "masks it.");
     if (s.bias)
         p.assumptions.push_back("The additive bias is read from HBM: whole by XLA, the computed tiles' share by the "
                                 "flash kernel.");

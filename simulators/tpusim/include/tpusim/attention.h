@@ -12,6 +12,7 @@
 // stepper in online_softmax.h runs the same recurrence on numbers.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tpusim/chips.h"
@@ -47,6 +48,13 @@ struct AttentionSpec {
     AttentionPass pass = AttentionPass::forward;
     // An additive (batch, heads, seq_q, seq_kv) bias in dtype, read from HBM.
     bool bias = false;
+    // A local (sliding-window) mask: with causal, query q sees the `window`
+    // keys q - window + 1 .. q. 0 for no window.
+    std::int64_t window = 0;
+    // Packed sequences: the rows hold `documents` equal documents and a query
+    // sees only its own document's keys (the segment-id mask), causally
+    // when `causal` is set. 1 for one document. Self-attention only.
+    std::int64_t documents = 1;
 };
 
 // One kernel (or XLA op) of a form, at the chip's peaks.
@@ -84,7 +92,7 @@ struct AttentionResult {
     std::int64_t kv_blocks = 0;
     std::int64_t tiles = 0;           // q_blocks x kv_blocks, per (batch, head)
     std::int64_t tiles_computed = 0;  // per (batch, head)
-    std::int64_t tiles_skipped = 0;   // causal: tiles wholly above the diagonal
+    std::int64_t tiles_skipped = 0;   // tiles the mask leaves wholly empty (above the diagonal, outside a window or document)
     std::int64_t kv_block_fetches = 0;  // K (and V) blocks copied in, per (batch, head)
     double speedup = 0;               // naive time / flash time
     Provenance provenance;
@@ -111,5 +119,9 @@ double xla_op_time(double mxu_s, double vpu_s, double memory_s, double mxu_fract
 
 // Whether the causal tile (qi, kj) has at least one visible (row, key) pair.
 bool tile_visible(std::int64_t qi, std::int64_t kj, std::int64_t block_q, std::int64_t block_k);
+// The first and last K/V block query block `qi` needs under the spec's
+// mask (causal, window, documents); every block between them holds at
+// least one visible pair.
+std::pair<std::int64_t, std::int64_t> kv_block_range(const AttentionSpec& spec, std::int64_t qi);
 
 }  // namespace tpusim
