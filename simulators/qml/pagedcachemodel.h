@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -13,8 +13,7 @@
 // libtpusim's prediction of the step (bytes per token, the share of HBM
 // reached, the time against XLA's gather) out. A recompute takes a few
 // microseconds, so it runs on every change.
-class PagedCacheModel : public QObject
-{
+class PagedCacheModel : public QObject {
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
@@ -35,7 +34,7 @@ class PagedCacheModel : public QObject
     Q_PROPERTY(QVariantMap cache READ cache NOTIFY cacheChanged)
 
 public:
-    explicit PagedCacheModel(QObject *parent = nullptr);
+    explicit PagedCacheModel(QObject* parent = nullptr);
     QVariantMap cache() const { return m_cache; }
     Q_INVOKABLE void recompute();
 

@@ -116,6 +116,11 @@ TEST_CASE("screenshot of an unknown place fails with exit 2", "[screenshot][bina
     const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "ch99"});
     CHECK(r.exitCode == 2);
     CHECK(r.err.contains("ch99"));
+    // A piece id of the right shape that the course does not have: the catalog says no.
+    const RunResult piece = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "EX99"});
+    CHECK(piece.exitCode == 2);
+    CHECK(piece.err.contains("cannot open \"EX99\": no such place in this course"));
+    CHECK_FALSE(QFile::exists(dir.filePath("x.png")));
 }
 
 TEST_CASE("a chapter opened at a heading it does not have fails with exit 2 and nothing written", "[screenshot][binary]")

@@ -9,7 +9,7 @@ namespace course::live::detail {
 
 namespace {
 
-Value numbered(std::string text, double number, const tpusim::Provenance& p)
+Value numbered(std::string text, double number, const tpusim::Provenance &p)
 {
     Value v = answer(std::move(text), p);
     v.number = number;
@@ -18,10 +18,10 @@ Value numbered(std::string text, double number, const tpusim::Provenance& p)
 
 // A scheme whose MXU type the chip publishes no rate for is not an error in
 // the text: the sentence may be about another chip. It reads as what it is.
-Value unpublishedRate(const tpusim::Chip& chip, tpusim::QuantScheme scheme)
+Value unpublishedRate(const tpusim::Chip &chip, tpusim::QuantScheme scheme)
 {
     const bool fp8 = scheme == tpusim::QuantScheme::fp8;
-    const tpusim::Fact& f = fp8 ? chip.peak_fp8 : chip.peak_int8;
+    const tpusim::Fact &f = fp8 ? chip.peak_fp8 : chip.peak_int8;
     Value v;
     v.isFact = true;
     v.text = std::string("no published ") + (fp8 ? "fp8" : "int8") + " rate";
@@ -32,7 +32,7 @@ Value unpublishedRate(const tpusim::Chip& chip, tpusim::QuantScheme scheme)
     return v;
 }
 
-std::vector<std::int64_t> lengths(const Args& a)
+std::vector<std::int64_t> lengths(const Args &a)
 {
     std::vector<std::int64_t> out;
     const std::string text = a.text("context");
@@ -47,17 +47,18 @@ std::vector<std::int64_t> lengths(const Args& a)
     }
     if (a.has("batch")) {
         const std::int64_t batch = a.integer("batch");
-        if (out.size() == 1) out.assign(static_cast<std::size_t>(batch), out.front());
+        if (out.size() == 1)
+            out.assign(static_cast<std::size_t>(batch), out.front());
         else if (static_cast<std::int64_t>(out.size()) != batch)
-            throw PlaceholderError("\"batch=" + a.text("batch") + "\" does not match the " + std::to_string(out.size()) +
-                                   " lengths in \"context=\".");
+            throw PlaceholderError("\"batch=" + a.text("batch") + "\" does not match the " +
+                                   std::to_string(out.size()) + " lengths in \"context=\".");
     }
     return out;
 }
 
-}  // namespace
+} // namespace
 
-Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveQuantizedMatmul(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"m", "k", "n", "scheme", "scales", "block"});
     tpusim::QuantizedMatmulSpec s;
@@ -67,14 +68,14 @@ Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip)
     s.scheme = named([&] { return tpusim::parse_scheme(a.text("scheme", "w8a8")); });
     s.scales = named([&] { return tpusim::parse_scales(a.text("scales", "channel")); });
     s.scale_block = a.integer("block", 128);
-    const tpusim::DType mxu = s.scheme == tpusim::QuantScheme::w8a8 ? tpusim::DType::int8
+    const tpusim::DType mxu = s.scheme == tpusim::QuantScheme::w8a8  ? tpusim::DType::int8
                               : s.scheme == tpusim::QuantScheme::fp8 ? tpusim::DType::fp8
-                                                                      : tpusim::DType::bf16;
-    const tpusim::Fact& rate = mxu == tpusim::DType::int8  ? chip.peak_int8
+                                                                     : tpusim::DType::bf16;
+    const tpusim::Fact &rate = mxu == tpusim::DType::int8  ? chip.peak_int8
                                : mxu == tpusim::DType::fp8 ? chip.peak_fp8
                                                            : chip.peak_bf16;
-    const std::string& f = p.field;
-    static const char* fields =
+    const std::string &f = p.field;
+    static const char *fields =
         "time, call_time, hbm_bytes, weight_bytes, scale_bytes, saved, speedup, mxu_rate, intensity, bound";
     if (!rate.published()) {
         if (f != "time" && f != "call_time" && f != "hbm_bytes" && f != "weight_bytes" && f != "scale_bytes" &&
@@ -83,16 +84,23 @@ Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip)
         return unpublishedRate(chip, s.scheme);
     }
     const tpusim::QuantizedMatmulResult r = tpusim::quantized_matmul(chip, s);
-    if (f == "time") return numbered(tpusim::format_time(r.time_s), r.time_s, r.provenance);
-    if (f == "call_time") return numbered(tpusim::format_time(r.call_s), r.call_s, r.provenance);
-    if (f == "hbm_bytes") return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, r.provenance);
-    if (f == "weight_bytes") return numbered(tpusim::format_bytes(r.weight_bytes), r.weight_bytes, r.provenance);
-    if (f == "scale_bytes") return numbered(tpusim::format_bytes(r.scale_bytes), r.scale_bytes, r.provenance);
+    if (f == "time")
+        return numbered(tpusim::format_time(r.time_s), r.time_s, r.provenance);
+    if (f == "call_time")
+        return numbered(tpusim::format_time(r.call_s), r.call_s, r.provenance);
+    if (f == "hbm_bytes")
+        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, r.provenance);
+    if (f == "weight_bytes")
+        return numbered(tpusim::format_bytes(r.weight_bytes), r.weight_bytes, r.provenance);
+    if (f == "scale_bytes")
+        return numbered(tpusim::format_bytes(r.scale_bytes), r.scale_bytes, r.provenance);
     if (f == "mxu_rate")
         return numbered(tpusim::format_rate(r.mxu_rate, tpusim::is_integer(r.mxu_dtype) ? "OP/s" : "FLOP/s"),
                         r.mxu_rate, r.provenance);
-    if (f == "intensity") return numbered(perByte(r.intensity), r.intensity, r.provenance);
-    if (f == "bound") return answer(r.bound, r.provenance);
+    if (f == "intensity")
+        return numbered(perByte(r.intensity), r.intensity, r.provenance);
+    if (f == "bound")
+        return answer(r.bound, r.provenance);
     if (f == "saved" || f == "speedup") {
         // Against the same shape in bf16, priced by the same model.
         tpusim::QuantizedMatmulSpec base = s;
@@ -111,7 +119,7 @@ Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip)
     unknownField(p, fields);
 }
 
-Value resolveDecode(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveDecode(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"batch", "heads", "kv_heads", "head_dim", "context", "page", "pages_per_block", "dtype", "grid"});
     tpusim::DecodeAttentionSpec s;
@@ -123,28 +131,43 @@ Value resolveDecode(const Placeholder& p, const tpusim::Chip& chip)
     s.pages_per_block = a.integer("pages_per_block", 8);
     s.kv_dtype = a.dtype();
     const std::string grid = a.text("grid", "skip");
-    if (grid != "skip" && grid != "full") throw PlaceholderError("\"grid=" + grid + "\" must be skip or full.");
+    if (grid != "skip" && grid != "full")
+        throw PlaceholderError("\"grid=" + grid + "\" must be skip or full.");
     s.full_grid = grid == "full";
     const tpusim::DecodeAttentionResult r = named([&] { return tpusim::decode_attention(chip, s); });
-    const tpusim::Provenance& prov = r.provenance;
-    const std::string& f = p.field;
-    if (f == "time") return numbered(tpusim::format_time(r.time_s), r.time_s, prov);
-    if (f == "call_time") return numbered(tpusim::format_time(r.call_s), r.call_s, prov);
-    if (f == "kv_bytes") return numbered(tpusim::format_bytes(r.kv_bytes), r.kv_bytes, prov);
-    if (f == "hbm_bytes") return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, prov);
-    if (f == "bytes_per_token") return numbered(tpusim::format_bytes(r.bytes_per_token), r.bytes_per_token, prov);
-    if (f == "intensity") return numbered(perByte(r.intensity), r.intensity, prov);
-    if (f == "bandwidth") return numbered(percent(r.bandwidth), r.bandwidth, prov);
-    if (f == "pages") return numbered(std::to_string(r.pages), static_cast<double>(r.pages), prov);
-    if (f == "padding") return numbered(percent(r.padding), r.padding, prov);
-    if (f == "steps") return numbered(std::to_string(r.steps), static_cast<double>(r.steps), prov);
+    const tpusim::Provenance &prov = r.provenance;
+    const std::string &f = p.field;
+    if (f == "time")
+        return numbered(tpusim::format_time(r.time_s), r.time_s, prov);
+    if (f == "call_time")
+        return numbered(tpusim::format_time(r.call_s), r.call_s, prov);
+    if (f == "kv_bytes")
+        return numbered(tpusim::format_bytes(r.kv_bytes), r.kv_bytes, prov);
+    if (f == "hbm_bytes")
+        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, prov);
+    if (f == "bytes_per_token")
+        return numbered(tpusim::format_bytes(r.bytes_per_token), r.bytes_per_token, prov);
+    if (f == "intensity")
+        return numbered(perByte(r.intensity), r.intensity, prov);
+    if (f == "bandwidth")
+        return numbered(percent(r.bandwidth), r.bandwidth, prov);
+    if (f == "pages")
+        return numbered(std::to_string(r.pages), static_cast<double>(r.pages), prov);
+    if (f == "padding")
+        return numbered(percent(r.padding), r.padding, prov);
+    if (f == "steps")
+        return numbered(std::to_string(r.steps), static_cast<double>(r.steps), prov);
     if (f == "tokens_per_s")
         return numbered(tpusim::format_rate(r.sequences_per_s, "tokens/s"), r.sequences_per_s, prov);
-    if (f == "xla_time") return numbered(tpusim::format_time(r.xla_time_s), r.xla_time_s, prov);
-    if (f == "xla_bytes") return numbered(tpusim::format_bytes(r.xla_bytes), r.xla_bytes, prov);
-    if (f == "bound") return answer(r.bound, prov);
-    unknownField(p, "time, call_time, kv_bytes, hbm_bytes, bytes_per_token, intensity, bandwidth, pages, padding, "
-                    "steps, tokens_per_s, xla_time, xla_bytes, bound");
+    if (f == "xla_time")
+        return numbered(tpusim::format_time(r.xla_time_s), r.xla_time_s, prov);
+    if (f == "xla_bytes")
+        return numbered(tpusim::format_bytes(r.xla_bytes), r.xla_bytes, prov);
+    if (f == "bound")
+        return answer(r.bound, prov);
+    unknownField(p,
+                 "time, call_time, kv_bytes, hbm_bytes, bytes_per_token, intensity, bandwidth, pages, padding, "
+                 "steps, tokens_per_s, xla_time, xla_bytes, bound");
 }
 
-}  // namespace course::live::detail
+} // namespace course::live::detail

@@ -23,7 +23,8 @@ std::vector<std::int64_t> context_list(const Args& args) {
         if (v < 1) throw InputError("--context lengths must be at least 1 token (got " + std::to_string(v) + ")");
     if (args.has("batch")) {
         const std::int64_t batch = args.positive("batch");
-        if (out.size() == 1) out.assign(static_cast<std::size_t>(batch), out.front());
+        if (out.size() == 1)
+            out.assign(static_cast<std::size_t>(batch), out.front());
         else if (static_cast<std::int64_t>(out.size()) != batch)
             throw InputError("--batch " + std::to_string(batch) + " does not match the " + std::to_string(out.size()) +
                              " lengths given to --context");
@@ -92,7 +93,8 @@ int cmd_quantized_matmul(const Args& args) {
         {"intensity", format_fixed(r.intensity, 1) + " FLOP/B"}};
     for (const Figure& f : r.bytes) pairs.emplace_back(f.name, format_bytes(f.value));
     if (r.quantize_s > 0)
-        pairs.emplace_back("quantize activations", format_time(r.quantize_s) + " (" + format_bytes(r.quantize_bytes) + ")");
+        pairs.emplace_back("quantize activations",
+                           format_time(r.quantize_s) + " (" + format_bytes(r.quantize_bytes) + ")");
     print_pairs(std::cout, pairs);
     print_provenance(r.provenance);
     return 0;
@@ -100,9 +102,9 @@ int cmd_quantized_matmul(const Args& args) {
 
 int cmd_decode_attention(const Args& args) {
     args.max_words(1, "tpusim decode-attention");
-    args.allow_only({"chip", "batch", "context", "heads", "kv-heads", "head-dim", "page", "pages-per-block", "dtype",
-                     "full-grid"},
-                    "tpusim decode-attention");
+    args.allow_only(
+        {"chip", "batch", "context", "heads", "kv-heads", "head-dim", "page", "pages-per-block", "dtype", "full-grid"},
+        "tpusim decode-attention");
     DecodeAttentionSpec s;
     s.context = context_list(args);
     s.heads = args.positive("heads", 8);
@@ -143,7 +145,8 @@ int cmd_decode_attention(const Args& args) {
     std::vector<std::pair<std::string, std::string>> pairs = {
         {"as Python sees it", format_time(r.call_s)},
         {"sequences", std::to_string(r.sequences) + ", " + std::to_string(r.tokens) + " tokens of context"},
-        {"pages read", std::to_string(r.pages) + " (" + format_fixed(100 * r.padding, 1) + " % of slots past the ends)"},
+        {"pages read",
+         std::to_string(r.pages) + " (" + format_fixed(100 * r.padding, 1) + " % of slots past the ends)"},
         {"grid steps", std::to_string(r.steps)},
         {"per generated token", format_bytes(r.bytes_per_token)},
         {"intensity", format_fixed(r.intensity, 2) + " FLOP/B"},

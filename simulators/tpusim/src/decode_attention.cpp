@@ -11,12 +11,15 @@ namespace tpusim {
 
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
 
 void check(const DecodeAttentionSpec& s) {
     if (s.context.empty()) throw InputError("decode attention needs at least one sequence's context length");
     for (const std::int64_t len : s.context)
-        if (len < 1) throw InputError("every context length must be at least 1 token (got " + std::to_string(len) + ")");
+        if (len < 1)
+            throw InputError("every context length must be at least 1 token (got " + std::to_string(len) + ")");
     if (s.heads < 1 || s.head_dim < 1 || s.page_size < 1 || s.pages_per_block < 1)
         throw InputError("heads, head dim, page size and pages per block must each be at least 1");
     const std::int64_t kv = s.kv_heads > 0 ? s.kv_heads : s.heads;
@@ -24,14 +27,20 @@ void check(const DecodeAttentionSpec& s) {
         throw InputError("KV heads (" + std::to_string(kv) + ") must divide the query heads (" +
                          std::to_string(s.heads) + ")");
     switch (s.kv_dtype) {
-        case DType::bf16: case DType::f32: case DType::int8: case DType::fp8: break;
+        case DType::bf16:
+        case DType::f32:
+        case DType::int8:
+        case DType::fp8:
+            break;
         default:
             throw InputError("a KV cache in " + std::string(name(s.kv_dtype)) +
                              " is not modelled: use bf16, f32, int8 or fp8");
     }
 }
 
-bool quantized(DType d) { return d == DType::int8 || d == DType::fp8; }
+bool quantized(DType d) {
+    return d == DType::int8 || d == DType::fp8;
+}
 
 // The rates of the device one kernel call runs on, with the fractions the
 // validation fits: flash-attention compute and long memory-bound ops.
@@ -162,11 +171,13 @@ DecodeAttentionResult decode_attention(const Chip& chip, const DecodeAttentionSp
     p.dtype = std::string(name(s.q_dtype)) + " queries and output, " + std::string(name(s.kv_dtype)) +
               " KV cache, f32 softmax state";
     p.shapes = shapes_text(s, kv);
-    p.model = "paged decode attention: one Pallas kernel streaming blocks of pages over its grid [JAX-PAGED], "
-              "against XLA gathering the pages and then attending";
+    p.model =
+        "paged decode attention: one Pallas kernel streaming blocks of pages over its grid [JAX-PAGED], "
+        "against XLA gathering the pages and then attending";
     p.assumptions = {
         "Pages are laid out per KV head, as JAX's paged-attention kernel takes them; each step copies " +
-            std::to_string(s.pages_per_block) + " pages of K and of V for one KV head, whole blocks even past the "
+            std::to_string(s.pages_per_block) +
+            " pages of K and of V for one KV head, whole blocks even past the "
             "sequence's end, and skips blocks wholly past it [JAX-PAGED].",
         "The query heads sharing a KV head are multiplied against its pages together, so each K/V byte is read "
         "once per sequence; on the MXU their rows fill at least 8 sublanes and the head dim at least 128 lanes.",
@@ -186,8 +197,9 @@ DecodeAttentionResult decode_attention(const Chip& chip, const DecodeAttentionSp
                                 " blocks; a step past a sequence's end copies and computes nothing but still takes a "
                                 "step's least time.");
     if (quantized(s.kv_dtype))
-        p.assumptions.push_back("A quantized cache carries one f32 scale per token and KV head, for K and for V, "
-                                "and is converted and scaled on the VPU (2 operations an element) before the MXU.");
+        p.assumptions.push_back(
+            "A quantized cache carries one f32 scale per token and KV head, for K and for V, "
+            "and is converted and scaled on the VPU (2 operations an element) before the MXU.");
     if (rates.share < 1)
         p.assumptions.push_back("The kernel runs on one of the chip's " + format_fixed(chip.tensorcores.value, 0) +
                                 " TensorCores, each its own device, with its share of the chip's peaks.");

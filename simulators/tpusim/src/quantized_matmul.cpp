@@ -10,7 +10,9 @@ namespace tpusim {
 
 namespace {
 
-double ceil_div(std::int64_t a, std::int64_t b) { return static_cast<double>((a + b - 1) / b); }
+double ceil_div(std::int64_t a, std::int64_t b) {
+    return static_cast<double>((a + b - 1) / b);
+}
 
 // The kernel's blocks: up to `most` on an axis, the whole axis when it is
 // shorter (rounded up to the operand's tile). 1024 x 512 x 1024 keeps the
@@ -22,10 +24,14 @@ std::int64_t block_of(std::int64_t extent, std::int64_t tile, std::int64_t most)
 
 DType operand_dtype(QuantScheme s, bool weights) {
     switch (s) {
-        case QuantScheme::bf16: return DType::bf16;
-        case QuantScheme::w8a16: return weights ? DType::int8 : DType::bf16;
-        case QuantScheme::w8a8: return DType::int8;
-        case QuantScheme::fp8: return DType::fp8;
+        case QuantScheme::bf16:
+            return DType::bf16;
+        case QuantScheme::w8a16:
+            return weights ? DType::int8 : DType::bf16;
+        case QuantScheme::w8a8:
+            return DType::int8;
+        case QuantScheme::fp8:
+            return DType::fp8;
     }
     return DType::bf16;
 }
@@ -38,19 +44,26 @@ DType mxu_dtype_of(QuantScheme s) {
 
 std::string_view scheme_name(QuantScheme s) {
     switch (s) {
-        case QuantScheme::bf16: return "bf16";
-        case QuantScheme::w8a16: return "w8a16";
-        case QuantScheme::w8a8: return "w8a8";
-        case QuantScheme::fp8: return "fp8";
+        case QuantScheme::bf16:
+            return "bf16";
+        case QuantScheme::w8a16:
+            return "w8a16";
+        case QuantScheme::w8a8:
+            return "w8a8";
+        case QuantScheme::fp8:
+            return "fp8";
     }
     return "?";
 }
 
 std::string_view scales_name(ScaleGranularity g) {
     switch (g) {
-        case ScaleGranularity::tensor: return "tensor";
-        case ScaleGranularity::channel: return "channel";
-        case ScaleGranularity::block: return "block";
+        case ScaleGranularity::tensor:
+            return "tensor";
+        case ScaleGranularity::channel:
+            return "channel";
+        case ScaleGranularity::block:
+            return "block";
     }
     return "?";
 }
@@ -112,8 +125,10 @@ QuantizedMatmulResult quantized_matmul(const Chip& chip, const QuantizedMatmulSp
     // block scales, scales it on the way); block scales otherwise multiply
     // each group's partial sums; the finished accumulator is converted and
     // scaled once per output element.
-    if (s.scheme == QuantScheme::w8a16) r.vpu_ops = k * n * m_blocks * (blocked ? 2 : 1) + m * n;
-    else if (s.scheme != QuantScheme::bf16) r.vpu_ops = m * n * (blocked ? 3 * k_groups : 3);
+    if (s.scheme == QuantScheme::w8a16)
+        r.vpu_ops = k * n * m_blocks * (blocked ? 2 : 1) + m * n;
+    else if (s.scheme != QuantScheme::bf16)
+        r.vpu_ops = m * n * (blocked ? 3 * k_groups : 3);
 
     r.mxu_s = r.flops / r.mxu_rate;
     r.vpu_s = r.vpu_ops / vpu;
@@ -123,7 +138,8 @@ QuantizedMatmulResult quantized_matmul(const Chip& chip, const QuantizedMatmulSp
     if (scaled_x) {
         // Quantizing x: read it in bf16, find each row's (or block's) absolute
         // maximum, divide and round: about 4 operations an element.
-        r.quantize_bytes = m * k * 2 + m * k * bytes(x_dtype) + 4 * (s.scales == ScaleGranularity::tensor ? 1 : m * k_groups);
+        r.quantize_bytes =
+            m * k * 2 + m * k * bytes(x_dtype) + 4 * (s.scales == ScaleGranularity::tensor ? 1 : m * k_groups);
         r.quantize_s = xla_op_time(0, 4 * m * k / vpu, r.quantize_bytes / hbm, mxu_fraction, hbm_fraction);
     }
     r.time_s = r.kernel_s + r.quantize_s;
@@ -135,26 +151,31 @@ QuantizedMatmulResult quantized_matmul(const Chip& chip, const QuantizedMatmulSp
     p.chip = chip.id;
     p.dtype = std::string(name(x_dtype)) + " activations, " + std::string(name(w_dtype)) + " weights, " +
               (s.scheme == QuantScheme::w8a8 ? "int32" : "f32") + " accumulator, bf16 out";
-    p.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) + ", " +
-               std::string(scheme_name(s.scheme)) +
-               (s.scheme == QuantScheme::bf16 ? std::string()
-                                              : ", " + std::string(scales_name(s.scales)) + " scales" +
-                                                    (blocked ? " of " + std::to_string(s.scale_block) + " K rows" : ""));
+    p.shapes =
+        "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) + ", " +
+        std::string(scheme_name(s.scheme)) +
+        (s.scheme == QuantScheme::bf16 ? std::string()
+                                       : ", " + std::string(scales_name(s.scales)) + " scales" +
+                                             (blocked ? " of " + std::to_string(s.scale_block) + " K rows" : ""));
     p.model = "quantized matmul: one tiled kernel, its slowest unit at the attainable fractions";
     p.assumptions = {
         "The MXU multiplies " + std::string(name(r.mxu_dtype)) + " at the chip's published " +
-            std::string(name(r.mxu_dtype)) + " rate, " + format_rate(r.mxu_rate, is_integer(r.mxu_dtype) ? "OP/s" : "FLOP/s") + " on this device.",
+            std::string(name(r.mxu_dtype)) + " rate, " +
+            format_rate(r.mxu_rate, is_integer(r.mxu_dtype) ? "OP/s" : "FLOP/s") + " on this device.",
         "Blocks of " + std::to_string(r.bm) + " x " + std::to_string(r.bk) + " x " + std::to_string(r.bn) +
             ": activations are re-read for each column of blocks, weights for each row of blocks.",
         "The kernel reaches " + format_fixed(mxu_fraction * 100, 1) + " % of the MXU peak and " +
-            format_fixed(hbm_fraction * 100, 1) + " % of HBM bandwidth, the fractions fitted on published bf16 "
+            format_fixed(hbm_fraction * 100, 1) +
+            " % of HBM bandwidth, the fractions fitted on published bf16 "
             "XLA matmuls and memory-bound ops; that an int8 or fp8 MXU reaches the same share is assumed.",
-        "A call as Python times it adds " + format_time(chip.kernel_launch.value) + " of launch (the fitted Pallas "
+        "A call as Python times it adds " + format_time(chip.kernel_launch.value) +
+            " of launch (the fitted Pallas "
             "launch).",
     };
     if (s.scheme == QuantScheme::w8a16)
-        p.assumptions.push_back("Each weight block is converted to bf16 on the VPU once for every row of blocks "
-                                "that multiplies it (one operation an element, two with block scales).");
+        p.assumptions.push_back(
+            "Each weight block is converted to bf16 on the VPU once for every row of blocks "
+            "that multiplies it (one operation an element, two with block scales).");
     if (scaled_x)
         p.assumptions.push_back("The activations are quantized by an op before the kernel (read in bf16, written in " +
                                 std::string(name(x_dtype)) + " with their scales), about 4 VPU operations an element.");

@@ -51,28 +51,28 @@ struct DecodeAttentionResult {
     std::int64_t steps = 0;          // grid steps of the kernel
     std::int64_t group = 1;          // query heads per KV head
 
-    double kv_bytes = 0;   // K and V pages read, scales included
-    double hbm_bytes = 0;  // everything the kernel moves: cache, query, output, page table, lengths
+    double kv_bytes = 0;         // K and V pages read, scales included
+    double hbm_bytes = 0;        // everything the kernel moves: cache, query, output, page table, lengths
     double bytes_per_token = 0;  // hbm_bytes / sequences: what one generated token costs in this layer
-    double mxu_flops = 0;  // executed: query rows padded to 8 sublanes, head dim to 128 lanes
-    double useful_flops = 0;  // 4 * heads * tokens * head_dim
+    double mxu_flops = 0;        // executed: query rows padded to 8 sublanes, head dim to 128 lanes
+    double useful_flops = 0;     // 4 * heads * tokens * head_dim
     double vpu_flops = 0;
     double intensity = 0;  // useful FLOPs per HBM byte
 
     double mxu_s = 0, vpu_s = 0, memory_s = 0;  // at the device's peaks
-    double time_s = 0;     // predicted device time
-    double call_s = 0;     // as a Python caller sees it: time_s plus one call's launch
-    double bandwidth = 0;  // hbm_bytes / time_s over the device's HBM peak
-    double sequences_per_s = 0;  // sequences / time_s: one layer's attention, nothing else
-    std::string bound;     // "HBM", "MXU", "VPU" or "grid steps"
+    double time_s = 0;                          // predicted device time
+    double call_s = 0;                          // as a Python caller sees it: time_s plus one call's launch
+    double bandwidth = 0;                       // hbm_bytes / time_s over the device's HBM peak
+    double sequences_per_s = 0;                 // sequences / time_s: one layer's attention, nothing else
+    std::string bound;                          // "HBM", "MXU", "VPU" or "grid steps"
 
     // XLA: gather every sequence's pages into a contiguous cache padded to
     // the longest sequence, then QK^T, softmax and PV as separate ops.
     double xla_bytes = 0;
     double xla_time_s = 0;
 
-    std::vector<Figure> bytes;      // the kernel's traffic by array
-    std::vector<Figure> xla_stages; // the predicted time of each XLA op
+    std::vector<Figure> bytes;       // the kernel's traffic by array
+    std::vector<Figure> xla_stages;  // the predicted time of each XLA op
     Provenance provenance;
 };
 

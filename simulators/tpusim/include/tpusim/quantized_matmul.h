@@ -36,8 +36,8 @@ struct QuantizedMatmulSpec {
 };
 
 struct QuantizedMatmulResult {
-    DType mxu_dtype = DType::bf16;  // what the MXU multiplies
-    double mxu_rate = 0;            // its peak on the device, OP/s
+    DType mxu_dtype = DType::bf16;        // what the MXU multiplies
+    double mxu_rate = 0;                  // its peak on the device, OP/s
     std::int64_t bm = 0, bk = 0, bn = 0;  // the kernel's blocks
 
     double flops = 0;  // 2 m k n
@@ -47,18 +47,18 @@ struct QuantizedMatmulResult {
     double vpu_ops = 0;         // conversions and scaling in the kernel
 
     double mxu_s = 0, vpu_s = 0, memory_s = 0;  // at the device's peaks
-    double kernel_s = 0;    // the kernel at the attainable fractions
-    double quantize_s = 0;  // the activation quantization op, 0 for bf16 and w8a16
-    double time_s = 0;      // device time: kernel_s + quantize_s
-    double call_s = 0;      // as a Python caller sees it: time_s plus one call's launch
-    double intensity = 0;   // FLOPs per byte of the kernel's traffic
-    std::string bound;      // the kernel's: "MXU", "VPU" or "HBM"
+    double kernel_s = 0;                        // the kernel at the attainable fractions
+    double quantize_s = 0;                      // the activation quantization op, 0 for bf16 and w8a16
+    double time_s = 0;                          // device time: kernel_s + quantize_s
+    double call_s = 0;                          // as a Python caller sees it: time_s plus one call's launch
+    double intensity = 0;                       // FLOPs per byte of the kernel's traffic
+    std::string bound;                          // the kernel's: "MXU", "VPU" or "HBM"
 
     std::vector<Figure> bytes;  // the traffic by array
     Provenance provenance;
 };
 
-std::string_view scheme_name(QuantScheme s);   // "bf16", "w8a16", "w8a8", "fp8"
+std::string_view scheme_name(QuantScheme s);       // "bf16", "w8a16", "w8a8", "fp8"
 std::string_view scales_name(ScaleGranularity g);  // "tensor", "channel", "block"
 // Throw InputError naming the accepted words.
 QuantScheme parse_scheme(std::string_view text);
