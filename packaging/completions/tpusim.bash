@@ -31,7 +31,7 @@ _tpusim() {
     fi
     case "$sub" in
         roofline) verbs="matmul elementwise reduce generic"
-            options="--m --k --n --batch --dtype --acc --out --shape --inputs --outputs --flops-per-element --axes --flops --bytes --engine" ;;
+            options="--m --k --n --batch --dtype --acc --out --pass --shape --inputs --outputs --flops-per-element --axes --flops --bytes --engine" ;;
         pipeline) verbs="matmul elementwise"
             options="--m --k --n --bm --bk --bn --order --dtype --out-dtype --shape --block --inputs --flops-per-element --vmem-limit-mib --timeline --trace" ;;
         vmem) verbs="matmul attention layernorm"

@@ -7,6 +7,7 @@
 #include "tpusim/decode_attention.h"
 #include "tpusim/error.h"
 #include "tpusim/quantized_matmul.h"
+#include "tpusim/roofline.h"
 
 using namespace tpusim;
 
@@ -208,4 +209,33 @@ TEST_CASE("attention: windows and packed documents leave their empty tiles unvis
     bad = window;
     bad.seq_kv = 8192;
     CHECK_THROWS_AS(attention(c, bad), InputError);
+}
+
+// y = x w with x (M x K), w (K x N): the backward is dx = dy w^T (M x N by
+// N x K) and dw = x^T dy (K x M by M x N), each the forward's FLOPs; each
+// reads two of the three matrices and writes the third.
+TEST_CASE("matmul backward: two matmuls of the forward's work, run one after another", "[kernels][roofline]") {
+    MatmulSpec s;
+    s.m = 8;
+    s.k = 4096;
+    s.n = 14336;
+    const std::vector<OpCost> back = matmul_pass_costs(s, MatmulPass::backward);
+    REQUIRE(back.size() == 2);
+    CHECK(back[0].flops == Approx(2.0 * 8 * 4096 * 14336));
+    CHECK(back[1].flops == back[0].flops);
+    const double elems = 8.0 * 4096 + 4096.0 * 14336 + 8.0 * 14336;
+    CHECK(back[0].bytes == Approx(elems * 2));
+    CHECK(back[1].bytes == Approx(elems * 2));
+    CHECK(back[0].shapes == "M=8 K=14336 N=4096");
+    CHECK(back[1].shapes == "M=4096 K=8 N=14336");
+    const Chip& c = chip("v5e");
+    const Roofline both = roofline_sequence(c, matmul_pass_costs(s, MatmulPass::forward_backward));
+    const Roofline fwd = roofline(c, matmul_cost(s));
+    CHECK(both.flops == Approx(3 * fwd.flops));
+    CHECK(both.time_s == Approx(fwd.time_s + roofline(c, back[0]).time_s + roofline(c, back[1]).time_s));
+    // A decode-sized matmul is memory-bound forward and backward: three reads of the weights' size.
+    CHECK(both.resource == "HBM");
+    CHECK(both.time_s == Approx(3 * fwd.time_s).epsilon(0.01));
+    CHECK(matmul_pass_costs(s, MatmulPass::forward).size() == 1);
+    CHECK_THROWS_AS(roofline_sequence(c, {}), InputError);
 }

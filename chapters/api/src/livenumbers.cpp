@@ -267,14 +267,18 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
         return v;
     }
     if (k == "matmul") {
-        Args a(p, {"m", "k", "n", "batch", "dtype"});
+        Args a(p, {"m", "k", "n", "batch", "dtype", "pass"});
         tpusim::MatmulSpec s;
         s.m = a.integer("m");
         s.k = a.integer("k");
         s.n = a.integer("n");
         s.batch = a.integer("batch", 1);
         s.in = s.out = a.dtype();
-        return rooflineField(p, tpusim::roofline(chip, tpusim::matmul_cost(s)));
+        const std::string pass = a.text("pass", "forward");
+        if (pass == "forward") return rooflineField(p, tpusim::roofline(chip, tpusim::matmul_cost(s)));
+        if (pass != "backward" && pass != "both") throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
+        const auto passes = pass == "both" ? tpusim::MatmulPass::forward_backward : tpusim::MatmulPass::backward;
+        return rooflineField(p, tpusim::roofline_sequence(chip, tpusim::matmul_pass_costs(s, passes)));
     }
     if (k == "elementwise") {
         Args a(p, {"shape", "inputs", "outputs", "dtype"});

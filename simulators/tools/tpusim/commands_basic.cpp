@@ -112,8 +112,9 @@ int cmd_roofline(const Args& args) {
     const std::string command = "tpusim roofline " + op;
     args.max_words(2, command);
     OpCost cost;
+    std::vector<OpCost> passes;  // a matmul's backward: more than one op
     if (op == "matmul") {
-        args.allow_only({"chip", "m", "k", "n", "batch", "dtype", "acc", "out"}, command);
+        args.allow_only({"chip", "m", "k", "n", "batch", "dtype", "acc", "out", "pass"}, command);
         MatmulSpec s;
         s.m = args.positive("m");
         s.k = args.positive("k");
@@ -123,6 +124,13 @@ int cmd_roofline(const Args& args) {
         s.acc = args.dtype("acc", is_integer(s.in) ? DType::int32 : DType::f32);
         s.out = args.dtype("out", s.in);
         cost = matmul_cost(s);
+        const std::string pass = args.text("pass", "forward");
+        if (pass == "backward" || pass == "both") {
+            passes = matmul_pass_costs(s, pass == "both" ? MatmulPass::forward_backward : MatmulPass::backward);
+            cost.op += pass == "both" ? ", forward and backward" : ", backward (dx and dw)";
+        } else if (pass != "forward") {
+            throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
+        }
     } else if (op == "elementwise") {
         args.allow_only({"chip", "shape", "inputs", "outputs", "dtype", "flops-per-element"},
                         command);
@@ -160,7 +168,7 @@ int cmd_roofline(const Args& args) {
                                     : "unknown roofline op '" + op +
                                           "': use matmul, elementwise, reduce or generic");
     }
-    const Roofline r = roofline(args.chip(), cost);
+    const Roofline r = passes.empty() ? roofline(args.chip(), cost) : roofline_sequence(args.chip(), passes);
     if (args.flag("json")) {
         Json j;
         j.begin_object().field("op", cost.op);
@@ -170,7 +178,7 @@ int cmd_roofline(const Args& args) {
         return 0;
     }
     print_pairs(std::cout,
-                {{"op", cost.op + " (" + cost.shapes + ")"},
+                {{"op", cost.op + " (" + (passes.empty() ? cost.shapes : r.provenance.shapes) + ")"},
                  {"time", format_time(r.time_s)},
                  {"bound", std::string(bound_name(r.bound)) + " (" + r.resource + ")"},
                  {"compute time", format_time(r.compute_s) + " at " +

@@ -189,6 +189,56 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
     return r;
 }
 
+std::vector<OpCost> matmul_pass_costs(const MatmulSpec& spec, MatmulPass pass) {
+    std::vector<OpCost> ops;
+    if (pass != MatmulPass::backward) ops.push_back(matmul_cost(spec));
+    if (pass != MatmulPass::forward) {
+        MatmulSpec dx = spec;  // dy (M x N) . w^T (N x K)
+        dx.k = spec.n;
+        dx.n = spec.k;
+        OpCost x = matmul_cost(dx);
+        x.op = "dx = dy w^T";
+        MatmulSpec dw = spec;  // x^T (K x M) . dy (M x N)
+        dw.m = spec.k;
+        dw.k = spec.m;
+        OpCost w = matmul_cost(dw);
+        w.op = "dw = x^T dy";
+        ops.push_back(std::move(x));
+        ops.push_back(std::move(w));
+    }
+    return ops;
+}
+
+Roofline roofline_sequence(const Chip& chip, const std::vector<OpCost>& ops) {
+    if (ops.empty()) throw InputError("a sequence of ops needs at least one op");
+    Roofline total = roofline(chip, ops.front());
+    double slowest = total.time_s;
+    std::string shapes = ops.front().op + " " + ops.front().shapes;
+    for (std::size_t i = 1; i < ops.size(); ++i) {
+        const Roofline r = roofline(chip, ops[i]);
+        total.time_s += r.time_s;
+        total.compute_s += r.compute_s;
+        total.memory_s += r.memory_s;
+        total.flops += r.flops;
+        total.bytes += r.bytes;
+        total.attainable_s += r.attainable_s;
+        if (r.time_s > slowest) {
+            slowest = r.time_s;
+            total.bound = r.bound;
+            total.resource = r.resource;
+        }
+        shapes += "; " + ops[i].op + " " + ops[i].shapes;
+    }
+    total.intensity = total.bytes > 0 ? total.flops / total.bytes : 0;
+    if (ops.size() > 1) {
+        total.provenance.shapes = shapes;
+        total.provenance.assumptions.push_back("The " + std::to_string(ops.size()) +
+                                               " ops run one after another, each its own roofline; nothing "
+                                               "overlaps between them.");
+    }
+    return total;
+}
+
 std::string_view bound_name(Bound bound) { return bound == Bound::compute ? "compute" : "memory"; }
 
 Estimate to_estimate(const Roofline& r, const std::string& label) {

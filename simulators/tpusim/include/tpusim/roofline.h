@@ -84,4 +84,15 @@ std::string_view bound_name(Bound bound);  // "compute", "memory"
 // "4096x4096"
 std::string shape_text(const std::vector<std::int64_t>& shape);
 
+// Which passes of y = x w a call runs: the forward, the backward (dx =
+// dy w^T and dw = x^T dy, two matmuls of the forward's FLOPs each), or both,
+// as jax.grad of a loss through the matmul does.
+enum class MatmulPass { forward, backward, forward_backward };
+// The matmuls of those passes, each an op of its own as XLA runs them:
+// forward, then dx (M x N by N x K), then dw (K x M by M x N).
+std::vector<OpCost> matmul_pass_costs(const MatmulSpec& spec, MatmulPass pass);
+// Ops run one after another: times, FLOPs and bytes added, no overlap
+// between them; what binds is what binds the slowest op.
+Roofline roofline_sequence(const Chip& chip, const std::vector<OpCost>& ops);
+
 }  // namespace tpusim
