@@ -42,6 +42,8 @@ function(tpu_course_add_chapter folder)
     configure_file(${_tpu_chapter_template} ${header} @ONLY)
 
     qt_add_plugin(${target} CLASS_NAME ${CHAPTER_CLASS})
+    # The app's own build (course_app) waits for every chapter.
+    set_property(GLOBAL APPEND PROPERTY TPU_COURSE_CHAPTER_TARGETS ${target})
     target_sources(${target} PRIVATE ${header} ${CHAPTER_JSON})
     target_link_libraries(${target} PRIVATE chapter_interface Qt6::Qml)
     # Only the plugin's own source: the compiled QML's sources are Qt's.
