@@ -3,6 +3,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
+import TpuCourse.Shell
 
 // A chapter opened in place: title and layer, its introduction, its mastery
 // work as a checklist kept in the store, its gate (stages) and its pieces.
@@ -207,6 +208,7 @@ ScrollPage {
     readonly property var headingBlocks: (doc.headings || []).map(h => h.index)
     readonly property var headingAnchors: (doc.headings || []).map(h => h.anchor)
     readonly property var pieceBlocks: (doc.pieces || []).map(p => p.index)
+    ParagraphKeys { id: keys; headingBlocks: root.headingBlocks; headingAnchors: root.headingAnchors }
 
     // The heading the reader is in: the last one above a quarter of the view.
     property string currentAnchor: ""
@@ -321,6 +323,8 @@ ScrollPage {
         currentAnchor: root.currentAnchor
         values: root.doc.values || 0
         onJump: anchor => root.reveal(root.anchorOf("#" + anchor))
+        chapter: root.page.number || 0
+        onJumpToMark: key => root.reveal(root.blockItems[keys.indexOf(key)] || null)
     }
     // Without room for a margin, the chip rides along the top instead.
     Rectangle {
@@ -400,6 +404,7 @@ ScrollPage {
                     active: index < root.shownBlocks
                     inputValues: root.inputState[index] || ({})
                     mark: root.mark
+                    markKey: kind === "paragraph" ? keys.keyOf(index) : ""
                     card: readerCard
                     onFirstLoaded: root.readyBlocks += 1
                     settled: root.readyBlocks === (root.doc.count || 0)

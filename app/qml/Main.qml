@@ -284,7 +284,9 @@ Window {
 
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
-    Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup; onActivated: window.goBack() }
+    // Escape in a note being written is the note's (it puts the note back).
+    Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup && !window.keysInNote; onActivated: window.goBack() }
+    readonly property bool keysInNote: window.activeFocusItem !== null && window.activeFocusItem.objectName === "markNoteEditor"
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
     Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
     // The reading text's size, kept between sessions.

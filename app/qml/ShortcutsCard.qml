@@ -31,7 +31,9 @@ Popup {
             ["Ctrl+=  /  Ctrl+-", "the chapters' text larger or smaller (kept); Ctrl+0 as it was"]] },
         { title: "In a chapter's text", keys: [
             ["← →", "from one live number of the paragraph to the next, its card open"],
-            ["↑ ↓  on an input", "step the underlined number; the paragraph follows"]] },
+            ["↑ ↓  on an input", "step the underlined number; the paragraph follows"],
+            ["☆  ✎  left of a paragraph", "bookmark it, or write a note under it (kept with your progress)"],
+            ["Ctrl+Enter  /  Escape", "in a note: keep it, or put it back"]] },
         { title: "Instruments", keys: [
             ["drag a scrub number", "change it; Alt for fine steps"],
             ["type in a scrub number", "any value, Enter to take it"]] },

@@ -1,4 +1,5 @@
 #include "readingplaces.h"
+#include "readingmarks.h"
 
 #include <progress/store.h>
 #include <storeguard.h>
@@ -19,6 +20,7 @@ void ReadingPlaces::provide(progress::Store *store)
 {
     g_store = store;
     instance()->reload();
+    ReadingMarks::provide(store);  // the marks live in the same store
 }
 
 ReadingPlaces *ReadingPlaces::instance()

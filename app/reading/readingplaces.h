@@ -23,7 +23,8 @@ class ReadingPlaces : public QObject
     Q_PROPERTY(QString lastTitle READ lastTitle NOTIFY changed)
 
 public:
-    // The store the places live in; set once by the shell before QML asks.
+    // The store the places (and the marks, ReadingMarks) live in; set once by
+    // the shell before QML asks.
     static void provide(progress::Store *store);
     static ReadingPlaces *create(QQmlEngine *, QJSEngine *);
     static ReadingPlaces *instance();

@@ -23,6 +23,7 @@ Loader {
     property bool ahead: false         // a piece: made now, wherever the view is (PiecesAhead)
     property var inputValues: ({})
     property var card: null            // the page's one explanation card
+    property string markKey: ""        // its name for the learner's marks (ParagraphKeys)
     // Built once: the page counts each block the first time it loads.
     property bool built: false
     signal firstLoaded()
@@ -138,13 +139,18 @@ Loader {
     }
     Component {
         id: paragraph
-        ReaderText {
-            objectName: "readerParagraph"
-            width: root.measure
-            text: root.html[0] || ""
-            details: root.details
-            owner: root
-            card: root.card
+        MarkedBlock {
+            chapter: root.chapter
+            markKey: root.markKey
+            excerpt: (root.html[0] || "").replace(/<[^>]*>/g, "").replace(/&[#a-zA-Z0-9]+;/g, " ").slice(0, 120)
+            ReaderText {
+                objectName: "readerParagraph"
+                width: root.measure
+                text: root.html[0] || ""
+                details: root.details
+                owner: root
+                card: root.card
+            }
         }
     }
     Component {

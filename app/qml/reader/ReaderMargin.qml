@@ -1,15 +1,20 @@
 import QtQuick
 import TpuCourse.Ui
+import TpuCourse.Reading
 
-// The chapter's margin: the course's chip (numbers in the text follow it)
-// and the contents, with the section being read marked. A click on an
-// entry scrolls the text to it.
+// The chapter's margin: the course's chip (numbers in the text follow it),
+// the contents, with the section being read marked, and the learner's
+// bookmarks and notes in this chapter. A click on an entry scrolls the
+// text to it.
 Item {
     id: root
     property var headings: []
     property string currentAnchor: ""
     property int values: 0
+    property int chapter: 0
+    readonly property var marks: { Marks.revision; return chapter > 0 ? Marks.marksOf(chapter) : [] }
     signal jump(string anchor)
+    signal jumpToMark(string key)
 
     Column {
         id: top
@@ -34,7 +39,7 @@ Item {
         objectName: "readerContents"
         y: top.height + Theme.gap
         width: parent.width
-        height: parent.height - y
+        height: parent.height - y - (markList.visible ? markList.height + Theme.gapM : 0)
         clip: true
         interactive: contentHeight > height
         boundsBehavior: Flickable.StopAtBounds
@@ -71,6 +76,40 @@ Item {
                 hoverEnabled: true
                 cursorShape: Qt.PointingHandCursor
                 onClicked: root.jump(entry.modelData.anchor)
+            }
+        }
+    }
+
+    // Your bookmarks (★) and notes (✎) here, in the order of the text.
+    Column {
+        id: markList
+        objectName: "readerMarks"
+        visible: root.marks.length > 0
+        anchors.bottom: parent.bottom
+        width: parent.width
+        spacing: Theme.px(4)
+        MonoText { text: "your marks"; color: Theme.layerMuted(1) }
+        Repeater {
+            model: root.marks.slice(0, 8)
+            onItemAdded: (index, item) => item.picked.connect(root.jumpToMark)
+            delegate: Text {
+                id: markEntry
+                required property var modelData
+                signal picked(string key)
+                objectName: "readerMark"
+                width: parent ? parent.width : 0
+                text: (modelData.bookmarked ? "★ " : "") + (modelData.note !== "" ? "✎ " : "") + modelData.excerpt
+                elide: Text.ElideRight
+                font.family: Theme.sans
+                font.pixelSize: Theme.smallSize
+                color: markMouse.containsMouse ? Theme.accentDeep : Theme.ink
+                MouseArea {
+                    id: markMouse
+                    anchors.fill: parent
+                    hoverEnabled: true
+                    cursorShape: Qt.PointingHandCursor
+                    onClicked: markEntry.picked(markEntry.modelData.block)
+                }
             }
         }
     }

@@ -267,6 +267,20 @@ inline constexpr std::array kMigrations{
         CREATE TRIGGER history_chain_no_replace BEFORE INSERT ON history_chain
         WHEN EXISTS (SELECT 1 FROM history_chain WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'the history chain is append-only: rows cannot be replaced'); END;
+    )sql"},    Migration{7, "the learner's bookmarks and notes on paragraphs", R"sql(
+        -- The learner's own marks, not history: kept, changed and removed
+        -- at will, so neither append-only nor in the hash chain. A
+        -- paragraph is named by the heading above it and its place after
+        -- that heading; the excerpt keeps its first words for the lists.
+        CREATE TABLE reading_marks (
+            chapter    INTEGER NOT NULL,
+            block      TEXT NOT NULL CHECK (length(block) BETWEEN 1 AND 200),
+            bookmarked INTEGER NOT NULL DEFAULT 0 CHECK (bookmarked IN (0, 1)),
+            note       TEXT NOT NULL DEFAULT '' CHECK (length(note) <= 10000),
+            excerpt    TEXT NOT NULL DEFAULT '' CHECK (length(excerpt) <= 200),
+            updated_ms INTEGER NOT NULL,
+            PRIMARY KEY (chapter, block)
+        ) STRICT;
     )sql"},
 };
 

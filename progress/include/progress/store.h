@@ -132,6 +132,23 @@ public:
     // The learner's settings: a value per key, empty when never set.
     std::string setting(const std::string& key) const;
     void setSetting(const std::string& key, const std::string& value);
+
+    // Bookmarks and notes on paragraphs of a chapter's text. A mark with no
+    // bookmark and an empty note is removed. A note longer than 10,000
+    // characters, or a block name longer than 200, is refused (Constraint).
+    struct ReadingMark {
+        int chapter = 0;
+        std::string block;    // "heading-anchor/3": the third block after that heading
+        bool bookmarked = false;
+        std::string note;
+        std::string excerpt;  // the paragraph's first words, as it read when marked
+        std::int64_t updatedMs = 0;
+    };
+    void setBookmark(int chapter, const std::string& block, bool bookmarked, const std::string& excerpt);
+    void setNote(int chapter, const std::string& block, const std::string& note, const std::string& excerpt);
+    // Every mark, by chapter then block; or one chapter's.
+    std::vector<ReadingMark> readingMarks() const;
+    std::vector<ReadingMark> readingMarks(int chapter) const;
     std::set<std::string> masteryGoalsReached() const;
     std::set<std::string> masteryGoalsReached(int chapter) const;
 

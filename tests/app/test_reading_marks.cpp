@@ -1,0 +1,77 @@
+#include <catch2/catch.hpp>
+
+#include "pieceinput.h"
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <progress/store.h>
+
+#include <QQuickItem>
+#include <QQuickWindow>
+#include <QTest>
+
+using namespace piece_input;
+
+namespace {
+
+// The first paragraph of the chapter on screen, and the pointer over it.
+QQuickItem* pointAtFirstParagraph(ShellFixture& shell) {
+    QQuickItem* text = item(shell, "readerParagraph");
+    QTest::mouseMove(shell.window(), at(text, 0.5, 0.3));
+    QTest::mouseMove(shell.window(), at(text, 0.52, 0.3));
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed in the margin", "[reading][qml]") {
+    ShellFixture shell;
+    QWindow* window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    CHECK(shell.store().readingMarks(1).empty());
+
+    // Pointing at a paragraph shows its gutter; the star bookmarks it.
+    pointAtFirstParagraph(shell);
+    WAIT_VERIFY(shownItem(shell, "markBookmark") != nullptr);
+    click(shell, "markBookmark");
+    WAIT_COMPARE(shell.store().readingMarks(1).size(), std::size_t(1));
+    const progress::Store::ReadingMark mark = shell.store().readingMarks(1).front();
+    CHECK(mark.bookmarked);
+    CHECK(mark.block.find('/') != std::string::npos);
+    CHECK_FALSE(mark.excerpt.empty());
+    WAIT_VERIFY(shownItem(shell, "readerMark") != nullptr);  // listed in the margin
+    CHECK(shown(shell, "readerMark").rfind("★ ", 0) == 0);
+
+    // A note, written in place and kept with Ctrl+Enter.
+    pointAtFirstParagraph(shell);
+    WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
+    click(shell, "markNote");
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    shell.typeText(QStringLiteral("check the ridge on v6e"));
+    QTest::keyClick(window, Qt::Key_Return, Qt::ControlModifier);
+    WAIT_VERIFY(shell.store().readingMarks(1).front().note == "check the ridge on v6e");
+    CHECK(shell.store().readingMarks(1).front().bookmarked);  // the bookmark stays
+    WAIT_VERIFY(shownItem(shell, "markNoteText") != nullptr);
+    CHECK(shown(shell, "markNoteText") == "check the ridge on v6e");
+
+    // Escape while editing puts the note back and stays on the page.
+    click(shell, "markNoteText");
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    shell.typeText(QStringLiteral(" and v7"));
+    QTest::keyClick(window, Qt::Key_Escape);
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") == nullptr);
+    CHECK(window->property("page").toString() == QStringLiteral("chapter"));
+    CHECK(shell.store().readingMarks(1).front().note == "check the ridge on v6e");
+
+    // The bookmark taken off and the note emptied: nothing is left in the store.
+    pointAtFirstParagraph(shell);
+    click(shell, "markBookmark");
+    WAIT_VERIFY(!shell.store().readingMarks(1).front().bookmarked);
+    click(shell, "markNoteText");
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    QTest::keyClick(window, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(window, Qt::Key_Delete);
+    QTest::keyClick(window, Qt::Key_Return, Qt::ControlModifier);
+    WAIT_VERIFY(shell.store().readingMarks(1).empty());
+}
