@@ -1,4 +1,5 @@
 #include "plausibility.h"
+#include "labshapes.h"
 
 #include <tpusim/attention.h>
 #include <tpusim/bench.h>
@@ -64,26 +65,16 @@ std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusi
         return Floor{QStringLiteral("add %1×%2").arg(dim("rows")).arg(dim("cols")), tpusim::roofline(chip, cost).time_s,
                      tpusim::Family::memory};
     }
-    if (r.lab == QLatin1String("L09") && has({"batch", "heads", "seq", "head_dim"})) {
-        tpusim::AttentionSpec spec;
-        spec.batch = dim("batch");
-        spec.heads = dim("heads");
-        spec.seq_q = spec.seq_kv = dim("seq");
-        spec.head_dim = dim("head_dim");
-        spec.dtype = dtype;
-        const auto a = tpusim::attention(chip, spec);
+    const auto attention = attentionShape(r.shapes, dtype);
+    if (r.lab == QLatin1String("L09") && attention) {
+        const auto a = tpusim::attention(chip, *attention);
         // Only the useful matmul work at peak, and the flash form's one pass over HBM.
         const double mxu = a.flash.mxu_flops > 0 ? a.flash.mxu_s * a.useful_flops / a.flash.mxu_flops : 0;
-        return Floor{QStringLiteral("attention %1×%2×%3×%4").arg(spec.batch).arg(spec.heads).arg(spec.seq_q).arg(spec.head_dim),
+        return Floor{QStringLiteral("attention %1×%2×%3×%4").arg(attention->batch).arg(attention->heads).arg(attention->seq_q).arg(attention->head_dim),
                      std::max(mxu, a.flash.memory_s), tpusim::Family::attention_fwd};
     }
-    if (r.lab == QLatin1String("L14") && has({"batch", "heads", "seq", "head_dim"})) {
-        tpusim::AttentionSpec spec;
-        spec.batch = dim("batch");
-        spec.heads = dim("heads");
-        spec.seq_q = spec.seq_kv = dim("seq");
-        spec.head_dim = dim("head_dim");
-        spec.dtype = dtype;
+    if (r.lab == QLatin1String("L14") && attention) {
+        tpusim::AttentionSpec spec = *attention;
         spec.pass = tpusim::AttentionPass::forward_backward;
         const auto a = tpusim::attention(chip, spec);
         // The forward's useful matmuls and the backward's least four (dP, dV, dQ, dK: two forwards) at peak.

@@ -1,4 +1,5 @@
 #include "profilesession.h"
+#include "profilesession_detail.h"
 
 #include <progress/profiles.h>
 #include <progress/store.h>
@@ -16,31 +17,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace {
+namespace profiledetail {
 
 progress::Store *g_store = nullptr;
-ProfileSession *g_instance = nullptr;
-
-QString qs(const std::string &s) { return QString::fromStdString(s); }
-QString timeText(std::int64_t ps) { return qs(tpusim::format_time(static_cast<double>(ps) * 1e-12)); }
-
-QString localPath(const QString &pathOrUrl)
-{
-    const QUrl url(pathOrUrl);
-    return url.isLocalFile() ? url.toLocalFile() : pathOrUrl;
-}
-
-// The sha256 of the files a profile is read from, one after another.
-QString sha256Of(const std::vector<std::string> &files)
-{
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const std::string &f : files) {
-        QFile file(qs(f));
-        if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file))
-            return {};
-    }
-    return QString::fromLatin1(hash.result().toHex());
-}
 
 QString capturedAt(const tpuprofile::Profile &p)
 {
@@ -59,6 +38,34 @@ QString programName(const tpuprofile::Profile &p, const tpuprofile::OpTable &t, 
     if (const tpuprofile::Program *prog = p.program(op.program_id))
         return qs(prog->name);
     return QString::number(op.program_id);
+}
+
+}  // namespace profiledetail
+
+using namespace profiledetail;
+
+namespace {
+
+ProfileSession *g_instance = nullptr;
+
+QString timeText(std::int64_t ps) { return qs(tpusim::format_time(static_cast<double>(ps) * 1e-12)); }
+
+QString localPath(const QString &pathOrUrl)
+{
+    const QUrl url(pathOrUrl);
+    return url.isLocalFile() ? url.toLocalFile() : pathOrUrl;
+}
+
+// The sha256 of the files a profile is read from, one after another.
+QString sha256Of(const std::vector<std::string> &files)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const std::string &f : files) {
+        QFile file(qs(f));
+        if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file))
+            return {};
+    }
+    return QString::fromLatin1(hash.result().toHex());
 }
 
 }  // namespace
@@ -327,68 +334,6 @@ void ProfileSession::rebuildTable()
     emit deviceChanged();
 }
 
-void ProfileSession::storeImport()
-{
-    m_stored.clear();
-    if (!g_store || !m_profile) {
-        emit storedChanged();
-        return;
-    }
-    if (m_sha256.isEmpty()) {
-        m_stored = QStringLiteral("Not kept in your progress: the file could not be read again to fingerprint it.");
-        emit storedChanged();
-        return;
-    }
-    int added = 0, present = 0;
-    try {
-        progress::ProfileLedger ledger(*g_store);
-        for (std::size_t i = 0; i < m_profile->devices.size(); ++i) {
-            const tpuprofile::Device &d = m_profile->devices[i];
-            if (d.ops.empty())
-                continue;
-            const tpuprofile::OpTable &t = m_tables[i];
-            progress::ProfileImportRow row;
-            row.fileSha256 = m_sha256.toStdString();
-            row.device = d.plane;
-            row.deviceType = d.device_type;
-            row.chip = d.chip;
-            row.format = m_profile->format;
-            row.sourceFile = m_path.toStdString();
-            row.capturedAt = capturedAt(*m_profile).toStdString();
-            row.opEvents = t.summary.op_events;
-            row.busyPs = t.summary.busy_ps;
-            row.spanPs = t.summary.span_ps;
-            for (const tpuprofile::OpRow &r : t.rows) {
-                const tpuprofile::Op &op = d.ops[static_cast<std::size_t>(r.op)];
-                progress::ProfileOpRow o;
-                o.program = programName(*m_profile, t, op).toStdString();
-                o.programId = op.has_program_id ? std::to_string(op.program_id) : std::string();
-                o.op = tpuprofile::display_name(op);
-                o.kind = r.kind;
-                o.occurrences = op.occurrences;
-                o.selfPs = op.self_ps;
-                o.totalPs = std::max(op.total_ps, op.self_ps);
-                if (op.flops >= 0) o.flops = op.flops;
-                if (op.bytes_accessed >= 0) o.bytesAccessed = op.bytes_accessed;
-                if (r.predicted.available) o.predictedS = r.predicted.time_s;
-                o.model = r.predicted.available ? r.predicted.model : r.predicted.reason;
-                row.ops.push_back(std::move(o));
-            }
-            (ledger.addProfile(row).alreadyPresent ? present : added) += 1;
-        }
-    } catch (const std::exception &e) {
-        m_stored = QStringLiteral("Not kept in your progress: ") + QString::fromUtf8(e.what());
-        emit storedChanged();
-        return;
-    }
-    if (added > 0)
-        m_stored = QStringLiteral("Kept in your progress as measured runs: %1 device%2, fingerprint %3…")
-                       .arg(added).arg(added == 1 ? "" : "s").arg(m_sha256.left(12));
-    else if (present > 0)
-        m_stored = QStringLiteral("Already in your progress: this file (%1…) was imported before.").arg(m_sha256.left(12));
-    emit storedChanged();
-}
-
 QVariantMap ProfileSession::detail(int row) const
 {
     if (!m_table || row < 0 || row >= static_cast<int>(m_table->rows.size()))
@@ -459,57 +404,4 @@ QVariantMap ProfileSession::xrayTarget(int row) const
     return {{"text", qs(program->hlo_text)},
             {"origin", QStringLiteral("%1, program %2 (from its Hlo Proto)").arg(fileName(), qs(program->name))},
             {"op", qs(instruction)}};
-}
-
-QVariantList ProfileSession::storedProfiles() const
-{
-    QVariantList out;
-    if (!g_store)
-        return out;
-    try {
-        const progress::ProfileLedger ledger(*g_store);
-        const auto all = ledger.profiles();
-        for (auto it = all.rbegin(); it != all.rend(); ++it) {
-            const auto whole = ledger.importedProfile(it->id);
-            if (!whole)
-                continue;
-            QVariantList ops;
-            std::vector<double> errors;
-            for (const auto &o : whole->ops) {
-                const double perCall = o.occurrences > 0 ? static_cast<double>(o.selfPs) * 1e-12 / static_cast<double>(o.occurrences) : 0;
-                QVariant error;
-                if (o.predictedS && std::max(*o.predictedS, perCall) >= 1e-6 && perCall > 0) {
-                    const double e = (*o.predictedS - perCall) / perCall;
-                    error = e;
-                    errors.push_back(std::fabs(e));
-                }
-                if (!o.predictedS)
-                    continue;  // the rows the simulator made a prediction for
-                ops.append(QVariantMap{{"op", qs(o.op)}, {"kind", qs(o.kind)},
-                                       {"measured", qs(tpusim::format_time(perCall))},
-                                       {"predicted", qs(tpusim::format_time(*o.predictedS))},
-                                       {"error", error}, {"model", qs(o.model)}});
-            }
-            QString summary = QStringLiteral("%1 of %2 ops predicted").arg(ops.size()).arg(whole->ops.size());
-            if (!errors.empty()) {
-                std::sort(errors.begin(), errors.end());
-                const double median = errors.size() % 2 ? errors[errors.size() / 2]
-                                                        : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
-                summary += QStringLiteral(" · median |error| %1 %, worst %2 %")
-                               .arg(QString::number(100 * median, 'f', 1), QString::number(100 * errors.back(), 'f', 1));
-            }
-            const QString captured = it->capturedAt.empty() ? QStringLiteral("date not in the profile")
-                                                            : QStringLiteral("taken ") + qs(it->capturedAt);
-            out.append(QVariantMap{{"title", qs(it->device) + QStringLiteral(" · ") + qs(it->deviceType) +
-                                                 (it->chip.empty() ? QString() : QStringLiteral(" (") + qs(it->chip) + QLatin1Char(')'))},
-                                   {"details", QStringLiteral("measured · %1 · %2 · sha256 %3…")
-                                                   .arg(captured, QFileInfo(qs(it->sourceFile)).fileName(),
-                                                        qs(it->fileSha256.substr(0, 12)))},
-                                   {"summary", summary},
-                                   {"ops", ops}});
-        }
-    } catch (const std::exception &) {
-        return {};  // a store that cannot be read shows no rows; the shell reports store problems
-    }
-    return out;
 }

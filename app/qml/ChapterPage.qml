@@ -327,24 +327,13 @@ ScrollPage {
         onJumpToMark: key => root.reveal(root.blockItems[keys.indexOf(key)] || null)
     }
     // Without room for a margin, the chip rides along the top instead.
-    Rectangle {
+    ChipStrip {
         id: chipStrip
         visible: !root.sideMargin
         z: 2
-        x: 0
         y: Math.max(band.height, root.contentY)
         width: root.width
-        height: stripRow.implicitHeight + Theme.gapM
-        color: Theme.paper
-        Row {
-            id: stripRow
-            x: root.columnX
-            anchors.verticalCenter: parent.verticalCenter
-            spacing: Theme.gapM
-            MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.layerMuted(1) }
-            ChipSwitcher { }
-        }
-        Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.tableRule }
+        columnX: root.columnX
     }
     // The one card that says what a number in the text is.
     ExplainCard { id: readerCard; objectName: "readerValueCard" }

@@ -1,6 +1,7 @@
 #include "runprediction.h"
 #include "reportformat.h"
 #include "../labs/runrecord.h"
+#include "../labs/labshapes.h"
 
 #include <tpusim/attention.h>
 #include <tpusim/bench.h>
@@ -73,31 +74,21 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
             const auto cost = tpusim::elementwise_cost({s.value(QStringLiteral("rows")), s.value(QStringLiteral("cols"))}, 2, 1, dtype);
             return {fromRoofline(QStringLiteral("add %1").arg(run.shapeText), tpusim::roofline(chip, cost), run.medianS)};
         }
-        if (run.lab == QLatin1String("L09") && hasAll(s, {"batch", "heads", "seq", "head_dim"})) {
-            tpusim::AttentionSpec spec;
-            spec.batch = s.value(QStringLiteral("batch"));
-            spec.heads = s.value(QStringLiteral("heads"));
-            spec.seq_q = spec.seq_kv = s.value(QStringLiteral("seq"));
-            spec.head_dim = s.value(QStringLiteral("head_dim"));
-            spec.dtype = dtype;
+        const auto attention = attentionShape(s, dtype);
+        if ((run.lab == QLatin1String("L09") || run.lab == QLatin1String("L14")) && attention) {
+            tpusim::AttentionSpec spec = *attention;
+            const bool backward = run.lab == QLatin1String("L14");
+            if (backward) {
+                // L14 records its blocks; L09's prediction keeps the model's default blocks, as before.
+                const QJsonObject blocks = extra.value(QStringLiteral("blocks")).toObject();
+                spec.block_q = blocks.value(QStringLiteral("block_q")).toInteger(128);
+                spec.block_k = blocks.value(QStringLiteral("block_k")).toInteger(128);
+                spec.pass = tpusim::AttentionPass::forward_backward;
+            }
             const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
-            return {{QStringLiteral("streaming attention %1").arg(run.shapeText), flash.time_s,
-                     flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS, QString::fromStdString(flash.bound)}};
-        }
-        if (run.lab == QLatin1String("L14") && hasAll(s, {"batch", "heads", "seq", "head_dim"})) {
-            tpusim::AttentionSpec spec;
-            spec.batch = s.value(QStringLiteral("batch"));
-            spec.heads = s.value(QStringLiteral("heads"));
-            spec.seq_q = spec.seq_kv = s.value(QStringLiteral("seq"));
-            spec.head_dim = s.value(QStringLiteral("head_dim"));
-            const QJsonObject blocks = extra.value(QStringLiteral("blocks")).toObject();
-            spec.block_q = blocks.value(QStringLiteral("block_q")).toInteger(128);
-            spec.block_k = blocks.value(QStringLiteral("block_k")).toInteger(128);
-            spec.dtype = dtype;
-            spec.pass = tpusim::AttentionPass::forward_backward;
-            const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
-            return {{QStringLiteral("flash attention forward and backward %1").arg(run.shapeText), flash.time_s,
-                     flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS, QString::fromStdString(flash.bound)}};
+            return {{(backward ? QStringLiteral("flash attention forward and backward %1") : QStringLiteral("streaming attention %1")).arg(run.shapeText),
+                     flash.time_s, flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS,
+                     QString::fromStdString(flash.bound)}};
         }
         if (run.lab == QLatin1String("L15") && hasAll(s, {"m", "k", "n"})) {
             tpusim::QuantizedMatmulSpec spec;

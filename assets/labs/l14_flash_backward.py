@@ -35,6 +35,7 @@ import sys
 from typing import Any
 
 from common import labkit, record
+from common.lanes import LANES, lanes_to
 
 try:  # JAX at module level, as in the Pallas docs; the course's tests import this file without it
     import jax
@@ -46,7 +47,6 @@ except ImportError:
 
 LAB = "L14"
 GATE = None  # practice beyond the gates: no gate rests on this lab
-LANES = 128  # m, l, lse and D are kept replicated across the 128 lanes of a vreg row
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -67,17 +67,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.head_dim > LANES and args.head_dim % LANES:
         p.error("--head-dim above 128 must be a multiple of 128")
     return args
-
-
-def _lanes_to(x: Any, width: int) -> Any:
-    """(rows, 128) lane-replicated -> (rows, width), inside a kernel (as in L09)."""
-    if width == LANES:
-        return x
-    if width % LANES == 0:
-        if labkit.jax_at_least((0, 9, 0)):
-            return jnp.tile(x, (1, width // LANES))
-        return pltpu.repeat(x, width // LANES, 1)
-    return x[:, :width]
 
 
 def _scores(q: Any, k: Any, scale: float) -> Any:
@@ -103,16 +92,16 @@ def forward_kernel(q_ref: Any, k_ref: Any, v_ref: Any, o_ref: Any, lse_ref: Any,
     s = _scores(q_ref[...], k_ref[...], scale)
     m_prev = m_ref[...]
     m_next = jnp.maximum(m_prev, jnp.max(s, axis=1)[:, None])
-    p = jnp.exp(s - _lanes_to(m_next, block_k))
+    p = jnp.exp(s - lanes_to(m_next, block_k))
     alpha = jnp.exp(m_prev - m_next)
     l_ref[...] = alpha * l_ref[...] + jnp.sum(p, axis=1)[:, None]
     m_ref[...] = m_next
     pv = jnp.dot(p.astype(v_ref.dtype), v_ref[...], preferred_element_type=jnp.float32)
-    acc_ref[...] = acc_ref[...] * _lanes_to(alpha, head_dim) + pv
+    acc_ref[...] = acc_ref[...] * lanes_to(alpha, head_dim) + pv
 
     @pl.when(kv == kv_steps - 1)
     def _store() -> None:
-        o_ref[...] = (acc_ref[...] / _lanes_to(l_ref[...], head_dim)).astype(o_ref.dtype)
+        o_ref[...] = (acc_ref[...] / lanes_to(l_ref[...], head_dim)).astype(o_ref.dtype)
         lse_ref[...] = m_ref[...] + jnp.log(l_ref[...])  # the residual the backward needs
 
 
@@ -156,9 +145,9 @@ def flash_forward(q: Any, k: Any, v: Any, *, block_q: int, block_k: int, interpr
 def _probabilities_and_ds(q: Any, k: Any, v: Any, do: Any, lse: Any, di: Any, scale: float) -> tuple[Any, Any]:
     """P = exp(s - lse) and dS = P * (dO V^T - D) * scale for one (query block, key block) tile."""
     block_k = k.shape[0]
-    p = jnp.exp(_scores(q, k, scale) - _lanes_to(lse, block_k))
+    p = jnp.exp(_scores(q, k, scale) - lanes_to(lse, block_k))
     dp = jax.lax.dot_general(do, v, (((1,), (1,)), ((), ())), preferred_element_type=jnp.float32)
-    ds = p * (dp - _lanes_to(di, block_k)) * scale
+    ds = p * (dp - lanes_to(di, block_k)) * scale
     return p, ds
 
 

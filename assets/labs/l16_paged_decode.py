@@ -36,6 +36,7 @@ import sys
 from typing import Any
 
 from common import labkit, record
+from common.lanes import LANES, lanes_to
 
 try:  # JAX at module level, as in the Pallas docs; the course's tests import this file without it
     import jax
@@ -47,7 +48,6 @@ except ImportError:
 
 LAB = "L16"
 GATE = None  # practice beyond the gates: no gate rests on this lab
-LANES = 128
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -91,17 +91,6 @@ def page_table(lengths: list[int], page_size: int, seed: int) -> tuple[list[list
     return table, len(pool)
 
 
-def _lanes_to(x: Any, width: int) -> Any:
-    """(rows, 128) lane-replicated -> (rows, width), inside a kernel (as in L09)."""
-    if width == LANES:
-        return x
-    if width % LANES == 0:
-        if labkit.jax_at_least((0, 9, 0)):
-            return jnp.tile(x, (1, width // LANES))
-        return pltpu.repeat(x, width // LANES, 1)
-    return x[:, :width]
-
-
 def paged_kernel(table_ref: Any, lengths_ref: Any, q_ref: Any, k_ref: Any, v_ref: Any, o_ref: Any,
                  m_ref: Any, l_ref: Any, acc_ref: Any, *, scale: float, page_size: int, pages: int) -> None:
     page = pl.program_id(2)
@@ -122,16 +111,16 @@ def paged_kernel(table_ref: Any, lengths_ref: Any, q_ref: Any, k_ref: Any, v_ref
         s = jnp.where(position < length, s, -jnp.inf)    # the last page's slots past the length
         m_prev = m_ref[...]
         m_next = jnp.maximum(m_prev, jnp.max(s, axis=1)[:, None])
-        p = jnp.exp(s - _lanes_to(m_next, page_size))
+        p = jnp.exp(s - lanes_to(m_next, page_size))
         alpha = jnp.exp(m_prev - m_next)
         l_ref[...] = alpha * l_ref[...] + jnp.sum(p, axis=1)[:, None]
         m_ref[...] = m_next
         pv = jnp.dot(p.astype(v_ref.dtype), v_ref[...], preferred_element_type=jnp.float32)
-        acc_ref[...] = acc_ref[...] * _lanes_to(alpha, head_dim) + pv
+        acc_ref[...] = acc_ref[...] * lanes_to(alpha, head_dim) + pv
 
     @pl.when(page == pages - 1)
     def _store() -> None:
-        o_ref[...] = (acc_ref[...] / _lanes_to(l_ref[...], head_dim)).astype(o_ref.dtype)
+        o_ref[...] = (acc_ref[...] / lanes_to(l_ref[...], head_dim)).astype(o_ref.dtype)
 
 
 def paged_attention(table: Any, lengths: Any, q: Any, k_pages: Any, v_pages: Any, *, interpret: Any = False) -> Any:

@@ -18,52 +18,45 @@ std::string clipped(const std::string& excerpt) {
     return excerpt.substr(0, end);
 }
 
-}  // namespace
-
-void Store::setBookmark(int chapter, const std::string& block, bool bookmarked, const std::string& excerpt) {
+void checkBlock(const std::filesystem::path& file, const std::string& block, const char* what) {
     if (block.empty() || block.size() > kMaxBlock)
-        throw StoreError(StoreError::Kind::Constraint, file(),
-                         "A paragraph's name must be 1 to 200 characters, so the bookmark was not kept.");
-    db::Transaction transaction(connection_);
-    db::Statement upsert(connection_, R"sql(
-        INSERT INTO reading_marks (chapter, block, bookmarked, excerpt, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT (chapter, block) DO UPDATE SET bookmarked = excluded.bookmarked, excerpt = excluded.excerpt,
-                                                    updated_ms = excluded.updated_ms)sql");
-    upsert.bind(1, std::int64_t{chapter})
-        .bind(2, block)
-        .bind(3, std::int64_t{bookmarked ? 1 : 0})
-        .bind(4, clipped(excerpt))
-        .bind(5, std::int64_t{now()})
-        .run();
-    db::Statement prune(connection_,
+        throw StoreError(StoreError::Kind::Constraint, file,
+                         std::string("A paragraph's name must be 1 to 200 characters, so the ") + what +
+                             " was not kept.");
+}
+
+// Sets one column of a paragraph's mark (the bookmark or the note), keeping
+// the other, and removes the row once it holds neither.
+template <typename Value>
+void keepMark(const db::Connection& connection, std::int64_t at, int chapter, const std::string& block,
+              std::string_view column, Value value, const std::string& excerpt) {
+    db::Transaction transaction(connection);
+    const std::string c(column);
+    db::Statement upsert(connection, "INSERT INTO reading_marks (chapter, block, " + c +
+                                         ", excerpt, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5) "
+                                         "ON CONFLICT (chapter, block) DO UPDATE SET " + c + " = excluded." + c +
+                                         ", excerpt = excluded.excerpt, updated_ms = excluded.updated_ms");
+    upsert.bind(1, std::int64_t{chapter}).bind(2, block).bind(3, value).bind(4, clipped(excerpt)).bind(5, at).run();
+    db::Statement prune(connection,
                         "DELETE FROM reading_marks WHERE chapter = ?1 AND block = ?2 AND bookmarked = 0 AND note = ''");
     prune.bind(1, std::int64_t{chapter}).bind(2, block).run();
     transaction.commit();
 }
 
+}  // namespace
+
+void Store::setBookmark(int chapter, const std::string& block, bool bookmarked, const std::string& excerpt) {
+    checkBlock(file(), block, "bookmark");
+    keepMark(connection_, now(), chapter, block, "bookmarked", std::int64_t{bookmarked ? 1 : 0}, excerpt);
+}
+
 void Store::setNote(int chapter, const std::string& block, const std::string& note, const std::string& excerpt) {
-    if (block.empty() || block.size() > kMaxBlock)
-        throw StoreError(StoreError::Kind::Constraint, file(),
-                         "A paragraph's name must be 1 to 200 characters, so the note was not kept.");
+    checkBlock(file(), block, "note");
     if (note.size() > kMaxNote)
         throw StoreError(StoreError::Kind::Constraint, file(),
                          "A note holds at most 10,000 characters; this one has " + std::to_string(note.size()) +
                              ", so it was not kept.");
-    db::Transaction transaction(connection_);
-    db::Statement upsert(connection_, R"sql(
-        INSERT INTO reading_marks (chapter, block, note, excerpt, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT (chapter, block) DO UPDATE SET note = excluded.note, excerpt = excluded.excerpt,
-                                                    updated_ms = excluded.updated_ms)sql");
-    upsert.bind(1, std::int64_t{chapter})
-        .bind(2, block)
-        .bind(3, note)
-        .bind(4, clipped(excerpt))
-        .bind(5, std::int64_t{now()})
-        .run();
-    db::Statement prune(connection_,
-                        "DELETE FROM reading_marks WHERE chapter = ?1 AND block = ?2 AND bookmarked = 0 AND note = ''");
-    prune.bind(1, std::int64_t{chapter}).bind(2, block).run();
-    transaction.commit();
+    keepMark(connection_, now(), chapter, block, "note", std::string_view(note), excerpt);
 }
 
 std::vector<Store::ReadingMark> Store::readingMarks() const {

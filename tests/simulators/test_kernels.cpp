@@ -239,3 +239,15 @@ TEST_CASE("matmul backward: two matmuls of the forward's work, run one after ano
     CHECK(matmul_pass_costs(s, MatmulPass::forward).size() == 1);
     CHECK_THROWS_AS(roofline_sequence(c, {}), InputError);
 }
+
+TEST_CASE("decode attention: context lengths read from text", "[kernels]") {
+    CHECK(parse_context("4096") == std::vector<std::int64_t>{4096});
+    CHECK(parse_context("512,4096,1000") == std::vector<std::int64_t>{512, 4096, 1000});
+    CHECK(parse_context("100", 3) == std::vector<std::int64_t>{100, 100, 100});
+    CHECK(parse_context("1,2,3", 3).size() == 3);
+    CHECK_THROWS_AS(parse_context("1,2", 3), InputError);
+    CHECK_THROWS_AS(parse_context(""), InputError);
+    CHECK_THROWS_AS(parse_context("512,,4096"), InputError);
+    CHECK_THROWS_AS(parse_context("512,0"), InputError);
+    CHECK_THROWS_AS(parse_context("4k"), InputError);
+}

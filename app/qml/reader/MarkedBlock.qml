@@ -11,13 +11,19 @@ Item {
     id: root
     property int chapter: 0
     property string markKey: ""
-    property string excerpt: ""
+    property string html: ""         // the paragraph as set, for its excerpt when marked
+    // Its first words, made only when a mark is kept, not on every re-fill
+    // of the paragraph's numbers.
+    function excerpt() { return html.replace(/<[^>]*>/g, "").replace(/&[#a-zA-Z0-9]+;/g, " ").slice(0, 120) }
     default property alias content: body.data
     readonly property var mark: { Marks.revision; return markKey !== "" ? Marks.markOf(chapter, markKey) : ({}) }
     readonly property bool bookmarked: mark.bookmarked === true
     readonly property string note: mark.note || ""
     property bool editing: false
     readonly property int gutter: Theme.px(44)
+    // Left of the column when the margin leaves room there; right of it in a
+    // window too narrow for a margin, where the left is the window's edge.
+    property bool gutterOnLeft: true
     width: body.width
     implicitHeight: body.height + (root.editing ? editorLoader.height + Theme.gap
                                                 : root.note !== "" ? noteText.height + Theme.gap : 0)
@@ -31,7 +37,7 @@ Item {
         tooLong.visible = false
         editing = false
         if (text.trim() !== note)
-            Marks.setNote(chapter, markKey, text, excerpt)
+            Marks.setNote(chapter, markKey, text, excerpt())
     }
 
     component GutterButton: Text {
@@ -62,7 +68,7 @@ Item {
 
     Row {
         objectName: "markGutter"
-        x: -root.gutter
+        x: root.gutterOnLeft ? -root.gutter : root.width + Theme.gap
         y: Theme.px(4)
         spacing: Theme.px(2)
         visible: root.markKey !== "" && (hover.hovered || root.bookmarked || root.editing)
@@ -72,7 +78,7 @@ Item {
             name: root.bookmarked ? "remove the bookmark" : "bookmark this paragraph"
             idle: root.bookmarked ? Theme.predictedOnLight : Theme.inkFaint
             visible: hover.hovered || root.bookmarked
-            onClicked: Marks.setBookmark(root.chapter, root.markKey, !root.bookmarked, root.excerpt)
+            onClicked: Marks.setBookmark(root.chapter, root.markKey, !root.bookmarked, root.excerpt())
         }
         GutterButton {
             objectName: "markNote"

@@ -142,7 +142,8 @@ Loader {
         MarkedBlock {
             chapter: root.chapter
             markKey: root.markKey
-            excerpt: (root.html[0] || "").replace(/<[^>]*>/g, "").replace(/&[#a-zA-Z0-9]+;/g, " ").slice(0, 120)
+            html: root.html[0] || ""
+            gutterOnLeft: -root.fullOffset >= gutter
             ReaderText {
                 objectName: "readerParagraph"
                 width: root.measure

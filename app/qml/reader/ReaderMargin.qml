@@ -1,6 +1,7 @@
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Reading
+import TpuCourse.Shell
 
 // The chapter's margin: the course's chip (numbers in the text follow it),
 // the contents, with the section being read marked, and the learner's

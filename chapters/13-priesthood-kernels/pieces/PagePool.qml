@@ -16,13 +16,11 @@ ColumnLayout {
     property int lit: -1               // the sequence pointed at, or -1
     spacing: Theme.gap
 
-    // pool index -> [sequence, logical page], for the hover caption.
-    readonly property var where: {
-        const out = {}
-        for (let s = 0; s < sequences.length; ++s)
-            for (let p = 0; p < sequences[s].pages.length; ++p)
-                out[sequences[s].pages[p]] = [s, p]
-        return out
+    // The sequence and logical page of pool slot `i`, for the hover caption;
+    // looked up when pointed at, not kept for every slot.
+    function where(i) {
+        const owner = i >= 0 && i < pool.length ? pool[i] : -1
+        return owner < 0 ? null : [owner, sequences[owner].pages.indexOf(i)]
     }
     property int hovered: -1           // the pool index under the pointer
 
@@ -77,7 +75,7 @@ ColumnLayout {
                 const p = point.position
                 const i = Math.floor(p.y / canvas.cell) * canvas.columns + Math.floor(p.x / canvas.cell)
                 root.hovered = i >= 0 && i < root.pool.length && p.x < canvas.columns * canvas.cell ? i : -1
-                root.lit = root.hovered >= 0 && root.where[root.hovered] ? root.where[root.hovered][0] : -1
+                root.lit = root.where(root.hovered) ? root.where(root.hovered)[0] : -1
             }
             onHoveredChanged: if (!hovered) { root.hovered = -1; root.lit = -1 }
         }
@@ -93,7 +91,7 @@ ColumnLayout {
         text: {
             if (!seq.pages.length)
                 return ""
-            const at = root.hovered >= 0 && root.where[root.hovered] ? root.where[root.hovered] : null
+            const at = root.where(root.hovered)
             const head = "sequence " + shown + " · " + seq.length + " tokens in " + seq.pages.length + " pages"
                          + (at ? " · this is its page " + at[1] + ", pool slot " + root.hovered : "")
             const first = seq.pages.slice(0, 24).join(", ")

@@ -2,6 +2,9 @@
 // decode attention over a paged cache.
 #include "livenumbers_detail.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <tpusim/decode_attention.h>
 #include <tpusim/quantized_matmul.h>
 
@@ -32,28 +35,22 @@ Value unpublishedRate(const tpusim::Chip &chip, tpusim::QuantScheme scheme)
     return v;
 }
 
+// Whether `field` is one of a comma-separated list such as "time, bound".
+bool listed(std::string_view list, const std::string &field)
+{
+    for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t end = std::min(list.find(", ", at), list.size());
+        if (list.substr(at, end - at) == field)
+            return true;
+        at = end + 2;
+    }
+    return false;
+}
+
 std::vector<std::int64_t> lengths(const Args &a)
 {
-    std::vector<std::int64_t> out;
     const std::string text = a.text("context");
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-        if (ec != std::errc() || end != part.data() + part.size() || v < 1)
-            throw PlaceholderError("\"context=" + text + "\" is not a length such as 4096 or a list such as 512,4096.");
-        out.push_back(v);
-    }
-    if (a.has("batch")) {
-        const std::int64_t batch = a.integer("batch");
-        if (out.size() == 1)
-            out.assign(static_cast<std::size_t>(batch), out.front());
-        else if (static_cast<std::int64_t>(out.size()) != batch)
-            throw PlaceholderError("\"batch=" + a.text("batch") + "\" does not match the " +
-                                   std::to_string(out.size()) + " lengths in \"context=\".");
-    }
-    return out;
+    return named([&] { return tpusim::parse_context(text, a.has("batch") ? a.integer("batch") : 0); });
 }
 
 } // namespace
@@ -78,8 +75,8 @@ Value resolveQuantizedMatmul(const Placeholder &p, const tpusim::Chip &chip)
     static const char *fields =
         "time, call_time, hbm_bytes, weight_bytes, scale_bytes, saved, speedup, mxu_rate, intensity, bound";
     if (!rate.published()) {
-        if (f != "time" && f != "call_time" && f != "hbm_bytes" && f != "weight_bytes" && f != "scale_bytes" &&
-            f != "saved" && f != "speedup" && f != "mxu_rate" && f != "intensity" && f != "bound")
+        // A misspelt field is still the text's mistake, whatever the chip.
+        if (!listed(fields, f))
             unknownField(p, fields);
         return unpublishedRate(chip, s.scheme);
     }

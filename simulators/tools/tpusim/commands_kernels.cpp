@@ -1,6 +1,5 @@
 // tpusim quantized-matmul, tpusim decode-attention
 #include <iostream>
-#include <sstream>
 
 #include "commands.h"
 #include "table.h"
@@ -15,21 +14,7 @@ namespace {
 std::vector<std::int64_t> context_list(const Args& args) {
     const std::string text = args.text("context", "");
     if (text.empty()) throw InputError("--context is required: one length (4096) or one per sequence (512,4096)");
-    std::vector<std::int64_t> out;
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) out.push_back(parse_int(part, "--context"));
-    for (const std::int64_t v : out)
-        if (v < 1) throw InputError("--context lengths must be at least 1 token (got " + std::to_string(v) + ")");
-    if (args.has("batch")) {
-        const std::int64_t batch = args.positive("batch");
-        if (out.size() == 1)
-            out.assign(static_cast<std::size_t>(batch), out.front());
-        else if (static_cast<std::int64_t>(out.size()) != batch)
-            throw InputError("--batch " + std::to_string(batch) + " does not match the " + std::to_string(out.size()) +
-                             " lengths given to --context");
-    }
-    return out;
+    return parse_context(text, args.has("batch") ? args.positive("batch") : 0);
 }
 
 void write_figures(Json& j, const char* key, const std::vector<Figure>& figures) {

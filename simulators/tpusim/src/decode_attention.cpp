@@ -1,6 +1,7 @@
 #include "tpusim/decode_attention.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -77,6 +78,31 @@ std::string shapes_text(const DecodeAttentionSpec& s, std::int64_t kv) {
 }
 
 }  // namespace
+
+std::vector<std::int64_t> parse_context(std::string_view text, std::int64_t batch) {
+    std::vector<std::int64_t> out;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        std::int64_t v = 0;
+        const char* first = text.data() + at;
+        const char* last = text.data() + end;
+        const auto [stop, ec] = std::from_chars(first, last, v);
+        if (ec != std::errc() || stop != last || v < 1)
+            throw InputError("\"" + std::string(text) +
+                             "\" is not a length such as 4096 or a list such as 512,4096 (each at least 1 token)");
+        out.push_back(v);
+        at = end + 1;
+    }
+    if (batch > 0) {
+        if (out.size() == 1)
+            out.assign(static_cast<std::size_t>(batch), out.front());
+        else if (static_cast<std::int64_t>(out.size()) != batch)
+            throw InputError("a batch of " + std::to_string(batch) + " does not match the " +
+                             std::to_string(out.size()) + " lengths given");
+    }
+    return out;
+}
 
 DecodeAttentionResult decode_attention(const Chip& chip, const DecodeAttentionSpec& s) {
     check(s);

@@ -16,6 +16,7 @@
 // array first and then runs attention on the copy.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tpusim/chips.h"
@@ -75,6 +76,11 @@ struct DecodeAttentionResult {
     std::vector<Figure> xla_stages;  // the predicted time of each XLA op
     Provenance provenance;
 };
+
+// The lengths of the sequences' caches from text: "4096" or "512,4096,1000".
+// With `batch` above 0, one length is repeated for every sequence and a list
+// must have `batch` entries. Throws InputError naming what is wrong.
+std::vector<std::int64_t> parse_context(std::string_view text, std::int64_t batch = 0);
 
 // Throws InputError for an empty or non-positive context, sizes below 1,
 // kv_heads that do not divide heads, a KV dtype other than bf16, f32, int8
