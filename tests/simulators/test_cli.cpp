@@ -263,6 +263,25 @@ TEST_CASE("tpusim collective: closed form against the hop-by-hop run, and its re
     CHECK_THAT(bad.out, Catch::Contains("axis 2 is not an axis of the 8x4 mesh"));
 }
 
+TEST_CASE("tpusim shard-layer: specs, collectives and whether they hide; its refusals", "[cli]") {
+    const Run r = run("shard-layer --chip v5e --mesh 16 --roles data --mode fsdp --batch 65536 --d-model 8192 "
+                      "--d-ff 32768");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("P(\"data\", None), P(\"data\", None), P(None, \"data\")"));
+    CHECK_THAT(r.out, Catch::Contains("all-gather W_out"));
+    CHECK_THAT(r.out, Catch::Contains("yes, under x @ W_in"));
+    CHECK_THAT(r.out, Catch::Contains("Compute-bound"));
+    const Run tp = run("shard-layer --chip v5e --mesh 16 --roles model --batch 8192 --d-model 8192 --d-ff 32768 "
+                       "--json");
+    CHECK(tp.status == 0);
+    CHECK_THAT(tp.out, Catch::Contains("\"strategy\":\"TP\""));
+    CHECK_THAT(tp.out, Catch::Contains("\"under\":null"));
+    const Run bad = run("shard-layer --chip v5e --mesh 16x16 --roles data,batch --batch 64 --d-model 64 --d-ff 64");
+    CHECK(bad.status == 2);
+    CHECK(lines(bad.out) == 1);
+    CHECK_THAT(bad.out, Catch::Contains("\"batch\" is not an axis role"));
+}
+
 TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     const std::string mlp = std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo";
     const Run r = run("ir cost '" + mlp + "' --chip v5e");

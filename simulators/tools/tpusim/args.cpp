@@ -12,7 +12,7 @@ namespace {
 // Options that never take a value.
 constexpr std::string_view bare_flags[] = {"json", "help", "full", "no-overlap", "timeline",
                                            "stepped", "transpose", "causal", "verify",
-                                           "unidirectional", "links"};
+                                           "unidirectional", "links", "overlap-tp"};
 
 bool is_bare_flag(std::string_view name) {
     return std::find(std::begin(bare_flags), std::end(bare_flags), name) != std::end(bare_flags);

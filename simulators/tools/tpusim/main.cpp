@@ -65,6 +65,11 @@ constexpr Subcommand subcommands[] = {
      "y = x @ w with x's row shards passed round a ring while each device multiplies: time, exposed transfer, "
      "against gathering first",
      "tpusim collective-matmul --m 8192 --k 8192 --n 32768 --devices 4 --chip v5e"},
+    {"shard-layer", tpusim::cli::cmd_shard_layer,
+     "one MLP block trained under DP, FSDP, TP or a mix on a mesh: PartitionSpecs, the collectives XLA "
+     "inserts, their bytes and whether a matmul hides them",
+     "tpusim shard-layer --chip v5e --mesh 16x16 --roles data,model --mode fsdp --batch 65536 --d-model 8192 "
+     "--d-ff 32768"},
     {"ir", tpusim::cli::cmd_ir,
      "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
