@@ -47,7 +47,7 @@ _tpusim() {
         decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype --full-grid" ;;
         collective) verbs="all-gather reduce-scatter all-reduce all-to-all permute"
             options="--mesh --axis --bytes --chunks --shift --unidirectional --links --trace" ;;
-        ir) verbs="decode ops cost xref"
+        ir) verbs="decode ops cost xref shardings"
             options="--format" ;;
         semaphores) options="--devices --trace --events" ;;
         fusion) verbs="mlp softmax attention layernorm" ;;

@@ -2,6 +2,7 @@
 # the fusion pass. The sample dumps are read from assets/ir-samples.
 add_executable(test_tpusim_ir
     test_ir_dot.cpp
+    test_ir_sharding.cpp
     test_ir_samples.cpp
     test_ir_parse.cpp
     test_ir_errors.cpp

@@ -282,6 +282,18 @@ TEST_CASE("tpusim shard-layer: specs, collectives and whether they hide; its ref
     CHECK_THAT(bad.out, Catch::Contains("\"batch\" is not an axis role"));
 }
 
+TEST_CASE("tpusim ir shardings: a real dump's shardings and groups in words", "[cli][corpus]") {
+    const Run r = run("ir shardings " + std::string(TPUSIM_IR_CORPUS) + "/xla_llama31_70b_bf16_16x8.hlo");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("2 groups of 64 devices, each running the collective among its own: "
+                                      "{0, 1, 2, …, 63}, {64, 65, 66, …, 127}."));
+    CHECK_THAT(r.out, Catch::Contains("One tile of f32[128,80,64,128] is f32[2,80,64,128] (5.0 MiB)"));
+    const Run json = run("ir shardings " + std::string(TPUSIM_IR_CORPUS) + "/xla_llama31_70b_bf16_16x8.hlo --json");
+    CHECK_THAT(json.out, Catch::Contains("\"tiles\":[64,1,1,1],\"replicas\":2,\"devices\":128"));
+    const Run none = run("ir shardings " + std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo");
+    CHECK_THAT(none.out, Catch::Contains("no sharding or replica_groups attributes in"));
+}
+
 TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     const std::string mlp = std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo";
     const Run r = run("ir cost '" + mlp + "' --chip v5e");

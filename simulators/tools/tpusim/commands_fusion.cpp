@@ -10,8 +10,6 @@
 
 namespace tpusim::cli {
 
-std::string read_dump(const std::string& path);  // commands_ir.cpp
-
 namespace {
 
 std::string members(const fusion::Graph& g, const fusion::Kernel& k) {

@@ -1,4 +1,4 @@
-// tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO
+// tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO (ir shardings FILE: commands_ir_sharding.cpp)
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -249,7 +249,8 @@ int cmd_ir(const Args& args) {
     if (verb == "ops") return ops(args);
     if (verb == "cost") return cost(args);
     if (verb == "xref") return xref(args);
-    throw InputError("tpusim ir takes decode FILE, ops FILE, cost HLO or xref JAXPR STABLEHLO HLO");
+    if (verb == "shardings") return ir_shardings(args);
+    throw InputError("tpusim ir takes decode FILE, ops FILE, cost HLO, xref JAXPR STABLEHLO HLO or shardings FILE");
 }
 
 }  // namespace tpusim::cli

@@ -71,7 +71,8 @@ constexpr Subcommand subcommands[] = {
      "tpusim shard-layer --chip v5e --mesh 16x16 --roles data,model --mode fsdp --batch 65536 --d-model 8192 "
      "--d-ff 32768"},
     {"ir", tpusim::cli::cmd_ir,
-     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H",
+     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H, "
+     "shardings FILE",
      "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
     {"semaphores", tpusim::cli::cmd_semaphores,
      "run per-device DMA/semaphore programs: deadlocks, races, nonzero semaphores",
