@@ -28,11 +28,13 @@ sys.path.insert(0, LABS)
 
 from common import irtext, record  # noqa: E402
 
-SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-6])_[a-z0-9_]+\.py$")
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-8])_[a-z0-9_]+\.py$")
 TPU = record.Backend("tpu", "TPU v5 lite", 1, "0.8.1", "0.8.1")
 CPU = record.Backend("cpu", "cpu", 1, "0.8.1", "0.8.1")
-KERNEL_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16"}
-LAB_COUNT = 16
+# The labs with --interpret: the kernel labs (Pallas interpret mode) and L17, L18 (XLA on
+# simulated CPU devices).
+INTERPRET_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16", "L17", "L18"}
+LAB_COUNT = 18
 GATES = {"L05": "G0", "L07": "G1", "L12": "G2", "L09": "G3", "L11": "G4", "L13": "G5"}
 
 
@@ -118,7 +120,7 @@ class Scripts(unittest.TestCase):
                 self.assertEqual(args.out, f"run-{lab}.json")
                 self.assertGreaterEqual(args.samples, 1)
                 self.assertGreaterEqual(args.warmup, 0)
-                self.assertEqual(hasattr(args, "interpret"), lab in KERNEL_LABS, "--interpret on kernel labs only")
+                self.assertEqual(hasattr(args, "interpret"), lab in INTERPRET_LABS, "--interpret where the lab has it")
 
     def test_gate_shapes_are_the_defaults(self):
         by_lab = {load(p).LAB: load(p) for p in lab_scripts()}
@@ -178,7 +180,7 @@ class LabPages(unittest.TestCase):
                 self.assertEqual(load(os.path.join(LABS, page["script"])).LAB, page["id"])
                 self.assertTrue(any(page["script"] in c for c in page["commands"]))
                 interpret = any("--interpret" in c for c in page["commands"])
-                self.assertEqual(interpret, page["id"] in KERNEL_LABS)
+                self.assertEqual(interpret, page["id"] in INTERPRET_LABS)
                 self.assertTrue(page["goal"] and page["checks"])
 
     def test_names_are_the_course_table_names(self):
@@ -215,7 +217,7 @@ class Records(unittest.TestCase):
                         self.assertIsNone(rec["timing"])
                         self.assertIsNone(rec["baseline"])
                         self.assertEqual((rec["platform"], rec["chip"]), ("cpu", "cpu"))
-                        self.assertIn(rec["lab"], KERNEL_LABS)
+                        self.assertIn(rec["lab"], INTERPRET_LABS)
                     else:
                         self.assertEqual(rec["platform"], "tpu")
                         self.assertEqual(rec["chip"], "v5e")
@@ -238,6 +240,21 @@ class Records(unittest.TestCase):
         l12 = recs["L12.json"]["extra"]
         self.assertIn("HloModule", l12["hloText"])
         self.assertEqual(set(l12["answers"]), {"fusionCount", "dots"})
+        l17 = recs["L17.json"]
+        self.assertEqual(set(l17["shapes"]), {"batch", "d_model", "d_ff", "devices"})
+        self.assertEqual([s["name"] for s in l17["extra"]["strategies"]], ["dp", "fsdp", "tp", "fsdp_tp"])
+        for s in l17["extra"]["strategies"]:
+            self.assertTrue({"name", "mesh", "specs", "collectives", "weightBytesPerDevice", "samples",
+                             "correctness"} <= set(s))
+            self.assertEqual(s["mesh"]["data"] * s["mesh"]["model"], l17["shapes"]["devices"])
+        self.assertNotIn("samples", recs["L17-interpret.json"]["extra"]["strategies"][0])
+        self.assertEqual(l17["timing"]["samples"], l17["extra"]["strategies"][0]["samples"])
+        l18 = recs["L18.json"]["extra"]
+        self.assertEqual(l18["scheduleFrom"], "tpu")
+        self.assertIn("latency_hiding_scheduler=false", l18["latencyHidingOff"]["libtpuInitArgs"])
+        self.assertTrue(l18["latencyHidingOff"]["samples"])
+        self.assertEqual(recs["L18-interpret.json"]["extra"]["scheduleFrom"], "cpu")
+        self.assertNotIn("latencyHidingOff", recs["L18-interpret.json"]["extra"])
         up = recs["L13.json"]["extra"]["upstream"]
         self.assertRegex(up["url"], r"^https://github\.com/[^/]+/[^/]+/pull/[0-9]+$")
         self.assertRegex(up["commit"], r"^[0-9a-f]{40}$")
@@ -566,6 +583,154 @@ class IrText(unittest.TestCase):
         self.assertEqual(fusions[0]["ops"], {"dot": 1, "tanh": 1})
         (dot,) = irtext.hlo_dots(mk.EXAMPLE_HLO)
         self.assertEqual((dot["outputShape"], dot["flops"], dot["agrees"]), ([256, 1024], 2 * 256 * 1024 * 512, True))
+
+
+class ShardAndSchedule(unittest.TestCase):
+    """L17 and L18 read XLA's optimized HLO: their readers on text in the form XLA
+    prints, and their command lines (TPU and --interpret defaults)."""
+
+    L17_HLO = """HloModule jit_train_step_fsdp, is_scheduled=true, entry_computation_layout={(bf16[512,16384]{1,0})->bf16[]}
+
+%add.clone (x.1: f32[], y.1: f32[]) -> f32[] {
+  %x.1 = f32[] parameter(0)
+  %y.1 = f32[] parameter(1)
+  ROOT %add.2 = f32[] add(f32[] %x.1, f32[] %y.1)
+}
+
+%async_computation (param_0: bf16[4096,16384]) -> bf16[512,16384] {
+  %param_0 = bf16[4096,16384]{1,0} parameter(0)
+  ROOT %reduce-scatter.1 = bf16[512,16384]{1,0} reduce-scatter(bf16[4096,16384]{1,0} %param_0), channel_id=3, replica_groups=[1,8]<=[8], use_global_device_ids=true, dimensions={0}, to_apply=%add.clone
+}
+
+%fused_computation (param_0.1: f32[2048,4096]) -> f32[] {
+  %param_0.1 = f32[2048,4096]{1,0} parameter(0)
+  %constant.1 = f32[] constant(0)
+  %reduce.1 = f32[] reduce(f32[2048,4096]{1,0} %param_0.1, f32[] %constant.1), dimensions={0,1}, to_apply=%add.clone
+  ROOT %all-reduce.1 = f32[] all-reduce(f32[] %reduce.1), channel_id=4, replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=%add.clone
+}
+
+ENTRY %main.61_spmd (param.1: bf16[512,16384], param.2: bf16[4096,16384], param.3: f32[2048,4096]) -> (bf16[4096,16384], bf16[512,16384], f32[]) {
+  %param.1 = bf16[512,16384]{1,0:T(8,128)(2,1)} parameter(0)
+  %all-gather-start = (bf16[512,16384]{1,0:T(8,128)(2,1)}, bf16[4096,16384]{1,0:T(8,128)(2,1)}) all-gather-start(bf16[512,16384]{1,0:T(8,128)(2,1)} %param.1), channel_id=1, replica_groups=[1,8]<=[8], dimensions={0}, use_global_device_ids=true
+  %param.2 = bf16[4096,16384]{1,0} parameter(1)
+  %reduce-scatter-start = ((bf16[4096,16384]{1,0}), bf16[512,16384]{1,0}) async-start(bf16[4096,16384]{1,0} %param.2), calls=%async_computation
+  %all-gather-done = bf16[4096,16384]{1,0:T(8,128)(2,1)} all-gather-done((bf16[512,16384]{1,0:T(8,128)(2,1)}, bf16[4096,16384]{1,0:T(8,128)(2,1)}) %all-gather-start)
+  %reduce-scatter-done = bf16[512,16384]{1,0} async-done(((bf16[4096,16384]{1,0}), bf16[512,16384]{1,0}) %reduce-scatter-start), calls=%async_computation
+  %param.3 = f32[2048,4096]{1,0} parameter(2)
+  %fusion.1 = f32[] fusion(f32[2048,4096]{1,0} %param.3), kind=kInput, calls=%fused_computation
+  %collective-permute = bf16[128,8192]{1,0} collective-permute(bf16[128,8192]{1,0} %slice.2), channel_id=5, source_target_pairs={{0,1},{1,2},{2,0}}
+  ROOT %tuple = (bf16[4096,16384]{1,0}, bf16[512,16384]{1,0}, f32[]) tuple(%all-gather-done, %reduce-scatter-done, %fusion.1)
+}
+"""
+
+    # Chapter 4's exercise, with two fused bodies and a synchronous gather added.
+    L18_HLO = """HloModule jit_train_step, is_scheduled=true
+
+%fused_computation.31 (p0: bf16[2048,8192], p1: bf16[8192,8192]) -> bf16[2048,8192] {
+  %p0 = bf16[2048,8192]{1,0} parameter(0)
+  %p1 = bf16[8192,8192]{1,0} parameter(1)
+  ROOT %convolution.1 = bf16[2048,8192]{1,0} convolution(bf16[2048,8192]{1,0} %p0, bf16[8192,8192]{1,0} %p1), dim_labels=bf_io->bf
+}
+
+%fused_computation.34 (p0.2: f32[8192]) -> f32[8192] {
+  %p0.2 = f32[8192]{0:S(1)} parameter(0)
+  ROOT %negate.1 = f32[8192]{0} negate(f32[8192]{0} %p0.2)
+}
+
+ENTRY %main.1 () -> bf16[128,8192] {
+  %all-gather-start.4 = (bf16[512,8192], bf16[8192,8192]) all-gather-start(%w2.shard), dimensions={0}, replica_groups=[1,16]<=[16]
+  %copy-start.2 = (bf16[2048,8192]{1,0:S(1)}, bf16[2048,8192]{1,0}, u32[]) copy-start(%h1)
+  %fusion.31 = bf16[2048,8192] fusion(%h0, %w1), kind=kOutput, calls=%fused_computation.31
+  %copy-done.2 = bf16[2048,8192]{1,0:S(1)} copy-done(%copy-start.2)
+  %all-gather-done.4 = bf16[8192,8192] all-gather-done(%all-gather-start.4)
+  %fusion.32 = bf16[2048,8192] fusion(%copy-done.2, %all-gather-done.4), kind=kOutput, calls=%fused_computation.32
+  %all-reduce-start.5 = f32[8192] all-reduce-start(%fusion.30), replica_groups=[1,16]<=[16], to_apply=%add
+  %all-reduce-done.5 = f32[8192] all-reduce-done(%all-reduce-start.5)
+  %collective-permute-start.6 = (bf16[128,8192], bf16[128,8192], u32[], u32[]) collective-permute-start(%slice.9), source_target_pairs={{0,1},{1,2},{15,0}}
+  %fusion.34 = f32[8192] fusion(%all-reduce-done.5, %fusion.32), kind=kLoop, calls=%fused_computation.34
+  %fusion.35 = bf16[2048,8192] fusion(%fusion.32, %fusion.34), kind=kLoop, calls=%fused_computation.35
+  %collective-permute-done.6 = bf16[128,8192] collective-permute-done(%collective-permute-start.6)
+  ROOT %all-gather.7 = bf16[8192,8192] all-gather(%w3.shard), dimensions={0}, replica_groups=[1,16]<=[16]
+}
+"""
+
+    def test_l17_reads_every_collective_once(self):
+        m = load(os.path.join(LABS, "l17_shard_layer.py"))
+        got = {c["name"]: c for c in m.hlo_collectives(self.L17_HLO)}
+        self.assertEqual(set(got), {"all-reduce.1", "all-gather-start", "reduce-scatter-start", "collective-permute"})
+        ag = got["all-gather-start"]
+        self.assertEqual((ag["kind"], ag["async"], ag["done"], ag["resultType"], ag["shape"], ag["elementType"]),
+                         ("all-gather", True, "all-gather-done", "bf16[4096,16384]", [4096, 16384], "bf16"))
+        self.assertEqual((ag["bytes"], ag["operandBytes"], ag["replicaGroups"]), (4096 * 16384 * 2, 512 * 16384 * 2,
+                                                                                  "[1,8]<=[8]"))
+        rs = got["reduce-scatter-start"]
+        self.assertEqual((rs["op"], rs["kind"], rs["done"], rs["bytes"], rs["operandBytes"], rs["replicaGroups"]),
+                         ("async-start(reduce-scatter)", "reduce-scatter", "reduce-scatter-done", 512 * 16384 * 2,
+                          4096 * 16384 * 2, "[1,8]<=[8]"))
+        ar = got["all-reduce.1"]
+        self.assertEqual((ar["async"], ar["inFusion"], ar["bytes"], ar["shape"], ar["replicaGroups"]),
+                         (False, True, 4, [], "{{0,1,2,3,4,5,6,7}}"))
+        cp = got["collective-permute"]
+        self.assertEqual((cp["sourceTargetPairs"], cp["replicaGroups"]), ("{{0,1},{1,2},{2,0}}", None))
+        self.assertEqual(m.module_name(self.L17_HLO), "jit_train_step_fsdp")
+
+    def test_l17_meshes_specs_and_arguments(self):
+        m = load(os.path.join(LABS, "l17_shard_layer.py"))
+        self.assertEqual([m.mesh_shape(s, 8, 2) for s in m.STRATEGIES], [(8, 1), (8, 1), (1, 8), (4, 2)])
+        self.assertEqual([m.spec_text(s) for s in m.SPECS["fsdp"]], ['P("data", None)', 'P("data", None)',
+                                                                    'P(None, "data")'])
+        self.assertEqual(m.spec_text(()), "P()")
+        self.assertEqual(m.split_problems("fsdp_tp", 8, 2, 16384, 4096, 16384), [])
+        self.assertTrue(m.split_problems("fsdp_tp", 8, 3, 16384, 4096, 16384))
+        self.assertTrue(m.split_problems("tp", 8, 2, 16, 12, 64))  # D = 12 does not split 8 ways
+        a = m.parse_args([])
+        self.assertEqual((a.batch, a.d_model, a.d_ff, a.dtype, a.strategies), (16384, 4096, 16384, "bf16",
+                                                                                list(m.STRATEGIES)))
+        a = m.parse_args(["--interpret", "--strategies", "tp,dp,tp"])
+        self.assertEqual((a.batch, a.d_model, a.d_ff, a.devices, a.strategies), (256, 256, 1024, 8, ["tp", "dp"]))
+        for s in (m.STRATEGIES):
+            self.assertEqual(m.split_problems(s, 8, 2, a.batch, a.d_model, a.d_ff), [])
+        with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+            m.parse_args(["--strategies", "dp,pp"])
+
+    def test_l18_pairs_starts_with_dones(self):
+        m = load(os.path.join(LABS, "l18_schedule.py"))
+        r = m.read_schedule(self.L18_HLO)
+        self.assertEqual((r["module"], r["isScheduled"]), ("jit_train_step", True))
+        pairs = {p["start"]: p for p in r["asyncPairs"]}
+        self.assertEqual(list(pairs), ["all-gather-start.4", "copy-start.2", "all-reduce-start.5",
+                                       "collective-permute-start.6"])
+        ag = pairs["all-gather-start.4"]
+        self.assertEqual((ag["done"], ag["kind"], ag["between"], ag["exposed"], ag["resultType"], ag["bytes"]),
+                         ("all-gather-done.4", "all-gather", 3, False, "bf16[8192,8192]", 8192 * 8192 * 2))
+        self.assertEqual(ag["compute"], [{"name": "fusion.31", "op": "fusion", "kind": "kOutput", "matmul": True}])
+        self.assertEqual(ag["betweenOps"], {"copy-start": 1, "fusion": 1, "copy-done": 1})
+        cp = pairs["copy-start.2"]
+        self.assertEqual((cp["kind"], cp["between"], cp["memorySpace"], cp["exposed"]), ("copy", 1, 1, False))
+        self.assertTrue(pairs["all-reduce-start.5"]["exposed"])
+        self.assertEqual(pairs["all-reduce-start.5"]["between"], 0)
+        perm = pairs["collective-permute-start.6"]
+        self.assertEqual([(c["name"], c["matmul"]) for c in perm["compute"]], [("fusion.34", False),
+                                                                                ("fusion.35", False)])
+        self.assertEqual(r["exposedPairs"], 1)
+        self.assertEqual([(s["name"], s["position"]) for s in r["syncCollectives"]], [("all-gather.7", 12)])
+        # S(1) on the copy's two instructions; the fused body's parameter is not counted.
+        self.assertEqual((r["s1Count"], r["memorySpaceCounts"]), (2, {"1": 2}))
+
+    def test_l18_arguments_and_the_child_run(self):
+        m = load(os.path.join(LABS, "l18_schedule.py"))
+        a = m.parse_args([])
+        self.assertEqual((a.batch, a.d_model, a.layers, a.child), (16384, 8192, 4, None))
+        i = m.parse_args(["--interpret"])
+        self.assertEqual((i.batch, i.d_model, i.layers, i.devices), (256, 256, 3, 8))
+        # The child repeats the run's sizes and sampling, and writes only where it is told.
+        a = m.parse_args(["--layers", "6", "--samples", "5", "--seed", "3", "--profile", "p", "--out", "r.json"])
+        c = m.parse_args(m.child_argv(a, "/tmp/x.json"))
+        self.assertEqual((c.batch, c.d_model, c.layers, c.samples, c.seed, c.child, c.profile, c.interpret),
+                         (16384, 8192, 6, 5, 3, "/tmp/x.json", None, False))
+        self.assertEqual(m.LHS_OFF, "--xla_tpu_enable_latency_hiding_scheduler=false")
+        with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+            m.parse_args(["--interpret", "--child", "x.json"])
 
 
 if __name__ == "__main__":

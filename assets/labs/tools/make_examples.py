@@ -33,6 +33,8 @@ TPU = record.Backend("tpu", "TPU v5 lite", 1, JAX_VERSION, JAX_VERSION)
 TPU4 = record.Backend("tpu", "TPU v5 lite", 4, JAX_VERSION, JAX_VERSION)
 CPU = record.Backend("cpu", "cpu", 1, JAX_VERSION, JAX_VERSION)
 CPU4 = record.Backend("cpu", "cpu", 4, JAX_VERSION, JAX_VERSION)
+TPU8 = record.Backend("tpu", "TPU v5 lite", 8, JAX_VERSION, JAX_VERSION)
+CPU8 = record.Backend("cpu", "cpu", 8, JAX_VERSION, JAX_VERSION)
 
 SCRIPTS = {
     "L01": "l01_repo.py", "L02": "l02_trace.py", "L03": "l03_lower.py", "L04": "l04_fusion_forensics.py",
@@ -40,6 +42,7 @@ SCRIPTS = {
     "L08": "l08_layouts.py", "L09": "l09_streaming_attention.py", "L10": "l10_ring_all_gather.py",
     "L11": "l11_collective_matmul.py", "L12": "l12_narrate_dump.py", "L13": "l13_capstone.py",
     "L14": "l14_flash_backward.py", "L15": "l15_quantized_matmul.py", "L16": "l16_paged_decode.py",
+    "L17": "l17_shard_layer.py", "L18": "l18_schedule.py",
 }
 
 
@@ -127,6 +130,100 @@ def program_entries(kind: str) -> list[dict[str, Any]]:
                       "costAnalysis": {"flops": 1.0e6, "bytesAccessed": 4.2e6}})
         out.append(e)
     return out
+
+
+def _bytes(shape: list[int], etype: str = "bf16") -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n * {"bf16": 2, "f32": 4}[etype]
+
+
+def _type(shape: list[int], etype: str = "bf16") -> str:
+    return f"{etype}[{','.join(str(d) for d in shape)}]"
+
+
+def l17_strategies(b: int, d: int, f: int, n: int, model: int, tpu: bool) -> list[dict[str, Any]]:
+    """L17's per-strategy extras for an example: the collectives the chapter's table
+    expects, in the form the script records them (async on a TPU, synchronous on the CPU)."""
+    data = n // model
+    every = f"[1,{n}]<=[{n}]"
+    along_data = f"[{model},{data}]<=[{data},{model}]T(1,0)"
+    along_model = f"[{data},{model}]<=[{n}]"
+    loss = ("all-reduce", [], [], every, "f32")
+    plans = {
+        "dp": ((n, 1), ("P(\"data\", None)", "P()", "P()"), 2 * d * f,
+               [("all-reduce", [d, f], [d, f], every, "bf16"), ("all-reduce", [f, d], [f, d], every, "bf16"), loss]),
+        "fsdp": ((n, 1), ("P(\"data\", None)", "P(\"data\", None)", "P(None, \"data\")"), 2 * d * f // n,
+                 [("all-gather", [d, f], [d // n, f], every, "bf16"), ("all-gather", [f, d], [f, d // n], every, "bf16"),
+                  ("reduce-scatter", [f, d // n], [f, d], every, "bf16"),
+                  ("reduce-scatter", [d // n, f], [d, f], every, "bf16"), loss]),
+        "tp": ((1, n), ("P(None, \"model\")", "P(None, \"model\")", "P(\"model\", None)"), 2 * d * f // n,
+               [("all-gather", [b, d], [b, d // n], every, "bf16"), ("reduce-scatter", [b, d // n], [b, d], every, "bf16"),
+                ("all-gather", [b, d], [b, d // n], every, "bf16"), loss]),
+        "fsdp_tp": ((data, model), ("P(\"data\", \"model\")", "P(\"data\", \"model\")", "P(\"model\", \"data\")"),
+                    2 * d * f // n,
+                    [("all-gather", [b // data, d], [b // data, d // model], along_model, "bf16"),
+                     ("all-gather", [d, f // model], [d // data, f // model], along_data, "bf16"),
+                     ("all-gather", [f // model, d], [f // model, d // data], along_data, "bf16"),
+                     ("reduce-scatter", [b // data, d // model], [b // data, d], along_model, "bf16"),
+                     ("all-gather", [b // data, d], [b // data, d // model], along_model, "bf16"),
+                     ("reduce-scatter", [f // model, d // data], [f // model, d], along_data, "bf16"),
+                     ("reduce-scatter", [d // data, f // model], [d, f // model], along_data, "bf16"), loss]),
+    }
+    medians = {"dp": 1.31e-2, "fsdp": 1.38e-2, "tp": 1.62e-2, "fsdp_tp": 1.46e-2}
+    g_in_rms, g_out_rms = 0.6 * (d / f) ** 0.5 / b ** 0.5, 0.6 / b ** 0.5
+    out = []
+    for name, ((md, mm), (sx, si, so), weights, colls) in plans.items():
+        entries = []
+        for i, (kind, shape, operand, groups, etype) in enumerate(colls):
+            start = kind + "-start" if kind != "reduce-scatter" else "async-start(reduce-scatter)"
+            sync = not tpu or not shape  # the scalar loss is summed in one synchronous all-reduce here
+            entries.append({
+                "name": f"{kind}.{i + 1}" if sync else f"{kind}-start.{i + 1}",
+                "op": kind if sync else start, "kind": kind, "async": not sync,
+                "done": None if sync else f"{kind}-done.{i + 1}",
+                "computation": "main.61_spmd", "inFusion": False,
+                "resultType": _type(shape, etype), "shape": shape, "elementType": etype,
+                "bytes": _bytes(shape, etype), "operandBytes": _bytes(operand, etype), "replicaGroups": groups})
+        checks = {"loss": record.Correctness("the loss in float32 at HIGHEST precision on one device",
+                                             2.0e-5, 1.1e-5, 0.0, 2.0 ** -6, True).to_json(),
+                  "gradWIn": record.Correctness("gradWIn in float32 at HIGHEST precision on one device",
+                                                0.021 * g_in_rms, 0.61, 2.0 ** -4 * g_in_rms, 2.0 ** -6, True).to_json(),
+                  "gradWOut": record.Correctness("gradWOut in float32 at HIGHEST precision on one device",
+                                                 0.019 * g_out_rms, 0.57, 2.0 ** -4 * g_out_rms, 2.0 ** -6,
+                                                 True).to_json()}
+        entry: dict[str, Any] = {
+            "name": name, "mesh": {"data": md, "model": mm}, "specs": {"x": sx, "w_in": si, "w_out": so},
+            "module": f"jit_train_step_{name}", "collectives": entries, "weightBytesPerDevice": 2 * weights,
+            "correctness": record.Correctness("the loss and both gradients in float32 at HIGHEST precision on one "
+                                              "device", 0.019 * g_out_rms, 0.61, 2.0 ** -4 * g_out_rms, 2.0 ** -6,
+                                              True).to_json(),
+            "checks": checks}
+        if tpu:
+            entry["samples"] = samples(medians[name])
+        entry["hlo"] = "(abridged in this example)"
+        out.append(entry)
+    return out
+
+
+def l18_pairs(d: int, layers: int, hidden: bool) -> list[dict[str, Any]]:
+    """L18's async pairs for an example: one weight gather per layer, the first with nothing
+    before it to hide under, the others behind the previous layer's matmul when hidden."""
+    pairs = []
+    position = 2
+    for layer in range(layers):
+        between = hidden and layer > 0
+        compute = ([{"name": f"fusion.{layer}", "op": "fusion", "kind": "kOutput", "matmul": True}]
+                   if between else [])
+        pairs.append({
+            "start": f"all-gather-start.{layer}", "done": f"all-gather-done.{layer}", "op": "all-gather-start",
+            "kind": "all-gather", "computation": "main.23_spmd", "startPosition": position,
+            "donePosition": position + 1 + len(compute), "resultType": _type([d, d]), "bytes": _bytes([d, d]),
+            "memorySpace": 0, "between": len(compute), "betweenOps": {"fusion": 1} if between else {},
+            "compute": compute, "exposed": not between})
+        position += 3 + len(compute)
+    return pairs
 
 
 def examples() -> list[tuple[str, dict[str, Any]]]:
@@ -292,7 +389,61 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
         timing=None, baseline=None, correctness=record.Correctness(pd_ref, 1.3e-3, 2.5e-2, 2.0 ** -5 * 0.086, 2.0 ** -7, True),
         extra={"lengths": [512, 305, 134], "pageSize": 128, "headDim": 128, "pagesRead": (4 + 3 + 2) * 2,
                "kvBytes": 2 * (512 + 384 + 256) * 2 * 128 * 2})
+    sl = {"batch": 16384, "d_model": 4096, "d_ff": 16384, "devices": 8}
+    sl_ref = "each strategy's loss and gradients against the same step on one device in float32 at HIGHEST precision"
+    sl_tol = 2.0 ** -4 * 0.6 / 16384 ** 0.5
+    add("L17.json", "L17", TPU8, False, dtype="bf16", shapes=sl, timing=timing(1.31e-2), baseline=None,
+        correctness=record.Correctness(sl_ref, 0.019 * 0.6 / 16384 ** 0.5, 0.61, sl_tol, 2.0 ** -6, True),
+        extra={"strategies": l17_strategies(16384, 4096, 16384, 8, 2, tpu=True), "activation": "gelu",
+               "learningRate": 0.1, "weightBytes": 2 * 4096 * 16384 * 2})
+    sl_tol = 2.0 ** -4 * 0.6 / 256 ** 0.5
+    add("L17-interpret.json", "L17", CPU8, True, dtype="bf16",
+        shapes={"batch": 256, "d_model": 256, "d_ff": 1024, "devices": 8}, timing=None, baseline=None,
+        correctness=record.Correctness(sl_ref, 0.019 * 0.6 / 256 ** 0.5, 0.48, sl_tol, 2.0 ** -6, True),
+        extra={"strategies": l17_strategies(256, 256, 1024, 8, 2, tpu=False), "activation": "gelu",
+               "learningRate": 0.1, "weightBytes": 2 * 256 * 1024 * 2})
+    sched_ref = "the chain in float32 at HIGHEST precision on one device"
+    on = l18_pairs(8192, 4, hidden=True)
+    off = l18_pairs(8192, 4, hidden=False)
+    add("L18.json", "L18", TPU8, False, dtype="bf16", shapes={"batch": 16384, "d_model": 8192, "layers": 4,
+                                                              "devices": 8},
+        timing=timing(7.3e-3), baseline=None,
+        correctness=record.Correctness(sched_ref + ", under both configurations", 1.9e-2, 3.1e-2, 2.0 ** -4 * 0.98,
+                                       2.0 ** -6, True),
+        extra={"scheduleFrom": "tpu", "module": "jit_fsdp_chain", "isScheduled": True, "asyncPairs": on,
+               "exposedPairs": sum(p["exposed"] for p in on), "syncCollectives": [], "s1Count": 2,
+               "memorySpaceCounts": {"1": 2}, "weightSpec": 'P("fsdp", None)', "activationSpec": 'P("fsdp", None)',
+               "hlo": "(abridged in this example)", "libtpuInitArgs": "",
+               "latencyHidingOff": {"module": "jit_fsdp_chain", "isScheduled": True, "asyncPairs": off,
+                                    "exposedPairs": sum(p["exposed"] for p in off), "syncCollectives": [],
+                                    "s1Count": 2, "memorySpaceCounts": {"1": 2}, "hlo": "(abridged in this example)",
+                                    "method": timing(1.0).method, "warmup": 3, "samples": samples(1.02e-2),
+                                    "correctness": record.Correctness(sched_ref, 1.9e-2, 3.1e-2, 2.0 ** -4 * 0.98,
+                                                                      2.0 ** -6, True).to_json(),
+                                    "libtpuInitArgs": "--xla_tpu_enable_latency_hiding_scheduler=false"},
+               "ratioOffToDefault": 1.02e-2 / 7.3e-3})
+    cpu_note = _load(os.path.join(LABS_DIR, SCRIPTS["L18"])).CPU_NOTE
+    add("L18-interpret.json", "L18", CPU8, True, dtype="bf16",
+        shapes={"batch": 256, "d_model": 256, "layers": 3, "devices": 8}, timing=None, baseline=None,
+        correctness=record.Correctness(sched_ref, 1.5e-2, 2.7e-2, 2.0 ** -4 * 0.97, 2.0 ** -6, True),
+        extra={"scheduleFrom": "cpu", "module": "jit_fsdp_chain", "isScheduled": True, "asyncPairs": [],
+               "exposedPairs": 0,
+               "syncCollectives": [{"name": f"all-gather.{i}", "op": "all-gather", "computation": "main.23_spmd",
+                                    "position": 2 + 3 * i, "resultType": "bf16[256,256]", "bytes": 256 * 256 * 2}
+                                   for i in range(3)],
+               "s1Count": 0, "memorySpaceCounts": {}, "weightSpec": 'P("fsdp", None)',
+               "activationSpec": 'P("fsdp", None)', "hlo": "(abridged in this example)", "scheduleNote": cpu_note})
     return ex
+
+
+def _load(path: str) -> Any:
+    """A lab script as a module (they import without JAX)."""
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def write_all(out_dir: str) -> list[str]:
