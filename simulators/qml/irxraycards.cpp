@@ -54,6 +54,13 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
     return card;
 }
 
+QVariantMap shardingCard(const tpusim::ir::ShardingSite &site)
+{
+    return {{"form", qs(std::string(tpusim::ir::sharding_form_name(site.form)))}, {"text", qs(site.text)},
+            {"decoded", site.decoded}, {"meaning", qs(site.meaning)}, {"line", site.position.line},
+            {"column", site.position.column}};
+}
+
 QVariantMap kernelCard(const tpusim::fusion::HloKernel &k)
 {
     return {{"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},

@@ -9,6 +9,7 @@
 #include <tpusim/ir.h>
 #include <tpusim/fusion.h>
 #include <tpusim/ir_dot.h>
+#include <tpusim/ir_sharding.h>
 
 // What the IR x-ray shows of one op, as QVariant maps: a dot_general
 // decoded, and an optimized HLO's kernels costed. Thin: every figure is
@@ -34,6 +35,10 @@ struct HloKernelTable
 // {name, kind, opcode, line, runs, loop, flops, flopsText, uncosted,
 //  uncostedReason, readText, writtenText, engine, timeS, time, bound}.
 QVariantMap kernelCard(const tpusim::fusion::HloKernel &kernel);
+
+// {form ("sharding", "mhlo.sharding", "sdy.sharding", "replica_groups"),
+//  text, decoded, meaning, line, column}: one attribute read out.
+QVariantMap shardingCard(const tpusim::ir::ShardingSite &site);
 
 HloKernelTable hloKernels(const tpusim::ir::Module &module, int lineCount, const QString &chipId);
 

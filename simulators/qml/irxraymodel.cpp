@@ -44,6 +44,7 @@ struct PaneParse
     std::vector<int> dotLastLine;  // per dot: the line its op ends on
     std::vector<int> owner;
     int opCount = 0;
+    std::vector<ir::ShardingSite> shardings;  // read from the text, parsed or not
 };
 
 struct XrayParse
@@ -94,6 +95,7 @@ std::vector<std::string> splitLines(const std::string &text)
 void parsePane(PaneParse &pane, ir::Format format)
 {
     pane.lines = splitLines(pane.text);
+    pane.shardings = ir::find_shardings(pane.text);
     try {
         pane.module = ir::parse(pane.text, format);
     } catch (const ir::ParseError &e) {
@@ -354,10 +356,16 @@ void IrXrayModel::convert()
             for (int line = std::max(first, 1); line <= std::min<int>(last, static_cast<int>(dotOf.size())); ++line)
                 dotOf[static_cast<std::size_t>(line - 1)] = static_cast<int>(d);
         }
+        std::vector<int> shardingOf(p.lines.size(), -1);
+        for (std::size_t k = p.shardings.size(); k-- > 0;)
+            if (const int line = p.shardings[k].position.line; line >= 1 && line <= static_cast<int>(shardingOf.size()))
+                shardingOf[static_cast<std::size_t>(line - 1)] = static_cast<int>(k);
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
                                    {"present", p.present}, {"origin", qs(p.origin)},
                                    {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
                                    {"dotOf", simqml::list(dotOf)}, {"dotCount", static_cast<int>(p.dots.size())},
+                                   {"shardingOf", simqml::list(shardingOf)},
+                                   {"shardingCount", static_cast<int>(p.shardings.size())},
                                    {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
                                    {"errorColumn", p.errorColumn}});
@@ -441,6 +449,17 @@ QVariant IrXrayModel::dotAt(int pane, int index) const
         return {};
     const auto d = static_cast<std::size_t>(index);
     return simqml::dotCard(p.dots[d], p.dotLastLine[d], m_chip);
+}
+
+QVariantList IrXrayModel::shardingsAt(int pane, int line) const
+{
+    QVariantList out;
+    if (!m_current || pane < 0 || pane >= static_cast<int>(layers.size()))
+        return out;
+    for (const ir::ShardingSite &site : m_current->panes[static_cast<std::size_t>(pane)].shardings)
+        if (site.position.line == line)
+            out.append(simqml::shardingCard(site));
+    return out;
 }
 
 QVariant IrXrayModel::kernelAt(int line) const

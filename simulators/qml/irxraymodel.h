@@ -26,7 +26,8 @@ class IrXrayModel : public QObject
     QML_ELEMENT
     // Three panes in stack order: [{layer: "jaxpr"|"stablehlo"|"hlo", origin,
     //  lines: [text], columns (the longest line), owner: [link index or -1 per line], dotOf: [dot index
-    //  or -1 per line], dotCount, opCount, error, errorLine, errorColumn}].
+    //  or -1 per line], dotCount, shardingOf: [a sharding's index or -1 per line], shardingCount,
+    //  opCount, error, errorLine, errorColumn}].
     //  They change only when dumps load: a large dump's lines are costly to
     //  hand to QML, so what depends on the chip is in `prices`.
     Q_PROPERTY(QVariantList panes READ panes NOTIFY parsed)
@@ -79,6 +80,9 @@ public:
     // The costed kernel (see simqml::HloKernelTable) that a line of the HLO
     // pane belongs to on the current chip, or undefined.
     Q_INVOKABLE QVariant kernelAt(int line) const;
+    // The shardings and replica groups a line of a pane prints, read out
+    // (simqml::shardingCard); a pane's `shardingOf` says which lines have any.
+    Q_INVOKABLE QVariantList shardingsAt(int pane, int line) const;
 
 signals:
     void parsed();  // the panes or links changed

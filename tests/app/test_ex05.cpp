@@ -10,6 +10,7 @@
 #include <tpusim/fusion.h>
 #include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
+#include <tpusim/ir_sharding.h>
 #include <tpusim/ir_xref.h>
 #include <tpusim/provenance.h>
 #include <tpusim/roofline.h>
@@ -616,4 +617,41 @@ TEST_CASE("EX05 opens a dump of 118,766 chained dots and decodes any of them", "
     REQUIRE(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")));
     WAIT_VERIFY(shown(shell, "ex05DotTime").startsWith(QStringLiteral("alone on v6e: ")));
     WARN("longest stall of the window while the chain was re-costed for v6e: " << longestStall << " ms");
+}
+
+TEST_CASE("EX05 reads the shardings and device groups of a partitioned dump out on its card", "[ex05][qml][sharding]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    // The shipped programs carry no shardings: no room is kept for them.
+    CHECK(shown(shell, "ex05ShardingMeaning").startsWith(QStringLiteral("<not shown")));
+
+    const QString file = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
+    QFile f(file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    const auto sites = ir::find_shardings(f.readAll().toStdString());
+    const auto param = std::find_if(sites.begin(), sites.end(), [](const ir::ShardingSite &s) {
+        return s.type.dims == std::vector<std::int64_t>{128, 80, 64, 128} && s.replicas == 2;
+    });
+    const auto groups = std::find_if(sites.begin(), sites.end(), [](const ir::ShardingSite &s) {
+        return s.text == "[64,2]<=[2,64]T(1,0)";
+    });
+    REQUIRE(param != sites.end());
+    REQUIRE(groups != sites.end());
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
+    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QObject *ex05 = shell.find("ex05");
+    ex05->setProperty("pickPane", 2);
+    ex05->setProperty("pickLine", param->position.line);
+    WAIT_COMPARE(shown(shell, "ex05ShardingMeaning"), QString::fromStdString(param->meaning));
+    CHECK(shown(shell, "ex05ShardingText").startsWith(QStringLiteral("sharding {devices=[64,1,1,1,2]<=[2,64]T(1,0)")));
+    CHECK(shown(shell, "ex05ShardingMeaning").contains(QStringLiteral("is f32[2,80,64,128] (5.0 MiB)")));
+    shell.shot("ex05-sharding");
+
+    // An all-reduce over pairs of devices 64 apart.
+    ex05->setProperty("pickLine", groups->position.line);
+    WAIT_VERIFY(shown(shell, "ex05ShardingMeaning").startsWith(QStringLiteral("64 groups of 2 devices")));
+    CHECK(shown(shell, "ex05ShardingMeaning").contains(QStringLiteral("{0, 64}, {1, 65}, {2, 66} and so on.")));
 }

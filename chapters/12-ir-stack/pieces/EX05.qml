@@ -48,6 +48,24 @@ Item {
     }
     readonly property var link: activeLink >= 0 ? links[activeLink] || null : null
     readonly property var dotChoice: findDot()
+    // The active line's shardings, else those of the linked op's lines in the other panes.
+    readonly property var shardings: findShardings()
+    readonly property bool anyShardings: panes.some(p => p && p.shardingCount > 0)
+    function findShardings() {
+        if (!anyShardings)
+            return []
+        const tries = activePane >= 0 && activeLine > 0 ? [[activePane, activeLine]] : []
+        if (link)
+            for (let p = 0; p < 3; ++p)
+                for (const line of link.lines[p] || [])
+                    tries.push([p, line])
+        for (const [p, line] of tries) {
+            const pane = panes[p]
+            if (pane && pane.shardingOf && pane.shardingOf[line - 1] >= 0)
+                return xray.shardingsAt(p, line)
+        }
+        return []
+    }
     // Source bands, as Compiler Explorer colours them: each op wears the
     // colour of the Python line it came from, in every layer.
     property bool bands: true
@@ -276,6 +294,8 @@ Item {
                 measuredLine: Course.revision >= 0 && Course.profiledProgram(root.hloCost.module || "")
                 followed: root.ownProgram || root.links.length === 0 ? ""
                           : "followed " + root.followedCount + " of " + root.links.length + " ops"
+                shardings: root.shardings
+                shardingLine: root.anyShardings
                 onChipChosen: id => Course.chip = id
             }
         }

@@ -17,6 +17,8 @@ Rectangle {
     property var measured: ({})      // the kernel's device time in an imported profile, or empty
     property bool measuredLine: false // keep a line for it: a profile ran this program
     property string followed: ""     // "followed 3 of 8 ops"
+    property var shardings: []       // the active line's sharding attributes, read out
+    property bool shardingLine: false // keep room for them: the dumps carry some
     signal chipChosen(string id)
     readonly property var layerNames: ["jaxpr", "StableHLO", "HLO"]
 
@@ -44,7 +46,7 @@ Rectangle {
     radius: Theme.radius
     border.color: Theme.cardBorder
 
-    readonly property bool showing: !!(root.link || root.dot || root.kernel)
+    readonly property bool showing: !!(root.link || root.dot || root.kernel || root.shardings.length > 0)
 
     implicitHeight: content.implicitHeight + 2 * Theme.gapM
 
@@ -136,6 +138,11 @@ Rectangle {
             measuredLine: root.measuredLine
             provenance: root.kernelProvenance
             chip: root.chip
+        }
+        ShardingLine {
+            Layout.fillWidth: true
+            shardings: root.shardings
+            reserved: root.shardingLine
         }
         Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder }
         DotDecode {
