@@ -55,6 +55,14 @@ TEST_CASE("sharding: HLO's forms, each in words", "[ir][sharding]") {
 }
 
 TEST_CASE("sharding: a real partitioned dump, every attribute read", "[ir][sharding][corpus]") {
+    // Before partitioning (no collective yet), the printed type is the whole array.
+    const std::vector<ShardingSite> before = find_shardings(corpus("xla_nv_maxtext_before_optimization.hlo"));
+    const auto split = std::find_if(before.begin(), before.end(), [](const ShardingSite& s) { return !s.tile_dims.empty(); });
+    REQUIRE(split != before.end());
+    CHECK_FALSE(split->type_is_tile);
+    CHECK(split->whole_dims == split->type.dims);
+    CHECK(split->tile_dims[0] * split->tiles[0] == split->type.dims[0]);
+
     const std::vector<ShardingSite> sites = find_shardings(corpus("xla_llama31_70b_bf16_16x8.hlo"));
     REQUIRE(sites.size() == 119);
     std::size_t groups = 0;
@@ -68,8 +76,12 @@ TEST_CASE("sharding: a real partitioned dump, every attribute read", "[ir][shard
         return s.type.dims == std::vector<std::int64_t>{128, 80, 64, 128} && s.replicas == 2;
     });
     REQUIRE(param != sites.end());
-    CHECK(param->tile_dims == std::vector<std::int64_t>{2, 80, 64, 128});
-    CHECK_THAT(param->meaning, Catch::Contains("One tile of f32[128,80,64,128] is f32[2,80,64,128] (5.0 MiB)"));
+    // The dump holds collectives: partitioned, so the printed type is already one tile.
+    CHECK(param->type_is_tile);
+    CHECK(param->tile_dims == std::vector<std::int64_t>{128, 80, 64, 128});
+    CHECK(param->whole_dims == std::vector<std::int64_t>{8192, 80, 64, 128});
+    CHECK_THAT(param->meaning, Catch::Contains("the type printed, f32[128,80,64,128], is one device's tile (320.0 MiB) "
+                                               "of a f32[8192,80,64,128] array"));
     // replica_groups=[2,64]<=[128]: two groups of 64, in order.
     const ShardingSite& g = *std::find_if(sites.begin(), sites.end(),
                                           [](const ShardingSite& s) { return s.text == "[2,64]<=[128]"; });

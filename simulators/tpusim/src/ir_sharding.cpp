@@ -430,23 +430,50 @@ TensorType type_on_line(std::string_view line, std::size_t at, ShardingForm form
     return t;
 }
 
-void add_tile_shape(ShardingSite& s) {
+// What the scan of one dump knows beyond a line.
+struct Context {
+    Meshes meshes;
+    bool partitioned = false;  // an HLO dump with collective ops
+};
+
+bool holds_collectives(std::string_view text) {
+    for (const char* op : {" all-gather(", " all-gather-start(", " all-reduce(", " all-reduce-start(", " reduce-scatter(",
+                           " collective-permute(", " collective-permute-start(", " all-to-all("})
+        if (text.find(op) != std::string_view::npos) return true;
+    return false;
+}
+
+std::string array_text(const std::string& element, const std::vector<std::int64_t>& dims) {
+    return element + "[" + join(dims, ",") + "]";
+}
+
+void add_tile_shape(ShardingSite& s, bool partitioned) {
     if (!s.decoded || s.tiles.empty() || s.type.element.empty() || s.type.dims.size() != s.tiles.size()) return;
-    std::vector<std::int64_t> tile;
+    s.type_is_tile = partitioned && s.form == ShardingForm::hlo;
+    std::vector<std::int64_t> tile, whole;
     for (std::size_t d = 0; d < s.tiles.size(); ++d) {
-        if (s.tiles[d] < 1 || s.type.dims[d] < 0 || s.type.dims[d] % s.tiles[d] != 0) return;
-        tile.push_back(s.type.dims[d] / s.tiles[d]);
+        const std::int64_t n = s.type.dims[d], ways = s.tiles[d];
+        if (ways < 1 || n < 0) return;
+        if (s.type_is_tile) {
+            tile.push_back(n);
+            whole.push_back(n * ways);
+        } else {
+            if (n % ways != 0) return;
+            tile.push_back(n / ways);
+            whole.push_back(n);
+        }
     }
     s.tile_dims = tile;
+    s.whole_dims = whole;
+    double elements = 1;
+    for (std::int64_t d : tile) elements *= static_cast<double>(d);
     const double bytes = element_bytes(s.type.element);
-    std::string tile_text = s.type.element + "[" + join(tile, ",") + "]";
-    s.meaning += " One tile of " + type_text(s.type) + " is " + tile_text;
-    if (bytes > 0) {
-        double elements = 1;
-        for (std::int64_t d : tile) elements *= static_cast<double>(d);
-        s.meaning += " (" + format_bytes(elements * bytes) + ")";
-    }
-    s.meaning += "; in a module already partitioned, the type printed is one tile itself.";
+    const std::string size = bytes > 0 ? " (" + format_bytes(elements * bytes) + ")" : "";
+    if (s.type_is_tile)
+        s.meaning += " The dump holds collectives, so it is partitioned: the type printed, " + type_text(s.type) +
+                     ", is one device's tile" + size + " of a " + array_text(s.type.element, whole) + " array.";
+    else
+        s.meaning += " One tile of " + type_text(s.type) + " is " + array_text(s.type.element, tile) + size + ".";
 }
 
 // The balanced "{...}" that starts at `open`; npos when the line ends first.
@@ -460,13 +487,13 @@ std::size_t closing_brace(std::string_view line, std::size_t open) {
 }
 
 void add_site(std::vector<ShardingSite>& out, ShardingForm form, int line_no, std::size_t at, std::string_view text,
-              std::string_view line, const Meshes& meshes) {
+              std::string_view line, const Context& context) {
     ShardingSite s;
     try {
         if (form == ShardingForm::replica_groups) {
             s = decode_groups(text);
         } else if (form == ShardingForm::shardy) {
-            s = decode_shardy(text, meshes);
+            s = decode_shardy(text, context.meshes);
         } else {
             s = decode_hlo_sharding(text);
             s.form = form;
@@ -479,23 +506,23 @@ void add_site(std::vector<ShardingSite>& out, ShardingForm form, int line_no, st
     s.position = {line_no, static_cast<int>(at) + 1};
     s.text = std::string(text);
     if (form != ShardingForm::replica_groups) s.type = type_on_line(line, at, form);
-    add_tile_shape(s);
+    add_tile_shape(s, context.partitioned);
     out.push_back(std::move(s));
 }
 
-void scan_line(std::string_view line, int line_no, const Meshes& meshes, std::vector<ShardingSite>& out) {
+void scan_line(std::string_view line, int line_no, const Context& context, std::vector<ShardingSite>& out) {
     for (std::size_t at = line.find("sharding={"); at != std::string_view::npos; at = line.find("sharding={", at + 1)) {
         if (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '.')) continue;
         const std::size_t close = closing_brace(line, at + 9);
         const std::size_t end = close == std::string_view::npos ? line.size() : close + 1;
-        add_site(out, ShardingForm::hlo, line_no, at, line.substr(at + 9, end - at - 9), line, meshes);
+        add_site(out, ShardingForm::hlo, line_no, at, line.substr(at + 9, end - at - 9), line, context);
     }
     for (std::size_t at = line.find("mhlo.sharding = \""); at != std::string_view::npos;
          at = line.find("mhlo.sharding = \"", at + 1)) {
         const std::size_t from = at + 17;
         const std::size_t close = line.find('"', from);
         add_site(out, ShardingForm::gspmd, line_no, at,
-                 line.substr(from, (close == std::string_view::npos ? line.size() : close) - from), line, meshes);
+                 line.substr(from, (close == std::string_view::npos ? line.size() : close) - from), line, context);
     }
     // Shardy's tensor shardings, wherever they sit: #sdy.sharding<@m, [...]>,
     // sdy.sharding_constraint %x <@m, [...]>, #sdy.sharding_per_value<[<@m, [...]>, ...]>.
@@ -507,7 +534,7 @@ void scan_line(std::string_view line, int line_no, const Meshes& meshes, std::ve
                 if (line[end] == '<') ++depth;
                 else if (line[end] == '>' && --depth == 0) break;
             }
-            add_site(out, ShardingForm::shardy, line_no, at, line.substr(at + 1, end - at - 1), line, meshes);
+            add_site(out, ShardingForm::shardy, line_no, at, line.substr(at + 1, end - at - 1), line, context);
         }
     }
     for (const std::string_view key : {std::string_view("replica_groups="), std::string_view("replica_groups = ")}) {
@@ -526,7 +553,7 @@ void scan_line(std::string_view line, int line_no, const Meshes& meshes, std::ve
             } else {
                 end = std::min(line.find_first_of(", ", from), line.size());
             }
-            add_site(out, ShardingForm::replica_groups, line_no, at, line.substr(from, end - from), line, meshes);
+            add_site(out, ShardingForm::replica_groups, line_no, at, line.substr(from, end - from), line, context);
         }
     }
 }
@@ -610,7 +637,8 @@ ShardingSite decode_hlo_sharding(std::string_view text) {
 }
 
 std::vector<ShardingSite> find_shardings(std::string_view text) {
-    Meshes meshes;
+    Context context;
+    context.partitioned = holds_collectives(text);
     std::vector<std::string_view> lines;
     for (std::size_t start = 0; start <= text.size();) {
         std::size_t end = text.find('\n', start);
@@ -618,9 +646,9 @@ std::vector<ShardingSite> find_shardings(std::string_view text) {
         lines.push_back(text.substr(start, end - start));
         start = end + 1;
     }
-    for (std::string_view line : lines) read_mesh(line, meshes);
+    for (std::string_view line : lines) read_mesh(line, context.meshes);
     std::vector<ShardingSite> out;
-    for (std::size_t k = 0; k < lines.size(); ++k) scan_line(lines[k], static_cast<int>(k) + 1, meshes, out);
+    for (std::size_t k = 0; k < lines.size(); ++k) scan_line(lines[k], static_cast<int>(k) + 1, context, out);
     return out;
 }
 

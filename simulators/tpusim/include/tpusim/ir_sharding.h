@@ -43,13 +43,19 @@ struct ShardingSite {
     std::int64_t group_size = 0;
     std::vector<std::vector<std::int64_t>> first_groups;  // groups 0, 1, 2
     // The array it applies to, when the line prints its type, and one tile of it.
+    // An HLO dump that already holds collectives has been partitioned: the
+    // type it prints is one device's tile, not the whole array.
     TensorType type;
-    std::vector<std::int64_t> tile_dims;  // type.dims / tiles, when the tiles divide them
+    bool type_is_tile = false;
+    std::vector<std::int64_t> tile_dims;   // one device's tile
+    std::vector<std::int64_t> whole_dims;  // the whole array
     std::string meaning;  // one to three sentences
 };
 
 // Every sharding and replica_groups attribute of a dump, in text order.
 // Never throws for a malformed attribute: it is listed undecoded, with why.
+// StableHLO's types are the whole arrays (JAX lowers before partitioning);
+// an HLO dump's are one tile once it holds a collective op.
 std::vector<ShardingSite> find_shardings(std::string_view text);
 
 // One HLO sharding, "{...}" included; throws InputError naming what is wrong.
