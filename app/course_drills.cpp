@@ -43,7 +43,8 @@ QString kindName(const std::string &kind)
         {"D2.matmul", "matmul"},   {"D2.elementwise", "elementwise"}, {"D2.reduction", "reduction"},
         {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"},
         {"D1.jaxpr", "jaxpr"}, {"D1.stablehlo", "StableHLO"}, {"D1.hlo", "HLO"}, {"D1.real", "real dumps"},
-        {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"}};
+        {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"},
+        {"D4.shard", "a sharded layer"}};
     const QString k = QString::fromStdString(kind);
     return names.value(k, k);
 }

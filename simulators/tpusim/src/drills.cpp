@@ -77,7 +77,7 @@ const std::map<std::string, std::vector<std::string>> kKinds{
     {"D1", {"D1.jaxpr", "D1.stablehlo", "D1.hlo", "D1.real"}},
     {"D2", {"D2.matmul", "D2.elementwise", "D2.reduction"}},
     {"D3", {"D3.blocks", "D3.maps", "D3.vmem"}},
-    {"D4", {"D4.gather", "D4.reduce", "D4.all-to-all"}},
+    {"D4", {"D4.gather", "D4.reduce", "D4.all-to-all", "D4.shard"}},
 };
 
 }  // namespace
@@ -106,6 +106,7 @@ Question generate(const std::string& kind, int level, std::uint64_t seed) {
     const auto& kinds = card_kinds(drill);
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
         throw InputError("drill " + drill + " has no card kind '" + kind + "'");
+    if (kind == "D4.shard") return d4_shard(kind, level, seed);
     return drill == "D1" ? d1(kind, level, seed) : drill == "D2" ? d2(kind, level, seed) : drill == "D3" ? d3(kind, level, seed) : d4(kind, level, seed);
 }
 
@@ -217,7 +218,11 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
         out.fields.push_back(r);
     }
     out.correct = out.fields_right == out.fields_asked;
-    out.steps = q.drill == "D1" ? d1_steps(q) : q.drill == "D2" ? d2_steps(q) : q.drill == "D3" ? d3_steps(q) : d4_steps(q);
+    out.steps = q.kind == "D4.shard" ? d4_shard_steps(q)
+                : q.drill == "D1"      ? d1_steps(q)
+                : q.drill == "D2"      ? d2_steps(q)
+                : q.drill == "D3"      ? d3_steps(q)
+                                       : d4_steps(q);
     return out;
 }
 

@@ -66,6 +66,9 @@ Question d3(const std::string& kind, int level, std::uint64_t seed);
 std::vector<Step> d3_steps(const Question& q);
 Question d4(const std::string& kind, int level, std::uint64_t seed);
 std::vector<Step> d4_steps(const Question& q);
+// D4.shard (drills_d4_shard.cpp): a sharded block's collective, its bytes, whether it hides.
+Question d4_shard(const std::string& kind, int level, std::uint64_t seed);
+std::vector<Step> d4_shard_steps(const Question& q);
 
 // D1's real dumps: each file's name and text.
 std::vector<std::pair<std::string, std::string>> real_dump_texts();
