@@ -193,7 +193,7 @@ TEST_CASE("the JSON report holds chapters true to the store, every attempt and e
     CHECK(c["state"].toString() == QStringLiteral("done"));
 
     const QJsonObject summary = root["summary"].toObject();
-    CHECK(summary["exampleRuns"].toInt() == 24);
+    CHECK(summary["exampleRuns"].toInt() == 28);
     CHECK(summary["ownMeasuredRuns"].toInt() == 4);
     CHECK(summary["gatesPassed"].toInt() >= 1);
 
@@ -202,7 +202,7 @@ TEST_CASE("the JSON report holds chapters true to the store, every attempt and e
         failed += a.toObject()["passed"].toBool() ? 0 : 1;
     CHECK(failed >= 2); // the slow matmul and the bench rows without predictions
     const QJsonArray runs = root["runs"].toArray();
-    REQUIRE(runs.size() == 28);
+    REQUIRE(runs.size() == 32);
     for (const auto &v : runs) {
         const QJsonObject run = v.toObject();
         CHECK(run["counts"].toBool() == !run["example"].toBool());
@@ -280,7 +280,8 @@ TEST_CASE("the PDF report: a summary page, then the detail, each page numbered",
     for (int page = 1; page <= pages; ++page)
         all += pageText(pdf, page).simplified() + QLatin1Char(' ');
     CHECK(all.contains(QStringLiteral("Chapters and their mastery work")));
-    CHECK(all.contains(QStringLiteral("example never counts")));
+    // The two lines of an example's cell; the text layer may read the chip's first line between them.
+    CHECK(all.contains(QRegularExpression(QStringLiteral("example (\\S+ )?never counts"))));
     CHECK(all.contains(QStringLiteral("verified off-chip")));
     CHECK(all.contains(QStringLiteral("Capstone: shipped upstream")));
 }
