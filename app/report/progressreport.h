@@ -54,7 +54,7 @@ struct ProgressReport
         double flops = 0;
         double bytes = 0;
         double measuredS = 0; // the run's (or its bench row's) median
-        QString bound;       // what sets the floor: MXU, VPU or HBM
+        QString bound;       // what sets the floor: MXU, VPU, HBM, or ICI (a sharded step's exposed transfers)
     };
     struct Run
     {

@@ -8,6 +8,7 @@
 #include <tpusim/chips.h>
 #include <tpusim/decode_attention.h>
 #include <tpusim/error.h>
+#include <tpusim/layer_sharding.h>
 #include <tpusim/quantized_matmul.h>
 #include <tpusim/roofline.h>
 
@@ -47,16 +48,58 @@ QList<ProgressReport::Prediction> benchRows(const tpusim::Chip &chip, const QJso
     return out;
 }
 
+// L17 times one training step of an MLP block per sharding on the VM's
+// chips. Each is priced as EX·14 prices it: its logical mesh (data, model)
+// taken as the slice's axes, the block's matmuls and collectives alone.
+QList<ProgressReport::Prediction> shardedSteps(const tpusim::Chip &chip, const ProgressReport::Run &run,
+                                               const QJsonObject &extra, tpusim::DType dtype)
+{
+    QList<ProgressReport::Prediction> out;
+    const auto &s = run.shapes;
+    if (!hasAll(s, {"batch", "d_model", "d_ff"}))
+        return out;
+    for (const QJsonValue &v : extra.value(QStringLiteral("strategies")).toArray()) {
+        const QJsonObject strategy = v.toObject();
+        QList<double> samples;
+        for (const QJsonValue &x : strategy.value(QStringLiteral("samples")).toArray())
+            samples << x.toDouble();
+        const QJsonObject mesh = strategy.value(QStringLiteral("mesh")).toObject();
+        const QString name = strategy.value(QStringLiteral("name")).toString();
+        if (samples.isEmpty() || mesh.isEmpty())
+            continue;
+        tpusim::LayerShardingSpec spec;
+        spec.mesh = {mesh.value(QStringLiteral("data")).toInteger(1), mesh.value(QStringLiteral("model")).toInteger(1)};
+        spec.roles = {tpusim::AxisRole::data, tpusim::AxisRole::model};
+        spec.data_mode = name.startsWith(QLatin1String("fsdp")) ? tpusim::DataMode::fsdp : tpusim::DataMode::dp;
+        spec.batch = s.value(QStringLiteral("batch"));
+        spec.d_model = s.value(QStringLiteral("d_model"));
+        spec.d_ff = s.value(QStringLiteral("d_ff"));
+        spec.dtype = dtype;
+        const tpusim::LayerShardingResult r = tpusim::shard_mlp_block(chip, spec);
+        double flops = 0;
+        for (const auto &m : r.matmuls)
+            flops += m.flops;
+        out.append({QStringLiteral("%1 step %2").arg(QString::fromStdString(r.strategy), run.shapeText), r.step_s, flops,
+                    0, median(samples), r.exposed_s > 0 ? QStringLiteral("ICI") : QStringLiteral("MXU")});
+    }
+    return out;
+}
+
 } // namespace
 
 QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, const QJsonObject &extra)
 {
-    if (run.example || run.kind != QLatin1String("measured") || run.deviceCount != 1)
+    if (run.example || run.kind != QLatin1String("measured"))
+        return {};
+    const bool sharded = run.lab == QLatin1String("L17");
+    if (run.deviceCount != 1 && !sharded)
         return {};
     const auto &s = run.shapes;
     try {
         const tpusim::Chip &chip = tpusim::chip(run.chip.toStdString());
         const tpusim::DType dtype = tpusim::parse_dtype(run.dtype.toStdString());
+        if (sharded)
+            return shardedSteps(chip, run, extra, dtype);
         if (run.lab == QLatin1String("L05"))
             return benchRows(chip, extra);
         if (run.medianS <= 0)

@@ -8,6 +8,9 @@
 #include <progress/database.h>
 #include <progress/store.h>
 
+#include <tpusim/chips.h>
+#include <tpusim/layer_sharding.h>
+
 #include <algorithm>
 
 #include <QDir>
@@ -447,4 +450,51 @@ TEST_CASE("the command line refuses a report into a missing folder", "[report][b
     CHECK(r.exitCode == 1);
     CHECK(r.err.contains("the report was not written: the folder"));
     CHECK(r.err.contains("does not exist."));
+}
+
+TEST_CASE("a measured L17 run is set against EX·14's prediction of each sharding's step", "[report][binary]")
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("l17.sqlite"));
+    importRun(db, ownRun(dir, QStringLiteral("L17.json")));
+    importRun(db, kExamples + QStringLiteral("/L17.json"));  // an example: never predicted
+    const QString out = dir.filePath(QStringLiteral("report.json"));
+    exportReport(db, out);
+    const QJsonObject record = readJson(kExamples + QStringLiteral("/L17.json"));
+    const QJsonObject shapes = record["shapes"].toObject();
+    int own = 0;
+    for (const QJsonValue &v : readJson(out)["runs"].toArray()) {
+        const QJsonObject run = v.toObject();
+        if (run["lab"].toString() != QStringLiteral("L17") || run["example"].toBool())
+            continue;
+        ++own;
+        const QJsonArray predictions = run["predictions"].toArray();
+        const QJsonArray strategies = record["extra"].toObject()["strategies"].toArray();
+        REQUIRE(predictions.size() == strategies.size());
+        for (int i = 0; i < strategies.size(); ++i) {
+            const QJsonObject strategy = strategies[i].toObject();
+            const QJsonObject mesh = strategy["mesh"].toObject();
+            tpusim::LayerShardingSpec spec;
+            spec.mesh = {mesh["data"].toInteger(), mesh["model"].toInteger()};
+            spec.roles = {tpusim::AxisRole::data, tpusim::AxisRole::model};
+            spec.data_mode = strategy["name"].toString().startsWith(QStringLiteral("fsdp")) ? tpusim::DataMode::fsdp
+                                                                                           : tpusim::DataMode::dp;
+            spec.batch = shapes["batch"].toInteger();
+            spec.d_model = shapes["d_model"].toInteger();
+            spec.d_ff = shapes["d_ff"].toInteger();
+            const auto r = tpusim::shard_mlp_block(tpusim::chip("v5e"), spec);
+            const QJsonObject p = predictions[i].toObject();
+            INFO(strategy["name"].toString().toStdString());
+            CHECK(p["floorS"].toDouble() == Approx(r.step_s));
+            CHECK(p["label"].toString().startsWith(QString::fromStdString(r.strategy) + QStringLiteral(" step")));
+            CHECK(p["provenance"].toString() == QStringLiteral("predicted"));
+            // The measured side is the strategy's own median, not the record's first timing.
+            QList<double> samples;
+            for (const QJsonValue &x : strategy["samples"].toArray())
+                samples << x.toDouble();
+            std::sort(samples.begin(), samples.end());
+            CHECK(p["measuredS"].toDouble() == Approx((samples[4] + samples[5]) / 2));
+        }
+    }
+    CHECK(own == 1);
 }
