@@ -3,8 +3,6 @@
 #include <progress/store.h>
 #include <storeguard.h>
 
-#include <QQmlEngine>
-
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -26,19 +24,6 @@ void ReaderSize::provide(progress::Store *store)
 {
     g_store = store;
     instance()->reload();
-}
-
-ReaderSize *ReaderSize::instance()
-{
-    static ReaderSize *size = new ReaderSize;
-    return size;
-}
-
-ReaderSize *ReaderSize::create(QQmlEngine *, QJSEngine *)
-{
-    ReaderSize *size = instance();
-    QQmlEngine::setObjectOwnership(size, QQmlEngine::CppOwnership);
-    return size;
 }
 
 void ReaderSize::reload()

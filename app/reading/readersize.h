@@ -4,15 +4,14 @@
 // relaunch reads at the size chosen. The reader's type scales with it; its
 // measure, in characters, stays, so the column widens with the type.
 #include <QObject>
+#include <processsingleton.h>
 #include <QtQml/qqmlregistration.h>
 
 #include <vector>
 
-class QQmlEngine;
-class QJSEngine;
 namespace progress { class Store; }
 
-class ReaderSize : public QObject
+class ReaderSize : public QObject, public ProcessSingleton<ReaderSize>
 {
     Q_OBJECT
     QML_NAMED_ELEMENT(ReaderSize)
@@ -24,8 +23,6 @@ class ReaderSize : public QObject
 
 public:
     static void provide(progress::Store *store);
-    static ReaderSize *create(QQmlEngine *, QJSEngine *);
-    static ReaderSize *instance();
     // The steps offered, smallest first; the default is 1.
     static const std::vector<double> &steps();
 
@@ -42,6 +39,7 @@ signals:
     void changed();
 
 private:
+    friend class ProcessSingleton<ReaderSize>;
     ReaderSize() = default;
     void set(double scale);
     double m_scale = 1.0;

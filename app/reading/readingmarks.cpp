@@ -3,8 +3,6 @@
 #include <progress/store.h>
 #include <storeguard.h>
 
-#include <QQmlEngine>
-
 namespace {
 
 progress::Store *g_store = nullptr;
@@ -15,20 +13,6 @@ void ReadingMarks::provide(progress::Store *store)
 {
     g_store = store;
     instance()->forget();
-}
-
-ReadingMarks *ReadingMarks::instance()
-{
-    static ReadingMarks *marks = new ReadingMarks;
-    return marks;
-}
-
-ReadingMarks *ReadingMarks::create(QQmlEngine *, QJSEngine *)
-{
-    ReadingMarks *marks = instance();
-    // One object for every engine and for C++: QML must not delete it.
-    QQmlEngine::setObjectOwnership(marks, QQmlEngine::CppOwnership);
-    return marks;
 }
 
 void ReadingMarks::forget()

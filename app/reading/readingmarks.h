@@ -6,17 +6,16 @@
 #include <QtQml/qqmlregistration.h>
 #include <QHash>
 #include <QObject>
+#include <processsingleton.h>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
 
-class QQmlEngine;
-class QJSEngine;
 namespace progress {
 class Store;
 }
 
-class ReadingMarks : public QObject
+class ReadingMarks : public QObject, public ProcessSingleton<ReadingMarks>
 {
     Q_OBJECT
     QML_NAMED_ELEMENT(Marks)
@@ -26,8 +25,6 @@ class ReadingMarks : public QObject
 
 public:
     static void provide(progress::Store *store);
-    static ReadingMarks *create(QQmlEngine *, QJSEngine *);
-    static ReadingMarks *instance();
 
     int revision() const { return m_revision; }
     // {bookmarked, note} of one paragraph; both empty when unmarked.
@@ -41,6 +38,7 @@ signals:
     void changed();
 
 private:
+    friend class ProcessSingleton<ReadingMarks>;
     ReadingMarks() = default;
     const QVariantList &cached(int chapter) const;
     void forget();

@@ -4,8 +4,6 @@
 #include <progress/store.h>
 #include <storeguard.h>
 
-#include <QQmlEngine>
-
 namespace {
 
 progress::Store *g_store = nullptr;
@@ -21,20 +19,6 @@ void ReadingPlaces::provide(progress::Store *store)
     g_store = store;
     instance()->reload();
     ReadingMarks::provide(store);  // the marks live in the same store
-}
-
-ReadingPlaces *ReadingPlaces::instance()
-{
-    static ReadingPlaces *places = new ReadingPlaces;
-    return places;
-}
-
-ReadingPlaces *ReadingPlaces::create(QQmlEngine *, QJSEngine *)
-{
-    ReadingPlaces *places = instance();
-    // One object for every engine and for C++: QML must not delete it.
-    QQmlEngine::setObjectOwnership(places, QQmlEngine::CppOwnership);
-    return places;
 }
 
 QString ReadingPlaces::placeIn(int chapter) const

@@ -5,14 +5,13 @@
 // of all, so a relaunch offers "continue" there and a chapter opens again
 // where it was left.
 #include <QObject>
+#include <processsingleton.h>
 #include <QString>
 #include <QtQml/qqmlregistration.h>
 
-class QQmlEngine;
-class QJSEngine;
 namespace progress { class Store; }
 
-class ReadingPlaces : public QObject
+class ReadingPlaces : public QObject, public ProcessSingleton<ReadingPlaces>
 {
     Q_OBJECT
     QML_NAMED_ELEMENT(Reading)
@@ -26,8 +25,6 @@ public:
     // The store the places (and the marks, ReadingMarks) live in; set once by
     // the shell before QML asks.
     static void provide(progress::Store *store);
-    static ReadingPlaces *create(QQmlEngine *, QJSEngine *);
-    static ReadingPlaces *instance();
 
     int lastChapter() const { return m_lastChapter; }
     QString lastAnchor() const { return m_lastAnchor; }
@@ -44,6 +41,7 @@ signals:
     void changed();
 
 private:
+    friend class ProcessSingleton<ReadingPlaces>;
     ReadingPlaces();
     int m_lastChapter = 0;
     QString m_lastAnchor;

@@ -2,22 +2,6 @@
 
 #include <progress/store_error.h>
 
-#include <QQmlEngine>
-
-StoreHealth *StoreHealth::instance()
-{
-    static StoreHealth *health = new StoreHealth;
-    return health;
-}
-
-StoreHealth *StoreHealth::create(QQmlEngine *, QJSEngine *)
-{
-    StoreHealth *health = instance();
-    // One object for every engine and for C++: QML must not delete it.
-    QQmlEngine::setObjectOwnership(health, QQmlEngine::CppOwnership);
-    return health;
-}
-
 void StoreHealth::report(const progress::StoreError &error)
 {
     m_problem = QString::fromUtf8(error.what());

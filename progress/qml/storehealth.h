@@ -5,14 +5,13 @@
 // never ends the app; it is said here in one sentence and the action that
 // met it did nothing.
 #include <QObject>
+#include <processsingleton.h>
 #include <QString>
 #include <QtQml/qqmlregistration.h>
 
-class QQmlEngine;
-class QJSEngine;
 namespace progress { class StoreError; }
 
-class StoreHealth : public QObject
+class StoreHealth : public QObject, public ProcessSingleton<StoreHealth>
 {
     Q_OBJECT
     QML_ELEMENT
@@ -23,8 +22,6 @@ class StoreHealth : public QObject
     Q_PROPERTY(QString history READ history NOTIFY changed)
 
 public:
-    static StoreHealth *create(QQmlEngine *, QJSEngine *);
-    static StoreHealth *instance();
 
     QString problem() const { return m_problem; }
     QString history() const { return m_history; }
@@ -40,6 +37,7 @@ signals:
     void changed();
 
 private:
+    friend class ProcessSingleton<StoreHealth>;
     StoreHealth() = default;
     QString m_problem;
     QString m_history;
