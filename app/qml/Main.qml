@@ -284,9 +284,12 @@ Window {
 
     // Ctrl+K is Cmd+K on macOS: Qt maps Ctrl to Command there.
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
-    // Escape in a note being written is the note's (it puts the note back).
+    // Escape in a note being written is the note's (it puts the note back),
+    // and so is it in a field that says it keeps Escape (a search with text in it clears it).
     Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup && !window.keysInNote; onActivated: window.goBack() }
-    readonly property bool keysInNote: window.activeFocusItem !== null && window.activeFocusItem.objectName === "markNoteEditor"
+    readonly property bool keysInNote: window.activeFocusItem !== null
+                                       && (window.activeFocusItem.objectName === "markNoteEditor"
+                                           || Object(window.activeFocusItem).keepsEscape === true)
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
     Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
     // The reading text's size, kept between sessions.

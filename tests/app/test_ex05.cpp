@@ -655,3 +655,57 @@ TEST_CASE("EX05 reads the shardings and device groups of a partitioned dump out 
     WAIT_VERIFY(shown(shell, "ex05ShardingMeaning").startsWith(QStringLiteral("64 groups of 2 devices")));
     CHECK(shown(shell, "ex05ShardingMeaning").contains(QStringLiteral("{0, 64}, {1, 65}, {2, 66} and so on.")));
 }
+
+TEST_CASE("EX05 finds text in its dumps with Ctrl+F, and a lone dump takes the panes' width", "[ex05][qml][find]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    const QString file = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
+    QFile f(file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    QList<int> matches;  // 1-based lines holding the needle, case ignored
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].contains(QStringLiteral("ALL-REDUCE.1"), Qt::CaseInsensitive))
+            matches << i + 1;
+    REQUIRE(matches.size() >= 2);
+    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
+
+    // Only the HLO pane holds a dump: it gets four times an empty pane's width.
+    auto *hloPane = qobject_cast<QQuickItem *>(shell.findShown("ex05Pane_hlo"));
+    auto *jaxprPane = qobject_cast<QQuickItem *>(shell.findShown("ex05Pane_jaxpr"));
+    REQUIRE(hloPane != nullptr);
+    REQUIRE(jaxprPane != nullptr);
+    CHECK(hloPane->width() > 3 * jaxprPane->width());
+
+    QTest::mouseMove(shell.window(), QPoint(2, 2));
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    WAIT_COMPARE(shell.window()->activeFocusItem()->objectName(), QStringLiteral("ex05Find"));
+    shell.typeText(QStringLiteral("all-reduce.1"));
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    QObject *ex05 = shell.find("ex05");
+    WAIT_COMPARE(ex05->property("pickLine").toInt(), matches[0]);
+    CHECK(ex05->property("pickPane").toInt() == 2);
+    CHECK(shown(shell, "ex05FindState") == QStringLiteral("optimized HLO, line %1").arg(matches[0]));
+    shell.shot("ex05-find");
+    // Enter again: the next line that holds it; the line is brought into view.
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    WAIT_COMPARE(ex05->property("pickLine").toInt(), matches[1]);
+    WAIT_VERIFY(lineItem(shell, 2, matches[1]) != nullptr && lineItem(shell, 2, matches[1])->isVisible());
+
+    // Text no dump holds says so, and the pick stays.
+    shell.window()->activeFocusItem()->setProperty("text", QStringLiteral("no such op anywhere"));
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    WAIT_COMPARE(shown(shell, "ex05FindState"), QStringLiteral("\"no such op anywhere\" is in none of the dumps"));
+    CHECK(ex05->property("pickLine").toInt() == matches[1]);
+    // Escape clears the field first, and leaves the page only from an empty field.
+    const QString page = shell.window()->property("page").toString();
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_VERIFY(shell.window()->activeFocusItem()->property("text").toString().isEmpty());
+    CHECK(shell.window()->property("page").toString() == page);
+    CHECK(shown(shell, "ex05FindState").isEmpty());
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_VERIFY(shell.window()->property("page").toString() != page);
+}

@@ -148,6 +148,61 @@ Item {
         target: xray
         function onParsed() { Qt.callLater(root.revealPending) }
     }
+    // Ctrl+F: the next line of any pane that holds `text` (case ignored),
+    // from the op picked onwards, pane after pane, round to the start.
+    property string findState: ""   // "" or one sentence: what the last search found
+    function findNext(text) {
+        const needle = text.trim().toLowerCase()
+        if (needle === "") {
+            findState = ""
+            return
+        }
+        const startPane = Math.max(pickPane, 0)
+        const startLine = pickPane >= 0 ? pickLine : 0
+        for (let step = 0; step <= 3; ++step) {
+            const p = (startPane + step) % 3
+            const lines = (panes[p] || {}).lines || []
+            const from = step === 0 ? startLine : 0
+            const to = step === 3 ? startLine - 1 : lines.length
+            for (let i = from; i < Math.min(to, lines.length); ++i) {
+                if (lines[i].toLowerCase().indexOf(needle) >= 0) {
+                    hoverPane = -1; hoverLine = 0
+                    pickPane = p
+                    pickLine = i + 1
+                    for (let q = 0; q < 3; ++q)
+                        paneRepeater.itemAt(q).foundLine = q === p ? i + 1 : 0
+                    paneRepeater.itemAt(p).reveal(i + 1)
+                    findState = titles[p] + ", line " + (i + 1)
+                    return
+                }
+            }
+        }
+        clearFound()
+        clearFound()
+        findState = "\"" + text.trim() + "\" is in none of the dumps"
+    }
+    function clearFound() {
+        findState = ""
+        for (let q = 0; q < paneRepeater.count; ++q)
+            paneRepeater.itemAt(q).foundLine = 0
+    }
+    Shortcut {
+        sequence: "Ctrl+F"
+        enabled: root.visible
+        onActivated: { findField.forceActiveFocus(); findField.selectAll() }
+    }
+    readonly property bool anyPresent: panes.some(p => p && p.present)
+    function paneWeight(index) { return !anyPresent || (panes[index] || {}).present ? 4 : 1 }
+    readonly property real paneUnit: (paneRow.width - 2 * paneRow.spacing) / (paneWeight(0) + paneWeight(1) + paneWeight(2))
+    // A pane with no dump gives most of its width to those with one.
+    function sizePanes() {
+        for (let i = 0; i < paneRepeater.count; ++i) {
+            const pane = paneRepeater.itemAt(i)
+            if (pane)
+                pane.Layout.preferredWidth = paneWeight(i) * paneUnit
+        }
+    }
+    onPaneUnitChanged: sizePanes()
     function load(id) {
         const entry = programs.find(p => p.id === id)
         program = id
@@ -167,6 +222,7 @@ Item {
     function reset() {
         hoverPane = -1; hoverLine = 0; pickPane = -1; pickLine = 0
         followedLinks = ({})
+        clearFound()
     }
     onActiveLinkChanged: {
         // Read the link afresh: `link` may not have re-evaluated yet.
@@ -228,6 +284,7 @@ Item {
                 text: "parsing…"
                 color: Theme.inkFaint
             }
+
             SnugButton {
                 objectName: "ex05Bands"
                 text: root.bands ? "source colours on" : "source colours off"
@@ -302,16 +359,38 @@ Item {
 
         RowLayout {
             Layout.fillWidth: true
+            spacing: Theme.gap
+            ThemedField {
+                id: findField
+                objectName: "ex05Find"
+                Layout.preferredWidth: Theme.px(280)
+                placeholderText: "find in the dumps (Ctrl+F)"
+                // Escape clears a search first; from an empty field it leaves the page.
+                readonly property bool keepsEscape: text !== ""
+                onAccepted: root.findNext(text)
+                Keys.onEscapePressed: { text = ""; root.clearFound() }
+            }
+            MonoText {
+                objectName: "ex05FindState"
+                Layout.fillWidth: true
+                text: root.findState
+                color: Theme.inkMuted
+                elide: Text.ElideRight
+            }
+        }
+        RowLayout {
+            id: paneRow
+            Layout.fillWidth: true
             Layout.fillHeight: true
             spacing: Theme.gap
             Repeater {
                 id: paneRepeater
+                onItemAdded: root.sizePanes()
                 model: 3
                 delegate: IrPane {
                     required property int index
                     Layout.fillWidth: true
                     Layout.fillHeight: true
-                    Layout.preferredWidth: 1
                     title: root.titles[index]
                     dump: root.panes[index] || ({})
                     price: root.prices[index] || ({})

@@ -14,6 +14,7 @@ Rectangle {
     property string title: ""
     property var litLines: []        // the active link's lines in this dump
     property int pickedLine: 0       // 1-based; 0 when none
+    property int foundLine: 0        // the line a search (Ctrl+F) went to, lit; 0 when none
     property var bandOf: []          // per line: the source line its op came from, or 0 (no band)
     signal hovered(int line)         // 0 when the mouse leaves
     signal picked(int line)
@@ -94,7 +95,7 @@ Rectangle {
         delegate: Rectangle {
             required property int index
             readonly property int line: index + 1
-            readonly property bool lit: pane.litLines.indexOf(line) >= 0
+            readonly property bool lit: pane.litLines.indexOf(line) >= 0 || pane.foundLine === line
             readonly property bool broken: pane.failed && pane.dump.errorLine === line
             objectName: "ex05Line_" + (pane.dump.layer || "") + "_" + line
             width: list.contentWidth
