@@ -729,6 +729,9 @@ BLOCKS: dict[str, list[tuple[str, tuple[str, str], tuple[str, str]]]] = {
             ("k, v, dK, dV", ("block_k", "seq"), ("head_dim", "head_dim"))],
     "L15": [("x", ("bm", "m"), ("bk", "k")), ("w", ("bk", "k"), ("bn", "n")), ("out", ("bm", "m"), ("bn", "n"))],
     "L16": [("k and v pages", ("page_size", "max_len"), ("head_dim", "head_dim"))],
+    "L19": [("x", ("bm", "m"), ("bk", "k")), ("y", ("bk", "k"), ("bn", "n")), ("out", ("bm", "m"), ("bn", "n"))],
+    "L20": [("q, out", ("block_q", "seq"), ("head_dim", "head_dim")),
+            ("k, v", ("block_k", "seq"), ("head_dim", "head_dim"))],
 }
 
 

@@ -28,13 +28,13 @@ sys.path.insert(0, LABS)
 
 from common import irtext, record  # noqa: E402
 
-SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-8])_[a-z0-9_]+\.py$")
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-9]|20)_[a-z0-9_]+\.py$")
 TPU = record.Backend("tpu", "TPU v5 lite", 1, "0.8.1", "0.8.1")
 CPU = record.Backend("cpu", "cpu", 1, "0.8.1", "0.8.1")
 # The labs with --interpret: the kernel labs (Pallas interpret mode) and L17, L18 (XLA on
 # simulated CPU devices).
-INTERPRET_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16", "L17", "L18"}
-LAB_COUNT = 18
+INTERPRET_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16", "L17", "L18", "L19", "L20"}
+LAB_COUNT = 20
 GATES = {"L05": "G0", "L07": "G1", "L12": "G2", "L09": "G3", "L11": "G4", "L13": "G5"}
 
 
@@ -255,6 +255,22 @@ class Records(unittest.TestCase):
         self.assertTrue(l18["latencyHidingOff"]["samples"])
         self.assertEqual(recs["L18-interpret.json"]["extra"]["scheduleFrom"], "cpu")
         self.assertNotIn("latencyHidingOff", recs["L18-interpret.json"]["extra"])
+        l19 = recs["L19.json"]["extra"]
+        self.assertEqual(l19["semantics"], {"parallel": ["parallel", "parallel", "arbitrary"],
+                                            "arbitrary": ["arbitrary", "arbitrary", "arbitrary"]})
+        self.assertTrue(l19["arbitrarySamples"])
+        self.assertIsNone(recs["L19-interpret.json"]["extra"]["tensorCores"])
+        self.assertNotIn("arbitrarySamples", recs["L19-interpret.json"]["extra"])
+        for name in ("L20.json", "L20-interpret.json"):
+            e = recs[name]["extra"]
+            self.assertEqual(set(recs[name]["shapes"]), {"batch", "heads", "seq", "head_dim"})
+            self.assertEqual(sum(e["tileCounts"].values()), e["kvBlocksTotal"])
+            self.assertEqual(e["kvBlocksComputed"], e["tileCounts"]["full"] + e["tileCounts"]["partial"])
+            self.assertLessEqual(e["gridSteps"]["skipping"], e["gridSteps"]["everyBlock"])
+            self.assertEqual(sum(len(row) for row in e["tileMap"]), e["kvBlocksTotal"])
+        self.assertEqual(recs["L20.json"]["extra"]["mask"]["kind"], "window")
+        self.assertTrue(recs["L20.json"]["extra"]["everyBlockSamples"])
+        self.assertNotIn("everyBlockSamples", recs["L20-interpret.json"]["extra"])
         up = recs["L13.json"]["extra"]["upstream"]
         self.assertRegex(up["url"], r"^https://github\.com/[^/]+/[^/]+/pull/[0-9]+$")
         self.assertRegex(up["commit"], r"^[0-9a-f]{40}$")
@@ -731,6 +747,79 @@ ENTRY %main.1 () -> bf16[128,8192] {
         self.assertEqual(m.LHS_OFF, "--xla_tpu_enable_latency_hiding_scheduler=false")
         with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
             m.parse_args(["--interpret", "--child", "x.json"])
+
+
+class CoresAndMasks(unittest.TestCase):
+    """L19's two annotations, and L20's tiles: the kind of each tile of a mask and the schedule
+    the kernel walks, on chapter 13's table and against every pair."""
+
+    def test_l19_semantics_and_arguments(self):
+        m = load(os.path.join(LABS, "l19_two_cores.py"))
+        self.assertEqual(m.SEMANTICS["parallel"], ("parallel", "parallel", "arbitrary"))
+        self.assertEqual(set(m.SEMANTICS["arbitrary"]), {"arbitrary"})
+        a = m.parse_args([])
+        self.assertEqual((a.m, a.k, a.n, a.bm, a.bk, a.bn, a.dtype), (4096, 4096, 4096, 512, 1024, 1024, "bf16"))
+        self.assertIsNone(m.tensorcores(True)[0])
+        with self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+            m.parse_args(["--bm", "300"])
+
+    @staticmethod
+    def counts(m, mask, seq, bq, bk):
+        kinds = m.classify(mask, seq, bq, bk)
+        return tuple(sum(row.count(k) for row in kinds) for k in (m.EMPTY, m.FULL, m.PARTIAL))
+
+    def test_l20_chapter_13_table(self):
+        m = load(os.path.join(LABS, "l20_masked_attention.py"))
+        # N = 4096, 512 x 512 tiles: empty / full / partial, as chapter 13's table counts them.
+        self.assertEqual(self.counts(m, m.Mask("window", None, None), 4096, 512, 512), (28, 28, 8))
+        self.assertEqual(self.counts(m, m.Mask("window", 1024, None), 4096, 512, 512), (43, 7, 14))
+        self.assertEqual(self.counts(m, m.Mask("documents", None, (1024,) * 4), 4096, 512, 512), (52, 4, 8))
+        kinds = m.classify(m.Mask("window", 1024, None), 4096, 512, 512)
+        self.assertEqual(["".join(m.KIND_CHARS[k] for k in row) for row in kinds][:3],
+                         ["P.......", "FP......", "PFP....."])
+        self.assertEqual(m.allowed_pairs(m.Mask("window", 1024, None), 4096), 3670528)
+        self.assertEqual(m.allowed_pairs(m.Mask("documents", None, (1024,) * 4), 4096), 4 * 1024 * 1025 // 2)
+
+    def test_l20_tiles_against_every_pair(self):
+        m = load(os.path.join(LABS, "l20_masked_attention.py"))
+        seq, bq, bk = 24, 4, 8
+        for mask in (m.Mask("window", 5, None), m.Mask("window", 1, None), m.Mask("documents", None, (7, 12, 5)),
+                     m.Mask("documents", None, (24,))):
+            kinds = m.classify(mask, seq, bq, bk)
+            for i in range(seq // bq):
+                for j in range(seq // bk):
+                    pairs = [mask.allows(seq, q, k) for q in range(i * bq, (i + 1) * bq)
+                             for k in range(j * bk, (j + 1) * bk)]
+                    want = m.FULL if all(pairs) else m.PARTIAL if any(pairs) else m.EMPTY
+                    self.assertEqual(kinds[i][j], want, (mask.kind, mask.window, mask.lengths, i, j))
+            self.assertEqual(m.allowed_pairs(mask, seq),
+                             sum(mask.allows(seq, q, k) for q in range(seq) for k in range(seq)))
+
+    def test_l20_schedule(self):
+        m = load(os.path.join(LABS, "l20_masked_attention.py"))
+        blocks, kinds = m.schedule(m.classify(m.Mask("window", 1024, None), 4096, 512, 512))
+        # The busiest row has three tiles; rows 0 and 1 end on empty steps that stay on their last block.
+        self.assertEqual([len(r) for r in blocks], [3] * 8)
+        self.assertEqual((blocks[0], kinds[0]), ([0, 0, 0], [m.PARTIAL, m.EMPTY, m.EMPTY]))
+        self.assertEqual((blocks[1], kinds[1]), ([0, 1, 1], [m.FULL, m.PARTIAL, m.EMPTY]))
+        self.assertEqual((blocks[7], kinds[7]), ([5, 6, 7], [m.PARTIAL, m.FULL, m.PARTIAL]))
+        every, every_kinds = m.every_tile(m.classify(m.Mask("window", 1024, None), 4096, 512, 512))
+        self.assertEqual(every[3], list(range(8)))
+        self.assertEqual(set(every_kinds[3]), {m.PARTIAL})
+
+    def test_l20_arguments(self):
+        m = load(os.path.join(LABS, "l20_masked_attention.py"))
+        a = m.parse_args([])
+        self.assertEqual((a.seq, a.block_q, a.block_k, a.mask_spec.kind, a.mask_spec.window),
+                         (4096, 512, 512, "window", 1024))
+        self.assertEqual(m.parse_args(["--mask", "documents"]).mask_spec.lengths, (1024,) * 4)
+        a = m.parse_args(["--mask", "documents", "--seq", "1024", "--block-q", "128", "--block-k", "256",
+                          "--doc-lengths", "200,440,384"])
+        self.assertEqual(a.mask_spec.to_json(), {"kind": "documents", "causal": True, "window": None,
+                                                 "documentLengths": [200, 440, 384]})
+        for bad in (["--mask", "documents", "--doc-lengths", "100,200"], ["--window", "0"], ["--block-k", "192"]):
+            with self.subTest(argv=bad), self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+                m.parse_args(bad)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ SCRIPTS = {
     "L08": "l08_layouts.py", "L09": "l09_streaming_attention.py", "L10": "l10_ring_all_gather.py",
     "L11": "l11_collective_matmul.py", "L12": "l12_narrate_dump.py", "L13": "l13_capstone.py",
     "L14": "l14_flash_backward.py", "L15": "l15_quantized_matmul.py", "L16": "l16_paged_decode.py",
-    "L17": "l17_shard_layer.py", "L18": "l18_schedule.py",
+    "L17": "l17_shard_layer.py", "L18": "l18_schedule.py", "L19": "l19_two_cores.py",
+    "L20": "l20_masked_attention.py",
 }
 
 
@@ -433,6 +434,57 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
                                    for i in range(3)],
                "s1Count": 0, "memorySpaceCounts": {}, "weightSpec": 'P("fsdp", None)',
                "activationSpec": 'P("fsdp", None)', "hlo": "(abridged in this example)", "scheduleNote": cpu_note})
+    tc_ref = MATMUL_REF + " (parallel)"
+    tc_arb = MATMUL_REF + " (arbitrary)"
+    semantics = {"parallel": ["parallel", "parallel", "arbitrary"], "arbitrary": ["arbitrary", "arbitrary", "arbitrary"]}
+    # A v5e has one TensorCore: the two annotations time alike.
+    add("L19.json", "L19", TPU, False, dtype="bf16", shapes=mm, timing=timing(7.49e-4, calls=10),
+        baseline=("XLA jnp.dot (jax.jit)", samples(7.41e-4)), correctness=check(tc_ref, 1.6e-2, 7.8e-3, 2e-2),
+        extra={"blocks": {"bm": 512, "bk": 1024, "bn": 1024}, "grid": [8, 4, 4], "semantics": semantics,
+               "tensorCores": 1, "tensorCoresFrom": "pltpu.get_tpu_info().num_cores", "flops": 2 * 4096**3,
+               "arbitraryCorrectness": check(tc_arb, 1.6e-2, 7.8e-3, 2e-2).to_json(),
+               "arbitrarySamples": samples(7.52e-4), "achievedFlopsPerSecond": 2 * 4096**3 / 7.49e-4,
+               "ratioParallelToArbitrary": 7.49e-4 / 7.52e-4, "ratioToBaseline": 7.49e-4 / 7.41e-4})
+    add("L19-interpret.json", "L19", CPU, True, dtype="bf16", shapes={"m": 256, "k": 256, "n": 256},
+        timing=None, baseline=None, correctness=check(tc_ref, 1.2e-2, 6.4e-3, 2e-2),
+        extra={"blocks": {"bm": 128, "bk": 128, "bn": 128}, "grid": [2, 2, 2], "semantics": semantics,
+               "tensorCores": None, "tensorCoresFrom": "not read: an interpret run has no TensorCore",
+               "flops": 2 * 256**3, "arbitraryCorrectness": check(tc_arb, 1.2e-2, 6.4e-3, 2e-2).to_json()})
+    l20 = _load(os.path.join(LABS_DIR, SCRIPTS["L20"]))
+    masked_ref = "masked attention in float32 at HIGHEST precision on the same inputs"
+
+    def masked_extra(mask: Any, shapes: dict[str, int], bq: int, bk: int) -> dict[str, Any]:
+        seq = shapes["seq"]
+        kinds = l20.classify(mask, seq, bq, bk)
+        steps = len(l20.schedule(kinds)[0][0])
+        counts = {n: sum(row.count(k) for row in kinds) for k, n in
+                  ((l20.EMPTY, "empty"), (l20.FULL, "full"), (l20.PARTIAL, "partial"))}
+        tiles = (seq // bq) * (seq // bk)
+        per_tile = 4 * bq * bk * shapes["head_dim"] * shapes["batch"] * shapes["heads"]
+        return {"mask": mask.to_json(), "blocks": {"block_q": bq, "block_k": bk}, "tileCounts": counts,
+                "kvBlocksComputed": counts["full"] + counts["partial"], "kvBlocksTotal": tiles,
+                "gridSteps": {"skipping": (seq // bq) * steps, "everyBlock": tiles},
+                "tileMap": ["".join(l20.KIND_CHARS[k] for k in row) for row in kinds],
+                "allowedFraction": l20.allowed_pairs(mask, seq) / (seq * seq),
+                "flops": {"skipping": per_tile * (counts["full"] + counts["partial"]), "everyBlock": per_tile * tiles}}
+
+    # L09's tolerance; the output's RMS grows as the keys a query sees shrink (about sqrt(e / keys) for
+    # unit normal inputs): 0.052 for a window of 1,024, 0.13 for the short documents below.
+    win_tol = (2.0 ** -5 * 0.052, 2.0 ** -7)
+    win = masked_extra(l20.Mask("window", 1024, None), att, 512, 512)
+    win.update({"everyBlockCorrectness": record.Correctness(masked_ref, 4.0e-4, 2.9e-2, *win_tol, True).to_json(),
+                "baselineCorrectness": record.Correctness(masked_ref, 3.9e-4, 2.7e-2, *win_tol, True).to_json(),
+                "everyBlockSamples": samples(1.24e-3), "ratioToEveryBlock": 4.1e-4 / 1.24e-3,
+                "ratioToBaseline": 4.1e-4 / 2.38e-3})
+    add("L20.json", "L20", TPU, False, dtype="bf16", shapes=att, timing=timing(4.1e-4),
+        baseline=("XLA masked attention: softmax of the masked Q K^T / sqrt(d), then P V, with jnp", samples(2.38e-3)),
+        correctness=record.Correctness(masked_ref, 4.1e-4, 3.0e-2, *win_tol, True), extra=win)
+    doc_shapes = {"batch": 1, "heads": 2, "seq": 1024, "head_dim": 128}
+    doc_tol = (2.0 ** -5 * 0.13, 2.0 ** -7)
+    docs = masked_extra(l20.Mask("documents", None, (200, 440, 384)), doc_shapes, 128, 256)
+    docs["everyBlockCorrectness"] = record.Correctness(masked_ref, 1.1e-3, 2.4e-2, *doc_tol, True).to_json()
+    add("L20-interpret.json", "L20", CPU, True, dtype="bf16", shapes=doc_shapes, timing=None, baseline=None,
+        correctness=record.Correctness(masked_ref, 1.2e-3, 2.5e-2, *doc_tol, True), extra=docs)
     return ex
 
 
