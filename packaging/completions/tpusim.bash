@@ -26,7 +26,7 @@ _tpusim() {
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "chips roofline bench pipeline vmem blockspec layout mxu attention collective ir
-            semaphores fusion profile validate collective-matmul shard-layer quantized-matmul decode-attention --help --version" -- "$cur"))
+            semaphores fusion profile validate collective-matmul shard-layer grouped-matmul quantized-matmul decode-attention --help --version" -- "$cur"))
         return
     fi
     case "$sub" in
@@ -42,6 +42,7 @@ _tpusim() {
         mxu) options="--m --k --n --array --no-overlap --stepped" ;;
         attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify --window --documents" ;;
         collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
+        grouped-matmul) options="--groups --k --n --tm --tk --tn --pass --dtype" ;;
         shard-layer) options="--mesh --roles --mode --batch --d-model --d-ff --dtype --overlap-tp" ;;
         quantized-matmul) options="--m --k --n --scheme --scales --block" ;;
         decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype --full-grid" ;;

@@ -294,6 +294,19 @@ TEST_CASE("tpusim ir shardings: a real dump's shardings and groups in words", "[
     CHECK_THAT(none.out, Catch::Contains("no sharding or replica_groups attributes in"));
 }
 
+TEST_CASE("tpusim grouped-matmul: chapter 5's routing, and a bad group", "[cli]") {
+    const Run r = run("grouped-matmul --groups 1200,300,0,900,700,500,296,200 --k 4096 --n 4096 --chip v5e");
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("32 of 128 rows, 6 group boundaries inside one"));
+    CHECK_THAT(r.out, Catch::Contains("4864 (18.8 % above the tokens)"));
+    const Run t = run("grouped-matmul --groups 1200,300,0,900,700,500,296,200 --k 4096 --n 4096 --pass tgmm --json");
+    CHECK_THAT(t.out, Catch::Contains("\"pass\":\"tgmm\""));
+    CHECK_THAT(t.out, Catch::Contains("\"rows\":4864"));
+    const Run bad = run("grouped-matmul --groups 12,x --k 64 --n 64");
+    CHECK(bad.status == 2);
+    CHECK(lines(bad.out) == 1);
+}
+
 TEST_CASE("tpusim ir cost: an optimized HLO's kernels, each costed", "[cli]") {
     const std::string mlp = std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo";
     const Run r = run("ir cost '" + mlp + "' --chip v5e");

@@ -350,6 +350,7 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     if (k == "quantized_matmul") return resolveQuantizedMatmul(p, chip);
     if (k == "decode") return resolveDecode(p, chip);
     if (k == "shard_layer") return resolveShardLayer(p, chip);
+    if (k == "grouped_matmul") return resolveGroupedMatmul(p, chip);
     throw PlaceholderError("\"" + k + "\" is not a kind of live number (see LIVE-NUMBERS.md).");
 }
 

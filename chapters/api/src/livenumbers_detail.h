@@ -104,6 +104,7 @@ inline Value answer(std::string text, const tpusim::Provenance& p)
 // The kinds of the production kernels (livenumbers_kernels.cpp).
 Value resolveQuantizedMatmul(const Placeholder& p, const tpusim::Chip& chip);
 Value resolveDecode(const Placeholder& p, const tpusim::Chip& chip);
+Value resolveGroupedMatmul(const Placeholder& p, const tpusim::Chip& chip);
 // Chapter 9's block under a sharding (livenumbers_sharding.cpp).
 Value resolveShardLayer(const Placeholder& p, const tpusim::Chip& chip);
 

@@ -1,11 +1,12 @@
-// The live-number kinds of the production kernels: quantized matmuls and
-// decode attention over a paged cache.
+// The live-number kinds of the production kernels: quantized matmuls,
+// decode attention over a paged cache and the grouped matmul.
 #include "livenumbers_detail.h"
 
 #include <algorithm>
 #include <string_view>
 
 #include <tpusim/decode_attention.h>
+#include <tpusim/grouped_matmul.h>
 #include <tpusim/quantized_matmul.h>
 
 namespace course::live::detail {
@@ -165,6 +166,44 @@ Value resolveDecode(const Placeholder &p, const tpusim::Chip &chip)
     unknownField(p,
                  "time, call_time, kv_bytes, hbm_bytes, bytes_per_token, intensity, bandwidth, pages, padding, "
                  "steps, tokens_per_s, xla_time, xla_bytes, bound");
+}
+
+Value resolveGroupedMatmul(const Placeholder &p, const tpusim::Chip &chip)
+{
+    Args a(p, {"groups", "k", "n", "tm", "tk", "tn", "pass", "dtype"});
+    tpusim::GroupedMatmulSpec s;
+    const std::string groups = a.text("groups");
+    s.groups = named([&] { return tpusim::parse_groups(groups); });
+    s.k = a.integer("k");
+    s.n = a.integer("n");
+    s.tm = a.integer("tm", 128);
+    s.tk = a.integer("tk", 512);
+    s.tn = a.integer("tn", 512);
+    const std::string pass = a.text("pass", "forward");
+    s.pass = named([&] { return tpusim::parse_grouped_pass(pass); });
+    s.dtype = a.dtype();
+    const tpusim::GroupedMatmulResult r = named([&] { return tpusim::grouped_matmul(chip, s); });
+    const tpusim::Provenance &prov = r.provenance;
+    const std::string &f = p.field;
+    if (f == "time")
+        return numbered(tpusim::format_time(r.time_s), r.time_s, prov);
+    if (f == "call_time")
+        return numbered(tpusim::format_time(r.call_s), r.call_s, prov);
+    if (f == "steps")
+        return numbered(std::to_string(r.steps), static_cast<double>(r.steps), prov);
+    if (f == "rows")
+        return numbered(std::to_string(r.rows), static_cast<double>(r.rows), prov);
+    if (f == "overhead")
+        return numbered(percent(r.overhead), r.overhead, prov);
+    if (f == "hbm_bytes")
+        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, prov);
+    if (f == "padded_time")
+        return numbered(tpusim::format_time(r.padded_time_s), r.padded_time_s, prov);
+    if (f == "dense_time")
+        return numbered(tpusim::format_time(r.dense_time_s), r.dense_time_s, prov);
+    if (f == "bound")
+        return answer(r.bound, prov);
+    unknownField(p, "time, call_time, steps, rows, overhead, hbm_bytes, padded_time, dense_time, bound");
 }
 
 } // namespace course::live::detail

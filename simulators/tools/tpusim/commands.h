@@ -21,6 +21,7 @@ int cmd_attention(const Args& args);
 int cmd_collective(const Args& args);
 int cmd_collective_matmul(const Args& args);
 int cmd_shard_layer(const Args& args);
+int cmd_grouped_matmul(const Args& args);
 int cmd_quantized_matmul(const Args& args);
 int cmd_decode_attention(const Args& args);
 int cmd_ir(const Args& args);

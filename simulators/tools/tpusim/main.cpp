@@ -65,6 +65,10 @@ constexpr Subcommand subcommands[] = {
      "y = x @ w with x's row shards passed round a ring while each device multiplies: time, exposed transfer, "
      "against gathering first",
      "tpusim collective-matmul --m 8192 --k 8192 --n 32768 --devices 4 --chip v5e"},
+    {"grouped-matmul", tpusim::cli::cmd_grouped_matmul,
+     "a mixture-of-experts grouped matmul (--pass forward | tgmm) over ragged groups: row tiles, rows computed, "
+     "time, against XLA padding every group or running every token",
+     "tpusim grouped-matmul --groups 1200,300,0,900,700,500,296,200 --k 4096 --n 4096 --chip v5e"},
     {"shard-layer", tpusim::cli::cmd_shard_layer,
      "one MLP block trained under DP, FSDP, TP or a mix on a mesh: PartitionSpecs, the collectives XLA "
      "inserts, their bytes and whether a matmul hides them",
