@@ -88,7 +88,7 @@ TEST_CASE("layer sharding: below the threshold, FSDP's gathers show past their m
     // The second matmul waits for the gather under the first.
     CHECK(r.matmuls[1].start_s == Approx(gather));
     CHECK(r.matmuls[3].start_s + std::max(r.matmuls[3].time_s, gather + scatter) == Approx(r.step_s));
-    CHECK(r.verdict.find("2189 rows per device; this has 1024") != std::string::npos);
+    CHECK(r.verdict.find("2,189 rows per device; this has 1,024") != std::string::npos);
     // Over both axes of a 16 x 16 pod the links double, and so does what a gather can hide behind.
     const LayerShardingResult both = shard_mlp_block(v5e, block({16, 16}, {data, data}, DataMode::fsdp, 262144));
     CHECK(both.data_threshold_rows == Approx(r.data_threshold_rows / 2));

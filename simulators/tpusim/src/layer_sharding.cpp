@@ -142,7 +142,12 @@ std::string shapes_text(const LayerShardingSpec& s) {
            }() + " mesh";
 }
 
-std::string rows_text(double rows) { return format_fixed(rows, 0); }
+// 2189 -> "2,189", as the chapters write counts.
+std::string rows_text(double rows) {
+    std::string digits = format_fixed(rows, 0);
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
 
 std::string verdict(const LayerShardingResult& r, const LayerShardingSpec& s) {
     if (r.collectives.empty())
@@ -165,10 +170,10 @@ std::string verdict(const LayerShardingResult& r, const LayerShardingSpec& s) {
              "): run them as collective matmuls, or use fewer model devices.";
     if (data_exposed > 0 && r.data_threshold_rows > 0)
         v += " The data axes hide their transfers above about " + rows_text(r.data_threshold_rows) +
-             " rows per device; this has " + std::to_string(r.rows_per_device) + ".";
+              " rows per device; this has " + rows_text(static_cast<double>(r.rows_per_device)) + ".";
     if (s.overlap_tp && r.model_threshold > 0 && critical == 0 &&
         static_cast<double>(s.d_ff / r.model_ways) < r.model_threshold)
-        v += " F / Y = " + std::to_string(s.d_ff / r.model_ways) + " is below the " +
+        v += " F / Y = " + rows_text(static_cast<double>(s.d_ff / r.model_ways)) + " is below the " +
              rows_text(r.model_threshold) + " TP needs to hide its collectives.";
     return v;
 }
