@@ -81,7 +81,7 @@ TEST_CASE("every shipped example record is accepted", "[import]")
 {
     const LabCatalog labs = LabCatalog::fromFolder(kLabs);
     REQUIRE(labs.problem().isEmpty());
-    REQUIRE(labs.labs().size() == 20);
+    REQUIRE(labs.labs().size() == 21);
     const QStringList files = QDir(kLabs + QStringLiteral("/examples")).entryList({"*.json"}, QDir::Files);
     REQUIRE(files.size() >= 16);
     for (const QString &f : files) {

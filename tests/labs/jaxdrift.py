@@ -732,6 +732,10 @@ BLOCKS: dict[str, list[tuple[str, tuple[str, str], tuple[str, str]]]] = {
     "L19": [("x", ("bm", "m"), ("bk", "k")), ("y", ("bk", "k"), ("bn", "n")), ("out", ("bm", "m"), ("bn", "n"))],
     "L20": [("q, out", ("block_q", "seq"), ("head_dim", "head_dim")),
             ("k, v", ("block_k", "seq"), ("head_dim", "head_dim"))],
+    # gmm: x (tm, tk), W (tk, tn), out (tm, tn); tgmm: x (tm, tk), dy (tm, tn), dW (tk, tn); dx's gmm
+    # swaps tk and tn, which these cover.
+    "L21": [("x", ("tm", "m"), ("tk", "k")), ("W, dW", ("tk", "k"), ("tn", "n")),
+            ("out, dy", ("tm", "m"), ("tn", "n"))],
 }
 
 

@@ -28,13 +28,14 @@ sys.path.insert(0, LABS)
 
 from common import irtext, record  # noqa: E402
 
-SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-9]|20)_[a-z0-9_]+\.py$")
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-9]|2[01])_[a-z0-9_]+\.py$")
 TPU = record.Backend("tpu", "TPU v5 lite", 1, "0.8.1", "0.8.1")
 CPU = record.Backend("cpu", "cpu", 1, "0.8.1", "0.8.1")
 # The labs with --interpret: the kernel labs (Pallas interpret mode) and L17, L18 (XLA on
 # simulated CPU devices).
-INTERPRET_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16", "L17", "L18", "L19", "L20"}
-LAB_COUNT = 20
+INTERPRET_LABS = {"L06", "L07", "L08", "L09", "L10", "L11", "L14", "L15", "L16", "L17", "L18", "L19", "L20",
+                  "L21"}
+LAB_COUNT = 21
 GATES = {"L05": "G0", "L07": "G1", "L12": "G2", "L09": "G3", "L11": "G4", "L13": "G5"}
 
 
@@ -271,6 +272,19 @@ class Records(unittest.TestCase):
         self.assertEqual(recs["L20.json"]["extra"]["mask"]["kind"], "window")
         self.assertTrue(recs["L20.json"]["extra"]["everyBlockSamples"])
         self.assertNotIn("everyBlockSamples", recs["L20-interpret.json"]["extra"])
+        for name in ("L21.json", "L21-interpret.json"):
+            e, shapes = recs[name]["extra"], recs[name]["shapes"]
+            self.assertEqual(set(shapes), {"m", "k", "n", "groups"})
+            self.assertEqual((sum(e["groupSizes"]), len(e["groupSizes"])), (shapes["m"], shapes["groups"]))
+            self.assertEqual(set(e["checks"]), {"gmm", "gmmVsRaggedDot", "tgmm", "dx"})
+            self.assertEqual(e["visits"], {"gmm": 38, "tgmm": 39})
+            self.assertEqual(e["rowsComputed"], 4864)
+            for kernel, grid in e["grid"].items():
+                self.assertEqual(e["gridSteps"][kernel], grid[0] * grid[1] * grid[2])
+                self.assertEqual(len(e["schedule"][kernel]["groupIds"]), e["visits"][kernel])
+        self.assertTrue(recs["L21.json"]["extra"]["tgmmSamples"])
+        self.assertEqual(set(recs["L21.json"]["extra"]["ratioToBaseline"]), {"gmm", "tgmm"})
+        self.assertNotIn("tgmmSamples", recs["L21-interpret.json"]["extra"])
         up = recs["L13.json"]["extra"]["upstream"]
         self.assertRegex(up["url"], r"^https://github\.com/[^/]+/[^/]+/pull/[0-9]+$")
         self.assertRegex(up["commit"], r"^[0-9a-f]{40}$")
@@ -820,6 +834,87 @@ class CoresAndMasks(unittest.TestCase):
         for bad in (["--mask", "documents", "--doc-lengths", "100,200"], ["--window", "0"], ["--block-k", "192"]):
             with self.subTest(argv=bad), self.assertRaises(SystemExit), mock.patch("sys.stderr"):
                 m.parse_args(bad)
+
+
+class GroupedMatmul(unittest.TestCase):
+    """L21's schedule, computed on the host: chapter 5's routing takes 38 visits of 128-row tiles and
+    computes 4864 rows, as the chapter and exhibit M4 count them; and on any routing every (row tile,
+    group) pair that shares rows is visited once, in an order whose output tiles repeat only in a row."""
+
+    ROUTING = (1200, 300, 0, 900, 700, 500, 296, 200)
+
+    def setUp(self):
+        self.m = load(os.path.join(LABS, "l21_grouped_matmul.py"))
+
+    def test_chapter_5_routing(self):
+        offsets, groups, tiles = self.m.schedule(self.ROUTING, 128, visit_empty=False)
+        self.assertEqual(offsets, [0, 1200, 1500, 1500, 2400, 3100, 3600, 3896, 4096])
+        self.assertEqual(len(groups), 38)
+        self.assertEqual(len(groups) * 128, 4864)
+        # Exhibit M4's tables, as printed there.
+        self.assertEqual(groups, [0] * 10 + [1] * 3 + [3] * 8 + [4] * 7 + [5] * 5 + [6] * 3 + [7] * 2)
+        self.assertEqual(tiles, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 11, 11, 12, 13, 14, 15, 16, 17, 18, 18, 19,
+                                 20, 21, 22, 23, 24, 24, 25, 26, 27, 28, 28, 29, 30, 30, 31])
+        self.assertEqual(self.m.boundaries_inside(self.ROUTING, 128), 6)
+        # tgmm visits the empty expert once, on the tile where its rows would start, to write its zeros.
+        _, groups, tiles = self.m.schedule(self.ROUTING, 128, visit_empty=True)
+        self.assertEqual(len(groups), 39)
+        self.assertEqual((groups[13], tiles[13]), (2, 11))
+        self.assertEqual(tiles[12:15], [11, 11, 11])
+
+    def test_plan_matches_the_simulator_counts(self):
+        # libtpusim's grouped_matmul counts 38 x 8 x 8 grid steps for the forward and one (k, n) tile
+        # pair more per empty group for tgmm, with K = N = 4096 and 512-wide tiles.
+        p = self.m.plan(self.ROUTING, 4096, 4096, 128, 512, 512)
+        self.assertEqual(p["visits"], {"gmm": 38, "tgmm": 39})
+        self.assertEqual(p["grid"], {"gmm": [8, 38, 8], "tgmm": [8, 8, 39]})
+        self.assertEqual(p["gridSteps"], {"gmm": 38 * 8 * 8, "tgmm": 38 * 8 * 8 + 8 * 8})
+        self.assertEqual((p["rowTiles"], p["rowsComputed"], p["emptyGroups"]), (32, 4864, [2]))
+        self.assertAlmostEqual(p["rowOverhead"], 4864 / 4096 - 1)
+        self.assertEqual(p["flops"], {"useful": 2 * 4096 ** 3, "computed": 2 * 4864 * 4096 * 4096})
+        # 512-row tiles: fewer visits, more rows computed.
+        wide = self.m.plan(self.ROUTING, 4096, 4096, 512, 512, 512)
+        self.assertEqual((wide["visits"]["gmm"], wide["rowsComputed"]), (14, 14 * 512))
+
+    def test_every_routing_visits_each_shared_tile_once(self):
+        import random
+
+        rng = random.Random(7)
+        for _ in range(200):
+            tm = rng.choice([16, 32, 128])
+            m = tm * rng.randint(1, 6)
+            cuts = sorted(rng.randint(0, m) for _ in range(rng.randint(0, 5)))
+            sizes = tuple(b - a for a, b in zip([0] + cuts, cuts + [m]))
+            if rng.random() < 0.3:
+                sizes = (0,) + sizes
+            for visit_empty in (False, True):
+                offsets, groups, tiles = self.m.schedule(sizes, tm, visit_empty=visit_empty)
+                with self.subTest(sizes=sizes, tm=tm, visit_empty=visit_empty):
+                    want = {(t, g) for g, s in enumerate(sizes) if s
+                            for t in range(offsets[g] // tm, (offsets[g + 1] - 1) // tm + 1)}
+                    busy = [(t, g) for t, g in zip(tiles, groups) if sizes[g]]
+                    self.assertEqual(sorted(busy), sorted(want))
+                    self.assertEqual(len(busy), len(want))
+                    self.assertEqual(tiles, sorted(tiles))    # an output tile is revisited only in a row
+                    self.assertEqual(groups, sorted(groups))  # and each group's visits are consecutive
+                    empty = [g for g in groups if not sizes[g]]
+                    self.assertEqual(empty, [g for g, s in enumerate(sizes) if not s] if visit_empty else [])
+                    self.assertTrue(all(0 <= t < m // tm for t in tiles))
+                    self.assertEqual(len(want) * tm, self.m.plan(sizes, tm, tm, tm, tm, tm)["rowsComputed"])
+
+    def test_arguments(self):
+        a = self.m.parse_args([])
+        self.assertEqual((a.group_sizes, a.m, a.k, a.n, a.tm, a.tk, a.tn),
+                         (self.ROUTING, 4096, 4096, 4096, 128, 512, 512))
+        a = self.m.parse_args(["--interpret"])
+        self.assertEqual((a.group_sizes, a.k, a.n, a.tm, a.tk, a.tn), (self.ROUTING, 256, 256, 128, 128, 256))
+        self.assertEqual(self.m.parse_args(["--tm", "512"]).tm, 512)
+        self.assertEqual(self.m.parse_args(["--groups", "0,64,0,192"]).m, 256)
+        for bad in (["--groups", "100,29"], ["--groups", "64,-1,65"], ["--groups", "0,0"], ["--groups", "a,b"],
+                    ["--tm", "100"], ["--tm", "64"], ["--tk", "192"], ["--tk", "0"], ["--k", "4000"],
+                    ["--tn", "384"]):
+            with self.subTest(argv=bad), self.assertRaises(SystemExit), mock.patch("sys.stderr"):
+                self.m.parse_args(bad)
 
 
 if __name__ == "__main__":

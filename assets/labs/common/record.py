@@ -40,8 +40,8 @@ KIND_MEASURED = "measured"
 KIND_OFF_CHIP = "verified-off-chip"
 
 DTYPES = ("bf16", "f32", "f16", "int8", "fp8")
-LAB_RE = re.compile(r"^L(0[1-9]|1[0-9]|20)$")
-SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-9]|20)_[a-z0-9_]+\.py$")
+LAB_RE = re.compile(r"^L(0[1-9]|1[0-9]|2[01])$")
+SCRIPT_RE = re.compile(r"^l(0[1-9]|1[0-9]|2[01])_[a-z0-9_]+\.py$")
 
 # jax.devices()[0].device_kind -> the simulator's chip id. Keys are compared
 # case-insensitively with runs of spaces collapsed. Only kinds the simulator
@@ -311,7 +311,7 @@ def build_record(
 ) -> dict[str, Any]:
     """Builds a version-1 run record, refusing anything the honesty rule forbids."""
     if not LAB_RE.match(lab):
-        raise RecordError(f"lab id {lab!r} is not L01..L20")
+        raise RecordError(f"lab id {lab!r} is not L01..L21")
     script_name = os.path.basename(os.fspath(script_path))
     if not SCRIPT_RE.match(script_name):
         raise RecordError(f"script name {script_name!r} is not a lab script name (lNN_name.py)")

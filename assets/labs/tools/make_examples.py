@@ -43,7 +43,7 @@ SCRIPTS = {
     "L11": "l11_collective_matmul.py", "L12": "l12_narrate_dump.py", "L13": "l13_capstone.py",
     "L14": "l14_flash_backward.py", "L15": "l15_quantized_matmul.py", "L16": "l16_paged_decode.py",
     "L17": "l17_shard_layer.py", "L18": "l18_schedule.py", "L19": "l19_two_cores.py",
-    "L20": "l20_masked_attention.py",
+    "L20": "l20_masked_attention.py", "L21": "l21_grouped_matmul.py",
 }
 
 
@@ -485,6 +485,41 @@ def examples() -> list[tuple[str, dict[str, Any]]]:
     docs["everyBlockCorrectness"] = record.Correctness(masked_ref, 1.1e-3, 2.4e-2, *doc_tol, True).to_json()
     add("L20-interpret.json", "L20", CPU, True, dtype="bf16", shapes=doc_shapes, timing=None, baseline=None,
         correctness=record.Correctness(masked_ref, 1.2e-3, 2.5e-2, *doc_tol, True), extra=docs)
+    l21 = _load(os.path.join(LABS_DIR, SCRIPTS["L21"]))
+    routing = (1200, 300, 0, 900, 700, 500, 296, 200)
+    gmm_ref = "each group's x_g @ W[g] in float32 at HIGHEST precision"
+    dw_ref = "jax.vjp of the per-group float32 reference with respect to W"
+
+    def grouped_checks(dw_rms: float) -> dict[str, record.Correctness]:
+        # The tolerance is 2^-6 of each output's RMS plus 2^-6 relative: about 1 for the forward and dx
+        # (W scaled by 1/sqrt(K)), sqrt(M / G) for dW, whose sums run over a group's tokens.
+        def c(ref: str, rms: float, err: float, rel: float) -> record.Correctness:
+            return record.Correctness(ref, err * rms, rel, 2.0 ** -6 * rms, 2.0 ** -6, True)
+        return {"gmm": c(gmm_ref, 1.0, 7.8e-3, 2.9e-2),
+                "gmmVsRaggedDot": c("jax.lax.ragged_dot in float32 at HIGHEST precision", 1.0, 7.8e-3, 2.9e-2),
+                "tgmm": c(dw_ref, dw_rms, 6.9e-3, 3.3e-2),
+                "dx": c("jax.vjp of the per-group float32 reference with respect to x", 1.0, 7.6e-3, 3.1e-2)}
+
+    grouped_ref = ("per-group x_g @ W[g], jax.lax.ragged_dot and jax.vjp of the per-group reference, "
+                   "float32 at HIGHEST precision")
+    dw_rms = (4096 / 8) ** 0.5
+    checks = grouped_checks(dw_rms)
+    grouped = l21.plan(routing, 4096, 4096, 128, 512, 512)
+    grouped.update({
+        "checks": {name: c.to_json() for name, c in checks.items()},
+        "baselineCorrectness": {"gmm": record.Correctness(gmm_ref, 7.8e-3, 2.9e-2, 2.0 ** -6, 2.0 ** -6,
+                                                          True).to_json(),
+                                "tgmm": record.Correctness(dw_ref, 6.9e-3 * dw_rms, 3.3e-2, 2.0 ** -6 * dw_rms,
+                                                           2.0 ** -6, True).to_json()},
+        "tgmmSamples": samples(1.38e-3), "tgmmBaselineSamples": samples(2.31e-3),
+        "ratioToBaseline": {"gmm": 2.05e-3 / 2.62e-3, "tgmm": 1.38e-3 / 2.31e-3}})
+    add("L21.json", "L21", TPU, False, dtype="bf16", shapes={"m": 4096, "k": 4096, "n": 4096, "groups": 8},
+        timing=timing(2.05e-3), baseline=("XLA jax.lax.ragged_dot (jax.jit)", samples(2.62e-3)),
+        correctness=record.combine(list(checks.values()), grouped_ref), extra=grouped)
+    grouped = l21.plan(routing, 256, 256, 128, 128, 256)
+    grouped["checks"] = {name: c.to_json() for name, c in checks.items()}
+    add("L21-interpret.json", "L21", CPU, True, dtype="bf16", shapes={"m": 4096, "k": 256, "n": 256, "groups": 8},
+        timing=None, baseline=None, correctness=record.combine(list(checks.values()), grouped_ref), extra=grouped)
     return ex
 
 
