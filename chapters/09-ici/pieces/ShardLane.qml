@@ -68,17 +68,21 @@ Item {
                 color: modelData.colour
                 border.width: modelData.hatched ? 1 : 0
                 border.color: Theme.gapHatch
-                Canvas {   // thin diagonal strokes: the MXU has nothing to do
+                Item {   // thin diagonal strokes: the MXU has nothing to do
                     anchors.fill: parent
+                    anchors.margins: 1
                     visible: bar.modelData.hatched
-                    onWidthChanged: requestPaint()
-                    onPaint: {
-                        const ctx = getContext("2d")
-                        ctx.reset()
-                        ctx.strokeStyle = Theme.gapHatch
-                        ctx.lineWidth = 1
-                        for (let x = -height; x < width; x += Theme.px(6)) {
-                            ctx.beginPath(); ctx.moveTo(x, height); ctx.lineTo(x + height, 0); ctx.stroke()
+                    clip: true
+                    Repeater {
+                        model: bar.modelData.hatched ? Math.ceil((bar.width + bar.height) / Theme.px(6)) : 0
+                        Rectangle {
+                            required property int index
+                            x: index * Theme.px(6) - parent.height
+                            y: -parent.height / 2
+                            width: 1
+                            height: parent.height * 2
+                            rotation: 45
+                            color: Theme.gapHatch
                         }
                     }
                 }
