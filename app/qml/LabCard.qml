@@ -1,9 +1,9 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
+import TpuCourse.Reading
 
 // One lab on its chapter's page: the goal, the commands to run on a TPU VM,
 // what the app checks, the imported runs with their badges and, for a gate's
@@ -20,9 +20,10 @@ Rectangle {
     color: Theme.ink
     property var lastImport: null
 
-    FileDialog {
+    RememberingFileDialog {
         id: picker
-        title: "Import a run record for " + root.lab.id
+        kind: "records"
+        purpose: "Import a run record for " + root.lab.id
         nameFilters: ["Run records (*.json)", "All files (*)"]
         onAccepted: Course.importRun(selectedFile.toString(), root.lab.id)
     }
@@ -51,7 +52,7 @@ Rectangle {
                 text: "import a run record…"
                 mono: true
                 fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink
-                onClicked: picker.open()
+                onClicked: picker.openHere()
             }
         }
         Text {

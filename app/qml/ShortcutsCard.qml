@@ -36,7 +36,10 @@ Popup {
             ["Ctrl+Enter  /  Escape", "in a note: keep it, or put it back"]] },
         { title: "Instruments", keys: [
             ["drag a scrub number", "change it; Alt for fine steps"],
-            ["type in a scrub number", "any value, Enter to take it"]] },
+            ["type in a scrub number", "any value, Enter to take it"],
+            ["Ctrl+F  in EX·05", "find a text in the dumps; Enter for the next; Escape clears it"]] },
+        { title: "In a file dialog", keys: [
+            ["Ctrl+L", "type a path; each dialog opens where its kind of file last came from"]] },
         { title: "Drills", keys: [
             ["Enter", "to the next field, then check, then the next question"]] }
     ]
@@ -45,13 +48,16 @@ Popup {
     Overlay.modal: Rectangle { color: Theme.scrim }
 
     Flickable {
+        id: list
         anchors.fill: parent
         contentHeight: column.implicitHeight
         clip: true
         boundsBehavior: Flickable.StopAtBounds
+        // A short window shows part of the list: the bar says there is more.
+        ScrollBar.vertical: ScrollBar { policy: list.contentHeight > list.height ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
         ColumnLayout {
             id: column
-            width: parent.width
+            width: list.width - (list.contentHeight > list.height ? Theme.gapM : 0)
             spacing: Theme.gapM
             Text {
                 objectName: "shortcutsTitle"

@@ -1,4 +1,5 @@
 #include "readingplaces.h"
+#include "lastfolders.h"
 #include "readingmarks.h"
 
 #include <progress/store.h>
@@ -18,7 +19,8 @@ void ReadingPlaces::provide(progress::Store *store)
 {
     g_store = store;
     instance()->reload();
-    ReadingMarks::provide(store);  // the marks live in the same store
+    ReadingMarks::provide(store);  // the marks and the dialogs' folders live in the same store
+    LastFolders::provide(store);
 }
 
 QString ReadingPlaces::placeIn(int chapter) const

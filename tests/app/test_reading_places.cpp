@@ -3,14 +3,18 @@
 // chapter opens again where it was left.
 #include <catch2/catch.hpp>
 
+#include "lastfolders.h"
 #include "qtwait.h"
 #include "readersize.h"
 #include "readingplaces.h"
 #include "shellfixture.h"
 
+#include <QDir>
+#include <QFile>
 #include <QQmlComponent>
 #include <QQmlEngine>
 #include <QQuickItem>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -128,4 +132,34 @@ TEST_CASE("the chapters' text grows and shrinks a step at a time, and keeps its 
     QTest::keyClick(shell.window(), Qt::Key_0, Qt::ControlModifier);
     WAIT_VERIFY(size->scale() == Approx(1.0));
     WAIT_VERIFY(readerSize() == normal);
+}
+
+TEST_CASE("each kind of file dialog opens in the folder it last took a file from", "[reading][dialogs]")
+{
+    ShellFixture shell;
+    LastFolders *folders = LastFolders::instance();
+    const QUrl home = QUrl::fromLocalFile(QDir::homePath());
+    CHECK(folders->folderFor(QStringLiteral("dumps")) == home);  // nothing kept yet
+
+    QTemporaryDir dir;
+    REQUIRE(QDir(dir.path()).mkpath(QStringLiteral("runs")));
+    const QString record = dir.filePath(QStringLiteral("runs/run-L07.json"));
+    QFile f(record);
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.close();
+    folders->remember(QStringLiteral("records"), QUrl::fromLocalFile(record));
+    CHECK(folders->folderFor(QStringLiteral("records")) == QUrl::fromLocalFile(dir.filePath(QStringLiteral("runs"))));
+    CHECK(folders->folderFor(QStringLiteral("dumps")) == home);  // one kind does not move another
+    // Kept in the store's settings, so a relaunch opens there too.
+    CHECK(QString::fromStdString(shell.store().setting("dialogs.folder.records")) == dir.filePath(QStringLiteral("runs")));
+
+    // A folder chosen as such is kept as it is; something not on this machine is not kept.
+    folders->remember(QStringLiteral("traces"), QUrl::fromLocalFile(dir.path()));
+    CHECK(folders->folderFor(QStringLiteral("traces")) == QUrl::fromLocalFile(dir.path()));
+    folders->remember(QStringLiteral("traces"), QUrl(QStringLiteral("https://example.org/trace.json")));
+    CHECK(folders->folderFor(QStringLiteral("traces")) == QUrl::fromLocalFile(dir.path()));
+
+    // A kept folder that has gone opens the home folder instead.
+    REQUIRE(QDir(dir.filePath(QStringLiteral("runs"))).removeRecursively());
+    CHECK(folders->folderFor(QStringLiteral("records")) == home);
 }

@@ -1,9 +1,9 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Profile
+import TpuCourse.Reading
 
 // A learner's own profile, measured: what jax.profiler recorded on the
 // device, op by op, beside what libtpusim predicts for the same op on the
@@ -25,7 +25,7 @@ ScrollPage {
     // Kept while the page is built: a screenshot waits for a read under way.
     readonly property bool busy: Profile.state === "reading"
 
-    function chooseFile() { made(dialogLoader).open() }
+    function chooseFile() { made(dialogLoader).openHere() }
     readonly property var dialog: dialogLoader.item
     function made(loader) { loader.active = true; return loader.item }
 
@@ -163,8 +163,9 @@ ScrollPage {
     Loader {
         id: dialogLoader
         active: false
-        sourceComponent: FileDialog {
-            title: "Open a profile"
+        sourceComponent: RememberingFileDialog {
+            kind: "profiles"
+            purpose: "Open a profile"
             nameFilters: ["Profiles (*.xplane.pb *.json *.json.gz)", "All files (*)"]
             onAccepted: Profile.open(selectedFile.toString())
         }

@@ -1,9 +1,9 @@
 import QtQuick
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 import TpuCourse.Backend
+import TpuCourse.Reading
 
 // EX·04 the fusion map: a program's dataflow graph laid out by Graphviz
 // (off the GUI thread) and painted as one picture, with libtpusim's XLA-like
@@ -83,9 +83,10 @@ FocusScope {
             view.centerOn(map.selected)
     }
 
-    FileDialog {
+    RememberingFileDialog {
         id: picker
-        title: "Open an HLO dump"
+        kind: "dumps"
+        purpose: "Open an HLO dump"
         nameFilters: ["HLO dumps (*.hlo *.txt)", "All files (*)"]
         onAccepted: root.openFile(selectedFile)
     }
@@ -121,7 +122,7 @@ FocusScope {
                 PlainButton {
                     objectName: "ex04Open"
                     text: "Open an HLO dump…"
-                    onClicked: picker.open()
+                    onClicked: picker.openHere()
                 }
                 ThemedField {
                     id: searchField

@@ -3,6 +3,7 @@ import QtQuick.Controls
 import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Reading
 
 // The schedule as a Chrome trace (JSON trace event format) that Perfetto
 // and chrome://tracing open: typed as a path, or chosen in a file dialog.
@@ -23,9 +24,10 @@ ColumnLayout {
             root.exported(path)
     }
 
-    FileDialog {
+    RememberingFileDialog {
         id: picker
-        title: "Export the schedule as a Chrome trace"
+        kind: "traces"
+        purpose: "Export the schedule as a Chrome trace"
         fileMode: FileDialog.SaveFile
         defaultSuffix: "json"
         nameFilters: ["Chrome trace (*.json)", "All files (*)"]
@@ -51,7 +53,7 @@ ColumnLayout {
             onAccepted: root.write(text)
         }
         SnugButton { objectName: "ex08Export"; text: "write"; onClicked: root.write(field.text) }
-        SnugButton { objectName: "ex08ExportPick"; text: "choose…"; onClicked: picker.open() }
+        SnugButton { objectName: "ex08ExportPick"; text: "choose…"; onClicked: picker.openHere() }
     }
     Text {
         objectName: "ex08ExportResult"

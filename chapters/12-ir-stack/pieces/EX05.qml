@@ -1,10 +1,10 @@
 import QtQuick
 import QtQuick.Controls
-import QtQuick.Dialogs
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 import TpuCourse.Backend
+import TpuCourse.Reading
 
 // EX·05, the IR x-ray: one program as jaxpr, StableHLO and optimized HLO side
 // by side. libtpusim parses the three dumps and links their ops through the
@@ -249,10 +249,11 @@ Item {
         chip: root.chip
         onLoaded: root.reset()
     }
-    FileDialog {
+    RememberingFileDialog {
         id: picker
         objectName: "ex05Picker"
-        title: "Open a jaxpr, StableHLO or HLO dump"
+        kind: "dumps"
+        purpose: "Open a jaxpr, StableHLO or HLO dump"
         nameFilters: ["IR dumps (*.txt *.jaxpr *.mlir *.hlo)", "All files (*)"]
         onAccepted: xray.loadFile(selectedFile)
     }
@@ -298,7 +299,7 @@ Item {
                 objectName: "ex05Open"
                 text: "open a dump…"; mono: true
                 fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
-                onClicked: picker.open()
+                onClicked: picker.openHere()
             }
             PlainButton {
                 objectName: "ex05Paste"
