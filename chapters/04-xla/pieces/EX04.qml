@@ -15,7 +15,7 @@ FocusScope {
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: map.busy
     // Set into a chapter's text, its page grows to its content instead of scrolling.
-    readonly property bool setIntoText: parent ? parent.setIntoText === true : false
+    readonly property bool setIntoText: Object(parent).setIntoText === true
     objectName: "ex04"
     readonly property string masteryItem: "ch04-fusion-map"
     readonly property var goals: { Course.revision; return Course.goalsOf(4, masteryItem) }

@@ -11,7 +11,7 @@ FocusScope {
     id: root
     objectName: "d3Piece"
     // Known from the moment it is made: set into a chapter's text, or not.
-    property bool compact: parent ? parent.setIntoText === true : false
+    property bool compact: Object(parent).setIntoText === true
     property var question: ({})
     property var result: null
     readonly property var stats: { Course.revision; return Course.drillStats("D3") }

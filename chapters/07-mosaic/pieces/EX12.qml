@@ -18,7 +18,7 @@ FocusScope {
     readonly property bool choosesChip: true
     objectName: "ex12Piece"
     // Known from the moment it is made: set into a chapter's text, or not.
-    property bool compact: parent ? parent.setIntoText === true : false
+    property bool compact: Object(parent).setIntoText === true
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
     readonly property string masteryItem: "ch07-native-tiles"
     readonly property var goals: { Course.revision; return Course.goalsOf(7, masteryItem) }

@@ -16,7 +16,7 @@ FocusScope {
     id: root
     readonly property bool choosesChip: false
     objectName: "ex13Piece"
-    property bool compact: parent ? parent.setIntoText === true : false
+    property bool compact: Object(parent).setIntoText === true
     readonly property string masteryItem: "ch13-paged-cache"
     readonly property var goals: { Course.revision; return Course.goalsOf(13, masteryItem) }
     // Goals count only the learner's own edits, not the opening state.
