@@ -279,7 +279,7 @@ ScrollPage {
     onHeightChanged: { followScroll(); checkMargin() }
 
     contentHeight: column.y + column.implicitHeight + Theme.gapXXL
-    onLight: true
+    lightGround: true
 
     Rectangle {
         // The chapter keeps the colour of its layer in a band across the top.

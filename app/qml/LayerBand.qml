@@ -111,7 +111,7 @@ Rectangle {
                 delegate: StagePill {
                     required property int index
                     stage: root.stages[index] || ({})
-                    onDark: Theme.isDark(root.depth)
+                    darkGround: Theme.isDark(root.depth)
                     onOpenPlace: place => root.openPlace(place)
                 }
             }

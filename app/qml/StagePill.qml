@@ -7,7 +7,7 @@ import TpuCourse.Ui
 Rectangle {
     id: root
     property var stage: ({})
-    property bool onDark: false
+    property bool darkGround: false
     signal openPlace(string place)
 
     readonly property color accent: Theme.gateColor(stage.gateState)
@@ -16,8 +16,8 @@ Rectangle {
     implicitWidth: Theme.px(400)
     implicitHeight: body.implicitHeight + Theme.gapM
     radius: Theme.radius * 2
-    color: onDark ? (mouse.containsMouse ? Theme.hoverOnDark : "transparent") : (mouse.containsMouse ? Theme.inkHover : Theme.ink)
-    border.color: onDark ? accent : Theme.ink
+    color: darkGround ? (mouse.containsMouse ? Theme.hoverOnDark : "transparent") : (mouse.containsMouse ? Theme.inkHover : Theme.ink)
+    border.color: darkGround ? accent : Theme.ink
     border.width: 1
     activeFocusOnTab: true
     Accessible.role: Accessible.Button

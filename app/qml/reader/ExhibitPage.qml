@@ -47,7 +47,7 @@ FocusScope {
         id: scroller
         objectName: "exhibitScroller"
         anchors.fill: parent
-        onLight: true
+        lightGround: true
         contentHeight: sheet.height
         focus: true
 

@@ -9,7 +9,7 @@ import TpuCourse.Ui
 Item {
     id: bar
     // The ScrollPage it scrolls, typed as its base: the two files name each
-    // other. Its maximumY, scrollable, pageStep, onLight, placeAt() and
+    // other. Its maximumY, scrollable, pageStep, lightGround, placeAt() and
     // scrollBy() are what the bar reads and calls.
     required property Flickable page
 
@@ -39,7 +39,7 @@ Item {
         width: bar.width - 2 * bar.inset
         height: bar.thumbLength
         radius: width / 2
-        color: bar.page.onLight ? Theme.scrollThumbOnLight : Theme.scrollThumb
+        color: bar.page.lightGround ? Theme.scrollThumbOnLight : Theme.scrollThumb
         opacity: bar.pressed ? 1 : bar.hovered ? 0.9 : 0.6
     }
 

@@ -12,7 +12,7 @@ Flickable {
     // The gutter is kept whether or not the bar shows: were the width to
     // depend on the bar, wrapping text would loop (taller, bar, narrower, ...).
     readonly property real availableWidth: width - Theme.scrollBarWidth - Theme.gap
-    property bool onLight: false            // the thumb's colour follows the ground
+    property bool lightGround: false            // the thumb's colour follows the ground
     readonly property real maximumY: Math.max(0, contentHeight - height)
     // How far Page Down, Space or a press on the scrollbar's track moves.
     readonly property real pageStep: Math.max(Theme.arrowStep, height - Theme.gapXXL)
