@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import math
 import re
 import sys
 from typing import Any
@@ -71,13 +70,7 @@ INTERPRET_DEFAULTS = {"batch": 256, "d_model": 256, "d_ff": 1024}
 # The five collectives and the async forms they take in an optimized dump.
 COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce", "all-to-all", "collective-permute")
 # Bytes per element of HLO's element types (s4/u4 pack two to a byte).
-ELEMENT_BYTES = {
-    "pred": 1, "s4": 0.5, "u4": 0.5, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "s32": 4, "u32": 4, "s64": 8, "u64": 8,
-    "f16": 2, "bf16": 2, "f32": 4, "f64": 8, "c64": 8, "c128": 16,
-    "f8e4m3fn": 1, "f8e5m2": 1, "f8e4m3": 1, "f8e4m3b11fnuz": 1, "f8e4m3fnuz": 1, "f8e5m2fnuz": 1, "f8e3m4": 1,
-}
 _ARRAY_RE = re.compile(r"\b([a-z]+[0-9]*[a-z0-9]*)\[([0-9,]*)\]")
-_CALLS_RE = re.compile(r"calls=%?([\w.\-]+)")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -166,17 +159,10 @@ def _arrays(type_text: str) -> list[tuple[str, list[int]]]:
     return out
 
 
-def type_bytes(type_text: str) -> int:
-    """Bytes of every array in an HLO type; element types without a size (token) count 0."""
-    return int(sum(ELEMENT_BYTES.get(e, 0) * math.prod(d) for e, d in _arrays(type_text)))
+type_bytes = irtext.hlo_type_bytes
 
 
-def plain_type(type_text: str) -> str:
-    """An HLO type without its layouts: 'bf16[8,128]{1,0:T(8,128)(2,1)}' -> 'bf16[8,128]'."""
-    previous = None
-    while previous != type_text:
-        previous, type_text = type_text, re.sub(r"\{[^{}]*\}", "", type_text)
-    return type_text.strip()
+plain_type = irtext.hlo_plain_type
 
 
 def attr_value(attrs: str, key: str) -> str | None:
@@ -201,9 +187,7 @@ def attr_value(attrs: str, key: str) -> str | None:
     return attrs[start:k].strip()
 
 
-def operand_names(ins: dict[str, Any]) -> list[str]:
-    """The instruction names an instruction reads ('bf16[8]{0} %p.1' -> 'p.1')."""
-    return [o.split()[-1].lstrip("%") for o in ins["operands"] if o.split()]
+operand_names = irtext.hlo_operand_names
 
 
 def collective_kind(op: str) -> str | None:
@@ -215,9 +199,7 @@ def collective_kind(op: str) -> str | None:
     return op if op in COLLECTIVES else None
 
 
-def called(ins: dict[str, Any]) -> str | None:
-    m = _CALLS_RE.search(ins["attrs"])
-    return m.group(1) if m else None
+called = irtext.hlo_called
 
 
 def hlo_collectives(text: str) -> list[dict[str, Any]]:

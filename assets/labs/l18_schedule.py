@@ -66,11 +66,7 @@ COLLECTIVES = ("all-gather", "reduce-scatter", "all-reduce", "all-to-all", "coll
 COMPUTE_OPS = ("fusion", "dot", "convolution", "custom-call")
 CPU_NOTE = ("read from the CPU backend's compiled module for simulated devices: XLA:CPU schedules with its own "
             "passes and cost model, so the pairs, their order and the memory spaces are not what a TPU compiles")
-_CALLS_RE = re.compile(r"calls=%?([\w.\-]+)")
 _SPACE_RE = re.compile(r"S\((\d+)\)")
-_ARRAY_RE = re.compile(r"\b([a-z]+[0-9]*[a-z0-9]*)\[([0-9,]*)\]")
-ELEMENT_BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "s32": 4, "u32": 4, "s64": 8, "u64": 8,
-                 "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -109,32 +105,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 # ------------------------------------------------------------ reading the HLO
 
 
-def called(ins: dict[str, Any]) -> str | None:
-    m = _CALLS_RE.search(ins["attrs"])
-    return m.group(1) if m else None
+called = irtext.hlo_called
 
 
-def operand_names(ins: dict[str, Any]) -> list[str]:
-    return [o.split()[-1].lstrip("%") for o in ins["operands"] if o.split()]
+operand_names = irtext.hlo_operand_names
 
 
-def type_bytes(type_text: str) -> int:
-    return sum(ELEMENT_BYTES.get(e, 0) * _prod(d) for e, d in _ARRAY_RE.findall(type_text))
+type_bytes = irtext.hlo_type_bytes
 
 
-def _prod(dims: str) -> int:
-    out = 1
-    for t in dims.split(","):
-        if t:
-            out *= int(t)
-    return out
 
 
-def plain_type(type_text: str) -> str:
-    previous = None
-    while previous != type_text:
-        previous, type_text = type_text, re.sub(r"\{[^{}]*\}", "", type_text)
-    return type_text.strip()
+plain_type = irtext.hlo_plain_type
 
 
 def memory_space(type_text: str) -> int:

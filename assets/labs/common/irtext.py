@@ -118,6 +118,46 @@ def hlo_element_type(type_text: str) -> str | None:
     return m.group(1) if m else None
 
 
+# Bytes per element of HLO's element types; a type without a size (token) counts 0.
+ELEMENT_BYTES = {
+    "pred": 1, "s4": 0.5, "u4": 0.5, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "s32": 4, "u32": 4, "s64": 8, "u64": 8,
+    "f16": 2, "bf16": 2, "f32": 4, "f64": 8, "c64": 8, "c128": 16,
+    "f8e4m3fn": 1, "f8e5m2": 1, "f8e4m3": 1, "f8e4m3b11fnuz": 1, "f8e4m3fnuz": 1, "f8e5m2fnuz": 1, "f8e3m4": 1,
+}
+_CALLS_RE = re.compile(r"calls=%?([\w.\-]+)")
+
+
+def hlo_type_bytes(type_text: str) -> int:
+    """Bytes of every array in an HLO type ('(bf16[2,4]{1,0}, f32[])' -> 20)."""
+    total = 0.0
+    for etype, dims in _HLO_TYPE_RE.findall(type_text):
+        n = 1
+        for t in dims.split(","):
+            if t:
+                n *= int(t)
+        total += ELEMENT_BYTES.get(etype, 0) * n
+    return int(total)
+
+
+def hlo_plain_type(type_text: str) -> str:
+    """An HLO type without its layouts: 'bf16[8,128]{1,0:T(8,128)(2,1)}' -> 'bf16[8,128]'."""
+    previous = None
+    while previous != type_text:
+        previous, type_text = type_text, re.sub(r"\{[^{}]*\}", "", type_text)
+    return type_text.strip()
+
+
+def hlo_called(ins: dict[str, Any]) -> str | None:
+    """The computation a parse_hlo instruction calls (calls=%name), or None."""
+    m = _CALLS_RE.search(ins["attrs"])
+    return m.group(1) if m else None
+
+
+def hlo_operand_names(ins: dict[str, Any]) -> list[str]:
+    """The instruction names a parse_hlo instruction reads ('bf16[8]{0} %p.1' -> 'p.1')."""
+    return [o.split()[-1].lstrip("%") for o in ins["operands"] if o.split()]
+
+
 def _split_operands(rest: str) -> tuple[str, str]:
     """'a, b), attrs' -> ('a, b', ' attrs'): the operand list up to its matching paren."""
     depth = 1
