@@ -96,6 +96,14 @@ inline Value answer(std::string text, const tpusim::Provenance& p)
     return v;
 }
 
+// An answer that is also a number, for sentences that compare live values.
+inline Value numbered(std::string text, double number, const tpusim::Provenance& p)
+{
+    Value v = answer(std::move(text), p);
+    v.number = number;
+    return v;
+}
+
 [[noreturn]] inline void unknownField(const Placeholder& p, const char* fields)
 {
     throw PlaceholderError("\"" + p.kind + "\" has no field \"" + p.field + "\" (it has " + fields + ").");

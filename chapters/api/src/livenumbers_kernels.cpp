@@ -13,13 +13,6 @@ namespace course::live::detail {
 
 namespace {
 
-Value numbered(std::string text, double number, const tpusim::Provenance &p)
-{
-    Value v = answer(std::move(text), p);
-    v.number = number;
-    return v;
-}
-
 // A scheme whose MXU type the chip publishes no rate for is not an error in
 // the text: the sentence may be about another chip. It reads as what it is.
 Value unpublishedRate(const tpusim::Chip &chip, tpusim::QuantScheme scheme)

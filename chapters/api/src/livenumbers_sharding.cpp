@@ -26,28 +26,24 @@ Value resolveShardLayer(const Placeholder &p, const tpusim::Chip &chip)
     s.overlap_tp = overlap == "1";
     const tpusim::LayerShardingResult r = named([&] { return tpusim::shard_mlp_block(chip, s); });
     const tpusim::Provenance &prov = r.provenance;
-    auto numbered = [&](std::string text, double number) {
-        Value v = answer(std::move(text), prov);
-        v.number = number;
-        return v;
-    };
+    const double share = r.step_s > 0 ? r.exposed_s / r.step_s : 0;
     const std::string &f = p.field;
     if (f == "step")
-        return numbered(tpusim::format_time(r.step_s), r.step_s);
+        return numbered(tpusim::format_time(r.step_s), r.step_s, prov);
     if (f == "compute")
-        return numbered(tpusim::format_time(r.compute_s), r.compute_s);
+        return numbered(tpusim::format_time(r.compute_s), r.compute_s, prov);
     if (f == "exposed")
-        return numbered(tpusim::format_time(r.exposed_s), r.exposed_s);
+        return numbered(tpusim::format_time(r.exposed_s), r.exposed_s, prov);
     if (f == "exposed_share")
-        return numbered(percent(r.step_s > 0 ? r.exposed_s / r.step_s : 0), r.step_s > 0 ? r.exposed_s / r.step_s : 0);
+        return numbered(percent(share), share, prov);
     if (f == "rows_per_device")
-        return numbered(std::to_string(r.rows_per_device), static_cast<double>(r.rows_per_device));
+        return numbered(std::to_string(r.rows_per_device), static_cast<double>(r.rows_per_device), prov);
     if (f == "data_threshold")
-        return numbered(tpusim::format_fixed(r.data_threshold_rows, 0) + " rows", r.data_threshold_rows);
+        return numbered(tpusim::format_fixed(r.data_threshold_rows, 0) + " rows", r.data_threshold_rows, prov);
     if (f == "weight_bytes")
-        return numbered(tpusim::format_bytes(r.weight_bytes_per_device), r.weight_bytes_per_device);
+        return numbered(tpusim::format_bytes(r.weight_bytes_per_device), r.weight_bytes_per_device, prov);
     if (f == "collectives")
-        return numbered(std::to_string(r.collectives.size()), static_cast<double>(r.collectives.size()));
+        return numbered(std::to_string(r.collectives.size()), static_cast<double>(r.collectives.size()), prov);
     if (f == "strategy")
         return answer(r.strategy, prov);
     unknownField(p, "step, compute, exposed, exposed_share, rows_per_device, data_threshold, weight_bytes, "

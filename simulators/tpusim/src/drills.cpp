@@ -22,23 +22,7 @@ std::uint64_t mix(const std::string& kind, int level, std::uint64_t seed) {
 
 std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
 
-std::string count_text(double v) {
-    // 68719476736 -> "68,719,476,736"; large values in scientific form.
-    if (v >= 1e15) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-        return buf;
-    }
-    std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
-    std::string out;
-    int n = 0;
-    for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-        if (n > 0 && n % 3 == 0) out.insert(out.begin(), ',');
-        out.insert(out.begin(), *it);
-        ++n;
-    }
-    return out;
-}
+std::string count_text(double v) { return format_count(v); }
 
 std::string intensity_text(double v) { return fixed(v, v < 10 ? 2 : 1) + " FLOP/B"; }
 

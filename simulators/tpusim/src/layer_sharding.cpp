@@ -143,11 +143,7 @@ std::string shapes_text(const LayerShardingSpec& s) {
 }
 
 // 2189 -> "2,189", as the chapters write counts.
-std::string rows_text(double rows) {
-    std::string digits = format_fixed(rows, 0);
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-    return digits;
-}
+std::string rows_text(double rows) { return format_count(rows); }
 
 std::string verdict(const LayerShardingResult& r, const LayerShardingSpec& s) {
     if (r.collectives.empty())

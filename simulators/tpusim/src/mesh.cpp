@@ -9,9 +9,6 @@ namespace tpusim {
 
 namespace {
 
-// Chips with 4 ICI ports form 2D tori, chips with 6 form 3D tori [SB-TPU].
-int torus_rank(const Chip& chip) { return chip.ici_ports.value <= 4 ? 2 : 3; }
-
 std::string shape_text(const std::vector<std::int64_t>& shape) {
     std::string s;
     for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
@@ -53,6 +50,9 @@ std::string Mesh::device_name(std::int64_t id) const {
     for (std::size_t i = 0; i < c.size(); ++i) s += (i ? "," : "") + std::to_string(c[i]);
     return s + ")";
 }
+
+// Chips with 4 ICI ports form 2D tori, chips with 6 form 3D tori [SB-TPU].
+int torus_rank(const Chip& chip) { return chip.ici_ports.value <= 4 ? 2 : 3; }
 
 Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     const int rank = torus_rank(chip);

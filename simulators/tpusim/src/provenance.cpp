@@ -24,6 +24,23 @@ std::string_view kind_key(Kind kind) {
     return "predicted";
 }
 
+std::string format_count(double value) {
+    if (value >= 1e15) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", value);
+        return buf;
+    }
+    std::string digits = std::to_string(static_cast<long long>(std::llround(value)));
+    std::string out;
+    int n = 0;
+    for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+        if (n > 0 && n % 3 == 0 && *it != '-') out.insert(out.begin(), ',');
+        out.insert(out.begin(), *it);
+        ++n;
+    }
+    return out;
+}
+
 std::string format_fixed(double value, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, value);

@@ -36,6 +36,9 @@ struct Mesh {
 
 // Throws InputError for an empty shape, an axis below 1, more axes than the
 // chip's torus has, or more chips than its pod holds.
+// The axes of the chip's torus: 2 for chips with four ICI ports (v5e, v6e), 3 otherwise.
+int torus_rank(const Chip& chip);
+
 Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape);
 
 // One direction of one ICI link: from `from` to its neighbour along `axis`.

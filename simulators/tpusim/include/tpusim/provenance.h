@@ -56,5 +56,8 @@ std::string format_bytes(double bytes);
 std::string format_rate(double per_second, std::string_view unit);
 // Fixed-point with `decimals` digits after the point.
 std::string format_fixed(double value, int decimals);
+// A count with thousands separated: 68719476736 -> "68,719,476,736";
+// from 1e15 on, three significant digits in scientific form.
+std::string format_count(double value);
 
 }  // namespace tpusim
