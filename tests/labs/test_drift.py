@@ -15,6 +15,7 @@ import textwrap
 import unittest
 
 import jaxdrift
+import jaxdrift_lints
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRE_FIX = os.path.join(HERE, "fixtures", "pre_fix")
@@ -105,11 +106,11 @@ class ShippedLabs(unittest.TestCase):
         l07 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l07_tiled_matmul.py"))
         self.assertEqual(set(jaxdrift.kernel_functions(l07)), {"matmul_kernel"})
         fn = l07.functions["matmul_kernel"]
-        self.assertEqual(set(jaxdrift._accumulated_refs(fn)), {"acc_ref"})
-        self.assertEqual(jaxdrift._zeroed_refs(l07, fn, jaxdrift._program_id_vars(l07, fn)), {"acc_ref": 2})
+        self.assertEqual(set(jaxdrift_lints._accumulated_refs(fn)), {"acc_ref"})
+        self.assertEqual(jaxdrift_lints._zeroed_refs(l07, fn, jaxdrift_lints._program_id_vars(l07, fn)), {"acc_ref": 2})
         l09 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l09_streaming_attention.py"))
         self.assertEqual(set(jaxdrift.kernel_functions(l09)), {"flash_kernel", "_lanes_to"})
-        self.assertEqual(set(jaxdrift._accumulated_refs(l09.functions["flash_kernel"])), {"l_ref", "acc_ref"})
+        self.assertEqual(set(jaxdrift_lints._accumulated_refs(l09.functions["flash_kernel"])), {"l_ref", "acc_ref"})
         l11 = jaxdrift.Module(os.path.join(jaxdrift.LABS, "l11_collective_matmul.py"))
         self.assertEqual(set(jaxdrift.kernel_functions(l11)),
                          {"collective_kernel", "compute_only_kernel", "local_matmul"})
