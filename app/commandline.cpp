@@ -26,6 +26,8 @@ Options:
                              workshop piece id such as EX01.
   --size WxH                 With --screenshot, --layout-report or --first-frame: the window size (default
                              1440x900).
+  --theme light|dark         With --screenshot, --layout-report or --first-frame: render in this theme
+                             (default: the one kept in the progress file); the kept one is not changed.
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
   --page-size a4|letter      With --export-report: the PDF's paper (default: the locale's).
   --learner NAME             With --export-report: the name on the report (default: the
@@ -46,7 +48,7 @@ Options:
 // Flags that take a value, and the ones that don't.
 const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--first-frame", "--open", "--size", "--export-report",
                              "--page-size", "--learner", "--import-run", "--import-profile", "--chapters",
-                             "--export-progress"};
+                             "--export-progress", "--theme"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
@@ -149,10 +151,16 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.learner = value;
         } else if (flag == QLatin1String("--export-progress")) {
             o.progressCopyPath = value;
+        } else if (flag == QLatin1String("--theme")) {
+            if (value != QLatin1String("light") && value != QLatin1String("dark"))
+                return {std::nullopt, QStringLiteral("--theme: \"%1\" is not light or dark.").arg(value)};
+            o.theme = value;
         }
     }
     if ((!o.paper.isEmpty() || !o.learner.isEmpty()) && o.reportPath.isEmpty())
         return {std::nullopt, QStringLiteral("--page-size and --learner go with --export-report.")};
+    if (!o.theme.isEmpty() && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())
+        return {std::nullopt, QStringLiteral("--theme goes with --screenshot, --layout-report or --first-frame; in the window, Ctrl+Shift+D switches it.")};
     if (sawOpen && !o.firstFramePath.isEmpty())
         return {std::nullopt, QStringLiteral("--first-frame always shows the stack, the page the window opens on: drop --open.")};
     if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())

@@ -18,6 +18,7 @@ struct AppOptions
     QString firstFramePath; // non-empty: save the window's first frame, as first shown, and exit
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
+    QString theme;          // with a render: "light" or "dark" for this run only; empty: the kept one
     QString reportPath;     // non-empty: export the progress report and exit
     QString paper;          // with --export-report: "a4" or "letter"; empty: by locale
     QString learner;        // with --export-report: the name on the report; empty: the remembered one

@@ -53,6 +53,9 @@ class Course : public QObject
     // The one chip the whole course's numbers are for, kept in the store's
     // settings: choosing it anywhere chooses it everywhere.
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
+    // Grows when the text is set in other fonts or colours (the theme
+    // changed), so each block of an open chapter fills itself again.
+    Q_PROPERTY(int textStyleRevision READ textStyleRevision NOTIFY textStyleChanged)
 
 public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
@@ -77,6 +80,7 @@ public:
     QStringList problems() const;
     PaletteModel *palette() const { return m_palette; }
     int revision() const { return m_revision; }
+    int textStyleRevision() const { return m_textStyleRevision; }
 
     // The whole page of one chapter: metadata, progress, its items with their
     // state, and its introduction (this loads the chapter's library).
@@ -179,6 +183,7 @@ public:
 
 signals:
     void chipChanged();
+    void textStyleChanged();
     void progressChanged();
     void problemsChanged();
     // result: {stored, summary, problems, judged, passed, gate, reasons}
@@ -224,6 +229,8 @@ private:
     QHash<QString, QVariantMap> m_exhibits;
     static constexpr int kExhibitKeys = 1000;
     void applyTextStyle(const QVariantMap &style);
+    QVariantMap m_appliedStyle;
+    int m_textStyleRevision = 0;
     course::LiveTextStyle m_textStyle;
     course::CodePalette m_codePalette;
 };

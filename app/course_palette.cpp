@@ -37,6 +37,8 @@ constexpr Page kPages[] = {
     {"about", "About tpu-course", "version, commit, the validation table, licences", "version licence license build credits"},
     {"report", "Export the progress report", "PDF, HTML or JSON: chapters, stages, gates and every attempt", "pdf html json export"},
     {"stack", "The stack", "the top of the descent", "home top start"},
+    {"theme", "Light or dark theme", "switch the chapters between paper and a dark ground (Ctrl+Shift+D); kept",
+     "theme dark light night mode colours"},
 };
 
 } // namespace

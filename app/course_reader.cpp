@@ -86,6 +86,9 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 void Course::applyTextStyle(const QVariantMap &style)
 {
+    if (style == m_appliedStyle)
+        return;
+    m_appliedStyle = style;
     m_textStyle.fontFamily = style.value("font", m_textStyle.fontFamily).toString();
     m_textStyle.monoFamily = style.value("mono", m_textStyle.monoFamily).toString();
     m_textStyle.predicted = colourOf(style, "predicted", m_textStyle.predicted);
@@ -95,6 +98,8 @@ void Course::applyTextStyle(const QVariantMap &style)
     m_textStyle.input = colourOf(style, "input", m_textStyle.input);
     m_textStyle.codeInk = colourOf(style, "codeInk", m_textStyle.codeInk);
     m_codePalette = paletteOf(style.value("code").toMap());
+    ++m_textStyleRevision;
+    emit textStyleChanged();
 }
 
 const course::ChapterDocument *Course::documentOf(int number)

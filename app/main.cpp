@@ -6,6 +6,7 @@
 #include "course.h"
 #include "profilesession.h"
 #include "readersize.h"
+#include "readertheme.h"
 #include "readingplaces.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
@@ -159,6 +160,9 @@ int main(int argc, char *argv[])
     ProfileSession::provide(&store);
     ReadingPlaces::provide(&store);
     ReaderSize::provide(&store);
+    ReaderTheme::provide(&store);
+    if (!opt.theme.isEmpty())
+        ReaderTheme::instance()->showForThisRun(opt.theme == QLatin1String("dark"));
     if (!opt.profilePath.isEmpty()) {
         ProfileSession *profile = ProfileSession::instance();
         if (const QString problem = profile->openNow(opt.profilePath); !problem.isEmpty()) {

@@ -20,9 +20,8 @@ ScrollPage {
     property var inputState: ({})
     // The words of the search that opened the chapter, marked in its text.
     property string mark: ""
-    readonly property var textStyle: ({
-        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "assumed": Theme.assumedOnLight,
-        "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
+    ReaderStyle { id: style; chapter: root.page.number || 0 }
+    readonly property var textStyle: style.textStyle
     readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
 
@@ -279,7 +278,7 @@ ScrollPage {
     onHeightChanged: { followScroll(); checkMargin() }
 
     contentHeight: column.y + column.implicitHeight + Theme.gapXXL
-    lightGround: true
+    lightGround: !Theme.dark
 
     Rectangle {
         // The chapter keeps the colour of its layer in a band across the top.
@@ -292,7 +291,7 @@ ScrollPage {
         y: band.height
         width: root.width
         height: Math.max(root.contentHeight, root.height) - y
-        color: Theme.paper
+        color: Theme.page
     }
 
     ChapterHeading {
@@ -357,7 +356,7 @@ ScrollPage {
             visible: root.page.loaded === false
             text: "This chapter's library could not be loaded: " + (root.page.loadError || "") + " Its outline and checklist still work."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize
-            color: Theme.failedOnLight
+            color: Theme.pageFailed
             wrapMode: Text.WordWrap
         }
         Text {
@@ -365,7 +364,7 @@ ScrollPage {
             visible: (root.doc.problems || []).length > 0
             text: "Some of this chapter's text could not be set: " + (root.doc.problems || []).join("; ")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
-            color: Theme.failedOnLight
+            color: Theme.pageFailed
             wrapMode: Text.WordWrap
         }
 
@@ -431,7 +430,7 @@ ScrollPage {
             visible: root.labs.length > 0
             text: root.labs.length === 1 ? "Lab" : "Labs"
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Column {
             id: labCards
@@ -463,7 +462,7 @@ ScrollPage {
             text: "Pieces in this chapter"
             visible: (root.page.pieces || []).length > 0
             font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Column {
             id: pieceRows

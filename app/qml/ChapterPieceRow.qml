@@ -15,7 +15,7 @@ Rectangle {
     implicitHeight: pieceText.implicitHeight + Theme.gapM * 2
     radius: Theme.radius
     color: highlighted ? Theme.accentSoft : "transparent"
-    border.color: highlighted ? Theme.accentDeep : Theme.layerColors[2]
+    border.color: highlighted ? Theme.pageAccent : Theme.pageRule
     MouseArea {
         anchors.fill: parent
         enabled: root.hasPage
@@ -27,18 +27,18 @@ Rectangle {
         x: Theme.gapM; y: Theme.gapM
         width: parent.width - 2 * Theme.gapM
         spacing: 2
-        MonoText { text: root.piece.displayId + " · " + root.piece.kind; color: Theme.accentDeep }
+        MonoText { text: root.piece.displayId + " · " + root.piece.kind; color: Theme.pageAccent }
         Text {
             text: root.piece.name
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Text {
             Layout.fillWidth: true
             text: root.piece.does + (root.piece.kind === "lab" ? "  ·  its lab card is above"
                                      : root.hasPage ? "" : "  ·  not built yet")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
             wrapMode: Text.WordWrap
         }
     }

@@ -10,8 +10,8 @@ GridLayout {
     id: root
     property int number: 0
     property bool compact: false
-    property color textColor: Theme.ink
-    property color hoverColor: Theme.layerTrack(1)
+    property color textColor: Theme.pageInk
+    property color hoverColor: Theme.pageTrack
     signal openPlace(string place)
     columns: compact ? 2 : 1
     columnSpacing: Theme.gapM

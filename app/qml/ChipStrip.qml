@@ -8,14 +8,14 @@ Rectangle {
     id: strip
     property real columnX: 0     // where the text column starts
     height: stripRow.implicitHeight + Theme.gapM
-    color: Theme.paper
+    color: Theme.page
     Row {
         id: stripRow
         x: strip.columnX
         anchors.verticalCenter: parent.verticalCenter
         spacing: Theme.gapM
-        MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.layerMuted(1) }
+        MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.pageMuted }
         ChipSwitcher { }
     }
-    Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.tableRule }
+    Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Theme.pageRule }
 }

@@ -53,6 +53,7 @@ Window {
         if (place === "workshop") { page = "stack"; stackPage.jumpTo("workshop"); stackPage.forceActiveFocus(); return true }
         if (place === "palette") { page = "stack"; openPalette(); return true }
         if (place === "report") { openReport(); return true }
+        if (place === "theme") { ReaderTheme.toggle(); return true }
         if (["bench", "chips", "validation", "profile", "about", "labs"].indexOf(place) >= 0) {
             previous = page === place ? previous : page
             page = place
@@ -297,6 +298,9 @@ Window {
     Shortcut { sequences: [StandardKey.ZoomIn, "Ctrl+="]; onActivated: ReaderSize.grow() }
     Shortcut { sequences: [StandardKey.ZoomOut]; onActivated: ReaderSize.shrink() }
     Shortcut { sequences: ["Ctrl+0"]; onActivated: ReaderSize.reset() }
+    // The theme, light or dark, kept between sessions.
+    Binding { target: Theme; property: "dark"; value: ReaderTheme.dark }
+    Shortcut { sequences: ["Ctrl+Shift+D"]; context: Qt.ApplicationShortcut; onActivated: ReaderTheme.toggle() }
     Shortcut { sequences: ["F1"]; enabled: !window.keysInPopup; onActivated: window.openShortcuts() }
     // "?" only where it is not being typed into a field.
     Shortcut { sequences: ["?", "Shift+?"]; enabled: !window.keysInPopup && !window.keysInText; onActivated: window.openShortcuts() }

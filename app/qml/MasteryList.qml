@@ -17,7 +17,7 @@ Column {
     Text {
         text: "Mastery work"
         font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
-        color: Theme.ink
+        color: Theme.pageInk
     }
     Repeater {
         model: root.items
@@ -45,7 +45,7 @@ Column {
                       + box.goals.map(g => "\n" + (g.reached ? "✓ " : "○ ") + g.text).join("")
                       + (box.goals.length ? "\n(ticked by " + box.modelData.piece + " as you reach each goal)" : "")
                 font: box.font
-                color: box.checked ? Theme.layerMuted(1) : Theme.ink
+                color: box.checked ? Theme.pageMuted : Theme.pageInk
                 wrapMode: Text.WordWrap
                 verticalAlignment: Text.AlignVCenter
             }

@@ -28,7 +28,8 @@ Popup {
             ["Page Up / Page Down", "a screen up or down"],
             ["Home / End", "the top or the end of the page"],
             ["↑ ↓", "a line up or down"],
-            ["Ctrl+=  /  Ctrl+-", "the chapters' text larger or smaller (kept); Ctrl+0 as it was"]] },
+            ["Ctrl+=  /  Ctrl+-", "the chapters' text larger or smaller (kept); Ctrl+0 as it was"],
+            ["Ctrl+Shift+D", "the light or the dark theme (kept)"]] },
         { title: "In a chapter's text", keys: [
             ["← →", "from one live number of the paragraph to the next, its card open"],
             ["↑ ↓  on an input", "step the underlined number; the paragraph follows"],

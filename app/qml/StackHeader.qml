@@ -7,7 +7,7 @@ import TpuCourse.Backend
 Rectangle {
     id: root
     signal openPlace(string place)
-    color: Theme.paper
+    color: Theme.page
     implicitHeight: content.implicitHeight + Theme.gapXXL * 2
 
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
@@ -32,7 +32,7 @@ Rectangle {
 
             MonoText {
                 text: "a mastery course · one path · down the stack"
-                color: Theme.layerMuted(1)
+                color: Theme.pageMuted
             }
             Text {
                 width: parent.width
@@ -41,7 +41,7 @@ Rectangle {
                 font.pixelSize: Theme.displaySize
                 font.weight: Font.DemiBold
                 font.letterSpacing: -1
-                color: Theme.ink
+                color: Theme.pageInk
                 wrapMode: Text.WordWrap
             }
             Text {
@@ -50,7 +50,7 @@ Rectangle {
                 font.family: Theme.sans
                 font.pixelSize: Theme.bodySize
                 lineHeight: 1.35
-                color: Theme.layerMuted(1)
+                color: Theme.pageMuted
                 wrapMode: Text.WordWrap
             }
             Row {
@@ -113,16 +113,16 @@ Rectangle {
                     delegate: Row {
                         required property var modelData
                         spacing: Theme.gapM
-                        MonoText { text: modelData.n; color: Theme.accentDeep; font.pixelSize: Theme.bodySize }
+                        MonoText { text: modelData.n; color: Theme.pageAccent; font.pixelSize: Theme.bodySize }
                         Text {
                             text: modelData.goal
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
-                            color: Theme.ink
+                            color: Theme.pageInk
                         }
                         Text {
                             text: "· " + modelData.how
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
-                            color: Theme.layerMuted(1)
+                            color: Theme.pageMuted
                         }
                     }
                 }

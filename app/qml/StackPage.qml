@@ -59,7 +59,7 @@ ScrollPage {
         Rectangle {
             width: parent.width
             height: Theme.px(44)
-            color: Theme.layerColors[1]
+            color: Theme.layerColor(2)
             MonoText {
                 x: Math.max(Theme.gapL, (parent.width - Theme.contentWidth) / 2)
                 anchors.verticalCenter: parent.verticalCenter

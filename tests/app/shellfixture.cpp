@@ -2,6 +2,7 @@
 
 #include "profilesession.h"
 #include "readersize.h"
+#include "readertheme.h"
 #include "readingplaces.h"
 #include "shellload.h"
 
@@ -43,6 +44,7 @@ ShellFixture::ShellFixture(const Prepare &prepare)
     ProfileSession::provide(&*m_store);
     ReadingPlaces::provide(&*m_store);
     ReaderSize::provide(&*m_store);
+    ReaderTheme::provide(&*m_store);
     m_engine = std::make_unique<QQmlApplicationEngine>();
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());

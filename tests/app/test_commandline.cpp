@@ -44,6 +44,11 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
     REQUIRE(profiled.options.has_value());
     CHECK(profiled.options->firstFramePath == QStringLiteral("f.png"));
 
+    // A render in either theme; without --theme, the kept one.
+    CHECK(parse({"--screenshot", "a.png", "--theme", "dark"}).options->theme == QStringLiteral("dark"));
+    CHECK(parse({"--first-frame", "f.png", "--theme=light"}).options->theme == QStringLiteral("light"));
+    CHECK(parse({"--screenshot", "a.png"}).options->theme.isEmpty());
+
     // Every page of the shell is a place --open takes, and the help names it.
     for (const char *place : {"stack", "workshop", "bench", "chips", "validation", "palette", "report"}) {
         INFO(place);
@@ -72,6 +77,8 @@ TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
         {{"--learner", "Ada"}, "go with --export-report"},
         {{"--open", "stack"}, "go with --screenshot"},
         {{"--version=3"}, "takes no value"},
+        {{"--screenshot", "a.png", "--theme", "sepia"}, "\"sepia\" is not light or dark"},
+        {{"--theme", "dark"}, "Ctrl+Shift+D switches it"},
     };
     for (const auto &c : cases) {
         INFO(c.args.join(' ').toStdString());

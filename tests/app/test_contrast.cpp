@@ -7,6 +7,7 @@
 #include <QQmlEngine>
 #include <QtQml/qqmlextensionplugin.h>
 
+#include <algorithm>
 #include <cmath>
 
 Q_IMPORT_QML_PLUGIN(TpuCourse_UiPlugin)
@@ -52,6 +53,14 @@ TEST_CASE("every pair of the theme reads", "[contrast]")
     REQUIRE(holder != nullptr);
     const QVariantList pairs = holder->property("pairs").toList();
     REQUIRE(pairs.size() > 40);
+    // Both themes are listed, whichever one is shown.
+    const auto inTheme = [&pairs](const char *prefix) {
+        return std::count_if(pairs.begin(), pairs.end(), [prefix](const QVariant &p) {
+            return p.toList().value(0).toString().startsWith(QLatin1String(prefix));
+        });
+    };
+    CHECK(inTheme("light: ") >= 40);
+    CHECK(inTheme("dark: ") >= 40);
     for (const QVariant &entry : pairs) {
         const QVariantList pair = entry.toList();
         REQUIRE(pair.size() == 4);

@@ -13,7 +13,7 @@ Rectangle {
     readonly property real peak: Math.max(...values.map(x => isFinite(x.v.number) ? x.v.number : 0), 1e-30)
     implicitHeight: chartColumn.implicitHeight + 2 * Theme.gapM
     radius: Theme.radius
-    color: Theme.codeGround
+    color: Theme.pageCode
     Column {
         id: chartColumn
         x: Theme.gapM; y: Theme.gapM
@@ -24,7 +24,7 @@ Rectangle {
             text: chart.modelData.title
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Repeater {
             model: chart.values
@@ -43,7 +43,7 @@ Rectangle {
                     anchors.verticalCenter: parent.verticalCenter
                     text: bar.modelData.chip
                     font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
-                    color: Theme.ink
+                    color: Theme.pageInk
                 }
                 Rectangle {
                     id: fill
@@ -52,7 +52,7 @@ Rectangle {
                     height: Theme.px(8)
                     readonly property real room: bar.width - x - valueText.width - Theme.gap
                     width: bar.known ? Math.max(2, room * bar.modelData.v.number / chart.peak) : 0
-                    color: bar.modelData.v.isAssumption ? Theme.assumedOnLight : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                    color: bar.modelData.v.isAssumption ? Theme.pageAssumed : bar.modelData.v.isFact ? Theme.pageInk : Theme.pagePredicted
                     opacity: bar.mine ? 1 : 0.55
                 }
                 Text {
@@ -61,7 +61,7 @@ Rectangle {
                     anchors.verticalCenter: parent.verticalCenter
                     text: bar.modelData.v.text + (bar.assumed ? " · assumed" : "")
                     font.family: Theme.mono; font.pixelSize: Theme.tinySize; font.bold: bar.mine
-                    color: !bar.known ? Theme.layerMuted(1) : bar.modelData.v.isAssumption ? Theme.assumedOnLight : bar.modelData.v.isFact ? Theme.ink : Theme.predictedOnLight
+                    color: !bar.known ? Theme.pageMuted : bar.modelData.v.isAssumption ? Theme.pageAssumed : bar.modelData.v.isFact ? Theme.pageInk : Theme.pagePredicted
                 }
                 HoverHandler {
                     onHoveredChanged: {
@@ -78,7 +78,7 @@ Rectangle {
             text: chart.modelData.note
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
         }
     }
 }

@@ -25,8 +25,8 @@ Rectangle {
     readonly property real scale: Math.min(1, (width - 2 * Theme.gapM) / natural)
     implicitHeight: kernelColumn.implicitHeight + 2 * Theme.gapM
     radius: Theme.radius
-    color: Theme.codeGround
-    border.color: Theme.tableRule
+    color: Theme.pageCode
+    border.color: Theme.pageRule
     Column {
         id: kernelColumn
         x: Theme.gapM; y: Theme.gapM
@@ -37,7 +37,7 @@ Rectangle {
             text: kernels.modelData.title + " · predicted on " + Course.chip + (kernels.cost.time ? " · " + kernels.cost.time + " in all" : "")
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Text {
             width: parent.width
@@ -45,7 +45,7 @@ Rectangle {
             text: kernels.cost.problem || ""
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
-            color: Theme.failedOnLight
+            color: Theme.pageFailed
         }
         Repeater {
             model: [null].concat(kernels.rows)
@@ -67,7 +67,7 @@ Rectangle {
                         font.family: kernelRow.header ? Theme.sans : Theme.mono
                         font.pixelSize: Theme.tinySize
                         font.weight: kernelRow.header ? Font.DemiBold : Font.Normal
-                        color: !kernelRow.header && (modelData.key === "time" || modelData.key === "bound") ? Theme.predictedOnLight : Theme.ink
+                        color: !kernelRow.header && (modelData.key === "time" || modelData.key === "bound") ? Theme.pagePredicted : Theme.pageInk
                     }
                 }
                 HoverHandler {
@@ -86,7 +86,7 @@ Rectangle {
             text: "and " + kernels.small + " scalar kernels of under a microsecond each (index arithmetic, the loop counter)"
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
         }
         Text {
             width: parent.width
@@ -94,7 +94,7 @@ Rectangle {
             text: kernels.modelData.note
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
         }
     }
 }

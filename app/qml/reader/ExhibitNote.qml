@@ -11,7 +11,7 @@ Item {
     readonly property var block: Course.documentBlock(notesKey, modelData.index, Course.chip, ({}))
     implicitHeight: noteColumn.height
     height: implicitHeight
-    Rectangle { width: Theme.px(3); height: parent.height; color: Theme.accentDeep }
+    Rectangle { width: Theme.px(3); height: parent.height; color: Theme.pageAccent }
     Column {
         id: noteColumn
         x: Theme.gapM
@@ -23,7 +23,7 @@ Item {
             text: note.modelData.mark
             wrapMode: Text.WrapAnywhere
             font.family: Theme.mono; font.pixelSize: Theme.tinySize
-            color: Theme.accentDeep
+            color: Theme.pageAccent
         }
         ReaderText {
             objectName: "exhibitNote"

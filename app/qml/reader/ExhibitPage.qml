@@ -17,9 +17,8 @@ FocusScope {
     // Shows its own chip choice: the piece page's title bar leaves its out.
     readonly property bool choosesChip: true
     property url folder
-    readonly property var textStyle: ({
-        "font": Theme.sans, "mono": Theme.mono, "predicted": Theme.predictedOnLight, "fact": Theme.ink, "assumed": Theme.assumedOnLight,
-        "problem": Theme.failedOnLight, "input": Theme.accentDeep, "codeInk": Theme.ink, "code": Theme.codeColors })
+    ReaderStyle { id: style }
+    readonly property var textStyle: style.textStyle
     readonly property var exhibit: folder.toString() === "" ? ({}) : Course.exhibit(folder, textStyle)
     readonly property var parts: exhibit.parts || []
     readonly property var charts: (exhibit.charts || []).filter(c => !c.anchor)
@@ -47,7 +46,7 @@ FocusScope {
         id: scroller
         objectName: "exhibitScroller"
         anchors.fill: parent
-        lightGround: true
+        lightGround: !Theme.dark
         contentHeight: sheet.height
         focus: true
 
@@ -56,7 +55,7 @@ FocusScope {
             readonly property real pad: Theme.gapL
             width: scroller.availableWidth
             height: body.implicitHeight + 2 * pad
-            color: Theme.paper
+            color: Theme.page
             radius: Theme.radius
 
             ColumnLayout {
@@ -76,14 +75,14 @@ FocusScope {
                     wrapMode: Text.WordWrap
                     font.family: Theme.sans; font.pixelSize: Theme.readerSize
                     lineHeight: Theme.readerLeading
-                    color: Theme.ink
+                    color: Theme.pageInk
                 }
                 Flow {
                     Layout.fillWidth: true
                     spacing: Theme.gapM
                     Row {
                         spacing: Theme.gapM
-                        MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.layerMuted(1) }
+                        MonoText { anchors.verticalCenter: parent.verticalCenter; text: "numbers for"; color: Theme.pageMuted }
                         ChipSwitcher { }
                     }
                     Text {
@@ -92,10 +91,10 @@ FocusScope {
                         verticalAlignment: Text.AlignVCenter
                         textFormat: Text.RichText
                         wrapMode: Text.WordWrap
-                        text: "<span style='color:" + Theme.predictedOnLight + "'>amber</span>: predicted by the simulator for this chip"
+                        text: "<span style='color:" + Theme.pagePredicted + "'>amber</span>: predicted by the simulator for this chip"
                               + " · <b>ink</b>: a published figure, with its source · point at a figure to see which"
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                        color: Theme.layerMuted(1)
+                        color: Theme.pageMuted
                     }
                 }
                 Text {
@@ -104,7 +103,7 @@ FocusScope {
                     text: "This exhibit has problems: " + root.problems.join("; ")
                     wrapMode: Text.WordWrap
                     font.family: Theme.sans; font.pixelSize: Theme.smallSize
-                    color: Theme.failedOnLight
+                    color: Theme.pageFailed
                 }
 
                 // The ratios, one small chart each, a bar per chip.

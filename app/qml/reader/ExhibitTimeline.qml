@@ -26,8 +26,8 @@ Rectangle {
     function px(t) { return track * t / span }
     implicitHeight: timelineColumn.implicitHeight + 2 * Theme.gapM
     radius: Theme.radius
-    color: Theme.codeGround
-    border.color: Theme.tableRule
+    color: Theme.pageCode
+    border.color: Theme.pageRule
 
     Column {
         id: timelineColumn
@@ -39,7 +39,7 @@ Rectangle {
             text: timeline.modelData.title + " · predicted on " + Course.chip
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Lane {
             line: timeline
@@ -47,12 +47,12 @@ Rectangle {
             Span {
                 line: timeline
                 from: 0; length: (timeline.gatherFirst.number || 0) - (timeline.computeOnly.number || 0)
-                color: Theme.accentDeep; label: "all-gather"; value: timeline.gatherFirst
+                color: Theme.pageAccent; label: "all-gather"; value: timeline.gatherFirst
             }
             Span {
                 line: timeline
                 from: (timeline.gatherFirst.number || 0) - (timeline.computeOnly.number || 0); length: timeline.computeOnly.number || 0
-                color: Theme.ink; label: "matmul"; value: timeline.computeOnly
+                color: Theme.pageInk; label: "matmul"; value: timeline.computeOnly
             }
         }
         Lane {
@@ -64,7 +64,7 @@ Rectangle {
                     required property int index
                     line: timeline
                     from: index * timeline.step; length: timeline.tc.number || 0
-                    color: Theme.ink; label: "chunk " + index; value: timeline.tc
+                    color: Theme.pageInk; label: "chunk " + index; value: timeline.tc
                 }
             }
         }
@@ -77,7 +77,7 @@ Rectangle {
                     required property int index
                     line: timeline
                     from: index * timeline.step; length: timeline.tx.number || 0
-                    color: Theme.accentDeep; label: "→ " + (index + 1); value: timeline.tx
+                    color: Theme.pageAccent; label: "→ " + (index + 1); value: timeline.tx
                 }
             }
             Repeater {
@@ -86,7 +86,7 @@ Rectangle {
                     required property int index
                     line: timeline
                     from: index * timeline.step + (timeline.tc.number || 0); length: (timeline.tx.number || 0) - (timeline.tc.number || 0)
-                    color: Theme.failedOnLight; label: "exposed"; value: timeline.exposed
+                    color: Theme.pageFailed; label: "exposed"; value: timeline.exposed
                 }
             }
         }
@@ -94,12 +94,12 @@ Rectangle {
             width: parent.width
             textFormat: Text.RichText
             wrapMode: Text.WordWrap
-            readonly property string amber: "<span style='color:" + Theme.predictedOnLight + "'><b>"
+            readonly property string amber: "<span style='color:" + Theme.pagePredicted + "'><b>"
             text: "gather, then multiply " + amber + timeline.gatherFirst.text + "</b></span> · chunked " + amber + timeline.total.text
                   + "</b></span> against " + amber + timeline.computeOnly.text + "</b></span> of compute alone · each step's matmul "
                   + amber + timeline.tc.text + "</b></span>, its transfer " + amber + timeline.tx.text + "</b></span>"
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Text {
             width: parent.width
@@ -107,7 +107,7 @@ Rectangle {
             text: timeline.modelData.note
             wrapMode: Text.WordWrap
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
         }
     }
 
@@ -125,7 +125,7 @@ Rectangle {
             text: lane.label
             elide: Text.ElideRight
             font.family: Theme.sans; font.pixelSize: Theme.tinySize
-            color: Theme.ink
+            color: Theme.pageInk
         }
         Item { id: track; x: (lane.line ? lane.line.labelWidth : 0) + Theme.gap; width: lane.line ? lane.line.track : 0; height: parent.height }
     }
@@ -149,7 +149,7 @@ Rectangle {
             text: span.label
             elide: Text.ElideRight
             font.family: Theme.mono; font.pixelSize: Theme.tinySize
-            color: Theme.paper
+            color: Theme.page
         }
         HoverHandler {
             onHoveredChanged: {

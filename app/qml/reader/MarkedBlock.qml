@@ -46,7 +46,7 @@ Item {
         property string name: ""
         property color idle: Theme.inkFaint
         font.pixelSize: Theme.bodySize
-        color: area.containsMouse ? Theme.accentDeep : idle
+        color: area.containsMouse ? Theme.pageAccent : idle
         Accessible.role: Accessible.Button
         Accessible.name: name
         MouseArea {
@@ -76,7 +76,7 @@ Item {
             objectName: "markBookmark"
             text: root.bookmarked ? "★" : "☆"
             name: root.bookmarked ? "remove the bookmark" : "bookmark this paragraph"
-            idle: root.bookmarked ? Theme.predictedOnLight : Theme.inkFaint
+            idle: root.bookmarked ? Theme.pagePredicted : Theme.inkFaint
             visible: hover.hovered || root.bookmarked
             onClicked: Marks.setBookmark(root.chapter, root.markKey, !root.bookmarked, root.excerpt())
         }
@@ -103,8 +103,8 @@ Item {
         font.family: Theme.sans
         font.pixelSize: Theme.smallSize
         font.italic: true
-        color: Theme.accentDeep
-        Rectangle { width: Theme.px(3); height: parent.height; color: Theme.accentDeep }
+        color: Theme.pageAccent
+        Rectangle { width: Theme.px(3); height: parent.height; color: Theme.pageAccent }
         MouseArea { anchors.fill: parent; cursorShape: Qt.IBeamCursor; onClicked: root.editing = true }
     }
     // The editor, made only while a note is being written.
@@ -126,7 +126,7 @@ Item {
         visible: false
         y: root.height
         text: "A note holds at most 10,000 characters: shorten it to keep it."
-        color: Theme.failedOnLight
+        color: Theme.pageFailed
         font.family: Theme.sans
         font.pixelSize: Theme.smallSize
     }

@@ -50,7 +50,10 @@ Loader {
 
     // The block, its numbers filled for the course's chip and these inputs:
     // a binding, so a chip chosen anywhere or an input dragged re-fills it.
-    readonly property var block: active ? Course.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) : ({})
+    // fill() takes the text style's revision only so that the block is
+    // filled again when the text is set in new colours (ReaderStyle).
+    readonly property var block: active ? fill(Course.textStyleRevision) : ({})
+    function fill(revision) { return Course.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) }
     readonly property string kind: block.kind || ""
     readonly property bool isPiece: kind === "piece"
     readonly property string anchor: block.anchor || ""
@@ -62,7 +65,7 @@ Loader {
         if (!terms.length)
             return parts
         const rx = new RegExp("(" + terms.join("|") + ")", "gi")
-        const span = '<span style="background-color:' + Theme.searchMark + ';">$1</span>'
+        const span = '<span style="background-color:' + Theme.pageMark + ';">$1</span>'
         // Only the words: never inside a tag or an entity.
         return parts.map(h => h.split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/).map(s => s.startsWith("<") || s.startsWith("&") ? s : s.replace(rx, span)).join(""))
     }
@@ -132,7 +135,7 @@ Loader {
                 font.pixelSize: (root.block.level <= 2 ? Theme.headingSize * 1.1 : root.block.level === 3 ? Theme.headingSize
                                                                                                          : Theme.subheadingSize) * Theme.readerScale
                 font.weight: Font.DemiBold
-                color: Theme.ink
+                color: Theme.pageInk
                 Accessible.role: Accessible.Heading
             }
         }
@@ -171,7 +174,7 @@ Loader {
                         text: root.block.ordered ? (root.block.start + index) + "." : "•"
                         font.family: Theme.sans; font.pixelSize: Theme.readerSize
                         lineHeight: Theme.readerLeading
-                        color: Theme.layerMuted(1)
+                        color: Theme.pageMuted
                     }
                     ReaderText {
                         width: root.measure - Theme.gapL - Theme.gap
@@ -189,10 +192,10 @@ Loader {
         Item {
             width: root.measure
             implicitHeight: quoteText.implicitHeight + Theme.gapM * 2
-            Rectangle { width: Theme.px(4); height: parent.height; radius: 2; color: Theme.accentDeep }
+            Rectangle { width: Theme.px(4); height: parent.height; radius: 2; color: Theme.pageAccent }
             Rectangle {
                 x: Theme.px(4); width: parent.width - x; height: parent.height
-                color: Theme.codeGround
+                color: Theme.pageCode
             }
             ReaderText {
                 id: quoteText
@@ -260,7 +263,7 @@ Loader {
         Item {
             width: root.measure
             implicitHeight: Theme.gapL
-            Rectangle { y: parent.height / 2; width: parent.width; height: 1; color: Theme.tableRule }
+            Rectangle { y: parent.height / 2; width: parent.width; height: 1; color: Theme.pageRule }
         }
     }
 }

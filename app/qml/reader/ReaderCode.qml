@@ -17,8 +17,8 @@ Rectangle {
 
     implicitHeight: header.height + view.height + Theme.gapM * 2
     radius: Theme.radius
-    color: Theme.codeGround
-    border.color: Theme.tableRule
+    color: Theme.pageCode
+    border.color: Theme.pageRule
 
     Row {
         id: header
@@ -30,7 +30,7 @@ Rectangle {
             anchors.verticalCenter: parent.verticalCenter
             width: parent.width - copyButton.width
             text: root.language
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
             font.pixelSize: Theme.tinySize
         }
         PlainButton {
@@ -39,8 +39,8 @@ Rectangle {
             text: root.copied ? "copied" : "copy"
             mono: true
             fillColor: "transparent"
-            hoverColor: Theme.layerColors[2]
-            textColor: Theme.accentDeep
+            hoverColor: Theme.pageHover
+            textColor: Theme.pageAccent
             onClicked: { Course.copyText(root.code); copiedTimer.restart() }
         }
     }
@@ -72,7 +72,7 @@ Rectangle {
                     font.family: Theme.mono
                     font.pixelSize: Theme.codeSize
                     lineHeight: 1.3
-                    color: Theme.ink
+                    color: Theme.pageInk
                 }
             }
         }

@@ -27,7 +27,7 @@ Column {
         width: root.available
         text: "The figure " + root.path + " is not in this build of the chapter."
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
-        color: Theme.failedOnLight
+        color: Theme.pageFailed
         wrapMode: Text.WordWrap
     }
     Text {
@@ -35,7 +35,7 @@ Column {
         width: Math.max(image.width, Math.min(root.available, implicitWidth))
         text: root.caption
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
-        color: Theme.layerMuted(1)
+        color: Theme.pageMuted
         wrapMode: Text.WordWrap
     }
 }

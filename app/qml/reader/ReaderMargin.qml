@@ -21,18 +21,18 @@ Item {
         id: top
         width: parent.width
         spacing: Theme.gap
-        MonoText { text: "numbers for"; color: Theme.layerMuted(1) }
+        MonoText { text: "numbers for"; color: Theme.pageMuted }
         ChipSwitcher { width: parent.width }
         MonoText {
             width: parent.width
             visible: root.values > 0
             text: root.values + " live numbers · amber: predicted; point at one for what it is"
-            color: Theme.layerMuted(1)
+            color: Theme.pageMuted
             font.pixelSize: Theme.tinySize
             wrapMode: Text.WordWrap
         }
         Item { width: 1; height: Theme.gapM }
-        MonoText { text: "contents"; color: Theme.layerMuted(1); visible: root.headings.length > 0 }
+        MonoText { text: "contents"; color: Theme.pageMuted; visible: root.headings.length > 0 }
     }
 
     ListView {
@@ -57,7 +57,7 @@ Item {
             Rectangle {
                 width: Theme.px(3)
                 height: parent.height
-                color: entry.current ? Theme.accentDeep : Theme.tableRule
+                color: entry.current ? Theme.pageAccent : Theme.pageRule
             }
             Text {
                 id: label
@@ -69,7 +69,7 @@ Item {
                 font.family: Theme.sans
                 font.pixelSize: Theme.smallSize
                 font.weight: entry.current ? Font.DemiBold : Font.Normal
-                color: entry.current || mouse.containsMouse ? Theme.accentDeep : Theme.ink
+                color: entry.current || mouse.containsMouse ? Theme.pageAccent : Theme.pageInk
             }
             MouseArea {
                 id: mouse
@@ -89,7 +89,7 @@ Item {
         anchors.bottom: parent.bottom
         width: parent.width
         spacing: Theme.px(4)
-        MonoText { text: "your marks"; color: Theme.layerMuted(1) }
+        MonoText { text: "your marks"; color: Theme.pageMuted }
         Repeater {
             model: root.marks.slice(0, 8)
             onItemAdded: (index, item) => item.picked.connect(root.jumpToMark)
@@ -103,7 +103,7 @@ Item {
                 elide: Text.ElideRight
                 font.family: Theme.sans
                 font.pixelSize: Theme.smallSize
-                color: markMouse.containsMouse ? Theme.accentDeep : Theme.ink
+                color: markMouse.containsMouse ? Theme.pageAccent : Theme.pageInk
                 MouseArea {
                     id: markMouse
                     anchors.fill: parent

@@ -91,7 +91,7 @@ Column {
         })
     }
 
-    Rectangle { width: root.naturalWidth; height: 2; color: Theme.ink }
+    Rectangle { width: root.naturalWidth; height: 2; color: Theme.pageInk }
     Repeater {
         model: root.rows
         delegate: Column {
@@ -173,7 +173,7 @@ Column {
             Rectangle {
                 width: root.naturalWidth
                 height: rowItem.header ? 2 : 1
-                color: rowItem.header ? Theme.ink : Theme.tableRule
+                color: rowItem.header ? Theme.pageInk : Theme.pageRule
             }
         }
     }

@@ -31,8 +31,8 @@ Text {
     // Rich text with a line height reports its last line's leading only in
     // contentHeight: take that, so nothing is cut and blocks never overlap.
     height: contentHeight
-    color: Theme.ink
-    linkColor: Theme.accentDeep
+    color: Theme.pageInk
+    linkColor: Theme.pageAccent
     activeFocusOnTab: slots.length > 0
     Accessible.role: Accessible.StaticText
     Accessible.name: text.replace(/<[^>]*>/g, "")

@@ -6,5 +6,5 @@ Text {
     font.family: Theme.mono
     font.pixelSize: Theme.smallSize
     font.preferShaping: false
-    color: Theme.ink
+    color: Theme.pageInk   // on the reading page unless told otherwise
 }

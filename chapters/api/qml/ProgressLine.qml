@@ -5,9 +5,10 @@ import TpuCourse.Ui
 Row {
     id: root
     property real value: 0
-    property color fillColor: Theme.accentDeep
-    property color trackColor: Theme.trackOnLight
-    property color textColor: Theme.ink
+    // On the reading page unless told otherwise.
+    property color fillColor: Theme.pageAccent
+    property color trackColor: Theme.pageTrack
+    property color textColor: Theme.pageInk
     property int barWidth: Theme.progressWidth
 
     spacing: Theme.gap

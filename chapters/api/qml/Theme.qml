@@ -74,6 +74,12 @@ QtObject {
     readonly property int figureWidth: px(1120)
     readonly property int inlinePieceHeight: px(680)
 
+    // --- the learner's theme. Light reads the chapters on paper and starts
+    // the descent there; dark sets the same pages on a dark ground, the
+    // descent running from slate to the floor. Instruments, drills and the
+    // workshop sit on their dark cards in both.
+    property bool dark: false
+
     // --- the descent: paper at the top, ink at the floor
     readonly property color paper: "#f6f2ea"
     readonly property color ink: "#11151d"
@@ -83,24 +89,62 @@ QtObject {
     readonly property color cardHover: "#1b2330"
     // The mid bands stay light enough for dark ink (layers 4-5) or dark
     // enough for light ink (6 on): no grey where neither reads well.
-    readonly property var layerColors: ["#f6f2ea", "#e6e1d7", "#d3cdc2", "#bdb7ad",
-                                        "#a8a29a", "#4b5059", "#393e47", "#262a33", "#151922"]
+    readonly property var layerColors: dark ? darkLayerColors : lightLayerColors
+    readonly property var lightLayerColors: ["#f6f2ea", "#e6e1d7", "#d3cdc2", "#bdb7ad",
+                                             "#a8a29a", "#4b5059", "#393e47", "#262a33", "#151922"]
+    // Dark: the same descent, from slate (the page's own ground) to the floor.
+    readonly property var darkLayerColors: ["#262a32", "#23272e", "#21242b", "#1e2128",
+                                            "#1c1e24", "#191c21", "#17191e", "#14161a", "#111317"]
     readonly property color gapHatch: "#6f6c67"
 
-    function layerColor(layer) { return layerColors[Math.max(0, Math.min(8, layer - 1))] }
-    function isDark(layer: int): bool { return layer >= 6 }
-    function layerInk(layer: int): color { return isDark(layer) ? "#f3f0e9" : ink }
-    function layerMuted(layer: int): color {
-        if (layer <= 3) return "#4f4a43"
-        if (layer === 4) return "#36322d"
-        if (layer === 5) return "#26231f"
-        return "#c9ccd4"
-    }
+    function layerColor(layer) { return layerColorIn(layer, dark) }
+    function isDark(layer: int): bool { return dark || layer >= 6 }
+    function layerInk(layer: int): color { return isDark(layer) ? inkText : ink }
+    function layerMuted(layer: int): color { return layerMutedIn(layer, dark) }
     // Actions and progress on a layer's ground; never amber, which says "predicted".
     function layerAccent(layer: int): color { return isDark(layer) ? accent : accentDeep }
     readonly property color trackOnLight: "#26000000"
     readonly property color trackOnDark: "#30ffffff"
     function layerTrack(layer: int): color { return isDark(layer) ? trackOnDark : trackOnLight }
+    // The same, for either theme (the contrast test asks for both).
+    function layerColorIn(layer, darkTheme) {
+        return (darkTheme ? darkLayerColors : lightLayerColors)[Math.max(0, Math.min(8, layer - 1))]
+    }
+    function layerMutedIn(layer, darkTheme) {
+        if (darkTheme || layer >= 6) return "#c9ccd4"
+        if (layer <= 3) return "#4f4a43"
+        if (layer === 4) return "#36322d"
+        return "#26231f"
+    }
+
+    // --- the reading page: the ground chapters, exhibits and the stack's
+    // head are set on, and what is written on it, in either theme. Pages
+    // name these, never paper or ink, so the theme reaches them.
+    readonly property var lightPage: ({
+        "ground": paper, "ink": ink, "muted": layerMutedIn(1, false), "accent": accentDeep, "rule": tableRule,
+        "code": codeGround, "mark": searchMark, "predicted": predictedOnLight, "failed": failedOnLight,
+        "assumed": assumedOnLight, "track": trackOnLight, "thumb": scrollThumbOnLight, "hover": lightLayerColors[2],
+        "codeColors": codeColors })
+    readonly property var darkPage: ({
+        "ground": darkLayerColors[0], "ink": "#e8e4dc", "muted": "#a9afba", "accent": accent, "rule": "#414958",
+        "code": "#2e333d", "mark": "#2c557a", "predicted": predicted, "failed": "#ff7b72", "assumed": assumed,
+        "track": trackOnDark, "thumb": scrollThumb, "hover": "#363c48",
+        "codeColors": Object.assign({}, codeColorsOnDark, { "plain": "#e8e4dc", "comment": "#9ba3b2" }) })
+    readonly property var pageColors: dark ? darkPage : lightPage
+    readonly property color page: pageColors.ground
+    readonly property color pageInk: pageColors.ink
+    readonly property color pageMuted: pageColors.muted
+    readonly property color pageAccent: pageColors.accent
+    readonly property color pageRule: pageColors.rule
+    readonly property color pageCode: pageColors.code
+    readonly property color pageMark: pageColors.mark
+    readonly property color pagePredicted: pageColors.predicted
+    readonly property color pageFailed: pageColors.failed
+    readonly property color pageAssumed: pageColors.assumed
+    readonly property color pageTrack: pageColors.track
+    readonly property color pageThumb: pageColors.thumb
+    readonly property color pageHover: pageColors.hover
+    readonly property var pageCodeColors: pageColors.codeColors
 
     // --- text on the dark floor
     readonly property color inkText: "#f3f0e9"
@@ -200,13 +244,26 @@ QtObject {
     // test checks each against WCAG 2's ratio: 4.5 for text, 3 for large
     // text and for the parts of controls.
     // A function, not a property: only the test asks, so start-up does not pay.
+    // Both themes' pages and bands are listed, whichever is shown.
     function contrastPairs() {
         const pairs = []
-        for (let layer = 1; layer <= 9; ++layer) {
-            const ground = layerColor(layer)
-            pairs.push(["layer " + layer + " ink", layerInk(layer), ground, 4.5])
-            pairs.push(["layer " + layer + " muted", layerMuted(layer), ground, 4.5])
-            pairs.push(["layer " + layer + " progress", layerAccent(layer), ground, 3])
+        for (const darkTheme of [false, true]) {
+            const theme = darkTheme ? "dark: " : "light: "
+            for (let layer = 1; layer <= 9; ++layer) {
+                const ground = layerColorIn(layer, darkTheme)
+                const onDark = darkTheme || layer >= 6
+                pairs.push([theme + "layer " + layer + " ink", onDark ? inkText : ink, ground, 4.5])
+                pairs.push([theme + "layer " + layer + " muted", layerMutedIn(layer, darkTheme), ground, 4.5])
+                pairs.push([theme + "layer " + layer + " progress", onDark ? accent : accentDeep, ground, 3])
+            }
+            const p = darkTheme ? darkPage : lightPage
+            for (const t of ["ink", "muted", "accent", "predicted", "failed", "assumed"]) {
+                pairs.push([theme + t + " on the page", p[t], p.ground, 4.5])
+                pairs.push([theme + t + " on a code block", p[t], p.code, 4.5])
+            }
+            pairs.push([theme + "ink on a search mark", p.ink, p.mark, 4.5])
+            for (const kind in p.codeColors)
+                pairs.push([theme + "code " + kind + " on its ground", p.codeColors[kind], p.code, 4.5])
         }
         const darkGrounds = [["floor", floor], ["card", card], ["card hover", cardHover]]
         const darkTexts = [["ink", inkText], ["muted", inkMuted], ["faint", inkFaint], ["accent", accent],
@@ -215,11 +272,6 @@ QtObject {
         for (const g of darkGrounds)
             for (const t of darkTexts)
                 pairs.push([t[0] + " on " + g[0], t[1], g[1], 4.5])
-        for (const t of [["ink", ink], ["predicted", predictedOnLight], ["accent", accentDeep], ["failed", failedOnLight],
-                         ["assumed", assumedOnLight]])
-            pairs.push([t[0] + " on paper", t[1], paper, 4.5])
-        for (const kind in codeColors)
-            pairs.push(["code " + kind + " on its ground", codeColors[kind], codeGround, 4.5])
         for (const kind in codeColorsOnDark)
             pairs.push(["code " + kind + " on a card", codeColorsOnDark[kind], card, 4.5])
         pairs.push(["text on a chosen button", ink, accent, 4.5])
