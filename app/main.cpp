@@ -66,6 +66,7 @@ QString defaultDatabasePath()
 int main(int argc, char *argv[])
 {
     startuptrace::begin();
+    startuptrace::stamp("main");
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);

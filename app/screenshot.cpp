@@ -28,7 +28,15 @@ void settle(QQuickWindow *window)
         return QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
     };
     int frames = 0;
-    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames] { ++frames; });
+    bool stamped = false;
+    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames, &stamped, &busy] {
+        // The first frame that shows the page whole: what a learner waits for.
+        if (!stamped && !busy()) {
+            startuptrace::stamp("page-ready");
+            stamped = true;
+        }
+        ++frames;
+    });
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 10000) {
@@ -111,6 +119,7 @@ int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, ImageFileWrite &ou
     // Connected before the event loop runs, so the frame caught is the first.
     QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, &out] {
         startuptrace::mark("first frame swapped");
+        startuptrace::stamp("first-frame");
         QCoreApplication::exit(grabInto(window, size, out));
     }, Qt::SingleShotConnection);
     window->resize(size);

@@ -1,6 +1,8 @@
 // The yardstick for the app's start-up: a bare Qt Quick window of one
 // rectangle and one line of text, shown offscreen at the app's default
 // size, its first frame grabbed to a PNG, then closed.
+#include "../startuptrace.h"
+
 #include <QGuiApplication>
 #include <QImage>
 #include <QQmlApplicationEngine>
@@ -33,6 +35,7 @@ int main(int argc, char *argv[])
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
     QObject::connect(window, &QQuickWindow::frameSwapped, &app, [window, out] {
+        startuptrace::stamp("first-frame");
         window->grabWindow().save(out, "PNG");
         QCoreApplication::exit(0);
     }, Qt::SingleShotConnection);
