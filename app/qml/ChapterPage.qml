@@ -211,7 +211,7 @@ ScrollPage {
 
     // The heading the reader is in: the last one above a quarter of the view.
     property string currentAnchor: ""
-    ReadingPlace { id: place }
+    ReadingPlace { id: place; shown: root.visible && !!root.Window.window && root.Window.window.visible }
     onCurrentAnchorChanged: place.reached(page.number, currentAnchor, doc.headings || [])
     function followScroll() {
         let found = ""

@@ -76,6 +76,17 @@ TEST_CASE("the stack continues where the learner left off reading, and so does t
     WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("sources"));
     QTest::qWait(300);
     CHECK(places->placeIn(6) == anchor);
+    // Stayed on, that heading is being read: it is kept (after 3 s).
+    WAIT_COMPARE(places->placeIn(6), QStringLiteral("sources"));
+    CHECK(places->lastChapter() == 6);
+
+    // A heading glanced at in passing, the page left before 3 s, is not.
+    REQUIRE(shell.navigate(QStringLiteral("ch06#the-grid-is-a-loop-nest")));
+    shell.waitUntilBuilt();
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("the-grid-is-a-loop-nest"));
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    QTest::qWait(3500);
+    CHECK(places->placeIn(6) == QStringLiteral("sources"));
 }
 
 TEST_CASE("a place kept by an earlier session is offered after a relaunch", "[reading][qml]")
