@@ -172,6 +172,11 @@ public:
     // ({refused, refusal}) is not kept; any other is graded, scheduled and
     // appended to the store: {correct, fields, steps, grade, intervalDays, due}.
     Q_INVOKABLE QVariantMap drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs);
+    // The learner's own grade ("again", "hard", "good", "easy") for the
+    // review drillCheck() just kept (its reviewId): the kind rescheduled as
+    // if graded so. {grade, intervalDays, relearnMinutes, due}, or
+    // {refused, refusal} with one sentence and nothing changed.
+    Q_INVOKABLE QVariantMap drillRegrade(const QString &reviewId, const QString &grade);
     // {reviews, correct, accuracy, retention, level, maxLevel, due, dueKinds,
     //  perDay: [{day, reviews}] (14 days), mostPerDay}
     Q_INVOKABLE QVariantMap drillStats(const QString &drill) const;

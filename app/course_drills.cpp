@@ -83,6 +83,41 @@ QVariantMap Course::drillQuestion(const QString &drill)
     });
 }
 
+namespace {
+
+constexpr const char *kGradeNames[] = {"", "again", "hard", "good", "easy"};
+
+// A kept review's grade and when its kind comes back, into `result`.
+void insertSchedule(QVariantMap &result, const progress::DrillReview &kept)
+{
+    result.insert(QStringLiteral("reviewId"), QString::number(kept.id));
+    result.insert(QStringLiteral("grade"), QString::fromLatin1(kGradeNames[kept.grade]));
+    result.insert(QStringLiteral("intervalDays"),
+                  static_cast<int>((kept.dueAtMs - kept.reviewedAtMs) / progress::fsrs::kDayMs));
+    // A missed kind is relearnt within the session, minutes later.
+    const std::int64_t wait = kept.dueAtMs - kept.reviewedAtMs;
+    result.insert(QStringLiteral("relearnMinutes"), wait < progress::fsrs::kDayMs ? static_cast<int>(wait / 60000) : 0);
+    result.insert(QStringLiteral("due"), QDateTime::fromMSecsSinceEpoch(kept.dueAtMs).date().toString(Qt::ISODate));
+}
+
+} // namespace
+
+QVariantMap Course::drillRegrade(const QString &reviewId, const QString &grade)
+{
+    const auto *named = std::find(std::begin(kGradeNames) + 1, std::end(kGradeNames), grade);
+    if (named == std::end(kGradeNames))
+        return {{"refused", true}, {"refusal", QStringLiteral("\"%1\" is not a grade: again, hard, good or easy.").arg(grade)}};
+    QVariantMap result;
+    try {
+        progress::DrillLedger ledger(m_store);
+        insertSchedule(result, ledger.regrade(reviewId.toLongLong(), static_cast<int>(named - std::begin(kGradeNames))));
+    } catch (const std::exception &e) {
+        return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
+    }
+    noteProgress();
+    return result;
+}
+
 QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs)
 {
     const QString kind = question.value(QStringLiteral("kind")).toString();
@@ -104,15 +139,7 @@ QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &a
     try {
         progress::DrillLedger ledger(m_store);
         const progress::DrillReview kept = ledger.addReview(review);
-        static const char *grades[] = {"", "again", "hard", "good", "easy"};
-        result.insert(QStringLiteral("grade"), QString::fromLatin1(grades[kept.grade]));
-        result.insert(QStringLiteral("intervalDays"),
-                      static_cast<int>((kept.dueAtMs - kept.reviewedAtMs) / progress::fsrs::kDayMs));
-        // A missed kind is relearnt within the session, minutes later.
-        const std::int64_t wait = kept.dueAtMs - kept.reviewedAtMs;
-        result.insert(QStringLiteral("relearnMinutes"),
-                      wait < progress::fsrs::kDayMs ? static_cast<int>(wait / 60000) : 0);
-        result.insert(QStringLiteral("due"), QDateTime::fromMSecsSinceEpoch(kept.dueAtMs).date().toString(Qt::ISODate));
+        insertSchedule(result, kept);
         // A right answer at the top level is the drill's mastery item done.
         if (kept.correct && kept.level >= tpusim::drills::max_level()) {
             const QString drill = QString::fromStdString(review.drill);

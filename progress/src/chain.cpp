@@ -16,9 +16,9 @@ namespace progress::chain {
 namespace {
 
 // Appended to in this order when a file's existing history is chained.
-constexpr std::array<std::string_view, 7> kHistoryTables{"event_log",     "run_records",  "predictions",
+constexpr std::array<std::string_view, 8> kHistoryTables{"event_log",     "run_records",  "predictions",
                                                          "gate_attempts", "drill_reviews", "profile_imports",
-                                                         "profile_ops"};
+                                                         "profile_ops",   "drill_regrades"};
 
 std::string sha256Hex(std::string_view text) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
@@ -104,6 +104,7 @@ std::pair<std::string_view, std::string_view> rowWords(std::string_view table) {
     if (table == "predictions") return {"prediction", "predictions"};
     if (table == "gate_attempts") return {"gate attempt", "gate attempts"};
     if (table == "drill_reviews") return {"drill review", "drill reviews"};
+    if (table == "drill_regrades") return {"drill regrade", "drill regrades"};
     if (table == "profile_imports") return {"imported profile", "imported profiles"};
     if (table == "profile_ops") return {"profile op", "profile ops"};
     return {"row", "rows"};

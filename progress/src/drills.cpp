@@ -2,6 +2,7 @@
 #include "progress/drills.h"
 
 #include "event_log.h"
+#include "progress/store_error.h"
 
 #include <algorithm>
 #include <map>
@@ -42,6 +43,31 @@ int drillGrade(bool correct, int elapsedMs) {
     return elapsedMs <= 180'000 ? fsrs::Good : fsrs::Hard;
 }
 
+namespace {
+
+// The kind's memory after a review graded `grade` at `at`, from the review
+// before it (none: the kind's first), and when the kind is due again.
+struct Scheduled {
+    fsrs::Memory memory;
+    std::int64_t dueAtMs = 0;
+};
+
+Scheduled schedule(const std::optional<DrillReview>& before, std::int64_t at, int grade) {
+    std::optional<fsrs::Memory> memory;
+    int elapsedDays = 0;
+    if (before) {
+        memory = fsrs::Memory{before->stability, before->difficulty};
+        elapsedDays = static_cast<int>((at - before->reviewedAtMs) / fsrs::kDayMs);
+    }
+    Scheduled s;
+    s.memory = fsrs::review(memory, elapsedDays, grade);
+    s.dueAtMs = grade == fsrs::Again ? at + kRelearnStepMs
+                                     : at + std::int64_t{fsrs::intervalDays(s.memory.stability)} * fsrs::kDayMs;
+    return s;
+}
+
+}  // namespace
+
 int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel) {
     int level = 1, right = 0, wrong = 0;
     for (const DrillReview& r : reviews) {
@@ -80,17 +106,10 @@ DrillReview DrillLedger::addReview(const NewDrillReview& in) {
     r.elapsedMs = std::max(0, in.elapsedMs);
     r.grade = drillGrade(in.correct, r.elapsedMs);
     r.reviewedAtMs = at;
-    std::optional<fsrs::Memory> before;
-    int elapsedDays = 0;
-    if (const auto last = lastReview(in.kind)) {
-        before = fsrs::Memory{last->stability, last->difficulty};
-        elapsedDays = static_cast<int>((at - last->reviewedAtMs) / fsrs::kDayMs);
-    }
-    const fsrs::Memory m = fsrs::review(before, elapsedDays, r.grade);
-    r.stability = m.stability;
-    r.difficulty = m.difficulty;
-    r.dueAtMs = r.grade == fsrs::Again ? at + kRelearnStepMs
-                                       : at + std::int64_t{fsrs::intervalDays(m.stability)} * fsrs::kDayMs;
+    const Scheduled next = schedule(lastReview(in.kind), at, r.grade);
+    r.stability = next.memory.stability;
+    r.difficulty = next.memory.difficulty;
+    r.dueAtMs = next.dueAtMs;
 
     db::Statement insert(c, R"sql(
         INSERT INTO drill_reviews (drill, kind, level, seed, answer, correct, fields_right, fields_asked,
@@ -109,9 +128,48 @@ DrillReview DrillLedger::addReview(const NewDrillReview& in) {
     return r;
 }
 
+DrillReview DrillLedger::regrade(std::int64_t reviewId, int grade) {
+    const db::Connection& c = store_.connection();
+    db::Transaction transaction(c);
+    const auto refuse = [this](const std::string& why) {
+        return StoreError(StoreError::Kind::Constraint, store_.file(), why + " The grade was not changed.");
+    };
+    if (grade < fsrs::Again || grade > fsrs::Easy) throw refuse("A grade is 1 (again) to 4 (easy).");
+    db::Statement q(c, std::string("SELECT ") + kColumns + " FROM drill_reviews_graded WHERE id = ?1");
+    q.bind(1, reviewId);
+    if (!q.step()) throw refuse("There is no drill review " + std::to_string(reviewId) + ".");
+    DrillReview r = readReview(q);
+    if (lastReview(r.kind)->id != r.id)
+        throw refuse("Only the newest review of a card kind can be regraded: a later one was scheduled from it.");
+    if (!r.correct && grade != fsrs::Again) throw refuse("A wrong answer is graded again.");
+    if (grade == r.grade) return r;
+
+    // Worked from the review before this one, as if graded so at the time.
+    db::Statement earlier(c, std::string("SELECT ") + kColumns +
+                                 " FROM drill_reviews_graded WHERE kind = ?1 AND id < ?2 ORDER BY id DESC LIMIT 1");
+    earlier.bind(1, r.kind).bind(2, r.id);
+    const std::optional<DrillReview> before = earlier.step() ? std::optional(readReview(earlier)) : std::nullopt;
+    const Scheduled next = schedule(before, r.reviewedAtMs, grade);
+    const std::int64_t at = store_.nowMs();
+    db::Statement insert(c, R"sql(
+        INSERT INTO drill_regrades (review_id, grade, regraded_at_ms, stability, difficulty, due_at_ms)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6))sql");
+    insert.bind(1, r.id).bind(2, std::int64_t{grade}).bind(3, at).bind(4, next.memory.stability);
+    insert.bind(5, next.memory.difficulty).bind(6, next.dueAtMs).run();
+    chain::append(c, "drill_regrades", c.lastInsertRowId());
+    event_log::append(c, at, "drill.regraded", r.kind,
+                      "grade " + std::to_string(r.grade) + " to " + std::to_string(grade) + " by the learner");
+    transaction.commit();
+    r.grade = grade;
+    r.stability = next.memory.stability;
+    r.difficulty = next.memory.difficulty;
+    r.dueAtMs = next.dueAtMs;
+    return r;
+}
+
 std::vector<DrillReview> DrillLedger::reviews(const std::string& drill) const {
     db::Statement q(store_.connection(), std::string("SELECT ") + kColumns +
-                                             " FROM drill_reviews WHERE ?1 = '' OR drill = ?1 ORDER BY id");
+                                             " FROM drill_reviews_graded WHERE ?1 = '' OR drill = ?1 ORDER BY id");
     q.bind(1, drill);
     std::vector<DrillReview> out;
     while (q.step()) out.push_back(readReview(q));
@@ -120,7 +178,7 @@ std::vector<DrillReview> DrillLedger::reviews(const std::string& drill) const {
 
 std::optional<DrillReview> DrillLedger::lastReview(const std::string& kind) const {
     db::Statement q(store_.connection(), std::string("SELECT ") + kColumns +
-                                             " FROM drill_reviews WHERE kind = ?1 ORDER BY id DESC LIMIT 1");
+                                             " FROM drill_reviews_graded WHERE kind = ?1 ORDER BY id DESC LIMIT 1");
     q.bind(1, kind);
     if (!q.step()) return std::nullopt;
     return readReview(q);
@@ -128,7 +186,7 @@ std::optional<DrillReview> DrillLedger::lastReview(const std::string& kind) cons
 
 std::map<std::string, std::int64_t> DrillLedger::lastDueByKind() const {
     db::Statement q(store_.connection(), R"sql(
-        SELECT kind, due_at_ms FROM drill_reviews
+        SELECT kind, due_at_ms FROM drill_reviews_graded
         WHERE id IN (SELECT max(id) FROM drill_reviews GROUP BY kind))sql");
     std::map<std::string, std::int64_t> lastDue;
     while (q.step()) lastDue.emplace(q.textAt(0), q.int64At(1));

@@ -133,6 +133,22 @@ void roundOf(const char *drill, const char *piece)
                                          " card kinds due today", 0) == 0);
     CHECK(dueOf() == kindCount - 1);
 
+    // The grade is the learner's to change: "easy" puts the kind off for
+    // 16 days (FSRS's first Easy), kept as a regrade, the review unchanged.
+    CHECK(shown(shell, "drillVerdict").find("Graded good; this kind comes back in 3 days.") != std::string::npos);
+    click(shell, "drillGrade:easy");
+    WAIT_VERIFY(shown(shell, "drillVerdict").find("Graded easy; this kind comes back in 16 days.") != std::string::npos);
+    CHECK(ledger.reviews(drill).back().grade == progress::fsrs::Easy);
+    CHECK(shell.store().connection().queryInt64("SELECT grade FROM drill_reviews") == progress::fsrs::Good);
+    // "I guessed": again, relearnt in this session; then back to good.
+    click(shell, "drillGrade:again");
+    WAIT_VERIFY(shown(shell, "drillVerdict").find("comes back in 10 minutes, in this session.") != std::string::npos);
+    click(shell, "drillGrade:good");
+    WAIT_VERIFY(shown(shell, "drillVerdict").find("Graded good; this kind comes back in 3 days.") != std::string::npos);
+    CHECK(shell.store().connection().queryInt64("SELECT count(*) FROM drill_regrades") == 3);
+    // The keys stay with "next", so Enter still moves on.
+    WAIT_COMPARE(focusedName(shell), QStringLiteral("drillNext"));
+
     // Enter: the next question, a kind still due, the first field focused.
     QTest::keyClick(shell.window(), Qt::Key_Return);
     WAIT_COMPARE(focusedName(shell), QStringLiteral("drillField_") + QString::fromStdString(first.fields.front().id));
@@ -166,6 +182,7 @@ void roundOf(const char *drill, const char *piece)
     CHECK(wrong.dueAtMs - wrong.reviewedAtMs == progress::kRelearnStepMs);
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Not quite", 0) == 0);
     CHECK(shown(shell, "drillVerdict").find("comes back in 10 minutes, in this session.") != std::string::npos);
+    CHECK(shownItem(shell, "drillGrades") == nullptr);  // a wrong answer's grade is not offered
     shell.shot((std::string(drill) + "-wrong").c_str());
 
     // Escape leaves the drill for the stack, from a field too.

@@ -162,3 +162,76 @@ TEST_CASE("drill reviews are append-only in SQL", "[drills]") {
                       StoreError);
     CHECK(ledger.reviews().size() == 1);
 }
+
+// The learner's own grade: first review Good (3 days) regraded Easy gives
+// S0(Easy) = 15.69105 -> 16 days; the second review then schedules from it.
+TEST_CASE("a review the learner regrades is scheduled as if graded so, and kept", "[drills]") {
+    progress_test::ScratchDir dir;
+    const auto file = dir / "progress.sqlite";
+    Clock clock;
+    std::int64_t firstId = 0;
+    {
+        Store store = Store::open(file);
+        store.setClock(clock);
+        DrillLedger ledger(store);
+        const DrillReview first = ledger.addReview(answer("D2.matmul", true));
+        firstId = first.id;
+        REQUIRE(first.grade == fsrs::Good);
+        CHECK(first.dueAtMs == kStart + 3 * kDay);
+        *clock.now += 5'000;
+        const DrillReview easy = ledger.regrade(first.id, fsrs::Easy);
+        CHECK(easy.grade == fsrs::Easy);
+        CHECK(easy.stability == Approx(fsrs::initialStability(fsrs::Easy)));
+        CHECK(easy.dueAtMs == kStart + 16 * kDay);  // from the review's time, not the regrade's
+        // What scheduling reads is the regrade: not due before day 16.
+        CHECK(ledger.dueKinds({"D2.matmul"}, kStart + 15 * kDay).empty());
+        CHECK(ledger.dueKinds({"D2.matmul"}, kStart + 16 * kDay) == std::vector<std::string>{"D2.matmul"});
+        // Changed again ("I guessed"): the newest regrade counts, relearnt within the session.
+        const DrillReview again = ledger.regrade(first.id, fsrs::Again);
+        CHECK(again.dueAtMs == kStart + progress::kRelearnStepMs);
+        CHECK(ledger.lastReview("D2.matmul")->grade == fsrs::Again);
+        CHECK(ledger.regrade(first.id, fsrs::Good).dueAtMs == kStart + 3 * kDay);
+    }
+    // Kept: a relaunch reads the last regrade; the review itself is as it was.
+    Store store = Store::open(file);
+    store.setClock(clock);
+    CHECK(store.historyFinding().empty());
+    DrillLedger ledger(store);
+    CHECK(ledger.lastReview("D2.matmul")->grade == fsrs::Good);
+    CHECK(store.connection().queryInt64("SELECT grade FROM drill_reviews WHERE id = " + std::to_string(firstId)) ==
+          fsrs::Good);
+    CHECK(store.connection().queryInt64("SELECT count(*) FROM drill_regrades") == 3);
+    CHECK_THROWS_AS(store.connection().execute("UPDATE drill_regrades SET grade = 4"), StoreError);
+    CHECK_THROWS_AS(store.connection().execute("DELETE FROM drill_regrades"), StoreError);
+    // The next review of the kind schedules from the regraded memory.
+    *clock.now = kStart + 3 * kDay;
+    const DrillReview second = ledger.addReview(answer("D2.matmul", true));
+    CHECK(second.stability == Approx(10.738926).epsilon(1e-6));
+}
+
+TEST_CASE("a regrade that cannot be is refused with nothing written", "[drills]") {
+    Store store = Store::openInMemory();
+    DrillLedger ledger(store);
+    const DrillReview wrong = ledger.addReview(answer("D3.maps", false));
+    const DrillReview older = ledger.addReview(answer("D3.blocks", true));
+    const DrillReview newer = ledger.addReview(answer("D3.blocks", true));
+    const auto refusedWith = [&](std::int64_t id, int grade, const std::string& words) {
+        try {
+            ledger.regrade(id, grade);
+        } catch (const StoreError& e) {
+            INFO(e.what());
+            CHECK(std::string(e.what()).find(words) != std::string::npos);
+            CHECK(std::string(e.what()).find("The grade was not changed.") != std::string::npos);
+            return;
+        }
+        FAIL("regrade(" << id << ", " << grade << ") was not refused");
+    };
+    refusedWith(wrong.id, fsrs::Good, "A wrong answer is graded again");
+    refusedWith(older.id, fsrs::Easy, "Only the newest review");
+    refusedWith(newer.id, 5, "1 (again) to 4 (easy)");
+    refusedWith(9999, fsrs::Easy, "There is no drill review 9999");
+    CHECK(store.connection().queryInt64("SELECT count(*) FROM drill_regrades") == 0);
+    // The same grade again writes nothing either.
+    CHECK(ledger.regrade(newer.id, fsrs::Good).grade == fsrs::Good);
+    CHECK(store.connection().queryInt64("SELECT count(*) FROM drill_regrades") == 0);
+}

@@ -50,11 +50,11 @@ TEST_CASE("a missing file is created, with its folders, at the latest schema") {
     CHECK(connection.queryInt64("PRAGMA user_version") == Store::kLatestSchema);
     CHECK(connection.queryInt64("PRAGMA application_id") == progress::kApplicationId);
     CHECK(schemaObjects(connection, "table") ==
-          std::vector<std::string>{"chapters", "drill_reviews", "event_log", "gate_attempts", "history_chain",
+          std::vector<std::string>{"chapters", "drill_regrades", "drill_reviews", "event_log", "gate_attempts", "history_chain",
                                    "mastery_goals", "mastery_items", "predictions", "profile_imports", "profile_ops", "reading_marks",
                                    "run_records", "settings"});
     CHECK(schemaObjects(connection, "trigger") ==
-          std::vector<std::string>{"drill_reviews_no_delete", "drill_reviews_no_replace", "drill_reviews_no_update", "event_log_no_delete", "event_log_no_replace", "event_log_no_update",
+          std::vector<std::string>{"drill_regrades_no_delete", "drill_regrades_no_replace", "drill_regrades_no_update", "drill_reviews_no_delete", "drill_reviews_no_replace", "drill_reviews_no_update", "event_log_no_delete", "event_log_no_replace", "event_log_no_update",
                                        "gate_attempts_no_delete", "gate_attempts_no_replace", "gate_attempts_no_update",
                                        "history_chain_no_delete", "history_chain_no_replace", "history_chain_no_update",
                                        "predictions_no_delete", "predictions_no_replace", "predictions_no_update",
@@ -103,7 +103,7 @@ TEST_CASE("an in-memory store has the full schema and foreign keys") {
     Store store = Store::openInMemory();
     CHECK(store.schemaVersion() == Store::kLatestSchema);
     CHECK(store.connection().queryInt64("PRAGMA foreign_keys") == 1);
-    CHECK(schemaObjects(store.connection(), "table").size() == 13);
+    CHECK(schemaObjects(store.connection(), "table").size() == 14);
 }
 
 TEST_CASE("every migration step leads to the same schema as a fresh database") {

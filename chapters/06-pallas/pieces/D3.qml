@@ -56,6 +56,13 @@ FocusScope {
                 root.result = r
             }
             onNextRequested: root.next()
+            onRegradeRequested: grade => {
+                const r = Course.drillRegrade(root.result.reviewId, grade)
+                if (r.refused)
+                    round.refusal = r.refusal
+                else
+                    root.result = Object.assign({}, root.result, r)
+            }
         }
     }
 }

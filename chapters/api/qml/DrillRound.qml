@@ -9,7 +9,8 @@ import TpuCourse.Ui
 // figure predicted. It works from the keyboard alone: type, Enter to the
 // next field, Enter on the last to check, Enter again for the next question.
 // The piece owns the data: it sets `question`, `result` and `stats`, and
-// answers `checkRequested` and `nextRequested`.
+// answers `checkRequested`, `nextRequested` and `regradeRequested` (the
+// learner's own grade for a right answer, which replaces the one given).
 ColumnLayout {
     id: root
     property var question: ({})
@@ -25,6 +26,7 @@ ColumnLayout {
 
     signal checkRequested(var answers, int elapsedMs)
     signal nextRequested()
+    signal regradeRequested(string grade)
 
     spacing: Theme.gapM
 
@@ -351,6 +353,28 @@ ColumnLayout {
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
                 color: root.answered && !root.result.correct ? Theme.failed : Theme.inkText
+            }
+            // A right answer's grade is the learner's to change: "easy" puts
+            // the kind off for longer, "again" ("I guessed") brings it back
+            // in this session. A wrong one stays "again".
+            Row {
+                objectName: "drillGrades"
+                visible: root.answered && root.result.correct === true
+                spacing: Theme.gapM
+                Text {
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: "your grade"
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                    color: Theme.inkMuted
+                }
+                ChoiceRow {
+                    options: [{ id: "again", label: "again" }, { id: "hard", label: "hard" },
+                              { id: "good", label: "good" }, { id: "easy", label: "easy" }]
+                    current: root.answered ? root.result.grade || "" : ""
+                    namePrefix: "drillGrade:"
+                    // The keys stay with "next": Enter still moves on.
+                    onChosen: grade => { root.regradeRequested(grade); nextButton.forceActiveFocus() }
+                }
             }
             Repeater {
                 model: root.answered ? root.result.fields.filter(f => f.asked) : []

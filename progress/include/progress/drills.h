@@ -3,7 +3,8 @@
 // Drill reviews: every answer to a drill question, kept with the answer as
 // typed, the time taken, the grade and the card kind's memory after it
 // (FSRS, fsrs.h). The table is append-only in SQL, like gate attempts; a
-// card kind's schedule is its newest review.
+// card kind's schedule is its newest review, as the learner last graded it
+// (drill_regrades, read through the drill_reviews_graded view).
 
 #include "progress/fsrs.h"
 #include "progress/store.h"
@@ -89,6 +90,12 @@ public:
     // Grades the answer, schedules its kind with FSRS from the kind's last
     // review and appends the review, all in one transaction.
     DrillReview addReview(const NewDrillReview& review);
+    // The learner's own grade for review `reviewId`, which must be its
+    // kind's newest: its memory and due time worked again from the review
+    // before it, as if it had been graded so, and a regrade appended. A
+    // wrong answer stays Again; a right one takes any grade (Again for "I
+    // guessed"). Throws StoreError, with nothing written, otherwise.
+    DrillReview regrade(std::int64_t reviewId, int grade);
     // Oldest first; every drill when `drill` is empty.
     std::vector<DrillReview> reviews(const std::string& drill = {}) const;
     std::optional<DrillReview> lastReview(const std::string& kind) const;

@@ -267,7 +267,8 @@ inline constexpr std::array kMigrations{
         CREATE TRIGGER history_chain_no_replace BEFORE INSERT ON history_chain
         WHEN EXISTS (SELECT 1 FROM history_chain WHERE id = NEW.id)
         BEGIN SELECT RAISE(ABORT, 'the history chain is append-only: rows cannot be replaced'); END;
-    )sql"},    Migration{7, "the learner's bookmarks and notes on paragraphs", R"sql(
+    )sql"},
+    Migration{7, "the learner's bookmarks and notes on paragraphs", R"sql(
         -- The learner's own marks, not history: kept, changed and removed
         -- at will, so neither append-only nor in the hash chain. A
         -- paragraph is named by the heading above it and its place after
@@ -281,6 +282,42 @@ inline constexpr std::array kMigrations{
             updated_ms INTEGER NOT NULL,
             PRIMARY KEY (chapter, block)
         ) STRICT;
+    )sql"},
+    Migration{8, "drill regrades, append-only, and the reviews as graded", R"sql(
+        -- The learner's own grade for a review just made ("that was easy",
+        -- "I guessed"), with the kind's memory and due time worked again
+        -- from it. Appended, never changed: the review keeps the grade the
+        -- app gave, and the newest regrade of a review is the one that
+        -- counts.
+        CREATE TABLE drill_regrades (
+            id             INTEGER PRIMARY KEY,
+            review_id      INTEGER NOT NULL REFERENCES drill_reviews(id),
+            grade          INTEGER NOT NULL CHECK (grade BETWEEN 1 AND 4),
+            regraded_at_ms INTEGER NOT NULL,
+            stability      REAL NOT NULL CHECK (stability > 0),
+            difficulty     REAL NOT NULL CHECK (difficulty BETWEEN 1 AND 10),
+            due_at_ms      INTEGER NOT NULL
+        ) STRICT;
+
+        CREATE INDEX drill_regrades_by_review ON drill_regrades(review_id, id);
+
+        CREATE TRIGGER drill_regrades_no_update BEFORE UPDATE ON drill_regrades
+        BEGIN SELECT RAISE(ABORT, 'drill regrades are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER drill_regrades_no_delete BEFORE DELETE ON drill_regrades
+        BEGIN SELECT RAISE(ABORT, 'drill regrades are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER drill_regrades_no_replace BEFORE INSERT ON drill_regrades
+        WHEN EXISTS (SELECT 1 FROM drill_regrades WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'drill regrades are append-only: rows cannot be replaced'); END;
+
+        -- Each review with its newest regrade's grade, memory and due time
+        -- in place of its own: what scheduling and the report read.
+        CREATE VIEW drill_reviews_graded AS
+        SELECT r.id, r.drill, r.kind, r.level, r.seed, r.answer, r.correct, r.fields_right, r.fields_asked,
+               r.elapsed_ms, coalesce(g.grade, r.grade) AS grade, r.reviewed_at_ms,
+               coalesce(g.stability, r.stability) AS stability, coalesce(g.difficulty, r.difficulty) AS difficulty,
+               coalesce(g.due_at_ms, r.due_at_ms) AS due_at_ms
+        FROM drill_reviews r
+        LEFT JOIN drill_regrades g ON g.id = (SELECT max(id) FROM drill_regrades WHERE review_id = r.id);
     )sql"},
 };
 
