@@ -5,6 +5,7 @@
 #include <tpusim/error.h>
 #include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
+#include <tpusim/ir_names.h>
 #include <tpusim/ir_xref.h>
 
 #include <QFile>
@@ -45,6 +46,7 @@ struct PaneParse
     std::vector<int> owner;
     int opCount = 0;
     std::vector<ir::ShardingSite> shardings;  // read from the text, parsed or not
+    QStringList notes;  // op names that look misspelt, a sentence each
 };
 
 struct XrayParse
@@ -112,6 +114,8 @@ void parsePane(PaneParse &pane, ir::Format format)
         pane.module = {};
         return;
     }
+    for (const auto &op : ir::misspelt_ops(pane.module))
+        pane.notes << QString::fromStdString(op.sentence(format));
     std::map<int, int> lastLine;
     const auto ops = ir::all_ops(pane.module);
     pane.opCount = static_cast<int>(ops.size());
@@ -368,7 +372,7 @@ void IrXrayModel::convert()
                                    {"shardingCount", static_cast<int>(p.shardings.size())},
                                    {"opCount", p.opCount},
                                    {"error", qs(p.error)}, {"errorLine", p.errorLine},
-                                   {"errorColumn", p.errorColumn}});
+                                   {"errorColumn", p.errorColumn}, {"notes", p.notes}});
     }
     m_links.clear();
     // Each link's lines in each pane, gathered in one pass over the lines.

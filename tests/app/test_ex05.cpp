@@ -357,6 +357,16 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     WAIT_COMPARE(shown(shell, "ex05Count_jaxpr"), QStringLiteral("1 op · 1 dot"));
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 2)));
     WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 8 × 4 × 16 = 1,024"));
+
+    // An op name with a typo reads, but is named, with the op meant: the
+    // pane would otherwise show 0 dots and say nothing of why.
+    paste(QStringLiteral("module @m {\n  func.func public @main(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32> {\n"
+                         "    %0 = stablehlo.dot_genral %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, "
+                         "tensor<16x4xf32>) -> tensor<8x4xf32>\n    return %0 : tensor<8x4xf32>\n  }\n}\n"));
+    WAIT_COMPARE(shown(shell, "ex05Note_stablehlo"),
+                 QStringLiteral("line 3: stablehlo.dot_genral is not a StableHLO op; did you mean stablehlo.dot_general?"));
+    CHECK(shown(shell, "ex05Count_stablehlo") == QStringLiteral("2 ops · 0 dots"));
+    shell.shot("ex05_paste_typo");
 }
 
 TEST_CASE("EX05 shows the Python a pasted dump points to, when that file is on this machine", "[ex05][qml]")

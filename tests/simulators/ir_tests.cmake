@@ -6,6 +6,7 @@ add_executable(test_tpusim_ir
     test_ir_samples.cpp
     test_ir_parse.cpp
     test_ir_errors.cpp
+    test_ir_names.cpp
     test_ir_xref.cpp
     test_ir_roundtrip.cpp
     test_ir_corpus.cpp

@@ -3,7 +3,8 @@ import QtQuick.Layouts
 import TpuCourse.Ui
 
 // A pane's title line: the layer, where the dump came from, what was read
-// from it, or the parser's sentence when it could not be read.
+// from it, or the parser's sentence when it could not be read; and an op
+// name that looks misspelt, with the one meant.
 ColumnLayout {
     id: root
     property string title: ""
@@ -43,6 +44,19 @@ ColumnLayout {
                                   + root.cost.time + " predicted on " + root.cost.provenance.chip : ""
         color: Theme.predicted
         font.pixelSize: Theme.tinySize
+    }
+    Text {
+        objectName: "ex05Note_" + (root.dump.layer || "")
+        readonly property var notes: root.dump.notes || []
+        Layout.fillWidth: true
+        visible: !root.failed && notes.length > 0
+        text: notes.length === 0 ? "" : notes[0] + (notes.length > 1 ? " (and " + (notes.length - 1) + " more)" : "")
+        color: Theme.failed
+        font.family: Theme.sans
+        font.pixelSize: Theme.tinySize
+        wrapMode: Text.Wrap
+        maximumLineCount: 2
+        elide: Text.ElideRight
     }
     Text {
         objectName: "ex05Error_" + (root.dump.layer || "")

@@ -10,6 +10,7 @@
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
+#include "tpusim/ir_names.h"
 #include "tpusim/ir_xref.h"
 
 namespace tpusim::cli {
@@ -29,10 +30,13 @@ std::string read_dump(const std::string& path) {
     return text.str();
 }
 
+// The dump at `path`, read; an op name that looks misspelt is said on
+// stderr ("note: line 3: ... did you mean ...?"), the output left as it is.
 ir::Module read_module(const Args& args, const std::string& path) {
     const std::string text = read_dump(path);
-    if (args.has("format")) return ir::parse(text, ir::parse_format(args.text("format", "")));
-    return ir::parse(text);
+    ir::Module m = args.has("format") ? ir::parse(text, ir::parse_format(args.text("format", ""))) : ir::parse(text);
+    for (const auto& op : ir::misspelt_ops(m)) std::cerr << "note: " << op.sentence(m.format) << "\n";
+    return m;
 }
 
 namespace {
