@@ -1,6 +1,9 @@
-# bash completion for tpusim
+# bash completion for tpusim. The subcommands, each one's words and its
+# options are read from tpusim's own help (tpusim --help, tpusim SUB --help),
+# so they cannot drift from what the program takes; only the values of a few
+# options are listed here.
 _tpusim() {
-    local cur prev sub verbs options
+    local cur prev sub help
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     sub="${COMP_WORDS[1]}"
@@ -8,61 +11,47 @@ _tpusim() {
         --chip)
             COMPREPLY=($(compgen -W "v4 v5e v5p v6e v7 all" -- "$cur"))
             return ;;
-        --dtype|--out-dtype|--score-dtype|--acc|--out)
+        --dtype|--out-dtype|--score-dtype|--acc|--out|--cast)
             COMPREPLY=($(compgen -W "bf16 f32 int8 fp8 f16 int32" -- "$cur"))
             return ;;
         --trace)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --pass)
-            COMPREPLY=($(compgen -W "forward backward both" -- "$cur"))
+            COMPREPLY=($(compgen -W "forward backward both tgmm" -- "$cur"))
             return ;;
         --scheme)
-            COMPREPLY=($(compgen -W "bf16 w8a16 w8a8 fp8" -- "$cur"))
+            COMPREPLY=($(compgen -W "w8a16 w8a8 fp8" -- "$cur"))
             return ;;
         --scales)
             COMPREPLY=($(compgen -W "tensor channel block" -- "$cur"))
             return ;;
+        --mode)
+            COMPREPLY=($(compgen -W "dp fsdp" -- "$cur"))
+            return ;;
+        --format)
+            COMPREPLY=($(compgen -W "jaxpr stablehlo hlo" -- "$cur"))
+            return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "chips roofline bench pipeline vmem blockspec layout mxu attention collective ir
-            semaphores fusion profile validate collective-matmul shard-layer grouped-matmul quantized-matmul decode-attention --help --version" -- "$cur"))
+        local subs
+        subs="$(tpusim --help 2>/dev/null | sed -n '/^subcommands:/,/^options/p' | awk '/^  [a-z]/ {print $1}')"
+        COMPREPLY=($(compgen -W "$subs --help --version" -- "$cur"))
         return
     fi
-    case "$sub" in
-        roofline) verbs="matmul elementwise reduce generic"
-            options="--m --k --n --batch --dtype --acc --out --pass --shape --inputs --outputs --flops-per-element --axes --flops --bytes --engine" ;;
-        pipeline) verbs="matmul elementwise"
-            options="--m --k --n --bm --bk --bn --order --dtype --out-dtype --shape --block --inputs --flops-per-element --vmem-limit-mib --timeline --trace" ;;
-        vmem) verbs="matmul attention layernorm"
-            options="--sizes --blocks --dtype --buffers --vmem-limit-mib" ;;
-        blockspec) verbs="check verify"
-            options="--array --block --dtype --space --m --k --n --bm --bk --bn --order --seed" ;;
-        layout) options="--shape --dtype --tile --to --transpose --reshape --cast" ;;
-        mxu) options="--m --k --n --array --no-overlap --stepped" ;;
-        attention) options="--batch --heads --kv-heads --seq --seq-kv --head-dim --block-q --block-k --dtype --score-dtype --causal --bias --pass --verify --window --documents" ;;
-        collective-matmul) options="--m --k --n --devices --directions --dtype" ;;
-        grouped-matmul) options="--groups --k --n --tm --tk --tn --pass --dtype" ;;
-        shard-layer) options="--mesh --roles --mode --batch --d-model --d-ff --dtype --overlap-tp" ;;
-        quantized-matmul) options="--m --k --n --scheme --scales --block" ;;
-        decode-attention) options="--batch --context --heads --kv-heads --head-dim --page --pages-per-block --dtype --full-grid" ;;
-        collective) verbs="all-gather reduce-scatter all-reduce all-to-all permute"
-            options="--mesh --axis --bytes --chunks --shift --unidirectional --links --trace" ;;
-        ir) verbs="decode ops cost xref shardings"
-            options="--format" ;;
-        semaphores) options="--devices --trace --events" ;;
-        fusion) verbs="mlp softmax attention layernorm" ;;
-        profile) options="--device" ;;
-        bench) options="--full" ;;
-    esac
-    if [ "$COMP_CWORD" -eq 2 ] && [ -n "$verbs" ] && [[ "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "$verbs" -- "$cur"))
-        return
-    fi
+    help="$(tpusim "$sub" --help 2>/dev/null)"
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "$options --chip --json --help" -- "$cur"))
-    else
-        COMPREPLY=($(compgen -f -- "$cur"))
+        COMPREPLY=($(compgen -W "$(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)" -- "$cur"))
+        return
     fi
+    # The verbs: the first word of each alternative the "words" line lists
+    # ("matmul | elementwise", "decode FILE | ops FILE"), lower case only.
+    local verbs
+    verbs="$(sed -n 's/^  words \.\.\. *//p' <<<"$help" | sed 's/(.*//' | tr '|' '\n' | awk '$1 ~ /^[a-z][a-z-]*$/ {print $1}')"
+    if [ "$COMP_CWORD" -eq 2 ] && [ -n "$verbs" ]; then
+        COMPREPLY=($(compgen -W "$verbs" -- "$cur"))
+        [ ${#COMPREPLY[@]} -gt 0 ] && return
+    fi
+    COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -o filenames -F _tpusim tpusim

@@ -62,9 +62,20 @@ for option in $(grep -o -- '--[a-z][a-z-]*' <<<"$course_help" | sort -u); do
     grep -q -- "$option" <<<"$man_course" || fail "tpu-course(1) does not mention $option"
     grep -q -- "$option" "$usr/share/bash-completion/completions/tpu-course" || fail "the tpu-course completion lacks $option"
 done
+# The tpusim completion reads the installed program's help: asked as bash
+# asks it, it offers every subcommand, and every option of each.
+complete_tpusim() {
+    PATH="$usr/bin:$PATH" bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _tpusim
+                                   printf "%s\n" "${COMPREPLY[@]}"' _ "$usr/share/bash-completion/completions/tpusim" "$@"
+}
+subs_offered="$(complete_tpusim tpusim '')"
 for sub in $(sed -n '/^subcommands:/,/^options/p' <<<"$sim_help" | grep -E '^  [a-z]' | awk '{print $1}'); do
     grep -qE -- "^\.BR? $sub( |\$)" <<<"$man_sim" || fail "tpusim(1) has no entry for $sub"
-    grep -qw -- "$sub" "$usr/share/bash-completion/completions/tpusim" || fail "the tpusim completion lacks $sub"
+    grep -qx -- "$sub" <<<"$subs_offered" || fail "the tpusim completion does not offer $sub"
+    offered="$(complete_tpusim tpusim "$sub" --)"
+    for option in $("$usr/bin/tpusim" "$sub" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+        grep -qx -- "$option" <<<"$offered" || fail "the tpusim completion does not offer $option for $sub"
+    done
 done
 
 # Run a program from an installed tree with nothing of the build about it.

@@ -83,6 +83,28 @@ TEST_CASE("--help has an example per subcommand; --version prints the version", 
     CHECK_THAT(v.out, Catch::StartsWith("tpusim "));
 }
 
+TEST_CASE("options come anywhere after the subcommand; its --help lists them with units", "[cli]") {
+    // Before, between or after the words, as --name value or --name=value.
+    const std::string sample = std::string(TPUSIM_IR_SAMPLES) + "/mlp.hlo";
+    const Run before = run("ir decode --json " + sample);
+    const Run after = run("ir decode " + sample + " --json");
+    CHECK(before.status == 0);
+    CHECK(before.out == after.out);
+    CHECK_THAT(before.out, Catch::Contains("\"flops\":4194304"));
+    const Run between = run("roofline --m=4096 matmul --k 4096 --n=4096");
+    CHECK(between.status == 0);
+    CHECK_THAT(between.out, Catch::Contains("697.7 µs"));
+    // A later word that names another subcommand is a word of the first.
+    CHECK(run("fusion attention --chip v5e").status == 0);
+
+    const Run help = run("vmem --help");
+    CHECK(help.status == 0);
+    CHECK_THAT(help.out, Catch::Contains("matmul | attention | layernorm"));
+    CHECK_THAT(help.out, Catch::Contains("--vmem-limit-mib VALUE"));
+    CHECK_THAT(help.out, Catch::Contains("the scoped VMEM limit, MiB"));
+    CHECK_THAT(help.out, Catch::Contains("example: tpusim vmem matmul"));
+}
+
 TEST_CASE("bad input: one line on stderr and exit status 2", "[cli]") {
     for (const char* args : {
              "bench --chip v9",
@@ -97,6 +119,9 @@ TEST_CASE("bad input: one line on stderr and exit status 2", "[cli]") {
              "roofline matmul --m 4 --k 4 --n 4 --dtype int8 --chip v7",
              "frobnicate",
              "",
+             "roofline matmul --m 4 --m 5 --k 4 --n 4",
+             "roofline matmul --m",
+             "validate extra",
          }) {
         INFO(args);
         const Run r = run(args);

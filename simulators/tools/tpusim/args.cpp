@@ -8,55 +8,6 @@
 
 namespace tpusim::cli {
 
-namespace {
-// Options that never take a value.
-constexpr std::string_view bare_flags[] = {"json", "help", "full", "no-overlap", "timeline",
-                                           "stepped", "transpose", "causal", "verify",
-                                           "unidirectional", "links", "overlap-tp"};
-
-bool is_bare_flag(std::string_view name) {
-    return std::find(std::begin(bare_flags), std::end(bare_flags), name) != std::end(bare_flags);
-}
-}  // namespace
-
-Args::Args(int argc, char** argv) {
-    bool options_started = false;
-    for (int i = 1; i < argc; ++i) {
-        std::string_view a = argv[i];
-        if (a.size() > 2 && a.substr(0, 2) == "--") {
-            options_started = true;
-            std::string_view body = a.substr(2);
-            std::string name, value;
-            bool has_value = false;
-            if (auto eq = body.find('='); eq != std::string_view::npos) {
-                name = std::string(body.substr(0, eq));
-                value = std::string(body.substr(eq + 1));
-                has_value = true;
-            } else {
-                name = std::string(body);
-            }
-            if (is_bare_flag(name)) {
-                if (has_value) throw InputError("--" + name + " takes no value");
-                flags_.push_back(name);
-                continue;
-            }
-            if (!has_value) {
-                if (i + 1 >= argc) throw InputError("--" + name + " needs a value");
-                value = argv[++i];
-            }
-            if (options_.count(name)) throw InputError("--" + name + " is given twice");
-            options_[name] = value;
-        } else if (a == "-h") {
-            flags_.emplace_back("help");
-        } else {
-            if (options_started)
-                throw InputError("unexpected '" + std::string(a) +
-                                 "': words must come before the --options");
-            words_.emplace_back(a);
-        }
-    }
-}
-
 bool Args::flag(std::string_view name) const {
     return std::find(flags_.begin(), flags_.end(), name) != flags_.end();
 }

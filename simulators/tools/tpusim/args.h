@@ -1,13 +1,16 @@
 #pragma once
-// A small command-line parser: words first (the subcommand and its verb),
-// then --name value pairs and bare --flags. Every problem is an InputError
-// with one sentence, which main() prints before exiting with status 2.
+// What the command line gave a subcommand, as CLI11 parsed it against the
+// subcommand's options (options.h): its words (the subcommand, its verb,
+// files), --name value pairs and bare --flags, read here with the units'
+// checks. Every problem is an InputError with one sentence, which main()
+// prints before exiting with status 2.
 #include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tpusim/chips.h"
@@ -17,7 +20,9 @@ namespace tpusim::cli {
 
 class Args {
 public:
-    Args(int argc, char** argv);
+    Args(std::vector<std::string> words, std::map<std::string, std::string, std::less<>> options,
+         std::vector<std::string> flags)
+        : words_(std::move(words)), options_(std::move(options)), flags_(std::move(flags)) {}
 
     const std::vector<std::string>& words() const { return words_; }
     bool flag(std::string_view name) const;

@@ -1,110 +1,84 @@
 #include "json.h"
 
 #include <cmath>
-#include <cstdio>
+#include <utility>
 
 namespace tpusim::cli {
 
-void Json::separate() {
-    if (after_key_) {
-        after_key_ = false;
-        return;
+nlohmann::ordered_json& Json::place(nlohmann::ordered_json v) {
+    if (open_.empty()) {
+        root_ = std::move(v);
+        return root_;
     }
-    if (!first_.empty()) {
-        if (!first_.back()) out_ += ',';
-        first_.back() = false;
+    nlohmann::ordered_json& into = *open_.back();
+    if (into.is_array()) {
+        into.push_back(std::move(v));
+        return into.back();
     }
+    nlohmann::ordered_json& member = into[key_];
+    member = std::move(v);
+    return member;
 }
 
 Json& Json::begin_object() {
-    separate();
-    out_ += '{';
-    first_.push_back(true);
+    open_.push_back(&place(nlohmann::ordered_json::object()));
     return *this;
 }
 
 Json& Json::end_object() {
-    out_ += '}';
-    first_.pop_back();
+    open_.pop_back();
     return *this;
 }
 
 Json& Json::begin_array() {
-    separate();
-    out_ += '[';
-    first_.push_back(true);
+    open_.push_back(&place(nlohmann::ordered_json::array()));
     return *this;
 }
 
 Json& Json::end_array() {
-    out_ += ']';
-    first_.pop_back();
+    open_.pop_back();
     return *this;
 }
 
 Json& Json::key(std::string_view k) {
-    value(k);
-    out_ += ':';
-    after_key_ = true;
+    key_ = std::string(k);
     return *this;
 }
 
 Json& Json::value(std::string_view s) {
-    separate();
-    out_ += '"';
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (ch) {
-            case '"': out_ += "\\\""; break;
-            case '\\': out_ += "\\\\"; break;
-            case '\n': out_ += "\\n"; break;
-            case '\t': out_ += "\\t"; break;
-            case '\r': out_ += "\\r"; break;
-            default:
-                if (c < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out_ += buf;
-                } else {
-                    out_ += ch;
-                }
-        }
-    }
-    out_ += '"';
+    place(std::string(s));
     return *this;
 }
 
+// Exactly: the shortest text that reads back as the same double.
 Json& Json::value(double d) {
     if (!std::isfinite(d)) return null();
-    separate();
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", d);
-    out_ += buf;
+    place(d);
     return *this;
 }
 
 Json& Json::value(std::int64_t i) {
-    separate();
-    out_ += std::to_string(i);
+    place(i);
     return *this;
 }
 
 Json& Json::value(std::uint64_t u) {
-    separate();
-    out_ += std::to_string(u);
+    place(u);
     return *this;
 }
 
 Json& Json::value(bool b) {
-    separate();
-    out_ += b ? "true" : "false";
+    place(b);
     return *this;
 }
 
 Json& Json::null() {
-    separate();
-    out_ += "null";
+    place(nullptr);
     return *this;
+}
+
+std::string Json::str() const {
+    return root_.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 Json& Json::strings(const std::vector<std::string>& list) {

@@ -1,6 +1,9 @@
 #pragma once
-// A minimal JSON writer: enough for the command line's --json output.
+// The command line's --json output, written in the order it is built
+// (begin_object, key, value, ...) into nlohmann::json (Debian's
+// nlohmann-json3-dev), which escapes the text and prints the numbers.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +37,18 @@ public:
         return value(v);
     }
 
-    const std::string& str() const { return out_; }
+    // The document; text that is not UTF-8 is replaced, not thrown on.
+    std::string str() const;
 
 private:
-    void separate();
-    std::string out_;
-    std::vector<bool> first_;  // one per open container: no element written yet
-    bool after_key_ = false;
+    // Puts `v` where the document is at: the root, the open array's next
+    // element, or the open object's member named by the last key().
+    nlohmann::ordered_json& place(nlohmann::ordered_json v);
+    nlohmann::ordered_json root_;
+    // The containers still open, innermost last. A container only grows
+    // while it is innermost, so these stay valid while they are open.
+    std::vector<nlohmann::ordered_json*> open_;
+    std::string key_;
 };
 
 void write_provenance(Json& j, const Provenance& p);

@@ -1,12 +1,15 @@
 // tpusim: the command line of libtpusim.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "args.h"
-#include "commands.h"
+#include "options.h"
 #include "tpusim/error.h"
 
 #ifndef TPUSIM_VERSION
@@ -15,91 +18,17 @@
 
 namespace {
 
-using Handler = int (*)(const tpusim::cli::Args&);
-
-struct Subcommand {
-    std::string_view name;
-    Handler run;
-    std::string_view summary;
-    std::string_view example;
-};
-
-constexpr Subcommand subcommands[] = {
-    {"chips", tpusim::cli::cmd_chips, "the chip table; with --chip, every figure and its source",
-     "tpusim chips --chip v5e"},
-    {"roofline", tpusim::cli::cmd_roofline,
-     "roofline floor of matmul | elementwise | reduce | generic",
-     "tpusim roofline matmul --m 4096 --k 4096 --n 4096 --dtype bf16 --chip v5e"},
-    {"bench", tpusim::cli::cmd_bench, "the landing page's bench rows (--full for all, --chip all)",
-     "tpusim bench --chip v5e"},
-    {"pipeline", tpusim::cli::cmd_pipeline,
-     "a Pallas grid pipeline: matmul | elementwise (--timeline for the steps)",
-     "tpusim pipeline matmul --m 4096 --k 4096 --n 4096 --bm 512 --bk 1024 --bn 1024 --chip v5e"},
-    {"vmem", tpusim::cli::cmd_vmem,
-     "a kernel's VMEM budget: matmul | attention | layernorm, line by line, and the largest blocks that fit",
-     "tpusim vmem matmul --sizes 4096x4096x4096 --blocks 512x1024x2048 --chip v5e --vmem-limit-mib 32"},
-    {"blockspec", tpusim::cli::cmd_blockspec,
-     "check: block legality; verify: run a matmul schedule on the host (--order kij)",
-     "tpusim blockspec check --array 1024x1000 --block 256x100 --dtype f32"},
-    {"layout", tpusim::cli::cmd_layout,
-     "(8,128) tiling, sublane packing, padding waste; --to/--transpose, --reshape or --cast for a relayout",
-     "tpusim layout --shape 8x128 --dtype bf16 --to 8x128"},
-    {"mxu", tpusim::cli::cmd_mxu,
-     "a systolic array cycle by cycle: fill, steady state, drain (--no-overlap: textbook)",
-     "tpusim mxu --m 128 --k 128 --n 128 --array 128"},
-    {"attention", tpusim::cli::cmd_attention,
-     "naive vs flash attention: FLOPs, HBM bytes, time (--verify: run the online softmax)",
-     "tpusim attention --seq 4096 --head-dim 128 --block-q 512 --block-k 512 --causal"},
-    {"decode-attention", tpusim::cli::cmd_decode_attention,
-     "one decode step of attention over a paged KV cache: pages, bytes per token, time, against XLA's gather",
-     "tpusim decode-attention --context 512,4096,2048 --heads 32 --kv-heads 8 --page 16 --pages-per-block 8"},
-    {"quantized-matmul", tpusim::cli::cmd_quantized_matmul,
-     "a matmul with int8 or fp8 operands (--scheme w8a16 | w8a8 | fp8, --scales tensor | channel | block) "
-     "against bf16",
-     "tpusim quantized-matmul --m 8 --k 8192 --n 8192 --scheme w8a16 --chip v6e"},
-    {"collective", tpusim::cli::cmd_collective,
-     "all-gather | reduce-scatter | all-reduce | all-to-all | permute on a mesh: closed form "
-     "and hop-by-hop simulation (--links, --trace out.json)",
-     "tpusim collective all-gather --chip v5e --mesh 8x4 --axis 1 --bytes 33554432"},
-    {"collective-matmul", tpusim::cli::cmd_collective_matmul,
-     "y = x @ w with x's row shards passed round a ring while each device multiplies: time, exposed transfer, "
-     "against gathering first",
-     "tpusim collective-matmul --m 8192 --k 8192 --n 32768 --devices 4 --chip v5e"},
-    {"grouped-matmul", tpusim::cli::cmd_grouped_matmul,
-     "a mixture-of-experts grouped matmul (--pass forward | tgmm) over ragged groups: row tiles, rows computed, "
-     "time, against XLA padding every group or running every token",
-     "tpusim grouped-matmul --groups 1200,300,0,900,700,500,296,200 --k 4096 --n 4096 --chip v5e"},
-    {"shard-layer", tpusim::cli::cmd_shard_layer,
-     "one MLP block trained under DP, FSDP, TP or a mix on a mesh: PartitionSpecs, the collectives XLA "
-     "inserts, their bytes and whether a matmul hides them",
-     "tpusim shard-layer --chip v5e --mesh 16x16 --roles data,model --mode fsdp --batch 65536 --d-model 8192 "
-     "--d-ff 32768"},
-    {"ir", tpusim::cli::cmd_ir,
-     "read a jaxpr, StableHLO or HLO dump: decode FILE (every dot), ops FILE, cost HLO (kernels), xref J S H, "
-     "shardings FILE",
-     "tpusim ir decode assets/ir-samples/mlp.hlo --json"},
-    {"semaphores", tpusim::cli::cmd_semaphores,
-     "run per-device DMA/semaphore programs: deadlocks, races, nonzero semaphores",
-     "tpusim semaphores assets/semaphores/ring_all_gather.sem --devices 4 --json"},
-    {"fusion", tpusim::cli::cmd_fusion,
-     "an XLA-like fusion pass on mlp | softmax | attention | layernorm | FILE.hlo",
-     "tpusim fusion attention --chip v5e"},
-    {"profile", tpusim::cli::cmd_profile,
-     "a jax.profiler profile's ops: measured device time beside the prediction (--device N, --chip ID)",
-     "tpusim profile run/plugins/profile/2025_03_11/host.xplane.pb --device 0"},
-    {"validate", tpusim::cli::cmd_validate,
-     "the models against published timings of real TPUs: error per row, median and worst per model",
-     "tpusim validate --json"},
-};
+using tpusim::cli::subcommands;
 
 void print_help() {
     std::cout << "tpusim " TPUSIM_VERSION " - a TPU performance simulator (predictions, not "
                  "measurements)\n\n"
-                 "usage: tpusim <subcommand> [words] [--option value ...] [--json]\n\n"
+                 "usage: tpusim <subcommand> [words] [--option value ...] [--json]\n"
+                 "       tpusim <subcommand> --help   (its words and options, with units and defaults)\n\n"
                  "subcommands:\n";
     std::size_t column = 0;  // the summaries line up after the longest name
-    for (const auto& s : subcommands) column = std::max(column, s.name.size() + 2);
-    for (const auto& s : subcommands) {
+    for (const auto& s : subcommands()) column = std::max(column, s.name.size() + 2);
+    for (const auto& s : subcommands()) {
         std::cout << "  " << s.name << std::string(column - s.name.size(), ' ') << s.summary << "\n"
                   << std::string(column + 2, ' ') << "e.g. " << s.example << "\n";
     }
@@ -108,37 +37,80 @@ void print_help() {
                  "  --json      machine-readable output\n"
                  "  --help      this text\n"
                  "  --version   the version\n\n"
-                 "Sizes are positive integers; shapes are written 1024x1000. Bad input prints one\n"
-                 "line on stderr and exits with status 2.\n";
+                 "Options may come before, between or after the words, as --name value or\n"
+                 "--name=value. Sizes are positive integers; shapes are written 1024x1000. Bad\n"
+                 "input prints one line on stderr and exits with status 2.\n";
+}
+
+// The subcommand's parser: its words, its options and flags (options.h),
+// and --json. Values are kept as text; Args reads them with their checks.
+CLI::App* add_subcommand(CLI::App& app, const tpusim::cli::SubcommandSpec& spec, std::vector<std::string>& words) {
+    CLI::App* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+    sub->set_help_flag("-h,--help", "its words and options, with units and defaults");
+    sub->footer("example: " + std::string(spec.example));
+    if (!spec.words.empty()) sub->add_option("words", words, std::string(spec.words))->type_name("");
+    for (const auto& o : spec.options) {
+        const std::string name = "--" + std::string(o.name);
+        if (o.flag) sub->add_flag(name)->description(std::string(o.help));
+        else sub->add_option(name)->description(std::string(o.help))->type_name("VALUE");
+    }
+    sub->add_flag("--json")->description("machine-readable output");
+    return sub;
+}
+
+// What CLI11 parsed for `sub`, as the subcommands read it.
+tpusim::cli::Args args_of(const CLI::App& sub, const std::vector<std::string>& words) {
+    std::vector<std::string> all{sub.get_name()};
+    all.insert(all.end(), words.begin(), words.end());
+    std::map<std::string, std::string, std::less<>> options;
+    std::vector<std::string> flags;
+    for (const CLI::Option* o : sub.get_options()) {
+        if (o->count() == 0 || o->get_positional() || o->get_name() == "--help") continue;
+        const std::string name = o->get_name().substr(2);
+        if (o->get_expected_min() == 0) flags.push_back(name);
+        else options[name] = o->as<std::string>();
+    }
+    return tpusim::cli::Args(std::move(all), std::move(options), std::move(flags));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    CLI::App app{"", "tpusim"};
+    app.set_help_flag();  // tpusim --help is print_help(); a subcommand's --help is CLI11's
+    bool help = false;
+    app.add_flag("-h,--help", help, "this text");
+    app.set_version_flag("--version", "tpusim " TPUSIM_VERSION);
+    // One subcommand: a later word that names another ("fusion attention")
+    // is the first one's word, not a second subcommand.
+    app.require_subcommand(0, 1);
+    std::map<std::string, std::vector<std::string>> words;
+    std::map<const CLI::App*, const tpusim::cli::SubcommandSpec*> spec_of;
+    for (const auto& spec : subcommands())
+        spec_of[add_subcommand(app, spec, words[std::string(spec.name)])] = &spec;
     try {
-        if (argc >= 2 && std::string_view(argv[1]) == "--version") {
-            std::cout << "tpusim " TPUSIM_VERSION "\n";
-            return 0;
+        // A first word that names no subcommand: said so, rather than as a stray argument.
+        if (argc >= 2 && argv[1][0] != '-' && !words.count(argv[1]))
+            throw tpusim::InputError(std::string("unknown subcommand '") + argv[1] + "': try 'tpusim --help'");
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::Success& e) {  // --version, a subcommand's --help
+            return app.exit(e);
+        } catch (const CLI::ParseError& e) {
+            const auto parsed = app.get_subcommands();
+            const std::string where = parsed.empty() ? "tpusim --help" : "tpusim " + parsed.front()->get_name() + " --help";
+            throw tpusim::InputError(std::string(e.what()) + " (try '" + where + "')");
         }
-        const tpusim::cli::Args args(argc, argv);
-        if (args.words().empty()) {
-            if (args.flag("help")) {
+        const auto parsed = app.get_subcommands();
+        if (parsed.empty()) {
+            if (help) {
                 print_help();
                 return 0;
             }
             throw tpusim::InputError("no subcommand given: try 'tpusim --help'");
         }
-        for (const auto& s : subcommands) {
-            if (args.words()[0] != s.name) continue;
-            if (args.flag("help")) {
-                std::cout << "tpusim " << s.name << ": " << s.summary << "\nexample: " << s.example
-                          << "\n";
-                return 0;
-            }
-            return s.run(args);
-        }
-        throw tpusim::InputError("unknown subcommand '" + args.words()[0] +
-                                 "': try 'tpusim --help'");
+        const CLI::App* sub = parsed.front();
+        return spec_of.at(sub)->run(args_of(*sub, words[sub->get_name()]));
     } catch (const tpusim::InputError& e) {
         std::cerr << "tpusim: " << e.what() << "\n";
         return 2;
