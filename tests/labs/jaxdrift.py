@@ -43,6 +43,7 @@ the block-tiling check and the driver, and is the one to import or run.
 
 from __future__ import annotations
 
+import argparse
 import glob
 import json
 import os
@@ -242,7 +243,15 @@ def coverage(paths: Iterable[str], surface: Surface | None = None) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    paths = (argv if argv else None) or lab_files()
+    parser = argparse.ArgumentParser(
+        prog="jaxdrift.py",
+        description="Check lab scripts against the JAX API surface they were written for, and the Pallas lint "
+                    "rules. Exits 1 when a finding is printed.")
+    parser.add_argument("paths", nargs="*", help="scripts to check (default: every lab script)")
+    paths = parser.parse_args(argv).paths or lab_files()
+    missing = [p for p in paths if not os.path.isfile(p)]
+    if missing:
+        parser.error(f"no such file: {missing[0]}")
     surface = Surface.load()
     findings = [f for p in paths for f in check_file(p, surface)]
     for f in findings:
