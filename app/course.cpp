@@ -397,6 +397,16 @@ int Course::chapterOfPiece(const QString &pieceId) const
     return piece ? piece->chapter : 0;
 }
 
+std::pair<int, QString> Course::masteryItemOfPiece(const QString &pieceId) const
+{
+    const int chapter = chapterOfPiece(pieceId);
+    if (const ChapterInfo *info = m_catalog.chapter(chapter))
+        for (const auto &item : info->mastery)
+            if (item.piece == pieceId)
+                return {chapter, item.id};
+    return {0, {}};
+}
+
 QString Course::defaultReportPath() const
 {
     QString folder = reportsettings::lastFolder();

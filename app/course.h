@@ -7,6 +7,7 @@
 #include <QVariantList>
 
 #include <optional>
+#include <utility>
 #include <vector>
 #include <set>
 #include <string>
@@ -121,6 +122,9 @@ public:
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
+    // The chapter of a piece and its mastery item (the one whose "piece" it
+    // is); {0, ""} when there is none. Read by Mastery.
+    std::pair<int, QString> masteryItemOfPiece(const QString &pieceId) const;
     // One piece as the catalog describes it ({id, displayId, kind, name,
     // does, chapter, hasPage}), empty when there is none. These never change
     // while the course runs, so a binding on it is not re-evaluated by
@@ -195,6 +199,7 @@ signals:
     void runImported(const QString &tag, const QVariantMap &result);
 
 private:
+    friend class Mastery;  // reports a piece with no mastery item
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);

@@ -17,8 +17,8 @@ FocusScope {
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own steps, edits and choices count, never the opening
     // state or a preset.
-    readonly property string masteryItem: "ch02-step-tracer"
-    readonly property var goals: { Course.revision; return Course.goalsOf(2, masteryItem) }
+    Mastery { id: mastery; piece: "EX02" }
+    readonly property var goals: mastery.goals
     property bool sawError: false        // the learner stepped into the concretization error
     property bool learnerRetraced: false // a learner's edit retraced
     readonly property var trace: sim.trace
@@ -48,7 +48,7 @@ FocusScope {
         sim.step = s
         const c = sim.current
         if (c.failed) root.sawError = true
-        else if (c.last && root.trace.error === "") Course.reachGoal(2, root.masteryItem, "step")
+        else if (c.last && root.trace.error === "") mastery.reach("step")
     }
     function chooseProgram(id) {
         sim.program = id
@@ -62,9 +62,9 @@ FocusScope {
         sim.setChoice(knob, v)
         root.judgeCache()
         if (sim.program === "static-if" && knob === "act")
-            Course.reachGoal(2, root.masteryItem, "static")
+            mastery.reach("static")
         if (sim.program === "traced-if" && root.sawError && v !== "python if")
-            Course.reachGoal(2, root.masteryItem, "concretize")
+            mastery.reach("concretize")
         if (v === "python if") root.sawError = false
     }
     // One binding of the frame, in words: a tracer, a static value or a weakly typed scalar.
@@ -84,7 +84,7 @@ FocusScope {
     function judgeCache() {
         if (root.trace.problem) return
         if (!sim.cacheHit) root.learnerRetraced = true
-        else if (root.learnerRetraced) Course.reachGoal(2, root.masteryItem, "retrace")
+        else if (root.learnerRetraced) mastery.reach("retrace")
     }
 
     ScrollPage {

@@ -17,8 +17,8 @@ FocusScope {
     // Set into a chapter's text, its page grows to its content instead of scrolling.
     readonly property bool setIntoText: Object(parent).setIntoText === true
     objectName: "ex04"
-    readonly property string masteryItem: "ch04-fusion-map"
-    readonly property var goals: { Course.revision; return Course.goalsOf(4, masteryItem) }
+    Mastery { id: mastery; piece: "EX04" }
+    readonly property var goals: mastery.goals
     property string program: "attention"
     readonly property var totals: map.totals
     readonly property var sel: map.selection
@@ -60,14 +60,14 @@ FocusScope {
         target: map
         function onLoaded() {
             if (root.ownDump && map.program !== "" && root.program === "")
-                Course.reachGoal(4, root.masteryItem, "dump")
+                mastery.reach("dump")
         }
     }
     // The learner's own click on an op.
     function pick(node) {
         map.select(node)
         if (node >= 0 && root.sel.blockers && root.sel.blockers.length > 0)
-            Course.reachGoal(4, root.masteryItem, "why")
+            mastery.reach("why")
     }
     // The learner's own toggle of the selected op's fusion.
     function toggleSelected() {
@@ -75,7 +75,7 @@ FocusScope {
             return
         const wasOn = map.groupOn(root.sel.group)
         if (map.toggleGroup(root.sel.group) && wasOn)
-            Course.reachGoal(4, root.masteryItem, "split")
+            mastery.reach("split")
     }
     function search(text) {
         const n = map.find(text)

@@ -12,8 +12,8 @@ import TpuCourse.Backend
 FocusScope {
     id: root
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
-    readonly property string masteryItem: "ch06-vmem-budget"
-    readonly property var goals: { Course.revision; return Course.goalsOf(6, masteryItem) }
+    Mastery { id: mastery; piece: "EX07" }
+    readonly property var goals: mastery.goals
     // What the last change was: a preset or the suggestion is the course's
     // doing; only the learner's own edits count toward the goals.
     property bool learnerEdited: false
@@ -55,12 +55,12 @@ FocusScope {
         if (b.fits && !root.blocksArePreset() && root.kernelsFitted.indexOf(budgetModel.kernel) < 0) {
             root.kernelsFitted = root.kernelsFitted.concat([budgetModel.kernel])
             if (root.kernelsFitted.length >= 3)
-                Course.reachGoal(6, root.masteryItem, "fit-three")
+                mastery.reach("fit-three")
         }
         if (b.fits && root.limitEdited && b.limitRaised && b.total > b.defaultLimit)
-            Course.reachGoal(6, root.masteryItem, "raise")
+            mastery.reach("raise")
         if (verdict.open && b.error && b.error.stage === "compile")
-            Course.reachGoal(6, root.masteryItem, "over")
+            mastery.reach("over")
     }
     Connections {
         target: budgetModel

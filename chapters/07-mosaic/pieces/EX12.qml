@@ -20,8 +20,8 @@ FocusScope {
     // Known from the moment it is made: set into a chapter's text, or not.
     property bool compact: Object(parent).setIntoText === true
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
-    readonly property string masteryItem: "ch07-native-tiles"
-    readonly property var goals: { Course.revision; return Course.goalsOf(7, masteryItem) }
+    Mastery { id: mastery; piece: "EX12" }
+    readonly property var goals: mastery.goals
     // A preset is the course's doing; only the learner's own edits count:
     // any edit for a relayout, an edit of the array itself for its tiles.
     property bool learnerEdited: false
@@ -65,16 +65,16 @@ FocusScope {
         const tile = index === rank - 1 ? lensModel.tileLanes : lensModel.tileRows
         if (tiled && before >= 1 && value >= 1 && !root.lens.problem
                 && Math.ceil(before / tile) !== Math.ceil(value / tile))
-            Course.reachGoal(7, root.masteryItem, "boundary")
+            mastery.reach("boundary")
         root.judgeGoals()
     }
     function judgeGoals() {
         if (!root.learnerEdited || root.lens.problem)
             return
         if (root.arrayEdited && root.layout.waste === 0 && root.layout.packing > 1)
-            Course.reachGoal(7, root.masteryItem, "packed")
+            mastery.reach("packed")
         if (root.change.moves)
-            Course.reachGoal(7, root.masteryItem, "relayout")
+            mastery.reach("relayout")
     }
 
     ScrollPage {

@@ -16,8 +16,8 @@ FocusScope {
     readonly property bool choosesChip: true
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own edits and scrubs count, never the opening state or a preset.
-    readonly property string masteryItem: "ch08-systolic"
-    readonly property var goals: { Course.revision; return Course.goalsOf(8, masteryItem) }
+    Mastery { id: mastery; piece: "EX06" }
+    readonly property var goals: mastery.goals
     property bool learnerShape: false   // the shape is the learner's own edit
     property var phasesSeen: []         // phases the learner's own cursor landed in, this shape
     property string preset: "tile"
@@ -68,7 +68,7 @@ FocusScope {
         if (["fill", "steady state", "drain"].indexOf(phase) >= 0 && root.phasesSeen.indexOf(phase) < 0)
             root.phasesSeen = root.phasesSeen.concat([phase])
         if (root.phasesSeen.length === 3)
-            Course.reachGoal(8, root.masteryItem, "phases")
+            mastery.reach("phases")
     }
     function shapeEdited(what) {
         root.phasesSeen = []
@@ -77,7 +77,7 @@ FocusScope {
         root.learnerShape = true
         root.preset = ""
         if (what === "m" && sim.run.problem === undefined && sim.m <= 8)
-            Course.reachGoal(8, root.masteryItem, "skinny")
+            mastery.reach("skinny")
         root.judgeRagged()
     }
     function judgeRagged() {
@@ -85,7 +85,7 @@ FocusScope {
         if (!root.learnerShape || s.state !== "done" || !s.agrees || a <= 0)
             return
         if (sim.k % a !== 0 || sim.n % a !== 0)
-            Course.reachGoal(8, root.masteryItem, "ragged")
+            mastery.reach("ragged")
     }
 
     ScrollPage {

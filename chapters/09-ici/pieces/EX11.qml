@@ -16,8 +16,8 @@ FocusScope {
     // The mastery item: a collective run over a wrapped and an unwrapped
     // axis, goal by goal as the store holds them. Only runs the learner
     // asked for count, not the one the piece opens with.
-    readonly property string masteryItem: "ch09-hop-by-hop"
-    readonly property var goals: { Course.revision; return Course.goalsOf(9, masteryItem) }
+    Mastery { id: mastery; piece: "EX11" }
+    readonly property var goals: mastery.goals
     property bool learnerRan: false
     readonly property var result: mesh.result
 
@@ -42,7 +42,7 @@ FocusScope {
             const info = (mesh.result.axes || [])[mesh.axis] || ({})
             if (!root.learnerRan || info.wraps === undefined)
                 return
-            Course.reachGoal(9, root.masteryItem, info.wraps ? "wrapped" : "unwrapped")
+            mastery.reach(info.wraps ? "wrapped" : "unwrapped")
         }
     }
 

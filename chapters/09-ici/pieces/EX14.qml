@@ -17,8 +17,8 @@ FocusScope {
     readonly property bool choosesChip: false
     objectName: "ex14Piece"
     property bool compact: Object(parent).setIntoText === true
-    readonly property string masteryItem: "ch09-shard-it"
-    readonly property var goals: { Course.revision; return Course.goalsOf(9, masteryItem) }
+    Mastery { id: mastery; piece: "EX14" }
+    readonly property var goals: mastery.goals
     // Goals count only the learner's own edits, not the opening state.
     property bool learnerEdited: false
     readonly property var plan: shardModel.plan
@@ -39,9 +39,9 @@ FocusScope {
         if (!root.learnerEdited || root.plan.problem || !(root.plan.collectives || []).length)
             return
         if (root.devices() >= 256 && root.plan.exposedS === 0)
-            Course.reachGoal(9, root.masteryItem, "hidden")
+            mastery.reach("hidden")
         if (shardModel.dataMode === "fsdp" && root.plan.collectives.some(c => c.role === "data" && c.exposedS > 0))
-            Course.reachGoal(9, root.masteryItem, "fsdp-shows")
+            mastery.reach("fsdp-shows")
     }
     onPlanChanged: judgeGoals()
 

@@ -27,8 +27,8 @@ Item {
     property var lastBounds: ({})
     // The chapter's mastery item for this piece, goal by goal, as the store
     // holds it; the chips an op has crossed the ridge on, this session.
-    readonly property string masteryItem: "ch10-ridge"
-    readonly property var goals: { Course.revision; return Course.goalsOf(10, masteryItem) }
+    Mastery { id: mastery; piece: "EX01" }
+    readonly property var goals: mastery.goals
     property var chipsCrossed: []
     // A bench row by its id, as chapter text names it (`::: piece EX01 preset=matmul_skinny`).
     function applyPresetNamed(name) {
@@ -45,11 +45,11 @@ Item {
         const before = lastBounds[card.opId]
         const after = card.result.bound
         const crossed = before !== undefined && before !== after
-        if (before === "memory" && after === "compute") Course.reachGoal(10, masteryItem, "up")
-        if (before === "compute" && after === "memory") Course.reachGoal(10, masteryItem, "down")
+        if (before === "memory" && after === "compute") mastery.reach("up")
+        if (before === "compute" && after === "memory") mastery.reach("down")
         if (crossed && chipsCrossed.indexOf(chip) < 0) {
             chipsCrossed = chipsCrossed.concat([chip])
-            if (chipsCrossed.length >= 2) Course.reachGoal(10, masteryItem, "second-chip")
+            if (chipsCrossed.length >= 2) mastery.reach("second-chip")
         }
         const bounds = lastBounds
         bounds[card.opId] = after

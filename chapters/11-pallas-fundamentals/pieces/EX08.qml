@@ -19,8 +19,8 @@ FocusScope {
     // The chapter's mastery item, goal by goal as the store holds it. Only
     // the learner's own edits, points and exports count, never the opening
     // state or a preset.
-    readonly property string masteryItem: "ch11-pipeline-bubbles"
-    readonly property var goals: { Course.revision; return Course.goalsOf(11, masteryItem) }
+    Mastery { id: mastery; piece: "EX08" }
+    readonly property var goals: mastery.goals
     property string preset: "docs"
     property string lastEdit: ""        // what the learner changed last: "blocks", "order", "size"
     property bool sawBubbles: false     // a run on show had the MXU idle in a quarter of its steps' time
@@ -71,14 +71,14 @@ FocusScope {
         if (r.stepBubbleShare >= 0.25)
             root.sawBubbles = true
         if (root.lastEdit === "blocks" && root.sawBubbles && r.steps >= 8 && r.stepBubbleShare < 0.10)
-            Course.reachGoal(11, root.masteryItem, "remove")
+            mastery.reach("remove")
         if (root.lastEdit === "order" && r.outputCopies > 0 && sim.order !== "mnk")
-            Course.reachGoal(11, root.masteryItem, "order")
+            mastery.reach("order")
     }
     // The learner pointed at (or picked) a step whose MXU idles.
     function pointed(detail) {
         if (detail && detail.bubble)
-            Course.reachGoal(11, root.masteryItem, "find")
+            mastery.reach("find")
     }
 
     ScrollPage {
@@ -137,7 +137,7 @@ FocusScope {
                     TraceExport {
                         Layout.fillWidth: true
                         model: sim
-                        onExported: Course.reachGoal(11, root.masteryItem, "export")
+                        onExported: mastery.reach("export")
                     }
                     GoalList {
                         objectName: "ex08Mastery"

@@ -16,8 +16,8 @@ FocusScope {
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: sandbox.busy
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
-    readonly property string masteryItem: "ch11-blockspec-sandbox"
-    readonly property var goals: { Course.revision; return Course.goalsOf(11, masteryItem) }
+    Mastery { id: mastery; piece: "EX09" }
+    readonly property var goals: mastery.goals
     // A schedule broken by a preset is the course's doing, not the learner's:
     // "break" counts only after an edit of the learner's own.
     property bool learnerEdited: false
@@ -42,11 +42,11 @@ FocusScope {
         target: sandbox
         function onReportChanged() {
             if (sandbox.broken && root.learnerEdited)
-                Course.reachGoal(11, root.masteryItem, "break")
+                mastery.reach("break")
         }
         function onVerificationChanged() {
             if (sandbox.verification.passed && sandbox.sound)
-                Course.reachGoal(11, root.masteryItem, "verify")
+                mastery.reach("verify")
         }
     }
 

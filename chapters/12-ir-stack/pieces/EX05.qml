@@ -13,6 +13,7 @@ import TpuCourse.Reading
 // Python, and decodes a dot_general.
 Item {
     id: root
+    Mastery { id: mastery; piece: "EX05" }
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: xray.busy
     // Shows its own chip choice: the piece page's title bar leaves its out.
@@ -239,7 +240,7 @@ Item {
             followed[activeLink] = true
             followedLinks = followed
             if (followedCount === links.length)
-                Course.setItemDone(12, "ch12-ir-xray", true)
+                mastery.setDone(true)
         }
     }
     Component.onCompleted: load(program)

@@ -23,8 +23,8 @@ FocusScope {
     // The chapter's mastery item, goal by goal as the store holds it: the
     // last block reached, its output checked against the full softmax, once
     // without a mask and once with one.
-    readonly property string masteryItem: "ch13-online-softmax"
-    readonly property var goals: { Course.revision; return Course.goalsOf(13, masteryItem) }
+    Mastery { id: mastery; piece: "EX03" }
+    readonly property var goals: mastery.goals
 
     function sub(n) { return String(n).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("") }
     function caption() {
@@ -40,7 +40,7 @@ FocusScope {
     // Reaching the last block with the check passed is one goal, per mask.
     onStepChanged: {
         if (step === blocks && blocks > 0 && run.check && run.check.passed) {
-            Course.reachGoal(13, masteryItem, causal ? "causal" : "full")
+            mastery.reach(causal ? "causal" : "full")
         }
     }
 

@@ -17,8 +17,8 @@ FocusScope {
     readonly property bool choosesChip: false
     objectName: "ex13Piece"
     property bool compact: Object(parent).setIntoText === true
-    readonly property string masteryItem: "ch13-paged-cache"
-    readonly property var goals: { Course.revision; return Course.goalsOf(13, masteryItem) }
+    Mastery { id: mastery; piece: "EX13" }
+    readonly property var goals: mastery.goals
     // Goals count only the learner's own edits, not the opening state.
     property bool learnerEdited: false
     readonly property var cache: cacheModel.cache
@@ -42,9 +42,9 @@ FocusScope {
         if (!root.learnerEdited || root.cache.problem)
             return
         if ((root.figures.bandwidth || 0) >= 0.6)
-            Course.reachGoal(13, root.masteryItem, "roof")
+            mastery.reach("roof")
         if (root.figures.timeS > 0 && root.figures.xlaTimeS >= 2 * root.figures.timeS)
-            Course.reachGoal(13, root.masteryItem, "xla")
+            mastery.reach("xla")
     }
     onCacheChanged: judgeGoals()
 
