@@ -6,26 +6,26 @@ target_compile_definitions(test_tpusim_cli PRIVATE TPUSIM_BIN="$<TARGET_FILE:tpu
                            TPUSIM_IR_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/ir-corpus")
 add_dependencies(test_tpusim_cli tpusim_cli)
 tpu_course_warnings(test_tpusim_cli)
-add_test(NAME tpusim_cli COMMAND test_tpusim_cli)
+add_test(NAME tpusim.cli COMMAND test_tpusim_cli)
 
 # The three landing rows, checked on the plain output as a reader sees it.
 foreach(expected "697.7 µs" "41.1 µs" "122.8 µs")
-    add_test(NAME "tpusim_bench_row ${expected}" COMMAND tpusim_cli bench --chip v5e)
-    set_tests_properties("tpusim_bench_row ${expected}" PROPERTIES
+    add_test(NAME "tpusim.bench_row ${expected}" COMMAND tpusim_cli bench --chip v5e)
+    set_tests_properties("tpusim.bench_row ${expected}" PROPERTIES
         PASS_REGULAR_EXPRESSION "${expected}")
 endforeach()
-add_test(NAME tpusim_bad_chip_exits_2 COMMAND tpusim_cli bench --chip v9)
-set_tests_properties(tpusim_bad_chip_exits_2 PROPERTIES WILL_FAIL TRUE)
+add_test(NAME tpusim.bad_chip_exits_2 COMMAND tpusim_cli bench --chip v9)
+set_tests_properties(tpusim.bad_chip_exits_2 PROPERTIES WILL_FAIL TRUE)
 
 # tpusim profile: the v6e profile's table, and a refusal in one line.
-add_test(NAME tpusim_profile_table COMMAND tpusim_cli profile
+add_test(NAME tpusim.profile_table COMMAND tpusim_cli profile
          ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb)
-set_tests_properties(tpusim_profile_table PROPERTIES
+set_tests_properties(tpusim.profile_table PROPERTIES
     PASS_REGULAR_EXPRESSION "copy-done.4 +copy-done, host→HBM +jit_f +100 +194.4 ms")
-add_test(NAME tpusim_profile_json_exact COMMAND tpusim_cli profile
+add_test(NAME tpusim.profile_json_exact COMMAND tpusim_cli profile
          ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.xplane.pb --device 0 --json)
-set_tests_properties(tpusim_profile_json_exact PROPERTIES
+set_tests_properties(tpusim.profile_json_exact PROPERTIES
     PASS_REGULAR_EXPRESSION "\"program_id\":12190760917235803885,\"occurrences\":100,\"total_ps\":19444140796250")
-add_test(NAME tpusim_profile_mangled_exits_2 COMMAND tpusim_cli profile
+add_test(NAME tpusim.profile_mangled_exits_2 COMMAND tpusim_cli profile
          ${CMAKE_CURRENT_SOURCE_DIR}/profiles/xprof_tpu_inference_2.CORRUPT_utf8_mangled.xplane.pb)
-set_tests_properties(tpusim_profile_mangled_exits_2 PROPERTIES WILL_FAIL TRUE)
+set_tests_properties(tpusim.profile_mangled_exits_2 PROPERTIES WILL_FAIL TRUE)

@@ -20,28 +20,28 @@ target_compile_definitions(test_tpusim_ir PRIVATE
     TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples"
     TPUSIM_IR_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/ir-corpus")
 tpu_course_warnings(test_tpusim_ir)
-add_test(NAME tpusim_ir COMMAND test_tpusim_ir)
+add_test(NAME tpusim.ir COMMAND test_tpusim_ir)
 
 # The three parsers under libFuzzer with ASan and UBSan (built with clang in
 # a project of their own), 10 s each, seeded with the sample dumps.
-add_test(NAME tpusim_ir_fuzz
+add_test(NAME tpusim.ir_fuzz
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                  -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/ir_fuzz -DSECONDS=30
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/run_ir_fuzz.cmake)
-set_tests_properties(tpusim_ir_fuzz PROPERTIES TIMEOUT 900 LABELS fuzz
+set_tests_properties(tpusim.ir_fuzz PROPERTIES TIMEOUT 900 LABELS fuzz
                      SKIP_REGULAR_EXPRESSION "IR fuzzing skipped")
 
 # The command line on the samples, as a script would use it.
 set(IR_SAMPLES ${PROJECT_SOURCE_DIR}/assets/ir-samples)
-add_test(NAME tpusim_ir_decode_json COMMAND tpusim_cli ir decode ${IR_SAMPLES}/attention.stablehlo.mlir --json)
-set_tests_properties(tpusim_ir_decode_json PROPERTIES PASS_REGULAR_EXPRESSION
+add_test(NAME tpusim.ir_decode_json COMMAND tpusim_cli ir decode ${IR_SAMPLES}/attention.stablehlo.mlir --json)
+set_tests_properties(tpusim.ir_decode_json PROPERTIES PASS_REGULAR_EXPRESSION
     "\"lhs_shape\":\\[4,256,64\\],\"rhs_shape\":\\[4,256,64\\],\"output_shape\":\\[4,256,256\\].*\"flops\":33554432,.*\"line\":29")
-add_test(NAME tpusim_ir_decode_format COMMAND tpusim_cli ir decode ${IR_SAMPLES}/scores.jaxpr --format jaxpr)
-set_tests_properties(tpusim_ir_decode_format PROPERTIES PASS_REGULAR_EXPRESSION "f32\\[128,256\\] +4194304")
-add_test(NAME tpusim_ir_bad_dump_exits_2 COMMAND tpusim_cli ir decode ${CMAKE_CURRENT_SOURCE_DIR}/corpus/bad_dims.hlo)
-set_tests_properties(tpusim_ir_bad_dump_exits_2 PROPERTIES WILL_FAIL TRUE)
-add_test(NAME tpusim_fusion_attention COMMAND tpusim_cli fusion attention --chip v5e)
-set_tests_properties(tpusim_fusion_attention PROPERTIES PASS_REGULAR_EXPRESSION
+add_test(NAME tpusim.ir_decode_format COMMAND tpusim_cli ir decode ${IR_SAMPLES}/scores.jaxpr --format jaxpr)
+set_tests_properties(tpusim.ir_decode_format PROPERTIES PASS_REGULAR_EXPRESSION "f32\\[128,256\\] +4194304")
+add_test(NAME tpusim.ir_bad_dump_exits_2 COMMAND tpusim_cli ir decode ${CMAKE_CURRENT_SOURCE_DIR}/corpus/bad_dims.hlo)
+set_tests_properties(tpusim.ir_bad_dump_exits_2 PROPERTIES WILL_FAIL TRUE)
+add_test(NAME tpusim.fusion_attention COMMAND tpusim_cli fusion attention --chip v5e)
+set_tests_properties(tpusim.fusion_attention PROPERTIES PASS_REGULAR_EXPRESSION
     "Not streaming attention: the score matrix 'scaled'")
-add_test(NAME tpusim_fusion_hlo COMMAND tpusim_cli fusion ${IR_SAMPLES}/mlp.hlo --json)
-set_tests_properties(tpusim_fusion_hlo PROPERTIES PASS_REGULAR_EXPRESSION "\"kind\":\"output\".*\"kind\":\"output\"")
+add_test(NAME tpusim.fusion_hlo COMMAND tpusim_cli fusion ${IR_SAMPLES}/mlp.hlo --json)
+set_tests_properties(tpusim.fusion_hlo PROPERTIES PASS_REGULAR_EXPRESSION "\"kind\":\"output\".*\"kind\":\"output\"")

@@ -5,7 +5,7 @@ target_link_libraries(test_tpusim_semaphores PRIVATE tpusim::tpusim Catch2::Catc
 target_compile_definitions(test_tpusim_semaphores PRIVATE
     TPUSIM_SEM_ASSETS="${PROJECT_SOURCE_DIR}/assets/semaphores")
 tpu_course_warnings(test_tpusim_semaphores)
-add_test(NAME tpusim_semaphores COMMAND test_tpusim_semaphores)
+add_test(NAME tpusim.semaphores COMMAND test_tpusim_semaphores)
 
 # The command line: the verdict in the JSON, and one line plus status 2 on bad text.
 set(sem_assets "${PROJECT_SOURCE_DIR}/assets/semaphores")
@@ -14,11 +14,11 @@ foreach(case "ring_all_gather;ok" "ring_all_gather_deadlock_cycle;deadlock"
              "ring_all_gather_nonzero_send_never_waited;nonzero-semaphore")
     list(GET case 0 file)
     list(GET case 1 status)
-    add_test(NAME "tpusim_semaphores_cli ${file}"
+    add_test(NAME "tpusim.semaphores_cli ${file}"
              COMMAND tpusim_cli semaphores "${sem_assets}/${file}.sem" --devices 4 --json)
-    set_tests_properties("tpusim_semaphores_cli ${file}" PROPERTIES
+    set_tests_properties("tpusim.semaphores_cli ${file}" PROPERTIES
         PASS_REGULAR_EXPRESSION "\"status\":\"${status}\"")
 endforeach()
-add_test(NAME tpusim_semaphores_cli_missing_file_exits_2
+add_test(NAME tpusim.semaphores_cli_missing_file_exits_2
          COMMAND tpusim_cli semaphores "${sem_assets}/no_such_program.sem")
-set_tests_properties(tpusim_semaphores_cli_missing_file_exits_2 PROPERTIES WILL_FAIL TRUE)
+set_tests_properties(tpusim.semaphores_cli_missing_file_exits_2 PROPERTIES WILL_FAIL TRUE)
