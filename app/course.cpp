@@ -1,4 +1,5 @@
 #include "course.h"
+#include "drills/drills.h"
 #include "chapterprogress.h"
 #include "palette/palettemodel.h"
 #include "report/reportsettings.h"
@@ -36,8 +37,10 @@ QVariantMap pieceFacts(const course::WorkshopPiece &p)
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
     : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
-      m_labs(LabCatalog::fromResources())
+      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this))
 {
+    connect(m_drills, &Drills::reviewed, this, &Course::noteProgress);
+    connect(m_drills, &Drills::problem, this, &Course::reportProblem);
     buildPalette();
     loadChip();
     // What verifying the history found when the store opened, for the banner.
@@ -51,7 +54,7 @@ void Course::noteProgress()
     ++m_revision;
     m_chaptersCache.reset();
     m_piecesCache.reset();
-    m_dueCache.reset();
+    m_drills->progressChanged();
     emit progressChanged();
 }
 
@@ -74,7 +77,7 @@ void Course::countFirstScreen() const
 {
     chapters();
     pieces();
-    drillsDueToday();
+    m_drills->dueToday();
 }
 
 void Course::exposeToQml() { exposedCourse = this; }

@@ -24,6 +24,7 @@
 #include <QHash>
 #include <QMap>
 
+class Drills;
 class QJSEngine;
 class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
@@ -168,24 +169,8 @@ public:
     Q_INVOKABLE QString localPath(const QUrl &url) const;
     Q_INVOKABLE QUrl fileUrl(const QString &path) const;
 
-    // The drills (course_drills.cpp). The next question of a drill: a due
-    // card kind first, at the drill's level, from a fresh seed (see
-    // simqml::drillQuestion for the fields).
-    Q_INVOKABLE QVariantMap drillQuestion(const QString &drill);
-    // Checks the answers to a question from drillQuestion; a refused answer
-    // ({refused, refusal}) is not kept; any other is graded, scheduled and
-    // appended to the store: {correct, fields, steps, grade, intervalDays, due}.
-    Q_INVOKABLE QVariantMap drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs);
-    // The learner's own grade ("again", "hard", "good", "easy") for the
-    // review drillCheck() just kept (its reviewId): the kind rescheduled as
-    // if graded so. {grade, intervalDays, relearnMinutes, due}, or
-    // {refused, refusal} with one sentence and nothing changed.
-    Q_INVOKABLE QVariantMap drillRegrade(const QString &reviewId, const QString &grade);
-    // {reviews, correct, accuracy, retention, level, maxLevel, due, dueKinds,
-    //  perDay: [{day, reviews}] (14 days), mostPerDay}
-    Q_INVOKABLE QVariantMap drillStats(const QString &drill) const;
-    // The built drills with the card kinds due today: [{id, name, due}].
-    Q_INVOKABLE QVariantList drillsDueToday() const;
+    // The drills (drills/drills.h): what QML's Drills singleton stands for.
+    Drills *drills() const { return m_drills; }
 
     QString chip() const { return m_chip; }
     void setChip(const QString &chip);
@@ -227,9 +212,7 @@ private:
     // progress, so each is built once per change rather than per read.
     mutable std::optional<QVariantList> m_chaptersCache;
     mutable std::optional<QVariantList> m_piecesCache;
-    // The drills due, for the day they were counted on: read by the stack's
-    // first screen, and counted again only when progress or the day changes.
-    mutable std::optional<std::pair<QDate, QVariantList>> m_dueCache;
+    Drills *m_drills;
     QString m_chip;
     // Parsed once per chapter; filled again for each chip and input.
     // Chapters by number; exhibits from kExhibitKeys on, two keys each

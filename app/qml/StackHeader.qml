@@ -71,7 +71,7 @@ Rectangle {
                 objectName: "drillsDue"
                 spacing: Theme.gapM
                 // Read through revision, so progress (an answer, a chapter opened) re-counts them.
-                readonly property var drills: Course.revision >= 0 ? Course.drillsDueToday() : []
+                readonly property var drills: Drills.revision >= 0 ? Drills.dueToday() : []
                 visible: drills.length > 0
                 MonoText {
                     text: "drills due today"

@@ -7,6 +7,7 @@
 #include "qtwait.h"
 #include "pieceinput.h"
 #include "shellfixture.h"
+#include "drills/drills.h"
 
 #include <progress/drills.h>
 #include <tpusim/drills.h>
@@ -102,7 +103,7 @@ void roundOf(const char *drill, const char *piece)
     // The stack's count of the drills due is counted once and kept until
     // progress changes: an answer must show in it.
     const auto dueOf = [&shell, drill] {
-        for (const QVariant &v : shell.course().drillsDueToday())
+        for (const QVariant &v : shell.course().drills()->dueToday())
             if (v.toMap().value(QStringLiteral("id")).toString() == QLatin1String(drill))
                 return v.toMap().value(QStringLiteral("due")).toInt();
         return -1;
@@ -220,7 +221,7 @@ TEST_CASE("a drill is due on the stack once its chapter is opened, never as a co
     ShellFixture shell;
     const auto listed = [&shell] {
         QStringList ids;
-        for (const QVariant &v : shell.course().drillsDueToday()) {
+        for (const QVariant &v : shell.course().drills()->dueToday()) {
             CHECK(v.toMap().value(QStringLiteral("due")).toInt() > 0);
             ids << v.toMap().value(QStringLiteral("id")).toString();
         }

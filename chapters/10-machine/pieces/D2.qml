@@ -14,7 +14,7 @@ FocusScope {
     property bool compact: Object(parent).setIntoText === true
     property var question: ({})
     property var result: null
-    readonly property var stats: { Course.revision; return Course.drillStats("D2") }
+    readonly property var stats: { Drills.revision; return Drills.stats("D2") }
 
     implicitHeight: round.implicitHeight + 2 * Theme.gapM
     implicitWidth: Theme.px(640)
@@ -22,7 +22,7 @@ FocusScope {
     function next() {
         round.refusal = ""
         root.result = null
-        root.question = Course.drillQuestion("D2")
+        root.question = Drills.question("D2")
     }
     // No presets: every question is the generator's.
     function applyPresetNamed(name) { return false }
@@ -47,7 +47,7 @@ FocusScope {
             stats: root.stats
             codeHtml: root.question.code ? Course.codeStyled(root.question.code, root.question.codeLanguage, Theme.codeColorsOnDark) : ""
             onCheckRequested: (answers, elapsedMs) => {
-                const r = Course.drillCheck(root.question, answers, elapsedMs)
+                const r = Drills.check(root.question, answers, elapsedMs)
                 if (r.refused) {
                     round.refuse(r.refusal, r.refusedField)
                     return
@@ -57,7 +57,7 @@ FocusScope {
             }
             onNextRequested: root.next()
             onRegradeRequested: grade => {
-                const r = Course.drillRegrade(root.result.reviewId, grade)
+                const r = Drills.regrade(root.result.reviewId, grade)
                 if (r.refused)
                     round.refusal = r.refusal
                 else

@@ -1,5 +1,4 @@
-// The drills as the shell sees them: questions from libtpusim's generators,
-// answers checked there, reviews kept and scheduled by the progress store.
+#include "drills.h"
 #include "course.h"
 
 #include <chapters/chaptercatalog.h>
@@ -51,7 +50,26 @@ QString kindName(const std::string &kind)
 
 } // namespace
 
-QVariantMap Course::drillQuestion(const QString &drill)
+Drills::Drills(const course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
+    : QObject(parent), m_catalog(catalog), m_store(store)
+{
+}
+
+Drills *Drills::create(QQmlEngine *, QJSEngine *)
+{
+    Course *course = Course::create(nullptr, nullptr);
+    return course ? course->drills() : nullptr;
+}
+
+void Drills::progressChanged()
+{
+    // Before the signal, for the bindings it wakes.
+    m_dueCache.reset();
+    ++m_revision;
+    emit changed();
+}
+
+QVariantMap Drills::question(const QString &drill)
 {
     return storeGuarded([&]() -> QVariantMap {
         const auto kinds = kindsOf(drill);
@@ -102,7 +120,7 @@ void insertSchedule(QVariantMap &result, const progress::DrillReview &kept)
 
 } // namespace
 
-QVariantMap Course::drillRegrade(const QString &reviewId, const QString &grade)
+QVariantMap Drills::regrade(const QString &reviewId, const QString &grade)
 {
     const auto *named = std::find(std::begin(kGradeNames) + 1, std::end(kGradeNames), grade);
     if (named == std::end(kGradeNames))
@@ -114,11 +132,11 @@ QVariantMap Course::drillRegrade(const QString &reviewId, const QString &grade)
     } catch (const std::exception &e) {
         return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
     }
-    noteProgress();
+    emit reviewed();
     return result;
 }
 
-QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &answers, int elapsedMs)
+QVariantMap Drills::check(const QVariantMap &question, const QVariantMap &answers, int elapsedMs)
 {
     const QString kind = question.value(QStringLiteral("kind")).toString();
     const int level = question.value(QStringLiteral("level")).toInt();
@@ -143,21 +161,22 @@ QVariantMap Course::drillCheck(const QVariantMap &question, const QVariantMap &a
         // A right answer at the top level is the drill's mastery item done.
         if (kept.correct && kept.level >= tpusim::drills::max_level()) {
             const QString drill = QString::fromStdString(review.drill);
-            const int chapter = chapterOfPiece(drill);
+            const auto *piece = m_catalog.piece(drill);
+            const int chapter = piece ? piece->chapter : 0;
             if (const course::ChapterInfo *info = m_catalog.chapter(chapter))
                 for (const auto &item : info->mastery)
                     if (item.piece == drill)
                         m_store.setMasteryItemDone(chapter, item.id.toStdString(), true);
         }
     } catch (const std::exception &e) {
-        reportProblem(QString::fromUtf8(e.what()));
+        emit problem(QString::fromUtf8(e.what()));
         return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
     }
-    noteProgress();
+    emit reviewed();
     return result;
 }
 
-QVariantMap Course::drillStats(const QString &drill) const
+QVariantMap Drills::stats(const QString &drill) const
 {
     return storeGuarded([&]() -> QVariantMap {
         const auto kinds = kindsOf(drill);
@@ -189,7 +208,7 @@ QVariantMap Course::drillStats(const QString &drill) const
     });
 }
 
-QVariantList Course::drillsDueToday() const
+QVariantList Drills::dueToday() const
 {
     return storeGuarded([&]() -> QVariantList {
         const QDate today = QDate::currentDate();
@@ -204,24 +223,23 @@ QVariantList Course::drillsDueToday() const
         for (const auto &c : m_store.chapterStates())
             if (c.firstOpenedMs)
                 reached.insert(c.number);
-        for (const QVariant &p : pieces()) {
-            const QVariantMap piece = p.toMap();
-            if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("drill") ||
-                !piece.value(QStringLiteral("hasPage")).toBool())
-                continue;
-            const QString id = piece.value(QStringLiteral("id")).toString();
-            const auto kinds = kindsOf(id);
-            if (kinds.empty())
-                continue;
-            const bool seen = std::any_of(kinds.begin(), kinds.end(), [&](const std::string &k) { return lastDue.count(k) > 0; });
-            if (!seen && !reached.count(chapterOfPiece(id)))
-                continue;
-            // The count alone: the header shows no other figure of a drill.
-            const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
-            if (due == 0)
-                continue;
-            out.append(QVariantMap{{"id", id}, {"name", piece.value(QStringLiteral("name"))}, {"due", due}});
-        }
+        for (const course::ChapterInfo &c : m_catalog.chapters())
+            for (const auto &piece : c.pieces) {
+                if (piece.kind != QLatin1String("drill") || !piece.hasPage)
+                    continue;
+                const auto kinds = kindsOf(piece.id);
+                if (kinds.empty())
+                    continue;
+                const bool seen =
+                    std::any_of(kinds.begin(), kinds.end(), [&](const std::string &k) { return lastDue.count(k) > 0; });
+                if (!seen && !reached.count(c.number))
+                    continue;
+                // The count alone: the header shows no other figure of a drill.
+                const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());
+                if (due == 0)
+                    continue;
+                out.append(QVariantMap{{"id", piece.id}, {"name", piece.name}, {"due", due}});
+            }
         m_dueCache.emplace(today, out);
         return out;
     });
