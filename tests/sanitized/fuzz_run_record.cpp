@@ -1,4 +1,4 @@
-// libFuzzer target for the run-record checks (app/labs/runrecord.h): any
+// libFuzzer target for the run-record checks (progress/labs/runrecord.h): any
 // bytes a learner imports are either refused, each problem a sentence, or
 // read into a record whose stored form, checked again, is the same record.
 // A crash, a sanitizer report, an empty refusal or a stored form that reads
