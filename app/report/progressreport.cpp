@@ -7,9 +7,9 @@
 #include "reportformat.h"
 #include "runprediction.h"
 #include "../chapterprogress.h"
-#include "../labs/evidence.h"
-#include "../labs/gates.h"
-#include "../labs/labcatalog.h"
+#include "labs/evidence.h"
+#include "labs/gates.h"
+#include "labs/labcatalog.h"
 
 #include <chapters/chaptercatalog.h>
 #include <progress/runs.h>

@@ -1,7 +1,7 @@
 #include "runprediction.h"
 #include "reportformat.h"
-#include "../labs/runrecord.h"
-#include "../labs/labshapes.h"
+#include "labs/runrecord.h"
+#include "labs/labshapes.h"
 
 #include <tpusim/attention.h>
 #include <tpusim/bench.h>
