@@ -1,9 +1,13 @@
 #include "course.h"
 #include "drills/drills.h"
+#include "reader/reader.h"
 #include "chapterprogress.h"
 #include "palette/palettemodel.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
 
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
@@ -37,7 +41,7 @@ QVariantMap pieceFacts(const course::WorkshopPiece &p)
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
     : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
-      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this))
+      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this))
 {
     connect(m_drills, &Drills::reviewed, this, &Course::noteProgress);
     connect(m_drills, &Drills::problem, this, &Course::reportProblem);
@@ -466,4 +470,10 @@ QString Course::exportReport(const QString &pathOrUrl, const QString &learner, c
         reportProblem(QString::fromUtf8(e.what()));
     }
     return {};
+}
+
+void Course::copyText(const QString &text) const
+{
+    if (QClipboard *clipboard = QGuiApplication::clipboard())
+        clipboard->setText(text);
 }

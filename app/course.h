@@ -15,9 +15,6 @@
 #include "labs/labcatalog.h"
 #include "labs/profiledops.h"
 #include <progress/runs.h>
-#include <chapters/chapterdocument.h>
-#include <chapters/chaptersearch.h>
-#include <chapters/codecolours.h>
 #include "palette/palettemodel.h"
 
 #include <QDate>
@@ -25,6 +22,7 @@
 #include <QMap>
 
 class Drills;
+class Reader;
 class QJSEngine;
 class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
@@ -55,9 +53,6 @@ class Course : public QObject
     // The one chip the whole course's numbers are for, kept in the store's
     // settings: choosing it anywhere chooses it everywhere.
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
-    // Grows when the text is set in other fonts or colours (the theme
-    // changed), so each block of an open chapter fills itself again.
-    Q_PROPERTY(int textStyleRevision READ textStyleRevision NOTIFY textStyleChanged)
 
 public:
     Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent = nullptr);
@@ -82,7 +77,6 @@ public:
     QStringList problems() const;
     PaletteModel *palette() const { return m_palette; }
     int revision() const { return m_revision; }
-    int textStyleRevision() const { return m_textStyleRevision; }
 
     // The whole page of one chapter: metadata, progress, its items with their
     // state, and its introduction (this loads the chapter's library).
@@ -92,34 +86,10 @@ public:
     Q_INVOKABLE QVariantList goalsOf(int chapter, const QString &itemId) const;
     // A piece reports a goal reached; the item is done when all its goals are.
     Q_INVOKABLE bool reachGoal(int chapter, const QString &itemId, const QString &goalId);
-    // The reader (course_reader.cpp). The chapter's introduction and text,
-    // parsed into typed blocks; `style` carries the theme's fonts and
-    // colours. Returns the outline: {count, headings: [{index, level, anchor,
-    // title}], pieces: [{index, pieceId}], problems: [..], values}.
-    Q_INVOKABLE QVariantMap chapterDocument(int number, const QVariantMap &style);
-    // Block `index` of that document with its live numbers filled for `chip`
-    // and its inputs at `inputs` ({name: value}), code spans in prose set at
-    // `codePixelSize` (0: the text's size): {kind, html: [..], details: [..],
-    // problems: [..], ...}.
-    Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs,
-                                          int codePixelSize = 0) const;
+    // The reader (reader/reader.h): what QML's Reader stands for.
+    Reader *reader() const { return m_reader; }
+    // Puts text on the clipboard (a code block's copy button).
     Q_INVOKABLE void copyText(const QString &text) const;
-    // A museum exhibit from its folder (a qrc: URL in its chapter plugin,
-    // chapters/api/include/chapters/exhibit.h): its artifact and notes as
-    // documents that documentBlock() fills ("key" and "notesKey"), its
-    // parts with the notes pinned to each, its charts, and its problems.
-    Q_INVOKABLE QVariantMap exhibit(const QUrl &folder, const QVariantMap &style);
-    // One live number (the inside of {{...}}) on `chip`: {text, number,
-    // isFact, details, problem}; `number` is NaN where a figure has none.
-    Q_INVOKABLE QVariantMap liveFigure(const QString &figure, const QString &chip) const;
-    // An HLO dump in an exhibit's folder, its kernels costed on `chip` by
-    // libtpusim (as EX·05 costs them): {kernels: [{line, name, kind, engine,
-    // flops, read, written, time, bound, seconds}], time, details, problem}.
-    Q_INVOKABLE QVariantMap hloKernels(const QUrl &folder, const QString &file, const QString &chip) const;
-    // Code in syntax colours as styled text (codecolours.h): the reader's
-    // code blocks and the IR x-ray's panes colour code the same way.
-    // `palette` maps each kind (plain, keyword, string, ...) to a colour.
-    Q_INVOKABLE QString codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const;
     // The QML page of a piece, or an empty URL when its chapter has none.
     Q_INVOKABLE QUrl pieceUrl(const QString &pieceId);
     Q_INVOKABLE int chapterOfPiece(const QString &pieceId) const;
@@ -177,7 +147,6 @@ public:
 
 signals:
     void chipChanged();
-    void textStyleChanged();
     void progressChanged();
     void problemsChanged();
     // result: {stored, summary, problems, judged, passed, gate, reasons}
@@ -188,10 +157,6 @@ private:
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);
-    // A chapter's parsed text, its plugin loaded on first asking; null when it has none.
-    const course::ChapterDocument *documentOf(int number);
-    // The palette's hits in the chapters' text (chapters/chaptersearch.h).
-    QList<PaletteModel::Entry> searchText(const QString &query);
     // Progress changed: the caches go, the revision moves, then progressChanged.
     void noteProgress();
     // The gate attempts, a pass counted only with its evidence (labs/evidence.h).
@@ -213,17 +178,6 @@ private:
     mutable std::optional<QVariantList> m_chaptersCache;
     mutable std::optional<QVariantList> m_piecesCache;
     Drills *m_drills;
+    Reader *m_reader;
     QString m_chip;
-    // Parsed once per chapter; filled again for each chip and input.
-    // Chapters by number; exhibits from kExhibitKeys on, two keys each
-    // (the artifact, then its notes), handed out as they are first opened.
-    QHash<int, course::ChapterDocument> m_documents;
-    std::optional<QList<course::TextSection>> m_sections;  // for searchText, read on first use
-    QHash<QString, QVariantMap> m_exhibits;
-    static constexpr int kExhibitKeys = 1000;
-    void applyTextStyle(const QVariantMap &style);
-    QVariantMap m_appliedStyle;
-    int m_textStyleRevision = 0;
-    course::LiveTextStyle m_textStyle;
-    course::CodePalette m_codePalette;
 };

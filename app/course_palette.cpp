@@ -1,6 +1,7 @@
 // The palette's half of Course: every place Ctrl+K can jump to, and the
-// chapters' text to search (course_reader.cpp's searchText).
+// chapters' text to search (Reader::searchText).
 #include "course.h"
+#include "reader/reader.h"
 
 #include <chapters/chaptercatalog.h>
 
@@ -71,5 +72,5 @@ void Course::buildPalette()
         entries.append({QString::fromUtf8(p.place), QStringLiteral("page"), QString::fromUtf8(p.title),
                         QString::fromUtf8(p.subtitle), QString::fromUtf8(p.keywords)});
     m_palette->setEntries(entries);
-    m_palette->setTextSearch([this](const QString &query) { return searchText(query); });
+    m_palette->setTextSearch([this](const QString &query) { return m_reader->searchText(query); });
 }

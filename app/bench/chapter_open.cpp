@@ -7,6 +7,7 @@
 // the first screen take to be built behind it.
 //   bench_chapter_open [ROUNDS]   (default 5; other arguments are ignored)
 #include "benchshell.h"
+#include "reader/reader.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -51,11 +52,11 @@ int main(int argc, char **argv)
     for (const auto &c : catalog.chapters()) {
         QElapsedTimer clock;
         clock.start();
-        const int count = course.chapterDocument(c.number, {}).value(QStringLiteral("count")).toInt();
+        const int count = course.reader()->chapterDocument(c.number, {}).value(QStringLiteral("count")).toInt();
         const double parsed = clock.nsecsElapsed() / 1e6;
         clock.restart();
         for (int i = 0; i < count; ++i)
-            course.documentBlock(c.number, i, QStringLiteral("v5e"), {});
+            course.reader()->documentBlock(c.number, i, QStringLiteral("v5e"), {});
         text[c.number] = {parsed, clock.nsecsElapsed() / 1e6};
     }
 

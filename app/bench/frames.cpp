@@ -12,6 +12,7 @@
 //                                     meant for the simulator's benchmarks,
 //                                     are ignored)
 #include "benchshell.h"
+#include "reader/reader.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -291,7 +292,7 @@ int main(int argc, char **argv)
     QStringList chapters;
     for (int number = 1; number <= static_cast<int>(shell.catalog().chapters().size()); ++number) {
         const QString chapter = QStringLiteral("ch%1").arg(number, 2, 10, QLatin1Char('0'));
-        if (wanted(chapter) && !shell.course().chapterDocument(number, {}).value(QStringLiteral("pieces")).toList().isEmpty())
+        if (wanted(chapter) && !shell.course().reader()->chapterDocument(number, {}).value(QStringLiteral("pieces")).toList().isEmpty())
             chapters << chapter;
     }
     for (const bool rested : {false, true})

@@ -52,9 +52,9 @@ ScrollPage {
             return false
         // Opened with no place named: where the reader left it, if they did.
         if (!pieceId && !anchor)
-            anchor = place.resumeAt(number, () => Course.chapterDocument(number, textStyle).headings || [])
+            anchor = place.resumeAt(number, () => Reader.chapterDocument(number, textStyle).headings || [])
         place.readerScrolled = false
-        const inText = anchor ? Course.chapterDocument(number, textStyle).pieces.find(x => x.pieceId.toLowerCase() === anchor) : undefined
+        const inText = anchor ? Reader.chapterDocument(number, textStyle).pieces.find(x => x.pieceId.toLowerCase() === anchor) : undefined
         if (inText) {
             pieceId = inText.pieceId
             anchor = ""
@@ -63,7 +63,7 @@ ScrollPage {
             inputState = ({})
             readerCard.shown = false
             readerCard.target = root
-            const next = Course.chapterDocument(number, textStyle)
+            const next = Reader.chapterDocument(number, textStyle)
             // Build first what the reader will see first: the top, or the
             // heading or piece the page opens at.
             const heading = (next.headings || []).find(h => h.anchor === anchor)

@@ -8,7 +8,7 @@ Rectangle {
     id: kernels
     required property var modelData
     property var card: null
-    readonly property var cost: Course.hloKernels(root.folder, modelData.figure, Course.chip)
+    readonly property var cost: Reader.hloKernels(root.folder, modelData.figure, Course.chip)
     readonly property var rows: (cost.kernels || []).filter(k => k.seconds >= 1e-6)
     readonly property int small: (cost.kernels || []).length - rows.length
     readonly property var columns: [

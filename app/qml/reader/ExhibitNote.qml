@@ -8,7 +8,7 @@ Item {
     required property var modelData
     property int notesKey: 0
     property var card: null
-    readonly property var block: Course.documentBlock(notesKey, modelData.index, Course.chip, ({}))
+    readonly property var block: Reader.documentBlock(notesKey, modelData.index, Course.chip, ({}))
     implicitHeight: noteColumn.height
     height: implicitHeight
     Rectangle { width: Theme.px(3); height: parent.height; color: Theme.pageAccent }

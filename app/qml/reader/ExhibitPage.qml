@@ -19,7 +19,7 @@ FocusScope {
     property url folder
     ReaderStyle { id: style }
     readonly property var textStyle: style.textStyle
-    readonly property var exhibit: folder.toString() === "" ? ({}) : Course.exhibit(folder, textStyle)
+    readonly property var exhibit: folder.toString() === "" ? ({}) : Reader.exhibit(folder, textStyle)
     readonly property var parts: exhibit.parts || []
     readonly property var charts: (exhibit.charts || []).filter(c => !c.anchor)
     readonly property var problems: exhibit.problems || []

@@ -11,7 +11,7 @@ Rectangle {
     required property var modelData
     property var card: null
     readonly property string base: modelData.figure.replace(/:.*$/, ": ")
-    function fig(field) { return Course.liveFigure(base + field, Course.chip) }
+    function fig(field) { return Reader.liveFigure(base + field, Course.chip) }
     readonly property var tc: fig("step_compute")
     readonly property var tx: fig("step_transfer")
     readonly property var total: fig("time")

@@ -52,8 +52,8 @@ Loader {
     // a binding, so a chip chosen anywhere or an input dragged re-fills it.
     // fill() takes the text style's revision only so that the block is
     // filled again when the text is set in new colours (ReaderStyle).
-    readonly property var block: active ? fill(Course.textStyleRevision) : ({})
-    function fill(revision) { return Course.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) }
+    readonly property var block: active ? fill(Reader.textStyleRevision) : ({})
+    function fill(revision) { return Reader.documentBlock(chapter, index, Course.chip, inputValues, Theme.codeSpanSize) }
     readonly property string kind: block.kind || ""
     readonly property bool isPiece: kind === "piece"
     readonly property string anchor: block.anchor || ""

@@ -18,6 +18,6 @@ QtObject {
     onTextStyleChanged: {
         if (chapter <= 0)
             return
-        Course.chapterDocument(chapter, textStyle)
+        Reader.chapterDocument(chapter, textStyle)
     }
 }

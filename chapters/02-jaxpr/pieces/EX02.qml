@@ -275,7 +275,7 @@ FocusScope {
                                         x: Theme.px(32)
                                         width: parent.width - x
                                         anchors.verticalCenter: parent.verticalCenter
-                                        text: Course.codeStyled(modelData, "python", Theme.codeColorsOnDark)
+                                        text: Reader.codeStyled(modelData, "python", Theme.codeColorsOnDark)
                                         textFormat: Text.StyledText
                                         elide: Text.ElideRight
                                         color: Theme.inkMuted
@@ -348,7 +348,7 @@ FocusScope {
                             objectName: "ex02Added"
                             x: Theme.gap; y: Theme.gap
                             width: parent.width - Theme.gap * 2
-                            text: Course.codeStyled(root.cur.inner ? root.cur.inner : (root.cur.added || []).join("\n"), "jaxpr", Theme.codeColorsOnDark)
+                            text: Reader.codeStyled(root.cur.inner ? root.cur.inner : (root.cur.added || []).join("\n"), "jaxpr", Theme.codeColorsOnDark)
                             textFormat: Text.StyledText
                             wrapMode: Text.WrapAnywhere
                             font.family: Theme.mono; font.pixelSize: Theme.tinySize
@@ -367,7 +367,7 @@ FocusScope {
                             objectName: "ex02Jaxpr"
                             x: Theme.gap; y: Theme.gap
                             width: parent.width - Theme.gap * 2
-                            text: Course.codeStyled(root.cur.jaxpr || "", "jaxpr", Theme.codeColorsOnDark)
+                            text: Reader.codeStyled(root.cur.jaxpr || "", "jaxpr", Theme.codeColorsOnDark)
                             textFormat: Text.StyledText
                             wrapMode: Text.WrapAnywhere
                             font.family: Theme.mono; font.pixelSize: Theme.tinySize

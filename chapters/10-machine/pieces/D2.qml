@@ -45,7 +45,7 @@ FocusScope {
             question: root.question
             result: root.result
             stats: root.stats
-            codeHtml: root.question.code ? Course.codeStyled(root.question.code, root.question.codeLanguage, Theme.codeColorsOnDark) : ""
+            codeHtml: root.question.code ? Reader.codeStyled(root.question.code, root.question.codeLanguage, Theme.codeColorsOnDark) : ""
             onCheckRequested: (answers, elapsedMs) => {
                 const r = Drills.check(root.question, answers, elapsedMs)
                 if (r.refused) {

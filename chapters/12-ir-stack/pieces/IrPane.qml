@@ -119,7 +119,7 @@ Rectangle {
                 readonly property bool coloured: source.length <= pane.colourLimit
                 x: pane.gutter
                 anchors.verticalCenter: parent.verticalCenter
-                text: coloured ? Course.codeStyled(source, pane.dump.layer || "", Theme.codeColorsOnDark) : source
+                text: coloured ? Reader.codeStyled(source, pane.dump.layer || "", Theme.codeColorsOnDark) : source
                 textFormat: coloured ? Text.StyledText : Text.PlainText
                 color: parent.lit ? Theme.inkText : Theme.inkMuted
                 font.pixelSize: Theme.tinySize

@@ -1,5 +1,4 @@
-// The reader's half of Course: a chapter's text as typed blocks with its live
-// numbers filled, and one block again when the learner drags an input.
+#include "reader.h"
 #include "course.h"
 
 #include <chapters/chaptersearch.h>
@@ -20,8 +19,6 @@
 
 #include <limits>
 
-#include <QClipboard>
-#include <QGuiApplication>
 
 namespace {
 
@@ -84,7 +81,15 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 } // namespace
 
-void Course::applyTextStyle(const QVariantMap &style)
+Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(parent), m_catalog(catalog) {}
+
+Reader *Reader::create(QQmlEngine *, QJSEngine *)
+{
+    Course *course = Course::create(nullptr, nullptr);
+    return course ? course->reader() : nullptr;
+}
+
+void Reader::applyTextStyle(const QVariantMap &style)
 {
     if (style == m_appliedStyle)
         return;
@@ -102,7 +107,7 @@ void Course::applyTextStyle(const QVariantMap &style)
     emit textStyleChanged();
 }
 
-const course::ChapterDocument *Course::documentOf(int number)
+const course::ChapterDocument *Reader::documentOf(int number)
 {
     if (!m_documents.contains(number)) {
         course::ChapterInterface *plugin = m_catalog.chapter(number) ? m_catalog.load(number) : nullptr;
@@ -115,7 +120,7 @@ const course::ChapterDocument *Course::documentOf(int number)
     return &m_documents[number];
 }
 
-QList<PaletteModel::Entry> Course::searchText(const QString &query)
+QList<PaletteModel::Entry> Reader::searchText(const QString &query)
 {
     // The chapters' sections, read once, when a search first needs them.
     if (!m_sections) {
@@ -134,7 +139,7 @@ QList<PaletteModel::Entry> Course::searchText(const QString &query)
     return entries;
 }
 
-QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
+QVariantMap Reader::chapterDocument(int number, const QVariantMap &style)
 {
     applyTextStyle(style);
     if (!documentOf(number))
@@ -157,7 +162,7 @@ QVariantMap Course::chapterDocument(int number, const QVariantMap &style)
             {"problems", doc.problems}, {"values", values}};
 }
 
-QVariantMap Course::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs, int codePixelSize) const
+QVariantMap Reader::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs, int codePixelSize) const
 {
     const auto doc = m_documents.constFind(number);
     if (doc == m_documents.cend() || index < 0 || index >= doc->blocks.size())
@@ -211,12 +216,12 @@ QVariantMap Course::documentBlock(int number, int index, const QString &chip, co
     return b;
 }
 
-QString Course::codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const
+QString Reader::codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const
 {
     return course::codeStyledText(code, language, paletteOf(palette));
 }
 
-QVariantMap Course::exhibit(const QUrl &folder, const QVariantMap &style)
+QVariantMap Reader::exhibit(const QUrl &folder, const QVariantMap &style)
 {
     applyTextStyle(style);
     const QString key = folder.toString();
@@ -256,7 +261,7 @@ QVariantMap Course::exhibit(const QUrl &folder, const QVariantMap &style)
     return out;
 }
 
-QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
+QVariantMap Reader::liveFigure(const QString &figure, const QString &chip) const
 {
     try {
         const course::live::Value v = course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
@@ -269,7 +274,7 @@ QVariantMap Course::liveFigure(const QString &figure, const QString &chip) const
     }
 }
 
-QVariantMap Course::hloKernels(const QUrl &folder, const QString &file, const QString &chip) const
+QVariantMap Reader::hloKernels(const QUrl &folder, const QString &file, const QString &chip) const
 {
     QString path = folder.scheme() == QLatin1String("qrc") ? QLatin1Char(':') + folder.path() : folder.toLocalFile();
     if (!path.endsWith(QLatin1Char('/')))
@@ -295,10 +300,4 @@ QVariantMap Course::hloKernels(const QUrl &folder, const QString &file, const QS
     } catch (const std::exception &e) {
         return {{"problem", QString::fromUtf8(e.what())}};
     }
-}
-
-void Course::copyText(const QString &text) const
-{
-    if (QClipboard *clipboard = QGuiApplication::clipboard())
-        clipboard->setText(text);
 }

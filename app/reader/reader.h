@@ -1,0 +1,93 @@
+#pragma once
+// The course's text as the shell's reader sees it (TpuCourse.Backend's
+// Reader): a chapter as typed blocks, each filled with its live numbers for
+// a chip and the learner's inputs when it is built; the museum exhibits;
+// code in colour; figures the pages quote; and the chapters' sections for
+// the palette's text search. Course makes it and hands it to QML.
+#include <QHash>
+#include <QObject>
+#include <QUrl>
+#include <QVariantList>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+#include <chapters/chapterdocument.h>
+#include <chapters/chaptersearch.h>
+#include <chapters/codecolours.h>
+#include <chapters/livenumbers.h>
+
+#include <optional>
+
+#include "palette/palettemodel.h"
+
+class QJSEngine;
+class QQmlEngine;
+namespace course { class ChapterCatalog; }
+
+class Reader : public QObject
+{
+    Q_OBJECT
+    QML_ELEMENT
+    QML_SINGLETON
+    // Grows when the text is set in other fonts or colours (the theme
+    // changed), so each block of an open chapter fills itself again.
+    Q_PROPERTY(int textStyleRevision READ textStyleRevision NOTIFY textStyleChanged)
+
+public:
+    explicit Reader(course::ChapterCatalog &catalog, QObject *parent = nullptr);
+    // The app's Reader, which Course made: what QML's Reader stands for.
+    static Reader *create(QQmlEngine *, QJSEngine *);
+
+    int textStyleRevision() const { return m_textStyleRevision; }
+
+    // The chapter's introduction and text, parsed into typed blocks;
+    // `style` carries the theme's fonts and colours. Returns the outline: {count, headings: [{index, level, anchor,
+    // title}], pieces: [{index, pieceId}], problems: [..], values}.
+    Q_INVOKABLE QVariantMap chapterDocument(int number, const QVariantMap &style);
+    // Block `index` of that document with its live numbers filled for `chip`
+    // and its inputs at `inputs` ({name: value}), code spans in prose set at
+    // `codePixelSize` (0: the text's size): {kind, html: [..], details: [..],
+    // problems: [..], ...}.
+    Q_INVOKABLE QVariantMap documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs,
+                                          int codePixelSize = 0) const;
+    // A museum exhibit from its folder (a qrc: URL in its chapter plugin,
+    // chapters/api/include/chapters/exhibit.h): its artifact and notes as
+    // documents that documentBlock() fills ("key" and "notesKey"), its
+    // parts with the notes pinned to each, its charts, and its problems.
+    Q_INVOKABLE QVariantMap exhibit(const QUrl &folder, const QVariantMap &style);
+    // One live number (the inside of {{...}}) on `chip`: {text, number,
+    // isFact, details, problem}; `number` is NaN where a figure has none.
+    Q_INVOKABLE QVariantMap liveFigure(const QString &figure, const QString &chip) const;
+    // An HLO dump in an exhibit's folder, its kernels costed on `chip` by
+    // libtpusim (as EX·05 costs them): {kernels: [{line, name, kind, engine,
+    // flops, read, written, time, bound, seconds}], time, details, problem}.
+    Q_INVOKABLE QVariantMap hloKernels(const QUrl &folder, const QString &file, const QString &chip) const;
+    // Code in syntax colours as styled text (codecolours.h): the reader's
+    // code blocks and the IR x-ray's panes colour code the same way.
+    // `palette` maps each kind (plain, keyword, string, ...) to a colour.
+    Q_INVOKABLE QString codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const;
+
+    // The palette's hits in the chapters' text (chapters/chaptersearch.h).
+    QList<PaletteModel::Entry> searchText(const QString &query);
+
+signals:
+    void textStyleChanged();
+
+private:
+    void applyTextStyle(const QVariantMap &style);
+    // A chapter's parsed text, its plugin loaded on first asking; null when it has none.
+    const course::ChapterDocument *documentOf(int number);
+
+    course::ChapterCatalog &m_catalog;
+    // Parsed once per chapter; filled again for each chip and input.
+    // Chapters by number; exhibits from kExhibitKeys on, two keys each
+    // (the artifact, then its notes), handed out as they are first opened.
+    QHash<int, course::ChapterDocument> m_documents;
+    std::optional<QList<course::TextSection>> m_sections;  // for searchText, read on first use
+    QHash<QString, QVariantMap> m_exhibits;
+    static constexpr int kExhibitKeys = 1000;
+    QVariantMap m_appliedStyle;
+    int m_textStyleRevision = 0;
+    course::LiveTextStyle m_textStyle;
+    course::CodePalette m_codePalette;
+};
