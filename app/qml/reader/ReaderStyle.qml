@@ -4,7 +4,7 @@ import TpuCourse.Backend
 
 // The fonts and colours the course's text is set in (a chapter's, an
 // exhibit's), taken from the theme shown. When the theme changes, the open
-// chapter is set again in the new colours (Course's textStyleRevision
+// chapter is set again in the new colours (Reader's textStyleRevision
 // grows), and each of its blocks fills itself again in place, its pieces
 // and the scroll kept.
 QtObject {
