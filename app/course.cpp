@@ -1,6 +1,7 @@
 #include "course.h"
 #include "drills/drills.h"
 #include "reader/reader.h"
+#include "report/reportexport.h"
 #include "chapterprogress.h"
 #include "palette/palettemodel.h"
 #include "report/reportsettings.h"
@@ -41,8 +42,10 @@ QVariantMap pieceFacts(const course::WorkshopPiece &p)
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
     : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
-      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this))
+      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this)),
+      m_reportExport(new ReportExport(catalog, store, this))
 {
+    connect(m_reportExport, &ReportExport::problem, this, &Course::reportProblem);
     connect(m_drills, &Drills::reviewed, this, &Course::noteProgress);
     connect(m_drills, &Drills::problem, this, &Course::reportProblem);
     buildPalette();
@@ -412,64 +415,6 @@ std::pair<int, QString> Course::masteryItemOfPiece(const QString &pieceId) const
             if (item.piece == pieceId)
                 return {chapter, item.id};
     return {0, {}};
-}
-
-QString Course::defaultReportPath() const
-{
-    QString folder = reportsettings::lastFolder();
-    if (folder.isEmpty() || !QDir(folder).exists()) {
-        const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-        folder = docs.isEmpty() ? QDir::homePath() : docs;
-    }
-    return QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("tpu-course-progress.pdf")));
-}
-
-QUrl Course::reportFolderUrl() const { return QUrl::fromLocalFile(QFileInfo(defaultReportPath()).absolutePath()); }
-
-QString Course::reportLearner() const { return reportsettings::learnerName(); }
-
-QString Course::reportPaper() const { return paperName(paperForLocale(QLocale::system())); }
-
-QString Course::localPath(const QUrl &url) const { return QDir::toNativeSeparators(url.isLocalFile() ? url.toLocalFile() : url.toString()); }
-
-QUrl Course::fileUrl(const QString &path) const { return QUrl::fromLocalFile(QDir::fromNativeSeparators(path.trimmed())); }
-
-QString Course::exportReport(const QString &pathOrUrl, const QString &learner, const QString &paper)
-{
-    const QUrl url(pathOrUrl);
-    const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl.trimmed();
-    if (path.isEmpty())
-        return QStringLiteral("Name a file to write, ending in .pdf, .html, .json or .sqlite.");
-    // .sqlite: the progress file itself, copied whole (Store::copyTo).
-    if (path.endsWith(QLatin1String(".sqlite"), Qt::CaseInsensitive)) {
-        try {
-            m_store.copyTo(path.toStdString());
-        } catch (const progress::StoreError &e) {
-            return QString::fromUtf8(e.what());
-        }
-        reportsettings::rememberFolder(QFileInfo(path).absolutePath());
-        return {};
-    }
-    const QString name = learner.trimmed().isEmpty() ? reportsettings::learnerName() : learner.trimmed();
-    const ReportFile file{path, paperNamed(paper).value_or(paperForLocale(QLocale::system())), true};
-    QString error;
-    std::optional<ProgressReport> report;
-    try {
-        report = buildProgressReport(m_catalog, m_store, name);
-    } catch (const progress::StoreError &e) {
-        StoreHealth::instance()->report(e);
-        return QStringLiteral("The report was not written: %1").arg(QString::fromUtf8(e.what()));
-    }
-    if (!writeProgressReport(*report, file, &error))
-        return error.left(1).toUpper() + error.mid(1);
-    reportsettings::rememberFolder(QFileInfo(path).absolutePath());
-    reportsettings::rememberLearnerName(name);
-    try {
-        m_store.logEvent("report-exported", path.toStdString(), "");
-    } catch (const std::exception &e) {
-        reportProblem(QString::fromUtf8(e.what()));
-    }
-    return {};
 }
 
 void Course::copyText(const QString &text) const

@@ -23,6 +23,7 @@
 
 class Drills;
 class Reader;
+class ReportExport;
 class QJSEngine;
 class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
@@ -125,19 +126,8 @@ public:
     // Whether an imported profile ran program `program` at all.
     Q_INVOKABLE bool profiledProgram(const QString &program) const;
 
-    // Writes the progress report to a path or file: URL, creating a missing
-    // folder, on `paper` ("A4" or "Letter") with `learner` as the name on it;
-    // remembers the folder and the name. Returns an empty string or the
-    // reason it failed, in one sentence.
-    Q_INVOKABLE QString exportReport(const QString &pathOrUrl, const QString &learner, const QString &paper);
-    // Where the export dialog starts: the last folder written to, else Documents.
-    Q_INVOKABLE QString defaultReportPath() const;
-    Q_INVOKABLE QUrl reportFolderUrl() const;
-    Q_INVOKABLE QString reportLearner() const;
-    Q_INVOKABLE QString reportPaper() const; // the locale's: "A4" or "Letter"
-    // A file: URL from the file dialog as a path to show, and back.
-    Q_INVOKABLE QString localPath(const QUrl &url) const;
-    Q_INVOKABLE QUrl fileUrl(const QString &path) const;
+    // The report's export (report/reportexport.h): what QML's ReportExport stands for.
+    ReportExport *reportExport() const { return m_reportExport; }
 
     // The drills (drills/drills.h): what QML's Drills singleton stands for.
     Drills *drills() const { return m_drills; }
@@ -179,5 +169,6 @@ private:
     mutable std::optional<QVariantList> m_piecesCache;
     Drills *m_drills;
     Reader *m_reader;
+    ReportExport *m_reportExport;
     QString m_chip;
 };

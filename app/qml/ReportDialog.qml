@@ -37,15 +37,15 @@ Popup {
     }
 
     onOpened: {
-        path.text = Course.defaultReportPath()
-        learner.text = Course.reportLearner()
-        paper = Course.reportPaper()
+        path.text = ReportExport.defaultPath()
+        learner.text = ReportExport.learner()
+        paper = ReportExport.paper()
         message = ""
         path.forceActiveFocus()
     }
 
     function exportNow() {
-        const error = Course.exportReport(path.text, learner.text, paper)
+        const error = ReportExport.write(path.text, learner.text, paper)
         failed = error !== ""
         message = failed ? error : "Written to " + path.text
     }
@@ -67,7 +67,7 @@ Popup {
         nameFilters: ["PDF document (*.pdf)", "Web page, one file (*.html)", "JSON data (*.json)",
                       "Progress file, a copy (*.sqlite)"]
         onAccepted: {
-            path.text = Course.localPath(selectedFile)
+            path.text = ReportExport.localPath(selectedFile)
             root.message = ""
         }
     }
@@ -120,9 +120,9 @@ Popup {
                 text: "Choose…"
                 fillColor: Theme.floor; hoverColor: Theme.inkHover; textColor: Theme.inkText
                 onClicked: {
-                    picker.currentFolder = Course.reportFolderUrl()
+                    picker.currentFolder = ReportExport.folderUrl()
                     picker.selectedNameFilter.index = root.filterFor(path.text)
-                    picker.selectedFile = Course.fileUrl(path.text)
+                    picker.selectedFile = ReportExport.fileUrl(path.text)
                     picker.open()
                 }
             }

@@ -2,6 +2,7 @@
 
 #include "qtwait.h"
 #include "shellfixture.h"
+#include "report/reportexport.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,8 +60,8 @@ TEST_CASE("Ctrl+E exports into a folder it makes, and the dialog starts there ne
     CHECK(pdf.read(5) == "%PDF-");
 
     // Remembered: the folder and the name.
-    CHECK(QFileInfo(shell.course().defaultReportPath()).absolutePath() == QFileInfo(target).absolutePath());
-    CHECK(shell.course().reportLearner() == QStringLiteral("Grace Hopper"));
+    CHECK(QFileInfo(shell.course().reportExport()->defaultPath()).absolutePath() == QFileInfo(target).absolutePath());
+    CHECK(shell.course().reportExport()->learner() == QStringLiteral("Grace Hopper"));
 
     // The platform's file dialog opens in the remembered folder.
     QObject *choose = shell.find("reportChoose");
