@@ -10,11 +10,15 @@ from __future__ import annotations
 import ast
 import dataclasses
 import os
+import sys
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LABS = os.path.join(ROOT, "assets", "labs")
+if LABS not in sys.path:
+    sys.path.insert(0, LABS)
+from common.labkit import version_tuple  # noqa: E402  (imports no JAX)
 
 # Conventional names the labs give JAX's modules. A bare ``jax`` is the
 # module even when it arrives as a function parameter (l01, l05 pass it in).
@@ -31,21 +35,9 @@ PLTPU = "jax.experimental.pallas.tpu"
 Version = tuple[int, ...]
 
 
-def parse_version(text: str) -> Version:
-    """"0.9.2" -> (0, 9, 2); a suffix such as ".dev2026" or "rc1" is dropped."""
-    out: list[int] = []
-    for part in text.split("."):
-        digits = ""
-        for ch in part:
-            if not ch.isdigit():
-                break
-            digits += ch
-        if not digits:
-            break
-        out.append(int(digits))
-        if len(digits) != len(part):
-            break
-    return tuple(out)
+# A version read as the labs themselves read it (common/labkit.py), so the
+# check and the scripts can never disagree on what "0.9.2rc1" means.
+parse_version = version_tuple
 
 
 @dataclasses.dataclass(frozen=True)
