@@ -17,6 +17,7 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <limits>
 
 
@@ -156,7 +157,9 @@ QVariantMap Reader::chapterDocument(int number, const QVariantMap &style)
             headings << QVariantMap{{"index", i}, {"level", block.level}, {"anchor", block.anchor}, {"title", block.title}};
         else if (block.kind == course::DocBlock::Kind::Piece)
             pieces << QVariantMap{{"index", i}, {"pieceId", block.pieceId}};
-        values += static_cast<int>(block.placeholders.size() - block.inputs.size());
+        values += static_cast<int>(std::count_if(block.placeholders.cbegin(), block.placeholders.cend(),
+                                                 [](const QString &p) { return !course::isConditionMarker(p); })
+                                   - block.inputs.size());
     }
     return {{"count", static_cast<int>(doc.blocks.size())}, {"headings", headings}, {"pieces", pieces},
             {"problems", doc.problems}, {"values", values}};

@@ -137,6 +137,28 @@ TEST_CASE("a directive the reader does not know, or a malformed input, is report
     CHECK(doc.problems[2].contains(QStringLiteral("from <= value <= to")));
 }
 
+TEST_CASE("words for other chips only are dropped on the chip they name", "[reader]")
+{
+    const course::ChapterDocument doc = course::parseChapter(QStringLiteral(
+        "The floor is {{matmul m=8 k=4096 n=4096 dtype=bf16 : time}}.{{unless chip=v5e}} On a v5e it is "
+        "{{matmul m=8 k=4096 n=4096 dtype=bf16 chip=v5e : time}}.{{end}} That is all.\n\n"
+        "Broken {{unless chip=v6e}}to the end.\n"));
+    REQUIRE(doc.blocks.size() == 2);
+    const auto onV5e = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
+    const auto onV6e = course::fillBlock(doc.blocks[0], QStringLiteral("v6e"), {});
+    // On v5e the comparison with v5e goes, and its number is not counted as shown.
+    CHECK(plain(onV5e.html[0]) == QStringLiteral("The floor is 41.1 µs. That is all."));
+    CHECK(plain(onV6e.html[0]).contains(QStringLiteral(" On a v5e it is 41.1 µs. That is all.")));
+    CHECK_FALSE(plain(onV6e.html[0]).contains(QStringLiteral("unless")));
+    CHECK(onV5e.problems.isEmpty());
+    CHECK(onV5e.details.size() == doc.blocks[0].placeholders.size());  // a detail per slot, markers too
+    // An {{unless}} left open hides to the end of its paragraph, and says so.
+    const auto open = course::fillBlock(doc.blocks[1], QStringLiteral("v6e"), {});
+    CHECK(plain(open.html[0]) == QStringLiteral("Broken "));
+    CHECK(open.problems == QStringList{QStringLiteral("{{unless chip=...}} has no {{end}} in the same paragraph")});
+    CHECK(plain(course::fillBlock(doc.blocks[1], QStringLiteral("v5e"), {}).html[0]) == QStringLiteral("Broken to the end."));
+}
+
 TEST_CASE("an input drives the numbers of its paragraph, with the scrub's bounds", "[reader]")
 {
     const auto doc = course::parseChapter(QStringLiteral(

@@ -87,6 +87,39 @@ bool emptyCell(const QString &html)
 
 } // namespace
 
+namespace {
+
+// What a {{unless chip=...}} or {{end}} slot becomes in the text, until
+// withConditionsApplied() keeps or drops the words between: characters of
+// Unicode's private use area, which no chapter writes.
+const QString kHiddenStart = QStringLiteral("\uE000");
+const QString kShownStart = QStringLiteral("\uE001");
+const QString kShownEnd = QStringLiteral("\uE002");
+
+// The words between a hidden start and its end dropped, the markers gone.
+QString withConditionsApplied(QString html, QStringList &problems)
+{
+    for (qsizetype at = html.indexOf(kHiddenStart); at >= 0; at = html.indexOf(kHiddenStart, at)) {
+        const qsizetype end = html.indexOf(kShownEnd, at);
+        if (end < 0) {
+            problems << QStringLiteral("{{unless chip=...}} has no {{end}} in the same paragraph");
+            html.truncate(at);
+            break;
+        }
+        html.remove(at, end + 1 - at);
+    }
+    html.remove(kShownStart);
+    html.remove(kShownEnd);
+    return html;
+}
+
+} // namespace
+
+bool isConditionMarker(const QString &spec)
+{
+    return spec == QLatin1String("end") || spec.startsWith(QLatin1String("unless chip="));
+}
+
 FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QString, double> &inputValues,
                       const LiveTextStyle &style)
 {
@@ -99,6 +132,14 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
     QStringList valueHtml;
     for (int n = 0; n < block.placeholders.size(); ++n) {
         QString spec = block.placeholders.at(n);
+        // {{unless chip=v5e}} ... {{end}}: words for the other chips only,
+        // such as a comparison with v5e, which says nothing on v5e itself.
+        if (isConditionMarker(spec)) {
+            valueHtml << (spec == QLatin1String("end") ? kShownEnd
+                          : spec.mid(12).trimmed() == chip ? kHiddenStart : kShownStart);
+            out.details << QString();
+            continue;
+        }
         if (spec.startsWith(QLatin1String("input "))) {
             const auto input = std::find_if(block.inputs.cbegin(), block.inputs.cend(), [&](const LiveInput &i) {
                 return spec.section(QLatin1Char(' '), 1, 1, QString::SectionSkipEmpty).startsWith(i.name + QLatin1Char('='));
@@ -152,7 +193,8 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
     }
 
     for (const QString &text : block.texts) {
-        QString html = liveslots::substitute(text, [&](int n) { return valueHtml.value(n); });
+        QString html = withConditionsApplied(liveslots::substitute(text, [&](int n) { return valueHtml.value(n); }),
+                                             out.problems);
         const QString size = style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
         // Inline code is an expression: it does not break at its spaces,
         // and its characters are drawn as typed, as in a code block.

@@ -87,6 +87,9 @@ struct FilledBlock
 };
 FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QString, double> &inputValues,
                       const LiveTextStyle &style = {});
+// A placeholder that is no number but bounds words shown on other chips
+// only: {{unless chip=v5e}} ... {{end}} (LIVE-NUMBERS.md).
+bool isConditionMarker(const QString &spec);
 
 // `html` split before the decimal point (or after the integer) of the number
 // its text starts with, tags closed on the left and reopened on the right;
