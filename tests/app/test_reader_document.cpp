@@ -137,6 +137,20 @@ TEST_CASE("a directive the reader does not know, or a malformed input, is report
     CHECK(doc.problems[2].contains(QStringLiteral("from <= value <= to")));
 }
 
+TEST_CASE("a link of the text takes the ground's accent, not rich text's fixed blue", "[reader]")
+{
+    const course::ChapterDocument doc = course::parseChapter(QStringLiteral(
+        "See [the docs](https://docs.jax.dev/en/latest/pallas/) and {{chip fact=peak_bf16 : value}}.\n"));
+    REQUIRE(doc.blocks.size() == 1);
+    course::LiveTextStyle style;
+    style.input = QColor(QStringLiteral("#a5b4fc"));  // the dark theme's accent
+    const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {}, style);
+    CHECK(filled.html[0].contains(QStringLiteral("<a href=\"https://docs.jax.dev/en/latest/pallas/\" style=\"color:#a5b4fc;\">")));
+    // The live number's own link keeps its provenance colour.
+    CHECK(filled.html[0].contains(QStringLiteral("<a href=\"value:0\" style=\"color:")));
+    CHECK_FALSE(filled.html[0].contains(QStringLiteral("value:0\" style=\"color:#a5b4fc")));
+}
+
 TEST_CASE("words for other chips only are dropped on the chip they name", "[reader]")
 {
     const course::ChapterDocument doc = course::parseChapter(QStringLiteral(

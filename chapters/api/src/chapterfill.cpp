@@ -204,6 +204,11 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
             if (inner != m.captured(1))
                 html.replace(m.capturedStart(1), m.capturedLength(1), inner);
         }
+        // A link of the text (a source's address) in the ground's accent:
+        // rich text ignores the item's linkColor and would draw it in
+        // Qt's fixed blue, unreadable on the dark theme's ground.
+        static const QRegularExpression plainLink(QStringLiteral("<a href=\"([^\"]*)\">"));
+        html.replace(plainLink, QStringLiteral("<a href=\"\\1\" style=\"color:%1;\">").arg(style.input.name()));
         html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         // A source tag ([SB-TRAIN]) is one word: a word joiner after each of
