@@ -2,6 +2,7 @@
 #include "drills/drills.h"
 #include "reader/reader.h"
 #include "report/reportexport.h"
+#include "labruns/labruns.h"
 #include "chapterprogress.h"
 #include "palette/palettemodel.h"
 #include "report/reportsettings.h"
@@ -42,9 +43,11 @@ QVariantMap pieceFacts(const course::WorkshopPiece &p)
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
     : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
-      m_labs(LabCatalog::fromResources()), m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this)),
-      m_reportExport(new ReportExport(catalog, store, this))
+      m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this)),
+      m_reportExport(new ReportExport(catalog, store, this)), m_labRuns(new LabRuns(store, this))
 {
+    connect(m_labRuns, &LabRuns::progressMade, this, &Course::noteProgress);
+    connect(m_labRuns, &LabRuns::problem, this, &Course::reportProblem);
     connect(m_reportExport, &ReportExport::problem, this, &Course::reportProblem);
     connect(m_drills, &Drills::reviewed, this, &Course::noteProgress);
     connect(m_drills, &Drills::problem, this, &Course::reportProblem);
@@ -103,7 +106,7 @@ int Course::gatesPassed() const
 {
     return storeGuarded([&]() -> int {
         const auto done = m_store.masteryItemsDone();
-        const auto gates = gateStates();
+        const auto gates = m_labRuns->gateStates();
         int n = 0;
         for (const ChapterInfo &c : m_catalog.chapters())
             n += (c.isStage() && chapterProgress(c, done, gates).gateState == QLatin1String("passed")) ? 1 : 0;
@@ -115,7 +118,7 @@ int Course::chaptersDone() const
 {
     return storeGuarded([&]() -> int {
         const auto done = m_store.masteryItemsDone();
-        const auto gates = gateStates();
+        const auto gates = m_labRuns->gateStates();
         int n = 0;
         for (const ChapterInfo &c : m_catalog.chapters())
             n += chapterProgress(c, done, gates).done ? 1 : 0;
@@ -134,7 +137,7 @@ int Course::nextChapter() const
 {
     return storeGuarded([&]() -> int {
         const auto done = m_store.masteryItemsDone();
-        const auto gates = gateStates();
+        const auto gates = m_labRuns->gateStates();
         for (const ChapterInfo &c : m_catalog.chapters())
             if (!chapterProgress(c, done, gates).done)
                 return c.number;
@@ -192,7 +195,7 @@ QVariantList Course::chapters() const
             return *m_chaptersCache;
         const auto done = m_store.masteryItemsDone();
         const auto goals = m_store.masteryGoalsReached();
-        const auto gates = gateStates();
+        const auto gates = m_labRuns->gateStates();
         QVariantList list;
         for (const ChapterInfo &c : m_catalog.chapters())
             list.append(chapterSummary(c, done, gates, goals));
@@ -248,7 +251,7 @@ QVariantMap Course::chapterPage(int number)
         if (!info)
             return {};
         const auto done = m_store.masteryItemsDone(number);
-        QVariantMap page = chapterSummary(*info, done, gateStates(), m_store.masteryGoalsReached(number));
+        QVariantMap page = chapterSummary(*info, done, m_labRuns->gateStates(), m_store.masteryGoalsReached(number));
         QVariantList items;
         for (const auto &item : info->mastery)
             items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},

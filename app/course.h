@@ -24,6 +24,7 @@
 class Drills;
 class Reader;
 class ReportExport;
+class LabRuns;
 class QJSEngine;
 class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
@@ -102,29 +103,9 @@ public:
     // while the course runs, so a binding on it is not re-evaluated by
     // progress, as one on `pieces` (which carries each piece's progress) is.
     Q_INVOKABLE QVariantMap piece(const QString &pieceId) const;
-    // Labs and gates (course_labs.cpp).
-    // The labs a chapter owns, each with its records and gate attempts.
-    Q_INVOKABLE QVariantList labsOfChapter(int chapter) const;
-    // Imports a run record file (a path or a file: URL); the result says
-    // what happened: {stored, summary, problems: [], reasons: [], passed}.
-    // Reads and checks the record off the GUI thread, then stores and
-    // judges it here; runImported(tag, result) says what became of it.
-    Q_INVOKABLE void importRun(const QString &pathOrUrl, const QString &tag);
-    // Every attempt at a gate, oldest first: [{id, passed, judgedAt, reasons, record}]
-    Q_INVOKABLE QVariantList gateAttempts(const QString &gate) const;
-    // G0: the learner's latest prediction per bench row, {row: {seconds, enteredAt}}.
-    Q_INVOKABLE QVariantMap predictions(const QString &gate) const;
-    Q_INVOKABLE bool enterPrediction(const QString &gate, const QString &row, double seconds);
-    // The measured bench rows of a chip, from the learner's own (non-example)
-    // L05 runs: {rowId: {medianS, date, record}}, newest run winning.
-    Q_INVOKABLE QVariantMap measuredBench(const QString &chip) const;
-    // The device time of HLO instruction `instruction` of program `program`
-    // in the newest imported profile that ran it (a learner's --xla_dump_to
-    // dump names both as the profile does): {meanS, occurrences, device,
-    // deviceType, chip, file, date, details}; empty when no profile has it.
-    Q_INVOKABLE QVariantMap measuredInstruction(const QString &program, const QString &instruction) const;
-    // Whether an imported profile ran program `program` at all.
-    Q_INVOKABLE bool profiledProgram(const QString &program) const;
+    // The labs, their runs, gates and predictions (labruns/labruns.h):
+    // what QML's LabRuns stands for.
+    LabRuns *labRuns() const { return m_labRuns; }
 
     // The report's export (report/reportexport.h): what QML's ReportExport stands for.
     ReportExport *reportExport() const { return m_reportExport; }
@@ -139,8 +120,6 @@ signals:
     void chipChanged();
     void progressChanged();
     void problemsChanged();
-    // result: {stored, summary, problems, judged, passed, gate, reasons}
-    void runImported(const QString &tag, const QVariantMap &result);
 
 private:
     friend class Mastery;  // reports a piece with no mastery item
@@ -149,8 +128,6 @@ private:
     void reportProblem(const QString &message);
     // Progress changed: the caches go, the revision moves, then progressChanged.
     void noteProgress();
-    // The gate attempts, a pass counted only with its evidence (labs/evidence.h).
-    std::vector<progress::GateAttempt> countedAttempts() const;
     void buildPalette();
     void loadChip();
     // gate -> locked | attempted | passed, from the store's attempts.
@@ -160,8 +137,6 @@ private:
     progress::Store &m_store;
     PaletteModel *m_palette;
     QStringList m_runtimeProblems;
-    LabCatalog m_labs;
-    mutable ProfiledOps m_profiledOps{m_store};
     int m_revision = 0;
     // QML reads these lists in many bindings; they change only with
     // progress, so each is built once per change rather than per read.
@@ -170,5 +145,6 @@ private:
     Drills *m_drills;
     Reader *m_reader;
     ReportExport *m_reportExport;
+    LabRuns *m_labRuns;
     QString m_chip;
 };

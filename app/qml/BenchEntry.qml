@@ -11,7 +11,7 @@ Rectangle {
     signal openPlace(string place)
     readonly property string chip: Course.chip
     // Read once per change of progress, not once per row.
-    readonly property var measured: Course.revision >= 0 ? Course.measuredBench(chip) : ({})
+    readonly property var measured: Course.revision >= 0 ? LabRuns.measuredBench(chip) : ({})
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     color: Theme.floor
     implicitHeight: column.implicitHeight + Theme.gapXXL

@@ -14,7 +14,7 @@ Flickable {
     property alias chip: switcher.chip
     property bool full: false
     readonly property var rows: Sim.bench(chip, full)
-    readonly property var measured: Course.revision >= 0 ? Course.measuredBench(chip) : ({})
+    readonly property var measured: Course.revision >= 0 ? LabRuns.measuredBench(chip) : ({})
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
 
     contentWidth: width

@@ -86,7 +86,7 @@ ScrollPage {
             piecesAhead.restart()
         }
         page = p
-        labs = Course.labsOfChapter(number)
+        labs = LabRuns.labsOfChapter(number)
         highlightPiece = pieceId
         contentY = 0
         // A piece, lab or heading named on the way in is brought into view
@@ -195,7 +195,7 @@ ScrollPage {
         if (page.number === undefined)
             return
         page = Course.chapterPage(page.number)
-        labs = Course.labsOfChapter(page.number)
+        labs = LabRuns.labsOfChapter(page.number)
     }
 
     // The blocks as made, by index, and which of them are headings and

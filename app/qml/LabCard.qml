@@ -25,10 +25,10 @@ Rectangle {
         kind: "records"
         purpose: "Import a run record for " + root.lab.id
         nameFilters: ["Run records (*.json)", "All files (*)"]
-        onAccepted: Course.importRun(selectedFile.toString(), root.lab.id)
+        onAccepted: LabRuns.importRun(selectedFile.toString(), root.lab.id)
     }
     Connections {
-        target: Course
+        target: LabRuns
         function onRunImported(tag, result) {
             if (tag !== root.lab.id)
                 return

@@ -16,7 +16,7 @@ Flickable {
     // What importing any record checks: said once here, each card then says what its lab adds.
     readonly property string everyRecord: {
         for (const c of chapters) {
-            const labs = Course.labsOfChapter(c.number)
+            const labs = LabRuns.labsOfChapter(c.number)
             if (labs.length) return labs[0].checksOnEveryRecord || ""
         }
         return ""
@@ -118,7 +118,7 @@ Flickable {
             ColumnLayout {
                 id: chapterLabs
                 required property var modelData
-                readonly property var labs: Course.revision >= 0 ? Course.labsOfChapter(modelData.number) : []
+                readonly property var labs: Course.revision >= 0 ? LabRuns.labsOfChapter(modelData.number) : []
                 visible: labs.length > 0
                 Layout.fillWidth: true
                 spacing: Theme.gapM

@@ -87,11 +87,11 @@ Window {
                 navigate("profile")
                 continue
             }
-            Course.importRun(url.toString(), "dropped")
+            LabRuns.importRun(url.toString(), "dropped")
         }
     }
     Connections {
-        target: Course
+        target: LabRuns
         function onRunImported(tag, result) {
             if (tag === "dropped")
                 window.made(toastLoader).show(result.stored ? result.summary : "Not imported: " + result.problems.join(" "), result.stored)

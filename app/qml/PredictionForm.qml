@@ -15,14 +15,14 @@ Rectangle {
         { id: "matmul_skinny", label: "matmul skinny 8xNxN, N = 4096, bf16" },
         { id: "elementwise_add", label: "elementwise add, 4096 x 4096, bf16" }
     ]
-    property var entered: Course.predictions("G0")
+    property var entered: LabRuns.predictions("G0")
     property string message: ""
 
     implicitHeight: body.implicitHeight + Theme.gapL * 2
     radius: Theme.radius
     color: Theme.ink
 
-    Connections { target: Course; function onProgressChanged() { root.entered = Course.predictions("G0") } }
+    Connections { target: Course; function onProgressChanged() { root.entered = LabRuns.predictions("G0") } }
 
     ColumnLayout {
         id: body
@@ -68,7 +68,7 @@ Rectangle {
                     onClicked: {
                         const us = Number(field.text)
                         if (!(us > 0)) { root.message = "Enter a time in microseconds, such as 697.7."; return }
-                        if (Course.enterPrediction("G0", line.modelData.id, us * 1e-6)) {
+                        if (LabRuns.enterPrediction("G0", line.modelData.id, us * 1e-6)) {
                             root.message = "Entered " + us + " µs for " + line.modelData.label + "."
                             field.text = ""
                         }

@@ -2,6 +2,7 @@
 
 #include "qtwait.h"
 #include "shellfixture.h"
+#include "labruns/labruns.h"
 
 #include "profilerows.h"
 #include <tpusim/bench.h>
@@ -65,7 +66,7 @@ TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row 
          profiledOp("jit_mm", "fusion.3", "loop fusion", 20, 180'000'000, 12345, std::llround(nnn->cost.bytes))});  // 180 µs a call
     progress::ProfileLedger(shell.store()).addProfile(imported);
 
-    const QVariantMap measured = shell.course().measuredBench(QStringLiteral("v6e"));
+    const QVariantMap measured = shell.course().labRuns()->measuredBench(QStringLiteral("v6e"));
     REQUIRE(measured.contains(QStringLiteral("matmul_nnn")));
     CHECK(measured.size() == 1);
     const QVariantMap row = measured.value(QStringLiteral("matmul_nnn")).toMap();
@@ -74,5 +75,5 @@ TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row 
     CHECK(row.value("date").toString() == QStringLiteral("2026-11-30"));
     CHECK(row.value("details").toString().contains(QStringLiteral("dot.1 in your profile bench.xplane.pb")));
     // Another chip's bench takes nothing from a v6e profile.
-    CHECK(shell.course().measuredBench(QStringLiteral("v5e")).isEmpty());
+    CHECK(shell.course().labRuns()->measuredBench(QStringLiteral("v5e")).isEmpty());
 }

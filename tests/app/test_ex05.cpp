@@ -3,6 +3,7 @@
 #include "qtwait.h"
 #include "ex05support.h"
 #include "shellfixture.h"
+#include "labruns/labruns.h"
 #include "layout/layoutreport.h"
 #include "profilerows.h"
 
@@ -236,10 +237,10 @@ TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same
     WAIT_VERIFY(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel fusion ")));
     WAIT_COMPARE(shown(shell, "ex05KernelMeasured"), QStringLiteral("measured 12.0 µs a run on TPU v5 lite · your profile, 2026-12-01"));
     shell.shot("ex05_kernel_measured");
-    const QVariantMap found = shell.course().measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion"));
+    const QVariantMap found = shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion"));
     CHECK(found.value("details").toString().startsWith(QStringLiteral("measured · v5e · output fusion")));
     // A kernel the profile did not time shows no measured line.
-    CHECK(shell.course().measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion.1")).isEmpty());
+    CHECK(shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion.1")).isEmpty());
 }
 
 TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")

@@ -348,9 +348,9 @@ Item {
                 kernel: root.kernel
                 kernelProvenance: root.hloCost.provenance || ({})
                 // A profile of the same program, imported earlier, times the kernel.
-                measured: root.kernel && Course.revision >= 0 ? Course.measuredInstruction(root.hloCost.module || "", root.kernel.name) : ({})
+                measured: root.kernel && Course.revision >= 0 ? LabRuns.measuredInstruction(root.hloCost.module || "", root.kernel.name) : ({})
                 // A line kept for it whenever a profile ran this program, so hovering never moves the panes.
-                measuredLine: Course.revision >= 0 && Course.profiledProgram(root.hloCost.module || "")
+                measuredLine: Course.revision >= 0 && LabRuns.profiledProgram(root.hloCost.module || "")
                 followed: root.ownProgram || root.links.length === 0 ? ""
                           : "followed " + root.followedCount + " of " + root.links.length + " ops"
                 shardings: root.shardings

@@ -1,5 +1,4 @@
-// The labs-and-gates half of Course: records, attempts, predictions and the
-// measured bench rows, as QML reads them.
+#include "labruns.h"
 #include "course.h"
 
 #include <algorithm>
@@ -50,7 +49,18 @@ QVariantMap recordSummary(const progress::RunRecordRow &r)
 
 } // namespace
 
-std::vector<progress::GateAttempt> Course::countedAttempts() const
+LabRuns::LabRuns(progress::Store &store, QObject *parent)
+    : QObject(parent), m_store(store), m_labs(LabCatalog::fromResources())
+{
+}
+
+LabRuns *LabRuns::create(QQmlEngine *, QJSEngine *)
+{
+    Course *course = Course::create(nullptr, nullptr);
+    return course ? course->labRuns() : nullptr;
+}
+
+std::vector<progress::GateAttempt> LabRuns::countedAttempts() const
 {
     const progress::RunLedger ledger(m_store);
     auto attempts = ledger.gateAttempts();
@@ -61,14 +71,14 @@ std::vector<progress::GateAttempt> Course::countedAttempts() const
     return attemptsWithEvidence(attempts, ledger.runRecords(), m_labs, ledger);
 }
 
-QMap<QString, QString> Course::gateStates() const
+QMap<QString, QString> LabRuns::gateStates() const
 {
     return storeGuarded([&]() -> QMap<QString, QString> {
         return gateStatesFrom(countedAttempts());
     });
 }
 
-QVariantList Course::gateAttempts(const QString &gate) const
+QVariantList LabRuns::gateAttempts(const QString &gate) const
 {
     return storeGuarded([&]() -> QVariantList {
         QVariantList out;
@@ -86,7 +96,7 @@ QVariantList Course::gateAttempts(const QString &gate) const
     });
 }
 
-QVariantList Course::labsOfChapter(int chapter) const
+QVariantList LabRuns::labsOfChapter(int chapter) const
 {
     return storeGuarded([&]() -> QVariantList {
         const auto records = progress::RunLedger(m_store).runRecords();
@@ -107,7 +117,7 @@ QVariantList Course::labsOfChapter(int chapter) const
     });
 }
 
-void Course::importRun(const QString &pathOrUrl, const QString &tag)
+void LabRuns::importRun(const QString &pathOrUrl, const QString &tag)
 {
     const QUrl url(pathOrUrl);
     const QString path = url.isLocalFile() ? url.toLocalFile() : pathOrUrl;
@@ -124,7 +134,7 @@ void Course::importRun(const QString &pathOrUrl, const QString &tag)
             result.problems << QString::fromUtf8(e.what());
         }
         if (result.stored)
-            noteProgress();
+            emit progressMade();
         emit runImported(tag, {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
                                {"judged", result.verdict.judged}, {"passed", result.verdict.passed},
                                {"gate", result.verdict.gate}, {"reasons", result.verdict.reasons}});
@@ -132,7 +142,7 @@ void Course::importRun(const QString &pathOrUrl, const QString &tag)
     watcher->setFuture(QtConcurrent::run([path, labs = m_labs] { return prepareImport(path, labs); }));
 }
 
-QVariantMap Course::predictions(const QString &gate) const
+QVariantMap LabRuns::predictions(const QString &gate) const
 {
     return storeGuarded([&]() -> QVariantMap {
         QVariantMap latest;
@@ -142,21 +152,21 @@ QVariantMap Course::predictions(const QString &gate) const
     });
 }
 
-bool Course::enterPrediction(const QString &gate, const QString &row, double seconds)
+bool LabRuns::enterPrediction(const QString &gate, const QString &row, double seconds)
 {
     if (!(seconds > 0) || row.isEmpty())
         return false;
     try {
         progress::RunLedger(m_store).addPrediction(gate.toStdString(), row.toStdString(), seconds, "s");
     } catch (const std::exception &e) {
-        reportProblem(QString::fromUtf8(e.what()));
+        emit problem(QString::fromUtf8(e.what()));
         return false;
     }
-    noteProgress();
+    emit progressMade();
     return true;
 }
 
-QVariantMap Course::measuredBench(const QString &chip) const
+QVariantMap LabRuns::measuredBench(const QString &chip) const
 {
     return storeGuarded([&]() -> QVariantMap {
         QVariantMap rows;
@@ -216,14 +226,14 @@ QVariantMap Course::measuredBench(const QString &chip) const
     });
 }
 
-QVariantMap Course::measuredInstruction(const QString &program, const QString &instruction) const
+QVariantMap LabRuns::measuredInstruction(const QString &program, const QString &instruction) const
 {
     return storeGuarded([&]() -> QVariantMap {
         return m_profiledOps.find(program, instruction);
     });
 }
 
-bool Course::profiledProgram(const QString &program) const
+bool LabRuns::profiledProgram(const QString &program) const
 {
     return storeGuarded([&]() -> bool {
         return m_profiledOps.ran(program);
