@@ -121,11 +121,7 @@ int cmd_attention(const Args& args) {
             j.field("max_abs_error", v.max_abs_error).field("tiles_computed", v.tiles_computed);
             j.end_object();
         }
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     Table t({"", "predicted", "bound", "at the peaks", "HBM traffic", "MXU FLOPs", "grid steps"},
             {false, true, false, true, true, true, true});

@@ -166,11 +166,7 @@ int cmd_mxu(const Args& args) {
         j.field("method", r.stepped ? "stepped" : "formula");
         if (clock > 0)
             j.field("time_s", static_cast<double>(r.cycles) / clock);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     std::vector<std::pair<std::string, std::string>> rows = {
         {"cycles", std::to_string(r.cycles)},

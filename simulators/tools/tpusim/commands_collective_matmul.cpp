@@ -26,11 +26,7 @@ int cmd_collective_matmul(const Args& args) {
         j.field("exposed_fraction", r.exposed_fraction).field("gather_then_matmul_s", r.gather_then_matmul_s);
         j.field("step_compute_s", r.step_compute_s).field("step_transfer_s", r.step_transfer_s);
         j.field("chunk_bytes", r.chunk_bytes).field("hops", r.hops).field("wraps", r.wraps);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     print_pairs(std::cout,
                 {{"collective matmul", format_time(r.time_s) + " (" + std::to_string(s.devices) + " steps, " +

@@ -69,11 +69,7 @@ int cmd_fusion(const Args& args) {
         write_kernels(j, g, r.after);
         j.key("notes").strings(r.notes);
         j.key("rules").strings(r.rules);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     std::cout << r.graph << " on " << chip.id << ": " << r.before.size() << " kernels unfused, "
               << r.after.size() << " after fusion\n\nafter fusion (* = recomputed in this kernel):\n";

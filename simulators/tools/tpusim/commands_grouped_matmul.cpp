@@ -30,11 +30,7 @@ int cmd_grouped_matmul(const Args& args) {
         j.field("rows", r.rows).field("overhead", r.overhead).field("steps", r.steps).field("flops", r.flops);
         j.field("hbm_bytes", r.hbm_bytes).field("time_s", r.time_s).field("call_s", r.call_s).field("bound", r.bound);
         j.field("padded_time_s", r.padded_time_s).field("dense_time_s", r.dense_time_s);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     print_pairs(std::cout,
                 {{std::string(grouped_pass_name(s.pass)) + " kernel", format_time(r.time_s) + ", bound by " + r.bound},

@@ -57,11 +57,7 @@ int cmd_quantized_matmul(const Args& args) {
         j.field("speedup", base.time_s / r.time_s);
         j.key("blocks").begin_object().field("bm", r.bm).field("bk", r.bk).field("bn", r.bn).end_object();
         write_figures(j, "bytes", r.bytes);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     Table t({"", "device time", "as Python sees it", "bound", "HBM traffic", "MXU rate"},
             {false, true, true, false, true, true});
@@ -115,11 +111,7 @@ int cmd_decode_attention(const Args& args) {
         j.field("xla_time_s", r.xla_time_s).field("xla_bytes", r.xla_bytes);
         write_figures(j, "bytes", r.bytes);
         write_figures(j, "xla_stages", r.xla_stages);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
     Table t({"", "device time", "bound", "HBM traffic", "share of HBM peak"}, {false, true, false, true, true});
     t.add({"paged kernel", format_time(r.time_s), r.bound, format_bytes(r.hbm_bytes),

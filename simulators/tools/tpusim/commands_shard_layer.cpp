@@ -70,11 +70,7 @@ int cmd_shard_layer(const Args& args) {
         j.field("compute_s", r.compute_s).field("collective_s", r.collective_s).field("exposed_s", r.exposed_s);
         j.field("step_s", r.step_s).field("data_threshold_rows", r.data_threshold_rows);
         j.field("model_threshold", r.model_threshold).field("verdict", r.verdict);
-        j.key("provenance");
-        write_provenance(j, r.provenance);
-        j.end_object();
-        std::cout << j.str() << "\n";
-        return 0;
+        return print_with_provenance(j, r.provenance);
     }
 
     std::string axes;

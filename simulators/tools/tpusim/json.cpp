@@ -1,6 +1,7 @@
 #include "json.h"
 
 #include <cmath>
+#include <iostream>
 #include <utility>
 
 namespace tpusim::cli {
@@ -97,6 +98,14 @@ void write_provenance(Json& j, const Provenance& p) {
     if (!p.date.empty()) j.field("date", p.date);
     j.key("assumptions").strings(p.assumptions);
     j.end_object();
+}
+
+int print_with_provenance(Json& j, const Provenance& p) {
+    j.key("provenance");
+    write_provenance(j, p);
+    j.end_object();
+    std::cout << j.str() << "\n";
+    return 0;
 }
 
 void write_estimate(Json& j, const Estimate& e) {

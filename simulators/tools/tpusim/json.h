@@ -52,6 +52,9 @@ private:
 };
 
 void write_provenance(Json& j, const Provenance& p);
+// Closes the object being written with its "provenance", prints the
+// document on stdout and returns 0: how a subcommand's --json ends.
+int print_with_provenance(Json& j, const Provenance& p);
 void write_estimate(Json& j, const Estimate& e);
 
 }  // namespace tpusim::cli
