@@ -98,11 +98,11 @@ QtObject {
     readonly property color gapHatch: "#6f6c67"
 
     function layerColor(layer) { return layerColorIn(layer, dark) }
-    function isDark(layer: int): bool { return dark || layer >= 6 }
-    function layerInk(layer: int): color { return isDark(layer) ? inkText : ink }
+    function isDark(layer: int): bool { return isDarkIn(layer, dark) }
+    function layerInk(layer: int): color { return layerInkIn(layer, dark) }
     function layerMuted(layer: int): color { return layerMutedIn(layer, dark) }
     // Actions and progress on a layer's ground; never amber, which says "predicted".
-    function layerAccent(layer: int): color { return isDark(layer) ? accent : accentDeep }
+    function layerAccent(layer: int): color { return layerAccentIn(layer, dark) }
     readonly property color trackOnLight: "#26000000"
     readonly property color trackOnDark: "#30ffffff"
     function layerTrack(layer: int): color { return isDark(layer) ? trackOnDark : trackOnLight }
@@ -110,8 +110,11 @@ QtObject {
     function layerColorIn(layer, darkTheme) {
         return (darkTheme ? darkLayerColors : lightLayerColors)[Math.max(0, Math.min(8, layer - 1))]
     }
+    function isDarkIn(layer, darkTheme) { return darkTheme || layer >= 6 }
+    function layerInkIn(layer, darkTheme) { return isDarkIn(layer, darkTheme) ? inkText : ink }
+    function layerAccentIn(layer, darkTheme) { return isDarkIn(layer, darkTheme) ? accent : accentDeep }
     function layerMutedIn(layer, darkTheme) {
-        if (darkTheme || layer >= 6) return "#c9ccd4"
+        if (isDarkIn(layer, darkTheme)) return "#c9ccd4"
         if (layer <= 3) return "#4f4a43"
         if (layer === 4) return "#36322d"
         return "#26231f"
@@ -251,10 +254,9 @@ QtObject {
             const theme = darkTheme ? "dark: " : "light: "
             for (let layer = 1; layer <= 9; ++layer) {
                 const ground = layerColorIn(layer, darkTheme)
-                const onDark = darkTheme || layer >= 6
-                pairs.push([theme + "layer " + layer + " ink", onDark ? inkText : ink, ground, 4.5])
+                pairs.push([theme + "layer " + layer + " ink", layerInkIn(layer, darkTheme), ground, 4.5])
                 pairs.push([theme + "layer " + layer + " muted", layerMutedIn(layer, darkTheme), ground, 4.5])
-                pairs.push([theme + "layer " + layer + " progress", onDark ? accent : accentDeep, ground, 3])
+                pairs.push([theme + "layer " + layer + " progress", layerAccentIn(layer, darkTheme), ground, 3])
             }
             const p = darkTheme ? darkPage : lightPage
             for (const t of ["ink", "muted", "accent", "predicted", "failed", "assumed"]) {
