@@ -412,12 +412,8 @@ int Course::chapterOfPiece(const QString &pieceId) const
 
 std::pair<int, QString> Course::masteryItemOfPiece(const QString &pieceId) const
 {
-    const int chapter = chapterOfPiece(pieceId);
-    if (const ChapterInfo *info = m_catalog.chapter(chapter))
-        for (const auto &item : info->mastery)
-            if (item.piece == pieceId)
-                return {chapter, item.id};
-    return {0, {}};
+    const course::MasteryItem *item = m_catalog.masteryItemOf(pieceId);
+    return item ? std::pair<int, QString>{chapterOfPiece(pieceId), item->id} : std::pair<int, QString>{0, {}};
 }
 
 void Course::copyText(const QString &text) const

@@ -161,12 +161,8 @@ QVariantMap Drills::check(const QVariantMap &question, const QVariantMap &answer
         // A right answer at the top level is the drill's mastery item done.
         if (kept.correct && kept.level >= tpusim::drills::max_level()) {
             const QString drill = QString::fromStdString(review.drill);
-            const auto *piece = m_catalog.piece(drill);
-            const int chapter = piece ? piece->chapter : 0;
-            if (const course::ChapterInfo *info = m_catalog.chapter(chapter))
-                for (const auto &item : info->mastery)
-                    if (item.piece == drill)
-                        m_store.setMasteryItemDone(chapter, item.id.toStdString(), true);
+            if (const course::MasteryItem *item = m_catalog.masteryItemOf(drill))
+                m_store.setMasteryItemDone(m_catalog.piece(drill)->chapter, item->id.toStdString(), true);
         }
     } catch (const std::exception &e) {
         emit problem(QString::fromUtf8(e.what()));

@@ -107,6 +107,16 @@ const WorkshopPiece *ChapterCatalog::piece(const QString &id) const
     return nullptr;
 }
 
+const MasteryItem *ChapterCatalog::masteryItemOf(const QString &pieceId) const
+{
+    const WorkshopPiece *p = piece(pieceId);
+    if (const ChapterInfo *c = p ? chapter(p->chapter) : nullptr)
+        for (const MasteryItem &item : c->mastery)
+            if (item.piece == pieceId)
+                return &item;
+    return nullptr;
+}
+
 bool ChapterCatalog::isLoaded(int number) const
 {
     const auto it = m_loaders.find(number);

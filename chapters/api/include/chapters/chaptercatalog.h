@@ -40,6 +40,8 @@ public:
     const QList<Problem> &problems() const { return m_problems; }
     const ChapterInfo *chapter(int number) const;
     const WorkshopPiece *piece(const QString &id) const;
+    // The mastery item whose "piece" is `pieceId`, in that piece's chapter; null when none.
+    const MasteryItem *masteryItemOf(const QString &pieceId) const;
 
     // Loads the chapter's library on first use. Returns nullptr (and records
     // a problem) when the library cannot be loaded or does not implement the
