@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJSEngine>
 #include <QObject>
 #include <QtQml/qqmlregistration.h>
 #include <QStringList>
@@ -25,7 +26,6 @@ class Drills;
 class Reader;
 class ReportExport;
 class LabRuns;
-class QJSEngine;
 class QQmlEngine;
 namespace course { class ChapterCatalog; struct ChapterInfo; }
 namespace progress { class Store; }
@@ -64,6 +64,17 @@ public:
     // engine asks create() for it the first time QML names it.
     void exposeToQml();
     static Course *create(QQmlEngine *, QJSEngine *);
+    // The create() of a singleton Course makes (Drills, Reader, LabRuns,
+    // ReportExport): the app's one, owned by Course, never by an engine.
+    template <auto Member>
+    static auto *madeByCourse()
+    {
+        Course *course = create(nullptr, nullptr);
+        auto *made = course ? (course->*Member)() : nullptr;
+        if (made)
+            QJSEngine::setObjectOwnership(made, QJSEngine::CppOwnership);
+        return made;
+    }
     // Counts now what the stack's first screen reads (the chapters, the
     // pieces, the drills due), so making that screen finds them counted.
     void countFirstScreen() const;

@@ -54,11 +54,7 @@ LabRuns::LabRuns(progress::Store &store, QObject *parent)
 {
 }
 
-LabRuns *LabRuns::create(QQmlEngine *, QJSEngine *)
-{
-    Course *course = Course::create(nullptr, nullptr);
-    return course ? course->labRuns() : nullptr;
-}
+LabRuns *LabRuns::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::labRuns>(); }
 
 std::vector<progress::GateAttempt> LabRuns::countedAttempts() const
 {

@@ -84,11 +84,7 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(parent), m_catalog(catalog) {}
 
-Reader *Reader::create(QQmlEngine *, QJSEngine *)
-{
-    Course *course = Course::create(nullptr, nullptr);
-    return course ? course->reader() : nullptr;
-}
+Reader *Reader::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::reader>(); }
 
 void Reader::applyTextStyle(const QVariantMap &style)
 {

@@ -21,11 +21,7 @@ ReportExport::ReportExport(const course::ChapterCatalog &catalog, progress::Stor
 {
 }
 
-ReportExport *ReportExport::create(QQmlEngine *, QJSEngine *)
-{
-    Course *course = Course::create(nullptr, nullptr);
-    return course ? course->reportExport() : nullptr;
-}
+ReportExport *ReportExport::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::reportExport>(); }
 
 QString ReportExport::defaultPath() const
 {

@@ -8,18 +8,25 @@
 #include "pieceinput.h"
 #include "shellfixture.h"
 #include "drills/drills.h"
+#include "report/reportexport.h"
+#include "labruns/labruns.h"
+#include "reader/reader.h"
 
 #include <progress/drills.h>
 #include <tpusim/drills.h>
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
+#include <QQmlComponent>
+#include <QQmlEngine>
 #include <QQuickItem>
 #include <QQuickWindow>
 #include <QTest>
 
 #include <cstdio>
 #include <map>
+#include <memory>
 
 using namespace piece_input;
 
@@ -237,4 +244,25 @@ TEST_CASE("a drill is due on the stack once its chapter is opened, never as a co
     const std::string kinds = std::to_string(tpusim::drills::card_kinds("D2").size());
     WAIT_COMPARE(shown(shell, "due_D2"), "D2 · " + kinds);
     CHECK(shell.findShown("due_D1") == nullptr);
+}
+
+TEST_CASE("the singletons Course makes outlive an engine that used them", "[qml]")
+{
+    ShellFixture shell;
+    QPointer<QObject> made[] = {shell.course().drills(), shell.course().reader(), shell.course().labRuns(),
+                                shell.course().reportExport()};
+    {
+        QQmlEngine engine;
+        engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
+        QQmlComponent component(&engine);
+        component.setData("import QtQuick\nimport TpuCourse.Backend\n"
+                          "QtObject { property var all: [Drills, Reader, LabRuns, ReportExport] }",
+                          QUrl());
+        std::unique_ptr<QObject> user(component.create());
+        INFO(component.errorString().toStdString());
+        REQUIRE(user);
+        CHECK(user->property("all").toList().size() == 4);
+    }
+    for (const QPointer<QObject> &object : made)
+        CHECK_FALSE(object.isNull());
 }
