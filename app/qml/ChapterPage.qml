@@ -373,7 +373,8 @@ ScrollPage {
             objectName: "chapterReader"
             width: column.width
             spacing: Theme.gapM
-            onHeightChanged: nearView.schedule()
+            // Blocks made or grown above the view move the headings under it.
+            onHeightChanged: { nearView.schedule(); root.followScroll() }
             Repeater {
                 id: blocks
                 model: root.doc.count || 0
