@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <QImage>
+#include <QQmlError>
 #include <QQuickItem>
 #include <QSet>
 #include <QTest>
@@ -46,11 +47,23 @@ ShellFixture::ShellFixture(const Prepare &prepare)
     ReaderSize::provide(&*m_store);
     ReaderTheme::provide(&*m_store);
     m_engine = std::make_unique<QQmlApplicationEngine>();
+    QObject::connect(m_engine.get(), &QQmlEngine::warnings, m_engine.get(), [this](const QList<QQmlError> &errors) {
+        for (const QQmlError &e : errors)
+            m_qmlWarnings << e.toString();
+    });
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
     REQUIRE(m_window != nullptr);
     m_window->show();
     REQUIRE(QTest::qWaitForWindowExposed(m_window));
+}
+
+ShellFixture::~ShellFixture()
+{
+    // A binding that throws leaves its property at the last value it had:
+    // the page may still look right, so a test would not see it otherwise.
+    INFO(m_qmlWarnings.join(QLatin1Char('\n')).toStdString());
+    CHECK(m_qmlWarnings.isEmpty());
 }
 
 namespace {

@@ -26,6 +26,8 @@ public:
     // shell opens it: a store with history, or one tampered with by hand.
     using Prepare = std::function<void(const std::string &file)>;
     explicit ShellFixture(const Prepare &prepare = {});
+    // Checks that the QML engine warned of nothing while the test ran.
+    ~ShellFixture();
 
     QQuickWindow *window() const { return m_window; }
     Course &course() { return *m_course; }
@@ -49,6 +51,10 @@ public:
     // names, when it is set: to look at the states a test reaches.
     void shot(const char *name) const;
     void typeText(const QString &text);
+    // What the QML engine warned of since the shell was made: a binding
+    // that threw, a type error, an assignment refused. Each as
+    // "url:line: description".
+    const QStringList &qmlWarnings() const { return m_qmlWarnings; }
 
 private:
     QTemporaryDir m_dir;
@@ -57,6 +63,7 @@ private:
     std::unique_ptr<Course> m_course;
     std::unique_ptr<QQmlApplicationEngine> m_engine;
     QQuickWindow *m_window = nullptr;
+    QStringList m_qmlWarnings;
 };
 
 // Pixels of `image` within 6 of `colour` on every channel, inside `area`

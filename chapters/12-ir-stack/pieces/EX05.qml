@@ -179,13 +179,16 @@ Item {
             }
         }
         clearFound()
-        clearFound()
         findState = "\"" + text.trim() + "\" is in none of the dumps"
     }
     function clearFound() {
         findState = ""
-        for (let q = 0; q < paneRepeater.count; ++q)
-            paneRepeater.itemAt(q).foundLine = 0
+        // Panes are made after the find field can first be cleared.
+        for (let q = 0; q < paneRepeater.count; ++q) {
+            const pane = paneRepeater.itemAt(q)
+            if (pane)
+                pane.foundLine = 0
+        }
     }
     Shortcut {
         sequence: "Ctrl+F"
