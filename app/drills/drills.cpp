@@ -6,7 +6,7 @@
 #include <progress/drills.h>
 #include <storeguard.h>
 #include <progress/store.h>
-#include <tpusim/drills.h>
+#include <coursework/drills.h>
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -23,7 +23,7 @@ namespace {
 std::vector<std::string> kindsOf(const QString &drill)
 {
     try {
-        return tpusim::drills::card_kinds(drill.toStdString());
+        return coursework::drills::card_kinds(drill.toStdString());
     } catch (const std::exception &) {
         return {};
     }
@@ -88,7 +88,7 @@ QVariantMap Drills::question(const QString &drill)
                 }
             }
         }
-        const int level = progress::drillLevel(ledger.reviews(drill.toStdString()), tpusim::drills::max_level());
+        const int level = progress::drillLevel(ledger.reviews(drill.toStdString()), coursework::drills::max_level());
         const std::uint64_t seed = QRandomGenerator::global()->bounded(1u << 30);
         QVariantMap q = simqml::drillQuestion(QString::fromStdString(kind), level, seed);
         q.insert(QStringLiteral("kindName"), kindName(kind));
@@ -155,7 +155,7 @@ QVariantMap Drills::check(const QVariantMap &question, const QVariantMap &answer
         const progress::DrillReview kept = ledger.addReview(review);
         insertSchedule(result, kept);
         // A right answer at the top level is the drill's mastery item done.
-        if (kept.correct && kept.level >= tpusim::drills::max_level()) {
+        if (kept.correct && kept.level >= coursework::drills::max_level()) {
             const QString drill = QString::fromStdString(review.drill);
             if (const course::MasteryItem *item = m_catalog.masteryItemOf(drill))
                 m_store.setMasteryItemDone(m_catalog.piece(drill)->chapter, item->id.toStdString(), true);
@@ -191,7 +191,7 @@ QVariantMap Drills::stats(const QString &drill) const
                 {"accuracy", s.accuracy},
                 {"retention", s.retention ? QVariant(*s.retention) : QVariant()},
                 {"level", s.level},
-                {"maxLevel", tpusim::drills::max_level()},
+                {"maxLevel", coursework::drills::max_level()},
                 {"due", s.due()},
                 {"dueKinds", dueKinds},
                 {"kinds", static_cast<int>(kinds.size())},

@@ -3,7 +3,7 @@
 #include <progress/profiles.h>
 
 #include <progress/drills.h>
-#include <tpusim/drills.h>
+#include <coursework/drills.h>
 #include "reportformat.h"
 #include "runprediction.h"
 #include "../chapterprogress.h"
@@ -186,7 +186,7 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
     const progress::DrillLedger drills(store);
     const QDateTime now = QDateTime::currentDateTime();
     const std::int64_t today = QDateTime(now.date(), QTime(0, 0)).toMSecsSinceEpoch();
-    for (const std::string &id : tpusim::drills::drill_ids()) {
+    for (const std::string &id : coursework::drills::drill_ids()) {
         ProgressReport::Drill d;
         d.id = QString::fromStdString(id);
         for (const auto &c : catalog.chapters())
@@ -195,7 +195,7 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
                     d.name = p.name;
                     d.chapter = c.number;
                 }
-        const auto s = drills.stats(id, tpusim::drills::card_kinds(id), today, 14);
+        const auto s = drills.stats(id, coursework::drills::card_kinds(id), today, 14);
         d.reviews = s.reviews;
         d.correct = s.correct;
         d.accuracy = s.accuracy;

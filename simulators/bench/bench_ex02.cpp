@@ -3,17 +3,17 @@
 // One re-trace must take well under a millisecond.
 #include <benchmark/benchmark.h>
 
-#include "tpusim/tracer.h"
+#include "coursework/tracer.h"
 
 namespace {
 
 void retrace(benchmark::State& state, const char* program, const char* knob) {
-    const tpusim::tracer::Program* p = tpusim::tracer::find_program(program);
-    tpusim::tracer::Settings s = tpusim::tracer::defaults(*p);
+    const coursework::tracer::Program* p = coursework::tracer::find_program(program);
+    coursework::tracer::Settings s = coursework::tracer::defaults(*p);
     std::int64_t n = 1;
     for (auto _ : state) {
         s.sizes[knob] = 1 + (n++ % 512);  // a new shape each time: a retrace, not a cache hit
-        const tpusim::tracer::Trace t = tpusim::tracer::trace(program, s);
+        const coursework::tracer::Trace t = coursework::tracer::trace(program, s);
         benchmark::DoNotOptimize(t.text().size());
     }
 }

@@ -3,6 +3,7 @@
 // of the scrubbed dimension (up to 512 sizes). Together well under 1 ms.
 #include <benchmark/benchmark.h>
 
+#include "coursework/lens_presets.h"
 #include "tpusim/chips.h"
 #include "tpusim/layout.h"
 
@@ -10,7 +11,7 @@ namespace {
 
 void recompute(benchmark::State& state, const char* preset) {
     const tpusim::Chip& chip = tpusim::chip("v5e");
-    const tpusim::LensPreset& p = tpusim::lens_preset(preset);
+    const coursework::LensPreset& p = coursework::lens_preset(preset);
     for (auto _ : state) {
         const tpusim::LayoutChange c = tpusim::layout_change(chip, p.shape, p.dtype, p.change);
         const tpusim::TileGrid from = tpusim::tile_grid(c.from);

@@ -12,9 +12,9 @@
 #include <utility>
 #include <algorithm>
 
-#include "tpusim/drills.h"
+#include "coursework/drills.h"
 
-namespace drills = tpusim::drills;
+namespace drills = coursework::drills;
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "drillbridge.h"
 #include "variants.h"
 
-#include <tpusim/drills.h>
+#include <coursework/drills.h>
 #include <tpusim/error.h>
 
 #include <QVariantList>
@@ -9,9 +9,9 @@
 namespace simqml {
 
 namespace {
-const char *typeName(tpusim::drills::FieldType t)
+const char *typeName(coursework::drills::FieldType t)
 {
-    using tpusim::drills::FieldType;
+    using coursework::drills::FieldType;
     switch (t) {
     case FieldType::time: return "time";
     case FieldType::bytes: return "bytes";
@@ -27,7 +27,7 @@ const char *typeName(tpusim::drills::FieldType t)
 
 QVariantMap drillQuestion(const QString &kind, int level, std::uint64_t seed)
 {
-    namespace d = tpusim::drills;
+    namespace d = coursework::drills;
     try {
         const d::Question q = d::generate(kind.toStdString(), level, seed);
         QVariantList givens, fields;
@@ -52,7 +52,7 @@ QVariantMap drillQuestion(const QString &kind, int level, std::uint64_t seed)
 
 QVariantMap drillCheck(const QString &kind, int level, std::uint64_t seed, const QVariantMap &answers)
 {
-    namespace d = tpusim::drills;
+    namespace d = coursework::drills;
     try {
         const d::Question q = d::generate(kind.toStdString(), level, seed);
         std::map<std::string, std::string> typed;

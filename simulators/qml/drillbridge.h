@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-// The drills' questions and checks (tpusim/drills.h) as QVariant maps for QML.
+// The drills' questions and checks (coursework/drills.h) as QVariant maps for QML.
 namespace simqml {
 
 // {drill, kind, level, seed, prompt, givens: [{label, value}], code,

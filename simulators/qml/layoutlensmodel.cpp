@@ -1,6 +1,7 @@
 #include "layoutlensmodel.h"
 #include "variants.h"
 
+#include <coursework/lens_presets.h>
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
 
@@ -105,7 +106,7 @@ QVariantMap profileMap(const std::vector<std::int64_t> &shape, tpusim::DType dty
 
 LayoutLensModel::LayoutLensModel(QObject *parent) : QObject(parent)
 {
-    const tpusim::LensPreset &p = tpusim::lens_presets().front();
+    const coursework::LensPreset &p = coursework::lens_presets().front();
     m_shape = toList(p.shape);
     m_dtype = qs(std::string(tpusim::name(p.dtype)));
     connect(this, &LayoutLensModel::inputsChanged, this, &LayoutLensModel::recompute);
@@ -126,7 +127,7 @@ void LayoutLensModel::setChip(const QString &chip)
 QVariantList LayoutLensModel::presets() const
 {
     QVariantList out;
-    for (const tpusim::LensPreset &p : tpusim::lens_presets())
+    for (const coursework::LensPreset &p : coursework::lens_presets())
         out.append(QVariantMap{{"id", qs(p.id)}, {"title", qs(p.title)}, {"note", qs(p.note)}});
     return out;
 }
@@ -168,9 +169,9 @@ void LayoutLensModel::recompute()
 
 bool LayoutLensModel::applyPreset(const QString &id)
 {
-    const tpusim::LensPreset *p = nullptr;
+    const coursework::LensPreset *p = nullptr;
     try {
-        p = &tpusim::lens_preset(id.toStdString());
+        p = &coursework::lens_preset(id.toStdString());
     } catch (const tpusim::InputError &) {
         return false;
     }

@@ -10,7 +10,7 @@ QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 TracerModel::TracerModel(QObject *parent) : QObject(parent)
 {
-    m_settings = tpusim::tracer::defaults(*tpusim::tracer::find_program("mlp"));
+    m_settings = coursework::tracer::defaults(*coursework::tracer::find_program("mlp"));
     retrace();
 }
 
@@ -18,7 +18,7 @@ TracerModel::TracerModel(QObject *parent) : QObject(parent)
 QVariantList TracerModel::programs() const
 {
     QVariantList out;
-    for (const auto &p : tpusim::tracer::programs()) {
+    for (const auto &p : coursework::tracer::programs()) {
         QVariantList knobs;
         for (const auto &k : p.knobs) {
             QStringList cs;
@@ -33,10 +33,10 @@ QVariantList TracerModel::programs() const
 
 void TracerModel::setProgram(const QString &id)
 {
-    const auto *p = tpusim::tracer::find_program(id.toStdString());
+    const auto *p = coursework::tracer::find_program(id.toStdString());
     if (!p || id == m_program) return;
     m_program = id;
-    m_settings = tpusim::tracer::defaults(*p);
+    m_settings = coursework::tracer::defaults(*p);
     m_step = 0;
     retrace();
 }
@@ -70,7 +70,7 @@ void TracerModel::setChoice(const QString &knob, const QString &value)
 
 void TracerModel::reset()
 {
-    m_settings = tpusim::tracer::defaults(*tpusim::tracer::find_program(m_program.toStdString()));
+    m_settings = coursework::tracer::defaults(*coursework::tracer::find_program(m_program.toStdString()));
     retrace();
 }
 
@@ -85,7 +85,7 @@ void TracerModel::setStep(int s)
 
 void TracerModel::retrace()
 {
-    m_trace = tpusim::tracer::trace(m_program.toStdString(), m_settings);
+    m_trace = coursework::tracer::trace(m_program.toStdString(), m_settings);
     QVariantMap t;
     if (!m_trace.problem.empty()) {
         t.insert("problem", qs(m_trace.problem));
@@ -99,7 +99,7 @@ void TracerModel::retrace()
         t.insert("errorLine", m_trace.error_line);
         t.insert("cacheKey", qs(m_trace.cache_key));
         t.insert("jaxpr", qs(m_trace.text()));
-        t.insert("equations", static_cast<int>(tpusim::tracer::primitive_sequence(m_trace).size()));
+        t.insert("equations", static_cast<int>(coursework::tracer::primitive_sequence(m_trace).size()));
         // The same key as the last trace is no new call: what it said stands.
         const QString key = qs(m_trace.cache_key);
         if (key != m_lastKey)

@@ -7,7 +7,7 @@
 #include <QVariantList>
 #include <QVariantMap>
 
-#include <tpusim/tracer.h>
+#include <coursework/tracer.h>
 
 // libtpusim's tracer for QML (type TpuCourse.Sim/TracerModel): a program, its
 // sizes and static choices, and the step in; the trace out (the Python lines,
@@ -59,8 +59,8 @@ private:
     void retrace();
 
     QString m_program = QStringLiteral("mlp");
-    tpusim::tracer::Settings m_settings;
-    tpusim::tracer::Trace m_trace;
+    coursework::tracer::Settings m_settings;
+    coursework::tracer::Trace m_trace;
     QVariantMap m_traceMap;
     int m_step = 0;
     QSet<QString> m_keys;

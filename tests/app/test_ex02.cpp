@@ -8,7 +8,7 @@
 #include "pieceinput.h"
 #include "shellfixture.h"
 
-#include <tpusim/tracer.h>
+#include <coursework/tracer.h>
 
 #include <QQuickItem>
 #include <QQuickWindow>
@@ -19,13 +19,13 @@ using namespace piece_input;
 
 namespace {
 
-tpusim::tracer::Trace traced(const char *program, const char *knob = "", const char *choice = "", const char *size = "",
+coursework::tracer::Trace traced(const char *program, const char *knob = "", const char *choice = "", const char *size = "",
                              std::int64_t value = 0)
 {
-    tpusim::tracer::Settings s;
+    coursework::tracer::Settings s;
     if (*knob) s.choices[knob] = choice;
     if (*size) s.sizes[size] = value;
-    return tpusim::tracer::trace(program, s);
+    return coursework::tracer::trace(program, s);
 }
 
 QVariantMap current(ShellFixture &shell) { return shell.find("ex02Model")->property("current").toMap(); }
@@ -43,7 +43,7 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     WAIT_VERIFY(shownItem(shell, "ex02Size_B") != nullptr);
 
     // It opens on the MLP layer at its first line: the arguments are tracers, nothing recorded yet.
-    tpusim::tracer::Trace mlp = traced("mlp");
+    coursework::tracer::Trace mlp = traced("mlp");
     CHECK(shown(shell, "ex02StepText") == "step 1 of 4 · line 1");
     CHECK(jaxprShown(shell) == mlp.text_upto(1));
     CHECK(shown(shell, "ex02Frame_x") == "f32[32,128]");
@@ -114,7 +114,7 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     WAIT_VERIFY(shownItem(shell, "ex02Choice_branch_python if") != nullptr);
     click(shell, "ex02Choice_branch_python if");
     click(shell, "ex02End");
-    const tpusim::tracer::Trace failing = traced("traced-if", "branch", "python if");
+    const coursework::tracer::Trace failing = traced("traced-if", "branch", "python if");
     WAIT_COMPARE(shown(shell, "ex02Error"), failing.error);
     CHECK(shown(shell, "ex02Error").rfind("jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].", 0) == 0);
     CHECK(current(shell).value("line").toInt() == 3);

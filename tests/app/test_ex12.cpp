@@ -4,6 +4,7 @@
 #include "pieceinput.h"
 #include "shellfixture.h"
 
+#include <coursework/lens_presets.h>
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
 
@@ -56,7 +57,7 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     click(shell, "ex12Preset_half-bf16");
     WAIT_COMPARE(shown(shell, "ex12Waste"), std::string("50.0 %"));
     CHECK(shown(shell, "ex12Bytes") == "2.0 KiB of 4.0 KiB");
-    CHECK(shown(shell, "ex12PresetNote") == tpusim::lens_preset("half-bf16").note);
+    CHECK(shown(shell, "ex12PresetNote") == coursework::lens_preset("half-bf16").note);
     QTest::qWait(50);
     CHECK(goalsReached(shell).empty());
 
@@ -174,7 +175,7 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, applied),
                                       Q_ARG(QVariant, QStringLiteral("skinny"))));
     CHECK(applied.toBool());
-    const tpusim::LensPreset &skinny = tpusim::lens_preset("skinny");
+    const coursework::LensPreset &skinny = coursework::lens_preset("skinny");
     const tpusim::LayoutChange c = tpusim::layout_change(tpusim::chip("v5e"), skinny.shape, skinny.dtype, skinny.change);
     WAIT_COMPARE(shown(shell, "ex12Moved"), tpusim::format_bytes(c.bytes_moved));
     CHECK(shown(shell, "ex12Waste") == percent(c.from.waste));
@@ -186,7 +187,7 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     CHECK(shown(shell, "ex12Moved") == tpusim::format_bytes(c.bytes_moved));  // unchanged
 
     // Every worked case from its button: each shows what libtpusim says, none counts as the learner's.
-    for (const tpusim::LensPreset &p : tpusim::lens_presets()) {
+    for (const coursework::LensPreset &p : coursework::lens_presets()) {
         INFO(p.id);
         click(shell, ("ex12Preset_" + p.id).c_str());
         const tpusim::LayoutChange pc = tpusim::layout_change(tpusim::chip("v5e"), p.shape, p.dtype, p.change);

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tpusim/drills.h"
+#include "coursework/drills.h"
 #include "tpusim/error.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace tpusim::drills;
+using namespace coursework::drills;
 
 namespace {
 

@@ -10,13 +10,14 @@
 #include <string>
 
 #include <tpusim/ir.h>
-#include <tpusim/tracer.h>
+#include <coursework/tracer.h>
 
 using namespace tpusim;
-using tpusim::tracer::Atom;
-using tpusim::tracer::Jaxpr;
-using tpusim::tracer::Settings;
-using tpusim::tracer::Trace;
+using namespace coursework;
+using coursework::tracer::Atom;
+using coursework::tracer::Jaxpr;
+using coursework::tracer::Settings;
+using coursework::tracer::Trace;
 
 namespace {
 

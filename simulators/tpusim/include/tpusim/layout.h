@@ -115,17 +115,4 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
 std::vector<double> waste_profile(const std::vector<std::int64_t>& shape, DType dtype, std::size_t axis,
                                   std::int64_t from, std::int64_t to);
 
-// Chapter 7's worked cases, as EX·12 opens them.
-struct LensPreset {
-    std::string id;
-    std::string title;  // short, for a button
-    std::string note;   // what it shows, one sentence
-    std::vector<std::int64_t> shape;
-    DType dtype = DType::f32;
-    LayoutChangeSpec change;
-};
-const std::vector<LensPreset>& lens_presets();
-// Throws InputError for an unknown id.
-const LensPreset& lens_preset(std::string_view id);
-
 }  // namespace tpusim

@@ -12,7 +12,9 @@
 #include "tpusim/roofline.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
+
+using namespace tpusim;
 namespace {
 
 struct D2Case {
@@ -121,4 +123,4 @@ std::vector<Step> d2_steps(const Question& q) {
     return steps;
 }
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards

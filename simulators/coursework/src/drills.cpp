@@ -1,4 +1,4 @@
-#include "tpusim/drills.h"
+#include "coursework/drills.h"
 #include "drills_cards.h"
 #include "drills_text.h"
 
@@ -10,7 +10,9 @@
 #include "tpusim/error.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills {
+namespace coursework::drills {
+
+using namespace tpusim;
 namespace cards {
 
 std::uint64_t mix(const std::string& kind, int level, std::uint64_t seed) {
@@ -210,4 +212,4 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
     return out;
 }
 
-}  // namespace tpusim::drills
+}  // namespace coursework::drills

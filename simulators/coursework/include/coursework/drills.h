@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace tpusim::drills {
+namespace coursework::drills {
 
 // How a field's text is read.
 enum class FieldType {
@@ -120,4 +120,4 @@ std::optional<std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>>> p
 // The canonical choice `text` names, or nothing (with `why`).
 std::optional<std::string> parse_choice(const std::string& text, const Field& field, std::string* why);
 
-}  // namespace tpusim::drills
+}  // namespace coursework::drills

@@ -10,7 +10,9 @@
 #include "tpusim/layer_sharding.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
+
+using namespace tpusim;
 namespace {
 
 struct ShardCase {
@@ -161,4 +163,4 @@ std::vector<Step> d4_shard_steps(const Question& q) {
     return steps;
 }
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards

@@ -14,7 +14,9 @@
 #include "tpusim/roofline.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
+
+using namespace tpusim;
 namespace {
 
 // Real dots, from dumps copied into assets/drills/ir/ (SOURCES.tsv there
@@ -337,4 +339,4 @@ std::vector<std::pair<std::string, std::string>> real_dump_texts() {
     return out;
 }
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tpusim::tracer {
+namespace coursework::tracer {
 
 // An abstract value: what a tracer knows of an array.
 struct Aval {
@@ -134,4 +134,4 @@ Trace trace(std::string_view program_id, const Settings& settings);
 // The jaxpr's primitives in order, sub-jaxprs after their equation.
 std::vector<std::string> primitive_sequence(const Trace& trace);
 
-}  // namespace tpusim::tracer
+}  // namespace coursework::tracer

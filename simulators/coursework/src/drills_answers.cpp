@@ -1,7 +1,7 @@
 // Reading a drill's typed answers: numbers with their units, shapes and
 // choices, read where the intent is clear and refused in one sentence
 // where it is not.
-#include "tpusim/drills.h"
+#include "coursework/drills.h"
 #include "drills_text.h"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace tpusim::drills {
+namespace coursework::drills {
 
 namespace {
 
@@ -231,4 +231,4 @@ std::optional<std::string> parse_choice(const std::string& raw, const Field& fie
     return std::nullopt;
 }
 
-}  // namespace tpusim::drills
+}  // namespace coursework::drills

@@ -2,7 +2,7 @@
 // Python lines JAX's tracer would produce for it.
 #include "tracer_build.h"
 
-namespace tpusim::tracer::build {
+namespace coursework::tracer::build {
 
 void mlp(Builder& b, const Settings& s)
 {
@@ -302,4 +302,4 @@ void traced_if(Builder& b, const Settings& s)
     b.step("One cond equation holds both branches, false first (it is a switch on the index); only one runs on the device.");
 }
 
-}  // namespace tpusim::tracer::build
+}  // namespace coursework::tracer::build

@@ -5,14 +5,14 @@
 // helpers they share. Private to libtpusim's tracer (tracer.cpp prints and
 // serves the programs, tracer_programs.cpp writes them).
 
-#include "tpusim/tracer.h"
+#include "coursework/tracer.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace tpusim::tracer::build {
+namespace coursework::tracer::build {
 
 constexpr std::int64_t max_size = 65536;
 
@@ -169,4 +169,4 @@ void vmapped(Builder& b, const Settings& s);
 void static_if(Builder& b, const Settings& s);
 void traced_if(Builder& b, const Settings& s);
 
-}  // namespace tpusim::tracer::build
+}  // namespace coursework::tracer::build

@@ -12,7 +12,9 @@
 #include "tpusim/mesh.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
+
+using namespace tpusim;
 namespace {
 
 struct D4Case {
@@ -117,4 +119,4 @@ std::vector<Step> d4_steps(const Question& q) {
     return steps;
 }
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards

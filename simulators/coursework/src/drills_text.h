@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string>
 
-namespace tpusim::drills {
+namespace coursework::drills {
 
 inline std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -25,4 +25,4 @@ inline std::string trim(const std::string& s) {
     return t.substr(first, last - first + 1);
 }
 
-}  // namespace tpusim::drills
+}  // namespace coursework::drills

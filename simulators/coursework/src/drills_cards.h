@@ -5,14 +5,14 @@
 // libtpusim's drills.
 
 #include "tpusim/chips.h"
-#include "tpusim/drills.h"
+#include "coursework/drills.h"
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
 
 // A small portable generator (splitmix64): the same numbers from a seed on
 // every compiler and standard library, which std::uniform_int_distribution
@@ -54,7 +54,7 @@ std::string pairs_text(const std::vector<std::int64_t>& l, const std::vector<std
 extern const std::vector<std::string> kChipsL1;
 extern const std::vector<std::string> kChipsAll;
 // dtypes whose MXU rate the chip publishes (the roofline refuses the rest).
-std::vector<DType> matmul_dtypes(const Chip& c, int level);
+std::vector<tpusim::DType> matmul_dtypes(const tpusim::Chip& c, int level);
 
 // Each drill: a card of `kind` at `level` from `seed`, and the worked steps
 // of its answer.
@@ -73,4 +73,4 @@ std::vector<Step> d4_shard_steps(const Question& q);
 // D1's real dumps: each file's name and text.
 std::vector<std::pair<std::string, std::string>> real_dump_texts();
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards

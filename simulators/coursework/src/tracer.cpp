@@ -1,11 +1,11 @@
-#include "tpusim/tracer.h"
+#include "coursework/tracer.h"
 #include "tracer_build.h"
 
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 
-namespace tpusim::tracer {
+namespace coursework::tracer {
 
 using namespace build;
 
@@ -315,4 +315,4 @@ std::vector<std::string> primitive_sequence(const Trace& trace)
     return out;
 }
 
-}  // namespace tpusim::tracer
+}  // namespace coursework::tracer

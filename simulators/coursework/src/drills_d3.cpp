@@ -12,7 +12,9 @@
 #include "tpusim/vmem_budget.h"
 #include "tpusim/provenance.h"
 
-namespace tpusim::drills::cards {
+namespace coursework::drills::cards {
+
+using namespace tpusim;
 namespace {
 
 struct D3Case {
@@ -222,4 +224,4 @@ std::vector<Step> d3_steps(const Question& q) {
     return steps;
 }
 
-}  // namespace tpusim::drills::cards
+}  // namespace coursework::drills::cards
