@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Sim
@@ -9,7 +10,7 @@ Rectangle {
     id: chart
     required property var modelData
     property var card: null
-    readonly property var values: Sim.chips.map(c => ({ chip: c.id, v: Reader.liveFigure(modelData.figure, c.id) }))
+    readonly property var values: Array.from(Sim.chips).map(c => ({ chip: c.id, v: Reader.liveFigure(modelData.figure, c.id) }))
     readonly property real peak: Math.max(...values.map(x => isFinite(x.v.number) ? x.v.number : 0), 1e-30)
     implicitHeight: chartColumn.implicitHeight + 2 * Theme.gapM
     radius: Theme.radius

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
@@ -8,7 +9,8 @@ Rectangle {
     id: kernels
     required property var modelData
     property var card: null
-    readonly property var cost: Reader.hloKernels(root.folder, modelData.figure, Course.chip)
+    property url folder             // the exhibit's, where its HLO dump is
+    readonly property var cost: Reader.hloKernels(folder, modelData.figure, Course.chip)
     readonly property var rows: (cost.kernels || []).filter(k => k.seconds >= 1e-6)
     readonly property int small: (cost.kernels || []).length - rows.length
     readonly property var columns: [
@@ -48,7 +50,7 @@ Rectangle {
             color: Theme.pageFailed
         }
         Repeater {
-            model: [null].concat(kernels.rows)
+            model: [null, ...kernels.rows]
             delegate: Row {
                 id: kernelRow
                 required property var modelData

@@ -1,8 +1,10 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Sim
 import TpuCourse.Backend
+import TpuCourse.Shell
 
 // A museum exhibit (chapters/api/include/chapters/exhibit.h): a real artifact
 // drawn block by block as the reader draws a chapter, the notes pinned to
@@ -19,7 +21,7 @@ FocusScope {
     property url folder
     ReaderStyle { id: style }
     readonly property var textStyle: style.textStyle
-    readonly property var exhibit: folder.toString() === "" ? ({}) : Reader.exhibit(folder, textStyle)
+    readonly property var exhibit: String(folder) === "" ? ({}) : Reader.exhibit(folder, textStyle)
     readonly property var parts: exhibit.parts || []
     readonly property var charts: (exhibit.charts || []).filter(c => !c.anchor)
     readonly property var problems: exhibit.problems || []
@@ -27,8 +29,10 @@ FocusScope {
     property int readyBlocks: 0
     readonly property bool isBusy: readyBlocks < (exhibit.count || 0)
 
+    // The shell's window (Main.qml), read untyped: its navigate() is its own.
+    readonly property var shell: root.Window.window
     function open(place) {
-        const w = root.Window.window
+        const w = root.shell
         if (w && typeof w.navigate === "function")
             w.navigate(place)
     }
@@ -140,7 +144,8 @@ FocusScope {
                                 if (b && b.tooWide) tooWide = true
                             }
                         }
-                        onWidthChanged: { tooWide = false; Qt.callLater(measure) }
+                        // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+                        onWidthChanged: { tooWide = false; Qt.callLater(measure) } // qmllint disable type
                         readonly property bool side: body.beside && notes.length > 0 && !tooWide
                         Layout.fillWidth: true
                         implicitHeight: side ? Math.max(blocks.height, notesColumn.height)
@@ -155,9 +160,12 @@ FocusScope {
                                 model: part.modelData.last - part.modelData.first
                                 delegate: Item {
                                     required property int index
-                                    readonly property bool tooWide: block.item !== null && block.item.naturalWidth !== undefined
-                                                                    && block.item.naturalWidth > part.narrow + 1
-                                    onTooWideChanged: if (tooWide) Qt.callLater(part.measure)
+                                    // The block's item, read untyped: only some kinds have a natural width.
+                                    readonly property var made: block.item
+                                    readonly property bool tooWide: made !== null && made.naturalWidth !== undefined
+                                                                    && made.naturalWidth > part.narrow + 1
+                                    // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+                                    onTooWideChanged: if (tooWide) Qt.callLater(part.measure) // qmllint disable type
                                     width: blocks.width
                                     height: block.height
                                     ReaderBlock {
@@ -177,6 +185,7 @@ FocusScope {
                                 model: (root.exhibit.charts || []).filter(c => c.kind === "kernels" && c.anchor === part.modelData.anchor)
                                 delegate: ExhibitKernels {
                                     width: blocks.width
+                                    folder: root.folder
                                     card: valueCard
                                 }
                             }

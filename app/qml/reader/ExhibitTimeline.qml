@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
@@ -114,7 +115,7 @@ Rectangle {
     // A row of the timeline: its label, then its spans on the time scale.
     component Lane:     Item {
         id: lane
-        property Item line: null
+        property var line: null     // the timeline, for its scale
         property string label: ""
         default property alias bars: track.data
         width: parent ? parent.width : 0
@@ -133,7 +134,7 @@ Rectangle {
     // One span of a lane: a step's matmul, a transfer, the exposed rest.
     component Span:     Rectangle {
         id: span
-        property Item line: null
+        property var line: null     // the timeline, for its scale
         property real from: 0
         property real length: 0
         property string label: ""

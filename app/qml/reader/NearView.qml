@@ -51,8 +51,9 @@ QtObject {
         to = hi
     }
     // Once per event loop at most, after the blocks' places have moved (a
-    // block made or grown) or a new text has filled them.
-    function schedule() { Qt.callLater(update) }
+    // block made or grown) or a new text has filled them. (Qt.callLater is a
+    // method; qmllint 6.4 reads it as a property.)
+    function schedule() { Qt.callLater(update) } // qmllint disable type
     // A new text: its blocks are all shown until the first update.
     onCountChanged: { from = 0; to = count; schedule() }
     onViewTopChanged: update()

@@ -165,20 +165,21 @@ Loader {
             Repeater {
                 model: root.html
                 delegate: Row {
+                    id: entry
                     required property string modelData
                     required property int index
                     spacing: Theme.gap
                     Text {
                         width: Theme.gapL
                         horizontalAlignment: Text.AlignRight
-                        text: root.block.ordered ? (root.block.start + index) + "." : "•"
+                        text: root.block.ordered ? (root.block.start + entry.index) + "." : "•"
                         font.family: Theme.sans; font.pixelSize: Theme.readerSize
                         lineHeight: Theme.readerLeading
                         color: Theme.pageMuted
                     }
                     ReaderText {
                         width: root.measure - Theme.gapL - Theme.gap
-                        text: modelData
+                        text: entry.modelData
                         details: root.details
                         owner: root
                         card: root.card

@@ -18,6 +18,8 @@ Rectangle {
     readonly property bool isExhibit: piece.kind === "exhibit"
     readonly property url source: Course.pieceUrl(pieceId)
     readonly property bool built: loader.status === Loader.Ready
+    // The piece made, read untyped: `busy` and `compact` are its own.
+    readonly property var pieceItem: loader.item
     property bool made: false
     property bool released: false
     // The page is leaving the chapter: stop making the piece now, while
@@ -25,7 +27,7 @@ Rectangle {
     function letGo() { released = true }
     // Being made, or made and still working out its figures off the GUI
     // thread (a piece that does so says it through a `busy` property).
-    readonly property bool loading: loader.active && source.toString() !== "" && (!built || !loader.item || loader.item.busy === true)
+    readonly property bool loading: loader.active && String(source) !== "" && (!built || !pieceItem || pieceItem.busy === true)
     signal openPlace(string place)
 
     implicitHeight: bar.height + body.height
@@ -114,7 +116,7 @@ Rectangle {
         }
         Text {
             id: missing
-            visible: root.source.toString() === ""
+            visible: String(root.source) === ""
             x: Theme.gapL; y: Theme.gapL
             width: parent.width - 2 * Theme.gapL
             text: "This piece is not built in this version of the course."
@@ -127,7 +129,7 @@ Rectangle {
     // The piece's own scrolling page, if it has one; or its content height
     // when it has a compact form.
     property Item scroller: null
-    readonly property real compactHeight: built && loader.item && loader.item.compact === true ? loader.item.implicitHeight : 0
+    readonly property real compactHeight: built && pieceItem && pieceItem.compact === true ? pieceItem.implicitHeight : 0
     function findScroller(item) {
         if (!item) return null
         if (item.flickableDirection !== undefined && item.contentHeight !== undefined)
