@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -84,27 +85,28 @@ Flickable {
         Repeater {
             model: root.rows
             delegate: ColumnLayout {
+                id: benchRow
                 required property var modelData
                 required property int index
                 Layout.fillWidth: true
                 spacing: Theme.gap
                 MonoText {
                     Layout.topMargin: Theme.gapM
-                    visible: root.full && (index === 0 || root.rows[index - 1].group !== modelData.group)
-                    text: modelData.group || ""
+                    visible: root.full && (benchRow.index === 0 || root.rows[benchRow.index - 1].group !== benchRow.modelData.group)
+                    text: benchRow.modelData.group || ""
                     color: Theme.accent
                 }
                 Text {
-                    visible: modelData.error !== undefined
-                    text: modelData.error || ""
+                    visible: benchRow.modelData.error !== undefined
+                    text: benchRow.modelData.error || ""
                     color: Theme.failed
                     font.family: Theme.sans; font.pixelSize: Theme.bodySize
                 }
                 BenchRow {
                     Layout.fillWidth: true
-                    visible: modelData.error === undefined
-                    row: modelData
-                    measured: root.measured[modelData.id]
+                    visible: benchRow.modelData.error === undefined
+                    row: benchRow.modelData
+                    measured: root.measured[benchRow.modelData.id]
                 }
             }
         }

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -22,7 +23,7 @@ ScrollPage {
     property string mark: ""
     ReaderStyle { id: style; chapter: root.page.number || 0 }
     readonly property var textStyle: style.textStyle
-    readonly property var summary: Course.chapters.find(c => c.number === page.number) || ({})
+    readonly property var summary: Array.from(Course.chapters).find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
 
     // The reading column: set to a measure of characters, with the margin
@@ -236,8 +237,9 @@ ScrollPage {
         count: root.doc.count || 0
         viewTop: root.readerViewTop
         viewHeight: root.height
-        enabled: !!root.Window.window && !root.Window.window.wholePages && !root.Window.window.assistiveTechnology
+        enabled: !!root.shell && !root.shell.wholePages && !root.shell.assistiveTechnology
     }
+    readonly property var shell: root.Window.window     // Main.qml's, untyped: those two are its own
     // Every piece set into the text made: the page a reader finds after a
     // rest (for benchmarks and tests).
     function piecesMade() { return piecesAhead.allMade() }

@@ -17,8 +17,8 @@ GridLayout {
     columnSpacing: Theme.gapM
     rowSpacing: Theme.gap
 
-    readonly property var previous: Course.chapters.find(c => c.number === root.number - 1) || null
-    readonly property var next: Course.chapters.find(c => c.number === root.number + 1) || null
+    readonly property var previous: Array.from(Course.chapters).find(c => c.number === root.number - 1) || null
+    readonly property var next: Array.from(Course.chapters).find(c => c.number === root.number + 1) || null
     function place(n) { return "ch" + String(n).padStart(2, "0") }
     function label(c) { return "ch " + String(c.number).padStart(2, "0") + (root.compact ? "" : " · " + c.title) }
 

@@ -9,7 +9,7 @@ ChoiceRow {
     id: root
     readonly property string chip: Course.chip
     namePrefix: "chip_"
-    options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+    options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
     current: chip
     onChosen: id => Course.chip = id
 }

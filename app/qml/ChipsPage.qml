@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -71,7 +72,7 @@ Flickable {
                 required property int index
                 readonly property var first: root.sheets[0][index]
                 MonoText {
-                    visible: index === 0 || root.sheets[0][index - 1].group !== factRow.first.group
+                    visible: factRow.index === 0 || root.sheets[0][factRow.index - 1].group !== factRow.first.group
                     topPadding: Theme.gapL
                     bottomPadding: Theme.gap
                     text: factRow.first.group

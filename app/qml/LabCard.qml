@@ -25,7 +25,7 @@ Rectangle {
         kind: "records"
         purpose: "Import a run record for " + root.lab.id
         nameFilters: ["Run records (*.json)", "All files (*)"]
-        onAccepted: LabRuns.importRun(selectedFile.toString(), root.lab.id)
+        onAccepted: LabRuns.importRun(String(selectedFile), root.lab.id)
     }
     Connections {
         target: LabRuns
@@ -114,22 +114,23 @@ Rectangle {
         Repeater {
             model: root.lab.runs || []
             delegate: RowLayout {
+                id: run
                 required property var modelData
                 Layout.fillWidth: true
                 spacing: Theme.gapM
                 ProvenanceBadge {
-                    kind: modelData.kind
-                    details: modelData.chip + " · " + modelData.dtype + " · " + modelData.shapes + " · " + modelData.date
-                             + (modelData.example ? "\nan example record shipped with the course: it never counts" : "")
+                    kind: run.modelData.kind
+                    details: run.modelData.chip + " · " + run.modelData.dtype + " · " + run.modelData.shapes + " · " + run.modelData.date
+                             + (run.modelData.example ? "\nan example record shipped with the course: it never counts" : "")
                 }
                 MonoText {
                     Layout.fillWidth: true
-                    text: "#" + modelData.id + " · " + modelData.chip + " · " + modelData.shapes
-                          + (modelData.medianS !== undefined ? " · median " + (modelData.medianS * 1e6).toFixed(1) + " µs" : "")
-                          + (modelData.baselineMedianS !== undefined ? " vs XLA " + (modelData.baselineMedianS * 1e6).toFixed(1) + " µs" : "")
-                          + (modelData.correct ? " · correct" : " · NOT correct")
-                          + (modelData.example ? " · example" : "")
-                    color: modelData.example ? Theme.inkFaint : Theme.inkText
+                    text: "#" + run.modelData.id + " · " + run.modelData.chip + " · " + run.modelData.shapes
+                          + (run.modelData.medianS !== undefined ? " · median " + (run.modelData.medianS * 1e6).toFixed(1) + " µs" : "")
+                          + (run.modelData.baselineMedianS !== undefined ? " vs XLA " + (run.modelData.baselineMedianS * 1e6).toFixed(1) + " µs" : "")
+                          + (run.modelData.correct ? " · correct" : " · NOT correct")
+                          + (run.modelData.example ? " · example" : "")
+                    color: run.modelData.example ? Theme.inkFaint : Theme.inkText
                     elide: Text.ElideRight
                 }
             }
@@ -144,15 +145,16 @@ Rectangle {
         Repeater {
             model: root.lab.attempts || []
             delegate: ColumnLayout {
+                id: attempt
                 required property var modelData
                 Layout.fillWidth: true
                 spacing: 2
                 MonoText {
-                    text: (modelData.passed ? "✓ passed" : "✗ not passed") + " · attempt " + modelData.id + " · " + modelData.judgedAt + " · record #" + modelData.record
-                    color: modelData.passed ? Theme.measured : Theme.failed
+                    text: (attempt.modelData.passed ? "✓ passed" : "✗ not passed") + " · attempt " + attempt.modelData.id + " · " + attempt.modelData.judgedAt + " · record #" + attempt.modelData.record
+                    color: attempt.modelData.passed ? Theme.measured : Theme.failed
                 }
                 Repeater {
-                    model: modelData.reasons
+                    model: attempt.modelData.reasons
                     delegate: Text {
                         required property string modelData
                         Layout.fillWidth: true

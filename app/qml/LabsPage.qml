@@ -79,6 +79,7 @@ Flickable {
         Repeater {
             model: root.steps
             ColumnLayout {
+                id: step
                 required property var modelData
                 required property int index
                 Layout.fillWidth: true
@@ -86,13 +87,13 @@ Flickable {
                 Text {
                     objectName: "labsStep"
                     Layout.fillWidth: true
-                    text: (index + 1) + ". " + modelData.text
+                    text: (step.index + 1) + ". " + step.modelData.text
                     font.family: Theme.sans; font.pixelSize: Theme.bodySize
                     color: Theme.inkText
                     wrapMode: Text.WordWrap
                 }
                 Repeater {
-                    model: modelData.commands
+                    model: step.modelData.commands
                     ShellCommand {
                         required property string modelData
                         Layout.fillWidth: true

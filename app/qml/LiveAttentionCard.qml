@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Sim
@@ -11,7 +12,8 @@ import TpuCourse.Sim
 Rectangle {
     id: root
     signal openPlace(string place)
-    readonly property int blocks: Attention.stream(8, 16, 4, 4, false, 7).blocks || 4
+    readonly property var run: Attention.stream(8, 16, 4, 4, false, 7)    // a map from C++, read untyped
+    readonly property int blocks: run.blocks || 4
     readonly property bool animate: Qt.platform.pluginName !== "offscreen"
     property int step: 2            // 0: before any block; s: block s-1 in hand
     readonly property int current: step - 1
@@ -104,12 +106,13 @@ Rectangle {
             Repeater {
                 model: [0, 1]
                 Row {
+                    id: bufferRow
                     required property int modelData
                     readonly property var held: root.buffer(modelData)
                     readonly property string name: modelData === 0 ? "A" : "B"
                     spacing: Theme.gap / 2
-                    Cell { label: "k" + name + " " + (held.b >= 0 ? "K" + root.sub(held.b) : "·"); phase: held.phase }
-                    Cell { label: "v" + name + " " + (held.b >= 0 ? "V" + root.sub(held.b) : "·"); phase: held.phase }
+                    Cell { label: "k" + bufferRow.name + " " + (bufferRow.held.b >= 0 ? "K" + root.sub(bufferRow.held.b) : "·"); phase: bufferRow.held.phase }
+                    Cell { label: "v" + bufferRow.name + " " + (bufferRow.held.b >= 0 ? "V" + root.sub(bufferRow.held.b) : "·"); phase: bufferRow.held.phase }
                 }
             }
         }

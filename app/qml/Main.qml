@@ -102,7 +102,7 @@ Window {
     function openInXray(text, origin, op) {
         if (!navigate("EX05"))
             return
-        const xray = pieceLoader.item.shown()
+        const xray = Object(pieceLoader.item).shown()
         if (xray && typeof xray.showDump === "function")
             xray.showDump(text, origin, op)
     }
@@ -129,11 +129,11 @@ Window {
     // Closes the palette, the report dialog and any other popup.
     function closeOverlays() {
         closePalette()
-        if (reportLoader.item) reportLoader.item.close()
+        if (reportLoader.item) Object(reportLoader.item).close()
     }
 
     function goBack() {
-        if (paletteLoader.item && paletteLoader.item.opened) { closePalette(); return }
+        if (paletteLoader.item && Object(paletteLoader.item).opened) { closePalette(); return }
         if ((page === "chips" || page === "validation") && previous === "bench") {
             page = "bench"
         } else if (page !== "stack") {
@@ -155,7 +155,8 @@ Window {
     // The pages other than the stack are made the first time they are
     // needed, so start-up builds only what the first screen shows. They are
     // named by file, not written as types here, so their files (and all
-    // those they use) are not even read before they are first opened.
+    // those they use) are not even read before they are first opened; a
+    // loader's item is read through Object() for the functions a page has.
     function made(loader) { loader.active = true; return loader.item }
     // A page's signals, joined to the window's moves once it is made.
     function wire(item, name) {
@@ -213,7 +214,7 @@ Window {
         source: "qrc:/qt/qml/TpuCourse/Profile/ProfilePage.qml"
         onLoaded: {
             window.wire(item, "profilePage")
-            item.openInXray.connect(window.openInXray)
+            Object(item).openInXray.connect(window.openInXray)
         }
     }
 
@@ -257,7 +258,7 @@ Window {
     }
     function openPalette() { made(paletteLoader).open() }
     function openShortcuts() { made(shortcutsLoader).open() }
-    function closePalette() { if (paletteLoader.item) paletteLoader.item.close() }
+    function closePalette() { if (paletteLoader.item) Object(paletteLoader.item).close() }
     function openReport() { made(reportLoader).open() }
 
     // Drop a run record anywhere on the window to import it.

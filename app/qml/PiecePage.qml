@@ -29,7 +29,7 @@ Rectangle {
     // Shows the piece; false when its chapter has no page for it.
     function load(id) {
         const url = Course.pieceUrl(id)
-        if (url.toString() === "")
+        if (String(url) === "")
             return false
         if (!pages[id]) {
             const component = Qt.createComponent(url)

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -47,7 +48,7 @@ Rectangle {
                 readonly property var current: root.entered[modelData.id]
                 Text {
                     Layout.preferredWidth: Theme.px(300)
-                    text: modelData.label
+                    text: line.modelData.label
                     font.family: Theme.sans; font.pixelSize: Theme.smallSize
                     color: Theme.inkText
                 }

@@ -69,17 +69,19 @@ Popup {
             Repeater {
                 model: root.groups
                 ColumnLayout {
+                    id: group
                     required property var modelData
                     Layout.fillWidth: true
                     spacing: Theme.gap / 2
                     MonoText {
-                        text: modelData.title
+                        text: group.modelData.title
                         color: Theme.inkFaint
                         font.pixelSize: Theme.tinySize
                     }
                     Repeater {
-                        model: modelData.keys
+                        model: group.modelData.keys
                         RowLayout {
+                            id: shortcut
                             required property var modelData
                             Layout.fillWidth: true
                             spacing: Theme.gapM
@@ -87,13 +89,13 @@ Popup {
                                 objectName: "shortcutKey"
                                 Layout.preferredWidth: Theme.px(200)
                                 Layout.alignment: Qt.AlignTop
-                                text: modelData[0]
+                                text: shortcut.modelData[0]
                                 color: Theme.accent
                                 wrapMode: Text.Wrap
                             }
                             Text {
                                 Layout.fillWidth: true
-                                text: modelData[1]
+                                text: shortcut.modelData[1]
                                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                                 color: Theme.inkText
                                 wrapMode: Text.WordWrap

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Reading
@@ -11,10 +12,10 @@ Rectangle {
     implicitHeight: content.implicitHeight + Theme.gapXXL * 2
 
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
-    readonly property var next: Course.chapters.find(c => c.number === Course.nextChapter)
+    readonly property var next: Array.from(Course.chapters).find(c => c.number === Course.nextChapter)
     // Where the learner left off reading, when they have read anywhere:
     // the path continues there rather than at the first chapter not done.
-    readonly property var resume: Reading.lastChapter > 0 ? Course.chapters.find(c => c.number === Reading.lastChapter) : undefined
+    readonly property var resume: Reading.lastChapter > 0 ? Array.from(Course.chapters).find(c => c.number === Reading.lastChapter) : undefined
 
     // Plain positioners, not Qt Quick Layouts: each text gets its width as
     // it is made, so it is shaped once, not again when a layout settles.
@@ -111,16 +112,17 @@ Rectangle {
                         { n: "03", goal: "Treat the cluster as one kernel", how: "communication hidden behind compute", place: "ch14" }
                     ]
                     delegate: Row {
+                        id: aim
                         required property var modelData
                         spacing: Theme.gapM
-                        MonoText { text: modelData.n; color: Theme.pageAccent; font.pixelSize: Theme.bodySize }
+                        MonoText { text: aim.modelData.n; color: Theme.pageAccent; font.pixelSize: Theme.bodySize }
                         Text {
-                            text: modelData.goal
+                            text: aim.modelData.goal
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
                             color: Theme.pageInk
                         }
                         Text {
-                            text: "· " + modelData.how
+                            text: "· " + aim.modelData.how
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
                             color: Theme.pageMuted
                         }
@@ -166,6 +168,7 @@ Rectangle {
                             { kind: "assumed", what: "the simulator's own figure where no source gives one" }
                         ]
                         delegate: Item {
+                            id: kindRow
                             required property var modelData
                             width: rule.width
                             height: Math.max(badge.height, what.implicitHeight)
@@ -173,14 +176,14 @@ Rectangle {
                                 id: badge
                                 width: Theme.px(150)
                                 anchors.verticalCenter: parent.verticalCenter
-                                kind: modelData.kind
+                                kind: kindRow.modelData.kind
                             }
                             Text {
                                 id: what
                                 x: badge.width + Theme.gapM
                                 width: parent.width - x
                                 anchors.verticalCenter: parent.verticalCenter
-                                text: modelData.what
+                                text: kindRow.modelData.what
                                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                                 color: Theme.inkMuted
                                 wrapMode: Text.WordWrap

@@ -20,8 +20,9 @@ ScrollPage {
         target: root.Window.window
         enabled: !root.restMade
         // After the frame is out, not inside its signal: the frame's own
-        // handlers (a first-frame grab) see the first screen alone.
-        function onFrameSwapped() { Qt.callLater(() => root.restMade = true) }
+        // handlers (a first-frame grab) see the first screen alone. (Qt.callLater
+        // is a method; qmllint 6.4 reads it as a property.)
+        function onFrameSwapped() { Qt.callLater(() => root.restMade = true) } // qmllint disable type
     }
 
     // Jumps (no glide) to the top or to the workshop, its heading clear of the window's edge.
@@ -38,6 +39,8 @@ ScrollPage {
     }
     // The workshop's place is known once the layers above it are laid out.
     onContentHeightChanged: if (pendingJump === "workshop") applyJump()
+    // A page loaded by file passes its openPlace on (its type is read only then).
+    function passOn(page) { page.openPlace.connect(root.openPlace) }
 
     // The layer chapters (1-9) in order, and the stages grouped by the layer they are pinned at.
     // Course.chapters is read into JavaScript once, not once per layer.
@@ -73,6 +76,7 @@ ScrollPage {
         Repeater {
             model: root.layers.length
             delegate: Loader {
+                id: layerSlot
                 required property int index
                 readonly property var modelData: root.layers[index] || ({})
                 width: column.width
@@ -89,8 +93,8 @@ ScrollPage {
                 onYChanged: letInNext()
                 sourceComponent: LayerBand {
                     width: column.width
-                    chapter: modelData
-                    stages: root.stagesAt(modelData.layer)
+                    chapter: layerSlot.modelData
+                    stages: root.stagesAt(layerSlot.modelData.layer)
                     onOpenPlace: place => root.openPlace(place)
                 }
             }
@@ -114,14 +118,14 @@ ScrollPage {
             width: parent.width
             active: root.restMade
             source: "Workshop.qml"
-            onLoaded: item.openPlace.connect(root.openPlace)
+            onLoaded: root.passOn(item)
         }
 
         Loader {
             width: parent.width
             active: root.restMade
             source: "BenchEntry.qml"
-            onLoaded: item.openPlace.connect(root.openPlace)
+            onLoaded: root.passOn(item)
         }
 
         Loader {

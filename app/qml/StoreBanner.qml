@@ -13,7 +13,7 @@ Rectangle {
     implicitHeight: showing ? column.implicitHeight + Theme.gapM * 2 : 0
     color: Theme.problemGround
     Accessible.role: Accessible.AlertMessage
-    Accessible.name: [StoreHealth.history, StoreHealth.problem].filter(s => s.length > 0).join(" ")
+    Accessible.name: Array.of(StoreHealth.history, StoreHealth.problem).filter(s => s.length > 0).join(" ")
 
     Column {
         id: column

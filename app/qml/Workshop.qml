@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -57,6 +58,7 @@ Rectangle {
         Repeater {
             model: root.kinds
             delegate: ColumnLayout {
+                id: group
                 required property var modelData
                 Layout.fillWidth: true
                 Layout.topMargin: Theme.gapL
@@ -64,13 +66,13 @@ Rectangle {
                 Row {
                     spacing: Theme.gapM
                     Text {
-                        text: modelData.title
+                        text: group.modelData.title
                         font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
                         color: Theme.inkText
                     }
                     MonoText {
                         anchors.baseline: parent.children[0].baseline
-                        text: root.count(modelData.kind) + " · " + modelData.what
+                        text: root.count(group.modelData.kind) + " · " + group.modelData.what
                         color: Theme.inkFaint
                     }
                 }
@@ -84,7 +86,7 @@ Rectangle {
                         // By count: progress made anywhere (a goal reached while
                         // scrubbing a piece) re-fills the cards in place rather than
                         // making the whole workshop again under the page on show.
-                        readonly property var pieces: root.ofKind(modelData.kind)
+                        readonly property var pieces: root.ofKind(group.modelData.kind)
                         model: pieces.length
                         // Cards of a row share their top edge and their height.
                         delegate: WorkshopCard {
