@@ -81,7 +81,7 @@ Flickable {
         Fact {
             objectName: "aboutTable"
             label: "published timings"
-            value: AboutInfo.tableRows + " rows: " + AboutInfo.tableFamilies.map(f => f.family + " " + f.rows).join(", ")
+            value: AboutInfo.tableRows + " rows: " + Array.from(AboutInfo.tableFamilies).map(f => f.family + " " + f.rows).join(", ")
         }
         Fact { label: "last changed"; value: AboutInfo.tablesChanged }
         Text {
@@ -100,20 +100,21 @@ Flickable {
         Repeater {
             model: AboutInfo.licences
             ColumnLayout {
+                id: licence
                 required property var modelData
                 Layout.fillWidth: true
                 spacing: 0
                 Text {
                     objectName: "aboutLicence"
                     Layout.fillWidth: true
-                    text: modelData.what
+                    text: licence.modelData.what
                     font.family: Theme.sans; font.pixelSize: Theme.bodySize
                     color: Theme.inkText
                     wrapMode: Text.WordWrap
                 }
                 MonoText {
                     Layout.fillWidth: true
-                    text: modelData.licence + "  ·  " + modelData.where
+                    text: licence.modelData.licence + "  ·  " + licence.modelData.where
                     color: Theme.inkMuted
                     font.pixelSize: Theme.tinySize
                     wrapMode: Text.Wrap

@@ -44,10 +44,11 @@ Rectangle {
                     { label: "op events", value: (root.summary.opEvents || 0).toLocaleString(Qt.locale("en_US"), "f", 0) + " on " + (root.summary.opsLine || "") }
                 ]
                 delegate: Column {
+                    id: figure
                     required property var modelData
                     spacing: Theme.gap / 2
-                    MonoText { text: modelData.label; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
-                    MonoText { text: modelData.value || "–"; color: Theme.measured; font.pixelSize: Theme.bodySize }
+                    MonoText { text: figure.modelData.label; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+                    MonoText { text: figure.modelData.value || "–"; color: Theme.measured; font.pixelSize: Theme.bodySize }
                 }
             }
         }
@@ -60,14 +61,15 @@ Rectangle {
             Repeater {
                 model: root.groups
                 delegate: ColumnLayout {
+                    id: group
                     required property var modelData
                     Layout.fillWidth: true
                     Layout.alignment: Qt.AlignTop
                     Layout.preferredWidth: 1
                     spacing: Theme.gap / 2
-                    MonoText { text: modelData.title; color: Theme.accent; font.pixelSize: Theme.tinySize }
+                    MonoText { text: group.modelData.title; color: Theme.accent; font.pixelSize: Theme.tinySize }
                     Repeater {
-                        model: modelData.lines
+                        model: group.modelData.lines
                         delegate: Text {
                             required property var modelData
                             Layout.fillWidth: true

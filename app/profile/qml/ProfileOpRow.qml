@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 
@@ -59,6 +60,7 @@ Rectangle {
         Repeater {
             model: root.columns.length
             delegate: MonoText {
+                id: cell
                 required property int index
                 width: root.cellWidth(root.columns[index])
                 anchors.verticalCenter: parent.verticalCenter
@@ -68,8 +70,8 @@ Rectangle {
                 horizontalAlignment: root.columns[index].right ? Text.AlignRight : Text.AlignLeft
                 elide: Text.ElideRight
                 TapHandler {
-                    enabled: root.header && root.columns[index].key !== ""
-                    onTapped: root.sortBy(root.columns[index].key)
+                    enabled: root.header && root.columns[cell.index].key !== ""
+                    onTapped: root.sortBy(root.columns[cell.index].key)
                 }
             }
         }

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -63,7 +64,7 @@ Rectangle {
             Layout.fillWidth: true
             visible: root.programs.length > 1
             namePrefix: "profileProgram_"
-            options: [{ id: "", label: "all programs" }].concat(root.programs.map(p => ({ id: p, label: p })))
+            options: [{ id: "", label: "all programs" }, ...root.programs.map(p => ({ id: p, label: p }))]
             current: root.model.program
             onChosen: id => root.model.program = id
         }

@@ -97,7 +97,7 @@ ScrollPage {
                 ChoiceRow {
                     Layout.fillWidth: true
                     namePrefix: "profileDevice_"
-                    options: Profile.devices.map((d, i) => ({ id: String(i), label: d.label + " · " + d.ops + " ops" }))
+                    options: Array.from(Profile.devices).map((d, i) => ({ id: String(i), label: d.label + " · " + d.ops + " ops" }))
                     current: String(Profile.device)
                     onChosen: id => Profile.device = parseInt(id, 10)
                 }
@@ -167,7 +167,7 @@ ScrollPage {
             kind: "profiles"
             purpose: "Open a profile"
             nameFilters: ["Profiles (*.xplane.pb *.json *.json.gz)", "All files (*)"]
-            onAccepted: Profile.open(selectedFile.toString())
+            onAccepted: Profile.open(String(selectedFile))
         }
     }
 }

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -12,6 +13,7 @@ Rectangle {
     // The families of op_table.h, in order: each its colour.
     readonly property var families: ["fusion", "matmul", "Pallas kernel", "custom call", "copy", "host transfer",
                                      "collective", "async start", "control", "GPU kernel", "other"]
+    readonly property var summary: Profile.summary      // a map from C++, read untyped
     implicitHeight: body.implicitHeight + 2 * Theme.gapL
     radius: Theme.radius
     color: Theme.card
@@ -71,16 +73,17 @@ Rectangle {
             spacing: Theme.gapM
             Repeater {
                 // The families this device ran, each with its colour.
-                model: Profile.summary.families || []
+                model: root.summary.families || []
                 delegate: Row {
+                    id: family
                     required property int modelData
                     spacing: Theme.gap / 2
                     Rectangle {
                         anchors.verticalCenter: parent.verticalCenter
                         width: Theme.px(10); height: width
-                        color: Theme.opFamilyColors[modelData]
+                        color: Theme.opFamilyColors[family.modelData]
                     }
-                    MonoText { text: root.families[modelData]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+                    MonoText { text: root.families[family.modelData]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
                 }
             }
         }

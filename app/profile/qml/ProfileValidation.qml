@@ -51,19 +51,20 @@ ColumnLayout {
             Repeater {
                 model: block.modelData.ops
                 delegate: RowLayout {
+                    id: opRow
                     required property var modelData
                     Layout.fillWidth: true
                     spacing: Theme.gapM
-                    MonoText { Layout.preferredWidth: Theme.px(260); text: modelData.op; color: Theme.inkText; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
-                    MonoText { Layout.preferredWidth: Theme.px(200); text: modelData.kind; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
-                    MonoText { Layout.preferredWidth: Theme.px(100); text: modelData.measured; color: Theme.measured; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
-                    MonoText { Layout.preferredWidth: Theme.px(100); text: modelData.predicted; color: Theme.predicted; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
+                    MonoText { Layout.preferredWidth: Theme.px(260); text: opRow.modelData.op; color: Theme.inkText; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    MonoText { Layout.preferredWidth: Theme.px(200); text: opRow.modelData.kind; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    MonoText { Layout.preferredWidth: Theme.px(100); text: opRow.modelData.measured; color: Theme.measured; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
+                    MonoText { Layout.preferredWidth: Theme.px(100); text: opRow.modelData.predicted; color: Theme.predicted; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
                     MonoText {
                         Layout.preferredWidth: Theme.px(80)
-                        text: modelData.error === undefined ? "–" : (modelData.error >= 0 ? "+" : "−") + Math.abs(100 * modelData.error).toFixed(1) + " %"
+                        text: opRow.modelData.error === undefined ? "–" : (opRow.modelData.error >= 0 ? "+" : "−") + Math.abs(100 * opRow.modelData.error).toFixed(1) + " %"
                         color: Theme.inkText; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
                     }
-                    MonoText { Layout.fillWidth: true; text: modelData.model; color: Theme.inkFaint; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    MonoText { Layout.fillWidth: true; text: opRow.modelData.model; color: Theme.inkFaint; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
                 }
             }
         }
