@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -40,11 +41,12 @@ ColumnLayout {
         // A moment later: the round's fields are made after its question.
         Qt.callLater(() => { if (!root.compact || root.engaged) root.focusFirstField() })
     }
-    onAnsweredChanged: if (answered) Qt.callLater(() => nextButton.forceActiveFocus())
+    // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+    onAnsweredChanged: if (answered) Qt.callLater(() => nextButton.forceActiveFocus()) // qmllint disable type
 
     function fieldItem(i) {
         const row = fieldRows.itemAt(i)
-        return row ? row.input : null
+        return row ? Object(row).input : null   // the row's alias: itemAt() is typed Item
     }
     function focusFirstField() {
         const f = fieldItem(0)
@@ -379,18 +381,19 @@ ColumnLayout {
             Repeater {
                 model: root.answered ? root.result.fields.filter(f => f.asked) : []
                 RowLayout {
+                    id: check
                     required property var modelData
                     Layout.fillWidth: true
                     spacing: Theme.gap
                     Text {
                         Layout.alignment: Qt.AlignTop
-                        text: modelData.correct ? "✓" : "✗"
+                        text: check.modelData.correct ? "✓" : "✗"
                         font.family: Theme.mono; font.pixelSize: Theme.smallSize
-                        color: modelData.correct ? Theme.inkText : Theme.failed
+                        color: check.modelData.correct ? Theme.inkText : Theme.failed
                     }
                     Text {
                         Layout.fillWidth: true
-                        text: modelData.label + ": you " + (modelData.readAs || "(nothing)") + ";  model " + modelData.expected
+                        text: check.modelData.label + ": you " + (check.modelData.readAs || "(nothing)") + ";  model " + check.modelData.expected
                         wrapMode: Text.Wrap
                         font.family: Theme.mono; font.pixelSize: Theme.smallSize
                         color: Theme.inkText
@@ -413,31 +416,32 @@ ColumnLayout {
                 objectName: "drillSteps"
                 model: root.answered ? root.result.steps : []
                 RowLayout {
+                    id: step
                     required property var modelData
                     required property int index
                     Layout.fillWidth: true
                     spacing: Theme.gap
                     MonoText {
                         Layout.alignment: Qt.AlignTop
-                        text: (index + 1) + "."
+                        text: (step.index + 1) + "."
                         color: Theme.inkMuted
                     }
                     Text {
                         Layout.fillWidth: true
-                        text: modelData.text
+                        text: step.modelData.text
                         wrapMode: Text.Wrap
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize
                         color: Theme.inkText
                     }
                     MonoText {
                         Layout.alignment: Qt.AlignTop
-                        visible: modelData.figure !== ""
-                        text: modelData.figure
+                        visible: step.modelData.figure !== ""
+                        text: step.modelData.figure
                         color: Theme.predicted
                     }
                     ProvenanceBadge {
                         Layout.alignment: Qt.AlignTop
-                        visible: modelData.figure !== ""
+                        visible: step.modelData.figure !== ""
                         kind: "predicted"
                         details: "predicted by libtpusim"
                     }

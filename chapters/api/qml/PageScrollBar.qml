@@ -10,8 +10,10 @@ Item {
     id: bar
     // The ScrollPage it scrolls, typed as its base: the two files name each
     // other. Its maximumY, scrollable, pageStep, lightGround, placeAt() and
-    // scrollBy() are what the bar reads and calls.
+    // scrollBy() are what the bar reads and calls, through the same page
+    // read untyped.
     required property Flickable page
+    readonly property var scrollPage: page
 
     readonly property real trackLength: height - 2 * inset
     readonly property real inset: Theme.px(2)
@@ -28,18 +30,18 @@ Item {
     x: page.width - width
     height: page.height
     width: Theme.scrollBarWidth
-    visible: page.scrollable
+    visible: scrollPage.scrollable
     z: 1
     Accessible.role: Accessible.ScrollBar
 
     Rectangle {
         id: thumb
         x: bar.inset
-        y: bar.inset + (bar.page.maximumY > 0 ? bar.travel * Math.min(1, Math.max(0, bar.page.contentY / bar.page.maximumY)) : 0)
+        y: bar.inset + (bar.scrollPage.maximumY > 0 ? bar.travel * Math.min(1, Math.max(0, bar.page.contentY / bar.scrollPage.maximumY)) : 0)
         width: bar.width - 2 * bar.inset
         height: bar.thumbLength
         radius: width / 2
-        color: bar.page.lightGround ? Theme.scrollThumbOnLight : Theme.scrollThumb
+        color: bar.scrollPage.lightGround ? Theme.scrollThumbOnLight : Theme.scrollThumb
         opacity: bar.pressed ? 1 : bar.hovered ? 0.9 : 0.6
     }
 
@@ -56,15 +58,15 @@ Item {
             if (bar.travel <= 0)
                 return
             const along = Math.min(1, Math.max(0, (mouseY - grabbedAt - bar.inset) / bar.travel))
-            bar.page.placeAt(along * bar.page.maximumY)
-            bar.page.readerMoved()
+            bar.scrollPage.placeAt(along * bar.scrollPage.maximumY)
+            bar.scrollPage.readerMoved()
         }
         function pageOnce() {
             // Stops once the thumb has reached the pointer.
             const under = pressY >= thumb.y && pressY <= thumb.y + thumb.height
             if (under) { repeat.stop(); return }
-            bar.page.scrollBy(pageDirection * bar.page.pageStep)
-            bar.page.readerMoved()
+            bar.scrollPage.scrollBy(pageDirection * bar.scrollPage.pageStep)
+            bar.scrollPage.readerMoved()
         }
         property real pressY: 0
 

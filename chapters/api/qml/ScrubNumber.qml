@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import TpuCourse.Ui
@@ -263,7 +264,8 @@ Item {
     // A single click types only once it is clear it was not a double click.
     Timer {
         id: clickTimer
-        interval: Qt.styleHints.mouseDoubleClickInterval
+        // Qt.styleHints is typed QObject to qmllint; read untyped.
+        interval: Object(Qt.styleHints).mouseDoubleClickInterval
         onTriggered: root.startEditing()
     }
     Timer { id: rejectFlash; interval: 900 }

@@ -20,8 +20,8 @@ QtObject {
         zoom = Math.max(minimumZoom, Math.min(maximumZoom, width / 1440, height / 900))
         if (atOnce)
             typeZoom = zoom
-        else
-            Qt.callLater(() => typeZoom = zoom)
+        else    // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+            Qt.callLater(() => typeZoom = zoom) // qmllint disable type
     }
     readonly property real minimumZoom: 0.86
     readonly property real maximumZoom: 1.3
