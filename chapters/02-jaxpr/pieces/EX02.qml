@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -23,7 +24,7 @@ FocusScope {
     property bool learnerRetraced: false // a learner's edit retraced
     readonly property var trace: sim.trace
     readonly property var cur: sim.current
-    readonly property var program: sim.programs.find(p => p.id === sim.program) || ({ knobs: [] })
+    readonly property var program: Array.from(sim.programs).find(p => p.id === sim.program) || ({ knobs: [] })
     readonly property var choiceKnob: program.knobs.find(k => k.choice) || null
 
     TracerModel {
@@ -46,7 +47,7 @@ FocusScope {
     // The learner's own step (a button, a key, a click on a line).
     function stepTo(s) {
         sim.step = s
-        const c = sim.current
+        const c = Object(sim.current)   // a map from C++, read untyped
         if (c.failed) root.sawError = true
         else if (c.last && root.trace.error === "") mastery.reach("step")
     }
@@ -115,7 +116,7 @@ FocusScope {
                 Caption { text: "program" }
                 ChoiceRow {
                     Layout.fillWidth: true
-                    options: sim.programs.map(p => ({ id: p.id, label: p.title }))
+                    options: Array.from(sim.programs).map(p => ({ id: p.id, label: p.title }))
                     current: sim.program
                     namePrefix: "ex02Program_"
                     onChosen: id => root.chooseProgram(id)
@@ -127,10 +128,11 @@ FocusScope {
                     Repeater {
                         model: root.program.knobs.filter(k => !k.choice)
                         delegate: ScrubNumber {
+                            id: sizeKnob
                             required property var modelData
                             objectName: "ex02Size_" + modelData.id
                             label: modelData.label
-                            Binding on value { value: sim.sizes[modelData.id] || 0; restoreMode: Binding.RestoreNone }
+                            Binding on value { value: sim.sizes[sizeKnob.modelData.id] || 0; restoreMode: Binding.RestoreNone }
                             defaultValue: modelData.value
                             // 0 is reachable, so the piece can say in place why a size must be positive.
                             from: 0; to: 65536; stepSize: 8; fineStep: 1; minimumDigits: 4
@@ -254,6 +256,7 @@ FocusScope {
                             Repeater {
                                 model: (root.trace.lines || []).length
                                 delegate: Rectangle {
+                                    id: codeLine
                                     required property int index
                                     readonly property string modelData: (root.trace.lines || [])[index] || ""
                                     readonly property bool lit: index + 1 === root.cur.line
@@ -266,7 +269,7 @@ FocusScope {
                                         width: Theme.px(22)
                                         horizontalAlignment: Text.AlignRight
                                         anchors.verticalCenter: parent.verticalCenter
-                                        text: index + 1
+                                        text: codeLine.index + 1
                                         color: parent.lit ? Theme.accent : Theme.inkFaint
                                         font.pixelSize: Theme.tinySize
                                     }
@@ -275,7 +278,7 @@ FocusScope {
                                         x: Theme.px(32)
                                         width: parent.width - x
                                         anchors.verticalCenter: parent.verticalCenter
-                                        text: Reader.codeStyled(modelData, "python", Theme.codeColorsOnDark)
+                                        text: Reader.codeStyled(codeLine.modelData, "python", Theme.codeColorsOnDark)
                                         textFormat: Text.StyledText
                                         elide: Text.ElideRight
                                         color: Theme.inkMuted
@@ -309,19 +312,19 @@ FocusScope {
                             }
                             MonoText {
                                 Layout.preferredWidth: Theme.px(120)
-                                text: modelData.name
+                                text: frameRow.modelData.name
                                 color: Theme.inkText
                                 elide: Text.ElideRight
                             }
                             MonoText {
                                 Layout.preferredWidth: Theme.px(70)
-                                text: modelData.traced ? "traced" : (modelData.weak ? "weak" : "static")
-                                color: modelData.traced ? Theme.accent : Theme.inkMuted
+                                text: frameRow.modelData.traced ? "traced" : (frameRow.modelData.weak ? "weak" : "static")
+                                color: frameRow.modelData.traced ? Theme.accent : Theme.inkMuted
                             }
                             MonoText {
-                                objectName: "ex02Frame_" + modelData.name
+                                objectName: "ex02Frame_" + frameRow.modelData.name
                                 Layout.fillWidth: true
-                                text: modelData.traced ? modelData.aval + (modelData.value ? "  " + modelData.value : "") : modelData.value
+                                text: frameRow.modelData.traced ? frameRow.modelData.aval + (frameRow.modelData.value ? "  " + frameRow.modelData.value : "") : frameRow.modelData.value
                                 color: Theme.inkText
                                 wrapMode: Text.Wrap
                             }

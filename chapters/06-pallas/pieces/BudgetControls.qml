@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -55,7 +56,7 @@ GridLayout {
     Caption { text: "chip" }
     ChoiceRow {
         Layout.fillWidth: true
-        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
         current: root.model.chip
         namePrefix: "ex07Chip_"
         // The course's one chip: the piece sets it, and the model follows.

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -12,7 +13,7 @@ ColumnLayout {
     spacing: Theme.px(4)
 
     function roleColor(role) {
-        return Theme.seriesColor(["input", "output", "scratch", "temporary"].indexOf(role))
+        return Theme.seriesColor(Array.of("input", "output", "scratch", "temporary").indexOf(role))
     }
 
     // The widest "2 × 1.0 MiB = 2.0 MiB", so the names line up.

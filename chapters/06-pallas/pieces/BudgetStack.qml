@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -29,7 +30,7 @@ ColumnLayout {
         property bool detailed: true
         clip: true   // a total past the scale runs off the end, not over the page
         function roleColor(role) {
-            return Theme.seriesColor(["input", "output", "scratch", "temporary"].indexOf(role))
+            return Theme.seriesColor(Array.of("input", "output", "scratch", "temporary").indexOf(role))
         }
         implicitHeight: detailed ? Theme.gapL : Theme.gap
         Rectangle {

@@ -35,8 +35,9 @@ FocusScope {
         objectName: "ex06Model"
         chip: root.courseChip
         onRunChanged: {
-            if (sim.run.cycles !== undefined && sim.cycle > sim.run.cycles - 1)
-                sim.cycle = sim.run.cycles - 1
+            const run = Object(sim.run)     // the map read untyped, as it changes
+            if (run.cycles !== undefined && sim.cycle > run.cycles - 1)
+                sim.cycle = run.cycles - 1
         }
         onSteppedChanged: root.judgeRagged()
     }
@@ -58,14 +59,15 @@ FocusScope {
     }
     // The cursor a few cycles after the first row enters: the skew in view.
     function showWave() {
-        if (sim.run.firstStart !== undefined)
-            sim.cycle = sim.run.firstStart + 6
+        const run = Object(sim.run)     // the map read untyped, fresh
+        if (run.firstStart !== undefined)
+            sim.cycle = run.firstStart + 6
     }
     // The learner moved the cursor (scrub, keys, a step, the strip, or play).
     function moveCycle(c) {
         sim.cycle = c
-        const phase = sim.frame.phase
-        if (["fill", "steady state", "drain"].indexOf(phase) >= 0 && root.phasesSeen.indexOf(phase) < 0)
+        const phase = Object(sim.frame).phase
+        if (Array.of("fill", "steady state", "drain").indexOf(phase) >= 0 && root.phasesSeen.indexOf(phase) < 0)
             root.phasesSeen = root.phasesSeen.concat([phase])
         if (root.phasesSeen.length === 3)
             mastery.reach("phases")
@@ -76,12 +78,12 @@ FocusScope {
             return
         root.learnerShape = true
         root.preset = ""
-        if (what === "m" && sim.run.problem === undefined && sim.m <= 8)
+        if (what === "m" && Object(sim.run).problem === undefined && sim.m <= 8)
             mastery.reach("skinny")
         root.judgeRagged()
     }
     function judgeRagged() {
-        const s = sim.stepped, a = sim.run.array || 0
+        const s = Object(sim.stepped), a = Object(sim.run).array || 0   // maps, read untyped
         if (!root.learnerShape || s.state !== "done" || !s.agrees || a <= 0)
             return
         if (sim.k % a !== 0 || sim.n % a !== 0)

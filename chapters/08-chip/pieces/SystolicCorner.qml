@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -78,6 +79,7 @@ ColumnLayout {
             Repeater {
                 model: root.size * root.size
                 delegate: Rectangle {
+                    id: cell
                     required property int index
                     readonly property var modelData: root.cells[index] || ({})
                     objectName: "ex06Cell_" + Math.floor(index / root.size) + "_" + (index % root.size)
@@ -88,8 +90,8 @@ ColumnLayout {
                     border.width: 1
                     HoverHandler {
                         onHoveredChanged: {
-                            if (hovered) root.hovered = index
-                            else if (root.hovered === index) root.hovered = -1
+                            if (hovered) root.hovered = cell.index
+                            else if (root.hovered === cell.index) root.hovered = -1
                         }
                     }
                     Column {
@@ -99,20 +101,20 @@ ColumnLayout {
                         MonoText {
                             font.pixelSize: Theme.tinySize
                             color: Theme.inkFaint
-                            text: modelData.hasWeight ? "w " + root.number(modelData.w) : "w ·"
+                            text: cell.modelData.hasWeight ? "w " + root.number(cell.modelData.w) : "w ·"
                         }
                         MonoText {
                             objectName: "ex06CellX"
                             font.pixelSize: Theme.tinySize
-                            color: modelData.hasRow ? Theme.inkText : Theme.inkFaint
-                            text: modelData.hasRow ? "x" + root.sub(modelData.row) + " " + root.number(modelData.a) : ""
+                            color: cell.modelData.hasRow ? Theme.inkText : Theme.inkFaint
+                            text: cell.modelData.hasRow ? "x" + root.sub(cell.modelData.row) + " " + root.number(cell.modelData.a) : ""
                         }
                         MonoText {
                             objectName: "ex06CellSum"
                             font.pixelSize: Theme.tinySize
                             font.weight: Font.DemiBold
                             color: Theme.inkText
-                            text: modelData.hasRow ? "Σ " + root.number(modelData.s) : ""
+                            text: cell.modelData.hasRow ? "Σ " + root.number(cell.modelData.s) : ""
                         }
                     }
                 }

@@ -20,6 +20,7 @@ FocusScope {
     readonly property var goals: mastery.goals
     property bool learnerRan: false
     readonly property var result: mesh.result
+    readonly property var view: mesh.view     // a map from C++, read untyped
 
     // The course's one chip, wherever it was chosen; a slice with more axes
     // than the chip's torus has is cut down to fit it first.
@@ -28,7 +29,7 @@ FocusScope {
     Component.onCompleted: fitChip(courseChip)
     function fitChip(id) {
         const k = mesh.maxAxes(id)
-        if (mesh.shape.length > k) mesh.shape = mesh.shape.slice(0, k)
+        if (mesh.shape.length > k) mesh.shape = Array.from(mesh.shape).slice(0, k)
         if (mesh.axis >= mesh.shape.length) mesh.axis = 0
         mesh.chip = id
     }
@@ -37,7 +38,7 @@ FocusScope {
         id: mesh
         objectName: "ex11Model"
         // A third of the way in, chunks are on the wire wherever the cursor starts.
-        onViewChanged: root.time = (mesh.view.endS || 0) / 3
+        onViewChanged: root.time = (Object(mesh.view).endS || 0) / 3    // the map read untyped, as it changes
         onResultChanged: {
             const info = (mesh.result.axes || [])[mesh.axis] || ({})
             if (!root.learnerRan || info.wraps === undefined)
@@ -70,8 +71,8 @@ FocusScope {
                 chip: mesh.chip
                 shape: mesh.shape
                 maxAxes: mesh.maxAxes(mesh.chip)
-                plane: mesh.view.plane || 0
-                planes: mesh.view.planes || 1
+                plane: root.view.plane || 0
+                planes: root.view.planes || 1
                 onChipChosen: id => { root.learnerRan = true; Course.chip = id }
                 onShapeEdited: s => {
                     root.learnerRan = true
@@ -127,13 +128,13 @@ FocusScope {
                         wrapMode: Text.WordWrap
                         color: Theme.inkFaint
                         text: (mesh.shape.length === 1 ? "axis 0 runs left to right"
-                               : "rows are axis 0, columns axis 1" + (mesh.shape.length === 3 ? "; plane " + (mesh.view.plane || 0) + " of axis 2 (its links leave the page)" : ""))
+                               : "rows are axis 0, columns axis 1" + (mesh.shape.length === 3 ? "; plane " + (root.view.plane || 0) + " of axis 2 (its links leave the page)" : ""))
                               + " · each link drawn once per direction · a link's colour is the bytes it carried, brightest = busiest · dots = chunks in flight"
-                              + (mesh.view.repeatHops ? " (one line simulated, its chunks drawn on every " + (mesh.view.repeatHops === "rows" ? "row" : "column") + ")" : "")
+                              + (root.view.repeatHops ? " (one line simulated, its chunks drawn on every " + (root.view.repeatHops === "rows" ? "row" : "column") + ")" : "")
                     }
                     TimeScrub {
                         Layout.fillWidth: true
-                        end: mesh.view.endS || 0
+                        end: root.view.endS || 0
                         time: root.time
                         onMoved: t => root.time = t
                     }

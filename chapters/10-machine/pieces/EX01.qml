@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -67,8 +68,11 @@ Item {
         }
         Qt.callLater(resyncBounds)
     }
+    // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+    // qmllint disable type
     onChipChanged: Qt.callLater(resyncBounds)
     onDtypeChanged: Qt.callLater(resyncBounds)
+    // qmllint enable type
     Component.onCompleted: resyncBounds()
 
     // Chart drags scale the op's driving size from where the drag began.
@@ -84,14 +88,14 @@ Item {
             spacing: Theme.gapM
             Caption { text: "chip" }
             ChoiceRow {
-                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
                 current: root.chip
                 namePrefix: "ex01chip_"
                 onChosen: id => Course.chip = id
             }
             Caption { text: "dtype"; Layout.leftMargin: Theme.gap }
             ChoiceRow {
-                options: ["bf16", "int8", "fp8"].map(d => ({ id: d, label: d }))
+                options: Array.of("bf16", "int8", "fp8").map(d => ({ id: d, label: d }))
                 current: root.dtype
                 namePrefix: "ex01dtype_"
                 onChosen: id => root.dtype = id

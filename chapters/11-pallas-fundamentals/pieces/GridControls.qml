@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -42,32 +43,33 @@ ColumnLayout {
         Repeater {
             model: 3
             delegate: ColumnLayout {
+                id: axis
                 required property int index
                 spacing: Theme.px(4)
                 ScrubNumber {
                     id: axisScrub
-                    objectName: "ex09Grid" + index
-                    label: root.axisLabel(index)
+                    objectName: "ex09Grid" + axis.index
+                    label: root.axisLabel(axis.index)
                     labelWidth: labelRoom.width
                     labelColor: Theme.inkFaint
                     // Follows the model even after a drag has set the value by hand.
-                    Binding on value { value: root.model.gridUsed[index] || 1; restoreMode: Binding.RestoreNone }
+                    Binding on value { value: root.model.gridUsed[axis.index] || 1; restoreMode: Binding.RestoreNone }
                     defaultValue: 4
                     from: 1; to: 4096; minimumDigits: 3
-                    onValueEdited: v => root.setAxis(index, v)
+                    onValueEdited: v => root.setAxis(axis.index, v)
                 }
                 SnugButton {
-                    objectName: "ex09Semantics" + index
+                    objectName: "ex09Semantics" + axis.index
                     Layout.fillWidth: true
                     mono: true
-                    readonly property bool parallel: root.model.semantics[index] === "parallel"
+                    readonly property bool parallel: root.model.semantics[axis.index] === "parallel"
                     text: parallel ? "parallel" : "arbitrary"
                     fillColor: parallel ? Theme.inkHover : "transparent"
                     border.width: 1
                     border.color: parallel ? Theme.inkHover : Theme.cardBorder
                     hoverColor: Theme.cardHover
                     textColor: parallel ? Theme.inkText : Theme.inkMuted
-                    onClicked: root.toggle(index)
+                    onClicked: root.toggle(axis.index)
                 }
             }
         }
@@ -87,7 +89,7 @@ ColumnLayout {
         ChoiceRow {
             id: reduction
             namePrefix: "ex09Reduction_"
-            options: [0, 1, 2].map(a => ({ id: String(a), label: root.axisLabel(a) }))
+            options: Array.of(0, 1, 2).map(a => ({ id: String(a), label: root.axisLabel(a) }))
             current: String(root.model.reductionAxis)
             onChosen: id => { root.model.reductionAxis = Number(id); root.edited() }
         }

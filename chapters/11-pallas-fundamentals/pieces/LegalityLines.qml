@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -24,6 +25,7 @@ ColumnLayout {
     Repeater {
         model: root.operands.length
         delegate: ColumnLayout {
+            id: line
             required property int index
             readonly property var operand: root.operands[index] || ({name: "", block: "", array: "", reason: "", notes: []})
             Layout.fillWidth: true
@@ -32,34 +34,34 @@ ColumnLayout {
                 Layout.fillWidth: true
                 spacing: Theme.gap
                 MonoText {
-                    objectName: "ex09Legal_" + operand.name
+                    objectName: "ex09Legal_" + line.operand.name
                     Layout.preferredWidth: Theme.px(64)
                     Layout.alignment: Qt.AlignTop
-                    text: (operand.legal ? "legal" : "illegal")
-                    color: operand.legal ? Theme.inkText : Theme.failed
+                    text: (line.operand.legal ? "legal" : "illegal")
+                    color: line.operand.legal ? Theme.inkText : Theme.failed
                     font.weight: Font.DemiBold
                 }
                 MonoText {
                     Layout.alignment: Qt.AlignTop
                     Layout.preferredWidth: widest.advanceWidth
-                    text: operand.name + " " + operand.block + " of " + operand.array
+                    text: line.operand.name + " " + line.operand.block + " of " + line.operand.array
                     color: Theme.inkMuted
                 }
                 Text {
-                    objectName: "ex09Reason_" + operand.name
+                    objectName: "ex09Reason_" + line.operand.name
                     Layout.fillWidth: true
-                    text: operand.reason
+                    text: line.operand.reason
                     wrapMode: Text.Wrap
                     font.family: Theme.sans
                     font.pixelSize: Theme.smallSize
-                    color: operand.legal ? Theme.inkMuted : Theme.failed
+                    color: line.operand.legal ? Theme.inkMuted : Theme.failed
                 }
             }
             Text {
                 Layout.fillWidth: true
                 Layout.leftMargin: Theme.px(64) + Theme.gap
-                visible: operand.notes.length > 0
-                text: operand.notes.join("; ")
+                visible: line.operand.notes.length > 0
+                text: line.operand.notes.join("; ")
                 wrapMode: Text.Wrap
                 font.family: Theme.sans
                 font.pixelSize: Theme.tinySize

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -84,7 +85,7 @@ Item {
     readonly property int followedCount: Object.keys(followedLinks).length
 
     function findDot() {
-        const order = [activePane, 0, 1, 2].filter((p, i, all) => p >= 0 && all.indexOf(p) === i)
+        const order = Array.of(activePane, 0, 1, 2).filter((p, i, all) => p >= 0 && all.indexOf(p) === i)
         for (const p of order) {
             const pane = panes[p]
             if (!pane)
@@ -147,7 +148,8 @@ Item {
     }
     Connections {
         target: xray
-        function onParsed() { Qt.callLater(root.revealPending) }
+        // Qt.callLater is a method; qmllint 6.4 reads it as a property.
+        function onParsed() { Qt.callLater(root.revealPending) } // qmllint disable type
     }
     // Ctrl+F: the next line of any pane that holds `text` (case ignored),
     // from the op picked onwards, pane after pane, round to the start.

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls
 import TpuCourse.Ui
@@ -93,6 +94,7 @@ Rectangle {
         onActiveFocusChanged: if (activeFocus && pane.pickedLine === 0) pane.pickAt(pane.nextOp(0, 1))
 
         delegate: Rectangle {
+            id: row
             required property int index
             readonly property int line: index + 1
             readonly property bool lit: pane.litLines.indexOf(line) >= 0 || pane.foundLine === line
@@ -106,7 +108,7 @@ Rectangle {
                 width: pane.gutter - pane.charWidth
                 horizontalAlignment: Text.AlignRight
                 anchors.verticalCenter: parent.verticalCenter
-                text: line
+                text: row.line
                 color: parent.lit ? Theme.accent : Theme.inkFaint
                 font.pixelSize: Theme.tinySize
             }
@@ -115,7 +117,7 @@ Rectangle {
                 // its colours on the lit ground. A line of thousands of
                 // characters (a constant, a long tuple) stays plain: styling
                 // it costs a visible stall and shows nothing more.
-                readonly property string source: pane.lines[index] || ""
+                readonly property string source: pane.lines[row.index] || ""
                 readonly property bool coloured: source.length <= pane.colourLimit
                 x: pane.gutter
                 anchors.verticalCenter: parent.verticalCenter

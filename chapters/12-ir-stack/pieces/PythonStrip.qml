@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -27,6 +28,7 @@ Rectangle {
         Repeater {
             model: root.lines
             delegate: Rectangle {
+                id: pythonLine
                 required property int index
                 required property string modelData
                 readonly property bool lit: root.litLine === index + 1
@@ -36,18 +38,18 @@ Rectangle {
                 height: Math.max(root.lineHeight, source.implicitHeight + root.lineHeight - metrics.height)
                 color: lit ? Theme.accentSoft : "transparent"
                 Rectangle {  // the band this line's ops wear in every layer
-                    visible: root.banded.indexOf(index + 1) >= 0
+                    visible: root.banded.indexOf(pythonLine.index + 1) >= 0
                     x: number.width + metrics.advanceWidth("0") * 0.4
                     width: Theme.px(3)
                     height: parent.height
-                    color: Theme.bandColor(index + 1)
+                    color: Theme.bandColor(pythonLine.index + 1)
                 }
                 MonoText {
                     id: number
                     width: metrics.advanceWidth("000")
                     horizontalAlignment: Text.AlignRight
                     y: (root.lineHeight - metrics.height) / 2
-                    text: index + 1
+                    text: pythonLine.index + 1
                     color: parent.lit ? Theme.accent : Theme.inkFaint
                     font.pixelSize: Theme.tinySize
                 }
@@ -56,7 +58,7 @@ Rectangle {
                     x: number.width + metrics.advanceWidth("00")
                     y: number.y
                     width: parent.width - x
-                    text: modelData
+                    text: pythonLine.modelData
                     textFormat: Text.PlainText
                     wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                     color: parent.lit ? Theme.inkText : Theme.inkMuted

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -58,6 +59,7 @@ Rectangle {
         Repeater {
             model: root.rows
             Rectangle {
+                id: stateRow
                 required property int index
                 Layout.fillWidth: true
                 implicitHeight: cells.implicitHeight + Theme.gap / 2
@@ -67,32 +69,32 @@ Rectangle {
                     id: cells
                     anchors.verticalCenter: parent.verticalCenter
                     spacing: Theme.gap
-                    MonoText { Layout.preferredWidth: Theme.px(32); text: "r" + index; color: Theme.inkFaint }
+                    MonoText { Layout.preferredWidth: Theme.px(32); text: "r" + stateRow.index; color: Theme.inkFaint }
                     MonoText {
                         Layout.preferredWidth: root.numberWidth
-                        text: root.fmt(root.previous.m ? root.previous.m[index] : undefined)
+                        text: root.fmt(root.previous.m ? root.previous.m[stateRow.index] : undefined)
                         color: Theme.inkMuted
                     }
                     MonoText {
-                        objectName: "ex03State_m_" + index
+                        objectName: "ex03State_m_" + stateRow.index
                         Layout.preferredWidth: root.numberWidth
-                        text: root.fmt(root.carried.m[index])
-                        color: root.moved(index) ? Theme.accent : Theme.inkText
+                        text: root.fmt(root.carried.m[stateRow.index])
+                        color: root.moved(stateRow.index) ? Theme.accent : Theme.inkText
                     }
                     MonoText {
-                        objectName: "ex03State_alpha_" + index
+                        objectName: "ex03State_alpha_" + stateRow.index
                         Layout.preferredWidth: root.numberWidth + Theme.gapM
-                        text: root.step === 0 ? "" : root.fmt(root.carried.alpha[index])
-                        color: root.moved(index) ? Theme.accent : Theme.inkMuted
+                        text: root.step === 0 ? "" : root.fmt(root.carried.alpha[stateRow.index])
+                        color: root.moved(stateRow.index) ? Theme.accent : Theme.inkMuted
                     }
                     MonoText {
-                        objectName: "ex03State_l_" + index
+                        objectName: "ex03State_l_" + stateRow.index
                         Layout.preferredWidth: root.numberWidth
-                        text: root.fmt(root.carried.l[index])
+                        text: root.fmt(root.carried.l[stateRow.index])
                         color: Theme.inkText
                     }
                     MonoText {
-                        text: root.carried.acc[index].map(v => root.fmt(v)).join(" ")
+                        text: root.carried.acc[stateRow.index].map(v => root.fmt(v)).join(" ")
                         color: Theme.inkText
                     }
                 }

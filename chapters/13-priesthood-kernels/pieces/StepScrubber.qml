@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -50,23 +51,24 @@ Item {
     Repeater {
         model: root.stops
         Item {
+            id: tick
             required property int index
             readonly property real cx: track.x + (root.stops > 1 ? track.width * index / (root.stops - 1) : 0)
             Rectangle {
                 x: parent.cx - width / 2
                 y: track.y + track.height / 2 - height / 2
-                width: index === root.value ? Theme.px(16) : Theme.px(10)
+                width: tick.index === root.value ? Theme.px(16) : Theme.px(10)
                 height: width
                 radius: width / 2
-                color: index <= root.value ? Theme.accent : Theme.card
-                border.color: index <= root.value ? Theme.accent : Theme.inkFaint
+                color: tick.index <= root.value ? Theme.accent : Theme.card
+                border.color: tick.index <= root.value ? Theme.accent : Theme.inkFaint
                 border.width: 1
             }
             MonoText {
                 x: Math.max(0, Math.min(root.width - width, parent.cx - width / 2))
                 y: track.y + Theme.gapM
-                text: root.labels[index] || ""
-                color: index === root.value ? Theme.accent : Theme.inkMuted
+                text: root.labels[tick.index] || ""
+                color: tick.index === root.value ? Theme.accent : Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }
         }

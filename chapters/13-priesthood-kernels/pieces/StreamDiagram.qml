@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -86,12 +87,13 @@ Rectangle {
             Repeater {
                 model: [0, 1]
                 Row {
+                    id: bufferRow
                     required property int modelData
                     readonly property var held: root.bufferBlock(modelData)
                     readonly property string buf: modelData === 0 ? "A" : "B"
                     spacing: Theme.gap / 2
-                    MemoryBlock { label: "k" + buf + " " + (held.j >= 0 ? "K" + root.sub(held.j) : "·"); phase: held.phase }
-                    MemoryBlock { label: "v" + buf + " " + (held.j >= 0 ? "V" + root.sub(held.j) : "·"); phase: held.phase }
+                    MemoryBlock { label: "k" + bufferRow.buf + " " + (bufferRow.held.j >= 0 ? "K" + root.sub(bufferRow.held.j) : "·"); phase: bufferRow.held.phase }
+                    MemoryBlock { label: "v" + bufferRow.buf + " " + (bufferRow.held.j >= 0 ? "V" + root.sub(bufferRow.held.j) : "·"); phase: bufferRow.held.phase }
                     Item { width: Theme.gap; height: 1 }
                 }
             }

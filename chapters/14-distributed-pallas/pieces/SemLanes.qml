@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 
@@ -180,11 +181,12 @@ Item {
                     ["local copy", Theme.seriesColor(1)], ["remote copy", Theme.seriesColor(0)], ["signal", Theme.accent], ["lands", Theme.verified],
                     ["race", Theme.failed]]
             Row {
+                id: entry
                 required property var modelData
                 height: Theme.px(20)
                 spacing: Theme.px(4)
-                Rectangle { width: Theme.px(10); height: width; color: modelData[1]; anchors.verticalCenter: parent.verticalCenter }
-                MonoText { text: modelData[0]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
+                Rectangle { width: Theme.px(10); height: width; color: entry.modelData[1]; anchors.verticalCenter: parent.verticalCenter }
+                MonoText { text: entry.modelData[0]; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
             }
         }
     }
