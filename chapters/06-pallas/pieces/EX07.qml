@@ -38,15 +38,15 @@ FocusScope {
 
     // A kernel by its id, as chapter text names it (`::: piece EX07 preset=attention`).
     function applyPresetNamed(name) {
-        if (!budgetModel.kernels.some(k => k.id === name)) return false
+        if (!Array.from(budgetModel.kernels).some(k => k.id === name)) return false
         root.learnerEdited = false
         root.limitEdited = false
         budgetModel.applyPreset(name)
         return true
     }
     function blocksArePreset() {
-        const preset = (budgetModel.kernelInfo.blocks || []).map(b => b.value)
-        return JSON.stringify(preset) === JSON.stringify(budgetModel.blocks.map(Number))
+        const preset = (Object(budgetModel.kernelInfo).blocks || []).map(b => b.value)    // a map from C++, read untyped
+        return JSON.stringify(preset) === JSON.stringify(Array.from(budgetModel.blocks).map(Number))
     }
     function judgeGoals() {
         const b = root.budget
@@ -65,8 +65,9 @@ FocusScope {
     Connections {
         target: budgetModel
         // Once the change has settled: root.budget is read again by then,
-        // and a burst of changes is judged once.
-        function onBudgetChanged() { Qt.callLater(root.judgeGoals) }
+        // and a burst of changes is judged once. (Qt.callLater is a
+        // method; qmllint 6.4 reads it as a property.)
+        function onBudgetChanged() { Qt.callLater(root.judgeGoals) } // qmllint disable type
     }
 
     ScrollPage {
@@ -108,7 +109,7 @@ FocusScope {
                 BlockSuggestion {
                     Layout.fillWidth: true
                     suggestion: budgetModel.suggestion
-                    current: budgetModel.blocks.map(Number)
+                    current: Array.from(budgetModel.blocks).map(Number)
                     onTaken: { root.learnerEdited = false; budgetModel.applySuggestion() }
                 }
             }

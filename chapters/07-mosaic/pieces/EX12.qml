@@ -42,7 +42,7 @@ FocusScope {
 
     // Opens one of chapter 7's worked cases by id; false for an id it does not know.
     function applyPresetNamed(name) {
-        const known = lensModel.presets.some(p => p.id === name)
+        const known = Array.from(lensModel.presets).some(p => p.id === name)
         if (!known)
             return false
         root.learnerEdited = false
@@ -53,7 +53,7 @@ FocusScope {
     // The learner's own change of a tiled dimension: across a tile boundary
     // the tile count changes, and the waste jumps with it.
     function dimensionEdited(index, value) {
-        const shape = lensModel.shape.slice()
+        const shape = Array.from(lensModel.shape)
         const before = Number(shape[index])
         shape[index] = value
         root.learnerEdited = true

@@ -41,7 +41,7 @@ GridLayout {
     ChoiceRow {
         Layout.fillWidth: true
         namePrefix: "ex12Chip_"
-        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
         current: root.model.chip
         onChosen: id => root.chipChosen(id)
     }

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -28,7 +29,7 @@ GridLayout {
     Caption { text: "chip" }
     ChoiceRow {
         Layout.fillWidth: true
-        options: Sim.chips.map(c => ({ id: c.id, label: c.id + " · " + root.model.arrayOf(c.id) }))
+        options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id + " · " + root.model.arrayOf(c.id) }))
         current: root.model.chip
         namePrefix: "ex06Chip_"
         onChosen: id => { root.chipChosen(id); root.edited("chip") }
@@ -51,10 +52,11 @@ GridLayout {
             // Fixed, so a delegate is never rebuilt under its own edit.
             model: [{ name: "m", label: "M rows" }, { name: "k", label: "K" }, { name: "n", label: "N" }]
             delegate: ScrubNumber {
+                id: sizeScrub
                 required property var modelData
                 objectName: "ex06Size_" + modelData.name
                 label: modelData.label
-                Binding on value { value: root.model[modelData.name]; restoreMode: Binding.RestoreNone }
+                Binding on value { value: root.model[sizeScrub.modelData.name]; restoreMode: Binding.RestoreNone }
                 defaultValue: 128
                 // 0 is reachable (and typed negatives clamp to it), so the
                 // piece can say in place why a size must be positive.

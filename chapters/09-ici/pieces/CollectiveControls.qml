@@ -23,7 +23,7 @@ ColumnLayout {
         Caption { text: "collective" }
         ChoiceRow {
             namePrefix: "ex11Kind_"
-            options: ["all-gather", "reduce-scatter", "all-reduce", "all-to-all", "permute"].map(k => ({ id: k, label: k }))
+            options: Array.of("all-gather", "reduce-scatter", "all-reduce", "all-to-all", "permute").map(k => ({ id: k, label: k }))
             current: root.kind
             onChosen: id => root.kindChosen(id)
         }

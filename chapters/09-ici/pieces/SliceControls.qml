@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -29,7 +30,7 @@ ColumnLayout {
         Caption { text: "chip" }
         ChoiceRow {
             namePrefix: "ex11Chip_"
-            options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+            options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
             current: root.chip
             onChosen: id => root.chipChosen(id)
         }
@@ -39,7 +40,7 @@ ColumnLayout {
         Caption { text: "slice" }
         ChoiceRow {
             namePrefix: "ex11Rank_"
-            options: [1, 2, 3].filter(k => k <= root.maxAxes).map(k => ({ id: String(k), label: k + "D" }))
+            options: Array.of(1, 2, 3).filter(k => k <= root.maxAxes).map(k => ({ id: String(k), label: k + "D" }))
             current: String(root.shape.length)
             onChosen: id => root.shapeEdited(root.withRank(Number(id)))
         }

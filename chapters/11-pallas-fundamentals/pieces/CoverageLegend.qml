@@ -10,16 +10,17 @@ Flow {
                 {label: "race on a parallel axis", fill: Theme.failed, edge: "transparent"},
                 {label: "revisited: partial sum lost", fill: Theme.seriesColor(0), edge: Theme.failed}]
         delegate: Row {
+            id: swatch
             required property var modelData
             spacing: Theme.px(6)
             Rectangle {
                 anchors.verticalCenter: parent.verticalCenter
                 width: Theme.px(12); height: width
-                color: modelData.fill
-                border.color: modelData.edge
+                color: swatch.modelData.fill
+                border.color: swatch.modelData.edge
             }
             Text {
-                text: modelData.label
+                text: swatch.modelData.label
                 font.family: Theme.sans
                 font.pixelSize: Theme.tinySize
                 color: Theme.inkMuted

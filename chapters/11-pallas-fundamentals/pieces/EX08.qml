@@ -65,7 +65,7 @@ FocusScope {
     }
     // Goals for what the learner's own change brought on show.
     function judge() {
-        const r = sim.run
+        const r = Object(sim.run)   // a map from C++, read untyped
         if (r.problem !== undefined || r.steps === undefined)
             return
         if (r.stepBubbleShare >= 0.25)
@@ -112,7 +112,7 @@ FocusScope {
                 objectName: "ex08Problem"
                 Layout.fillWidth: true
                 visible: text !== ""
-                text: sim.run.problem ? sim.run.problem + "." : ""
+                text: root.run.problem ? root.run.problem + "." : ""
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.bodySize
                 color: Theme.failed
@@ -120,13 +120,13 @@ FocusScope {
             PipelineLanes {
                 id: lanes
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 model: sim
                 onPointed: detail => root.pointed(detail)
             }
             TwoColumns {
                 Layout.fillWidth: true
-                visible: !sim.run.problem
+                visible: !root.run.problem
                 firstShare: 0.6
                 minimumColumnWidth: Theme.px(400)
                 PipelineFigures {

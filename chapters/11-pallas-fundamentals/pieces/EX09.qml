@@ -45,7 +45,7 @@ FocusScope {
                 mastery.reach("break")
         }
         function onVerificationChanged() {
-            if (sandbox.verification.passed && sandbox.sound)
+            if (Object(sandbox.verification).passed && sandbox.sound)    // a map from C++, read untyped
                 mastery.reach("verify")
         }
     }

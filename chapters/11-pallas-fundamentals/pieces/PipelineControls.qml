@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -34,11 +35,12 @@ GridLayout {
     ]
 
     component Size: ScrubNumber {
+        id: size
         required property string name
         required property string what
         objectName: "ex08Size_" + name
         label: name === "m" || name === "k" || name === "n" ? name.toUpperCase() : name
-        Binding on value { value: root.model[name]; restoreMode: Binding.RestoreNone }
+        Binding on value { value: root.model[size.name]; restoreMode: Binding.RestoreNone }
         // 0 is reachable (typed negatives clamp to it), so the piece can say in place why a size must be positive.
         from: 0; to: 16384; logarithmic: true; powersOnly: true; fineStep: 1; minimumDigits: 5
         onValueEdited: v => { root.model[name] = v; root.edited(what) }
@@ -47,7 +49,7 @@ GridLayout {
     Caption { text: "chip" }
     ChoiceRow {
         Layout.fillWidth: true
-        options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+        options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
         current: root.model.chip
         namePrefix: "ex08Chip_"
         onChosen: id => { root.chipChosen(id); root.edited("chip") }

@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -30,8 +31,9 @@ ColumnLayout {
         target: root.model
         // After the timeline has opened the new run whole.
         function onRunChanged() {
+            // Qt.callLater is a method; qmllint 6.4 reads it as a property.
             if (root.viewMode === "first" || root.viewMode === "last")
-                Qt.callLater(root.reapplyView)
+                Qt.callLater(root.reapplyView) // qmllint disable type
             else
                 root.viewMode = "whole"
         }
@@ -101,6 +103,7 @@ ColumnLayout {
             Repeater {
                 model: root.coreCount * 3
                 Item {
+                    id: laneLabel
                     required property int index
                     width: Theme.px(96)
                     height: root.laneHeight + (index % 3 === 2 ? Theme.gap : 0)
@@ -108,8 +111,8 @@ ColumnLayout {
                         height: root.laneHeight
                         verticalAlignment: Text.AlignVCenter
                         font.pixelSize: Theme.tinySize
-                        text: (index % 3 === 0 ? "DMA in" : index % 3 === 1 ? "MXU" : "DMA out")
-                              + (root.coreCount > 1 && index % 3 === 1 ? " · core " + Math.floor(index / 3) : "")
+                        text: (laneLabel.index % 3 === 0 ? "DMA in" : laneLabel.index % 3 === 1 ? "MXU" : "DMA out")
+                              + (root.coreCount > 1 && laneLabel.index % 3 === 1 ? " · core " + Math.floor(laneLabel.index / 3) : "")
                     }
                 }
             }

@@ -109,7 +109,7 @@ Rectangle {
             ChoiceRow {
                 id: chips
                 Layout.alignment: Qt.AlignTop
-                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
                 current: root.chip
                 namePrefix: "ex05chip_"
                 onChosen: id => root.chipChosen(id)

@@ -40,7 +40,7 @@ Rectangle {
             Item { Layout.fillWidth: true }
             ChoiceRow {
                 namePrefix: "ex03Chip_"
-                options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
                 current: root.chip
                 onChosen: id => Course.chip = id
             }

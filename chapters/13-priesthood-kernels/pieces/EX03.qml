@@ -102,7 +102,7 @@ FocusScope {
                     Layout.fillWidth: true
                     stops: root.blocks + 1
                     value: root.step
-                    labels: ["start"].concat(Array.from({ length: root.blocks }, (_, j) => "K" + root.sub(j) + " V" + root.sub(j)))
+                    labels: ["start", ...Array.from({ length: root.blocks }, (_, j) => "K" + root.sub(j) + " V" + root.sub(j))]
                     onMoved: v => { player.stop(); root.step = v }
                 }
             }

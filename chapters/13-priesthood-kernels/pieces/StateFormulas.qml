@@ -27,13 +27,14 @@ Rectangle {
                 { name: "O  ", rule: "acc / l, once, after the last block" }
             ]
             RowLayout {
+                id: formula
                 required property var modelData
                 Layout.fillWidth: true
                 spacing: Theme.gap
-                MonoText { text: modelData.name + " :"; color: Theme.accent; font.pixelSize: Theme.smallSize }
+                MonoText { text: formula.modelData.name + " :"; color: Theme.accent; font.pixelSize: Theme.smallSize }
                 MonoText {
                     Layout.fillWidth: true
-                    text: modelData.rule
+                    text: formula.modelData.rule
                     color: Theme.inkText
                     font.pixelSize: Theme.smallSize
                     elide: Text.ElideRight

@@ -36,6 +36,7 @@ FocusScope {
         // deadlock is the chapter's mastery item for this piece; opening a
         // shipped broken one does not count.
         onRunChanged: {
+            const run = Object(model.run)   // a map from C++, read untyped
             root.eventIndex = run.status === "ok" ? 0 : Math.max(0, (run.events || []).length - 1)
             if (run.status === "deadlock" && edits.length > 0 && !root.credited)
                 root.credited = mastery.setDone(true)
@@ -80,7 +81,7 @@ FocusScope {
                 ChoiceRow {
                     Layout.alignment: Qt.AlignTop
                     namePrefix: "ex10Chip_"
-                    options: Sim.chips.map(c => ({ id: c.id, label: c.id }))
+                    options: Array.from(Sim.chips).map(c => ({ id: c.id, label: c.id }))
                     current: root.chip
                     onChosen: id => Course.chip = id
                 }
@@ -188,7 +189,7 @@ FocusScope {
                     Text {
                         Layout.fillWidth: true
                         visible: text.length > 0
-                        text: root.editError || model.edits.join("\n")
+                        text: root.editError || Array.from(model.edits).join("\n")
                         color: root.editError ? Theme.failed : Theme.inkMuted
                         font.family: Theme.sans
                         font.pixelSize: Theme.smallSize
