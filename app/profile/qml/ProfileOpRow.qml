@@ -7,6 +7,7 @@ Rectangle {
     id: root
     property bool header: false
     property var columns: []
+    // Null for a moment as a list drops the row: its bindings may run once more.
     property var row: ({})
     property bool selected: false
     property string sortKey: ""
@@ -20,6 +21,8 @@ Rectangle {
     function cellWidth(c) { return (width - nameWidth - Theme.gap * columns.length) * c.share / shareSum }
     function cellText(i) {
         const r = root.row
+        if (!r)
+            return ""
         switch (i) {
         case 0: return r.kind
         case 1: return r.program
@@ -37,7 +40,7 @@ Rectangle {
     function cellColor(i) {
         if (root.header) return root.columns[i].key !== "" && root.columns[i].key === root.sortKey ? Theme.accent : Theme.inkMuted
         if (i === 3 || i === 4) return Theme.measured
-        if (i === 8) return root.row.predictedKnown ? Theme.predicted : Theme.inkFaint
+        if (i === 8) return root.row && root.row.predictedKnown ? Theme.predicted : Theme.inkFaint
         if (i === 9) return Theme.inkText
         return Theme.inkMuted
     }
@@ -51,7 +54,7 @@ Rectangle {
         MonoText {
             width: root.nameWidth - Theme.gap / 2
             anchors.verticalCenter: parent.verticalCenter
-            text: root.header ? "op" : root.row.name || ""
+            text: root.header ? "op" : (root.row && root.row.name) || ""
             color: root.header ? (root.sortKey === "name" ? Theme.accent : Theme.inkMuted) : Theme.inkText
             font.pixelSize: Theme.tinySize
             elide: Text.ElideMiddle

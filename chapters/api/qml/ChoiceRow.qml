@@ -43,10 +43,12 @@ Item {
             onItemRemoved: root.made -= 1
             delegate: SnugButton {
                 required property int index
+                // Past the end for a moment when the options shrink: the
+                // button's bindings run once more before it goes.
                 readonly property var modelData: root.options[index] || ({})
                 readonly property bool on: root.current === modelData.id
                 objectName: root.namePrefix + modelData.id
-                text: modelData.label
+                text: modelData.label || ""
                 mono: true
                 fillColor: on ? Theme.accent : Theme.inkHover
                 hoverColor: on ? Theme.accentHover : Theme.cardHover
