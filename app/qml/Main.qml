@@ -256,6 +256,19 @@ Window {
         active: false
         source: "ShortcutsCard.qml"
     }
+    // Ctrl+F on a chapter: find in its text, made on first use.
+    Loader {
+        id: findLoader
+        active: false
+        anchors.top: parent.top
+        anchors.right: parent.right
+        anchors.topMargin: Theme.gapL
+        anchors.rightMargin: Theme.gapXL
+        z: 5
+        source: "FindInPage.qml"
+        onLoaded: item.page = Qt.binding(() => window.page === "chapter" ? chapterLoader.item : null)
+    }
+    function openFind() { made(findLoader).open() }
     function openPalette() { made(paletteLoader).open() }
     function openShortcuts() { made(shortcutsLoader).open() }
     function closePalette() { if (paletteLoader.item) Object(paletteLoader.item).close() }
@@ -293,6 +306,13 @@ Window {
                                        && (window.activeFocusItem.objectName === "markNoteEditor"
                                            || Object(window.activeFocusItem).keepsEscape === true)
     Shortcut { sequences: ["Ctrl+E"]; onActivated: window.openReport() }
+    // A piece in the text may have a Ctrl+F of its own (EX·05): the page's wins there.
+    Shortcut {
+        sequences: ["Ctrl+F"]
+        enabled: window.page === "chapter" && !window.keysInPopup
+        onActivated: window.openFind()
+        onActivatedAmbiguously: window.openFind()
+    }
     Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
     // The reading text's size, kept between sessions.
     Binding { target: Theme; property: "readerScale"; value: ReaderSize.scale }

@@ -31,6 +31,7 @@ Popup {
             ["Ctrl+=  /  Ctrl+-", "the chapters' text larger or smaller (kept); Ctrl+0 as it was"],
             ["Ctrl+Shift+D", "the light or the dark theme (kept)"]] },
         { title: "In a chapter's text", keys: [
+            ["Ctrl+F", "find words in the chapter; Enter for the next block, Shift+Enter the one before"],
             ["← →", "from one live number of the paragraph to the next, its card open"],
             ["↑ ↓  on an input", "step the underlined number; the paragraph follows"],
             ["☆  ✎  left of a paragraph", "bookmark it, or write a note under it (kept with your progress)"],

@@ -1,0 +1,119 @@
+import QtQuick
+import TpuCourse.Ui
+
+// Ctrl+F on a chapter: find words in its text as it stands (live numbers
+// for the chosen chip included). The words are marked wherever they stand,
+// as a search's are; Enter brings the next block holding them all to the
+// top of the view, Shift+Enter the one before, from wherever the reader
+// is. Escape closes it and takes the marks away.
+Rectangle {
+    id: root
+    objectName: "findInPage"
+    // The chapter page: its built blocks (blockItems), its view (contentY,
+    // contentItem, maximumY) and the words it marks (mark).
+    property var page: null
+    property var hits: []      // indices of the blocks holding every word, in order
+    property int at: -1        // which of them the view was last brought to
+
+    visible: false
+    width: Theme.px(420)
+    height: row.height + 2 * Theme.gap
+    radius: Theme.radius
+    color: Theme.card
+    border.color: Theme.cardBorder
+
+    function open() {
+        if (!page)
+            return
+        visible = true
+        field.forceActiveFocus()
+        field.selectAll()
+    }
+    function close() {
+        visible = false
+        hits = []
+        at = -1
+        if (page) {
+            page.mark = ""
+            page.forceActiveFocus()
+        }
+    }
+    onPageChanged: if (!page) close()
+
+    // A block's words as shown, tags and the few entities the filler writes taken out.
+    function textOf(block) {
+        if (!block)
+            return ""
+        return [block.title || "", (block.html || []).join(" "), block.code || "", (block.details || []).join(" ")].join(" ")
+            .replace(/<[^>]*>/g, " ").replace(/&nbsp;/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+            .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase()
+    }
+    function find() {
+        const words = field.text.toLowerCase().split(/\s+/).filter(w => w.length > 0)
+        page.mark = field.text
+        const found = []
+        const items = page.blockItems
+        for (let i = 0; words.length > 0 && i < items.length; ++i) {
+            const item = items[i]
+            if (!item || item.kind === "piece")
+                continue
+            const text = textOf(item.block)
+            if (words.every(w => text.indexOf(w) >= 0))
+                found.push(i)
+        }
+        hits = found
+    }
+    function topOf(i) { return page.blockItems[i].mapToItem(page.contentItem, 0, 0).y - Theme.gapL }
+    // The next hit below the top of the view (step 1) or above it (step -1),
+    // round to the first or last at the end of the page.
+    function go(step) {
+        find()
+        if (hits.length === 0) {
+            at = -1
+            return
+        }
+        const now = page.contentY
+        let next = -1
+        if (step > 0) {
+            next = hits.findIndex(i => topOf(i) > now + 1)
+            if (next < 0) next = 0
+        } else {
+            for (let k = hits.length - 1; k >= 0 && next < 0; --k)
+                if (topOf(hits[k]) < now - 1) next = k
+            if (next < 0) next = hits.length - 1
+        }
+        at = next
+        page.contentY = Math.max(0, Math.min(page.maximumY, topOf(hits[next])))
+    }
+
+    Row {
+        id: row
+        x: Theme.gap
+        y: Theme.gap
+        spacing: Theme.gap
+        ThemedField {
+            id: field
+            objectName: "findInPageField"
+            // Escape is this field's: it closes the find, not the page.
+            readonly property bool keepsEscape: true
+            width: root.width - 2 * Theme.gap - row.spacing - count.width
+            placeholderText: "find in this chapter"
+            onTextEdited: { root.at = -1; root.find() }
+            Keys.onReturnPressed: event => root.go(event.modifiers & Qt.ShiftModifier ? -1 : 1)
+            Keys.onEnterPressed: event => root.go(event.modifiers & Qt.ShiftModifier ? -1 : 1)
+            Keys.onEscapePressed: root.close()
+        }
+        MonoText {
+            id: count
+            objectName: "findInPageCount"
+            anchors.verticalCenter: parent.verticalCenter
+            width: Theme.px(136)
+            horizontalAlignment: Text.AlignRight
+            font.pixelSize: Theme.smallSize
+            color: field.text !== "" && root.hits.length === 0 ? Theme.failed : Theme.inkMuted
+            text: field.text === "" ? "Enter: next"
+                : root.hits.length === 0 ? "not here"
+                : (root.at >= 0 ? (root.at + 1) + " of " : "") + root.hits.length + (root.hits.length === 1 ? " block" : " blocks")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// Ctrl+F on a chapter: the words are marked in the text, Enter brings the
+// blocks that hold them into view one after another, and Escape closes the
+// find without leaving the chapter.
+#include <catch2/catch.hpp>
+
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <QQuickItem>
+#include <QTest>
+
+TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[reading][find]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.find("chapterPage");
+    REQUIRE(page);
+    REQUIRE(page->property("contentY").toDouble() == 0);
+
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    QObject *find = shell.find("findInPage");
+    REQUIRE(find);
+    REQUIRE(find->property("visible").toBool());
+    QObject *field = shell.find("findInPageField");
+    REQUIRE(field);
+    CHECK(field->property("activeFocus").toBool());
+
+    shell.typeText(QStringLiteral("ridge point"));
+    // Every word is marked where it stands, as a search's words are.
+    CHECK(page->property("mark").toString() == QStringLiteral("ridge point"));
+    const int blocks = find->property("hits").toList().size();
+    CHECK(blocks >= 3);  // chapter 1 names the ridge point in several paragraphs
+
+    // Enter: the first block below the top, then the next, each to the top of the view.
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    const double first = page->property("contentY").toDouble();
+    CHECK(first > 0);
+    CHECK(find->property("at").toInt() == 0);
+    CHECK(shell.find("findInPageCount")->property("text").toString()
+          == QStringLiteral("1 of %1 blocks").arg(blocks));
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    CHECK(page->property("contentY").toDouble() > first);
+    CHECK(find->property("at").toInt() == 1);
+    // Shift+Enter goes back to the one before.
+    QTest::keyClick(shell.window(), Qt::Key_Return, Qt::ShiftModifier);
+    CHECK(page->property("contentY").toDouble() == Approx(first));
+
+    // Words in no block say so.
+    shell.typeText(QStringLiteral("zzqx"));
+    CHECK(find->property("hits").toList().isEmpty());
+    CHECK(shell.find("findInPageCount")->property("text").toString() == QStringLiteral("not here"));
+
+    // Escape closes the find, takes the marks away and stays on the chapter.
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    CHECK_FALSE(find->property("visible").toBool());
+    CHECK(page->property("mark").toString().isEmpty());
+    CHECK(page->property("visible").toBool());
+    CHECK(ShellFixture::isShown(page));
+}
