@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <QTextBoundaryFinder>
+
 #include <chapters/chapterdocument.h>
 #include <chapters/codecolours.h>
 #include <chapters/exhibit.h>
@@ -232,7 +234,7 @@ TEST_CASE("inline code does not break at its spaces", "[reader]")
 {
     const course::ChapterDocument doc = course::parseChapter(QStringLiteral("Call `pl.cdiv(1000, 256)` once.\n"));
     const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
-    CHECK(filled.html[0].contains(QStringLiteral("pl.cdiv(1000,&nbsp;256)")));
+    CHECK(filled.html[0].contains(QStringLiteral("pl.&#8288;cdiv(1000,&nbsp;256)")));
     CHECK(plain(filled.html[0]) == QStringLiteral("Call pl.cdiv(1000, 256) once."));
 }
 
@@ -242,13 +244,42 @@ TEST_CASE("inline code is drawn as typed: no ligature joins its operators", "[re
         course::parseChapter(QStringLiteral("Read `'bhqd,bhkd->bhqk'`, `a != b`, `x <= y` and `p && q`.\n"));
     const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
     const QString html = filled.html[0];
-    // A zero-width non-joiner between each pair of operator characters.
-    CHECK(html.contains(QStringLiteral("bhkd-&#8204;&gt;bhqk")));
-    CHECK(html.contains(QStringLiteral("a&nbsp;!&#8204;=&nbsp;b")));
-    CHECK(html.contains(QStringLiteral("x&nbsp;&lt;&#8204;=&nbsp;y")));
-    CHECK(html.contains(QStringLiteral("p&nbsp;&amp;&#8204;&amp;&nbsp;q")));
+    // A zero-width non-joiner between each pair of operator characters (and
+    // a word joiner after each operator).
+    CHECK(html.contains(QStringLiteral("bhkd-&#8288;&#8204;&gt;&#8288;bhqk")));
+    CHECK(html.contains(QStringLiteral("a&nbsp;!&#8288;&#8204;=&#8288;&nbsp;b")));
+    CHECK(html.contains(QStringLiteral("x&nbsp;&lt;&#8288;&#8204;=&#8288;&nbsp;y")));
+    CHECK(html.contains(QStringLiteral("p&nbsp;&amp;&#8288;&#8204;&amp;&#8288;&nbsp;q")));
     // What a reader sees, the joiners aside, is the code as written.
-    CHECK(plain(html).remove(QChar(0x200C)) == QStringLiteral("Read 'bhqd,bhkd->bhqk', a != b, x <= y and p && q."));
+    CHECK(plain(html).remove(QChar(0x200C)).remove(QChar(0x2060))
+          == QStringLiteral("Read 'bhqd,bhkd->bhqk', a != b, x <= y and p && q."));
+}
+
+TEST_CASE("a line never breaks inside inline code, at its operators either", "[reader]")
+{
+    const course::ChapterDocument doc =
+        course::parseChapter(QStringLiteral("The ratio `peak FLOP/s / bandwidth` and `x-y` and `a.b/c` close it.\n"));
+    const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
+    // The text as laid out: its no-break spaces and word joiners kept.
+    QTextDocument laidOut;
+    laidOut.setHtml(filled.html[0]);
+    const QString text = laidOut.toRawText();
+    // Where Qt's line breaking (UAX #14) may end a line: never inside the code.
+    QTextBoundaryFinder lines(QTextBoundaryFinder::Line, text);
+    // Each span from the space before it to the space after it.
+    for (const auto &[first, last] : {std::pair{QStringLiteral(" peak"), QStringLiteral("bandwidth ")},
+                                      std::pair{QStringLiteral(" x"), QStringLiteral("y ")},
+                                      std::pair{QStringLiteral(" a."), QStringLiteral("c ")}}) {
+        const qsizetype from = text.indexOf(first) + 1;
+        const qsizetype to = text.indexOf(last, from) + last.size() - 1;
+        REQUIRE(from > 0);
+        REQUIRE(to > from);
+        INFO(text.mid(from, to - from).toStdString());
+        for (qsizetype i = from + 1; i < to; ++i) {
+            lines.setPosition(i);
+            CHECK_FALSE(lines.isAtBoundary());
+        }
+    }
 }
 
 TEST_CASE("code is coloured by language, comments and strings shadowing what they contain", "[reader]")

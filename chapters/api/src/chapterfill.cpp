@@ -24,6 +24,14 @@ QString asTyped(const QString &codeHtml)
     if (codeHtml.contains(QLatin1Char('<')))
         return codeHtml;  // a live number's markup inside: left as it is
     static const QRegularExpression op(QStringLiteral("&lt;|&gt;|&amp;|[=!\\-+*/|:.~^%?]"));
+    // A zero-width non-joiner between two operator characters keeps the
+    // font from drawing them as one glyph; in a short expression, a word
+    // joiner after each keeps the line from breaking after it ("FLOP/s"
+    // stays whole). A long one may still break at its operators, or it
+    // would run past a narrow column (a table's cell).
+    constexpr qsizetype kWholeUpTo = 24;  // characters, about a third of a line
+    static const QRegularExpression entity(QStringLiteral("&[#a-zA-Z0-9]+;"));
+    const bool whole = QString(codeHtml).replace(entity, QStringLiteral("_")).size() <= kWholeUpTo;
     QString out;
     qsizetype last = 0, previousEnd = -1;
     for (auto it = op.globalMatch(codeHtml); it.hasNext();) {
@@ -32,6 +40,8 @@ QString asTyped(const QString &codeHtml)
         if (m.capturedStart() == previousEnd)
             out += QStringLiteral("&#8204;");
         out += m.captured();
+        if (whole && m.capturedEnd() < codeHtml.size())
+            out += QStringLiteral("&#8288;");
         last = previousEnd = m.capturedEnd();
     }
     out += codeHtml.mid(last);
