@@ -120,9 +120,10 @@ Rectangle {
             topPadding: Theme.gap / 2
             spacing: 2
             MonoText { text: "CARRIED STATE"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
-            MonoText { text: "m   : max(m, rowmax S" + root.j + ")"; color: Theme.inkText; font.pixelSize: Theme.tinySize }
+            MonoText { text: "m   : max(m₋, rowmax S" + root.j + ")"; color: Theme.inkText; font.pixelSize: Theme.tinySize }
             MonoText { text: "l   : l·e^(m₋−m) + rowsum e^(S" + root.j + "−m)"; color: Theme.inkText; font.pixelSize: Theme.tinySize }
             MonoText { text: "acc : acc·e^(m₋−m) + e^(S" + root.j + "−m)·V" + root.j; color: Theme.inkText; font.pixelSize: Theme.tinySize }
+            MonoText { text: "m₋  : the row's max before this block"; color: Theme.inkMuted; font.pixelSize: Theme.tinySize }
             MonoText {
                 text: root.step === 0 ? "MXU · idle: m = −∞, l = 0, acc = 0"
                                       : "MXU · S" + root.j + " = Q·K" + root.j + "ᵀ, then acc"
