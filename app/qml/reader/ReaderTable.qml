@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 
@@ -111,61 +112,15 @@ Column {
                         Loader {
                             id: content
                             y: root.pad * 0.6
-                            sourceComponent: cell.numberCell ? halves : whole
-                        }
-                        Component {
-                            id: whole
-                            ReaderText {
-                                x: root.pad
-                                width: cell.width - 2 * root.pad
-                                pixelSize: Theme.bodySize
-                                lineHeight: 1.3
-                                text: root.cells[cell.at] || ""
-                                details: root.details
-                                owner: root.owner
-                                card: root.card
-                                font.weight: rowItem.header ? Font.DemiBold : Font.Normal
-                                horizontalAlignment: root.numeric[cell.index] ? Text.AlignRight : Text.AlignLeft
-                                onImplicitWidthChanged: root.note("n", cell.at, implicitWidth)
-                                Component.onCompleted: root.note("n", cell.at, implicitWidth)
+                            // A number's cell is drawn in two halves that meet at the
+                            // column's decimal point; any other cell whole.
+                            readonly property string file: cell.numberCell ? "TableCellHalves.qml" : "TableCellWhole.qml"
+                            function place() {
+                                setSource(file, { "table": root, "cell": cell, "at": cell.at, "column": cell.index,
+                                                  "header": rowItem.header })
                             }
-                        }
-                        Component {
-                            id: halves
-                            Item {
-                                width: cell.width
-                                height: Math.max(left.height, right.height)
-                                // The number's halves meet at the column's decimal point, right-aligned in the cell.
-                                ReaderText {
-                                    id: left
-                                    x: cell.width - root.pad - (root.rightWidths[cell.index] || 0) - width
-                                    width: root.leftWidths[cell.index] || implicitWidth
-                                    pixelSize: Theme.bodySize
-                                    lineHeight: 1.3
-                                    wrapMode: Text.NoWrap
-                                    horizontalAlignment: Text.AlignRight
-                                    text: root.leftParts[cell.at] || ""
-                                    details: root.details
-                                    owner: root.owner
-                                    card: root.card
-                                    onImplicitWidthChanged: root.note("l", cell.at, implicitWidth)
-                                    Component.onCompleted: root.note("l", cell.at, implicitWidth)
-                                }
-                                ReaderText {
-                                    id: right
-                                    x: left.x + left.width
-                                    width: root.rightWidths[cell.index] || implicitWidth
-                                    pixelSize: Theme.bodySize
-                                    lineHeight: 1.3
-                                    wrapMode: Text.NoWrap
-                                    text: root.rightParts[cell.at] || ""
-                                    details: root.details
-                                    owner: root.owner
-                                    card: root.card
-                                    onImplicitWidthChanged: root.note("r", cell.at, implicitWidth)
-                                    Component.onCompleted: root.note("r", cell.at, implicitWidth)
-                                }
-                            }
+                            onFileChanged: place()
+                            Component.onCompleted: place()
                         }
                     }
                 }
