@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Shell   // its C++ items (GapHatch) come with the module, not with the folder
@@ -27,7 +28,7 @@ Rectangle {
     Loader {
         anchors.fill: parent
         active: root.isGap
-        sourceComponent: GapHatch { lineColor: Theme.gapHatch }
+        source: "GapHatchBand.qml"  // by file: this file's components are bound to it
     }
 
     MouseArea {

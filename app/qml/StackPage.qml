@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
@@ -91,11 +92,22 @@ ScrollPage {
                 }
                 onHeightChanged: letInNext()
                 onYChanged: letInNext()
-                sourceComponent: LayerBand {
-                    width: column.width
-                    chapter: layerSlot.modelData
-                    stages: root.stagesAt(layerSlot.modelData.layer)
-                    onOpenPlace: place => root.openPlace(place)
+                // By file, its values set as it is made and bound from here: a
+                // component of this file could not be loaded once the file's
+                // components are bound to it (Qt 6.4).
+                Component.onCompleted: setSource("LayerBand.qml", { "width": column.width, "chapter": modelData,
+                                                                    "stages": root.stagesAt(modelData.layer) })
+                Binding { target: layerSlot.item; property: "width"; value: column.width; when: layerSlot.status === Loader.Ready }
+                Binding { target: layerSlot.item; property: "chapter"; value: layerSlot.modelData; when: layerSlot.status === Loader.Ready }
+                Binding {
+                    target: layerSlot.item
+                    property: "stages"
+                    value: root.stagesAt(layerSlot.modelData.layer)
+                    when: layerSlot.status === Loader.Ready
+                }
+                Connections {
+                    target: layerSlot.item
+                    function onOpenPlace(place) { root.openPlace(place) }
                 }
             }
         }
