@@ -301,7 +301,8 @@ Window {
     Shortcut { sequences: ["Ctrl+K"]; context: Qt.ApplicationShortcut; onActivated: window.openPalette() }
     // Escape in a note being written is the note's (it puts the note back),
     // and so is it in a field that says it keeps Escape (a search with text in it clears it).
-    Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup && !window.keysInNote; onActivated: window.goBack() }
+    // StandardKey is Qt Quick's own enumeration: qmllint 6.4 does not resolve it here or below.
+    Shortcut { sequences: ["Escape", StandardKey.Back]; enabled: !window.keysInPopup && !window.keysInNote; onActivated: window.goBack() } // qmllint disable unqualified
     readonly property bool keysInNote: window.activeFocusItem !== null
                                        && (window.activeFocusItem.objectName === "markNoteEditor"
                                            || Object(window.activeFocusItem).keepsEscape === true)
@@ -316,8 +317,8 @@ Window {
     Shortcut { sequences: ["Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: Qt.quit() }
     // The reading text's size, kept between sessions.
     Binding { target: Theme; property: "readerScale"; value: ReaderSize.scale }
-    Shortcut { sequences: [StandardKey.ZoomIn, "Ctrl+="]; onActivated: ReaderSize.grow() }
-    Shortcut { sequences: [StandardKey.ZoomOut]; onActivated: ReaderSize.shrink() }
+    Shortcut { sequences: [StandardKey.ZoomIn, "Ctrl+="]; onActivated: ReaderSize.grow() } // qmllint disable unqualified
+    Shortcut { sequences: [StandardKey.ZoomOut]; onActivated: ReaderSize.shrink() } // qmllint disable unqualified
     Shortcut { sequences: ["Ctrl+0"]; onActivated: ReaderSize.reset() }
     // The theme, light or dark, kept between sessions.
     Binding { target: Theme; property: "dark"; value: ReaderTheme.dark }

@@ -16,7 +16,9 @@ Popup {
     background: Rectangle { color: Theme.card; radius: Theme.radius; border.color: Theme.cardBorder }
     onOpened: area.forceActiveFocus()
 
-    contentItem: ColumnLayout {
+    // Made with the dialog, not deferred to Qt Quick Controls: its text area
+    // is named (text aliases it), and a style never replaces it.
+    contentItem: ColumnLayout { // qmllint disable deferred-property-id
         spacing: Theme.gap
         Text {
             text: "Paste a jaxpr, a StableHLO module or an HLO dump (Ctrl+Enter reads it). It fills the pane of its layer; paste the same program's other layers to link them."

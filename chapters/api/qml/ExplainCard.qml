@@ -72,7 +72,9 @@ ToolTip {
         border.width: 1
     }
 
-    contentItem: Column {
+    // Made with the card, not deferred to Qt Quick Controls: the ids its texts
+    // measure by need it, and a style never replaces it.
+    contentItem: Column { // qmllint disable deferred-property-id
         spacing: Theme.gap / 2
         Text {
             id: headingText
