@@ -6,7 +6,10 @@
 #include <QMap>
 #include <QString>
 
-namespace course { struct ChapterInfo; struct MasteryItem; }
+namespace course {
+struct ChapterInfo;
+struct MasteryItem;
+} // namespace course
 
 // How far a learner is in one chapter, from its metadata and the mastery
 // items the store holds as done. One rule for the stack, the chapter page
@@ -16,7 +19,7 @@ struct ChapterProgress
     int itemsDone = 0;
     int itemsTotal = 0;
     double partialItems = 0; // the share reached of items not done yet, goal by goal
-    QString gateState; // stages only: locked, attempted or passed
+    QString gateState;       // stages only: locked, attempted or passed
     bool done = false;
 
     double fraction() const { return itemsTotal > 0 ? (itemsDone + partialItems) / itemsTotal : 0.0; }

@@ -46,19 +46,33 @@ Options:
 )";
 
 // Flags that take a value, and the ones that don't.
-const QStringList valueFlags{"--db", "--screenshot", "--layout-report", "--first-frame", "--open", "--size", "--export-report",
-                             "--page-size", "--learner", "--import-run", "--import-profile", "--chapters",
-                             "--export-progress", "--theme"};
+const QStringList valueFlags{"--db",
+                             "--screenshot",
+                             "--layout-report",
+                             "--first-frame",
+                             "--open",
+                             "--size",
+                             "--export-report",
+                             "--page-size",
+                             "--learner",
+                             "--import-run",
+                             "--import-profile",
+                             "--chapters",
+                             "--export-progress",
+                             "--theme"};
 const QStringList switchFlags{"--help", "-h", "--version"};
 
 } // namespace
 
-QString commandLineHelp() { return QString::fromUtf8(helpText); }
+QString commandLineHelp()
+{
+    return QString::fromUtf8(helpText);
+}
 
 bool isKnownPlaceSyntax(const QString &place)
 {
-    static const QStringList named{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report",
-                                   "about", "labs"};
+    static const QStringList named{"stack",   "workshop", "bench",  "chips", "validation",
+                                   "profile", "palette",  "report", "about", "labs"};
     static const QRegularExpression chapter(QStringLiteral("^ch(0[1-9]|1[0-5])(#[a-z0-9-]+)?$"));
     // A piece id's shape only: which pieces exist is the catalog's to say, so
     // a new piece needs no change here; the window refuses an id it lacks.
@@ -109,19 +123,26 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             o.chapterDir = value;
         } else if (flag == QLatin1String("--screenshot")) {
             if (!value.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-                return {std::nullopt, QStringLiteral("--screenshot writes a PNG: \"%1\" does not end in .png.").arg(value)};
+                return {std::nullopt,
+                        QStringLiteral("--screenshot writes a PNG: \"%1\" does not end in .png.").arg(value)};
             o.screenshotPath = value;
         } else if (flag == QLatin1String("--layout-report")) {
             if (!value.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-                return {std::nullopt, QStringLiteral("--layout-report writes JSON: \"%1\" does not end in .json.").arg(value)};
+                return {std::nullopt,
+                        QStringLiteral("--layout-report writes JSON: \"%1\" does not end in .json.").arg(value)};
             o.layoutReportPath = value;
         } else if (flag == QLatin1String("--first-frame")) {
             if (!value.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-                return {std::nullopt, QStringLiteral("--first-frame writes a PNG: \"%1\" does not end in .png.").arg(value)};
+                return {std::nullopt,
+                        QStringLiteral("--first-frame writes a PNG: \"%1\" does not end in .png.").arg(value)};
             o.firstFramePath = value;
         } else if (flag == QLatin1String("--open")) {
             if (!isKnownPlaceSyntax(value))
-                return {std::nullopt, QStringLiteral("--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, chips, validation, profile, labs, palette, report, about, or a piece id such as EX01).").arg(value)};
+                return {std::nullopt,
+                        QStringLiteral(
+                            "--open: \"%1\" is not a place (stack, ch01..ch15 or ch11#a-heading, workshop, bench, "
+                            "chips, validation, profile, labs, palette, report, about, or a piece id such as EX01).")
+                            .arg(value)};
             o.openPlace = value;
             sawOpen = true;
         } else if (flag == QLatin1String("--size")) {
@@ -130,7 +151,9 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
             const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
             const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
             if (w < 320 || h < 240 || w > 8192 || h > 16384)
-                return {std::nullopt, QStringLiteral("--size: \"%1\" is not WIDTHxHEIGHT between 320x240 and 8192x16384.").arg(value)};
+                return {
+                    std::nullopt,
+                    QStringLiteral("--size: \"%1\" is not WIDTHxHEIGHT between 320x240 and 8192x16384.").arg(value)};
             o.size = QSize(w, h);
             sawSize = true;
         } else if (flag == QLatin1String("--import-run")) {
@@ -140,11 +163,12 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         } else if (flag == QLatin1String("--export-report")) {
             const QString suffix = QFileInfo(value).suffix().toLower();
             if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("json"))
-                return {std::nullopt, QStringLiteral("--export-report: \"%1\" must end in .pdf, .html or .json.").arg(value)};
+                return {std::nullopt,
+                        QStringLiteral("--export-report: \"%1\" must end in .pdf, .html or .json.").arg(value)};
             o.reportPath = value;
         } else if (flag == QLatin1String("--page-size")) {
-            if (value.compare(QLatin1String("a4"), Qt::CaseInsensitive) != 0
-                && value.compare(QLatin1String("letter"), Qt::CaseInsensitive) != 0)
+            if (value.compare(QLatin1String("a4"), Qt::CaseInsensitive) != 0 &&
+                value.compare(QLatin1String("letter"), Qt::CaseInsensitive) != 0)
                 return {std::nullopt, QStringLiteral("--page-size: \"%1\" is not a4 or letter.").arg(value)};
             o.paper = value.toLower();
         } else if (flag == QLatin1String("--learner")) {
@@ -160,17 +184,24 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
     if ((!o.paper.isEmpty() || !o.learner.isEmpty()) && o.reportPath.isEmpty())
         return {std::nullopt, QStringLiteral("--page-size and --learner go with --export-report.")};
     if (!o.theme.isEmpty() && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())
-        return {std::nullopt, QStringLiteral("--theme goes with --screenshot, --layout-report or --first-frame; in the window, Ctrl+Shift+D switches it.")};
+        return {std::nullopt, QStringLiteral("--theme goes with --screenshot, --layout-report or --first-frame; in the "
+                                             "window, Ctrl+Shift+D switches it.")};
     if (sawOpen && !o.firstFramePath.isEmpty())
-        return {std::nullopt, QStringLiteral("--first-frame always shows the stack, the page the window opens on: drop --open.")};
-    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() && o.firstFramePath.isEmpty())
-        return {std::nullopt, QStringLiteral("--open and --size go with --screenshot or --layout-report (--size also with --first-frame).")};
-    const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) + int(!o.reportPath.isEmpty())
-                        + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty()) + int(!o.progressCopyPath.isEmpty());
+        return {std::nullopt,
+                QStringLiteral("--first-frame always shows the stack, the page the window opens on: drop --open.")};
+    if ((sawOpen || sawSize) && o.screenshotPath.isEmpty() && o.layoutReportPath.isEmpty() &&
+        o.firstFramePath.isEmpty())
+        return {std::nullopt,
+                QStringLiteral(
+                    "--open and --size go with --screenshot or --layout-report (--size also with --first-frame).")};
+    const int actions = int(!o.screenshotPath.isEmpty()) + int(!o.layoutReportPath.isEmpty()) +
+                        int(!o.reportPath.isEmpty()) + int(!o.importPath.isEmpty()) + int(!o.firstFramePath.isEmpty()) +
+                        int(!o.progressCopyPath.isEmpty());
     if (actions > 1)
-        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report, --export-progress and --import-run cannot be used together.")};
-    if (!o.profilePath.isEmpty() && (!o.reportPath.isEmpty() || !o.importPath.isEmpty() || !o.firstFramePath.isEmpty()
-                                     || !o.progressCopyPath.isEmpty()))
+        return {std::nullopt, QStringLiteral("--screenshot, --layout-report, --first-frame, --export-report, "
+                                             "--export-progress and --import-run cannot be used together.")};
+    if (!o.profilePath.isEmpty() && (!o.reportPath.isEmpty() || !o.importPath.isEmpty() ||
+                                     !o.firstFramePath.isEmpty() || !o.progressCopyPath.isEmpty()))
         return {std::nullopt, QStringLiteral("--import-profile goes alone, or with --screenshot or --layout-report.")};
     // A profile rendered opens on its page unless another is asked for.
     if (!o.profilePath.isEmpty() && !sawOpen)

@@ -12,20 +12,20 @@ struct AppOptions
 {
     bool help = false;
     bool version = false;
-    QString dbPath;         // empty: the user's data folder
-    QString screenshotPath; // non-empty: render offscreen, save, exit
+    QString dbPath;           // empty: the user's data folder
+    QString screenshotPath;   // non-empty: render offscreen, save, exit
     QString layoutReportPath; // non-empty: render offscreen, write the layout report, exit
-    QString firstFramePath; // non-empty: save the window's first frame, as first shown, and exit
+    QString firstFramePath;   // non-empty: save the window's first frame, as first shown, and exit
     QString openPlace = QStringLiteral("stack");
     QSize size{1440, 900};
-    QString theme;          // with a render: "light" or "dark" for this run only; empty: the kept one
-    QString reportPath;     // non-empty: export the progress report and exit
-    QString paper;          // with --export-report: "a4" or "letter"; empty: by locale
-    QString learner;        // with --export-report: the name on the report; empty: the remembered one
-    QString importPath;     // non-empty: import a run record and exit
+    QString theme;            // with a render: "light" or "dark" for this run only; empty: the kept one
+    QString reportPath;       // non-empty: export the progress report and exit
+    QString paper;            // with --export-report: "a4" or "letter"; empty: by locale
+    QString learner;          // with --export-report: the name on the report; empty: the remembered one
+    QString importPath;       // non-empty: import a run record and exit
     QString progressCopyPath; // non-empty: write a copy of the progress file and exit
-    QString profilePath;    // non-empty: read a profile (and, alone, store it and exit)
-    QString chapterDir;     // empty: ./chapters beside the executable
+    QString profilePath;      // non-empty: read a profile (and, alone, store it and exit)
+    QString chapterDir;       // empty: ./chapters beside the executable
 };
 
 struct ParsedCommandLine

@@ -1,10 +1,10 @@
 #include "course.h"
+#include "chapterprogress.h"
 #include "drills/drills.h"
+#include "labruns/labruns.h"
+#include "palette/palettemodel.h"
 #include "reader/reader.h"
 #include "report/reportexport.h"
-#include "labruns/labruns.h"
-#include "chapterprogress.h"
-#include "palette/palettemodel.h"
 #include "report/reportsettings.h"
 #include "report/reportwriter.h"
 
@@ -19,15 +19,15 @@
 
 #include <QColor>
 
-#include <algorithm>
-#include <optional>
+#include <QtQml/qqml.h>
 #include <QDir>
 #include <QFileInfo>
-#include <QLocale>
-#include <QJSEngine>
-#include <QtQml/qqml.h>
 #include <QHash>
+#include <QJSEngine>
+#include <QLocale>
 #include <QStandardPaths>
+#include <algorithm>
+#include <optional>
 
 using course::ChapterInfo;
 
@@ -35,16 +35,21 @@ namespace {
 
 QVariantMap pieceFacts(const course::WorkshopPiece &p)
 {
-    return {{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind}, {"name", p.name},
-            {"does", p.does}, {"chapter", p.chapter}, {"hasPage", p.hasPage}};
+    return {{"id", p.id},     {"displayId", p.displayId()}, {"kind", p.kind},      {"name", p.name},
+            {"does", p.does}, {"chapter", p.chapter},       {"hasPage", p.hasPage}};
 }
 
 } // namespace
 
 Course::Course(course::ChapterCatalog &catalog, progress::Store &store, QObject *parent)
-    : QObject(parent), m_catalog(catalog), m_store(store), m_palette(new PaletteModel(this)),
-      m_drills(new Drills(catalog, store, this)), m_reader(new Reader(catalog, this)),
-      m_reportExport(new ReportExport(catalog, store, this)), m_labRuns(new LabRuns(store, this))
+    : QObject(parent),
+      m_catalog(catalog),
+      m_store(store),
+      m_palette(new PaletteModel(this)),
+      m_drills(new Drills(catalog, store, this)),
+      m_reader(new Reader(catalog, this)),
+      m_reportExport(new ReportExport(catalog, store, this)),
+      m_labRuns(new LabRuns(store, this))
 {
     connect(m_labRuns, &LabRuns::progressMade, this, &Course::noteProgress);
     connect(m_labRuns, &LabRuns::problem, this, &Course::reportProblem);
@@ -90,9 +95,15 @@ void Course::countFirstScreen() const
     m_drills->dueToday();
 }
 
-void Course::exposeToQml() { exposedCourse = this; }
+void Course::exposeToQml()
+{
+    exposedCourse = this;
+}
 
-int Course::chapterCount() const { return static_cast<int>(m_catalog.chapters().size()); }
+int Course::chapterCount() const
+{
+    return static_cast<int>(m_catalog.chapters().size());
+}
 
 int Course::gateCount() const
 {
@@ -128,9 +139,7 @@ int Course::chaptersDone() const
 
 bool Course::started() const
 {
-    return storeGuarded([&]() -> bool {
-        return !m_store.masteryItemsDone().empty() || gatesPassed() > 0;
-    });
+    return storeGuarded([&]() -> bool { return !m_store.masteryItemsDone().empty() || gatesPassed() > 0; });
 }
 
 int Course::nextChapter() const
@@ -165,18 +174,10 @@ QVariantMap Course::chapterSummary(const ChapterInfo &info, const std::set<std::
 {
     const ChapterProgress p = chapterProgress(info, done, gates, goals);
     QVariantMap m{
-        {"number", info.number},
-        {"slug", info.slug},
-        {"title", info.title},
-        {"summary", info.summary},
-        {"layer", info.layer},
-        {"layerName", info.layerName},
-        {"layerLine", info.layerLine},
-        {"isStage", info.isStage()},
-        {"itemsDone", p.itemsDone},
-        {"itemsTotal", p.itemsTotal},
-        {"progress", p.fraction()},
-        {"done", p.done},
+        {"number", info.number},       {"slug", info.slug},         {"title", info.title},
+        {"summary", info.summary},     {"layer", info.layer},       {"layerName", info.layerName},
+        {"layerLine", info.layerLine}, {"isStage", info.isStage()}, {"itemsDone", p.itemsDone},
+        {"itemsTotal", p.itemsTotal},  {"progress", p.fraction()},  {"done", p.done},
     };
     if (info.stage) {
         m.insert("stageNumber", info.stage->number);
@@ -254,14 +255,20 @@ QVariantMap Course::chapterPage(int number)
         QVariantMap page = chapterSummary(*info, done, m_labRuns->gateStates(), m_store.masteryGoalsReached(number));
         QVariantList items;
         for (const auto &item : info->mastery)
-            items.append(QVariantMap{{"id", item.id}, {"text", item.text}, {"piece", item.piece},
+            items.append(QVariantMap{{"id", item.id},
+                                     {"text", item.text},
+                                     {"piece", item.piece},
                                      {"done", done.count(item.id.toStdString()) > 0},
                                      {"goals", goalsOf(number, item.id)}});
         page.insert("mastery", items);
         QVariantList pieces;
         for (const auto &p : info->pieces)
-            pieces.append(QVariantMap{{"id", p.id}, {"displayId", p.displayId()}, {"kind", p.kind},
-                                      {"name", p.name}, {"does", p.does}, {"hasPage", p.hasPage}});
+            pieces.append(QVariantMap{{"id", p.id},
+                                      {"displayId", p.displayId()},
+                                      {"kind", p.kind},
+                                      {"name", p.name},
+                                      {"does", p.does},
+                                      {"hasPage", p.hasPage}});
         page.insert("pieces", pieces);
 
         const int before = static_cast<int>(m_catalog.problems().size());
@@ -274,7 +281,8 @@ QVariantMap Course::chapterPage(int number)
         } else {
             page.insert("intro", QString());
             page.insert("loaded", false);
-            page.insert("loadError", m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
+            page.insert("loadError",
+                        m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
         }
         try {
             const auto states = m_store.chapterStates();
@@ -315,8 +323,10 @@ void Course::loadChip()
             return;
         }
         m_chip = kDefaultChip;
-        reportProblem(QStringLiteral("The chip \"%1\" kept in the progress file is not one the simulator knows; the numbers are for %2.")
-                          .arg(stored, kDefaultChip));
+        reportProblem(
+            QStringLiteral(
+                "The chip \"%1\" kept in the progress file is not one the simulator knows; the numbers are for %2.")
+                .arg(stored, kDefaultChip));
     } catch (const std::exception &e) {
         m_chip = kDefaultChip;
         reportProblem(QString::fromUtf8(e.what()));
@@ -347,7 +357,8 @@ QVariantList Course::goalsOf(int chapter, const QString &itemId) const
         for (const auto &item : info->mastery)
             if (item.id == itemId)
                 for (const auto &goal : item.goals)
-                    out.append(QVariantMap{{"id", goal.id}, {"text", goal.text},
+                    out.append(QVariantMap{{"id", goal.id},
+                                           {"text", goal.text},
                                            {"reached", reached.count(goalKey(itemId, goal.id)) > 0}});
         return out;
     });
@@ -359,10 +370,12 @@ bool Course::reachGoal(int chapter, const QString &itemId, const QString &goalId
     const course::MasteryItem *item = nullptr;
     if (info)
         for (const auto &m : info->mastery)
-            if (m.id == itemId && std::any_of(m.goals.cbegin(), m.goals.cend(), [&](const auto &g) { return g.id == goalId; }))
+            if (m.id == itemId &&
+                std::any_of(m.goals.cbegin(), m.goals.cend(), [&](const auto &g) { return g.id == goalId; }))
                 item = &m;
     if (!item) {
-        reportProblem(QStringLiteral("Chapter %1 has no goal \"%2\" in its item \"%3\".").arg(chapter).arg(goalId, itemId));
+        reportProblem(
+            QStringLiteral("Chapter %1 has no goal \"%2\" in its item \"%3\".").arg(chapter).arg(goalId, itemId));
         return false;
     }
     try {

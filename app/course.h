@@ -1,21 +1,21 @@
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
 #include <QJSEngine>
 #include <QObject>
-#include <QtQml/qqmlregistration.h>
 #include <QStringList>
 #include <QUrl>
 #include <QVariantList>
 
 #include <optional>
-#include <utility>
-#include <vector>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include <progress/runs.h>
 #include "labs/labcatalog.h"
 #include "labs/profiledops.h"
-#include <progress/runs.h>
 #include "palette/palettemodel.h"
 
 #include <QDate>
@@ -27,8 +27,13 @@ class Reader;
 class ReportExport;
 class LabRuns;
 class QQmlEngine;
-namespace course { class ChapterCatalog; struct ChapterInfo; }
-namespace progress { class Store; }
+namespace course {
+class ChapterCatalog;
+struct ChapterInfo;
+} // namespace course
+namespace progress {
+class Store;
+}
 // The course as the shell's QML sees it: the chapters and pieces from the
 // plugins' metadata, the learner's progress from the store, and the actions
 // that change it. Every list here is small (15 chapters, 35 pieces), so QML
@@ -133,7 +138,7 @@ signals:
     void problemsChanged();
 
 private:
-    friend class Mastery;  // reports a piece with no mastery item
+    friend class Mastery; // reports a piece with no mastery item
     QVariantMap chapterSummary(const course::ChapterInfo &info, const std::set<std::string> &done,
                                const QMap<QString, QString> &gates, const std::set<std::string> &goals) const;
     void reportProblem(const QString &message);

@@ -9,13 +9,19 @@ using course::ChapterInfo;
 
 namespace {
 
-QString two(int n) { return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0')); }
+QString two(int n)
+{
+    return QStringLiteral("%1").arg(n, 2, 10, QLatin1Char('0'));
+}
 
 const char *kindPlural(const QString &kind)
 {
-    if (kind == QLatin1String("instrument")) return "instruments";
-    if (kind == QLatin1String("drill")) return "drills";
-    if (kind == QLatin1String("exhibit")) return "museum exhibits";
+    if (kind == QLatin1String("instrument"))
+        return "instruments";
+    if (kind == QLatin1String("drill"))
+        return "drills";
+    if (kind == QLatin1String("exhibit"))
+        return "museum exhibits";
     return "labs";
 }
 
@@ -26,7 +32,8 @@ struct Page
 };
 constexpr Page kPages[] = {
     {"workshop", "The workshop", "instruments, drills, exhibits and labs", "pieces"},
-    {"bench", "The bench", "roofline-predicted floors per chip; hardware rows replace them", "roofline floors matmul elementwise"},
+    {"bench", "The bench", "roofline-predicted floors per chip; hardware rows replace them",
+     "roofline floors matmul elementwise"},
     {"chips", "The chips", "v4, v5e, v5p, v6e and v7 side by side, every figure with its source", "hardware table tpu"},
     {"validation", "How wrong the models are",
      "published timings of real TPUs against the simulator's predictions, row by row",
@@ -35,8 +42,10 @@ constexpr Page kPages[] = {
      "profile xprof trace xplane measured device time ops"},
     {"labs", "The labs", "every lab end to end: a TPU VM, the run, its record brought back and imported",
      "labs tpu vm gcloud run record import measured"},
-    {"about", "About tpu-course", "version, commit, the validation table, licences", "version licence license build credits"},
-    {"report", "Export the progress report", "PDF, HTML or JSON: chapters, stages, gates and every attempt", "pdf html json export"},
+    {"about", "About tpu-course", "version, commit, the validation table, licences",
+     "version licence license build credits"},
+    {"report", "Export the progress report", "PDF, HTML or JSON: chapters, stages, gates and every attempt",
+     "pdf html json export"},
     {"stack", "The stack", "the top of the descent", "home top start"},
     {"theme", "Light or dark theme", "switch the chapters between paper and a dark ground (Ctrl+Shift+D); kept",
      "theme dark light night mode colours"},
@@ -52,7 +61,9 @@ void Course::buildPalette()
         if (c.stage) {
             entries.append({id, QStringLiteral("stage"), c.title,
                             QStringLiteral("ch %1 · stage %2 · gate %3 · pinned at %4")
-                                .arg(two(c.number)).arg(c.stage->number).arg(c.stage->gate, c.layerName),
+                                .arg(two(c.number))
+                                .arg(c.stage->number)
+                                .arg(c.stage->gate, c.layerName),
                             QStringLiteral("stage %1 %2 chapter").arg(c.stage->number).arg(c.stage->gate)});
         } else {
             entries.append({id, QStringLiteral("chapter"), c.title,

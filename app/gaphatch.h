@@ -1,8 +1,8 @@
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
 #include <QColor>
 #include <QQuickPaintedItem>
-#include <QtQml/qqmlregistration.h>
 
 // Diagonal hatching over the stack's empty band between XLA and Pallas.
 // Painted when the scene graph first syncs the item, so the band is
@@ -12,7 +12,7 @@ class GapHatch : public QQuickPaintedItem
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QColor lineColor MEMBER m_line NOTIFY look)
-    Q_PROPERTY(int spacing MEMBER m_spacing NOTIFY look)   // between lines, along the edge
+    Q_PROPERTY(int spacing MEMBER m_spacing NOTIFY look) // between lines, along the edge
 
 public:
     explicit GapHatch(QQuickItem *parent = nullptr);

@@ -16,16 +16,13 @@ QString writePng(const QImage &image, const QString &path)
         return problem(file.errorString());
     QImageWriter writer(&file, "png");
     if (!writer.write(image))
-        return problem(writer.errorString());  // the half-written copy is discarded with `file`
+        return problem(writer.errorString()); // the half-written copy is discarded with `file`
     if (!file.commit())
         return problem(file.errorString());
     return {};
 }
 
-ImageFileWrite::ImageFileWrite(QString path)
-    : m_path(std::move(path))
-{
-}
+ImageFileWrite::ImageFileWrite(QString path) : m_path(std::move(path)) {}
 
 ImageFileWrite::~ImageFileWrite()
 {

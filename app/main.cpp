@@ -1,9 +1,9 @@
 #include "commandline.h"
+#include "course.h"
 #include "coursedata.h"
 #include "imagefilewrite.h"
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
-#include "course.h"
 #include "profilesession.h"
 #include "readersize.h"
 #include "readertheme.h"
@@ -14,14 +14,14 @@
 #include "shellload.h"
 #include "startuptrace.h"
 
+#include <QtQml/qqmldebug.h> // with QT_QML_DEBUG, lets the QML profiler attach
+#include <QtQml/qqmlextensionplugin.h>
 #include <QApplication>
 #include <QDir>
 #include <QIcon>
 #include <QQmlApplicationEngine>
 #include <QScopeGuard>
 #include <QStandardPaths>
-#include <QtQml/qqmldebug.h>  // with QT_QML_DEBUG, lets the QML profiler attach
-#include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdio>
 #include <optional>
@@ -83,10 +83,11 @@ int main(int argc, char *argv[])
         return 0;
     }
     // A profile alone is imported and the app exits; with a picture to make, it is shown.
-    const bool profileOnly = !opt.profilePath.isEmpty() && opt.screenshotPath.isEmpty() && opt.layoutReportPath.isEmpty();
-    const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.reportPath.isEmpty()
-                          || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() || !opt.progressCopyPath.isEmpty()
-                          || profileOnly;
+    const bool profileOnly =
+        !opt.profilePath.isEmpty() && opt.screenshotPath.isEmpty() && opt.layoutReportPath.isEmpty();
+    const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() ||
+                          !opt.reportPath.isEmpty() || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() ||
+                          !opt.progressCopyPath.isEmpty() || profileOnly;
     if (headless) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -106,10 +107,10 @@ int main(int argc, char *argv[])
     // thread, the store and the chapters on one of their own, while this
     // thread readies the fonts, answering the reading between steps
     // (answerReading).
-    const bool windowed = opt.importPath.isEmpty() && opt.reportPath.isEmpty() && opt.progressCopyPath.isEmpty() && !profileOnly;
+    const bool windowed =
+        opt.importPath.isEmpty() && opt.reportPath.isEmpty() && opt.progressCopyPath.isEmpty() && !profileOnly;
     CourseData data(opt.dbPath.isEmpty() ? defaultDatabasePath() : opt.dbPath,
-                    opt.chapterDir.isEmpty() ? chapterFolder() : opt.chapterDir,
-                    kCourseChapters);
+                    opt.chapterDir.isEmpty() ? chapterFolder() : opt.chapterDir, kCourseChapters);
     std::optional<QQmlApplicationEngine> engine;
     std::optional<ShellLoad> shell;
     if (windowed) {
@@ -135,8 +136,8 @@ int main(int argc, char *argv[])
         } catch (const progress::StoreError &e) {
             return fail(1, QString::fromUtf8(e.what()));
         }
-        std::printf("Wrote a copy of %s to %s (%lld bytes).\n", store.file().string().c_str(), qPrintable(opt.progressCopyPath),
-                    static_cast<long long>(QFileInfo(opt.progressCopyPath).size()));
+        std::printf("Wrote a copy of %s to %s (%lld bytes).\n", store.file().string().c_str(),
+                    qPrintable(opt.progressCopyPath), static_cast<long long>(QFileInfo(opt.progressCopyPath).size()));
         return 0;
     }
 
@@ -167,7 +168,8 @@ int main(int argc, char *argv[])
     if (!opt.profilePath.isEmpty()) {
         ProfileSession *profile = ProfileSession::instance();
         if (const QString problem = profile->openNow(opt.profilePath); !problem.isEmpty()) {
-            std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.profilePath), qPrintable(problem));
+            std::fprintf(stderr, "tpu-course: %s was not imported: %s\n", qPrintable(opt.profilePath),
+                         qPrintable(problem));
             return 2;
         }
         if (profileOnly) {
@@ -208,19 +210,18 @@ int main(int argc, char *argv[])
         startuptrace::mark("window closed");
     };
     const auto closeOnReturn = qScopeGuard(closeWindow);
-    if (headless)  // made at the asked size, not resized after
-        engine->setInitialProperties({{QStringLiteral("width"), opt.size.width()},
-                                      {QStringLiteral("height"), opt.size.height()}});
+    if (headless) // made at the asked size, not resized after
+        engine->setInitialProperties(
+            {{QStringLiteral("width"), opt.size.width()}, {QStringLiteral("height"), opt.size.height()}});
     if (!shell->finish())
         return fail(1, QStringLiteral("the window could not be loaded."));
     startuptrace::mark("window created");
 
     if (!opt.firstFramePath.isEmpty() || !opt.screenshotPath.isEmpty()) {
         ImageFileWrite picture(opt.firstFramePath.isEmpty() ? opt.screenshotPath : opt.firstFramePath);
-        const int shown = opt.firstFramePath.isEmpty()
-                              ? saveScreenshot(*engine, opt.openPlace, opt.size, picture)
-                              : saveFirstFrame(*engine, opt.size, picture);
-        closeWindow();  // while the picture is written
+        const int shown = opt.firstFramePath.isEmpty() ? saveScreenshot(*engine, opt.openPlace, opt.size, picture)
+                                                       : saveFirstFrame(*engine, opt.size, picture);
+        closeWindow(); // while the picture is written
         if (const QString problem = picture.wait(); !problem.isEmpty())
             return fail(1, problem);
         startuptrace::mark("picture written");

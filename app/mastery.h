@@ -5,9 +5,9 @@
 // so a piece moved to another chapter keeps working as it is:
 //     Mastery { id: mastery; piece: "EX01" }
 //     ... mastery.goals ... mastery.reach("up")
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QVariantList>
-#include <QtQml/qqmlregistration.h>
 
 class Course;
 

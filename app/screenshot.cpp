@@ -7,9 +7,9 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
+#include <QSaveFile>
 #include <QVariant>
 
 #include <cstdio>
@@ -57,7 +57,8 @@ namespace {
 // The shell's window; null, with one line printed, when there is none.
 QQuickWindow *shellWindow(QQmlApplicationEngine &engine)
 {
-    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    auto *window =
+        engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
     if (!window)
         std::fprintf(stderr, "tpu-course: the window could not be created, so there is nothing to save.\n");
     return window;
@@ -117,11 +118,14 @@ int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, ImageFileWrite &ou
     if (!window)
         return 1;
     // Connected before the event loop runs, so the frame caught is the first.
-    QObject::connect(window, &QQuickWindow::frameSwapped, window, [window, size, &out] {
-        startuptrace::mark("first frame swapped");
-        startuptrace::stamp("first-frame");
-        QCoreApplication::exit(grabInto(window, size, out));
-    }, Qt::SingleShotConnection);
+    QObject::connect(
+        window, &QQuickWindow::frameSwapped, window,
+        [window, size, &out] {
+            startuptrace::mark("first frame swapped");
+            startuptrace::stamp("first-frame");
+            QCoreApplication::exit(grabInto(window, size, out));
+        },
+        Qt::SingleShotConnection);
     window->resize(size);
     window->show();
     return QCoreApplication::exec();

@@ -5,15 +5,18 @@
 #include <QAccessible>
 #include <QCoreApplication>
 #include <QFont>
-#include <QTextLayout>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
 #include <QQuickWindow>
+#include <QTextLayout>
 #include <QUrl>
 
 namespace {
 
-QUrl mainUrl() { return QUrl(QStringLiteral("qrc:/qt/qml/TpuCourse/Shell/Main.qml")); }
+QUrl mainUrl()
+{
+    return QUrl(QStringLiteral("qrc:/qt/qml/TpuCourse/Shell/Main.qml"));
+}
 
 // Keeps the window's assistiveTechnology true while a screen reader or
 // other assistive technology is attached: pages then draw whole, so it can
@@ -27,10 +30,7 @@ public:
         QAccessible::installActivationObserver(this);
     }
     ~AssistiveWatch() override { QAccessible::removeActivationObserver(this); }
-    void accessibilityActiveChanged(bool active) override
-    {
-        m_window->setProperty("assistiveTechnology", active);
-    }
+    void accessibilityActiveChanged(bool active) override { m_window->setProperty("assistiveTechnology", active); }
 
 private:
     QQuickWindow *m_window;
@@ -103,11 +103,16 @@ QList<QFont> firstScreenFonts()
     // (a drill is due once its chapter is opened), so the mono buttons'
     // DemiBold is left to its first use, and so is the first layer's
     // title, which the honesty card's five kinds put below the fold.
-    const struct { const char *family; int pixelSize; QFont::Weight weight; bool mono; } faces[] = {
-        {"Inter", 14, QFont::Normal, false}, {"Inter", 14, QFont::DemiBold, false}, {"Inter", 16, QFont::Normal, false},
-        {"Inter", 16, QFont::DemiBold, false}, {"Inter", 56, QFont::DemiBold, false},
-        {"JetBrains Mono", 12, QFont::Normal, true}, {"JetBrains Mono", 14, QFont::Normal, true},
-        {"JetBrains Mono", 16, QFont::Normal, true}};
+    const struct
+    {
+        const char *family;
+        int pixelSize;
+        QFont::Weight weight;
+        bool mono;
+    } faces[] = {{"Inter", 14, QFont::Normal, false},         {"Inter", 14, QFont::DemiBold, false},
+                 {"Inter", 16, QFont::Normal, false},         {"Inter", 16, QFont::DemiBold, false},
+                 {"Inter", 56, QFont::DemiBold, false},       {"JetBrains Mono", 12, QFont::Normal, true},
+                 {"JetBrains Mono", 14, QFont::Normal, true}, {"JetBrains Mono", 16, QFont::Normal, true}};
     QList<QFont> fonts;
     for (const auto &face : faces) {
         QFont font(QString::fromLatin1(face.family));

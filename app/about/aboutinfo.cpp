@@ -7,7 +7,10 @@
 
 #include <map>
 
-QString AboutInfo::version() const { return QStringLiteral(TPU_COURSE_VERSION); }
+QString AboutInfo::version() const
+{
+    return QStringLiteral(TPU_COURSE_VERSION);
+}
 
 // Set at configure time from git, when the sources are a checkout.
 QString AboutInfo::commit() const
@@ -27,9 +30,15 @@ QString AboutInfo::compiler() const
 #endif
 }
 
-QString AboutInfo::qtBuilt() const { return QStringLiteral(QT_VERSION_STR); }
+QString AboutInfo::qtBuilt() const
+{
+    return QStringLiteral(QT_VERSION_STR);
+}
 
-QString AboutInfo::qtRunning() const { return QString::fromLatin1(qVersion()); }
+QString AboutInfo::qtRunning() const
+{
+    return QString::fromLatin1(qVersion());
+}
 
 QString AboutInfo::tablesChanged() const
 {
@@ -45,22 +54,27 @@ QVariantList AboutInfo::tableFamilies() const
     QVariantList out;
     for (const tpusim::Family f : tpusim::all_families())
         if (rows.count(f))
-            out.append(QVariantMap{{"family", QString::fromStdString(std::string(tpusim::family_title(f)))}, {"rows", rows[f]}});
+            out.append(QVariantMap{{"family", QString::fromStdString(std::string(tpusim::family_title(f)))},
+                                   {"rows", rows[f]}});
     return out;
 }
 
-int AboutInfo::tableRows() const { return static_cast<int>(tpusim::published_rows().size()); }
+int AboutInfo::tableRows() const
+{
+    return static_cast<int>(tpusim::published_rows().size());
+}
 
 QVariantList AboutInfo::licences() const
 {
     const auto entry = [](const char *what, const char *licence, const char *where) {
-        return QVariantMap{{"what", QString::fromUtf8(what)}, {"licence", QString::fromUtf8(licence)},
+        return QVariantMap{{"what", QString::fromUtf8(what)},
+                           {"licence", QString::fromUtf8(licence)},
                            {"where", QString::fromUtf8(where)}};
     };
     return {
         entry("tpu-course: the app, the simulator, the chapters and the labs", "Apache License 2.0", "LICENSE"),
-        entry("Real IR dumps in D1's questions (from jax-ml/jax, openxla/stablehlo and openxla/xla)", "Apache License 2.0",
-              "assets/drills/ir/SOURCES.tsv"),
+        entry("Real IR dumps in D1's questions (from jax-ml/jax, openxla/stablehlo and openxla/xla)",
+              "Apache License 2.0", "assets/drills/ir/SOURCES.tsv"),
         entry("The optimized HLO dump of exhibit M2 (from openxla/xla's tests)", "Apache License 2.0",
               "chapters/04-xla/exhibits/M2/SOURCE.md"),
         entry("Published TPU timings the simulator is validated on: figures with their sources, quoted",

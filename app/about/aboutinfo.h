@@ -1,9 +1,9 @@
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QString>
 #include <QVariantList>
-#include <QtQml/qqmlregistration.h>
 
 // What the About page says of this build: its version and commit, the Qt
 // it was built with and runs on, the simulator's validation table, and the

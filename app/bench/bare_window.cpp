@@ -28,16 +28,20 @@ int main(int argc, char *argv[])
             Rectangle { anchors.fill: parent; color: "#f6f2ea"
                 Text { anchors.centerIn: parent; text: "a bare window"; font.pixelSize: 32 } }
         })qml");
-    auto *window = engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
+    auto *window =
+        engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow *>(engine.rootObjects().constFirst());
     if (!window) {
         std::fprintf(stderr, "bare-window-yardstick: the window could not be created.\n");
         return 1;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
-    QObject::connect(window, &QQuickWindow::frameSwapped, &app, [window, out] {
-        startuptrace::stamp("first-frame");
-        window->grabWindow().save(out, "PNG");
-        QCoreApplication::exit(0);
-    }, Qt::SingleShotConnection);
+    QObject::connect(
+        window, &QQuickWindow::frameSwapped, &app,
+        [window, out] {
+            startuptrace::stamp("first-frame");
+            window->grabWindow().save(out, "PNG");
+            QCoreApplication::exit(0);
+        },
+        Qt::SingleShotConnection);
     return QGuiApplication::exec();
 }

@@ -1,11 +1,11 @@
 #include "benchshell.h"
 #include "shellload.h"
 
+#include <QtQml/qqmlextensionplugin.h>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
-#include <QtQml/qqmlextensionplugin.h>
 
 #include <algorithm>
 #include <cmath>
@@ -118,10 +118,15 @@ double hostStolenMs()
                                  &field[3], &field[4], &field[5], &field[6], &field[7]);
     std::fclose(stat);
     const long ticksPerSecond = sysconf(_SC_CLK_TCK);
-    return read == 8 && ticksPerSecond > 0 ? static_cast<double>(field[7]) * 1000.0 / static_cast<double>(ticksPerSecond) : 0;
+    return read == 8 && ticksPerSecond > 0
+               ? static_cast<double>(field[7]) * 1000.0 / static_cast<double>(ticksPerSecond)
+               : 0;
 }
 
-double median(std::vector<double> v) { return percentile(std::move(v), 50); }
+double median(std::vector<double> v)
+{
+    return percentile(std::move(v), 50);
+}
 
 double percentile(std::vector<double> v, double p)
 {

@@ -24,7 +24,8 @@ double untilBuilt(QQuickWindow *window, QElapsedTimer &since)
 {
     QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
     const auto built = [page] {
-        return page->property("readyBlocks").toInt() >= page->property("doc").toMap().value(QStringLiteral("count")).toInt();
+        return page->property("readyBlocks").toInt() >=
+               page->property("doc").toMap().value(QStringLiteral("count")).toInt();
     };
     return BenchShell::runUntil(built, 10000 - static_cast<int>(since.elapsed())) ? since.nsecsElapsed() / 1e6 : -1;
 }
@@ -87,17 +88,20 @@ int main(int argc, char **argv)
             (round == 0 ? first[c.number] = ms : (later[c.number].push_back(ms), ms));
         }
 
-    std::printf("Opening a chapter to its first frame, 1440x900, %s (%d rounds)\n", qPrintable(QGuiApplication::platformName()), rounds);
-    std::printf("%-8s %14s %18s %16s %16s %16s %14s\n", "chapter", "first open ms", "median reopen ms", "all blocks ms", "text parse ms", "text fill ms", "page load ms");
+    std::printf("Opening a chapter to its first frame, 1440x900, %s (%d rounds)\n",
+                qPrintable(QGuiApplication::platformName()), rounds);
+    std::printf("%-8s %14s %18s %16s %16s %16s %14s\n", "chapter", "first open ms", "median reopen ms", "all blocks ms",
+                "text parse ms", "text fill ms", "page load ms");
     double worst = 0;
     std::vector<double> all;
     for (const auto &[number, ms] : first) {
         const double m = median(later[number]);
-        std::printf("ch%02d     %14.1f %18.1f %16.1f %16.1f %16.1f %14.1f\n", number, ms, m, median(builtMs[number]), text[number].first,
-                    text[number].second, median(syncMs[number]));
+        std::printf("ch%02d     %14.1f %18.1f %16.1f %16.1f %16.1f %14.1f\n", number, ms, m, median(builtMs[number]),
+                    text[number].first, text[number].second, median(syncMs[number]));
         worst = std::max(worst, m);
         all.push_back(m);
     }
-    std::printf("median of the chapters' reopen medians: %.1f ms; slowest chapter: %.1f ms (target 100 ms)\n", median(all), worst);
+    std::printf("median of the chapters' reopen medians: %.1f ms; slowest chapter: %.1f ms (target 100 ms)\n",
+                median(all), worst);
     return 0;
 }

@@ -16,17 +16,17 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QImage>
-#include <QTest>
 #include <QQuickItem>
+#include <QRegularExpression>
+#include <QTest>
 #include <QThread>
 
 #include <algorithm>
-#include <functional>
-#include <optional>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -56,15 +56,18 @@ QQuickItem *firstShown(QQuickItem *root, Wanted wanted)
 
 QQuickItem *firstScrub(QQuickItem *root)
 {
-    return firstShown(root, [](QQuickItem *item) { return QByteArray(item->metaObject()->className()).startsWith("ScrubNumber"); });
+    return firstShown(
+        root, [](QQuickItem *item) { return QByteArray(item->metaObject()->className()).startsWith("ScrubNumber"); });
 }
 
 void waitBuilt(QQuickWindow *window)
 {
-    BenchShell::runUntil([window] {
-        QVariant busy = true;
-        return !QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, busy)) || !busy.toBool();
-    }, 10000);
+    BenchShell::runUntil(
+        [window] {
+            QVariant busy = true;
+            return !QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, busy)) || !busy.toBool();
+        },
+        10000);
 }
 
 // Whether every piece set into the open chapter's text is made.
@@ -134,9 +137,9 @@ void sendMouse(QQuickWindow *window, QEvent::Type type, QPointF at)
 struct Row
 {
     QString what;
-    std::vector<double> ms;    // change to frame, on the clock
-    std::vector<double> busy;  // of which the GUI thread was on a core
-    double stolenShare = 0;    // of the machine's CPU time meanwhile, what the host took
+    std::vector<double> ms;   // change to frame, on the clock
+    std::vector<double> busy; // of which the GUI thread was on a core
+    double stolenShare = 0;   // of the machine's CPU time meanwhile, what the host took
 };
 
 // The busy column is the GUI thread's CPU time at the same percentile: a
@@ -190,7 +193,8 @@ std::optional<Row> timeGesture(const BenchShell &shell, const QString &id, const
     scrollIntoView(target, window);
     shell.toNextFrame([] { return true; });
     const QRectF box = target->mapRectToScene(QRectF(0, 0, target->width(), target->height()))
-                           .intersected(QRectF(0, 0, window->width(), window->height())).adjusted(2, 2, -2, -2);
+                           .intersected(QRectF(0, 0, window->width(), window->height()))
+                           .adjusted(2, 2, -2, -2);
     const bool across = gesture.sweep == Qt::Horizontal;
     const double from = across ? box.left() : box.top(), to = across ? box.right() : box.bottom();
     const auto at = [&](double t) { return across ? QPointF(t, box.center().y()) : QPointF(box.center().x(), t); };
@@ -258,7 +262,8 @@ int main(int argc, char **argv)
     };
     for (const QVariant &v : shell.course().pieces()) {
         const QVariantMap piece = v.toMap();
-        if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("instrument") || !piece.value(QStringLiteral("hasPage")).toBool())
+        if (piece.value(QStringLiteral("kind")).toString() != QLatin1String("instrument") ||
+            !piece.value(QStringLiteral("hasPage")).toBool())
             continue;
         const QString id = piece.value(QStringLiteral("id")).toString();
         if (!wanted(id) || !shell.navigate(id))
@@ -292,7 +297,8 @@ int main(int argc, char **argv)
     QStringList chapters;
     for (int number = 1; number <= static_cast<int>(shell.catalog().chapters().size()); ++number) {
         const QString chapter = QStringLiteral("ch%1").arg(number, 2, 10, QLatin1Char('0'));
-        if (wanted(chapter) && !shell.course().reader()->chapterDocument(number, {}).value(QStringLiteral("pieces")).toList().isEmpty())
+        if (wanted(chapter) &&
+            !shell.course().reader()->chapterDocument(number, {}).value(QStringLiteral("pieces")).toList().isEmpty())
             chapters << chapter;
     }
     for (const bool rested : {false, true})
@@ -307,7 +313,8 @@ int main(int argc, char **argv)
                 std::printf("%-34s pieces not all made after a 10 s rest\n", qPrintable(chapter));
             QObject *page = window->findChild<QObject *>(QStringLiteral("chapterPage"));
             double y = 0;
-            const QString what = rested ? QStringLiteral("%1 scrolled after a rest") : QStringLiteral("%1 scrolled, pieces inline");
+            const QString what =
+                rested ? QStringLiteral("%1 scrolled after a rest") : QStringLiteral("%1 scrolled, pieces inline");
             keep(timed(shell, what.arg(chapter), seconds, [&](int) {
                 const double maximum = page->property("maximumY").toDouble();
                 y = y + 40 > maximum ? 0 : y + 40;

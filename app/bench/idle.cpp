@@ -27,7 +27,7 @@ double processCpuMs()
 struct Idle
 {
     int frames = 0;
-    double coreShare = 0;  // CPU time over wall time
+    double coreShare = 0; // CPU time over wall time
 };
 
 Idle watch(QQuickWindow *window, int ms)
@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     // The card steps only in an active window on a real screen (offscreen
     // renders stay still for screenshots): run under xvfb-run to see it.
     QObject *cardArea = window->findChild<QObject *>(QStringLiteral("liveAttentionCard"));
-    const bool cardRuns = cardArea && cardArea->parent() && cardArea->parent()->property("animate").toBool() && window->isActive();
+    const bool cardRuns =
+        cardArea && cardArea->parent() && cardArea->parent()->property("animate").toBool() && window->isActive();
     std::printf("bench_idle: %d s a page after 3 s to settle, on %s; the stack's live card %s\n", seconds,
                 qPrintable(QGuiApplication::platformName()),
                 cardRuns ? "runs" : "rests (offscreen or inactive: run under xvfb-run to watch it step)");
@@ -87,9 +88,10 @@ int main(int argc, char **argv)
 
     shell.navigate(QStringLiteral("EX05"));
     BenchShell::runUntil([] { return false; }, 1000);
-    const QUrl dump = QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo"));
+    const QUrl dump = QUrl::fromLocalFile(
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo"));
     QMetaObject::invokeMethod(window, "openFiles", Q_ARG(QVariant, QVariant(QVariantList{dump})));
-    BenchShell::runUntil([] { return false; }, 8000);  // read and costed off the GUI thread, then settled
+    BenchShell::runUntil([] { return false; }, 8000); // read and costed off the GUI thread, then settled
     report("EX05, Llama 3.1 70B dump", watch(window, ms), false);
     return failed == 0 ? 0 : 1;
 }

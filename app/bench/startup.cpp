@@ -34,9 +34,9 @@ namespace {
 
 struct Run
 {
-    double seconds = 0;  // from the spawn to the stamped frame
-    double toMain = 0;   // from the spawn to main() (the app stamps it; the bare window does not)
-    double wall = 0;     // from the spawn to the exit
+    double seconds = 0; // from the spawn to the stamped frame
+    double toMain = 0;  // from the spawn to main() (the app stamps it; the bare window does not)
+    double wall = 0;    // from the spawn to the exit
     long peakKiB = 0;
     bool ok = false;
 };
@@ -90,7 +90,8 @@ int main(int argc, char *argv[])
     const bool counted = argc > 1 && std::string(argv[1]).find_first_not_of("0123456789") == std::string::npos;
     const int rounds = counted ? std::max(1, std::atoi(argv[1])) : 21;
     const std::filesystem::path bin = std::filesystem::canonical("/proc/self/exe").parent_path();
-    const std::filesystem::path scratch = std::filesystem::temp_directory_path() / ("tpu-course-startup-" + std::to_string(getpid()));
+    const std::filesystem::path scratch =
+        std::filesystem::temp_directory_path() / ("tpu-course-startup-" + std::to_string(getpid()));
     std::filesystem::create_directories(scratch);
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
     setenv("QT_QUICK_BACKEND", "software", 1);
@@ -99,7 +100,8 @@ int main(int argc, char *argv[])
     if (!std::getenv("XDG_RUNTIME_DIR")) {
         const std::filesystem::path runtime = scratch / "runtime";
         std::filesystem::create_directories(runtime);
-        std::filesystem::permissions(runtime, std::filesystem::perms::owner_all, std::filesystem::perm_options::replace);
+        std::filesystem::permissions(runtime, std::filesystem::perms::owner_all,
+                                     std::filesystem::perm_options::replace);
         setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
     }
 
@@ -110,12 +112,14 @@ int main(int argc, char *argv[])
         appToMain;
     std::vector<long> appPeaks, barePeaks, wholePeaks;
     for (int i = 0; i < rounds; ++i) {
-        const Run app = timed({(bin / "tpu-course").string(), "--db", db, "--first-frame", (scratch / "app.png").string()},
-                              stamps, "first-frame");
-        const Run bare = timed({(bin / "bare-window-yardstick").string(), (scratch / "bare.png").string()}, stamps,
-                               "first-frame");
-        const Run whole = timed({(bin / "tpu-course").string(), "--db", db, "--screenshot", (scratch / "whole.png").string()},
-                                stamps, "page-ready");
+        const Run app =
+            timed({(bin / "tpu-course").string(), "--db", db, "--first-frame", (scratch / "app.png").string()}, stamps,
+                  "first-frame");
+        const Run bare =
+            timed({(bin / "bare-window-yardstick").string(), (scratch / "bare.png").string()}, stamps, "first-frame");
+        const Run whole =
+            timed({(bin / "tpu-course").string(), "--db", db, "--screenshot", (scratch / "whole.png").string()}, stamps,
+                  "page-ready");
         if (!app.ok || !bare.ok || !whole.ok) {
             std::fprintf(stderr, "bench_startup: a run failed (first frame %s, bare window %s, whole page %s).\n",
                          app.ok ? "ok" : "failed", bare.ok ? "ok" : "failed", whole.ok ? "ok" : "failed");
@@ -151,11 +155,13 @@ int main(int argc, char *argv[])
     std::printf("  tpu-course, the whole stack made    %6.0f ms   peak %6.1f MB   %.2fx (goal: at most 1.5x),",
                 wholeT * 1e3, wholeM / 1024.0, wholeT / bareT);
     quartiles(wholeRatios);
-    std::printf("  tpu-course reaches main() at %.0f ms: loading its libraries and starting\n", median(appToMain) * 1e3);
+    std::printf("  tpu-course reaches main() at %.0f ms: loading its libraries and starting\n",
+                median(appToMain) * 1e3);
     std::printf("  memory: %.2fx the bare window's at the first frame, %.2fx with the whole stack\n",
                 double(appM) / double(bareM), double(wholeM) / double(bareM));
-    std::printf("  to the exit, saving the picture included (for reference): bare %.0f ms, first frame %.0f ms, "
-                "whole stack %.0f ms\n",
-                median(bareWalls) * 1e3, median(appWalls) * 1e3, median(wholeWalls) * 1e3);
+    std::printf(
+        "  to the exit, saving the picture included (for reference): bare %.0f ms, first frame %.0f ms, "
+        "whole stack %.0f ms\n",
+        median(bareWalls) * 1e3, median(appWalls) * 1e3, median(wholeWalls) * 1e3);
     return 0;
 }

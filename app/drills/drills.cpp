@@ -2,11 +2,11 @@
 #include "course.h"
 
 #include <chapters/chaptercatalog.h>
+#include <coursework/drills.h>
 #include <drillbridge.h>
 #include <progress/drills.h>
-#include <storeguard.h>
 #include <progress/store.h>
-#include <coursework/drills.h>
+#include <storeguard.h>
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -15,8 +15,8 @@
 #include <QTime>
 
 #include <algorithm>
-#include <set>
 #include <cstdint>
+#include <set>
 
 namespace {
 
@@ -38,12 +38,20 @@ std::int64_t todayStartMs(std::int64_t nowMs)
 
 QString kindName(const std::string &kind)
 {
-    static const QHash<QString, QString> names{
-        {"D2.matmul", "matmul"},   {"D2.elementwise", "elementwise"}, {"D2.reduction", "reduction"},
-        {"D3.blocks", "block shapes"}, {"D3.maps", "index maps"},      {"D3.vmem", "VMEM"},
-        {"D1.jaxpr", "jaxpr"}, {"D1.stablehlo", "StableHLO"}, {"D1.hlo", "HLO"}, {"D1.real", "real dumps"},
-        {"D4.gather", "all-gather and reduce-scatter"}, {"D4.reduce", "all-reduce"}, {"D4.all-to-all", "all-to-all"},
-        {"D4.shard", "a sharded layer"}};
+    static const QHash<QString, QString> names{{"D2.matmul", "matmul"},
+                                               {"D2.elementwise", "elementwise"},
+                                               {"D2.reduction", "reduction"},
+                                               {"D3.blocks", "block shapes"},
+                                               {"D3.maps", "index maps"},
+                                               {"D3.vmem", "VMEM"},
+                                               {"D1.jaxpr", "jaxpr"},
+                                               {"D1.stablehlo", "StableHLO"},
+                                               {"D1.hlo", "HLO"},
+                                               {"D1.real", "real dumps"},
+                                               {"D4.gather", "all-gather and reduce-scatter"},
+                                               {"D4.reduce", "all-reduce"},
+                                               {"D4.all-to-all", "all-to-all"},
+                                               {"D4.shard", "a sharded layer"}};
     const QString k = QString::fromStdString(kind);
     return names.value(k, k);
 }
@@ -55,7 +63,10 @@ Drills::Drills(const course::ChapterCatalog &catalog, progress::Store &store, QO
 {
 }
 
-Drills *Drills::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::drills>(); }
+Drills *Drills::create(QQmlEngine *, QJSEngine *)
+{
+    return Course::madeByCourse<&Course::drills>();
+}
 
 void Drills::progressChanged()
 {
@@ -120,11 +131,13 @@ QVariantMap Drills::regrade(const QString &reviewId, const QString &grade)
 {
     const auto *named = std::find(std::begin(kGradeNames) + 1, std::end(kGradeNames), grade);
     if (named == std::end(kGradeNames))
-        return {{"refused", true}, {"refusal", QStringLiteral("\"%1\" is not a grade: again, hard, good or easy.").arg(grade)}};
+        return {{"refused", true},
+                {"refusal", QStringLiteral("\"%1\" is not a grade: again, hard, good or easy.").arg(grade)}};
     QVariantMap result;
     try {
         progress::DrillLedger ledger(m_store);
-        insertSchedule(result, ledger.regrade(reviewId.toLongLong(), static_cast<int>(named - std::begin(kGradeNames))));
+        insertSchedule(result,
+                       ledger.regrade(reviewId.toLongLong(), static_cast<int>(named - std::begin(kGradeNames))));
     } catch (const std::exception &e) {
         return {{"refused", true}, {"refusal", QString::fromUtf8(e.what())}};
     }
@@ -145,7 +158,8 @@ QVariantMap Drills::check(const QVariantMap &question, const QVariantMap &answer
     review.kind = kind.toStdString();
     review.level = level;
     review.seed = static_cast<std::int64_t>(seed);
-    review.answerJson = QJsonDocument(QJsonObject::fromVariantMap(answers)).toJson(QJsonDocument::Compact).toStdString();
+    review.answerJson =
+        QJsonDocument(QJsonObject::fromVariantMap(answers)).toJson(QJsonDocument::Compact).toStdString();
     review.correct = result.value(QStringLiteral("correct")).toBool();
     review.fieldsRight = result.value(QStringLiteral("fieldsRight")).toInt();
     review.fieldsAsked = result.value(QStringLiteral("fieldsAsked")).toInt();
@@ -178,8 +192,9 @@ QVariantMap Drills::stats(const QString &drill) const
         QVariantList perDay;
         int most = 0;
         for (const auto &d : s.perDay) {
-            perDay.append(QVariantMap{{"day", QDateTime::fromMSecsSinceEpoch(d.dayStartMs).date().toString(QStringLiteral("MMM d"))},
-                                      {"reviews", d.reviews}});
+            perDay.append(QVariantMap{
+                {"day", QDateTime::fromMSecsSinceEpoch(d.dayStartMs).date().toString(QStringLiteral("MMM d"))},
+                {"reviews", d.reviews}});
             most = std::max(most, d.reviews);
         }
         QVariantList dueKinds;

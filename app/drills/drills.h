@@ -3,19 +3,23 @@
 // from libtpusim's generators, answers checked there, reviews kept and
 // scheduled by the progress store, and the drills due today. Course makes
 // it and hands it to QML; it tells Course when progress changed.
+#include <QtQml/qqmlregistration.h>
 #include <QDate>
 #include <QObject>
 #include <QVariantList>
 #include <QVariantMap>
-#include <QtQml/qqmlregistration.h>
 
 #include <optional>
 #include <utility>
 
 class QJSEngine;
 class QQmlEngine;
-namespace course { class ChapterCatalog; }
-namespace progress { class Store; }
+namespace course {
+class ChapterCatalog;
+}
+namespace progress {
+class Store;
+}
 
 class Drills : public QObject
 {

@@ -7,34 +7,45 @@
 #include "labs/importer.h"
 
 #include <progress/profiles.h>
-#include <storeguard.h>
 #include <progress/runs.h>
 #include <progress/store.h>
+#include <storeguard.h>
 
 #include <tpusim/bench.h>
-#include <tpusim/provenance.h>
 #include <tpusim/chips.h>
 #include <tpusim/error.h>
+#include <tpusim/provenance.h>
 
 #include <QDateTime>
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace {
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
-QString stamp(std::int64_t ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+QString stamp(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
+}
 
 QVariantMap recordSummary(const progress::RunRecordRow &r)
 {
-    QVariantMap m{{"id", static_cast<qlonglong>(r.id)}, {"lab", qs(r.lab)},
+    QVariantMap m{{"id", static_cast<qlonglong>(r.id)},
+                  {"lab", qs(r.lab)},
                   {"kind", r.kind == "measured" ? QStringLiteral("measured") : QStringLiteral("verified")},
-                  {"chip", qs(r.chip)}, {"dtype", qs(r.dtype)}, {"date", qs(r.measuredAt)},
-                  {"correct", r.correct}, {"example", r.example}, {"file", qs(r.sourceFile)}};
+                  {"chip", qs(r.chip)},
+                  {"dtype", qs(r.dtype)},
+                  {"date", qs(r.measuredAt)},
+                  {"correct", r.correct},
+                  {"example", r.example},
+                  {"file", qs(r.sourceFile)}};
     const QJsonObject shapes = QJsonDocument::fromJson(QByteArray::fromStdString(r.shapesJson)).object();
     QStringList parts;
     for (auto it = shapes.begin(); it != shapes.end(); ++it)
@@ -54,7 +65,10 @@ LabRuns::LabRuns(progress::Store &store, QObject *parent)
 {
 }
 
-LabRuns *LabRuns::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::labRuns>(); }
+LabRuns *LabRuns::create(QQmlEngine *, QJSEngine *)
+{
+    return Course::madeByCourse<&Course::labRuns>();
+}
 
 std::vector<progress::GateAttempt> LabRuns::countedAttempts() const
 {
@@ -69,9 +83,7 @@ std::vector<progress::GateAttempt> LabRuns::countedAttempts() const
 
 QMap<QString, QString> LabRuns::gateStates() const
 {
-    return storeGuarded([&]() -> QMap<QString, QString> {
-        return gateStatesFrom(countedAttempts());
-    });
+    return storeGuarded([&]() -> QMap<QString, QString> { return gateStatesFrom(countedAttempts()); });
 }
 
 QVariantList LabRuns::gateAttempts(const QString &gate) const
@@ -84,8 +96,10 @@ QVariantList LabRuns::gateAttempts(const QString &gate) const
             QStringList reasons;
             for (const auto &r : a.reasons)
                 reasons << qs(r);
-            out.append(QVariantMap{{"id", static_cast<qlonglong>(a.id)}, {"passed", a.passed},
-                                   {"judgedAt", stamp(a.judgedAtMs)}, {"reasons", reasons},
+            out.append(QVariantMap{{"id", static_cast<qlonglong>(a.id)},
+                                   {"passed", a.passed},
+                                   {"judgedAt", stamp(a.judgedAtMs)},
+                                   {"reasons", reasons},
                                    {"record", static_cast<qlonglong>(a.runRecord)}});
         }
         return out;
@@ -104,10 +118,16 @@ QVariantList LabRuns::labsOfChapter(int chapter) const
             for (const auto &r : records)
                 if (qs(r.lab) == lab.id)
                     runs.append(recordSummary(r));
-            out.append(QVariantMap{{"id", lab.id}, {"name", lab.name}, {"script", lab.script}, {"goal", lab.goal},
-                                   {"commands", lab.commands}, {"gate", lab.gate}, {"checks", lab.checks},
+            out.append(QVariantMap{{"id", lab.id},
+                                   {"name", lab.name},
+                                   {"script", lab.script},
+                                   {"goal", lab.goal},
+                                   {"commands", lab.commands},
+                                   {"gate", lab.gate},
+                                   {"checks", lab.checks},
                                    {"checksOnEveryRecord", m_labs.checksOnEveryRecord()},
-                                   {"runs", runs}, {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
+                                   {"runs", runs},
+                                   {"attempts", lab.gate.isEmpty() ? QVariantList() : gateAttempts(lab.gate)}});
         }
         return out;
     });
@@ -131,9 +151,13 @@ void LabRuns::importRun(const QString &pathOrUrl, const QString &tag)
         }
         if (result.stored)
             emit progressMade();
-        emit runImported(tag, {{"stored", result.stored}, {"summary", result.summary}, {"problems", result.problems},
-                               {"judged", result.verdict.judged}, {"passed", result.verdict.passed},
-                               {"gate", result.verdict.gate}, {"reasons", result.verdict.reasons}});
+        emit runImported(tag, {{"stored", result.stored},
+                               {"summary", result.summary},
+                               {"problems", result.problems},
+                               {"judged", result.verdict.judged},
+                               {"passed", result.verdict.passed},
+                               {"gate", result.verdict.gate},
+                               {"reasons", result.verdict.reasons}});
     });
     watcher->setFuture(QtConcurrent::run([path, labs = m_labs] { return prepareImport(path, labs); }));
 }
@@ -170,15 +194,18 @@ QVariantMap LabRuns::measuredBench(const QString &chip) const
             if (r.lab != "L05" || r.kind != "measured" || r.example || qs(r.chip) != chip)
                 continue;
             const QJsonObject record = QJsonDocument::fromJson(QByteArray::fromStdString(r.recordJson)).object();
-            for (const QJsonValue &row : record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
+            for (const QJsonValue &row :
+                 record.value(QStringLiteral("extra")).toObject().value(QStringLiteral("rows")).toArray()) {
                 QList<double> samples;
                 for (const QJsonValue &s : row.toObject().value(QStringLiteral("samples")).toArray())
                     samples << s.toDouble();
                 if (samples.isEmpty())
                     continue;
                 rows.insert(row.toObject().value(QStringLiteral("row")).toString(),
-                            QVariantMap{{"medianS", median(samples)}, {"date", qs(r.measuredAt)},
-                                        {"record", static_cast<qlonglong>(r.id)}, {"dtype", qs(r.dtype)},
+                            QVariantMap{{"medianS", median(samples)},
+                                        {"date", qs(r.measuredAt)},
+                                        {"record", static_cast<qlonglong>(r.id)},
+                                        {"dtype", qs(r.dtype)},
                                         {"deviceKind", record.value(QStringLiteral("deviceKind")).toString()}});
             }
         }
@@ -203,18 +230,27 @@ QVariantMap LabRuns::measuredBench(const QString &chip) const
                     continue;
                 for (const tpusim::BenchRow &row : bench) {
                     const QString id = qs(row.id);
-                    if (rows.contains(id) || std::llround(row.cost.flops) != *op.flops || std::llround(row.cost.bytes) != *op.bytesAccessed)
+                    if (rows.contains(id) || std::llround(row.cost.flops) != *op.flops ||
+                        std::llround(row.cost.bytes) != *op.bytesAccessed)
                         continue;
                     const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
-                    const QString date = header.capturedAt.empty()
-                                             ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate)
-                                             : qs(header.capturedAt);
-                    rows.insert(id, QVariantMap{
-                        {"medianS", meanS}, {"date", date.left(10)}, {"record", 0}, {"dtype", qs(row.cost.dtype_text)},
-                        {"deviceKind", qs(header.deviceType)}, {"fromProfile", true},
-                        {"details", QStringLiteral("device time of %1 in your profile %2 (%3), the mean self time of %4 "
-                                                   "occurrences; XLA counts its FLOPs and bytes as this row's")
-                                        .arg(qs(op.op), qs(header.sourceFile), qs(header.device)).arg(op.occurrences)}});
+                    const QString date =
+                        header.capturedAt.empty()
+                            ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate)
+                            : qs(header.capturedAt);
+                    rows.insert(
+                        id, QVariantMap{
+                                {"medianS", meanS},
+                                {"date", date.left(10)},
+                                {"record", 0},
+                                {"dtype", qs(row.cost.dtype_text)},
+                                {"deviceKind", qs(header.deviceType)},
+                                {"fromProfile", true},
+                                {"details",
+                                 QStringLiteral("device time of %1 in your profile %2 (%3), the mean self time of %4 "
+                                                "occurrences; XLA counts its FLOPs and bytes as this row's")
+                                     .arg(qs(op.op), qs(header.sourceFile), qs(header.device))
+                                     .arg(op.occurrences)}});
                 }
             }
         }
@@ -224,14 +260,10 @@ QVariantMap LabRuns::measuredBench(const QString &chip) const
 
 QVariantMap LabRuns::measuredInstruction(const QString &program, const QString &instruction) const
 {
-    return storeGuarded([&]() -> QVariantMap {
-        return m_profiledOps.find(program, instruction);
-    });
+    return storeGuarded([&]() -> QVariantMap { return m_profiledOps.find(program, instruction); });
 }
 
 bool LabRuns::profiledProgram(const QString &program) const
 {
-    return storeGuarded([&]() -> bool {
-        return m_profiledOps.ran(program);
-    });
+    return storeGuarded([&]() -> bool { return m_profiledOps.ran(program); });
 }

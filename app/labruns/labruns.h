@@ -4,22 +4,24 @@
 // judged, the G0 predictions, and the bench rows and HLO instructions
 // measured on the learner's own chip. The checks themselves live in
 // progress/labs; Course makes this and hands it to QML.
-#include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QMap>
+#include <QObject>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
-#include <QtQml/qqmlregistration.h>
 
 #include <vector>
 
+#include <progress/runs.h>
 #include "labs/labcatalog.h"
 #include "labs/profiledops.h"
-#include <progress/runs.h>
 
 class QJSEngine;
 class QQmlEngine;
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class LabRuns : public QObject
 {

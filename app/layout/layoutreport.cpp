@@ -16,7 +16,10 @@ constexpr qreal kTolerance = 1.5;
 // ascenders and descenders of adjacent lines may touch.
 constexpr qreal kOverlapSlack = 2.0;
 
-bool inherits(const QQuickItem *item, const char *className) { return item->inherits(className); }
+bool inherits(const QQuickItem *item, const char *className)
+{
+    return item->inherits(className);
+}
 
 bool isText(const QQuickItem *item)
 {
@@ -26,9 +29,9 @@ bool isText(const QQuickItem *item)
 bool isControl(const QQuickItem *item)
 {
     if (inherits(item, "QQuickScrollBar"))
-        return false;  // part of its page, which is checked itself
-    if (inherits(item, "QQuickAbstractButton") || inherits(item, "QQuickTextInput") || inherits(item, "QQuickTextEdit")
-        || inherits(item, "QQuickControl"))
+        return false; // part of its page, which is checked itself
+    if (inherits(item, "QQuickAbstractButton") || inherits(item, "QQuickTextInput") ||
+        inherits(item, "QQuickTextEdit") || inherits(item, "QQuickControl"))
         return true;
     if (inherits(item, "QQuickMouseArea"))
         return item->isEnabled() && item->property("acceptedButtons").toInt() != Qt::NoButton;
@@ -52,7 +55,7 @@ QString controlText(const QQuickItem *item)
         if (!at->objectName().isEmpty())
             return at->objectName();
         if (at != item)
-            break;  // the control itself, then its owner: no further
+            break; // the control itself, then its owner: no further
     }
     return QString::fromLatin1(item->metaObject()->className());
 }
@@ -83,22 +86,26 @@ bool textCutByItself(const QQuickItem *item)
     if (!inherits(item, "QQuickText"))
         return false;
     if (item->property("truncated").toBool())
-        return true;  // elided, or cut to maximumLineCount
+        return true; // elided, or cut to maximumLineCount
     const QRectF painted = item->boundingRect();
     const QRectF own(0, 0, item->width(), item->height());
-    const bool spills = painted.right() > own.right() + kTolerance || painted.bottom() > own.bottom() + kTolerance
-                        || painted.left() < own.left() - kTolerance || painted.top() < own.top() - kTolerance;
-    return spills && (item->clip() || painted.width() > own.width() + kTolerance || painted.height() > own.height() + kTolerance);
+    const bool spills = painted.right() > own.right() + kTolerance || painted.bottom() > own.bottom() + kTolerance ||
+                        painted.left() < own.left() - kTolerance || painted.top() < own.top() - kTolerance;
+    return spills &&
+           (item->clip() || painted.width() > own.width() + kTolerance || painted.height() > own.height() + kTolerance);
 }
 
 struct Viewport
 {
-    QRectF shown;        // window coordinates that are visible through every clip
+    QRectF shown; // window coordinates that are visible through every clip
     bool reachable = true;
     bool clipped = false;
 };
 
-bool isFlickable(const QQuickItem *item) { return inherits(item, "QQuickFlickable"); }
+bool isFlickable(const QQuickItem *item)
+{
+    return inherits(item, "QQuickFlickable");
+}
 
 // Follows the clips above an item: a scrolling area hides what it can
 // scroll to (reachable, not cut), and from there on it is the scrolling
@@ -128,9 +135,9 @@ Viewport viewportOf(const QQuickItem *item, const QRectF &sceneRect, const QRect
             const qreal contentWidth = at->property("contentWidth").toReal();
             const qreal contentHeight = at->property("contentHeight").toReal();
             const QRectF local = content ? content->mapRectFromScene(subject) : QRectF();
-            const bool inContent = local.left() >= -kTolerance && local.top() >= -kTolerance
-                                   && local.right() <= qMax(contentWidth, at->width()) + kTolerance
-                                   && local.bottom() <= qMax(contentHeight, at->height()) + kTolerance;
+            const bool inContent = local.left() >= -kTolerance && local.top() >= -kTolerance &&
+                                   local.right() <= qMax(contentWidth, at->width()) + kTolerance &&
+                                   local.bottom() <= qMax(contentHeight, at->height()) + kTolerance;
             if (!inContent)
                 v.reachable = false;
             subject = clipRect;
@@ -178,7 +185,11 @@ QString quoted(const QString &text)
 
 QString rectText(const QRectF &r)
 {
-    return QStringLiteral("[%1, %2, %3×%4]").arg(qRound(r.x())).arg(qRound(r.y())).arg(qRound(r.width())).arg(qRound(r.height()));
+    return QStringLiteral("[%1, %2, %3×%4]")
+        .arg(qRound(r.x()))
+        .arg(qRound(r.y()))
+        .arg(qRound(r.width()))
+        .arg(qRound(r.height()));
 }
 
 } // namespace
@@ -200,8 +211,8 @@ QList<LayoutItem> collectLayout(QQuickWindow *window)
             const auto popups = child->childItems();
             bool modalOpen = false;
             for (QQuickItem *p : popups)
-                modalOpen = modalOpen || (p->isVisible() && inherits(p, "QQuickPopupItem") && p->parent()
-                                          && p->parent()->property("modal").toBool());
+                modalOpen = modalOpen || (p->isVisible() && inherits(p, "QQuickPopupItem") && p->parent() &&
+                                          p->parent()->property("modal").toBool());
             if (modalOpen) {
                 for (QQuickItem *p : popups)
                     if (inherits(p, "QQuickPopupItem"))
@@ -219,7 +230,8 @@ QJsonDocument layoutReportJson(const QList<LayoutItem> &items, QSize windowSize)
     QJsonArray array;
     for (const LayoutItem &item : items) {
         array.append(QJsonObject{
-            {QStringLiteral("kind"), item.kind == LayoutItem::Kind::Text ? QStringLiteral("text") : QStringLiteral("control")},
+            {QStringLiteral("kind"),
+             item.kind == LayoutItem::Kind::Text ? QStringLiteral("text") : QStringLiteral("control")},
             {QStringLiteral("text"), item.text},
             {QStringLiteral("rect"), QJsonArray{qRound(item.rect.x()), qRound(item.rect.y()), qRound(item.rect.width()),
                                                 qRound(item.rect.height())}},
@@ -228,7 +240,8 @@ QJsonDocument layoutReportJson(const QList<LayoutItem> &items, QSize windowSize)
         });
     }
     return QJsonDocument(QJsonObject{
-        {QStringLiteral("window"), QJsonObject{{QStringLiteral("w"), windowSize.width()}, {QStringLiteral("h"), windowSize.height()}}},
+        {QStringLiteral("window"),
+         QJsonObject{{QStringLiteral("w"), windowSize.width()}, {QStringLiteral("h"), windowSize.height()}}},
         {QStringLiteral("items"), array},
         {QStringLiteral("problems"), QJsonArray::fromStringList(layoutProblems(items))},
     });
@@ -240,7 +253,8 @@ QStringList layoutProblems(const QList<LayoutItem> &items)
     QList<const LayoutItem *> shownTexts;
     for (const LayoutItem &item : items) {
         if (!item.reachable)
-            problems << QStringLiteral("cannot be reached: %1 at %2 (%3)").arg(quoted(item.text), rectText(item.rect), item.path);
+            problems << QStringLiteral("cannot be reached: %1 at %2 (%3)")
+                            .arg(quoted(item.text), rectText(item.rect), item.path);
         if (item.kind != LayoutItem::Kind::Text)
             continue;
         if (item.clipped)

@@ -17,11 +17,11 @@ struct LayoutItem
     enum class Kind { Text, Control };
     Kind kind = Kind::Text;
     QString text;
-    QRectF rect;          // window coordinates: the painted text, or the control's bounds
-    QRectF shownRect;     // the part inside the window and every clip above it (empty if none)
-    bool clipped = false; // the text is cut by its own bounds, an elide, or a clip above it
-    bool reachable = true;// in the window, or in a scrollable area that can scroll to it
-    QString path;         // the item's place in the tree, to find it from a report
+    QRectF rect;           // window coordinates: the painted text, or the control's bounds
+    QRectF shownRect;      // the part inside the window and every clip above it (empty if none)
+    bool clipped = false;  // the text is cut by its own bounds, an elide, or a clip above it
+    bool reachable = true; // in the window, or in a scrollable area that can scroll to it
+    QString path;          // the item's place in the tree, to find it from a report
 };
 
 QList<LayoutItem> collectLayout(QQuickWindow *window);

@@ -22,7 +22,12 @@ void PaletteModel::setQuery(const QString &query)
 
 void PaletteModel::refilter()
 {
-    struct Scored { int score; qsizetype order; const Entry *entry; };
+    struct Scored
+    {
+        int score;
+        qsizetype order;
+        const Entry *entry;
+    };
     QList<Scored> scored;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
         const Entry &e = m_entries.at(i);
@@ -77,11 +82,16 @@ QVariant PaletteModel::data(const QModelIndex &index, int role) const
         return {};
     const Entry &e = m_matches.at(index.row());
     switch (role) {
-    case PlaceRole: return e.place;
-    case KindRole: return e.kind;
-    case TitleRole: return e.title;
-    case SubtitleRole: return e.subtitle;
-    default: return {};
+        case PlaceRole:
+            return e.place;
+        case KindRole:
+            return e.kind;
+        case TitleRole:
+            return e.title;
+        case SubtitleRole:
+            return e.subtitle;
+        default:
+            return {};
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QAbstractListModel>
 #include <QtQml/qqmlregistration.h>
+#include <QAbstractListModel>
 #include <QList>
 #include <QString>
 
@@ -22,12 +22,12 @@ class PaletteModel : public QAbstractListModel
 public:
     struct Entry
     {
-        QString place;    // what --open and the shell's navigate() take: ch03, EX01, bench…
-        QString kind;     // chapter, stage, instrument, drill, exhibit, lab, page
+        QString place; // what --open and the shell's navigate() take: ch03, EX01, bench…
+        QString kind;  // chapter, stage, instrument, drill, exhibit, lab, page
         QString title;
         QString subtitle;
-        QString keywords; // extra words that match but are not shown
-        bool built = true;// false for a piece not built yet: it ranks below every built one
+        QString keywords;  // extra words that match but are not shown
+        bool built = true; // false for a piece not built yet: it ranks below every built one
     };
 
     enum Role { PlaceRole = Qt::UserRole + 1, KindRole, TitleRole, SubtitleRole };

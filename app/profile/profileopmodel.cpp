@@ -7,7 +7,10 @@
 
 namespace {
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 QString signedPercent(double error)
 {
@@ -15,7 +18,8 @@ QString signedPercent(double error)
         return QStringLiteral("–");
     const double p = 100 * error;
     const int decimals = std::fabs(p) < 10 ? 1 : 0;
-    return (p >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::fabs(p), 'f', decimals) + QStringLiteral(" %");
+    return (p >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::fabs(p), 'f', decimals) +
+           QStringLiteral(" %");
 }
 
 QString rate(double value, const char *unit)
@@ -23,7 +27,7 @@ QString rate(double value, const char *unit)
     return value > 0 ? qs(tpusim::format_rate(value, unit)) : QStringLiteral("–");
 }
 
-}  // namespace
+} // namespace
 
 ProfileOpModel::ProfileOpModel(QObject *parent) : QAbstractListModel(parent) {}
 
@@ -32,7 +36,10 @@ int ProfileOpModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_shown.size());
 }
 
-int ProfileOpModel::total() const { return m_table ? static_cast<int>(m_table->rows.size()) : 0; }
+int ProfileOpModel::total() const
+{
+    return m_table ? static_cast<int>(m_table->rows.size()) : 0;
+}
 
 int ProfileOpModel::tableRow(int shown) const
 {
@@ -47,34 +54,61 @@ QVariant ProfileOpModel::data(const QModelIndex &index, int role) const
     const tpuprofile::OpRow &r = m_table->rows[static_cast<std::size_t>(row)];
     const tpuprofile::Op &op = m_table->device->ops[static_cast<std::size_t>(r.op)];
     switch (role) {
-    case NameRole: return qs(tpuprofile::display_name(op));
-    case KindRole: return qs(r.kind);
-    case FamilyRole: return static_cast<int>(r.family);
-    case ProgramRole: return m_programs[static_cast<std::size_t>(row)];
-    case CountRole: return QString::number(op.occurrences);
-    case PerCallRole: return qs(tpusim::format_time(r.self_per_call_s));
-    case TotalRole: return qs(tpusim::format_time(r.self_total_s));
-    case ShareRole: return r.share;
-    case ShareTextRole: return QString::number(100 * r.share, 'f', r.share < 0.1 ? 1 : 0) + QStringLiteral(" %");
-    case FlopRateRole: return rate(r.flops_per_s, "FLOP/s");
-    case ByteRateRole: return rate(r.bytes_per_s, "B/s");
-    case PredictedRole:
-        return r.predicted.available ? qs(tpusim::format_time(r.predicted.time_s)) : QStringLiteral("–");
-    case PredictedKnownRole: return r.predicted.available;
-    case ErrorRole: return std::isnan(r.error) ? QVariant() : QVariant(r.error);
-    case ErrorTextRole: return signedPercent(r.error);
-    case RowRole: return row;
-    default: return {};
+        case NameRole:
+            return qs(tpuprofile::display_name(op));
+        case KindRole:
+            return qs(r.kind);
+        case FamilyRole:
+            return static_cast<int>(r.family);
+        case ProgramRole:
+            return m_programs[static_cast<std::size_t>(row)];
+        case CountRole:
+            return QString::number(op.occurrences);
+        case PerCallRole:
+            return qs(tpusim::format_time(r.self_per_call_s));
+        case TotalRole:
+            return qs(tpusim::format_time(r.self_total_s));
+        case ShareRole:
+            return r.share;
+        case ShareTextRole:
+            return QString::number(100 * r.share, 'f', r.share < 0.1 ? 1 : 0) + QStringLiteral(" %");
+        case FlopRateRole:
+            return rate(r.flops_per_s, "FLOP/s");
+        case ByteRateRole:
+            return rate(r.bytes_per_s, "B/s");
+        case PredictedRole:
+            return r.predicted.available ? qs(tpusim::format_time(r.predicted.time_s)) : QStringLiteral("–");
+        case PredictedKnownRole:
+            return r.predicted.available;
+        case ErrorRole:
+            return std::isnan(r.error) ? QVariant() : QVariant(r.error);
+        case ErrorTextRole:
+            return signedPercent(r.error);
+        case RowRole:
+            return row;
+        default:
+            return {};
     }
 }
 
 QHash<int, QByteArray> ProfileOpModel::roleNames() const
 {
-    return {{NameRole, "name"}, {KindRole, "kind"}, {FamilyRole, "family"}, {ProgramRole, "program"},
-            {CountRole, "count"}, {PerCallRole, "perCall"}, {TotalRole, "selfTotal"}, {ShareRole, "share"},
-            {ShareTextRole, "shareText"}, {FlopRateRole, "flopRate"}, {ByteRateRole, "byteRate"},
-            {PredictedRole, "predicted"}, {PredictedKnownRole, "predictedKnown"}, {ErrorRole, "error"},
-            {ErrorTextRole, "errorText"}, {RowRole, "tableRow"}};
+    return {{NameRole, "name"},
+            {KindRole, "kind"},
+            {FamilyRole, "family"},
+            {ProgramRole, "program"},
+            {CountRole, "count"},
+            {PerCallRole, "perCall"},
+            {TotalRole, "selfTotal"},
+            {ShareRole, "share"},
+            {ShareTextRole, "shareText"},
+            {FlopRateRole, "flopRate"},
+            {ByteRateRole, "byteRate"},
+            {PredictedRole, "predicted"},
+            {PredictedKnownRole, "predictedKnown"},
+            {ErrorRole, "error"},
+            {ErrorTextRole, "errorText"},
+            {RowRole, "tableRow"}};
 }
 
 void ProfileOpModel::reset(const tpuprofile::OpTable *table, std::vector<QString> programs)
@@ -124,7 +158,8 @@ void ProfileOpModel::arrange()
             if (!m_program.isEmpty() && m_programs[i] != m_program)
                 continue;
             const QString hay = (qs(op.name) + QLatin1Char(' ') + qs(op.hlo_op) + QLatin1Char(' ') + qs(r.kind) +
-                                 QLatin1Char(' ') + m_programs[i] + QLatin1Char(' ') + qs(op.tf_op)).toLower();
+                                 QLatin1Char(' ') + m_programs[i] + QLatin1Char(' ') + qs(op.tf_op))
+                                    .toLower();
             if (std::all_of(words.begin(), words.end(), [&](const QString &w) { return hay.contains(w); }))
                 m_shown.push_back(static_cast<int>(i));
         }
@@ -136,7 +171,9 @@ void ProfileOpModel::arrange()
                 return descending ? kb < ka : ka < kb;
             });
         };
-        auto opOf = [&](const tpuprofile::OpRow &r) -> const tpuprofile::Op & { return ops[static_cast<std::size_t>(r.op)]; };
+        auto opOf = [&](const tpuprofile::OpRow &r) -> const tpuprofile::Op & {
+            return ops[static_cast<std::size_t>(r.op)];
+        };
         if (m_sort == QLatin1String("name"))
             by([&](const tpuprofile::OpRow &r) { return tpuprofile::display_name(opOf(r)); }, false);
         else if (m_sort == QLatin1String("kind"))
@@ -145,7 +182,7 @@ void ProfileOpModel::arrange()
             by([&](const tpuprofile::OpRow &r) { return opOf(r).occurrences; }, true);
         else if (m_sort == QLatin1String("perCall"))
             by([](const tpuprofile::OpRow &r) { return r.self_per_call_s; }, true);
-        else if (m_sort == QLatin1String("error"))  // the worst first; none last
+        else if (m_sort == QLatin1String("error")) // the worst first; none last
             by([](const tpuprofile::OpRow &r) { return std::isnan(r.error) ? -1.0 : std::fabs(r.error); }, true);
         // "time": the table's own order, longest self time first.
     }

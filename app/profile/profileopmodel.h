@@ -2,8 +2,8 @@
 
 #include <tpuprofile/op_table.h>
 
-#include <QAbstractListModel>
 #include <QtQml/qqmlregistration.h>
+#include <QAbstractListModel>
 
 #include <vector>
 
@@ -25,9 +25,22 @@ class ProfileOpModel : public QAbstractListModel
 
 public:
     enum Role {
-        NameRole = Qt::UserRole + 1, KindRole, FamilyRole, ProgramRole, CountRole, PerCallRole, TotalRole,
-        ShareRole, ShareTextRole, FlopRateRole, ByteRateRole, PredictedRole, PredictedKnownRole, ErrorRole,
-        ErrorTextRole, RowRole
+        NameRole = Qt::UserRole + 1,
+        KindRole,
+        FamilyRole,
+        ProgramRole,
+        CountRole,
+        PerCallRole,
+        TotalRole,
+        ShareRole,
+        ShareTextRole,
+        FlopRateRole,
+        ByteRateRole,
+        PredictedRole,
+        PredictedKnownRole,
+        ErrorRole,
+        ErrorTextRole,
+        RowRole
     };
 
     explicit ProfileOpModel(QObject *parent = nullptr);
@@ -56,8 +69,8 @@ signals:
 private:
     void arrange();
     const tpuprofile::OpTable *m_table = nullptr;
-    std::vector<QString> m_programs;  // per table row
-    std::vector<int> m_shown;         // table rows, in the order shown
+    std::vector<QString> m_programs; // per table row
+    std::vector<int> m_shown;        // table rows, in the order shown
     QString m_sort = QStringLiteral("time");
     QString m_filter;
     QString m_program;

@@ -13,11 +13,14 @@
 
 namespace {
 
-constexpr int kMostOps = 12;       // the longest ops with FLOPs and bytes
-constexpr double kLabelled = 6;    // of which the first few are named in place
-constexpr double kLeft = 56, kBottom = 28, kTop = 8, kRight = 12;  // margins for the axes' labels, px
+constexpr int kMostOps = 12;                                      // the longest ops with FLOPs and bytes
+constexpr double kLabelled = 6;                                   // of which the first few are named in place
+constexpr double kLeft = 56, kBottom = 28, kTop = 8, kRight = 12; // margins for the axes' labels, px
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 QString decade(double v, const char *unit)
 {
@@ -41,7 +44,7 @@ QString tick(double v, bool prefixed)
     return QString::number(v, 'g', 3) + QLatin1String(prefixes[i]);
 }
 
-}  // namespace
+} // namespace
 
 ProfileRoofline::ProfileRoofline(QQuickItem *parent) : ProfileView(parent)
 {
@@ -79,14 +82,18 @@ void ProfileRoofline::reload()
             p.row = static_cast<int>(i);
             p.intensity = static_cast<double>(op.flops) / static_cast<double>(op.bytes_accessed);
             p.measured = static_cast<double>(op.flops) / r.self_per_call_s;
-            p.predicted = r.predicted.available && r.predicted.time_s > 0 ? static_cast<double>(op.flops) / r.predicted.time_s : 0;
+            p.predicted = r.predicted.available && r.predicted.time_s > 0
+                              ? static_cast<double>(op.flops) / r.predicted.time_s
+                              : 0;
             p.label = qs(tpuprofile::display_name(op));
             m_points.push_back(p);
         }
     }
     if (without > 0)
-        m_leftOut = QStringLiteral("%1 of the longer ops are not on it: they do no arithmetic (copies, transfers, "
-                                   "starts) or the profile gives no FLOPs for them.").arg(without);
+        m_leftOut = QStringLiteral(
+                        "%1 of the longer ops are not on it: they do no arithmetic (copies, transfers, "
+                        "starts) or the profile gives no FLOPs for them.")
+                        .arg(without);
     // Axes: decades around the ops and the roof.
     double xLo = 1e-1, xHi = 1e3, yLo = 1e10, yHi = std::max(1e12, m_peak * 2);
     for (const Point &p : m_points) {
@@ -139,7 +146,8 @@ void ProfileRoofline::paint(QPainter *p)
                 QStringLiteral("FLOPs per HBM byte"));
     for (double y = m_yMin; y <= m_yMax * 1.0001; y *= 10)
         p->drawText(QRectF(0, at(m_xMin, y).y() - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, tick(y, true));
-    p->drawText(QRectF(r.left() + 4, r.top() + 2, r.width(), 16), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("FLOP/s"));
+    p->drawText(QRectF(r.left() + 4, r.top() + 2, r.width(), 16), Qt::AlignLeft | Qt::AlignTop,
+                QStringLiteral("FLOP/s"));
 
     p->save();
     p->setClipRect(r);

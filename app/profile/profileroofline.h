@@ -38,9 +38,10 @@ protected:
     void reload() override;
 
 private:
-    struct Point {
+    struct Point
+    {
         int row;
-        double intensity, measured, predicted;  // FLOP/B, FLOP/s, FLOP/s (0: none)
+        double intensity, measured, predicted; // FLOP/B, FLOP/s, FLOP/s (0: none)
         QString label;
     };
     QRectF plot() const;

@@ -40,7 +40,7 @@ QString programName(const tpuprofile::Profile &p, const tpuprofile::OpTable &t, 
     return QString::number(op.program_id);
 }
 
-}  // namespace profiledetail
+} // namespace profiledetail
 
 using namespace profiledetail;
 
@@ -48,7 +48,10 @@ namespace {
 
 ProfileSession *g_instance = nullptr;
 
-QString timeText(std::int64_t ps) { return qs(tpusim::format_time(static_cast<double>(ps) * 1e-12)); }
+QString timeText(std::int64_t ps)
+{
+    return qs(tpusim::format_time(static_cast<double>(ps) * 1e-12));
+}
 
 QString localPath(const QString &pathOrUrl)
 {
@@ -68,9 +71,10 @@ QString sha256Of(const std::vector<std::string> &files)
     return QString::fromLatin1(hash.result().toHex());
 }
 
-}  // namespace
+} // namespace
 
-struct ProfileSession::Outcome {
+struct ProfileSession::Outcome
+{
     std::shared_ptr<const tpuprofile::Profile> profile;
     std::vector<tpuprofile::OpTable> tables;
     QString sha256;
@@ -101,7 +105,10 @@ ProfileSession::~ProfileSession()
         g_instance = nullptr;
 }
 
-void ProfileSession::provide(progress::Store *store) { g_store = store; }
+void ProfileSession::provide(progress::Store *store)
+{
+    g_store = store;
+}
 
 ProfileSession *ProfileSession::instance()
 {
@@ -118,8 +125,14 @@ ProfileSession *ProfileSession::create(QQmlEngine *, QJSEngine *engine)
     return s;
 }
 
-QString ProfileSession::fileName() const { return QFileInfo(m_path).fileName(); }
-QString ProfileSession::format() const { return m_profile ? qs(m_profile->format) : QString(); }
+QString ProfileSession::fileName() const
+{
+    return QFileInfo(m_path).fileName();
+}
+QString ProfileSession::format() const
+{
+    return m_profile ? qs(m_profile->format) : QString();
+}
 
 QVariantList ProfileSession::devices() const
 {
@@ -129,9 +142,12 @@ QVariantList ProfileSession::devices() const
     for (const tpuprofile::Device &d : m_profile->devices) {
         QString label = qs(d.plane);
         label.remove(QStringLiteral("/device:"));
-        out.append(QVariantMap{{"plane", qs(d.plane)}, {"kind", qs(std::string(tpuprofile::kind_name(d.kind)))},
-                               {"deviceType", qs(d.device_type)}, {"chip", qs(d.chip)},
-                               {"ops", static_cast<int>(d.ops.size())}, {"label", label}});
+        out.append(QVariantMap{{"plane", qs(d.plane)},
+                               {"kind", qs(std::string(tpuprofile::kind_name(d.kind)))},
+                               {"deviceType", qs(d.device_type)},
+                               {"chip", qs(d.chip)},
+                               {"ops", static_cast<int>(d.ops.size())},
+                               {"label", label}});
     }
     return out;
 }
@@ -274,28 +290,33 @@ void ProfileSession::rebuildTable()
         QString text = name + QStringLiteral(": ") + timeText(p.op_self_ps) + QStringLiteral(" in its ops");
         if (p.runs > 0)
             text += QStringLiteral(", %1 run%2 of %3 in all")
-                        .arg(p.runs).arg(p.runs == 1 ? "" : "s").arg(timeText(p.total_ps));
+                        .arg(p.runs)
+                        .arg(p.runs == 1 ? "" : "s")
+                        .arg(timeText(p.total_ps));
         programList.append(QVariantMap{{"name", name}, {"text", text}});
     }
     QVariantList gaps;
     for (const tpuprofile::Gap &g : t.summary.largest_gaps) {
         const QString before = g.before >= 0 ? qs(d.ops[static_cast<std::size_t>(g.before)].name) : QString();
         const QString after = g.after >= 0 ? qs(d.ops[static_cast<std::size_t>(g.after)].name) : QString();
-        gaps.append(QVariantMap{{"text", timeText(g.duration_ps) + QStringLiteral(" between ") + before +
-                                             QStringLiteral(" and ") + after},
-                                {"start", static_cast<double>(g.start_ps)}, {"duration", static_cast<double>(g.duration_ps)}});
+        gaps.append(QVariantMap{
+            {"text", timeText(g.duration_ps) + QStringLiteral(" between ") + before + QStringLiteral(" and ") + after},
+            {"start", static_cast<double>(g.start_ps)},
+            {"duration", static_cast<double>(g.duration_ps)}});
     }
     QVariantList hostLink;
     for (const tpuprofile::HostLinkUse &u : t.summary.host_link) {
-        QString text = qs(u.direction) + QStringLiteral(": ") + qs(tpusim::format_bytes(u.bytes)) + QStringLiteral(" in ") +
-                       QString::number(u.transfers) + QStringLiteral(" copies");
+        QString text = qs(u.direction) + QStringLiteral(": ") + qs(tpusim::format_bytes(u.bytes)) +
+                       QStringLiteral(" in ") + QString::number(u.transfers) + QStringLiteral(" copies");
         if (u.busy_s > 0)
-            text += QStringLiteral(", %1 while any was in flight").arg(qs(tpusim::format_rate(u.bytes / u.busy_s, "B/s")));
+            text +=
+                QStringLiteral(", %1 while any was in flight").arg(qs(tpusim::format_rate(u.bytes / u.busy_s, "B/s")));
         hostLink.append(QVariantMap{{"text", text}});
     }
     QVariantList families;
     for (int f = 0; f <= static_cast<int>(tpuprofile::Family::other); ++f)
-        if (std::any_of(t.rows.begin(), t.rows.end(), [f](const tpuprofile::OpRow &r) { return static_cast<int>(r.family) == f; }))
+        if (std::any_of(t.rows.begin(), t.rows.end(),
+                        [f](const tpuprofile::OpRow &r) { return static_cast<int>(r.family) == f; }))
             families.append(f);
     const QString when = capturedAt(*m_profile);
     QString details = qs(d.device_type.empty() ? std::string(tpuprofile::kind_name(d.kind)) : d.device_type);
@@ -303,7 +324,8 @@ void ProfileSession::rebuildTable()
         details += QStringLiteral(" (") + qs(d.chip) + QLatin1Char(')');
     details += QStringLiteral(" · ") + qs(d.plane);
     if (!programNames.isEmpty())
-        details += QStringLiteral(" · ") + (programNames.size() == 1 ? QStringLiteral("program ") : QStringLiteral("programs ")) +
+        details += QStringLiteral(" · ") +
+                   (programNames.size() == 1 ? QStringLiteral("program ") : QStringLiteral("programs ")) +
                    programNames.join(QStringLiteral(", "));
     details += QStringLiteral(" · ") + (when.isEmpty() ? QStringLiteral("the profile does not say when it was taken")
                                                        : QStringLiteral("taken ") + when);
@@ -312,24 +334,26 @@ void ProfileSession::rebuildTable()
                (m_profile->format == "xplane.pb" ? QStringLiteral("device_offset_ps and device_duration_ps")
                                                  : QStringLiteral("the trace's ts and dur")) +
                QStringLiteral("): no host dispatch is in them.");
-    m_summary = {{"finding", qs(t.summary.finding)},
-                 {"busy", timeText(t.summary.busy_ps)},
-                 {"span", timeText(t.summary.span_ps)},
-                 {"idle", timeText(t.summary.idle_ps)},
-                 {"idleShare", t.summary.span_ps > 0 ? static_cast<double>(t.summary.idle_ps) / static_cast<double>(t.summary.span_ps) : 0.0},
-                 {"opEvents", static_cast<double>(t.summary.op_events)},
-                 {"opsLine", qs(d.ops_line)},
-                 {"gaps", gaps},
-                 {"families", families},
-                 {"hostLink", hostLink},
-                 {"programs", programList},
-                 {"programNames", programNames},
-                 {"chip", t.chip ? qs(t.chip->id) : QString()},
-                 {"chipName", t.chip ? qs(t.chip->name) : QString()},
-                 {"chipNote", qs(t.chip_note)},
-                 {"capturedAt", when},
-                 {"measuredDetails", details},
-                 {"plane", qs(d.plane)}};
+    m_summary = {
+        {"finding", qs(t.summary.finding)},
+        {"busy", timeText(t.summary.busy_ps)},
+        {"span", timeText(t.summary.span_ps)},
+        {"idle", timeText(t.summary.idle_ps)},
+        {"idleShare",
+         t.summary.span_ps > 0 ? static_cast<double>(t.summary.idle_ps) / static_cast<double>(t.summary.span_ps) : 0.0},
+        {"opEvents", static_cast<double>(t.summary.op_events)},
+        {"opsLine", qs(d.ops_line)},
+        {"gaps", gaps},
+        {"families", families},
+        {"hostLink", hostLink},
+        {"programs", programList},
+        {"programNames", programNames},
+        {"chip", t.chip ? qs(t.chip->id) : QString()},
+        {"chipName", t.chip ? qs(t.chip->name) : QString()},
+        {"chipNote", qs(t.chip_note)},
+        {"capturedAt", when},
+        {"measuredDetails", details},
+        {"plane", qs(d.plane)}};
     m_ops.reset(m_table, std::move(programs));
     emit deviceChanged();
 }
@@ -359,8 +383,9 @@ QVariantMap ProfileSession::detail(int row) const
         cost << QString::number(r.intensity, 'g', 3) + QStringLiteral(" FLOP/B");
     QString hloCost;
     if (r.tpusim_cost.available)
-        hloCost = QStringLiteral("libtpusim's own reading of the instruction in the program's HLO: %1 FLOPs and %2 a run, "
-                                 "%3 on the roofline (%4-bound)")
+        hloCost = QStringLiteral(
+                      "libtpusim's own reading of the instruction in the program's HLO: %1 FLOPs and %2 a run, "
+                      "%3 on the roofline (%4-bound)")
                       .arg(QString::number(r.tpusim_cost.flops, 'g', 4), qs(tpusim::format_bytes(r.tpusim_cost.bytes)),
                            qs(tpusim::format_time(r.tpusim_cost.time_s)), qs(r.tpusim_cost.bound));
     else if (!r.tpusim_cost.reason.empty())
@@ -394,7 +419,8 @@ QVariantMap ProfileSession::xrayTarget(int row) const
 {
     if (!m_table || !m_profile || row < 0 || row >= static_cast<int>(m_table->rows.size()))
         return {};
-    const tpuprofile::Op &op = m_table->device->ops[static_cast<std::size_t>(m_table->rows[static_cast<std::size_t>(row)].op)];
+    const tpuprofile::Op &op =
+        m_table->device->ops[static_cast<std::size_t>(m_table->rows[static_cast<std::size_t>(row)].op)];
     if (!op.has_program_id)
         return {};
     const tpuprofile::Program *program = m_profile->program(op.program_id);

@@ -5,18 +5,20 @@
 #include <tpuprofile/op_table.h>
 #include <tpuprofile/profile.h>
 
+#include <QtQml/qqmlregistration.h>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <QVariantMap>
-#include <QtQml/qqmlregistration.h>
 
 #include <atomic>
 #include <memory>
 
 class QQmlEngine;
 class QJSEngine;
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 // The profile the learner opened: read off the GUI thread with progress,
 // one device's op table at a time, each op's measured time beside the
@@ -118,7 +120,7 @@ private:
     QString m_stored;
     int m_device = 0;
     std::shared_ptr<const tpuprofile::Profile> m_profile;
-    std::vector<tpuprofile::OpTable> m_tables;  // one per device, made with the read
+    std::vector<tpuprofile::OpTable> m_tables; // one per device, made with the read
     const tpuprofile::OpTable *m_table = nullptr;
     QVariantMap m_summary;
     ProfileOpModel m_ops;

@@ -12,12 +12,15 @@
 
 namespace {
 
-constexpr double kAxisHeight = 18;  // the time labels at the bottom, in pixels
+constexpr double kAxisHeight = 18; // the time labels at the bottom, in pixels
 constexpr double kBarGap = 2;
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
-}  // namespace
+} // namespace
 
 ProfileTimeline::ProfileTimeline(QQuickItem *parent) : ProfileView(parent)
 {
@@ -86,15 +89,22 @@ void ProfileTimeline::showAll()
     update();
 }
 
-double ProfileTimeline::timeAt(double x) const { return m_start + x / std::max(1.0, width()) * m_span; }
-double ProfileTimeline::xAt(double t) const { return (t - m_start) / m_span * width(); }
+double ProfileTimeline::timeAt(double x) const
+{
+    return m_start + x / std::max(1.0, width()) * m_span;
+}
+double ProfileTimeline::xAt(double t) const
+{
+    return (t - m_start) / m_span * width();
+}
 
 void ProfileTimeline::zoomAt(double x, double factor)
 {
     const double anchor = timeAt(x);
     // No closer than 100 ps across the whole width, no wider than everything.
     m_span = std::clamp(m_span / factor, 100.0, m_totalSpan);
-    m_start = std::clamp(anchor - x / std::max(1.0, width()) * m_span, m_totalStart, m_totalStart + m_totalSpan - m_span);
+    m_start =
+        std::clamp(anchor - x / std::max(1.0, width()) * m_span, m_totalStart, m_totalStart + m_totalSpan - m_span);
     emit viewChanged();
     update();
 }
@@ -110,15 +120,16 @@ void ProfileTimeline::panBy(double pixels)
 QString ProfileTimeline::windowText() const
 {
     const double from = (m_start - m_totalStart) * 1e-12, to = (m_start + m_span - m_totalStart) * 1e-12;
-    return qs(tpusim::format_time(from)) + QStringLiteral(" to ") + qs(tpusim::format_time(to)) + QStringLiteral(" of ") +
-           qs(tpusim::format_time(m_totalSpan * 1e-12));
+    return qs(tpusim::format_time(from)) + QStringLiteral(" to ") + qs(tpusim::format_time(to)) +
+           QStringLiteral(" of ") + qs(tpusim::format_time(m_totalSpan * 1e-12));
 }
 
 QColor ProfileTimeline::colourOf(int op) const
 {
     if (m_familyColors.isEmpty())
         return m_ink;
-    const int f = op >= 0 && op < static_cast<int>(m_familyOfOp.size()) ? m_familyOfOp[static_cast<std::size_t>(op)] : 0;
+    const int f =
+        op >= 0 && op < static_cast<int>(m_familyOfOp.size()) ? m_familyOfOp[static_cast<std::size_t>(op)] : 0;
     return m_familyColors[f % m_familyColors.size()];
 }
 
@@ -146,8 +157,9 @@ void ProfileTimeline::paint(QPainter *p)
 
     const double viewEnd = m_start + m_span;
     const auto firstAfter = [&](double time) {
-        return std::lower_bound(events.begin(), events.end(), time,
-                                [](const tpuprofile::OpEvent &e, double v) { return static_cast<double>(e.start_ps) < v; });
+        return std::lower_bound(events.begin(), events.end(), time, [](const tpuprofile::OpEvent &e, double v) {
+            return static_cast<double>(e.start_ps) < v;
+        });
     };
     // Events that began before the view may still cover its left edge:
     // step back over the longest plausible span (events are few there).
@@ -164,8 +176,8 @@ void ProfileTimeline::paint(QPainter *p)
             const double x1 = xAt(static_cast<double>(it->start_ps + it->duration_ps));
             if (x1 < 0 || x0 > w)
                 continue;
-            const QRectF bar(std::max(0.0, x0), laneTop(it->lane, it->depth), std::max(1.0, std::min(w, x1) - std::max(0.0, x0)),
-                             barHeight);
+            const QRectF bar(std::max(0.0, x0), laneTop(it->lane, it->depth),
+                             std::max(1.0, std::min(w, x1) - std::max(0.0, x0)), barHeight);
             p->fillRect(bar.adjusted(0, 0, 0, 0), m_ground);
             p->fillRect(bar, it->op == m_litOp ? m_lit : colourOf(it->op));
             if (bar.width() > 60 && m_fontSize > 0) {
@@ -194,7 +206,8 @@ void ProfileTimeline::paint(QPainter *p)
                     hit = &*it;
                 if (!hit || (m_lanes > 1 && hit->lane != lane))
                     continue;
-                p->fillRect(QRectF(px, lane * laneHeight, 1, barHeight), hit->op == m_litOp ? m_lit : colourOf(hit->op));
+                p->fillRect(QRectF(px, lane * laneHeight, 1, barHeight),
+                            hit->op == m_litOp ? m_lit : colourOf(hit->op));
             }
         }
     }
@@ -203,10 +216,8 @@ void ProfileTimeline::paint(QPainter *p)
     p->setFont(font());
     p->setPen(m_ink);
     const QRectF axis(0, h - kAxisHeight, w, kAxisHeight);
-    p->drawText(axis, Qt::AlignLeft | Qt::AlignBottom,
-                qs(tpusim::format_time((m_start - m_totalStart) * 1e-12)));
-    p->drawText(axis, Qt::AlignRight | Qt::AlignBottom,
-                qs(tpusim::format_time((viewEnd - m_totalStart) * 1e-12)));
+    p->drawText(axis, Qt::AlignLeft | Qt::AlignBottom, qs(tpusim::format_time((m_start - m_totalStart) * 1e-12)));
+    p->drawText(axis, Qt::AlignRight | Qt::AlignBottom, qs(tpusim::format_time((viewEnd - m_totalStart) * 1e-12)));
     p->drawText(axis, Qt::AlignHCenter | Qt::AlignBottom,
                 QStringLiteral("%1 shown · wheel to zoom, drag to pan").arg(qs(tpusim::format_time(m_span * 1e-12))));
 }
@@ -222,8 +233,9 @@ int ProfileTimeline::eventAt(double x, double y) const
     const int depth = std::clamp(static_cast<int>((y - lane * laneHeight) / (laneHeight / m_depths)), 0, m_depths - 1);
     // A pixel's worth of slack, so a sliver of an event can be pointed at.
     const double t0 = timeAt(x - 1), t1 = timeAt(x + 1);
-    auto it = std::lower_bound(events.begin(), events.end(), t1,
-                               [](const tpuprofile::OpEvent &e, double v) { return static_cast<double>(e.start_ps) < v; });
+    auto it = std::lower_bound(events.begin(), events.end(), t1, [](const tpuprofile::OpEvent &e, double v) {
+        return static_cast<double>(e.start_ps) < v;
+    });
     int best = -1;
     for (int back = 0; it != events.begin() && back < 256; ++back) {
         --it;
@@ -256,10 +268,12 @@ void ProfileTimeline::point(double x, double y)
             // Idle: how long the device waited here.
             const auto &events = t->device->timeline;
             const double at = timeAt(x);
-            auto next = std::lower_bound(events.begin(), events.end(), at,
-                                         [](const tpuprofile::OpEvent &e, double v) { return static_cast<double>(e.start_ps) < v; });
+            auto next = std::lower_bound(events.begin(), events.end(), at, [](const tpuprofile::OpEvent &e, double v) {
+                return static_cast<double>(e.start_ps) < v;
+            });
             double prevEnd = m_totalStart;
-            for (auto it = events.begin() + std::max<std::ptrdiff_t>(0, (next - events.begin()) - 256); it != next; ++it)
+            for (auto it = events.begin() + std::max<std::ptrdiff_t>(0, (next - events.begin()) - 256); it != next;
+                 ++it)
                 prevEnd = std::max(prevEnd, static_cast<double>(it->start_ps + it->duration_ps));
             if (next != events.end() && prevEnd < at)
                 text = QStringLiteral("idle for %1: no op ran on the device (it waited on the host)")
@@ -299,7 +313,7 @@ void ProfileTimeline::mouseMoveEvent(QMouseEvent *event)
 void ProfileTimeline::mouseReleaseEvent(QMouseEvent *event)
 {
     m_dragging = false;
-    if (std::abs(event->position().x() - m_pressX) < 3) {  // a click, not a drag
+    if (std::abs(event->position().x() - m_pressX) < 3) { // a click, not a drag
         const tpuprofile::OpTable *t = table();
         const int i = eventAt(event->position().x(), event->position().y());
         if (t && i >= 0) {
@@ -309,6 +323,12 @@ void ProfileTimeline::mouseReleaseEvent(QMouseEvent *event)
     }
 }
 
-void ProfileTimeline::hoverMoveEvent(QHoverEvent *event) { point(event->position().x(), event->position().y()); }
+void ProfileTimeline::hoverMoveEvent(QHoverEvent *event)
+{
+    point(event->position().x(), event->position().y());
+}
 
-void ProfileTimeline::hoverLeaveEvent(QHoverEvent *) { setPointed(QString()); }
+void ProfileTimeline::hoverLeaveEvent(QHoverEvent *)
+{
+    setPointed(QString());
+}

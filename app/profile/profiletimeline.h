@@ -49,7 +49,7 @@ protected:
 private:
     double timeAt(double x) const;
     double xAt(double t) const;
-    int eventAt(double x, double y) const;  // index into the timeline, or -1
+    int eventAt(double x, double y) const; // index into the timeline, or -1
     void point(double x, double y);
     QColor colourOf(int op) const;
     double laneTop(int lane, int depth) const;
@@ -57,7 +57,7 @@ private:
     int m_litOp = -1;
     std::vector<int> m_rowOfOp;
     std::vector<int> m_familyOfOp;
-    double m_start = 0, m_span = 1;          // the view, ps
+    double m_start = 0, m_span = 1; // the view, ps
     double m_totalStart = 0, m_totalSpan = 1;
     int m_lanes = 1, m_depths = 1;
     QList<QColor> m_familyColors;

@@ -2,9 +2,9 @@
 
 #include "profilesession.h"
 
+#include <QtQml/qqmlregistration.h>
 #include <QColor>
 #include <QQuickPaintedItem>
-#include <QtQml/qqmlregistration.h>
 
 // What the profile's painted views share: the session they draw, the table
 // row lit across the page, what the pointer is over, and the theme's ink.

@@ -20,29 +20,39 @@
 #include <algorithm>
 #include <limits>
 
-
 namespace {
 
 QString kindName(course::DocBlock::Kind kind)
 {
     using K = course::DocBlock::Kind;
     switch (kind) {
-    case K::Heading: return QStringLiteral("heading");
-    case K::Paragraph: return QStringLiteral("paragraph");
-    case K::List: return QStringLiteral("list");
-    case K::Quote: return QStringLiteral("quote");
-    case K::Code: return QStringLiteral("code");
-    case K::Table: return QStringLiteral("table");
-    case K::Rule: return QStringLiteral("rule");
-    case K::Piece: return QStringLiteral("piece");
-    case K::Figure: return QStringLiteral("figure");
+        case K::Heading:
+            return QStringLiteral("heading");
+        case K::Paragraph:
+            return QStringLiteral("paragraph");
+        case K::List:
+            return QStringLiteral("list");
+        case K::Quote:
+            return QStringLiteral("quote");
+        case K::Code:
+            return QStringLiteral("code");
+        case K::Table:
+            return QStringLiteral("table");
+        case K::Rule:
+            return QStringLiteral("rule");
+        case K::Piece:
+            return QStringLiteral("piece");
+        case K::Figure:
+            return QStringLiteral("figure");
     }
     return {};
 }
 
 QString alignName(Qt::Alignment a)
 {
-    return a == Qt::AlignRight ? QStringLiteral("right") : a == Qt::AlignHCenter ? QStringLiteral("center") : QStringLiteral("left");
+    return a == Qt::AlignRight     ? QStringLiteral("right")
+           : a == Qt::AlignHCenter ? QStringLiteral("center")
+                                   : QStringLiteral("left");
 }
 
 QColor colourOf(const QVariantMap &style, const char *key, const QColor &fallback)
@@ -55,8 +65,9 @@ QVariantList inputList(const QList<course::LiveInput> &inputs)
 {
     QVariantList out;
     for (const course::LiveInput &i : inputs)
-        out << QVariantMap{{"name", i.name}, {"value", i.value}, {"from", i.from}, {"to", i.to},
-                           {"step", i.step}, {"logarithmic", i.logarithmic}, {"unit", i.unit}};
+        out << QVariantMap{{"name", i.name}, {"value", i.value}, {"from", i.from},
+                           {"to", i.to},     {"step", i.step},   {"logarithmic", i.logarithmic},
+                           {"unit", i.unit}};
     return out;
 }
 
@@ -75,16 +86,25 @@ QVariantMap filledMap(const course::FilledBlock &filled)
 course::CodePalette paletteOf(const QVariantMap &code)
 {
     const QColor plain = colourOf(code, "plain", Qt::black);
-    return {plain, colourOf(code, "keyword", plain), colourOf(code, "string", plain), colourOf(code, "number", plain),
-            colourOf(code, "comment", plain), colourOf(code, "type", plain), colourOf(code, "value", plain),
-            colourOf(code, "op", plain), colourOf(code, "attribute", plain)};
+    return {plain,
+            colourOf(code, "keyword", plain),
+            colourOf(code, "string", plain),
+            colourOf(code, "number", plain),
+            colourOf(code, "comment", plain),
+            colourOf(code, "type", plain),
+            colourOf(code, "value", plain),
+            colourOf(code, "op", plain),
+            colourOf(code, "attribute", plain)};
 }
 
 } // namespace
 
 Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(parent), m_catalog(catalog) {}
 
-Reader *Reader::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::reader>(); }
+Reader *Reader::create(QQmlEngine *, QJSEngine *)
+{
+    return Course::madeByCourse<&Course::reader>();
+}
 
 void Reader::applyTextStyle(const QVariantMap &style)
 {
@@ -111,8 +131,8 @@ const course::ChapterDocument *Reader::documentOf(int number)
         if (!plugin)
             return nullptr;
         const QString text = plugin->textMarkdown();
-        m_documents.insert(number, course::parseChapter(plugin->introMarkdown()
-                                                        + (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text)));
+        m_documents.insert(number, course::parseChapter(plugin->introMarkdown() +
+                                                        (text.isEmpty() ? QString() : QStringLiteral("\n\n") + text)));
     }
     return &m_documents[number];
 }
@@ -129,8 +149,9 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query)
     QList<PaletteModel::Entry> entries;
     for (const course::TextHit &hit : course::searchSections(*m_sections, query)) {
         const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
-        entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor, QStringLiteral("in the text"),
-                        hit.heading, QStringLiteral("ch %1 · %2").arg(hit.chapter, 2, 10, QLatin1Char('0')).arg(hit.snippet),
+        entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
+                        QStringLiteral("in the text"), hit.heading,
+                        QStringLiteral("ch %1 · %2").arg(hit.chapter, 2, 10, QLatin1Char('0')).arg(hit.snippet),
                         QString(), true});
     }
     return entries;
@@ -150,18 +171,23 @@ QVariantMap Reader::chapterDocument(int number, const QVariantMap &style)
     for (int i = 0; i < doc.blocks.size(); ++i) {
         const course::DocBlock &block = doc.blocks.at(i);
         if (block.kind == course::DocBlock::Kind::Heading)
-            headings << QVariantMap{{"index", i}, {"level", block.level}, {"anchor", block.anchor}, {"title", block.title}};
+            headings << QVariantMap{
+                {"index", i}, {"level", block.level}, {"anchor", block.anchor}, {"title", block.title}};
         else if (block.kind == course::DocBlock::Kind::Piece)
             pieces << QVariantMap{{"index", i}, {"pieceId", block.pieceId}};
         values += static_cast<int>(std::count_if(block.placeholders.cbegin(), block.placeholders.cend(),
-                                                 [](const QString &p) { return !course::isConditionMarker(p); })
-                                   - block.inputs.size());
+                                                 [](const QString &p) { return !course::isConditionMarker(p); }) -
+                                   block.inputs.size());
     }
-    return {{"count", static_cast<int>(doc.blocks.size())}, {"headings", headings}, {"pieces", pieces},
-            {"problems", doc.problems}, {"values", values}};
+    return {{"count", static_cast<int>(doc.blocks.size())},
+            {"headings", headings},
+            {"pieces", pieces},
+            {"problems", doc.problems},
+            {"values", values}};
 }
 
-QVariantMap Reader::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs, int codePixelSize) const
+QVariantMap Reader::documentBlock(int number, int index, const QString &chip, const QVariantMap &inputs,
+                                  int codePixelSize) const
 {
     const auto doc = m_documents.constFind(number);
     if (doc == m_documents.cend() || index < 0 || index >= doc->blocks.size())
@@ -169,39 +195,42 @@ QVariantMap Reader::documentBlock(int number, int index, const QString &chip, co
     const course::DocBlock &block = doc->blocks.at(index);
     QVariantMap b{{"kind", kindName(block.kind)}};
     switch (block.kind) {
-    case course::DocBlock::Kind::Heading:
-        b.insert({{"level", block.level}, {"anchor", block.anchor}, {"title", block.title}});
-        break;
-    case course::DocBlock::Kind::List:
-        b.insert({{"ordered", block.ordered}, {"start", block.start}});
-        break;
-    case course::DocBlock::Kind::Table: {
-        QStringList align;
-        for (Qt::Alignment a : block.align)
-            align << alignName(a);
-        b.insert({{"columns", block.columns}, {"align", align}});
-        break;
-    }
-    case course::DocBlock::Kind::Code:
-        b.insert({{"language", block.language}, {"code", block.code},
-                  {"styled", course::codeStyledChunks(block.code, block.language, m_codePalette)}});
-        break;
-    case course::DocBlock::Kind::Figure: {
-        // The chapter's own resources: its plugin ships the image.
-        const course::ChapterInfo *info = m_catalog.chapter(number);
-        b.insert({{"source", QStringLiteral("qrc:/chapters/%1/%2").arg(info ? info->slug : QString(), block.figureSource)},
-                  {"path", block.figureSource}, {"caption", block.caption}});
-        break;
-    }
-    case course::DocBlock::Kind::Piece: {
-        QVariantMap args;
-        for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)
-            args.insert(it.key(), it.value());
-        b.insert({{"pieceId", block.pieceId}, {"args", args}});
-        break;
-    }
-    default:
-        break;
+        case course::DocBlock::Kind::Heading:
+            b.insert({{"level", block.level}, {"anchor", block.anchor}, {"title", block.title}});
+            break;
+        case course::DocBlock::Kind::List:
+            b.insert({{"ordered", block.ordered}, {"start", block.start}});
+            break;
+        case course::DocBlock::Kind::Table: {
+            QStringList align;
+            for (Qt::Alignment a : block.align)
+                align << alignName(a);
+            b.insert({{"columns", block.columns}, {"align", align}});
+            break;
+        }
+        case course::DocBlock::Kind::Code:
+            b.insert({{"language", block.language},
+                      {"code", block.code},
+                      {"styled", course::codeStyledChunks(block.code, block.language, m_codePalette)}});
+            break;
+        case course::DocBlock::Kind::Figure: {
+            // The chapter's own resources: its plugin ships the image.
+            const course::ChapterInfo *info = m_catalog.chapter(number);
+            b.insert({{"source",
+                       QStringLiteral("qrc:/chapters/%1/%2").arg(info ? info->slug : QString(), block.figureSource)},
+                      {"path", block.figureSource},
+                      {"caption", block.caption}});
+            break;
+        }
+        case course::DocBlock::Kind::Piece: {
+            QVariantMap args;
+            for (auto it = block.pieceArgs.cbegin(); it != block.pieceArgs.cend(); ++it)
+                args.insert(it.key(), it.value());
+            b.insert({{"pieceId", block.pieceId}, {"args", args}});
+            break;
+        }
+        default:
+            break;
     }
     if (!block.texts.isEmpty()) {
         QHash<QString, double> values;
@@ -235,7 +264,8 @@ QVariantMap Reader::exhibit(const QUrl &folder, const QVariantMap &style)
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     };
     const QByteArray artifact = read("artifact.md");
-    course::Exhibit ex = course::parseExhibit(QString::fromUtf8(artifact), read("annotations.json"), read("figures.json"));
+    course::Exhibit ex =
+        course::parseExhibit(QString::fromUtf8(artifact), read("annotations.json"), read("figures.json"));
     if (artifact.isEmpty())
         ex.problems.prepend(QStringLiteral("No artifact at %1.").arg(dir));
     const int docKey = kExhibitKeys + 2 * static_cast<int>(m_exhibits.size());
@@ -247,15 +277,20 @@ QVariantMap Reader::exhibit(const QUrl &folder, const QVariantMap &style)
         QVariantList notes;
         for (int n : part.notes)
             notes << QVariantMap{{"index", ex.pins.at(n).block}, {"mark", ex.pins.at(n).mark}};
-        parts << QVariantMap{{"anchor", part.anchor}, {"title", part.title}, {"first", part.first},
-                             {"last", part.last}, {"notes", notes}};
+        parts << QVariantMap{{"anchor", part.anchor},
+                             {"title", part.title},
+                             {"first", part.first},
+                             {"last", part.last},
+                             {"notes", notes}};
     }
     QVariantList charts;
     for (const course::ExhibitChart &c : ex.charts)
-        charts << QVariantMap{{"title", c.title}, {"figure", c.figure}, {"note", c.note}, {"kind", c.kind}, {"anchor", c.anchor}};
-    const QVariantMap out{{"key", docKey}, {"notesKey", docKey + 1}, {"title", ex.title}, {"lead", ex.lead},
-                          {"links", ex.links}, {"count", static_cast<int>(ex.artifact.blocks.size())},
-                          {"parts", parts}, {"charts", charts}, {"problems", ex.problems}};
+        charts << QVariantMap{
+            {"title", c.title}, {"figure", c.figure}, {"note", c.note}, {"kind", c.kind}, {"anchor", c.anchor}};
+    const QVariantMap out{
+        {"key", docKey},   {"notesKey", docKey + 1}, {"title", ex.title},
+        {"lead", ex.lead}, {"links", ex.links},      {"count", static_cast<int>(ex.artifact.blocks.size())},
+        {"parts", parts},  {"charts", charts},       {"problems", ex.problems}};
     m_exhibits.insert(key, out);
     return out;
 }
@@ -263,12 +298,19 @@ QVariantMap Reader::exhibit(const QUrl &folder, const QVariantMap &style)
 QVariantMap Reader::liveFigure(const QString &figure, const QString &chip) const
 {
     try {
-        const course::live::Value v = course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
+        const course::live::Value v =
+            course::live::resolve(course::live::parse(figure.toStdString()), chip.toStdString());
         const QString details = QString::fromStdString(v.details);
-        return {{"text", QString::fromStdString(v.text)}, {"number", v.number}, {"isFact", v.isFact},
-                {"isAssumption", v.isAssumption}, {"source", QString::fromStdString(v.source)}, {"details", details}};
+        return {{"text", QString::fromStdString(v.text)},
+                {"number", v.number},
+                {"isFact", v.isFact},
+                {"isAssumption", v.isAssumption},
+                {"source", QString::fromStdString(v.source)},
+                {"details", details}};
     } catch (const std::exception &e) {
-        return {{"text", QStringLiteral("?")}, {"number", std::numeric_limits<double>::quiet_NaN()}, {"isFact", false},
+        return {{"text", QStringLiteral("?")},
+                {"number", std::numeric_limits<double>::quiet_NaN()},
+                {"isFact", false},
                 {"problem", QString::fromUtf8(e.what())}};
     }
 }
@@ -283,18 +325,24 @@ QVariantMap Reader::hloKernels(const QUrl &folder, const QString &file, const QS
         return {{"problem", QStringLiteral("No dump at %1.").arg(path + file)}};
     try {
         const std::string text = in.readAll().toStdString();
-        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(tpusim::ir::parse_hlo(text), tpusim::chip(chip.toStdString()));
+        const tpusim::fusion::HloCost cost =
+            tpusim::fusion::cost_hlo_kernels(tpusim::ir::parse_hlo(text), tpusim::chip(chip.toStdString()));
         QVariantList kernels;
         for (const tpusim::fusion::HloKernel &k : cost.kernels)
-            kernels << QVariantMap{{"line", k.position.line}, {"name", QString::fromStdString(k.name)},
-                                   {"kind", QString::fromStdString(k.kind)},
-                                   {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
-                                   {"flops", k.flops > 0 ? QString::fromStdString(tpusim::format_rate(k.flops, "FLOP")) : QStringLiteral("0")},
-                                   {"read", QString::fromStdString(tpusim::format_bytes(k.bytes_read))},
-                                   {"written", QString::fromStdString(tpusim::format_bytes(k.bytes_written))},
-                                   {"time", QString::fromStdString(tpusim::format_time(k.time_s))}, {"seconds", k.time_s},
-                                   {"bound", QString::fromStdString(std::string(tpusim::bound_name(k.bound)))}};
-        return {{"kernels", kernels}, {"time", QString::fromStdString(tpusim::format_time(cost.time_s))},
+            kernels << QVariantMap{
+                {"line", k.position.line},
+                {"name", QString::fromStdString(k.name)},
+                {"kind", QString::fromStdString(k.kind)},
+                {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+                {"flops",
+                 k.flops > 0 ? QString::fromStdString(tpusim::format_rate(k.flops, "FLOP")) : QStringLiteral("0")},
+                {"read", QString::fromStdString(tpusim::format_bytes(k.bytes_read))},
+                {"written", QString::fromStdString(tpusim::format_bytes(k.bytes_written))},
+                {"time", QString::fromStdString(tpusim::format_time(k.time_s))},
+                {"seconds", k.time_s},
+                {"bound", QString::fromStdString(std::string(tpusim::bound_name(k.bound)))}};
+        return {{"kernels", kernels},
+                {"time", QString::fromStdString(tpusim::format_time(cost.time_s))},
                 {"details", QString::fromStdString(tpusim::describe(cost.provenance))}};
     } catch (const std::exception &e) {
         return {{"problem", QString::fromUtf8(e.what())}};

@@ -4,12 +4,12 @@
 // a chip and the learner's inputs when it is built; the museum exhibits;
 // code in colour; figures the pages quote; and the chapters' sections for
 // the palette's text search. Course makes it and hands it to QML.
+#include <QtQml/qqmlregistration.h>
 #include <QHash>
 #include <QObject>
 #include <QUrl>
 #include <QVariantList>
 #include <QVariantMap>
-#include <QtQml/qqmlregistration.h>
 
 #include <chapters/chapterdocument.h>
 #include <chapters/chaptersearch.h>
@@ -22,7 +22,9 @@
 
 class QJSEngine;
 class QQmlEngine;
-namespace course { class ChapterCatalog; }
+namespace course {
+class ChapterCatalog;
+}
 
 class Reader : public QObject
 {
@@ -83,7 +85,7 @@ private:
     // Chapters by number; exhibits from kExhibitKeys on, two keys each
     // (the artifact, then its notes), handed out as they are first opened.
     QHash<int, course::ChapterDocument> m_documents;
-    std::optional<QList<course::TextSection>> m_sections;  // for searchText, read on first use
+    std::optional<QList<course::TextSection>> m_sections; // for searchText, read on first use
     QHash<QString, QVariantMap> m_exhibits;
     static constexpr int kExhibitKeys = 1000;
     QVariantMap m_appliedStyle;

@@ -10,17 +10,22 @@ namespace {
 
 progress::Store *g_store = nullptr;
 
-std::string keyFor(const QString &kind) { return "dialogs.folder." + kind.toStdString(); }
+std::string keyFor(const QString &kind)
+{
+    return "dialogs.folder." + kind.toStdString();
+}
 
 } // namespace
 
-void LastFolders::provide(progress::Store *store) { g_store = store; }
+void LastFolders::provide(progress::Store *store)
+{
+    g_store = store;
+}
 
 QUrl LastFolders::folderFor(const QString &kind) const
 {
-    const QString kept = storeGuarded([&]() -> QString {
-        return g_store ? QString::fromStdString(g_store->setting(keyFor(kind))) : QString();
-    });
+    const QString kept = storeGuarded(
+        [&]() -> QString { return g_store ? QString::fromStdString(g_store->setting(keyFor(kind))) : QString(); });
     if (!kept.isEmpty() && QFileInfo(kept).isDir())
         return QUrl::fromLocalFile(kept);
     return QUrl::fromLocalFile(QDir::homePath());

@@ -3,13 +3,15 @@
 // records, profiles, exports), kept in the progress store's settings, so a
 // dialog opens where the learner was rather than in the working directory.
 // A kept folder that no longer exists falls back to the home folder.
+#include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
 #include <QObject>
 #include <QString>
 #include <QUrl>
-#include <QtQml/qqmlregistration.h>
-#include <processsingleton.h>
 
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class LastFolders : public QObject, public ProcessSingleton<LastFolders>
 {

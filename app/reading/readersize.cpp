@@ -71,4 +71,7 @@ void ReaderSize::shrink()
         set(*(at - 1));
 }
 
-void ReaderSize::reset() { set(1.0); }
+void ReaderSize::reset()
+{
+    set(1.0);
+}

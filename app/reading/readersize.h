@@ -3,13 +3,15 @@
 // Ctrl+0 back to the default), kept in the progress store's settings so a
 // relaunch reads at the size chosen. The reader's type scales with it; its
 // measure, in characters, stays, so the column widens with the type.
-#include <QObject>
-#include <processsingleton.h>
 #include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
+#include <QObject>
 
 #include <vector>
 
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class ReaderSize : public QObject, public ProcessSingleton<ReaderSize>
 {

@@ -3,11 +3,13 @@
 // or dark (the same pages on a dark ground). Ctrl+Shift+D or the palette
 // switches it; it is kept in the progress store's settings, so a relaunch
 // opens in the theme chosen.
-#include <QObject>
-#include <processsingleton.h>
 #include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
+#include <QObject>
 
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class ReaderTheme : public QObject, public ProcessSingleton<ReaderTheme>
 {

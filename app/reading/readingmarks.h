@@ -4,9 +4,9 @@
 // heading above it and its place after that heading ("the-pipeline/3"),
 // so a mark stays on its paragraph while the course around it is read.
 #include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
 #include <QHash>
 #include <QObject>
-#include <processsingleton.h>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>

@@ -9,17 +9,23 @@ namespace {
 
 progress::Store *g_store = nullptr;
 
-std::string chapterKey(int chapter) { return "reading.chapter." + std::to_string(chapter); }
+std::string chapterKey(int chapter)
+{
+    return "reading.chapter." + std::to_string(chapter);
+}
 
 } // namespace
 
-ReadingPlaces::ReadingPlaces() { reload(); }
+ReadingPlaces::ReadingPlaces()
+{
+    reload();
+}
 
 void ReadingPlaces::provide(progress::Store *store)
 {
     g_store = store;
     instance()->reload();
-    ReadingMarks::provide(store);  // the marks and the dialogs' folders live in the same store
+    ReadingMarks::provide(store); // the marks and the dialogs' folders live in the same store
     LastFolders::provide(store);
 }
 
@@ -39,7 +45,7 @@ void ReadingPlaces::keep(int chapter, const QString &anchor, const QString &titl
         if (!g_store || chapter <= 0)
             return;
         if (chapter == m_lastChapter && anchor == m_lastAnchor)
-            return;  // scrolling within the same heading writes nothing
+            return; // scrolling within the same heading writes nothing
         g_store->setSetting(chapterKey(chapter), anchor.toStdString());
         g_store->setSetting("reading.last.chapter", std::to_string(chapter));
         g_store->setSetting("reading.last.anchor", anchor.toStdString());

@@ -4,12 +4,14 @@
 // progress store's settings, that heading per chapter and the last place
 // of all, so a relaunch offers "continue" there and a chapter opens again
 // where it was left.
-#include <QObject>
-#include <processsingleton.h>
-#include <QString>
 #include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
+#include <QObject>
+#include <QString>
 
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class ReadingPlaces : public QObject, public ProcessSingleton<ReadingPlaces>
 {

@@ -2,14 +2,14 @@
 
 #include <progress/profiles.h>
 
-#include <progress/drills.h>
 #include <coursework/drills.h>
-#include "reportformat.h"
-#include "runprediction.h"
+#include <progress/drills.h>
 #include "../chapterprogress.h"
 #include "labs/evidence.h"
 #include "labs/gates.h"
 #include "labs/labcatalog.h"
+#include "reportformat.h"
+#include "runprediction.h"
 
 #include <chapters/chaptercatalog.h>
 #include <progress/runs.h>
@@ -26,8 +26,14 @@
 
 namespace {
 
-QDateTime fromMs(std::int64_t ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC); }
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QDateTime fromMs(std::int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+}
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 // Events the learner caused, for the date range; the store's own upkeep
 // and earlier exports of this report are not activity.
@@ -115,7 +121,8 @@ void addRooflines(ProgressReport &r)
     for (const auto &run : r.runs) {
         if (run.predictions.isEmpty())
             continue;
-        auto it = std::find_if(r.rooflines.begin(), r.rooflines.end(), [&](const auto &x) { return x.chip == run.chip; });
+        auto it =
+            std::find_if(r.rooflines.begin(), r.rooflines.end(), [&](const auto &x) { return x.chip == run.chip; });
         if (it == r.rooflines.end()) {
             const tpusim::Chip &chip = tpusim::chip(run.chip.toStdString());
             r.rooflines.append({run.chip, chip.peak_bf16.value, chip.hbm_bandwidth.value, {}});
@@ -123,11 +130,13 @@ void addRooflines(ProgressReport &r)
         }
         for (const auto &p : run.predictions)
             if (p.bytes > 0 && p.measuredS > 0)
-                it->points.append({QStringLiteral("%1 #%2 %3").arg(run.lab).arg(run.id).arg(p.label), p.flops / p.bytes, p.flops / p.measuredS});
+                it->points.append({QStringLiteral("%1 #%2 %3").arg(run.lab).arg(run.id).arg(p.label), p.flops / p.bytes,
+                                   p.flops / p.measuredS});
     }
 }
 
-void addEvidence(ProgressReport &r, const progress::RunLedger &ledger, const std::vector<progress::GateAttempt> &attempts)
+void addEvidence(ProgressReport &r, const progress::RunLedger &ledger,
+                 const std::vector<progress::GateAttempt> &attempts)
 {
     QMap<QString, QString> stageOfGate;
     for (const auto &c : r.chapters)
@@ -173,9 +182,12 @@ void addActivity(ProgressReport &r, const progress::Store &store)
 QString chapterStateName(ProgressReport::ChapterState state)
 {
     switch (state) {
-    case ProgressReport::ChapterState::NotStarted: return QStringLiteral("not started");
-    case ProgressReport::ChapterState::InProgress: return QStringLiteral("in progress");
-    case ProgressReport::ChapterState::Done: return QStringLiteral("done");
+        case ProgressReport::ChapterState::NotStarted:
+            return QStringLiteral("not started");
+        case ProgressReport::ChapterState::InProgress:
+            return QStringLiteral("in progress");
+        case ProgressReport::ChapterState::Done:
+            return QStringLiteral("done");
     }
     return {};
 }
@@ -252,7 +264,8 @@ void addProfiles(ProgressReport &r, const progress::Store &store)
     }
 }
 
-ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store, const QString &learner)
+ProgressReport buildProgressReport(const course::ChapterCatalog &catalog, const progress::Store &store,
+                                   const QString &learner)
 {
     ProgressReport r;
     r.appVersion = QCoreApplication::applicationVersion();

@@ -6,8 +6,12 @@
 #include <QString>
 #include <QStringList>
 
-namespace course { class ChapterCatalog; }
-namespace progress { class Store; }
+namespace course {
+class ChapterCatalog;
+}
+namespace progress {
+class Store;
+}
 
 // Everything the progress report says, gathered once and written in any of
 // three formats, so the PDF, the HTML and the JSON can never disagree.
@@ -17,7 +21,12 @@ struct ProgressReport
     // opened or partly done, or done (a stage is done when its gate passed).
     enum class ChapterState { NotStarted, InProgress, Done };
 
-    struct Item { QString id; QString text; bool done = false; };
+    struct Item
+    {
+        QString id;
+        QString text;
+        bool done = false;
+    };
     struct Chapter
     {
         int number = 0;
@@ -49,12 +58,12 @@ struct ProgressReport
     // model knows what the lab computes.
     struct Prediction
     {
-        QString label;       // what was costed: "matmul 4096×4096×4096"
-        double floorS = 0;   // predicted time
+        QString label;     // what was costed: "matmul 4096×4096×4096"
+        double floorS = 0; // predicted time
         double flops = 0;
         double bytes = 0;
         double measuredS = 0; // the run's (or its bench row's) median
-        QString bound;       // what sets the floor: MXU, VPU, HBM, or ICI (a sharded step's exposed transfers)
+        QString bound;        // what sets the floor: MXU, VPU, HBM, or ICI (a sharded step's exposed transfers)
     };
     struct Run
     {
@@ -62,11 +71,11 @@ struct ProgressReport
         QString lab, kind, chip, deviceKind, dtype;
         int deviceCount = 1;
         QMap<QString, qint64> shapes;
-        QString shapeText;    // compact: "4096×4096×4096"
-        QString shapeAxes;    // what the numbers are: "m×k×n"
+        QString shapeText; // compact: "4096×4096×4096"
+        QString shapeAxes; // what the numbers are: "m×k×n"
         QDateTime date;
-        double medianS = 0;          // 0 without timing
-        double baselineMedianS = 0;  // 0 without a baseline
+        double medianS = 0;         // 0 without timing
+        double baselineMedianS = 0; // 0 without a baseline
         QString baselineName;
         bool correct = false;
         bool example = false;
@@ -78,7 +87,12 @@ struct ProgressReport
         QString chip;
         double peakFlops = 0; // predicted roof (bf16 MXU)
         double bandwidth = 0; // HBM B/s
-        struct Point { QString label; double intensity = 0; double flopsPerS = 0; };
+        struct Point
+        {
+            QString label;
+            double intensity = 0;
+            double flopsPerS = 0;
+        };
         QList<Point> points;
     };
     // One device of an imported profile: what the device measured, with its
@@ -87,7 +101,7 @@ struct ProgressReport
     {
         qint64 id = 0;
         QString device, deviceType, chip, format, sourceFile, sha256;
-        QDateTime captured;  // invalid when the profile does not say
+        QDateTime captured; // invalid when the profile does not say
         QDateTime imported;
         qint64 opEvents = 0;
         double busyS = 0, spanS = 0;
@@ -96,14 +110,18 @@ struct ProgressReport
         {
             QString op, kind, program;
             qint64 occurrences = 0;
-            double selfS = 0;      // all occurrences
+            double selfS = 0; // all occurrences
             double perCallS = 0;
-            double predictedS = -1;  // per occurrence; -1 when not predicted
+            double predictedS = -1; // per occurrence; -1 when not predicted
             QString model;
         };
-        QList<Op> top;  // the longest few, longest first
+        QList<Op> top; // the longest few, longest first
     };
-    struct EventKind { QString kind; qint64 count = 0; };
+    struct EventKind
+    {
+        QString kind;
+        qint64 count = 0;
+    };
     // A drill's reviews: how many, how many right, retention on the second
     // and later reviews of a card kind, its level, the kinds due today and
     // the reviews of each of the last 14 days (oldest first).
@@ -131,18 +149,18 @@ struct ProgressReport
     int chaptersStarted = 0; // in progress or done
     int itemsDone = 0;
     int itemsTotal = 0;
-    int gatesPassed = 0;     // passes whose evidence holds (labs/evidence.h)
+    int gatesPassed = 0; // passes whose evidence holds (labs/evidence.h)
     int gateCount = 0;
-    QString historyFinding;  // "" when the store's history verifies, else what does not
+    QString historyFinding; // "" when the store's history verifies, else what does not
     qint64 eventCount = 0;
     QDateTime firstActivity; // the date range of the learner's own doings
     QDateTime lastActivity;
     QList<EventKind> eventKinds;
-    QList<Attempt> attempts;    // every gate attempt, oldest first
-    QList<Run> runs;            // every imported run record, oldest first
-    QList<Roofline> rooflines;  // one per chip with measured runs of your own
-    QList<Drill> drills;        // every drill the simulator generates questions for
-    QList<Profile> profiles;    // every imported profile's devices, oldest first
+    QList<Attempt> attempts;   // every gate attempt, oldest first
+    QList<Run> runs;           // every imported run record, oldest first
+    QList<Roofline> rooflines; // one per chip with measured runs of your own
+    QList<Drill> drills;       // every drill the simulator generates questions for
+    QList<Profile> profiles;   // every imported profile's devices, oldest first
     int ownMeasuredRuns = 0;
     int ownVerifiedRuns = 0;
     int exampleRuns = 0;

@@ -14,13 +14,19 @@ using namespace reporttheme;
 
 namespace {
 
-constexpr double kAxisGutterPt = 34;   // room for the value labels left of a plot
-constexpr double kAxisFootPt = 24;     // room for the labels and title below a plot
+constexpr double kAxisGutterPt = 34; // room for the value labels left of a plot
+constexpr double kAxisFootPt = 24;   // room for the labels and title below a plot
 constexpr double kMarker = 3.2;
 constexpr double kRooflinePlotShare = 0.6; // of the figure's width; the key takes the rest
 
-double decadeBelow(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
-double decadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+double decadeBelow(double v)
+{
+    return std::pow(10.0, std::floor(std::log10(v)));
+}
+double decadeAbove(double v)
+{
+    return std::pow(10.0, std::ceil(std::log10(v)));
+}
 
 // Maps a value on a log axis between lo and hi to a coordinate between a and b.
 double logMap(double v, double lo, double hi, double a, double b)
@@ -68,7 +74,8 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
     const double yHi = decadeAbove(roof.peakFlops * 1.5);
 
     const double top = 26; // the title and the roof's figures above the plot
-    const QRectF plot(kAxisGutterPt, top, size.width() * kRooflinePlotShare - kAxisGutterPt, size.height() - top - kAxisFootPt);
+    const QRectF plot(kAxisGutterPt, top, size.width() * kRooflinePlotShare - kAxisGutterPt,
+                      size.height() - top - kAxisFootPt);
     auto X = [&](double v) { return logMap(std::clamp(v, xLo, xHi), xLo, xHi, plot.left(), plot.right()); };
     auto Y = [&](double v) { return logMap(std::clamp(v, yLo, yHi), yLo, yHi, plot.bottom(), plot.top()); };
 
@@ -119,7 +126,8 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
         p.setPen(QPen(Qt::white, 0.8));
         p.setBrush(kMeasured);
         p.drawEllipse(c, kMarker, kMarker);
-        QRectF label(c + QPointF(kMarker + 1.5, -kMarker - 7), QSizeF(p.fontMetrics().horizontalAdvance(QString::number(i + 1)) + 1, 8));
+        QRectF label(c + QPointF(kMarker + 1.5, -kMarker - 7),
+                     QSizeF(p.fontMetrics().horizontalAdvance(QString::number(i + 1)) + 1, 8));
         while (std::any_of(placed.begin(), placed.end(), [&](const QRectF &r) { return r.intersects(label); }))
             label.translate(0, label.height());
         placed << label;
@@ -138,10 +146,12 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
         p.setPen(kInk);
         p.setFont(figurepaint::font(p, kSans, kTinyPt));
         const QRectF entry(key.left() + 12, y, key.width() - 12, 9);
-        p.drawText(entry, Qt::AlignLeft | Qt::AlignTop, p.fontMetrics().elidedText(pt.label, Qt::ElideRight, int(entry.width())));
+        p.drawText(entry, Qt::AlignLeft | Qt::AlignTop,
+                   p.fontMetrics().elidedText(pt.label, Qt::ElideRight, int(entry.width())));
         p.setPen(kMuted);
         const QString figures = QStringLiteral("%1 at %2 FLOP/B")
-                                    .arg(reportformat::flopRate(pt.flopsPerS), QString::number(pt.intensity, 'f', pt.intensity < 10 ? 2 : 0));
+                                    .arg(reportformat::flopRate(pt.flopsPerS),
+                                         QString::number(pt.intensity, 'f', pt.intensity < 10 ? 2 : 0));
         p.drawText(entry.translated(0, 8.5), Qt::AlignLeft | Qt::AlignTop,
                    p.fontMetrics().elidedText(figures, Qt::ElideRight, int(entry.width())));
         y += 19;
@@ -155,12 +165,18 @@ void paintRoofline(QPainter &p, const ProgressReport::Roofline &roof, const QSiz
 
 void paintPredictedVsMeasured(QPainter &p, const ProgressReport &r, const QSizeF &size)
 {
-    struct Row { QString label; double floorS; double measuredS; };
+    struct Row
+    {
+        QString label;
+        double floorS;
+        double measuredS;
+    };
     QList<Row> rows;
     double lo = 1e9, hi = 0;
     for (const auto &run : r.runs)
         for (const auto &pr : run.predictions) {
-            rows.append({QStringLiteral("%1 #%2 · %3 · %4").arg(run.lab).arg(run.id).arg(run.chip, pr.label), pr.floorS, pr.measuredS});
+            rows.append({QStringLiteral("%1 #%2 · %3 · %4").arg(run.lab).arg(run.id).arg(run.chip, pr.label), pr.floorS,
+                         pr.measuredS});
             lo = std::min({lo, pr.floorS, pr.measuredS});
             hi = std::max({hi, pr.floorS, pr.measuredS});
         }
@@ -208,6 +224,7 @@ void paintPredictedVsMeasured(QPainter &p, const ProgressReport &r, const QSizeF
     }
     p.setPen(kMuted);
     p.setFont(figurepaint::font(p, kSans, kTinyPt));
-    p.drawText(QRectF(0, plot.bottom() + 12, size.width(), 10), Qt::AlignRight | Qt::AlignTop,
-               QStringLiteral("1.00× is a run at the roofline: the floor moves each byte once and never lets the MXU wait"));
+    p.drawText(
+        QRectF(0, plot.bottom() + 12, size.width(), 10), Qt::AlignRight | Qt::AlignTop,
+        QStringLiteral("1.00× is a run at the roofline: the floor moves each byte once and never lets the MXU wait"));
 }

@@ -21,7 +21,10 @@ ReportExport::ReportExport(const course::ChapterCatalog &catalog, progress::Stor
 {
 }
 
-ReportExport *ReportExport::create(QQmlEngine *, QJSEngine *) { return Course::madeByCourse<&Course::reportExport>(); }
+ReportExport *ReportExport::create(QQmlEngine *, QJSEngine *)
+{
+    return Course::madeByCourse<&Course::reportExport>();
+}
 
 QString ReportExport::defaultPath() const
 {
@@ -33,15 +36,30 @@ QString ReportExport::defaultPath() const
     return QDir::toNativeSeparators(QDir(folder).filePath(QStringLiteral("tpu-course-progress.pdf")));
 }
 
-QUrl ReportExport::folderUrl() const { return QUrl::fromLocalFile(QFileInfo(defaultPath()).absolutePath()); }
+QUrl ReportExport::folderUrl() const
+{
+    return QUrl::fromLocalFile(QFileInfo(defaultPath()).absolutePath());
+}
 
-QString ReportExport::learner() const { return reportsettings::learnerName(); }
+QString ReportExport::learner() const
+{
+    return reportsettings::learnerName();
+}
 
-QString ReportExport::paper() const { return paperName(paperForLocale(QLocale::system())); }
+QString ReportExport::paper() const
+{
+    return paperName(paperForLocale(QLocale::system()));
+}
 
-QString ReportExport::localPath(const QUrl &url) const { return QDir::toNativeSeparators(url.isLocalFile() ? url.toLocalFile() : url.toString()); }
+QString ReportExport::localPath(const QUrl &url) const
+{
+    return QDir::toNativeSeparators(url.isLocalFile() ? url.toLocalFile() : url.toString());
+}
 
-QUrl ReportExport::fileUrl(const QString &path) const { return QUrl::fromLocalFile(QDir::fromNativeSeparators(path.trimmed())); }
+QUrl ReportExport::fileUrl(const QString &path) const
+{
+    return QUrl::fromLocalFile(QDir::fromNativeSeparators(path.trimmed()));
+}
 
 QString ReportExport::write(const QString &pathOrUrl, const QString &learner, const QString &paper)
 {

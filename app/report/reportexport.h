@@ -3,15 +3,19 @@
 // ReportExport): where it starts, the name and paper it offers, and the
 // export itself (PDF, HTML, JSON, or the progress file whole as .sqlite).
 // Course makes it and hands it to QML.
+#include <QtQml/qqmlregistration.h>
 #include <QObject>
 #include <QString>
 #include <QUrl>
-#include <QtQml/qqmlregistration.h>
 
 class QJSEngine;
 class QQmlEngine;
-namespace course { class ChapterCatalog; }
-namespace progress { class Store; }
+namespace course {
+class ChapterCatalog;
+}
+namespace progress {
+class Store;
+}
 
 class ReportExport : public QObject
 {
@@ -33,7 +37,7 @@ public:
     Q_INVOKABLE QString defaultPath() const;
     Q_INVOKABLE QUrl folderUrl() const;
     Q_INVOKABLE QString learner() const;
-    Q_INVOKABLE QString paper() const;  // the locale's: "A4" or "Letter"
+    Q_INVOKABLE QString paper() const; // the locale's: "A4" or "Letter"
     // A file: URL from the file dialog as a path to show, and back.
     Q_INVOKABLE QString localPath(const QUrl &url) const;
     Q_INVOKABLE QUrl fileUrl(const QString &path) const;

@@ -2,8 +2,8 @@
 #include "reporttheme.h"
 
 #include <QBuffer>
-#include <QPainter>
 #include <QPaintDevice>
+#include <QPainter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
 
@@ -16,7 +16,7 @@ namespace {
 
 constexpr double kStagePathHeightPt = 78;
 constexpr double kChapterStripHeightPt = 46;
-constexpr double kRooflineAspect = 0.42;       // height over width
+constexpr double kRooflineAspect = 0.42; // height over width
 constexpr double kPredictionRowPt = 15;
 constexpr double kSideBySideGapPt = 8;
 constexpr double kPredictionAxisPt = 34;
@@ -72,10 +72,12 @@ void paintStagePath(QPainter &p, const ProgressReport &r, const QSizeF &size)
         }
         p.setPen(kInk);
         p.setFont(figurepaint::font(p, kSans, kSmallPt, QFont::DemiBold));
-        p.drawText(QRectF(cx - step / 2 + 3, lineY + radius + 4, step - 6, 24), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, s.title);
+        p.drawText(QRectF(cx - step / 2 + 3, lineY + radius + 4, step - 6, 24),
+                   Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, s.title);
         p.setPen(colour == kLocked ? kMuted : colour);
         p.setFont(figurepaint::font(p, kSans, kTinyPt));
-        p.drawText(QRectF(cx - step / 2, lineY + radius + 28, step, 12), Qt::AlignHCenter | Qt::AlignTop, gateWords(s.gateState));
+        p.drawText(QRectF(cx - step / 2, lineY + radius + 28, step, 12), Qt::AlignHCenter | Qt::AlignTop,
+                   gateWords(s.gateState));
     }
 }
 
@@ -93,13 +95,15 @@ void paintChapterStrip(QPainter &p, const ProgressReport &r, const QSizeF &size)
         const double x = i * (cell + gap);
         p.setPen(kMuted);
         p.setFont(figurepaint::font(p, kMono, kTinyPt, c.isStage ? QFont::DemiBold : QFont::Normal));
-        p.drawText(QRectF(x, 0, cell, 11), Qt::AlignHCenter | Qt::AlignTop, QStringLiteral("%1").arg(c.number, 2, 10, QLatin1Char('0')));
+        p.drawText(QRectF(x, 0, cell, 11), Qt::AlignHCenter | Qt::AlignTop,
+                   QStringLiteral("%1").arg(c.number, 2, 10, QLatin1Char('0')));
         const QRectF bar(x, barTop, cell, barHeight);
         p.setPen(Qt::NoPen);
         p.setBrush(kHairline);
         p.drawRect(bar);
         const double share = c.state == ProgressReport::ChapterState::Done ? 1.0
-                             : c.itemsTotal > 0 ? double(c.itemsDone) / c.itemsTotal : 0.0;
+                             : c.itemsTotal > 0                            ? double(c.itemsDone) / c.itemsTotal
+                                                                           : 0.0;
         p.setBrush(c.state == ProgressReport::ChapterState::Done ? kMeasured : kPredictedLight);
         p.drawRect(QRectF(bar.left(), bar.top(), bar.width() * share, bar.height()));
         if (c.state == ProgressReport::ChapterState::InProgress && share == 0) {
@@ -108,9 +112,10 @@ void paintChapterStrip(QPainter &p, const ProgressReport &r, const QSizeF &size)
         }
         p.setPen(c.state == ProgressReport::ChapterState::Done ? kMeasured : kMuted);
         p.setFont(figurepaint::font(p, kSans, kTinyPt - 0.5));
-        const QString word = c.state == ProgressReport::ChapterState::Done        ? QStringLiteral("done")
-                             : c.state == ProgressReport::ChapterState::InProgress ? QStringLiteral("%1/%2").arg(c.itemsDone).arg(c.itemsTotal)
-                                                                                   : QStringLiteral("—");
+        const QString word = c.state == ProgressReport::ChapterState::Done ? QStringLiteral("done")
+                             : c.state == ProgressReport::ChapterState::InProgress
+                                 ? QStringLiteral("%1/%2").arg(c.itemsDone).arg(c.itemsTotal)
+                                 : QStringLiteral("—");
         p.drawText(QRectF(x, barTop + barHeight + 3, cell, 11), Qt::AlignHCenter | Qt::AlignTop, word);
     }
     p.setPen(kMuted);
@@ -123,10 +128,14 @@ void paintChapterStrip(QPainter &p, const ProgressReport &r, const QSizeF &size)
 QString figureTitle(ReportFigure::Kind kind)
 {
     switch (kind) {
-    case ReportFigure::Kind::StagePath: return QStringLiteral("The six stages and the state of their gates");
-    case ReportFigure::Kind::ChapterStrip: return QStringLiteral("Each chapter's state and its share of mastery work done");
-    case ReportFigure::Kind::Roofline: return QStringLiteral("Measured runs on the chip's predicted roofline");
-    case ReportFigure::Kind::PredictedVsMeasured: return QStringLiteral("Each measured run against its predicted floor");
+        case ReportFigure::Kind::StagePath:
+            return QStringLiteral("The six stages and the state of their gates");
+        case ReportFigure::Kind::ChapterStrip:
+            return QStringLiteral("Each chapter's state and its share of mastery work done");
+        case ReportFigure::Kind::Roofline:
+            return QStringLiteral("Measured runs on the chip's predicted roofline");
+        case ReportFigure::Kind::PredictedVsMeasured:
+            return QStringLiteral("Each measured run against its predicted floor");
     }
     return {};
 }
@@ -143,9 +152,15 @@ QFont figurepaint::font(const QPainter &painter, const QString &family, double p
     return f;
 }
 
-ReportFigure stagePathFigure(double widthPt) { return {ReportFigure::Kind::StagePath, 0, QSizeF(widthPt, kStagePathHeightPt)}; }
+ReportFigure stagePathFigure(double widthPt)
+{
+    return {ReportFigure::Kind::StagePath, 0, QSizeF(widthPt, kStagePathHeightPt)};
+}
 
-ReportFigure chapterStripFigure(double widthPt) { return {ReportFigure::Kind::ChapterStrip, 0, QSizeF(widthPt, kChapterStripHeightPt)}; }
+ReportFigure chapterStripFigure(double widthPt)
+{
+    return {ReportFigure::Kind::ChapterStrip, 0, QSizeF(widthPt, kChapterStripHeightPt)};
+}
 
 QList<ReportFigure> rooflineFigures(const ProgressReport &report, double widthPt)
 {
@@ -164,7 +179,8 @@ std::optional<ReportFigure> predictedVsMeasuredFigure(const ProgressReport &repo
         rows += static_cast<int>(run.predictions.size());
     if (rows == 0)
         return std::nullopt;
-    return ReportFigure{ReportFigure::Kind::PredictedVsMeasured, 0, QSizeF(widthPt, rows * kPredictionRowPt + kPredictionAxisPt)};
+    return ReportFigure{ReportFigure::Kind::PredictedVsMeasured, 0,
+                        QSizeF(widthPt, rows * kPredictionRowPt + kPredictionAxisPt)};
 }
 
 void paintFigure(QPainter &painter, const ProgressReport &report, const ReportFigure &figure)
@@ -172,10 +188,18 @@ void paintFigure(QPainter &painter, const ProgressReport &report, const ReportFi
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     switch (figure.kind) {
-    case ReportFigure::Kind::StagePath: paintStagePath(painter, report, figure.sizePt); break;
-    case ReportFigure::Kind::ChapterStrip: paintChapterStrip(painter, report, figure.sizePt); break;
-    case ReportFigure::Kind::Roofline: paintRoofline(painter, report.rooflines.at(figure.roofline), figure.sizePt); break;
-    case ReportFigure::Kind::PredictedVsMeasured: paintPredictedVsMeasured(painter, report, figure.sizePt); break;
+        case ReportFigure::Kind::StagePath:
+            paintStagePath(painter, report, figure.sizePt);
+            break;
+        case ReportFigure::Kind::ChapterStrip:
+            paintChapterStrip(painter, report, figure.sizePt);
+            break;
+        case ReportFigure::Kind::Roofline:
+            paintRoofline(painter, report.rooflines.at(figure.roofline), figure.sizePt);
+            break;
+        case ReportFigure::Kind::PredictedVsMeasured:
+            paintPredictedVsMeasured(painter, report, figure.sizePt);
+            break;
     }
     painter.restore();
 }

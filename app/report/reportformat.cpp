@@ -15,8 +15,8 @@ const QChar kNoBreakSpace(0x00A0);
 
 int axisRank(const QString &axis)
 {
-    static const QStringList order{"batch", "heads", "seq", "head_dim", "m", "k", "n", "t", "d", "f", "h",
-                                   "rows", "cols", "devices"};
+    static const QStringList order{"batch", "heads", "seq", "head_dim", "m",    "k",    "n",
+                                   "t",     "d",     "f",   "h",        "rows", "cols", "devices"};
     const qsizetype i = order.indexOf(axis);
     return i < 0 ? int(order.size()) : int(i);
 }
@@ -68,14 +68,15 @@ QString duration(double seconds)
 QString day(const QDateTime &t)
 {
     static const QLocale english(QLocale::English, QLocale::UnitedKingdom);
-    return t.isValid() ? english.toString(t.toUTC().date(), QStringLiteral("d MMM yyyy")).replace(QLatin1Char(' '), kNoBreakSpace)
+    return t.isValid() ? english.toString(t.toUTC().date(), QStringLiteral("d MMM yyyy"))
+                             .replace(QLatin1Char(' '), kNoBreakSpace)
                        : QStringLiteral("—");
 }
 
 QString minute(const QDateTime &t)
 {
-    return t.isValid() ? day(t) + QStringLiteral(", ") + t.toUTC().toString(QStringLiteral("HH:mm")) + kNoBreakSpace
-                             + QStringLiteral("UTC")
+    return t.isValid() ? day(t) + QStringLiteral(", ") + t.toUTC().toString(QStringLiteral("HH:mm")) + kNoBreakSpace +
+                             QStringLiteral("UTC")
                        : QStringLiteral("—");
 }
 

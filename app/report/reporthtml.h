@@ -14,7 +14,7 @@ struct ReportHtmlTarget
     // How a figure enters the page: inline SVG for a web page, a marker the
     // PDF replaces with the figure drawn as vectors.
     std::function<QString(const ReportFigure &)> figure;
-    bool webPage = false;   // a page of its own for a browser (adds page styling)
+    bool webPage = false; // a page of its own for a browser (adds page styling)
 };
 
 QString progressReportHtml(const ProgressReport &report, const ReportHtmlTarget &target);

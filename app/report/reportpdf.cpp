@@ -1,8 +1,8 @@
 // The report as a PDF: the HTML laid out by QTextDocument on the page's text
 // column, the figures drawn as vectors inside the text, and each page given
 // a running header and its number.
-#include "reporthtml.h"
 #include "reportformat.h"
+#include "reporthtml.h"
 #include "reporttheme.h"
 #include "reportwriter.h"
 
@@ -21,9 +21,18 @@ constexpr int kResolutionDpi = 600; // layout precision only: the page is vector
 constexpr int kFigureObjectType = QTextFormat::UserObject + 1;
 constexpr int kFigureIndexProperty = QTextFormat::UserProperty + 1;
 
-double mmToDevice(double mm) { return mm / 25.4 * kResolutionDpi; }
-double ptToDevice(double pt) { return pt / 72.0 * kResolutionDpi; }
-double deviceToPt(double px) { return px * 72.0 / kResolutionDpi; }
+double mmToDevice(double mm)
+{
+    return mm / 25.4 * kResolutionDpi;
+}
+double ptToDevice(double pt)
+{
+    return pt / 72.0 * kResolutionDpi;
+}
+double deviceToPt(double px)
+{
+    return px * 72.0 / kResolutionDpi;
+}
 
 // Inter's contextual forms (a hyphen or colon raised between figures, a
 // parenthesis raised before capitals) reach the PDF as glyphs without a
@@ -37,7 +46,10 @@ QFont textFont(double pt)
     return font;
 }
 
-QString figureMarker(int index) { return QStringLiteral("[[figure-%1]]").arg(index); }
+QString figureMarker(int index)
+{
+    return QStringLiteral("[[figure-%1]]").arg(index);
+}
 
 // Draws the report's figures where the text holds their object characters.
 class FigureObject : public QObject, public QTextObjectInterface
@@ -46,7 +58,10 @@ class FigureObject : public QObject, public QTextObjectInterface
     Q_INTERFACES(QTextObjectInterface)
 
 public:
-    FigureObject(const ProgressReport &report, const QList<ReportFigure> &figures) : m_report(report), m_figures(figures) {}
+    FigureObject(const ProgressReport &report, const QList<ReportFigure> &figures)
+        : m_report(report), m_figures(figures)
+    {
+    }
 
     QSizeF intrinsicSize(QTextDocument *, int, const QTextFormat &format) override
     {
@@ -86,25 +101,30 @@ void placeFigures(QTextDocument &doc, int count)
 void paintRunningHead(QPainter &p, const ProgressReport &r, const QRectF &page, int index, int count)
 {
     const double margin = mmToDevice(kMarginMm);
-    const QRectF head(margin, margin - mmToDevice(kHeaderBandMm), page.width() - 2 * margin, mmToDevice(kHeaderBandMm) * 0.6);
+    const QRectF head(margin, margin - mmToDevice(kHeaderBandMm), page.width() - 2 * margin,
+                      mmToDevice(kHeaderBandMm) * 0.6);
     const QRectF foot(margin, page.height() - margin + mmToDevice(kFooterBandMm) * 0.4, page.width() - 2 * margin,
                       mmToDevice(kFooterBandMm) * 0.6);
     p.setFont(textFont(kSmallPt));
     p.setPen(kMuted);
     if (index > 0) {
-        p.drawText(head, Qt::AlignLeft | Qt::AlignBottom, QStringLiteral("tpu-course · progress report · %1").arg(r.learner));
-        p.drawText(head, Qt::AlignRight | Qt::AlignBottom, QStringLiteral("generated %1").arg(reportformat::minute(r.generated)));
+        p.drawText(head, Qt::AlignLeft | Qt::AlignBottom,
+                   QStringLiteral("tpu-course · progress report · %1").arg(r.learner));
+        p.drawText(head, Qt::AlignRight | Qt::AlignBottom,
+                   QStringLiteral("generated %1").arg(reportformat::minute(r.generated)));
         p.setPen(QPen(kRule, ptToDevice(0.5)));
         p.drawLine(head.bottomLeft() + QPointF(0, ptToDevice(2)), head.bottomRight() + QPointF(0, ptToDevice(2)));
         p.setPen(kMuted);
     }
-    p.drawText(foot, Qt::AlignLeft | Qt::AlignTop, QStringLiteral("Gates pass only on measured runs; every attempt is kept."));
+    p.drawText(foot, Qt::AlignLeft | Qt::AlignTop,
+               QStringLiteral("Gates pass only on measured runs; every attempt is kept."));
     p.drawText(foot, Qt::AlignRight | Qt::AlignTop, QStringLiteral("page %1 of %2").arg(index + 1).arg(count));
 }
 
 } // namespace
 
-bool writeProgressReportPdf(const ProgressReport &report, QPageSize::PageSizeId paper, QIODevice &device, QString *error)
+bool writeProgressReportPdf(const ProgressReport &report, QPageSize::PageSizeId paper, QIODevice &device,
+                            QString *error)
 {
     QPdfWriter writer(&device);
     writer.setTitle(QStringLiteral("tpu-course progress report · %1").arg(report.learner));

@@ -32,9 +32,15 @@ QString accountName()
 
 namespace reportsettings {
 
-QString lastFolder() { return QSettings().value(kFolderKey).toString(); }
+QString lastFolder()
+{
+    return QSettings().value(kFolderKey).toString();
+}
 
-void rememberFolder(const QString &folder) { QSettings().setValue(kFolderKey, folder); }
+void rememberFolder(const QString &folder)
+{
+    QSettings().setValue(kFolderKey, folder);
+}
 
 QString learnerName()
 {
@@ -42,6 +48,9 @@ QString learnerName()
     return saved.isEmpty() ? accountName() : saved;
 }
 
-void rememberLearnerName(const QString &name) { QSettings().setValue(kLearnerKey, name.trimmed()); }
+void rememberLearnerName(const QString &name)
+{
+    QSettings().setValue(kLearnerKey, name.trimmed());
+}
 
 } // namespace reportsettings

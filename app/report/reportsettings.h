@@ -7,7 +7,7 @@
 // printed on the report.
 namespace reportsettings {
 
-QString lastFolder();            // empty until a report has been written
+QString lastFolder(); // empty until a report has been written
 void rememberFolder(const QString &folder);
 // The name last printed on a report, else the name of this machine's account.
 QString learnerName();

@@ -18,8 +18,8 @@ inline const QColor kMuted(0x5a, 0x55, 0x4d);
 inline const QColor kFaint(0x8f, 0x8b, 0x85);
 inline const QColor kRule(0xd3, 0xcd, 0xc2);
 inline const QColor kHairline(0xe6, 0xe1, 0xd7);
-inline const QColor kPaperTint(0xf6, 0xf2, 0xea); // Theme.paper: the top of the descent
-inline const QColor kPredicted(0x8a, 0x5b, 0x00); // Theme.amberDeep
+inline const QColor kPaperTint(0xf6, 0xf2, 0xea);      // Theme.paper: the top of the descent
+inline const QColor kPredicted(0x8a, 0x5b, 0x00);      // Theme.amberDeep
 inline const QColor kPredictedLight(0xf0, 0xb4, 0x29); // Theme.amber, for fills
 inline const QColor kVerified(0x1f, 0x7f, 0x76);
 inline const QColor kMeasured(0x2f, 0x7d, 0x3e);
@@ -39,6 +39,9 @@ inline constexpr double kMarginMm = 16;
 inline constexpr double kHeaderBandMm = 9;
 inline constexpr double kFooterBandMm = 8;
 
-inline QString css(const QColor &c) { return c.name(QColor::HexRgb); }
+inline QString css(const QColor &c)
+{
+    return c.name(QColor::HexRgb);
+}
 
 } // namespace reporttheme

@@ -31,7 +31,8 @@ bool prepareFolder(const QFileInfo &target, bool create, QString *error)
         return false;
     }
     if (!QDir().mkpath(folder.absolutePath())) {
-        *error = QStringLiteral("the folder %1 could not be created.").arg(QDir::toNativeSeparators(folder.absolutePath()));
+        *error =
+            QStringLiteral("the folder %1 could not be created.").arg(QDir::toNativeSeparators(folder.absolutePath()));
         return false;
     }
     return true;
@@ -50,7 +51,8 @@ bool writeProgressReport(const ProgressReport &report, const ReportFile &file, Q
         return false;
     }
     if (target.isDir()) {
-        err = QStringLiteral("%1 is a folder; name a file in it.").arg(QDir::toNativeSeparators(target.absoluteFilePath()));
+        err = QStringLiteral("%1 is a folder; name a file in it.")
+                  .arg(QDir::toNativeSeparators(target.absoluteFilePath()));
         return false;
     }
     if (!prepareFolder(target, file.createMissingFolder, &err))
@@ -60,7 +62,8 @@ bool writeProgressReport(const ProgressReport &report, const ReportFile &file, Q
     // part-way leaves any earlier report untouched and no fragment behind.
     QSaveFile out(target.absoluteFilePath());
     if (!out.open(QIODevice::WriteOnly)) {
-        err = QStringLiteral("cannot write in %1 (%2).").arg(QDir::toNativeSeparators(target.absolutePath()), out.errorString());
+        err = QStringLiteral("cannot write in %1 (%2).")
+                  .arg(QDir::toNativeSeparators(target.absolutePath()), out.errorString());
         return false;
     }
     bool written = false;
@@ -75,7 +78,8 @@ bool writeProgressReport(const ProgressReport &report, const ReportFile &file, Q
     }
     if (!written || !out.commit()) {
         if (err.isEmpty())
-            err = QStringLiteral("cannot write %1 (%2).").arg(QDir::toNativeSeparators(target.absoluteFilePath()), out.errorString());
+            err = QStringLiteral("cannot write %1 (%2).")
+                      .arg(QDir::toNativeSeparators(target.absoluteFilePath()), out.errorString());
         out.cancelWriting();
         return false;
     }
@@ -85,10 +89,11 @@ bool writeProgressReport(const ProgressReport &report, const ReportFile &file, Q
 QPageSize::PageSizeId paperForLocale(const QLocale &locale)
 {
     // Letter is the office paper of North America and a few neighbours.
-    static const QList<QLocale::Territory> letter{
-        QLocale::UnitedStates, QLocale::Canada, QLocale::Mexico, QLocale::Chile, QLocale::Colombia,
-        QLocale::CostaRica, QLocale::Guatemala, QLocale::Panama, QLocale::Philippines, QLocale::PuertoRico,
-        QLocale::Venezuela, QLocale::DominicanRepublic, QLocale::ElSalvador};
+    static const QList<QLocale::Territory> letter{QLocale::UnitedStates, QLocale::Canada,    QLocale::Mexico,
+                                                  QLocale::Chile,        QLocale::Colombia,  QLocale::CostaRica,
+                                                  QLocale::Guatemala,    QLocale::Panama,    QLocale::Philippines,
+                                                  QLocale::PuertoRico,   QLocale::Venezuela, QLocale::DominicanRepublic,
+                                                  QLocale::ElSalvador};
     return letter.contains(locale.territory()) ? QPageSize::Letter : QPageSize::A4;
 }
 
@@ -101,4 +106,7 @@ std::optional<QPageSize::PageSizeId> paperNamed(const QString &name)
     return std::nullopt;
 }
 
-QString paperName(QPageSize::PageSizeId paper) { return paper == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4"); }
+QString paperName(QPageSize::PageSizeId paper)
+{
+    return paper == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4");
+}

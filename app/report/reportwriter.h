@@ -10,9 +10,9 @@
 // Where and how a report is written.
 struct ReportFile
 {
-    QString path;                           // its ending picks the format: .pdf, .html or .json
+    QString path;                                // its ending picks the format: .pdf, .html or .json
     QPageSize::PageSizeId paper = QPageSize::A4; // the PDF's paper
-    bool createMissingFolder = false;       // false: a missing folder is refused
+    bool createMissingFolder = false;            // false: a missing folder is refused
 };
 
 // Writes the report in the format its path names, through a temporary file
@@ -27,4 +27,5 @@ std::optional<QPageSize::PageSizeId> paperNamed(const QString &name);
 QString paperName(QPageSize::PageSizeId paper); // "A4", "Letter"
 
 // Writes the PDF to an open device (reportpdf.cpp).
-bool writeProgressReportPdf(const ProgressReport &report, QPageSize::PageSizeId paper, QIODevice &device, QString *error);
+bool writeProgressReportPdf(const ProgressReport &report, QPageSize::PageSizeId paper, QIODevice &device,
+                            QString *error);

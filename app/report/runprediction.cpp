@@ -1,7 +1,7 @@
 #include "runprediction.h"
-#include "reportformat.h"
-#include "labs/runrecord.h"
 #include "labs/labshapes.h"
+#include "labs/runrecord.h"
+#include "reportformat.h"
 
 #include <tpusim/attention.h>
 #include <tpusim/bench.h>
@@ -79,8 +79,8 @@ QList<ProgressReport::Prediction> shardedSteps(const tpusim::Chip &chip, const P
         double flops = 0;
         for (const auto &m : r.matmuls)
             flops += m.flops;
-        out.append({QStringLiteral("%1 step %2").arg(QString::fromStdString(r.strategy), run.shapeText), r.step_s, flops,
-                    0, median(samples), r.exposed_s > 0 ? QStringLiteral("ICI") : QStringLiteral("MXU")});
+        out.append({QStringLiteral("%1 step %2").arg(QString::fromStdString(r.strategy), run.shapeText), r.step_s,
+                    flops, 0, median(samples), r.exposed_s > 0 ? QStringLiteral("ICI") : QStringLiteral("MXU")});
     }
     return out;
 }
@@ -114,8 +114,10 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
                                  tpusim::roofline(chip, tpusim::matmul_cost(spec)), run.medianS)};
         }
         if (run.lab == QLatin1String("L06") && hasAll(s, {"rows", "cols"})) {
-            const auto cost = tpusim::elementwise_cost({s.value(QStringLiteral("rows")), s.value(QStringLiteral("cols"))}, 2, 1, dtype);
-            return {fromRoofline(QStringLiteral("add %1").arg(run.shapeText), tpusim::roofline(chip, cost), run.medianS)};
+            const auto cost = tpusim::elementwise_cost(
+                {s.value(QStringLiteral("rows")), s.value(QStringLiteral("cols"))}, 2, 1, dtype);
+            return {
+                fromRoofline(QStringLiteral("add %1").arg(run.shapeText), tpusim::roofline(chip, cost), run.medianS)};
         }
         const auto attention = attentionShape(s, dtype);
         if ((run.lab == QLatin1String("L09") || run.lab == QLatin1String("L14")) && attention) {
@@ -129,7 +131,9 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
                 spec.pass = tpusim::AttentionPass::forward_backward;
             }
             const tpusim::AttentionForm flash = tpusim::attention(chip, spec).flash;
-            return {{(backward ? QStringLiteral("flash attention forward and backward %1") : QStringLiteral("streaming attention %1")).arg(run.shapeText),
+            return {{(backward ? QStringLiteral("flash attention forward and backward %1")
+                               : QStringLiteral("streaming attention %1"))
+                         .arg(run.shapeText),
                      flash.time_s, flash.mxu_flops + flash.vpu_flops, flash.hbm_bytes, run.medianS,
                      QString::fromStdString(flash.bound)}};
         }
@@ -140,10 +144,12 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
             spec.n = s.value(QStringLiteral("n"));
             spec.scheme = tpusim::parse_scheme(extra.value(QStringLiteral("scheme")).toString().toStdString());
             const tpusim::QuantizedMatmulResult r = tpusim::quantized_matmul(chip, spec);
-            return {{QStringLiteral("%1 matmul %2").arg(extra.value(QStringLiteral("scheme")).toString(), run.shapeText),
-                     r.time_s, r.flops, r.hbm_bytes, run.medianS, QString::fromStdString(r.bound)}};
+            return {
+                {QStringLiteral("%1 matmul %2").arg(extra.value(QStringLiteral("scheme")).toString(), run.shapeText),
+                 r.time_s, r.flops, r.hbm_bytes, run.medianS, QString::fromStdString(r.bound)}};
         }
-        if (run.lab == QLatin1String("L16") && hasAll(s, {"heads", "kv_heads"}) && extra.contains(QStringLiteral("pageSize"))) {
+        if (run.lab == QLatin1String("L16") && hasAll(s, {"heads", "kv_heads"}) &&
+            extra.contains(QStringLiteral("pageSize"))) {
             tpusim::DecodeAttentionSpec spec;
             for (const QJsonValue &v : extra.value(QStringLiteral("lengths")).toArray())
                 spec.context.push_back(v.toInteger());
@@ -151,8 +157,8 @@ QList<ProgressReport::Prediction> predictRun(const ProgressReport::Run &run, con
             spec.kv_heads = s.value(QStringLiteral("kv_heads"));
             spec.head_dim = extra.value(QStringLiteral("headDim")).toInteger(128);
             spec.page_size = extra.value(QStringLiteral("pageSize")).toInteger();
-            spec.pages_per_block = 1;  // the lab's kernel copies one page a step
-            spec.full_grid = true;     // and walks every sequence's grid to the longest one's pages
+            spec.pages_per_block = 1; // the lab's kernel copies one page a step
+            spec.full_grid = true;    // and walks every sequence's grid to the longest one's pages
             spec.kv_dtype = dtype;
             const tpusim::DecodeAttentionResult r = tpusim::decode_attention(chip, spec);
             return {{QStringLiteral("paged decode %1").arg(run.shapeText), r.time_s, r.useful_flops, r.hbm_bytes,

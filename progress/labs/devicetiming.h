@@ -13,14 +13,14 @@
 // with no host dispatch in it.
 struct DeviceTiming
 {
-    bool used = false;             // the samples below replace the record's host timing
-    QList<double> samples;         // seconds, one per run of the timed program
-    QList<double> baselineSamples; // seconds, one per run of the baseline's program
+    bool used = false;                // the samples below replace the record's host timing
+    QList<double> samples;            // seconds, one per run of the timed program
+    QList<double> baselineSamples;    // seconds, one per run of the baseline's program
     QList<double> computeOnlySamples; // L11: the compute-only program's runs, when the record has them
     // G0 (L05): each bench row's runs, by row, from the program the record
     // names for it; every row has them when `used`.
     QMap<QString, QList<double>> rowSamples;
-    QString note;                  // which timing the verdict rests on, and why, in a sentence
+    QString note; // which timing the verdict rests on, and why, in a sentence
 };
 
 // `recordPath` locates a profile folder given by a path from another

@@ -13,7 +13,8 @@
 namespace {
 
 // The predictions the attempt was judged against: those entered by then.
-std::vector<progress::Prediction> predictionsBefore(const progress::RunLedger &ledger, const progress::GateAttempt &attempt)
+std::vector<progress::Prediction> predictionsBefore(const progress::RunLedger &ledger,
+                                                    const progress::GateAttempt &attempt)
 {
     std::vector<progress::Prediction> before = ledger.predictions(attempt.gate);
     std::erase_if(before, [&](const progress::Prediction &p) { return p.enteredAtMs > attempt.judgedAtMs; });
@@ -31,7 +32,8 @@ QString missingEvidence(const progress::GateAttempt &attempt, const std::vector<
     if (!record)
         return QStringLiteral("the run record it names is not in the store");
     const QByteArray json = QByteArray::fromStdString(record->recordJson);
-    if (QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex() != QByteArray::fromStdString(record->recordSha256))
+    if (QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex() !=
+        QByteArray::fromStdString(record->recordSha256))
         return QStringLiteral("its run record was edited after it was imported");
     // Checked as of its import, so "in the future" means then, not now.
     const QDateTime imported = QDateTime::fromMSecsSinceEpoch(record->importedAtMs, Qt::UTC);
@@ -72,7 +74,8 @@ std::vector<progress::GateAttempt> attemptsWithEvidence(const std::vector<progre
         QString key = QString::number(a.id) + QLatin1Char(':') + QString::number(a.runRecord);
         for (const auto &r : records)
             if (r.id == a.runRecord)
-                key += QLatin1Char(':') + QString::fromStdString(r.recordSha256) + QString::number(qHash(QByteArray::fromStdString(r.recordJson)));
+                key += QLatin1Char(':') + QString::fromStdString(r.recordSha256) +
+                       QString::number(qHash(QByteArray::fromStdString(r.recordJson)));
         for (const auto &p : predictionsBefore(ledger, a))
             key += QStringLiteral(":%1=%2").arg(QString::fromStdString(p.subject)).arg(p.value, 0, 'g', 17);
         QString why;

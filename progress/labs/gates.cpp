@@ -14,14 +14,20 @@
 namespace {
 
 // Pass conditions, from the course's gate table.
-constexpr double kG0Tolerance = 0.25;  // every prediction within 25% of the measurement
-constexpr double kG1Ratio = 1.10;      // no slower than 1.1x XLA
+constexpr double kG0Tolerance = 0.25; // every prediction within 25% of the measurement
+constexpr double kG1Ratio = 1.10;     // no slower than 1.1x XLA
 constexpr qint64 kG3MinSeq = 4096;
 constexpr int kG4MinChips = 4;
-constexpr double kG4Ratio = 1.15;      // communication hidden: <= 1.15x compute-only
+constexpr double kG4Ratio = 1.15; // communication hidden: <= 1.15x compute-only
 
-QString pct(double x) { return QString::number(x * 100.0, 'f', 1) + QLatin1Char('%'); }
-QString us(double s) { return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs"); }
+QString pct(double x)
+{
+    return QString::number(x * 100.0, 'f', 1) + QLatin1Char('%');
+}
+QString us(double s)
+{
+    return QString::number(s * 1e6, 'f', 1) + QStringLiteral(" µs");
+}
 
 QList<double> numbers(const QJsonValue &v)
 {
@@ -36,11 +42,15 @@ void requireCorrect(const RunRecord &r, GateVerdict &v)
 {
     if (r.correct) {
         v.reasons << QStringLiteral("Correct against %1 (max abs error %2, max rel error %3).")
-                         .arg(r.reference).arg(r.maxAbsError, 0, 'g', 3).arg(r.maxRelError, 0, 'g', 3);
+                         .arg(r.reference)
+                         .arg(r.maxAbsError, 0, 'g', 3)
+                         .arg(r.maxRelError, 0, 'g', 3);
     } else {
         v.passed = false;
         v.reasons << QStringLiteral("Not correct against %1: max abs error %2, max rel error %3, beyond the tolerance.")
-                         .arg(r.reference).arg(r.maxAbsError, 0, 'g', 3).arg(r.maxRelError, 0, 'g', 3);
+                         .arg(r.reference)
+                         .arg(r.maxAbsError, 0, 'g', 3)
+                         .arg(r.maxRelError, 0, 'g', 3);
     }
 }
 
@@ -48,7 +58,8 @@ void judgeG0(const RunRecord &r, const std::vector<progress::Prediction> &predic
 {
     std::map<QString, QList<double>> measured;
     for (const QJsonValue &row : r.extra.value(QStringLiteral("rows")).toArray())
-        measured[row.toObject().value(QStringLiteral("row")).toString()] = numbers(row.toObject().value(QStringLiteral("samples")));
+        measured[row.toObject().value(QStringLiteral("row")).toString()] =
+            numbers(row.toObject().value(QStringLiteral("samples")));
     const qint64 measuredAt = r.date.toMSecsSinceEpoch();
     for (const QString &row : g0Rows()) {
         const auto it = measured.find(row);
@@ -71,16 +82,20 @@ void judgeG0(const RunRecord &r, const std::vector<progress::Prediction> &predic
         }
         if (!counted) {
             v.passed = false;
-            v.reasons << (late ? QStringLiteral("%1: the prediction was entered after the measurement, so it does not count.").arg(row)
+            v.reasons << (late ? QStringLiteral(
+                                     "%1: the prediction was entered after the measurement, so it does not count.")
+                                     .arg(row)
                                : QStringLiteral("%1: no prediction was entered before the measurement.").arg(row));
             continue;
         }
         const double err = std::abs(counted->value - m) / m;
         if (err <= kG0Tolerance) {
-            v.reasons << QStringLiteral("%1: predicted %2, measured %3 (median), off by %4: within 25%.").arg(row, us(counted->value), us(m), pct(err));
+            v.reasons << QStringLiteral("%1: predicted %2, measured %3 (median), off by %4: within 25%.")
+                             .arg(row, us(counted->value), us(m), pct(err));
         } else {
             v.passed = false;
-            v.reasons << QStringLiteral("%1: predicted %2, measured %3 (median), off by %4: more than 25%.").arg(row, us(counted->value), us(m), pct(err));
+            v.reasons << QStringLiteral("%1: predicted %2, measured %3 (median), off by %4: more than 25%.")
+                             .arg(row, us(counted->value), us(m), pct(err));
         }
     }
 }
@@ -100,7 +115,8 @@ void judgeAgainstBaseline(const RunRecord &r, double ratioLimit, bool strict, Ga
         v.passed = false;
     v.reasons << QStringLiteral("Median %1 against %2's %3: %4x (the gate needs %5 %6x).")
                      .arg(us(mine), r.baselineName, us(xla), QString::number(ratio, 'f', 3),
-                          strict ? QStringLiteral("below") : QStringLiteral("at most"), QString::number(ratioLimit, 'f', 2));
+                          strict ? QStringLiteral("below") : QStringLiteral("at most"),
+                          QString::number(ratioLimit, 'f', 2));
 }
 
 void judgeG2(const RunRecord &r, GateVerdict &v)
@@ -137,8 +153,11 @@ void judgeG2(const RunRecord &r, GateVerdict &v)
             v.reasons << QStringLiteral("All %1 contractions: output shapes and FLOPs right.").arg(truth.size());
         } else {
             v.passed = false;
-            v.reasons << QStringLiteral("Contractions: the dump has %1; your answers list %2, and they do not all match in output shape and FLOPs.")
-                             .arg(truth.size()).arg(claimed.size());
+            v.reasons << QStringLiteral(
+                             "Contractions: the dump has %1; your answers list %2, and they do not all match in output "
+                             "shape and FLOPs.")
+                             .arg(truth.size())
+                             .arg(claimed.size());
         }
     } catch (const std::exception &e) {
         v.passed = false;
@@ -148,17 +167,22 @@ void judgeG2(const RunRecord &r, GateVerdict &v)
 
 void judgeG5(const RunRecord &r, GateVerdict &v)
 {
-    static const QRegularExpression url(QStringLiteral("^https://(github\\.com/[^/\\s]+/[^/\\s]+/pull/\\d+|gitlab\\.com/[^\\s]+/-/merge_requests/\\d+)$"));
+    static const QRegularExpression url(QStringLiteral(
+        "^https://(github\\.com/[^/\\s]+/[^/\\s]+/pull/\\d+|gitlab\\.com/[^\\s]+/-/merge_requests/\\d+)$"));
     static const QRegularExpression commit(QStringLiteral("^[0-9a-f]{40}$"));
     const QJsonObject up = r.extra.value(QStringLiteral("upstream")).toObject();
     const QString u = up.value(QStringLiteral("url")).toString();
     const QString c = up.value(QStringLiteral("commit")).toString();
     if (!url.match(u).hasMatch() || !commit.match(c).hasMatch()) {
         v.passed = false;
-        v.reasons << QStringLiteral("The record must name the merged change (a pull or merge request address) and its 40-hex-digit commit.");
+        v.reasons << QStringLiteral(
+            "The record must name the merged change (a pull or merge request address) and its 40-hex-digit commit.");
         return;
     }
-    v.reasons << QStringLiteral("Merged change %1 at commit %2. This app works offline and cannot confirm the merge; the address and commit are in the report for anyone to check.").arg(u, c);
+    v.reasons << QStringLiteral(
+                     "Merged change %1 at commit %2. This app works offline and cannot confirm the merge; the address "
+                     "and commit are in the report for anyone to check.")
+                     .arg(u, c);
 }
 
 } // namespace
@@ -176,7 +200,10 @@ QMap<QString, QString> gateStatesFrom(const std::vector<progress::GateAttempt> &
     return states;
 }
 
-QStringList g0Rows() { return {QStringLiteral("matmul_nnn"), QStringLiteral("matmul_skinny"), QStringLiteral("elementwise_add")}; }
+QStringList g0Rows()
+{
+    return {QStringLiteral("matmul_nnn"), QStringLiteral("matmul_skinny"), QStringLiteral("elementwise_add")};
+}
 
 QString gateForLab(const QString &lab)
 {
@@ -194,14 +221,17 @@ GateVerdict judgeGate(const RunRecord &r, const std::vector<progress::Prediction
         return v; // not a gate run: no attempt
     v.judged = true;
     v.passed = true;
-    v.reasons << QStringLiteral("Measured on %1 (%2), %3, %4, %5.").arg(r.chip, r.deviceKind, r.dtype, r.shapesText(), r.date.toString(Qt::ISODate));
+    v.reasons << QStringLiteral("Measured on %1 (%2), %3, %4, %5.")
+                     .arg(r.chip, r.deviceKind, r.dtype, r.shapesText(), r.date.toString(Qt::ISODate));
     if (v.gate == QLatin1String("G0")) {
         judgeG0(r, predictions, v);
     } else if (v.gate == QLatin1String("G1")) {
-        const bool shapes = r.dtype == QLatin1String("bf16") && r.shapes.value("m") == 4096 && r.shapes.value("k") == 4096 && r.shapes.value("n") == 4096;
+        const bool shapes = r.dtype == QLatin1String("bf16") && r.shapes.value("m") == 4096 &&
+                            r.shapes.value("k") == 4096 && r.shapes.value("n") == 4096;
         if (!shapes) {
             v.passed = false;
-            v.reasons << QStringLiteral("G1 is judged on bf16 4096x4096x4096; this run is %1 %2.").arg(r.dtype, r.shapesText());
+            v.reasons << QStringLiteral("G1 is judged on bf16 4096x4096x4096; this run is %1 %2.")
+                             .arg(r.dtype, r.shapesText());
         }
         requireCorrect(r, v);
         judgeAgainstBaseline(r, kG1Ratio, false, v);
@@ -210,7 +240,8 @@ GateVerdict judgeGate(const RunRecord &r, const std::vector<progress::Prediction
     } else if (v.gate == QLatin1String("G3")) {
         if (r.shapes.value("seq") < kG3MinSeq) {
             v.passed = false;
-            v.reasons << QStringLiteral("G3 needs a sequence of at least 4096; this run has %1.").arg(r.shapes.value("seq"));
+            v.reasons
+                << QStringLiteral("G3 needs a sequence of at least 4096; this run has %1.").arg(r.shapes.value("seq"));
         }
         requireCorrect(r, v);
         judgeAgainstBaseline(r, 1.0, true, v);

@@ -54,7 +54,8 @@ PreparedImport prepareImport(const QString &path, const LabCatalog &labs)
     // Read no more than the cap, whatever size the file claims.
     const QByteArray bytes = file.read(kMaxRecordBytes + 1);
     if (bytes.size() > kMaxRecordBytes) {
-        out.problems << QStringLiteral("%1 is too large to be a run record (over %2 MiB).").arg(path).arg(kMaxRecordBytes >> 20);
+        out.problems
+            << QStringLiteral("%1 is too large to be a run record (over %2 MiB).").arg(path).arg(kMaxRecordBytes >> 20);
         return out;
     }
     if (!labs.problem().isEmpty()) {
@@ -137,7 +138,8 @@ ImportOutcome storePreparedImport(const PreparedImport &prepared, progress::Stor
             judged.extra.insert(QStringLiteral("computeOnlySamples"), compute);
         }
     }
-    GateVerdict verdict = judgeGate(judged, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
+    GateVerdict verdict = judgeGate(
+        judged, gate.isEmpty() ? std::vector<progress::Prediction>{} : ledger.predictions(gate.toStdString()));
     if (verdict.judged && !device.note.isEmpty())
         verdict.reasons.prepend(device.note);
     std::optional<progress::NewAttempt> attempt;
@@ -146,15 +148,20 @@ ImportOutcome storePreparedImport(const PreparedImport &prepared, progress::Stor
     const progress::AddedRecord added = ledger.addRunRecord(row, attempt);
     out.stored = true;
     out.alreadyPresent = added.alreadyPresent;
-    const QString what = QStringLiteral("%1 %2 run of %3 on %4").arg(r.example ? QStringLiteral("example") : QString(), r.kind, r.lab, r.chip).simplified();
+    const QString what = QStringLiteral("%1 %2 run of %3 on %4")
+                             .arg(r.example ? QStringLiteral("example") : QString(), r.kind, r.lab, r.chip)
+                             .simplified();
     if (added.alreadyPresent) {
-        out.summary = QStringLiteral("Already imported: this %1 is record %2; nothing changed.").arg(what).arg(added.id);
+        out.summary =
+            QStringLiteral("Already imported: this %1 is record %2; nothing changed.").arg(what).arg(added.id);
         return out;
     }
     out.summary = QStringLiteral("Imported the %1 as record %2.").arg(what).arg(added.id);
     out.verdict = verdict;
     if (verdict.judged) {
-        out.summary += QStringLiteral(" Gate %1: %2.").arg(gate, verdict.passed ? QStringLiteral("passed") : QStringLiteral("not passed; the attempt is kept"));
+        out.summary += QStringLiteral(" Gate %1: %2.")
+                           .arg(gate, verdict.passed ? QStringLiteral("passed")
+                                                     : QStringLiteral("not passed; the attempt is kept"));
     } else if (!gate.isEmpty()) {
         out.summary += r.example ? QStringLiteral(" Example records never count toward gate %1.").arg(gate)
                                  : QStringLiteral(" Only a measured run can attempt gate %1.").arg(gate);

@@ -10,17 +10,19 @@
 #include <QStringList>
 
 class LabCatalog;
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 // The result of importing one run record file.
 struct ImportOutcome
 {
-    bool stored = false;          // in the store now (new, or found there already)
-    bool alreadyPresent = false;  // the same record was imported before
+    bool stored = false;         // in the store now (new, or found there already)
+    bool alreadyPresent = false; // the same record was imported before
     QString lab;
-    QString summary;              // one line for the learner
-    QStringList problems;         // why a file was refused; nothing is stored then
-    GateVerdict verdict;          // judged only for a new measured gate run
+    QString summary;      // one line for the learner
+    QStringList problems; // why a file was refused; nothing is stored then
+    GateVerdict verdict;  // judged only for a new measured gate run
 };
 
 // A record read and checked, not yet stored: what prepareImport gives.
@@ -29,7 +31,7 @@ struct PreparedImport
     std::optional<RunRecord> record; // set when every check passed
     QStringList problems;            // else why the file was refused
     QString absolutePath;
-    DeviceTiming device;             // the device's own timing, when its profile is at hand
+    DeviceTiming device; // the device's own timing, when its profile is at hand
 };
 
 // Reads and checks a record file and finds its profile: file work only,

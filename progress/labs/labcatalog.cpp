@@ -41,7 +41,8 @@ LabCatalog LabCatalog::read(const QString &jsonPath, const QString &scriptDir)
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
     const QJsonArray entries = doc.isArray() ? doc.array() : doc.object().value(QStringLiteral("labs")).toArray();
     if (error.error != QJsonParseError::NoError || entries.isEmpty()) {
-        catalog.m_problem = QStringLiteral("the list of labs in this build cannot be read (%1).").arg(error.errorString());
+        catalog.m_problem =
+            QStringLiteral("the list of labs in this build cannot be read (%1).").arg(error.errorString());
         return catalog;
     }
     catalog.m_everyRecord = doc.object().value(QStringLiteral("checksOnEveryRecord")).toString();
@@ -59,7 +60,8 @@ LabCatalog LabCatalog::read(const QString &jsonPath, const QString &scriptDir)
         lab.checks = o.value(QStringLiteral("checks")).toString();
         lab.scriptPath = QDir(scriptDir).filePath(lab.script);
         if (!QFile::exists(lab.scriptPath) && catalog.m_problem.isEmpty())
-            catalog.m_problem = QStringLiteral("the script of lab %1 (%2) is missing from this build.").arg(lab.id, lab.script);
+            catalog.m_problem =
+                QStringLiteral("the script of lab %1 (%2) is missing from this build.").arg(lab.id, lab.script);
         catalog.m_labs.append(lab);
     }
     return catalog;

@@ -9,14 +9,14 @@
 // imported record's script hash is checked.
 struct LabInfo
 {
-    QString id;      // L07
+    QString id; // L07
     int chapter = 0;
     QString name;
-    QString script;  // l07_tiled_matmul.py
-    QString scriptPath;  // where this build keeps it
+    QString script;     // l07_tiled_matmul.py
+    QString scriptPath; // where this build keeps it
     QString goal;
     QStringList commands;
-    QString gate;    // G1, or empty
+    QString gate; // G1, or empty
     QString checks;
 
     // Hashed when a record is checked, not when the catalog is read: the

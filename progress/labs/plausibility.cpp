@@ -27,12 +27,15 @@ constexpr int kSamplesForSpread = 3;
 
 struct Floor
 {
-    QString what;             // "matmul 4096×4096×4096"
-    double seconds = 0;       // the chip's roofline: peak rates, every byte once
+    QString what;       // "matmul 4096×4096×4096"
+    double seconds = 0; // the chip's roofline: peak rates, every byte once
     tpusim::Family family = tpusim::Family::matmul;
 };
 
-QString us(double s) { return QString::fromStdString(tpusim::format_time(s)); }
+QString us(double s)
+{
+    return QString::fromStdString(tpusim::format_time(s));
+}
 
 // How far below the roofline a published run of this family came, at
 // worst: the simulator's held-out error, which bounds what a real chip has
@@ -48,10 +51,12 @@ double tolerance(tpusim::Family family)
 std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusim::DType dtype)
 {
     const auto has = [&](std::initializer_list<const char *> axes) {
-        return std::all_of(axes.begin(), axes.end(), [&](const char *a) { return r.shapes.contains(QLatin1String(a)); });
+        return std::all_of(axes.begin(), axes.end(),
+                           [&](const char *a) { return r.shapes.contains(QLatin1String(a)); });
     };
     const auto dim = [&](const char *a) { return r.shapes.value(QLatin1String(a)); };
-    if ((r.lab == QLatin1String("L01") || r.lab == QLatin1String("L07") || r.lab == QLatin1String("L13")) && has({"m", "k", "n"})) {
+    if ((r.lab == QLatin1String("L01") || r.lab == QLatin1String("L07") || r.lab == QLatin1String("L13")) &&
+        has({"m", "k", "n"})) {
         tpusim::MatmulSpec spec;
         spec.m = dim("m");
         spec.k = dim("k");
@@ -70,7 +75,11 @@ std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusi
         const auto a = tpusim::attention(chip, *attention);
         // Only the useful matmul work at peak, and the flash form's one pass over HBM.
         const double mxu = a.flash.mxu_flops > 0 ? a.flash.mxu_s * a.useful_flops / a.flash.mxu_flops : 0;
-        return Floor{QStringLiteral("attention %1×%2×%3×%4").arg(attention->batch).arg(attention->heads).arg(attention->seq_q).arg(attention->head_dim),
+        return Floor{QStringLiteral("attention %1×%2×%3×%4")
+                         .arg(attention->batch)
+                         .arg(attention->heads)
+                         .arg(attention->seq_q)
+                         .arg(attention->head_dim),
                      std::max(mxu, a.flash.memory_s), tpusim::Family::attention_fwd};
     }
     if (r.lab == QLatin1String("L14") && attention) {
@@ -80,7 +89,10 @@ std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusi
         // The forward's useful matmuls and the backward's least four (dP, dV, dQ, dK: two forwards) at peak.
         const double mxu = a.useful_flops * 3 / tpusim::peak_flops(chip, dtype).value;
         return Floor{QStringLiteral("attention forward and backward %1×%2×%3×%4")
-                         .arg(spec.batch).arg(spec.heads).arg(spec.seq_q).arg(spec.head_dim),
+                         .arg(spec.batch)
+                         .arg(spec.heads)
+                         .arg(spec.seq_q)
+                         .arg(spec.head_dim),
                      std::max(mxu, a.flash.memory_s), tpusim::Family::attention_fwdbwd};
     }
     if (r.lab == QLatin1String("L15") && has({"m", "k", "n"})) {
@@ -99,7 +111,7 @@ std::optional<Floor> floorOf(const RunRecord &r, const tpusim::Chip &chip, tpusi
         double tokens = 0;
         for (const QJsonValue &v : r.extra.value(QStringLiteral("lengths")).toArray())
             tokens += v.toDouble();
-        tokens = std::max(tokens, static_cast<double>(dim("seq")));  // seq: the longest sequence
+        tokens = std::max(tokens, static_cast<double>(dim("seq"))); // seq: the longest sequence
         const double headDim = r.extra.value(QStringLiteral("headDim")).toDouble(128);
         const double bytes = 2.0 * tokens * dim("kv_heads") * headDim * 2;
         return Floor{QStringLiteral("paged decode over %1 tokens").arg(tokens), bytes / chip.hbm_bandwidth.value,
@@ -113,10 +125,12 @@ void belowFloor(QStringList &out, const QString &what, double medianS, double fl
 {
     const double tol = tolerance(family);
     if (medianS > 0 && floorS > 0 && medianS < floorS * (1 - tol))
-        out << QStringLiteral("Impossible timing: the median %1 for %2 is below what a %3 can do; its roofline floor "
-                              "is %4, and even allowing the simulator's worst error on published %5 runs (%6%), no "
-                              "run is under %7.")
-                   .arg(us(medianS), what, chip, us(floorS), QString::fromStdString(std::string(tpusim::family_title(family))))
+        out << QStringLiteral(
+                   "Impossible timing: the median %1 for %2 is below what a %3 can do; its roofline floor "
+                   "is %4, and even allowing the simulator's worst error on published %5 runs (%6%), no "
+                   "run is under %7.")
+                   .arg(us(medianS), what, chip, us(floorS),
+                        QString::fromStdString(std::string(tpusim::family_title(family))))
                    .arg(qRound(tol * 100))
                    .arg(us(floorS * (1 - tol)));
 }
@@ -124,13 +138,19 @@ void belowFloor(QStringList &out, const QString &what, double medianS, double fl
 void noSpread(QStringList &out, const QList<double> &samples, const QString &which)
 {
     if (samples.size() >= kSamplesForSpread && QSet<double>(samples.begin(), samples.end()).size() == 1)
-        out << QStringLiteral("Implausible timing: all %1 %2 samples are exactly %3; repeated runs of a real chip never "
-                              "time identically.").arg(samples.size()).arg(which, us(samples.first()));
+        out << QStringLiteral(
+                   "Implausible timing: all %1 %2 samples are exactly %3; repeated runs of a real chip never "
+                   "time identically.")
+                   .arg(samples.size())
+                   .arg(which, us(samples.first()));
 }
 
 } // namespace
 
-QDateTime labsFirstShipped() { return QDateTime(QDate(2026, 11, 29), QTime(0, 0), Qt::UTC); }
+QDateTime labsFirstShipped()
+{
+    return QDateTime(QDate(2026, 11, 29), QTime(0, 0), Qt::UTC);
+}
 
 QStringList implausibilities(const RunRecord &r)
 {
@@ -143,12 +163,19 @@ QStringList implausibilities(const RunRecord &r)
     // tolerance passes numpy.allclose, and a pass needs every output finite
     // and each error within abs + rel x |reference|.
     if (!r.correct && r.maxAbsError <= r.tolAbs)
-        out << QStringLiteral("The correctness block contradicts itself: its worst error %1 is within the absolute "
-                              "tolerance %2, yet it says the check failed.").arg(r.maxAbsError).arg(r.tolAbs);
+        out << QStringLiteral(
+                   "The correctness block contradicts itself: its worst error %1 is within the absolute "
+                   "tolerance %2, yet it says the check failed.")
+                   .arg(r.maxAbsError)
+                   .arg(r.tolAbs);
     if (r.correct && r.maxAbsError > r.tolAbs + r.tolRel * kLargestLabOutput)
-        out << QStringLiteral("The correctness block contradicts itself: a worst error of %1 cannot pass a tolerance of "
-                              "%2 + %3 x |reference| when no lab's output exceeds %4.")
-                   .arg(r.maxAbsError).arg(r.tolAbs).arg(r.tolRel).arg(kLargestLabOutput);
+        out << QStringLiteral(
+                   "The correctness block contradicts itself: a worst error of %1 cannot pass a tolerance of "
+                   "%2 + %3 x |reference| when no lab's output exceeds %4.")
+                   .arg(r.maxAbsError)
+                   .arg(r.tolAbs)
+                   .arg(r.tolRel)
+                   .arg(kLargestLabOutput);
 
     if (!r.measured())
         return out;
@@ -162,9 +189,12 @@ QStringList implausibilities(const RunRecord &r)
                 belowFloor(out, floor->what, median(r.samples), floor->seconds, floor->family, r.chip);
                 const double baseline = median(r.baselineSamples);
                 if (baseline > floor->seconds * kBaselineAboveFloor)
-                    out << QStringLiteral("Implausible baseline: %1 takes %2, more than %3× the %4 floor of %5; XLA's "
-                                          "own version is not that slow.")
-                               .arg(r.baselineName, us(baseline)).arg(kBaselineAboveFloor).arg(floor->what, us(floor->seconds));
+                    out << QStringLiteral(
+                               "Implausible baseline: %1 takes %2, more than %3× the %4 floor of %5; XLA's "
+                               "own version is not that slow.")
+                               .arg(r.baselineName, us(baseline))
+                               .arg(kBaselineAboveFloor)
+                               .arg(floor->what, us(floor->seconds));
             }
         // L05 times the landing bench's rows, each against its own floor.
         if (r.lab == QLatin1String("L05"))
@@ -177,7 +207,8 @@ QStringList implausibilities(const RunRecord &r)
                 for (const auto &row : tpusim::full_bench(chip))
                     if (QString::fromStdString(row.id) == id)
                         belowFloor(out, QString::fromStdString(row.label), median(samples), row.result.time_s,
-                                   row.result.resource == "HBM" ? tpusim::Family::memory : tpusim::Family::matmul, r.chip);
+                                   row.result.resource == "HBM" ? tpusim::Family::memory : tpusim::Family::matmul,
+                                   r.chip);
             }
     } catch (const std::exception &) {
         // A chip or dtype the simulator does not model has no floor to hold it to.

@@ -10,29 +10,38 @@
 
 namespace {
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
-QString key(const QString &program, const QString &instruction) { return program + QLatin1Char('\n') + instruction; }
+QString key(const QString &program, const QString &instruction)
+{
+    return program + QLatin1Char('\n') + instruction;
+}
 
 QVariantMap entryOf(const progress::ProfileImportRow &header, const progress::ProfileOpRow &op)
 {
     const double meanS = static_cast<double>(op.selfPs) / 1e12 / static_cast<double>(op.occurrences);
-    const QString date = header.capturedAt.empty()
-                             ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate).left(10)
-                             : qs(header.capturedAt).left(10);
+    const QString date =
+        header.capturedAt.empty()
+            ? QDateTime::fromMSecsSinceEpoch(header.importedAtMs, Qt::UTC).toString(Qt::ISODate).left(10)
+            : qs(header.capturedAt).left(10);
     const QString chipName = header.chip.empty() ? qs(header.deviceType) : qs(header.chip);
-    return {{"meanS", meanS},
-            {"time", qs(tpusim::format_time(meanS))},
-            {"occurrences", static_cast<qlonglong>(op.occurrences)},
-            {"device", qs(header.device)},
-            {"deviceType", qs(header.deviceType)},
-            {"chip", qs(header.chip)},
-            {"file", qs(header.sourceFile)},
-            {"date", date},
-            {"details", QStringLiteral("measured · %1 · %2\n%3 of %4, self time, the mean of %5 runs\n%6 in your profile %7\ntaken %8")
-                            .arg(chipName, qs(op.kind), qs(op.op), qs(op.program))
-                            .arg(op.occurrences)
-                            .arg(qs(header.device), qs(header.sourceFile), date)}};
+    return {
+        {"meanS", meanS},
+        {"time", qs(tpusim::format_time(meanS))},
+        {"occurrences", static_cast<qlonglong>(op.occurrences)},
+        {"device", qs(header.device)},
+        {"deviceType", qs(header.deviceType)},
+        {"chip", qs(header.chip)},
+        {"file", qs(header.sourceFile)},
+        {"date", date},
+        {"details",
+         QStringLiteral("measured · %1 · %2\n%3 of %4, self time, the mean of %5 runs\n%6 in your profile %7\ntaken %8")
+             .arg(chipName, qs(op.kind), qs(op.op), qs(op.program))
+             .arg(op.occurrences)
+             .arg(qs(header.device), qs(header.sourceFile), date)}};
 }
 
 } // namespace

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace progress { class Store; }
+namespace progress {
+class Store;
+}
 
 class ProfiledOps
 {
@@ -29,8 +31,8 @@ private:
     void refresh();
 
     progress::Store &m_store;
-    std::vector<std::int64_t> m_imports;  // the import ids the index was built from
+    std::vector<std::int64_t> m_imports; // the import ids the index was built from
     bool m_built = false;
-    QHash<QString, QVariantMap> m_byOp;   // "program\ninstruction" -> its entry
+    QHash<QString, QVariantMap> m_byOp; // "program\ninstruction" -> its entry
     QSet<QString> m_programs;
 };

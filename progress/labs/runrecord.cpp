@@ -14,9 +14,10 @@
 
 namespace {
 
-const QStringList kRequired{"schema", "schemaVersion", "lab", "kind", "platform", "deviceKind", "chip",
-                            "deviceCount", "jaxVersion", "jaxlibVersion", "dtype", "shapes", "timing",
-                            "baseline", "correctness", "date", "host", "script", "extra"};
+const QStringList kRequired{"schema",     "schemaVersion", "lab",         "kind",       "platform",
+                            "deviceKind", "chip",          "deviceCount", "jaxVersion", "jaxlibVersion",
+                            "dtype",      "shapes",        "timing",      "baseline",   "correctness",
+                            "date",       "host",          "script",      "extra"};
 const QStringList kDtypes{"bf16", "f32", "f16", "int8", "fp8"};
 // Bounds no lab's record comes near: one sample per call of a kernel of
 // micro- to milliseconds, at most a few hundred of them; a slice of up to
@@ -62,7 +63,10 @@ public:
         const QJsonValue v = o.value(QLatin1String(key));
         const double d = v.toDouble(std::nan(""));
         if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || d < min || d > max) {
-            fail(QStringLiteral("%1 \"%2\" must be a whole number from %3 to %4.").arg(where, QLatin1String(key)).arg(min).arg(max));
+            fail(QStringLiteral("%1 \"%2\" must be a whole number from %3 to %4.")
+                     .arg(where, QLatin1String(key))
+                     .arg(min)
+                     .arg(max));
             return min;
         }
         return static_cast<int>(d);
@@ -76,14 +80,18 @@ public:
             return out;
         }
         if (v.toArray().size() > kMaxSamples) {
-            fail(QStringLiteral("%1 lists %2 samples; no lab takes more than %3.").arg(where).arg(v.toArray().size()).arg(kMaxSamples));
+            fail(QStringLiteral("%1 lists %2 samples; no lab takes more than %3.")
+                     .arg(where)
+                     .arg(v.toArray().size())
+                     .arg(kMaxSamples));
             return out;
         }
         for (const QJsonValue &s : v.toArray()) {
             const double d = s.toDouble(-1);
             if (!s.isDouble() || !std::isfinite(d) || d <= 0 || d > kLongestSampleS) {
                 fail(QStringLiteral("%1 has a sample that is not a positive number of seconds up to %2 (an hour).")
-                         .arg(where).arg(kLongestSampleS));
+                         .arg(where)
+                         .arg(kLongestSampleS));
                 return {};
             }
             out << d;
@@ -120,14 +128,15 @@ QString exampleFingerprint(const QJsonObject &record)
                               correctness.value(QStringLiteral("maxAbsError")),
                               correctness.value(QStringLiteral("maxRelError"))};
     return QString::fromLatin1(
-        QCryptographicHash::hash(QJsonDocument(measured).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256).toHex());
+        QCryptographicHash::hash(QJsonDocument(measured).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256)
+            .toHex());
 }
 
 QString chipForDeviceKind(const QString &deviceKind)
 {
     static const QList<QPair<QString, QString>> table{
-        {"tpu v4", "v4"}, {"tpu v5 lite", "v5e"}, {"tpu v5e", "v5e"}, {"tpu v5", "v5p"}, {"tpu v5p", "v5p"},
-        {"tpu v6 lite", "v6e"}, {"tpu v6e", "v6e"}, {"tpu7x", "v7"}, {"tpu v7", "v7"}, {"tpu v7x", "v7"}};
+        {"tpu v4", "v4"},       {"tpu v5 lite", "v5e"}, {"tpu v5e", "v5e"}, {"tpu v5", "v5p"}, {"tpu v5p", "v5p"},
+        {"tpu v6 lite", "v6e"}, {"tpu v6e", "v6e"},     {"tpu7x", "v7"},    {"tpu v7", "v7"},  {"tpu v7x", "v7"}};
     const QString key = deviceKind.simplified().toLower();
     for (const auto &[kind, chip] : table)
         if (key == kind)
@@ -135,22 +144,32 @@ QString chipForDeviceKind(const QString &deviceKind)
     return {};
 }
 
-RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, const QDateTime &now, bool requireShippedScript)
+RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, const QDateTime &now,
+                           bool requireShippedScript)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError)
-        return {std::nullopt, {QStringLiteral("The file is not valid JSON: %1 at byte %2.")
-                                   .arg(parseError.errorString()).arg(parseError.offset)}};
+        return {std::nullopt,
+                {QStringLiteral("The file is not valid JSON: %1 at byte %2.")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset)}};
     if (!doc.isObject())
         return {std::nullopt, {QStringLiteral("The file is JSON, but not a run record (it is not an object).")}};
     const QJsonObject o = doc.object();
     if (o.value(QStringLiteral("schema")).toString() != QLatin1String("tpu-course/run-record"))
-        return {std::nullopt, {QStringLiteral("The file is not a tpu-course run record (its \"schema\" is not \"tpu-course/run-record\").")}};
+        return {std::nullopt,
+                {QStringLiteral(
+                    "The file is not a tpu-course run record (its \"schema\" is not \"tpu-course/run-record\").")}};
     const int version = o.value(QStringLiteral("schemaVersion")).toInt(-1);
     if (version != 1)
-        return {std::nullopt, {version > 1 ? QStringLiteral("The record was written by a newer lab script (schema version %1); this app reads version 1.").arg(version)
-                                           : QStringLiteral("The record's \"schemaVersion\" must be 1.")}};
+        return {
+            std::nullopt,
+            {version > 1
+                 ? QStringLiteral(
+                       "The record was written by a newer lab script (schema version %1); this app reads version 1.")
+                       .arg(version)
+                 : QStringLiteral("The record's \"schemaVersion\" must be 1.")}};
 
     Checker c;
     for (const QString &key : kRequired)
@@ -205,7 +224,8 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     const QJsonValue baseline = o.value(QStringLiteral("baseline"));
     if (baseline.isObject()) {
         r.baselineName = c.text(baseline.toObject(), "name", QStringLiteral("The baseline's"));
-        r.baselineSamples = c.samples(baseline.toObject().value(QStringLiteral("samples")), QStringLiteral("The baseline"));
+        r.baselineSamples =
+            c.samples(baseline.toObject().value(QStringLiteral("samples")), QStringLiteral("The baseline"));
     } else if (!baseline.isNull()) {
         c.fail(QStringLiteral("The record's \"baseline\" must be an object or null."));
     }
@@ -226,7 +246,8 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     const QString date = c.text(o, "date", top);
     r.date = QDateTime::fromString(date, Qt::ISODateWithMs);
     if (!date.isEmpty() && (!isoUtc.match(date).hasMatch() || !r.date.isValid()))
-        c.fail(QStringLiteral("The date \"%1\" is not an ISO 8601 time in UTC such as 2026-11-29T10:00:00Z.").arg(date));
+        c.fail(
+            QStringLiteral("The date \"%1\" is not an ISO 8601 time in UTC such as 2026-11-29T10:00:00Z.").arg(date));
     else if (r.date.isValid() && r.date > now.addSecs(300))
         c.fail(QStringLiteral("The date %1 is in the future.").arg(date));
 
@@ -236,34 +257,41 @@ RecordCheck checkRunRecord(const QByteArray &bytes, const LabCatalog &labs, cons
     if (lab && !r.scriptName.isEmpty() && r.scriptName != lab->script)
         c.fail(QStringLiteral("Lab %1 is run by %2, not %3.").arg(lab->id, lab->script, r.scriptName));
     else if (requireShippedScript && lab && !r.scriptSha256.isEmpty() && r.scriptSha256 != lab->scriptSha256())
-        c.fail(QStringLiteral("The script that wrote this record is not the %1 shipped with this course (its SHA-256 differs); run the shipped script.").arg(lab->script));
+        c.fail(QStringLiteral("The script that wrote this record is not the %1 shipped with this course (its SHA-256 "
+                              "differs); run the shipped script.")
+                   .arg(lab->script));
 
     if (!o.value(QStringLiteral("extra")).isObject())
         c.fail(QStringLiteral("The record's \"extra\" must be an object."));
     r.extra = o.value(QStringLiteral("extra")).toObject();
-    r.example = r.extra.value(QStringLiteral("example")).toBool(false)
-                || labs.exampleFingerprints().contains(exampleFingerprint(o));
+    r.example = r.extra.value(QStringLiteral("example")).toBool(false) ||
+                labs.exampleFingerprints().contains(exampleFingerprint(o));
     // L05's rows each carry samples of their own, held to the same rules.
     if (r.lab == QLatin1String("L05"))
         for (const QJsonValue &row : r.extra.value(QStringLiteral("rows")).toArray())
-            c.samples(row.toObject().value(QStringLiteral("samples")),
-                      QStringLiteral("The bench row \"%1\"").arg(row.toObject().value(QStringLiteral("row")).toString()));
+            c.samples(
+                row.toObject().value(QStringLiteral("samples")),
+                QStringLiteral("The bench row \"%1\"").arg(row.toObject().value(QStringLiteral("row")).toString()));
 
     // Consistency: what the kind claims must fit where the run happened.
     if (r.measured()) {
         if (r.platform != QLatin1String("tpu"))
-            c.fail(QStringLiteral("A measured record must come from a TPU, but this one ran on \"%1\".").arg(r.platform));
-        const bool known = std::any_of(tpusim::all_chips().begin(), tpusim::all_chips().end(),
-                                       [&](const tpusim::Chip &chip) { return QString::fromStdString(chip.id) == r.chip; });
+            c.fail(
+                QStringLiteral("A measured record must come from a TPU, but this one ran on \"%1\".").arg(r.platform));
+        const bool known =
+            std::any_of(tpusim::all_chips().begin(), tpusim::all_chips().end(),
+                        [&](const tpusim::Chip &chip) { return QString::fromStdString(chip.id) == r.chip; });
         if (!r.chip.isEmpty() && !known)
-            c.fail(QStringLiteral("The chip \"%1\" is not one the simulator knows (v4, v5e, v5p, v6e, v7).").arg(r.chip));
+            c.fail(
+                QStringLiteral("The chip \"%1\" is not one the simulator knows (v4, v5e, v5p, v6e, v7).").arg(r.chip));
         else if (!r.deviceKind.isEmpty() && chipForDeviceKind(r.deviceKind) != r.chip)
             c.fail(QStringLiteral("The device kind \"%1\" is not a %2.").arg(r.deviceKind, r.chip));
         if (!timing.isObject())
             c.fail(QStringLiteral("A measured record must carry its timing samples."));
     } else if (r.kind == QLatin1String("verified-off-chip")) {
         if (!timing.isNull() || !baseline.isNull())
-            c.fail(QStringLiteral("An off-chip verification makes no timing claims: its \"timing\" and \"baseline\" must be null."));
+            c.fail(QStringLiteral(
+                "An off-chip verification makes no timing claims: its \"timing\" and \"baseline\" must be null."));
     }
 
     if (!c.problems.isEmpty())

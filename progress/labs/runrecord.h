@@ -27,8 +27,8 @@ struct RunRecord
     QMap<QString, qint64> shapes;
     QString timingMethod;
     int warmup = 0;
-    QList<double> samples;        // empty for verified-off-chip
-    QString baselineName;         // empty when the lab has no baseline
+    QList<double> samples; // empty for verified-off-chip
+    QString baselineName;  // empty when the lab has no baseline
     QList<double> baselineSamples;
     QString reference;
     double maxAbsError = 0;
@@ -36,18 +36,18 @@ struct RunRecord
     double tolAbs = 0;
     double tolRel = 0;
     bool correct = false;
-    QDateTime date;               // UTC
+    QDateTime date; // UTC
     QString host;
     QString scriptName;
     QString scriptSha256;
     QJsonObject extra;
-    bool example = false;         // shipped as an example: never counts
+    bool example = false; // shipped as an example: never counts
 
-    QByteArray canonicalJson;     // compact, for storing and hashing
-    QString sha256;               // of canonicalJson: the record's identity
+    QByteArray canonicalJson; // compact, for storing and hashing
+    QString sha256;           // of canonicalJson: the record's identity
 
     bool measured() const { return kind == QLatin1String("measured"); }
-    QString shapesText() const;   // "m=4096 k=4096 n=4096"
+    QString shapesText() const; // "m=4096 k=4096 n=4096"
 };
 
 double median(QList<double> values);

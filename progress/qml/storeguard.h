@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-template<class Call, class Result = std::invoke_result_t<Call>>
+template <class Call, class Result = std::invoke_result_t<Call>>
 Result storeGuardedOr(Result fallback, Call &&call)
 {
     try {
@@ -22,7 +22,7 @@ Result storeGuardedOr(Result fallback, Call &&call)
     }
 }
 
-template<class Call>
+template <class Call>
 std::invoke_result_t<Call> storeGuarded(Call &&call)
 {
     using Result = std::invoke_result_t<Call>;

@@ -4,12 +4,14 @@
 // table someone removed), and whether its history verifies. A failure
 // never ends the app; it is said here in one sentence and the action that
 // met it did nothing.
-#include <QObject>
-#include <processsingleton.h>
-#include <QString>
 #include <QtQml/qqmlregistration.h>
+#include <processsingleton.h>
+#include <QObject>
+#include <QString>
 
-namespace progress { class StoreError; }
+namespace progress {
+class StoreError;
+}
 
 class StoreHealth : public QObject, public ProcessSingleton<StoreHealth>
 {
@@ -22,7 +24,6 @@ class StoreHealth : public QObject, public ProcessSingleton<StoreHealth>
     Q_PROPERTY(QString history READ history NOTIFY changed)
 
 public:
-
     QString problem() const { return m_problem; }
     QString history() const { return m_history; }
 

@@ -5,18 +5,18 @@
 #include <openssl/evp.h>
 
 #include <array>
-#include <utility>
 #include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace progress::chain {
 namespace {
 
 // Appended to in this order when a file's existing history is chained.
-constexpr std::array<std::string_view, 8> kHistoryTables{"event_log",     "run_records",  "predictions",
+constexpr std::array<std::string_view, 8> kHistoryTables{"event_log",     "run_records",   "predictions",
                                                          "gate_attempts", "drill_reviews", "profile_imports",
                                                          "profile_ops",   "drill_regrades"};
 
@@ -60,7 +60,9 @@ public:
     std::optional<std::string> hash(std::string_view table, std::int64_t rowId) {
         auto it = rows_.find(std::string(table));
         if (it == rows_.end()) {
-            it = rows_.emplace(std::string(table), std::make_unique<db::Statement>(connection_, rowQuery(connection_, table)))
+            it = rows_
+                     .emplace(std::string(table),
+                              std::make_unique<db::Statement>(connection_, rowQuery(connection_, table)))
                      .first;
         }
         db::Statement& row = *it->second;
@@ -91,8 +93,8 @@ void appendWithPrevious(const db::Connection& connection, RowHasher& rows, std::
         throw std::logic_error("chain::append: no row " + std::to_string(rowId) + " in " + std::string(table));
     }
     const std::string chainSha = link(previous, table, rowId, *rowSha);
-    db::Statement insert(connection,
-                         "INSERT INTO history_chain (source, row_id, row_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4)");
+    db::Statement insert(
+        connection, "INSERT INTO history_chain (source, row_id, row_sha256, chain_sha256) VALUES (?1, ?2, ?3, ?4)");
     insert.bind(1, table).bind(2, rowId).bind(3, *rowSha).bind(4, chainSha).run();
     previous = chainSha;
 }
@@ -122,7 +124,8 @@ std::string guard(const std::string& trigger) {
     for (const auto& [suffix, verb] : kinds) {
         if (trigger.size() > suffix.size() && trigger.ends_with(suffix)) {
             const std::string table = trigger.substr(0, trigger.size() - suffix.size());
-            const std::string_view what = table == "history_chain" ? std::string_view("the chain's hashes") : rowWords(table).second;
+            const std::string_view what =
+                table == "history_chain" ? std::string_view("the chain's hashes") : rowWords(table).second;
             return "the guard against " + std::string(verb) + " " + std::string(what) + " was removed";
         }
     }
@@ -170,8 +173,7 @@ std::string verify(const db::Connection& connection) {
     bool broken = false;
     std::string previous;
     RowHasher rows(connection);
-    db::Statement entries(connection,
-                          "SELECT source, row_id, row_sha256, chain_sha256 FROM history_chain ORDER BY id");
+    db::Statement entries(connection, "SELECT source, row_id, row_sha256, chain_sha256 FROM history_chain ORDER BY id");
     while (entries.step()) {
         const std::string table = entries.textAt(0);
         const std::int64_t rowId = entries.int64At(1);
@@ -181,12 +183,15 @@ std::string verify(const db::Connection& connection) {
         if (!broken && link(previous, table, rowId, rowSha) != chainSha) broken = true;
         previous = chainSha;
         const std::optional<std::string> now = rows.hash(table, rowId);
-        if (!now) ++missing[table];
-        else if (*now != rowSha) ++changed[table];
+        if (!now)
+            ++missing[table];
+        else if (*now != rowSha)
+            ++changed[table];
     }
     if (broken) findings.push_back("its chain of hashes was rewritten");
     for (const auto& [table, n] : changed) {
-        findings.push_back(countOf(n, table) + (n == 1 ? " changed since it was" : " changed since they were") + " kept");
+        findings.push_back(countOf(n, table) + (n == 1 ? " changed since it was" : " changed since they were") +
+                           " kept");
     }
     for (const auto& [table, n] : missing) findings.push_back(countOf(n, table) + " deleted");
     for (const std::string_view table : kHistoryTables) {

@@ -24,8 +24,8 @@ std::string uriFor(const std::filesystem::path& file, Access access) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string uri = "file://";
     for (const unsigned char c : std::filesystem::absolute(file).string()) {
-        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                           c == '/' || c == '-' || c == '.' || c == '_' || c == '~';
+        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
+                           c == '-' || c == '.' || c == '_' || c == '~';
         if (plain) {
             uri += static_cast<char>(c);
         } else {
@@ -35,9 +35,12 @@ std::string uriFor(const std::filesystem::path& file, Access access) {
         }
     }
     switch (access) {
-    case Access::ReadOnlySnapshot: return uri + "?mode=ro&immutable=1";
-    case Access::ReadOnly: return uri + "?mode=ro";
-    case Access::ReadWriteCreate: return uri + "?mode=rwc";
+        case Access::ReadOnlySnapshot:
+            return uri + "?mode=ro&immutable=1";
+        case Access::ReadOnly:
+            return uri + "?mode=ro";
+        case Access::ReadWriteCreate:
+            return uri + "?mode=rwc";
     }
     return uri;
 }
@@ -97,7 +100,9 @@ Connection& Connection::operator=(Connection&& other) noexcept {
     return *this;
 }
 
-Connection::~Connection() { close(); }
+Connection::~Connection() {
+    close();
+}
 
 void Connection::close() noexcept {
     if (db_) {
@@ -137,15 +142,20 @@ void Connection::setBusyTimeout(int milliseconds) const {
     }
 }
 
-std::int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+std::int64_t Connection::changes() const {
+    return sqlite3_changes64(db_);
+}
 
-std::int64_t Connection::lastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+std::int64_t Connection::lastInsertRowId() const {
+    return sqlite3_last_insert_rowid(db_);
+}
 
-void Connection::fail(int rc) const { throw errors::fromSqlite(file_, rc, sqlite3_errmsg(db_)); }
+void Connection::fail(int rc) const {
+    throw errors::fromSqlite(file_, rc, sqlite3_errmsg(db_));
+}
 
 Statement::Statement(const Connection& connection, std::string_view sql) : connection_(&connection) {
-    const int rc =
-        sqlite3_prepare_v2(connection.handle(), sql.data(), checkedLength(sql), &statement_, nullptr);
+    const int rc = sqlite3_prepare_v2(connection.handle(), sql.data(), checkedLength(sql), &statement_, nullptr);
     if (rc != SQLITE_OK) {
         sqlite3_finalize(statement_);
         statement_ = nullptr;
@@ -156,7 +166,9 @@ Statement::Statement(const Connection& connection, std::string_view sql) : conne
 Statement::Statement(Statement&& other) noexcept
     : connection_(other.connection_), statement_(std::exchange(other.statement_, nullptr)) {}
 
-Statement::~Statement() { sqlite3_finalize(statement_); }
+Statement::~Statement() {
+    sqlite3_finalize(statement_);
+}
 
 Statement& Statement::bind(int position, std::int64_t value) {
     const int rc = sqlite3_bind_int64(statement_, position, value);
@@ -211,7 +223,9 @@ void Statement::reset() {
     sqlite3_clear_bindings(statement_);
 }
 
-std::int64_t Statement::int64At(int column) const { return sqlite3_column_int64(statement_, column); }
+std::int64_t Statement::int64At(int column) const {
+    return sqlite3_column_int64(statement_, column);
+}
 
 std::optional<std::int64_t> Statement::optionalInt64At(int column) const {
     if (sqlite3_column_type(statement_, column) == SQLITE_NULL) {
@@ -220,7 +234,9 @@ std::optional<std::int64_t> Statement::optionalInt64At(int column) const {
     return sqlite3_column_int64(statement_, column);
 }
 
-double Statement::doubleAt(int column) const { return sqlite3_column_double(statement_, column); }
+double Statement::doubleAt(int column) const {
+    return sqlite3_column_double(statement_, column);
+}
 
 std::optional<double> Statement::optionalDoubleAt(int column) const {
     if (sqlite3_column_type(statement_, column) == SQLITE_NULL) {

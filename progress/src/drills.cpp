@@ -1,5 +1,5 @@
-#include "chain.h"
 #include "progress/drills.h"
+#include "chain.h"
 
 #include "event_log.h"
 #include "progress/store_error.h"
@@ -116,7 +116,9 @@ DrillReview DrillLedger::addReview(const NewDrillReview& in) {
                                    elapsed_ms, grade, reviewed_at_ms, stability, difficulty, due_at_ms)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14))sql");
     insert.bind(1, r.drill).bind(2, r.kind).bind(3, std::int64_t{r.level}).bind(4, r.seed).bind(5, r.answerJson);
-    insert.bind(6, std::int64_t{r.correct ? 1 : 0}).bind(7, std::int64_t{r.fieldsRight}).bind(8, std::int64_t{r.fieldsAsked});
+    insert.bind(6, std::int64_t{r.correct ? 1 : 0})
+        .bind(7, std::int64_t{r.fieldsRight})
+        .bind(8, std::int64_t{r.fieldsAsked});
     insert.bind(9, std::int64_t{r.elapsedMs}).bind(10, std::int64_t{r.grade}).bind(11, r.reviewedAtMs);
     insert.bind(12, r.stability).bind(13, r.difficulty).bind(14, r.dueAtMs);
     insert.run();
@@ -203,8 +205,10 @@ std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& las
     std::vector<std::string> fresh;
     for (const std::string& k : kinds) {
         const auto last = lastDue.find(k);
-        if (last == lastDue.end()) fresh.push_back(k);
-        else if (last->second <= endOfDayMs) due.emplace_back(last->second, k);
+        if (last == lastDue.end())
+            fresh.push_back(k);
+        else if (last->second <= endOfDayMs)
+            due.emplace_back(last->second, k);
     }
     std::stable_sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;

@@ -1,5 +1,5 @@
-#include "chain.h"
 #include "event_log.h"
+#include "chain.h"
 
 #include "progress/store.h"
 

@@ -1,5 +1,5 @@
-#include "chain.h"
 #include "progress/profiles.h"
+#include "chain.h"
 
 #include "event_log.h"
 
@@ -29,8 +29,10 @@ ProfileImportRow readImport(const db::Statement& q) {
 }
 
 void bindOptional(db::Statement& s, int position, const std::optional<std::int64_t>& v) {
-    if (v) s.bind(position, *v);
-    else s.bindNull(position);
+    if (v)
+        s.bind(position, *v);
+    else
+        s.bindNull(position);
 }
 
 }  // namespace
@@ -65,8 +67,10 @@ AddedProfile ProfileLedger::addProfile(const ProfileImportRow& row) {
         op.bind(6, o.occurrences).bind(7, o.selfPs).bind(8, o.totalPs);
         bindOptional(op, 9, o.flops);
         bindOptional(op, 10, o.bytesAccessed);
-        if (o.predictedS) op.bind(11, *o.predictedS);
-        else op.bindNull(11);
+        if (o.predictedS)
+            op.bind(11, *o.predictedS);
+        else
+            op.bindNull(11);
         op.bind(12, o.model);
         op.run();
         chained.add("profile_ops", c.lastInsertRowId());

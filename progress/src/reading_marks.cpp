@@ -20,9 +20,9 @@ std::string clipped(const std::string& excerpt) {
 
 void checkBlock(const std::filesystem::path& file, const std::string& block, const char* what) {
     if (block.empty() || block.size() > kMaxBlock)
-        throw StoreError(StoreError::Kind::Constraint, file,
-                         std::string("A paragraph's name must be 1 to 200 characters, so the ") + what +
-                             " was not kept.");
+        throw StoreError(
+            StoreError::Kind::Constraint, file,
+            std::string("A paragraph's name must be 1 to 200 characters, so the ") + what + " was not kept.");
 }
 
 // Sets one column of a paragraph's mark (the bookmark or the note), keeping
@@ -34,7 +34,8 @@ void keepMark(const db::Connection& connection, std::int64_t at, int chapter, co
     const std::string c(column);
     db::Statement upsert(connection, "INSERT INTO reading_marks (chapter, block, " + c +
                                          ", excerpt, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5) "
-                                         "ON CONFLICT (chapter, block) DO UPDATE SET " + c + " = excluded." + c +
+                                         "ON CONFLICT (chapter, block) DO UPDATE SET " +
+                                         c + " = excluded." + c +
                                          ", excerpt = excluded.excerpt, updated_ms = excluded.updated_ms");
     upsert.bind(1, std::int64_t{chapter}).bind(2, block).bind(3, value).bind(4, clipped(excerpt)).bind(5, at).run();
     db::Statement prune(connection,

@@ -1,5 +1,5 @@
-#include "chain.h"
 #include "progress/runs.h"
+#include "chain.h"
 
 #include "event_log.h"
 
@@ -90,9 +90,9 @@ AddedRecord RunLedger::addRunRecord(const RunRecordRow& row, const std::optional
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
     chain::append(c, "run_records", id);
-    event_log::append(c, at, "run.imported", row.lab,
-                      row.kind + " on " + row.chip + (row.example ? " (example)" : "") + ", record " +
-                          std::to_string(id));
+    event_log::append(
+        c, at, "run.imported", row.lab,
+        row.kind + " on " + row.chip + (row.example ? " (example)" : "") + ", record " + std::to_string(id));
     if (attempt) {
         insertAttempt(attempt->gate, id, attempt->passed, attempt->reasons, at);
     }
@@ -119,7 +119,8 @@ void RunLedger::addPrediction(const std::string& gate, const std::string& subjec
     const db::Connection& c = store_.connection();
     const std::int64_t at = store_.nowMs();
     db::Transaction transaction(c);
-    db::Statement insert(c, "INSERT INTO predictions (gate, subject, value, unit, entered_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)");
+    db::Statement insert(
+        c, "INSERT INTO predictions (gate, subject, value, unit, entered_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)");
     insert.bind(1, gate).bind(2, subject).bind(3, value).bind(4, unit).bind(5, at);
     insert.run();
     chain::append(c, "predictions", c.lastInsertRowId());
@@ -128,8 +129,9 @@ void RunLedger::addPrediction(const std::string& gate, const std::string& subjec
 }
 
 std::vector<Prediction> RunLedger::predictions(const std::string& gate) const {
-    db::Statement q(store_.connection(),
-                    "SELECT id, gate, subject, value, unit, entered_at_ms FROM predictions WHERE gate = ?1 ORDER BY id");
+    db::Statement q(
+        store_.connection(),
+        "SELECT id, gate, subject, value, unit, entered_at_ms FROM predictions WHERE gate = ?1 ORDER BY id");
     q.bind(1, gate);
     std::vector<Prediction> out;
     while (q.step()) out.push_back({q.int64At(0), q.textAt(1), q.textAt(2), q.doubleAt(3), q.textAt(4), q.int64At(5)});
@@ -141,7 +143,11 @@ std::int64_t RunLedger::insertAttempt(const std::string& gate, std::int64_t runR
     const db::Connection& c = store_.connection();
     db::Statement insert(c, R"sql(
         INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) VALUES (?1, ?2, ?3, ?4, ?5))sql");
-    insert.bind(1, gate).bind(2, runRecord).bind(3, at).bind(4, std::int64_t{passed ? 1 : 0}).bind(5, joinReasons(reasons));
+    insert.bind(1, gate)
+        .bind(2, runRecord)
+        .bind(3, at)
+        .bind(4, std::int64_t{passed ? 1 : 0})
+        .bind(5, joinReasons(reasons));
     insert.run();
     const std::int64_t id = c.lastInsertRowId();
     chain::append(c, "gate_attempts", id);
@@ -162,7 +168,8 @@ std::vector<GateAttempt> RunLedger::gateAttempts() const {
                     "SELECT id, gate, run_record, judged_at_ms, passed, reasons FROM gate_attempts ORDER BY id");
     std::vector<GateAttempt> out;
     while (q.step())
-        out.push_back({q.int64At(0), q.textAt(1), q.int64At(2), q.int64At(3), q.int64At(4) != 0, splitReasons(q.textAt(5))});
+        out.push_back(
+            {q.int64At(0), q.textAt(1), q.int64At(2), q.int64At(3), q.int64At(4) != 0, splitReasons(q.textAt(5))});
     return out;
 }
 

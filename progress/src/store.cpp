@@ -109,7 +109,8 @@ void Store::copyTo(const std::filesystem::path& target) const {
                          "The folder " + folder.string() + " could not be created, so the copy was not written.");
     }
     if (fs::is_directory(target, ec)) {
-        throw StoreError(StoreError::Kind::CannotOpen, target, target.string() + " is a folder; name a file for the copy.");
+        throw StoreError(StoreError::Kind::CannotOpen, target,
+                         target.string() + " is a folder; name a file for the copy.");
     }
     // Appended piece by piece: GCC 12 warns falsely on "." + string (bug 105651).
     std::string hidden(".");
@@ -121,8 +122,8 @@ void Store::copyTo(const std::filesystem::path& target) const {
         vacuum.bind(1, partial.string()).run();
     } catch (const StoreError& e) {
         fs::remove(partial, ec);
-        throw StoreError(e.kind(), target, "The copy of " + file().string() + " was not written to " + target.string() +
-                                               ": " + e.what());
+        throw StoreError(e.kind(), target,
+                         "The copy of " + file().string() + " was not written to " + target.string() + ": " + e.what());
     }
     fs::rename(partial, target, ec);
     if (ec) {
@@ -132,11 +133,17 @@ void Store::copyTo(const std::filesystem::path& target) const {
     }
 }
 
-int Store::schemaVersion() const { return static_cast<int>(connection_.queryInt64("PRAGMA user_version")); }
+int Store::schemaVersion() const {
+    return static_cast<int>(connection_.queryInt64("PRAGMA user_version"));
+}
 
-void Store::setClock(Clock clock) { clock_ = clock ? std::move(clock) : Clock(&Store::systemClockMs); }
+void Store::setClock(Clock clock) {
+    clock_ = clock ? std::move(clock) : Clock(&Store::systemClockMs);
+}
 
-std::int64_t Store::now() const { return clock_(); }
+std::int64_t Store::now() const {
+    return clock_();
+}
 
 void Store::syncChapters(const std::vector<ChapterRow>& chapters) {
     db::Transaction transaction(connection_);

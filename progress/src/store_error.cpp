@@ -13,13 +13,20 @@ StoreError::StoreError(Kind kind, std::filesystem::path file, const std::string&
 
 const char* toString(StoreError::Kind kind) noexcept {
     switch (kind) {
-    case StoreError::Kind::NotSqlite: return "not-sqlite";
-    case StoreError::Kind::Corrupt: return "corrupt";
-    case StoreError::Kind::TooNew: return "too-new";
-    case StoreError::Kind::CannotOpen: return "cannot-open";
-    case StoreError::Kind::Busy: return "busy";
-    case StoreError::Kind::Constraint: return "constraint";
-    case StoreError::Kind::Io: return "io";
+        case StoreError::Kind::NotSqlite:
+            return "not-sqlite";
+        case StoreError::Kind::Corrupt:
+            return "corrupt";
+        case StoreError::Kind::TooNew:
+            return "too-new";
+        case StoreError::Kind::CannotOpen:
+            return "cannot-open";
+        case StoreError::Kind::Busy:
+            return "busy";
+        case StoreError::Kind::Constraint:
+            return "constraint";
+        case StoreError::Kind::Io:
+            return "io";
     }
     return "unknown";
 }
@@ -72,23 +79,23 @@ std::string oneLine(std::string_view report) {
 StoreError fromSqlite(const std::filesystem::path& file, int resultCode, std::string_view sqliteMessage) {
     const std::string said = trimmed(sqliteMessage);
     switch (resultCode & 0xff) {
-    case SQLITE_NOTADB:
-        return notSqlite(file, "SQLite cannot read it as a database: " + said);
-    case SQLITE_CORRUPT:
-        return damaged(file, said);
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-        return make(Kind::Busy, file,
-                    "is locked by another tpu-course window or program (" + said + "); close it and try again");
-    case SQLITE_CANTOPEN:
-    case SQLITE_PERM:
-    case SQLITE_READONLY:
-    case SQLITE_AUTH:
-        return cannotOpen(file, said);
-    case SQLITE_CONSTRAINT:
-        return make(Kind::Constraint, file, "refused the change (" + said + ")");
-    default:
-        return ioFailure(file, said);
+        case SQLITE_NOTADB:
+            return notSqlite(file, "SQLite cannot read it as a database: " + said);
+        case SQLITE_CORRUPT:
+            return damaged(file, said);
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            return make(Kind::Busy, file,
+                        "is locked by another tpu-course window or program (" + said + "); close it and try again");
+        case SQLITE_CANTOPEN:
+        case SQLITE_PERM:
+        case SQLITE_READONLY:
+        case SQLITE_AUTH:
+            return cannotOpen(file, said);
+        case SQLITE_CONSTRAINT:
+            return make(Kind::Constraint, file, "refused the change (" + said + ")");
+        default:
+            return ioFailure(file, said);
     }
 }
 
@@ -116,8 +123,7 @@ StoreError cannotOpen(const std::filesystem::path& file, std::string_view why) {
 }
 
 StoreError incomplete(const std::filesystem::path& file, std::string_view what) {
-    return make(Kind::Corrupt, file,
-                "was changed outside tpu-course (" + trimmed(what) + "); it was left as it is");
+    return make(Kind::Corrupt, file, "was changed outside tpu-course (" + trimmed(what) + "); it was left as it is");
 }
 
 StoreError ioFailure(const std::filesystem::path& file, std::string_view why) {

@@ -12,8 +12,7 @@ namespace {
 void BM_OnlineSoftmaxRun(benchmark::State& state) {
     const std::int64_t seq = state.range(0);
     const bool causal = state.range(1) != 0;
-    const tpusim::OnlineSoftmaxProblem p =
-        tpusim::random_attention_problem(seq, seq, 64, 32, 32, causal, 1);
+    const tpusim::OnlineSoftmaxProblem p = tpusim::random_attention_problem(seq, seq, 64, 32, 32, causal, 1);
     tpusim::OnlineSoftmaxStepper stepper(p);
     for (auto _ : state) {
         stepper.reset();
@@ -32,8 +31,7 @@ BENCHMARK(BM_OnlineSoftmaxRun)
 
 // Building the stepper copies Q, K, V and transposes K: part of a re-run too.
 void BM_OnlineSoftmaxBuildAndRun512(benchmark::State& state) {
-    const tpusim::OnlineSoftmaxProblem p =
-        tpusim::random_attention_problem(512, 512, 64, 64, 64, false, 1);
+    const tpusim::OnlineSoftmaxProblem p = tpusim::random_attention_problem(512, 512, 64, 64, 64, false, 1);
     for (auto _ : state) {
         tpusim::OnlineSoftmaxStepper stepper(p);
         stepper.run();

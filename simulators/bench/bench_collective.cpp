@@ -8,8 +8,8 @@
 
 namespace {
 
-void run(benchmark::State& state, const char* chip, std::vector<std::int64_t> shape,
-         tpusim::CollectiveKind kind, std::vector<int> axes, double bytes) {
+void run(benchmark::State& state, const char* chip, std::vector<std::int64_t> shape, tpusim::CollectiveKind kind,
+         std::vector<int> axes, double bytes) {
     const tpusim::Mesh mesh = tpusim::make_mesh(tpusim::chip(chip), shape);
     tpusim::CollectiveSpec spec;
     spec.kind = kind;

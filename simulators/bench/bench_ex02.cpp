@@ -18,10 +18,14 @@ void retrace(benchmark::State& state, const char* program, const char* knob) {
     }
 }
 
-void BM_Ex02RetraceMlp(benchmark::State& state) { retrace(state, "mlp", "B"); }
+void BM_Ex02RetraceMlp(benchmark::State& state) {
+    retrace(state, "mlp", "B");
+}
 BENCHMARK(BM_Ex02RetraceMlp)->Unit(benchmark::kMicrosecond);
 
-void BM_Ex02RetraceScan(benchmark::State& state) { retrace(state, "scan", "T"); }
+void BM_Ex02RetraceScan(benchmark::State& state) {
+    retrace(state, "scan", "T");
+}
 BENCHMARK(BM_Ex02RetraceScan)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

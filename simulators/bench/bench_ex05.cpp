@@ -18,7 +18,8 @@ namespace {
 
 void BM_Ex05LoadProgram(benchmark::State& state, const std::string& program) {
     namespace ir = tpusim::ir;
-    const std::array<std::string, 3> texts = {read_ir_sample(program + ".jaxpr"), read_ir_sample(program + ".stablehlo.mlir"),
+    const std::array<std::string, 3> texts = {read_ir_sample(program + ".jaxpr"),
+                                              read_ir_sample(program + ".stablehlo.mlir"),
                                               read_ir_sample(program + ".hlo")};
     const std::array<ir::Format, 3> formats = {ir::Format::jaxpr, ir::Format::stablehlo, ir::Format::hlo};
     for (const auto& t : texts)
@@ -45,7 +46,8 @@ void BM_Ex05LoadProgram(benchmark::State& state, const std::string& program) {
 void BM_Ex05LoadLargeDump(benchmark::State& state) {
     namespace ir = tpusim::ir;
     const auto ops = static_cast<int>(state.range(0));
-    std::string jaxpr = "{ lambda ; a:f32[8,128]. let\n", shlo = "module @jit_f {\n  func.func public @main(%arg0: tensor<8x128xf32>) -> (tensor<8x128xf32>) {\n";
+    std::string jaxpr = "{ lambda ; a:f32[8,128]. let\n",
+                shlo = "module @jit_f {\n  func.func public @main(%arg0: tensor<8x128xf32>) -> (tensor<8x128xf32>) {\n";
     std::string prev = "a", prev_value = "%arg0";
     for (int i = 0; i < ops; ++i) {
         // Appended piece by piece: GCC 12 warns falsely on chains of string +.
@@ -53,8 +55,14 @@ void BM_Ex05LoadLargeDump(benchmark::State& state) {
         v.append(std::to_string(i));
         value.append(std::to_string(i));
         jaxpr.append("    ").append(v).append(":f32[8,128] = add ").append(prev).append(" ").append(prev).append("\n");
-        shlo.append("    ").append(value).append(" = stablehlo.add ").append(prev_value).append(", ").append(prev_value);
-        shlo.append(" : tensor<8x128xf32> loc(\"jit(f)/jit(main)/add\"(\"/tmp/f.py\":").append(std::to_string(3 + i % 50));
+        shlo.append("    ")
+            .append(value)
+            .append(" = stablehlo.add ")
+            .append(prev_value)
+            .append(", ")
+            .append(prev_value);
+        shlo.append(" : tensor<8x128xf32> loc(\"jit(f)/jit(main)/add\"(\"/tmp/f.py\":")
+            .append(std::to_string(3 + i % 50));
         shlo.append(":0))\n");
         prev = v;
         prev_value = value;

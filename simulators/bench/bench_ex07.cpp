@@ -19,9 +19,15 @@ void recompute(benchmark::State& state, tpusim::BudgetKernelKind kind) {
     }
 }
 
-void BM_Ex07RecomputeMatmul(benchmark::State& state) { recompute(state, tpusim::BudgetKernelKind::tiled_matmul); }
-void BM_Ex07RecomputeAttention(benchmark::State& state) { recompute(state, tpusim::BudgetKernelKind::flash_attention); }
-void BM_Ex07RecomputeLayernorm(benchmark::State& state) { recompute(state, tpusim::BudgetKernelKind::layernorm); }
+void BM_Ex07RecomputeMatmul(benchmark::State& state) {
+    recompute(state, tpusim::BudgetKernelKind::tiled_matmul);
+}
+void BM_Ex07RecomputeAttention(benchmark::State& state) {
+    recompute(state, tpusim::BudgetKernelKind::flash_attention);
+}
+void BM_Ex07RecomputeLayernorm(benchmark::State& state) {
+    recompute(state, tpusim::BudgetKernelKind::layernorm);
+}
 BENCHMARK(BM_Ex07RecomputeMatmul)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Ex07RecomputeAttention)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Ex07RecomputeLayernorm)->Unit(benchmark::kMicrosecond);

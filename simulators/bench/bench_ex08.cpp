@@ -27,13 +27,19 @@ void recompute(benchmark::State& state, std::int64_t size, std::int64_t bm, std:
     }
 }
 
-void BM_Ex08Recompute128Steps(benchmark::State& state) { recompute(state, 4096, 512, 1024, 1024); }
+void BM_Ex08Recompute128Steps(benchmark::State& state) {
+    recompute(state, 4096, 512, 1024, 1024);
+}
 BENCHMARK(BM_Ex08Recompute128Steps)->Unit(benchmark::kMicrosecond);
 
-void BM_Ex08Recompute32768Steps(benchmark::State& state) { recompute(state, 4096, 128, 128, 128); }
+void BM_Ex08Recompute32768Steps(benchmark::State& state) {
+    recompute(state, 4096, 128, 128, 128);
+}
 BENCHMARK(BM_Ex08Recompute32768Steps)->Unit(benchmark::kMicrosecond);
 
-void BM_Ex08Recompute262144Steps(benchmark::State& state) { recompute(state, 8192, 128, 128, 128); }
+void BM_Ex08Recompute262144Steps(benchmark::State& state) {
+    recompute(state, 8192, 128, 128, 128);
+}
 BENCHMARK(BM_Ex08Recompute262144Steps)->Unit(benchmark::kMillisecond);
 
 // A repaint of a zoom or a pan: the buckets alone, over 262,144 steps.

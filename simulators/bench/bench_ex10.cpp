@@ -12,15 +12,16 @@
 
 namespace {
 
-tpusim::SemProgram shipped(const std::string& name)
-{
+tpusim::SemProgram shipped(const std::string& name) {
     std::ifstream f(TPUSIM_SEM_ASSETS "/" + name + ".sem");
     std::stringstream text;
     text << f.rdbuf();
     return tpusim::parse_semaphore_program(text.str(), name + ".sem");
 }
 
-tpusim::SemProgram ring() { return shipped("ring_all_gather"); }
+tpusim::SemProgram ring() {
+    return shipped("ring_all_gather");
+}
 
 // What the piece does per run (open, edit, chip switch): the run, and the
 // state after every event, so that scrubbing is a lookup.
@@ -43,10 +44,10 @@ void BM_Ex10ScrubToLastEvent(benchmark::State& state, const std::string& program
     const tpusim::SemProgram p = shipped(program);
     const tpusim::Chip& chip = tpusim::chip("v5e");
     const std::size_t last = tpusim::run_semaphores(p, chip).events.size() - 1;
-    for (auto _ : state)
-        benchmark::DoNotOptimize(tpusim::semaphore_state_at(p, chip, 0, last).time_s);
+    for (auto _ : state) benchmark::DoNotOptimize(tpusim::semaphore_state_at(p, chip, 0, last).time_s);
 }
-BENCHMARK_CAPTURE(BM_Ex10ScrubToLastEvent, ring_all_gather, std::string("ring_all_gather"))->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Ex10ScrubToLastEvent, ring_all_gather, std::string("ring_all_gather"))
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Ex10ScrubToLastEvent, reduce_scatter, std::string("reduce_scatter_bidirectional"))
     ->Unit(benchmark::kMicrosecond);
 

@@ -23,9 +23,15 @@ void recompute(benchmark::State& state, const char* preset) {
     }
 }
 
-void BM_Ex12RecomputeSkinnyReshape(benchmark::State& state) { recompute(state, "skinny"); }
-void BM_Ex12RecomputeTranspose(benchmark::State& state) { recompute(state, "transpose-k"); }
-void BM_Ex12RecomputeTinyPlanes(benchmark::State& state) { recompute(state, "tiny-planes"); }
+void BM_Ex12RecomputeSkinnyReshape(benchmark::State& state) {
+    recompute(state, "skinny");
+}
+void BM_Ex12RecomputeTranspose(benchmark::State& state) {
+    recompute(state, "transpose-k");
+}
+void BM_Ex12RecomputeTinyPlanes(benchmark::State& state) {
+    recompute(state, "tiny-planes");
+}
 BENCHMARK(BM_Ex12RecomputeSkinnyReshape)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Ex12RecomputeTranspose)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Ex12RecomputeTinyPlanes)->Unit(benchmark::kMicrosecond);

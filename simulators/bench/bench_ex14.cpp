@@ -11,8 +11,9 @@ void BM_ShardMlpBlock(benchmark::State& state) {
     tpusim::LayerShardingSpec s;
     const bool cube = state.range(0) == 3;
     s.mesh = cube ? std::vector<std::int64_t>{16, 16, 16} : std::vector<std::int64_t>{16, 16};
-    s.roles = cube ? std::vector<tpusim::AxisRole>{tpusim::AxisRole::data, tpusim::AxisRole::data, tpusim::AxisRole::model}
-                   : std::vector<tpusim::AxisRole>{tpusim::AxisRole::data, tpusim::AxisRole::model};
+    s.roles =
+        cube ? std::vector<tpusim::AxisRole>{tpusim::AxisRole::data, tpusim::AxisRole::data, tpusim::AxisRole::model}
+             : std::vector<tpusim::AxisRole>{tpusim::AxisRole::data, tpusim::AxisRole::model};
     s.batch = 1 << 20;
     s.d_model = 8192;
     s.d_ff = 32768;

@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
     const char* tmp = std::getenv("TMPDIR");
     const std::filesystem::path dir = tmp && *tmp ? tmp : "/tmp";
     std::printf("bench_profile: an .xplane.pb read to its first op table (4 TPU planes, host threads, metadata)\n");
-    std::printf("%10s %14s %12s %9s %11s %11s %9s\n", "file MB", "device events", "host events", "read s",
-                "s / 100 MB", "peak MB", "x file");
+    std::printf("%10s %14s %12s %9s %11s %11s %9s\n", "file MB", "device events", "host events", "read s", "s / 100 MB",
+                "peak MB", "x file");
     for (const std::uint64_t mb : sizes_mb) {
         const std::string path = (dir / ("tpu-course-bench-" + std::to_string(mb) + "mb.xplane.pb")).string();
         const tpuprofile::bench::Written w = tpuprofile::bench::write_profile(path, mb * 1000000);

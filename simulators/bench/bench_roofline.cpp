@@ -37,8 +37,7 @@ BENCHMARK(BM_RooflineTimeOnly);
 
 void BM_LandingBenchAllChips(benchmark::State& state) {
     for (auto _ : state)
-        for (const tpusim::Chip& c : tpusim::all_chips())
-            benchmark::DoNotOptimize(tpusim::landing_bench(c));
+        for (const tpusim::Chip& c : tpusim::all_chips()) benchmark::DoNotOptimize(tpusim::landing_bench(c));
 }
 BENCHMARK(BM_LandingBenchAllChips);
 

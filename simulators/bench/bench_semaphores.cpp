@@ -35,8 +35,7 @@ BENCHMARK(BM_SemRingAllGather4)->Unit(benchmark::kMicrosecond);
 void BM_SemRingAllGather4ParseAndRun(benchmark::State& state) {
     const tpusim::Chip& chip = tpusim::chip("v5e");
     for (auto _ : state)
-        benchmark::DoNotOptimize(
-            tpusim::run_semaphores(tpusim::parse_semaphore_program(kRingAllGather), chip).end_s);
+        benchmark::DoNotOptimize(tpusim::run_semaphores(tpusim::parse_semaphore_program(kRingAllGather), chip).end_s);
 }
 BENCHMARK(BM_SemRingAllGather4ParseAndRun)->Unit(benchmark::kMicrosecond);
 
@@ -51,8 +50,7 @@ void BM_SemRingAllGather4EditRunScrub(benchmark::State& state) {
     for (auto _ : state) {
         const tpusim::SemProgram edited = tpusim::drop_statement(p, recv_wait);
         const tpusim::SemRun r = tpusim::run_semaphores(edited, chip);
-        const tpusim::SemState s =
-            tpusim::semaphore_state_at(edited, chip, 0, r.events.size() / 2);
+        const tpusim::SemState s = tpusim::semaphore_state_at(edited, chip, 0, r.events.size() / 2);
         benchmark::DoNotOptimize(s.time_s);
     }
 }

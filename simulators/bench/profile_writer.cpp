@@ -55,23 +55,52 @@ private:
     std::string out_;
 };
 
-Msg stat_u(std::int64_t id, std::uint64_t v) { return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).varint(3, v)); }
-Msg stat_s(std::int64_t id, const std::string& v) { return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).bytes(5, v)); }
-Msg stat_d(std::int64_t id, double v) { return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).real(2, v)); }
+Msg stat_u(std::int64_t id, std::uint64_t v) {
+    return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).varint(3, v));
+}
+Msg stat_s(std::int64_t id, const std::string& v) {
+    return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).bytes(5, v));
+}
+Msg stat_d(std::int64_t id, double v) {
+    return std::move(Msg().varint(1, static_cast<std::uint64_t>(id)).real(2, v));
+}
 
-Msg map_entry(std::int64_t key, const Msg& value) { return std::move(Msg().varint(1, static_cast<std::uint64_t>(key)).message(2, value)); }
+Msg map_entry(std::int64_t key, const Msg& value) {
+    return std::move(Msg().varint(1, static_cast<std::uint64_t>(key)).message(2, value));
+}
 
 // Stat ids of the device planes.
-enum : std::int64_t { s_offset = 1, s_duration, s_category, s_program, s_flops, s_bytes, s_tf_op, s_shape, s_type, s_peak_flops, s_peak_bw };
+enum : std::int64_t {
+    s_offset = 1,
+    s_duration,
+    s_category,
+    s_program,
+    s_flops,
+    s_bytes,
+    s_tf_op,
+    s_shape,
+    s_type,
+    s_peak_flops,
+    s_peak_bw
+};
 
 constexpr std::uint64_t program_id = 12190760917235803885ull;
 constexpr int distinct_ops = 400;
 
 Msg stat_names() {
     Msg m;
-    const char* names[] = {"", "device_offset_ps", "device_duration_ps", "hlo_category", "program_id", "flops",
-                           "bytes_accessed", "tf_op", "shape_with_layout", "device_type_string",
-                           "peak_teraflops_per_second", "peak_hbm_bw_gigabytes_per_second"};
+    const char* names[] = {"",
+                           "device_offset_ps",
+                           "device_duration_ps",
+                           "hlo_category",
+                           "program_id",
+                           "flops",
+                           "bytes_accessed",
+                           "tf_op",
+                           "shape_with_layout",
+                           "device_type_string",
+                           "peak_teraflops_per_second",
+                           "peak_hbm_bw_gigabytes_per_second"};
     for (std::int64_t id = 1; id <= s_peak_bw; ++id)
         m.message(5, map_entry(id, Msg().varint(1, static_cast<std::uint64_t>(id)).bytes(2, names[id])));
     return m;
@@ -80,20 +109,31 @@ Msg stat_names() {
 // Event metadata of the op mix: fusions, dots, copies, an all-reduce.
 Msg op_metadata() {
     Msg m;
-    const char* kinds[] = {"loop fusion", "convolution fusion", "output fusion", "copy", "all-reduce", "data formatting"};
+    const char* kinds[] = {"loop fusion", "convolution fusion", "output fusion",
+                           "copy",        "all-reduce",         "data formatting"};
     for (int i = 0; i < distinct_ops; ++i) {
-        const std::string name = std::string(i % 6 == 3 ? "copy." : i % 6 == 4 ? "all-reduce." : "fusion.") + std::to_string(i);
+        const std::string name = std::string(i % 6 == 3   ? "copy."
+                                             : i % 6 == 4 ? "all-reduce."
+                                                          : "fusion.") +
+                                 std::to_string(i);
         const std::string shape = "bf16[8,2048,4096]{2,1,0:T(8,128)(2,1)}";
-        const std::string text = "%" + name + " = " + shape + " " + (i % 6 == 3 ? "copy" : i % 6 == 4 ? "all-reduce" : "fusion") +
+        const std::string text = "%" + name + " = " + shape + " " +
+                                 (i % 6 == 3   ? "copy"
+                                  : i % 6 == 4 ? "all-reduce"
+                                               : "fusion") +
                                  "(" + shape + " %param." + std::to_string(i) + ")" +
-                                 (i % 6 == 4 ? ", replica_groups={{0,1,2,3}}, to_apply=%add" : ", kind=kLoop, calls=%fused_computation." + std::to_string(i));
+                                 (i % 6 == 4 ? ", replica_groups={{0,1,2,3}}, to_apply=%add"
+                                             : ", kind=kLoop, calls=%fused_computation." + std::to_string(i));
         Msg md;
         md.varint(1, static_cast<std::uint64_t>(i + 1)).bytes(2, text).bytes(4, name);
         md.message(5, stat_s(s_category, kinds[i % 6]));
         md.message(5, stat_u(s_program, program_id));
-        md.message(5, Msg().varint(1, s_flops).varint(4, static_cast<std::uint64_t>(i % 6 == 1 ? 137438953472ll : 67108864ll)));
+        md.message(
+            5,
+            Msg().varint(1, s_flops).varint(4, static_cast<std::uint64_t>(i % 6 == 1 ? 137438953472ll : 67108864ll)));
         md.message(5, Msg().varint(1, s_bytes).varint(4, 201326592));
-        md.message(5, stat_s(s_tf_op, "jit(train_step)/jit(main)/transformer/layer_" + std::to_string(i % 32) + "/dot_general"));
+        md.message(5, stat_s(s_tf_op,
+                             "jit(train_step)/jit(main)/transformer/layer_" + std::to_string(i % 32) + "/dot_general"));
         md.message(5, stat_s(s_shape, shape));
         m.message(4, map_entry(i + 1, md));
     }
@@ -145,7 +185,7 @@ void write_plane(Out& out, const std::vector<std::string>& parts) {
     Msg head;
     std::string prefix;
     prefix.push_back(static_cast<char>(WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)));
-    for (std::uint64_t v = size; ; v >>= 7) {
+    for (std::uint64_t v = size;; v >>= 7) {
         if (v < 0x80) {
             prefix.push_back(static_cast<char>(v));
             break;
@@ -178,7 +218,8 @@ std::string ops_line(std::int64_t events, std::uint64_t seed) {
 std::string host_line(int thread, std::int64_t events) {
     Msg line;
     line.varint(1, static_cast<std::uint64_t>(100 + thread))
-        .bytes(2, (thread == 0 ? std::string("main/") : std::string("py_xla_execute/")) + std::to_string(3116817 + thread))
+        .bytes(2,
+               (thread == 0 ? std::string("main/") : std::string("py_xla_execute/")) + std::to_string(3116817 + thread))
         .varint(3, 1741722099081044120ull);
     Msg e;
     std::uint64_t t = 0;
@@ -206,12 +247,18 @@ Written write_profile(const std::string& path, std::uint64_t target_bytes) {
     const std::string metadata = op_metadata().str();
     for (int device = 0; device < 4; ++device) {
         std::vector<std::string> parts;
-        parts.push_back(Msg().varint(1, static_cast<std::uint64_t>(device + 1)).bytes(2, "/device:TPU:" + std::to_string(device)).str());
+        parts.push_back(Msg()
+                            .varint(1, static_cast<std::uint64_t>(device + 1))
+                            .bytes(2, "/device:TPU:" + std::to_string(device))
+                            .str());
         parts.push_back(ops_line(device_events, static_cast<std::uint64_t>(device * 7919 + 1)));
         parts.push_back(metadata);
         parts.push_back(names);
-        parts.push_back(Msg().message(6, stat_s(s_type, "TPU v6 Lite")).message(6, stat_d(s_peak_flops, 918))
-                            .message(6, stat_d(s_peak_bw, 1638)).str());
+        parts.push_back(Msg()
+                            .message(6, stat_s(s_type, "TPU v6 Lite"))
+                            .message(6, stat_d(s_peak_flops, 918))
+                            .message(6, stat_d(s_peak_bw, 1638))
+                            .str());
         write_plane(out, parts);
         w.device_events += device_events;
     }
@@ -223,7 +270,8 @@ Written write_profile(const std::string& path, std::uint64_t target_bytes) {
             parts.push_back(host_line(thread, std::min(chunk, host_events - done)));
         Msg md;
         for (int i = 1; i <= 50; ++i)
-            md.message(4, map_entry(i, Msg().varint(1, static_cast<std::uint64_t>(i)).bytes(2, "PjitFunction(train_step)")));
+            md.message(
+                4, map_entry(i, Msg().varint(1, static_cast<std::uint64_t>(i)).bytes(2, "PjitFunction(train_step)")));
         parts.push_back(md.str());
         write_plane(out, parts);
         w.host_events = host_events;

@@ -3,6 +3,7 @@
 // text for its fields, a line each, and the same text through every parser.
 // Each answer is graded or refused in one sentence; a crash, a sanitizer
 // report, an empty refusal or more fields right than asked is a bug.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,7 +11,6 @@
 #include <string>
 #include <tuple>
 #include <utility>
-#include <algorithm>
 
 #include "coursework/drills.h"
 
@@ -45,8 +45,8 @@ std::size_t kind_count() {
 
 void parsers(const std::string& text) {
     std::string why;
-    for (const auto type : {drills::FieldType::time, drills::FieldType::bytes, drills::FieldType::intensity,
-                            drills::FieldType::count}) {
+    for (const auto type :
+         {drills::FieldType::time, drills::FieldType::bytes, drills::FieldType::intensity, drills::FieldType::count}) {
         why.clear();
         if (!drills::parse_number(text, type, type == drills::FieldType::time ? "µs" : "", &why) && why.empty())
             std::abort();
@@ -70,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t start = 0;
     for (const drills::Field& field : q.fields) {
         const std::size_t end = text.find('\n', start);
-        answers[field.id] = text.substr(std::min(start, text.size()), end == std::string::npos ? std::string::npos : end - start);
+        answers[field.id] =
+            text.substr(std::min(start, text.size()), end == std::string::npos ? std::string::npos : end - start);
         if (end == std::string::npos) break;
         start = end + 1;
     }

@@ -10,7 +10,7 @@ class QQuickItem;
 
 namespace ex05 {
 
-extern const char *const layers[3];  // "jaxpr", "stablehlo", "hlo": the panes' objectName parts
+extern const char *const layers[3]; // "jaxpr", "stablehlo", "hlo": the panes' objectName parts
 
 // The text of the first item shown with this objectName, trimmed, or "<not shown: NAME>".
 QString shown(ShellFixture &shell, const char *name);

@@ -18,14 +18,14 @@ struct StringMaker<QString>
 
 inline constexpr int qtWaitMs = 5000;
 
-#define WAIT_VERIFY(expr)                                                   \
-    do {                                                                    \
+#define WAIT_VERIFY(expr)                                                         \
+    do {                                                                          \
         (void)QTest::qWaitFor([&] { return static_cast<bool>(expr); }, qtWaitMs); \
-        REQUIRE((expr));                                                    \
+        REQUIRE((expr));                                                          \
     } while (false)
 
-#define WAIT_COMPARE(actual, expected)                                      \
-    do {                                                                    \
-        (void)QTest::qWaitFor([&] { return (actual) == (expected); }, qtWaitMs);  \
-        REQUIRE((actual) == (expected));                                    \
+#define WAIT_COMPARE(actual, expected)                                           \
+    do {                                                                         \
+        (void)QTest::qWaitFor([&] { return (actual) == (expected); }, qtWaitMs); \
+        REQUIRE((actual) == (expected));                                         \
     } while (false)

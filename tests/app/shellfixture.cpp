@@ -8,12 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <QtQml/qqmlextensionplugin.h>
 #include <QImage>
 #include <QQmlError>
 #include <QQuickItem>
 #include <QSet>
 #include <QTest>
-#include <QtQml/qqmlextensionplugin.h>
 
 #include <cstdlib>
 
@@ -160,8 +160,8 @@ int pixelsNear(const QImage &image, const QColor &colour, const QRect &area)
     for (int y = 0; y < rgb.height(); ++y) {
         const QRgb *line = reinterpret_cast<const QRgb *>(rgb.constScanLine(y));
         for (int x = 0; x < rgb.width(); ++x)
-            n += std::abs(qRed(line[x]) - colour.red()) <= 6 && std::abs(qGreen(line[x]) - colour.green()) <= 6
-                 && std::abs(qBlue(line[x]) - colour.blue()) <= 6;
+            n += std::abs(qRed(line[x]) - colour.red()) <= 6 && std::abs(qGreen(line[x]) - colour.green()) <= 6 &&
+                 std::abs(qBlue(line[x]) - colour.blue()) <= 6;
     }
     return n;
 }

@@ -8,14 +8,14 @@
 #include <QColor>
 #include <QImage>
 #include <QQmlApplicationEngine>
-#include <QRect>
 #include <QQuickWindow>
+#include <QRect>
 #include <QTemporaryDir>
 
 #include <functional>
 #include <memory>
-#include <string>
 #include <optional>
+#include <string>
 
 // The whole shell in-process, as the app builds it: the course's chapters,
 // a fresh progress file, the window shown offscreen.

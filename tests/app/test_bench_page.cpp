@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include "labruns/labruns.h"
 #include "qtwait.h"
 #include "shellfixture.h"
-#include "labruns/labruns.h"
 
-#include "profilerows.h"
 #include <tpusim/bench.h>
+#include "profilerows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,20 +50,24 @@ TEST_CASE("the bench page shows libtpusim's floors, and the chip switcher change
     QMetaObject::invokeMethod(shell.findShown("fullBenchToggle"), "clicked");
     const auto full = tpusim::full_bench(tpusim::chip("v5e"));
     REQUIRE(full.size() > 3);
-    WAIT_COMPARE(shownTime(shell, full.back().id), QString::fromStdString(tpusim::format_time(full.back().result.time_s)));
+    WAIT_COMPARE(shownTime(shell, full.back().id),
+                 QString::fromStdString(tpusim::format_time(full.back().result.time_s)));
 }
 
-TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row with its device time", "[bench][qml][profile]")
+TEST_CASE("a profiled op whose FLOPs and bytes are a bench row's fills that row with its device time",
+          "[bench][qml][profile]")
 {
     ShellFixture shell;
     const auto bench = tpusim::full_bench(tpusim::chip("v6e"));
-    const auto nnn = std::find_if(bench.begin(), bench.end(), [](const tpusim::BenchRow &r) { return r.id == "matmul_nnn"; });
+    const auto nnn =
+        std::find_if(bench.begin(), bench.end(), [](const tpusim::BenchRow &r) { return r.id == "matmul_nnn"; });
     REQUIRE(nnn != bench.end());
     // A v6e profile holding that matmul (as XLA counts it) and an op that is no row.
-    const auto imported = profiledDevice(
-        "v6e", "TPU v6 Lite", "bench.xplane.pb", "2026-11-30T10:00:00Z",
-        {profiledOp("jit_mm", "dot.1", "matmul", 20, 180'000'000, std::llround(nnn->cost.flops), std::llround(nnn->cost.bytes)),
-         profiledOp("jit_mm", "fusion.3", "loop fusion", 20, 180'000'000, 12345, std::llround(nnn->cost.bytes))});  // 180 µs a call
+    const auto imported = profiledDevice("v6e", "TPU v6 Lite", "bench.xplane.pb", "2026-11-30T10:00:00Z",
+                                         {profiledOp("jit_mm", "dot.1", "matmul", 20, 180'000'000,
+                                                     std::llround(nnn->cost.flops), std::llround(nnn->cost.bytes)),
+                                          profiledOp("jit_mm", "fusion.3", "loop fusion", 20, 180'000'000, 12345,
+                                                     std::llround(nnn->cost.bytes))}); // 180 µs a call
     progress::ProfileLedger(shell.store()).addProfile(imported);
 
     const QVariantMap measured = shell.course().labRuns()->measuredBench(QStringLiteral("v6e"));

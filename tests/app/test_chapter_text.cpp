@@ -69,11 +69,10 @@ QList<course::DocBlock> codeBlocks(const QString &markdown)
 
 TEST_CASE("a live number renders as the simulator's value, with what it is", "[text]")
 {
-    const auto t = render(
-        QStringLiteral("A cube takes {{matmul m=4096 k=4096 n=4096 dtype=bf16 : time}} and is "
-                       "{{matmul m=4096 k=4096 n=4096 dtype=bf16 : bound}}-bound; HBM reads at "
-                       "{{chip fact=hbm_bandwidth : value}}. Literal \\{{braces}} stay."),
-        QStringLiteral("v5e"));
+    const auto t = render(QStringLiteral("A cube takes {{matmul m=4096 k=4096 n=4096 dtype=bf16 : time}} and is "
+                                         "{{matmul m=4096 k=4096 n=4096 dtype=bf16 : bound}}-bound; HBM reads at "
+                                         "{{chip fact=hbm_bandwidth : value}}. Literal \\{{braces}} stay."),
+                          QStringLiteral("v5e"));
     CHECK(t.problems.isEmpty());
     CHECK(t.values == 3);
     CHECK(t.html.contains(QStringLiteral("697.7 µs")));
@@ -106,8 +105,9 @@ TEST_CASE("a figure the simulator assumes is set apart from published ones", "[t
 
 TEST_CASE("a malformed or unknown placeholder is reported with its line, never dropped", "[text]")
 {
-    const auto t = render(QStringLiteral("fine\n{{matmul m=8 k=8 : time}}\n{{warp n=1 : value}}\n{{matmul m=8 k=8 n=8 : speed}}\n{{matmul m=8 k=8 n=8 time}}"),
-                                          QStringLiteral("v5e"));
+    const auto t = render(QStringLiteral("fine\n{{matmul m=8 k=8 : time}}\n{{warp n=1 : value}}\n{{matmul m=8 k=8 n=8 "
+                                         ": speed}}\n{{matmul m=8 k=8 n=8 time}}"),
+                          QStringLiteral("v5e"));
     REQUIRE(t.problems.size() == 4);
     CHECK(t.problems[0].startsWith(QStringLiteral("line 2:")));
     CHECK(t.problems[0].contains(QStringLiteral("\"n=\"")));
@@ -167,9 +167,12 @@ TEST_CASE("every jaxpr, StableHLO and HLO block in the chapters parses", "[text]
                     block.language != QLatin1String("hlo"))
                     continue;
                 ++blocks;
-                INFO(folder.toStdString() << "/" << file << ": " << block.code.section(QLatin1Char('\n'), 0, 0).toStdString() << " (" << block.language.toStdString() << ")");
+                INFO(folder.toStdString()
+                     << "/" << file << ": " << block.code.section(QLatin1Char('\n'), 0, 0).toStdString() << " ("
+                     << block.language.toStdString() << ")");
                 try {
-                    const auto module = tpusim::ir::parse(block.code.toStdString(), tpusim::ir::parse_format(block.language.toStdString()));
+                    const auto module = tpusim::ir::parse(block.code.toStdString(),
+                                                          tpusim::ir::parse_format(block.language.toStdString()));
                     CHECK_FALSE(module.computations.empty());
                 } catch (const std::exception &e) {
                     FAIL_CHECK(e.what());
@@ -216,7 +219,9 @@ TEST_CASE("chapter 13: the score matrix is counted in the dtype the naive progra
     QString scoresType;
     for (const auto &block : codeBlocks(text))
         if (block.language == QLatin1String("stablehlo") && scoresType.isEmpty()) {
-            const auto m = QRegularExpression(QStringLiteral("%0 = stablehlo\\.dot_general[^\\n]*-> tensor<([0-9x]+)x(f32|bf16)>")).match(block.code);
+            const auto m =
+                QRegularExpression(QStringLiteral("%0 = stablehlo\\.dot_general[^\\n]*-> tensor<([0-9x]+)x(f32|bf16)>"))
+                    .match(block.code);
             if (m.hasMatch())
                 scoresType = m.captured(1) + QLatin1Char(':') + m.captured(2);
         }
@@ -245,7 +250,8 @@ TEST_CASE("chapter 8: the two chips part ways at the batch the text shows", "[te
     const QString text = chapterText("08-chip");
     const int at = text.indexOf(QStringLiteral("the two chips part ways"));
     REQUIRE(at >= 0);
-    const auto m = QRegularExpression(QStringLiteral("a:bf16\\[([0-9]+),8192\\] b:bf16\\[8192,8192\\]")).match(text, at);
+    const auto m =
+        QRegularExpression(QStringLiteral("a:bf16\\[([0-9]+),8192\\] b:bf16\\[8192,8192\\]")).match(text, at);
     REQUIRE(m.hasMatch());
     const QString batch = m.captured(1);
     const auto bound = [](const QString &rows, const char *chip) {
@@ -270,7 +276,7 @@ TEST_CASE("chapter 14: the collective matmul's exposure follows the schedule", "
     REQUIRE(text.contains(ratio));
     CHECK(rendered(ratio, "v5e") == QStringLiteral("1.00×"));
     const QString onV6e = rendered(ratio, "v6e");
-    CHECK(onV6e.chopped(1).toDouble() > 1.15);  // the chapter sends the reader there to watch it fail
+    CHECK(onV6e.chopped(1).toDouble() > 1.15); // the chapter sends the reader there to watch it fail
     CHECK_FALSE(text.contains(QStringLiteral("improves with more, smaller steps")));
     CHECK_FALSE(text.contains(QStringLiteral("first step's transfer that nothing can hide")));
 }
@@ -280,32 +286,38 @@ TEST_CASE("the production kernels' live numbers: a quantized matmul and a paged 
     // int8 weights halve a decode-sized matmul's bytes, so its time; a chip
     // with no published int8 rate says so instead of predicting.
     const double speedup =
-        rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : speedup}}"), "v5e").chopped(1).toDouble();
+        rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : speedup}}"), "v5e")
+            .chopped(1)
+            .toDouble();
     CHECK(speedup > 1.8);
     CHECK(speedup < 2.05);
-    CHECK(rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : saved}}"), "v6e").startsWith(QStringLiteral("49.")));
+    CHECK(rendered(QStringLiteral("{{quantized_matmul m=8 k=8192 n=8192 scheme=w8a16 : saved}}"), "v6e")
+              .startsWith(QStringLiteral("49.")));
     CHECK(rendered(QStringLiteral("{{quantized_matmul m=4096 k=8192 n=8192 scheme=w8a8 : time}}"), "v7") ==
           QStringLiteral("no published int8 rate"));
     CHECK(rendered(QStringLiteral("{{quantized_matmul m=4096 k=8192 n=8192 scheme=fp8 : mxu_rate}}"), "v5e") ==
           QStringLiteral("no published fp8 rate"));
     // 20 tokens in pages of 16, one page a step, 2 KV heads of 128 in bf16:
     // 2 blocks x 16 slots x 2 heads x 128 x 2 (K and V) x 2 B.
-    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : kv_bytes}}"), "v5e") ==
-          QStringLiteral("32.0 KiB"));
-    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : padding}}"), "v5e") ==
-          QStringLiteral("37.5 %"));
+    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : kv_bytes}}"),
+                   "v5e") == QStringLiteral("32.0 KiB"));
+    CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : padding}}"),
+                   "v5e") == QStringLiteral("37.5 %"));
     CHECK(rendered(QStringLiteral("{{decode context=512,4096,1000 heads=8 : steps}}"), "v5e") ==
           QString::number(8 * (4 + 32 + 8)));
-    for (const char *wrong : {"{{decode context=512,4096 batch=3 heads=8 : time}}", "{{decode context=0 heads=8 : time}}",
-                              "{{quantized_matmul m=8 k=8 n=8 scheme=int4 : time}}", "{{decode context=8 : speed}}"}) {
+    for (const char *wrong :
+         {"{{decode context=512,4096 batch=3 heads=8 : time}}", "{{decode context=0 heads=8 : time}}",
+          "{{quantized_matmul m=8 k=8 n=8 scheme=int4 : time}}", "{{decode context=8 : speed}}"}) {
         INFO(wrong);
         CHECK_FALSE(render(QString::fromLatin1(wrong), QStringLiteral("v5e")).problems.isEmpty());
     }
     // Well written, but refused by the model: 128-row scale blocks do not divide K = 1000.
-    CHECK(render(QStringLiteral("{{quantized_matmul m=8 k=1000 n=8 scales=block : time}}"), QStringLiteral("v5e")).refusals == 1);
+    CHECK(render(QStringLiteral("{{quantized_matmul m=8 k=1000 n=8 scales=block : time}}"), QStringLiteral("v5e"))
+              .refusals == 1);
 }
 
-TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a figure that is not there", "[text][course]")
+TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a figure that is not there",
+          "[text][course]")
 {
     // A live value brings its unit; the words around it must not repeat it
     // ("240 FLOP/B rows", "820 GB/s GB/s"), and a refusal or an unpublished
@@ -328,7 +340,8 @@ TEST_CASE("rendered on every chip, no sentence says a unit twice or leans on a f
                 const QString plain = doc.toPlainText();
                 for (const QRegularExpression &rx : wrong) {
                     const auto m = rx.match(plain);
-                    INFO(folder.toStdString() << "/" << file << " on " << chip.id << ": \""
+                    INFO(folder.toStdString()
+                         << "/" << file << " on " << chip.id << ": \""
                          << plain.mid(std::max<qsizetype>(0, m.capturedStart() - 60), 120).toStdString() << "\"");
                     CHECK_FALSE(m.hasMatch());
                 }
@@ -352,16 +365,19 @@ TEST_CASE("the reviewed statements stay corrected", "[text][course]")
     }
     CHECK_FALSE(chapterText("02-jaxpr").contains(QStringLiteral("while `reduce_max` has no such parameter")));
     // 2. relu and relu6: custom_jvp over jit.
-    CHECK(chapterText("02-jaxpr").contains(QStringLiteral("one `custom_jvp_call` equation whose inner jaxpr holds a `jit` equation")));
+    CHECK(chapterText("02-jaxpr")
+              .contains(QStringLiteral("one `custom_jvp_call` equation whose inner jaxpr holds a `jit` equation")));
     // 3. Mosaic's passes left for libtpu, the dialect for openxla/xla.
     CHECK_FALSE(chapterText("07-mosaic").contains(QStringLiteral("its passes have since moved into XLA")));
     CHECK(chapterText("07-mosaic").contains(QStringLiteral("moved into libtpu")));
     // 4. Halving a v5e 16-chip axis removes its wraparound: no halving.
     CHECK_FALSE(chapterText("09-ici").contains(QStringLiteral("halving the ring would nearly halve it")));
-    CHECK(rendered(QStringLiteral("{{collective op=all-gather mesh=8x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e") ==
-          rendered(QStringLiteral("{{collective op=all-gather mesh=16x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e"));
+    CHECK(
+        rendered(QStringLiteral("{{collective op=all-gather mesh=8x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e") ==
+        rendered(QStringLiteral("{{collective op=all-gather mesh=16x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e"));
     // 5. (8192, 8) f32 blocks fill v5e's scoped default: 4 MiB each, four of them.
-    CHECK(rendered(QStringLiteral("{{layout shape=8192x8 dtype=f32 : padded_bytes}}"), "v5e") == QStringLiteral("4.0 MiB"));
+    CHECK(rendered(QStringLiteral("{{layout shape=8192x8 dtype=f32 : padded_bytes}}"), "v5e") ==
+          QStringLiteral("4.0 MiB"));
     CHECK(chapterText("07-mosaic").contains(QStringLiteral("needs a larger `vmem_limit_bytes`")));
     // 6. Fusion keeps numerics; XLA's simplifier need not.
     CHECK(chapterText("04-xla").contains(QStringLiteral("`exp(A)·exp(B)` into `exp(A+B)`")));
@@ -379,16 +395,20 @@ TEST_CASE("the reviewed statements stay corrected", "[text][course]")
     // 11. The capstone's f32 reference at HIGHEST precision.
     CHECK(chapterText("15-capstone").contains(QStringLiteral("precision=jax.lax.Precision.HIGHEST")));
     // 12. 'bgqd,bkd->bgqk' is multi-query attention.
-    CHECK_FALSE(chapterText("03-stablehlo").contains(QStringLiteral("grouped-query attention score `'bgqd,bkd->bgqk'`")));
+    CHECK_FALSE(
+        chapterText("03-stablehlo").contains(QStringLiteral("grouped-query attention score `'bgqd,bkd->bgqk'`")));
     // 13. v6e turns compute-bound near 650 rows, as chapter 10 says.
     CHECK_FALSE(chapterText("08-chip").contains(QStringLiteral("v6e needs a batch of about 1024")));
-    CHECK(rendered(QStringLiteral("{{matmul m=656 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("compute"));
-    CHECK(rendered(QStringLiteral("{{matmul m=600 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") == QStringLiteral("memory"));
+    CHECK(rendered(QStringLiteral("{{matmul m=656 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") ==
+          QStringLiteral("compute"));
+    CHECK(rendered(QStringLiteral("{{matmul m=600 k=8192 n=8192 dtype=bf16 chip=v6e : bound}}"), "v6e") ==
+          QStringLiteral("memory"));
 }
 
 TEST_CASE("a source tag is not broken across lines", "[text]")
 {
-    const course::ChapterDocument doc = course::parseChapter(QStringLiteral("The collectives are the book's [SB-TRAIN] and [CL-v5e-new]."));
+    const course::ChapterDocument doc =
+        course::parseChapter(QStringLiteral("The collectives are the book's [SB-TRAIN] and [CL-v5e-new]."));
     REQUIRE_FALSE(doc.blocks.isEmpty());
     const course::FilledBlock filled = course::fillBlock(doc.blocks.first(), QStringLiteral("v5e"), {});
     REQUIRE(filled.html.size() == 1);

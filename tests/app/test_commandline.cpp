@@ -37,7 +37,8 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
     CHECK(piece.options->openPlace == QStringLiteral("EX01"));
     CHECK(parse({}).options->openPlace == QStringLiteral("stack"));
     // A chapter at a heading or at a piece set into its text.
-    CHECK(parse({"--screenshot", "a.png", "--open", "ch11#worked-example-3"}).options->openPlace == QStringLiteral("ch11#worked-example-3"));
+    CHECK(parse({"--screenshot", "a.png", "--open", "ch11#worked-example-3"}).options->openPlace ==
+          QStringLiteral("ch11#worked-example-3"));
     CHECK(parse({"--screenshot", "a.png", "--open", "ch11#ex09"}).options.has_value());
     // Qt's QML debugging option is left for QApplication, not refused.
     const auto profiled = parse({"-qmljsdebugger=file:/tmp/x,block", "--first-frame", "f.png"});
@@ -61,7 +62,11 @@ TEST_CASE("the command line takes every documented flag", "[commandline]")
 
 TEST_CASE("a bad flag or value is named in one sentence", "[commandline]")
 {
-    struct Case { QStringList args; const char *mentions; };
+    struct Case
+    {
+        QStringList args;
+        const char *mentions;
+    };
     const QList<Case> cases{
         {{"--frobnicate"}, "--frobnicate"},
         {{"-qmljsdebugger"}, "-qmljsdebugger"},
@@ -138,11 +143,12 @@ TEST_CASE("--export-progress writes one file that holds what the -wal held", "[c
     const QString db = dir.filePath(QStringLiteral("p.sqlite"));
     // A record imported: the store now has history, some of it in its -wal
     // while a connection stays open.
-    REQUIRE(runApp({"--db", db, "--import-run", QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs/examples/L07.json")}).exitCode == 0);
+    REQUIRE(runApp({"--db", db, "--import-run", QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs/examples/L07.json")})
+                .exitCode == 0);
     const QString copy = dir.filePath(QStringLiteral("copy.sqlite"));
     {
         progress::Store open = progress::Store::open(db.toStdString());
-        progress::RunLedger(open).addPrediction("G0", "matmul-4096", 7.0e-4, "s");  // in the -wal
+        progress::RunLedger(open).addPrediction("G0", "matmul-4096", 7.0e-4, "s"); // in the -wal
         const RunResult r = runApp({"--db", db, "--export-progress", copy});
         CHECK(r.exitCode == 0);
         CHECK(r.out.startsWith("Wrote a copy of "));

@@ -2,10 +2,10 @@
 // contrast ratio, 4.5:1 for text and 3:1 for large text and control edges.
 #include <catch2/catch.hpp>
 
+#include <QtQml/qqmlextensionplugin.h>
 #include <QColor>
 #include <QQmlComponent>
 #include <QQmlEngine>
-#include <QtQml/qqmlextensionplugin.h>
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +20,8 @@ double luminance(QColor c, const QColor &ground)
 {
     if (c.alphaF() < 1.0) {
         const double a = c.alphaF();
-        c = QColor::fromRgbF(float(c.redF() * a + ground.redF() * (1 - a)), float(c.greenF() * a + ground.greenF() * (1 - a)),
+        c = QColor::fromRgbF(float(c.redF() * a + ground.redF() * (1 - a)),
+                             float(c.greenF() * a + ground.greenF() * (1 - a)),
                              float(c.blueF() * a + ground.blueF() * (1 - a)));
     }
     const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
@@ -47,7 +48,8 @@ TEST_CASE("every pair of the theme reads", "[contrast]")
     QQmlEngine engine;
     engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
     QQmlComponent component(&engine);
-    component.setData("import QtQuick\nimport TpuCourse.Ui\nQtObject { property var pairs: Theme.contrastPairs() }", QUrl());
+    component.setData("import QtQuick\nimport TpuCourse.Ui\nQtObject { property var pairs: Theme.contrastPairs() }",
+                      QUrl());
     std::unique_ptr<QObject> holder(component.create());
     INFO(component.errorString().toStdString());
     REQUIRE(holder != nullptr);
@@ -68,8 +70,8 @@ TEST_CASE("every pair of the theme reads", "[contrast]")
         REQUIRE(fg.isValid());
         REQUIRE(bg.isValid());
         const double ratio = contrast(fg, bg);
-        INFO(pair[0].toString().toStdString() << ": " << fg.name().toStdString() << " on " << bg.name().toStdString()
-                                               << " is " << ratio << ":1");
+        INFO(pair[0].toString().toStdString()
+             << ": " << fg.name().toStdString() << " on " << bg.name().toStdString() << " is " << ratio << ":1");
         CHECK(ratio >= pair[3].toDouble());
     }
 }

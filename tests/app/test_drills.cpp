@@ -4,16 +4,16 @@
 #endif
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
-#include "pieceinput.h"
-#include "shellfixture.h"
 #include "drills/drills.h"
-#include "report/reportexport.h"
 #include "labruns/labruns.h"
+#include "pieceinput.h"
+#include "qtwait.h"
 #include "reader/reader.h"
+#include "report/reportexport.h"
+#include "shellfixture.h"
 
-#include <progress/drills.h>
 #include <coursework/drills.h>
+#include <progress/drills.h>
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,7 +40,7 @@ coursework::drills::Question shownQuestion(ShellFixture &shell, const char *piec
     const QVariantMap q = root->property("question").toMap();
     REQUIRE(q.value("error").toString().isEmpty());
     return coursework::drills::generate(q.value("kind").toString().toStdString(), q.value("level").toInt(),
-                                    q.value("seed").toString().toULongLong());
+                                        q.value("seed").toString().toULongLong());
 }
 
 QString typed(const coursework::drills::Question &q, const coursework::drills::Field &f)
@@ -53,9 +53,12 @@ QString typed(const coursework::drills::Question &q, const coursework::drills::F
         return QString::fromStdString(e);
     char text[64];
     const double v = q.expected_value.at(f.id);
-    if (f.type == FieldType::time) std::snprintf(text, sizeof text, "%.6g s", v);
-    else if (f.type == FieldType::bytes || f.type == FieldType::count) std::snprintf(text, sizeof text, "%.0f", v);
-    else std::snprintf(text, sizeof text, "%.6g", v);
+    if (f.type == FieldType::time)
+        std::snprintf(text, sizeof text, "%.6g s", v);
+    else if (f.type == FieldType::bytes || f.type == FieldType::count)
+        std::snprintf(text, sizeof text, "%.0f", v);
+    else
+        std::snprintf(text, sizeof text, "%.6g", v);
     return QString::fromLatin1(text);
 }
 
@@ -81,7 +84,7 @@ void answerByKeys(ShellFixture &shell, const coursework::drills::Question &q, bo
             if (f.type == FieldType::choice) {
                 const QString now = typed(q, f);
                 text = now == QString::fromStdString(f.choices.front()) ? QString::fromStdString(f.choices.back())
-                                                                         : QString::fromStdString(f.choices.front());
+                                                                        : QString::fromStdString(f.choices.front());
             } else if (f.type == FieldType::shape) {
                 text = QStringLiteral("(1, 2, 3, 4, 5)");
             } else {
@@ -116,20 +119,21 @@ void roundOf(const char *drill, const char *piece)
         return -1;
     };
     const int kindCount = static_cast<int>(coursework::drills::card_kinds(drill).size());
-    CHECK(dueOf() == -1);  // not on the stack: its chapter is not opened, nothing reviewed
+    CHECK(dueOf() == -1); // not on the stack: its chapter is not opened, nothing reviewed
     answerByKeys(shell, first, true);
     WAIT_VERIFY(ledger.reviews(drill).size() == 1);
     const auto kept = ledger.reviews(drill).front();
     CHECK(kept.correct);
     CHECK(kept.kind == first.kind);
     CHECK(static_cast<std::uint64_t>(kept.seed) == first.seed);
-    CHECK(kept.grade == progress::fsrs::Good);  // right, in under 3 minutes
+    CHECK(kept.grade == progress::fsrs::Good); // right, in under 3 minutes
     {
         // The kept seed regenerates the question, and the kept answer re-checks the same.
         const auto again = coursework::drills::generate(kept.kind, kept.level, static_cast<std::uint64_t>(kept.seed));
         CHECK(again.code == first.code);
         std::map<std::string, std::string> answers;
-        const QVariantMap typedAnswers = QJsonDocument::fromJson(QByteArray::fromStdString(kept.answerJson)).object().toVariantMap();
+        const QVariantMap typedAnswers =
+            QJsonDocument::fromJson(QByteArray::fromStdString(kept.answerJson)).object().toVariantMap();
         for (auto it = typedAnswers.begin(); it != typedAnswers.end(); ++it)
             answers[it.key().toStdString()] = it.value().toString().toStdString();
         CHECK(coursework::drills::check(again, answers).correct);
@@ -137,15 +141,18 @@ void roundOf(const char *drill, const char *piece)
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Right.", 0) == 0);
     WAIT_COMPARE(focusedName(shell), QStringLiteral("drillNext"));
     shell.shot((std::string(drill) + "-answered").c_str());
-    CHECK(shown(shell, "drillDue").rfind(std::to_string(coursework::drills::card_kinds(drill).size() - 1) + " of " + kinds +
-                                         " card kinds due today", 0) == 0);
+    CHECK(shown(shell, "drillDue")
+              .rfind(std::to_string(coursework::drills::card_kinds(drill).size() - 1) + " of " + kinds +
+                         " card kinds due today",
+                     0) == 0);
     CHECK(dueOf() == kindCount - 1);
 
     // The grade is the learner's to change: "easy" puts the kind off for
     // 16 days (FSRS's first Easy), kept as a regrade, the review unchanged.
     CHECK(shown(shell, "drillVerdict").find("Graded good; this kind comes back in 3 days.") != std::string::npos);
     click(shell, "drillGrade:easy");
-    WAIT_VERIFY(shown(shell, "drillVerdict").find("Graded easy; this kind comes back in 16 days.") != std::string::npos);
+    WAIT_VERIFY(shown(shell, "drillVerdict").find("Graded easy; this kind comes back in 16 days.") !=
+                std::string::npos);
     CHECK(ledger.reviews(drill).back().grade == progress::fsrs::Easy);
     CHECK(shell.store().connection().queryInt64("SELECT grade FROM drill_reviews") == progress::fsrs::Good);
     // "I guessed": again, relearnt in this session; then back to good.
@@ -190,7 +197,7 @@ void roundOf(const char *drill, const char *piece)
     CHECK(wrong.dueAtMs - wrong.reviewedAtMs == progress::kRelearnStepMs);
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Not quite", 0) == 0);
     CHECK(shown(shell, "drillVerdict").find("comes back in 10 minutes, in this session.") != std::string::npos);
-    CHECK(shownItem(shell, "drillGrades") == nullptr);  // a wrong answer's grade is not offered
+    CHECK(shownItem(shell, "drillGrades") == nullptr); // a wrong answer's grade is not offered
     shell.shot((std::string(drill) + "-wrong").c_str());
 
     // Escape leaves the drill for the stack, from a field too.
@@ -202,13 +209,25 @@ void roundOf(const char *drill, const char *piece)
 
 } // namespace
 
-TEST_CASE("D2: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D2", "d2Piece"); }
+TEST_CASE("D2: a round of reviews from the keyboard alone", "[drills][qml]")
+{
+    roundOf("D2", "d2Piece");
+}
 
-TEST_CASE("D3: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D3", "d3Piece"); }
+TEST_CASE("D3: a round of reviews from the keyboard alone", "[drills][qml]")
+{
+    roundOf("D3", "d3Piece");
+}
 
-TEST_CASE("D4: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D4", "d4Piece"); }
+TEST_CASE("D4: a round of reviews from the keyboard alone", "[drills][qml]")
+{
+    roundOf("D4", "d4Piece");
+}
 
-TEST_CASE("D1: a round of reviews from the keyboard alone", "[drills][qml]") { roundOf("D1", "d1Piece"); }
+TEST_CASE("D1: a round of reviews from the keyboard alone", "[drills][qml]")
+{
+    roundOf("D1", "d1Piece");
+}
 
 TEST_CASE("set into its chapter's text, a drill leaves the keys to the reader until it is answered", "[drills][qml]")
 {
@@ -255,9 +274,10 @@ TEST_CASE("the singletons Course makes outlive an engine that used them", "[qml]
         QQmlEngine engine;
         engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
         QQmlComponent component(&engine);
-        component.setData("import QtQuick\nimport TpuCourse.Backend\n"
-                          "QtObject { property var all: [Drills, Reader, LabRuns, ReportExport] }",
-                          QUrl());
+        component.setData(
+            "import QtQuick\nimport TpuCourse.Backend\n"
+            "QtObject { property var all: [Drills, Reader, LabRuns, ReportExport] }",
+            QUrl());
         std::unique_ptr<QObject> user(component.create());
         INFO(component.errorString().toStdString());
         REQUIRE(user);

@@ -126,7 +126,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         QTest::mouseDClick(window, Qt::LeftButton, Qt::NoModifier, centreOf(k));
         CHECK(intValue(k) == 4096);
         QTest::qWait(QGuiApplication::styleHints()->mouseDoubleClickInterval() + 200);
-        CHECK_FALSE(k->property("editing").toBool());  // a double click never opens the editor
+        CHECK_FALSE(k->property("editing").toBool()); // a double click never opens the editor
     }
 
     SECTION("the bench presets read the landing page's floors on v5e")
@@ -170,7 +170,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         REQUIRE(matmulOnV5e(8, 4096, 4096).bound == tpusim::Bound::memory);
         const double ridge = tpusim::ridge_point(tpusim::chip("v5e"), tpusim::DType::bf16);
 
-        drag(window, centreOf(skinnyM), 240);  // six powers of two: 8 -> 512
+        drag(window, centreOf(skinnyM), 240); // six powers of two: 8 -> 512
         const auto up = intValue(skinnyM);
         INFO("M after the drag right: " << up << ", ridge " << ridge);
         REQUIRE(matmulOnV5e(up, 4096, 4096).bound == tpusim::Bound::compute);
@@ -202,7 +202,7 @@ TEST_CASE("EX01: dragging M changes the time to libtpusim's, and presets give th
         CHECK(piece == Approx(2.0 / 3.0));
 
         click(window, shownItem(shell, "ex01chip_v6e"));
-        drag(window, centreOf(skinnyM), 280);   // up across v6e's higher ridge
+        drag(window, centreOf(skinnyM), 280); // up across v6e's higher ridge
         WAIT_VERIFY(shell.store().masteryItemsDone(10).count("ch10-ridge") == 1);
         WAIT_VERIFY(shell.findShown("goalsDone")->property("opacity").toDouble() == 1.0);
     }
@@ -224,8 +224,8 @@ TEST_CASE("log-log paper: a line at every decade, fainter ones at 2..9 times eac
     }
     // A range that does not start on a decade has only the lines inside it.
     const LogGrid::Lines part = LogGrid::linesFor(3, 200);
-    CHECK(part.major.size() == 2);   // 10 and 100
-    CHECK(part.minor.size() == 6 + 8);   // 4..9 and 20..90: 3 and 200 are its ends
+    CHECK(part.major.size() == 2);     // 10 and 100
+    CHECK(part.minor.size() == 6 + 8); // 4..9 and 20..90: 3 and 200 are its ends
     // No paper for a range a log axis cannot have.
     CHECK(LogGrid::linesFor(0, 10).major.empty());
     CHECK(LogGrid::linesFor(10, 1).minor.empty());

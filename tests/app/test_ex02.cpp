@@ -4,8 +4,8 @@
 #endif
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <coursework/tracer.h>
@@ -19,23 +19,36 @@ using namespace piece_input;
 
 namespace {
 
-coursework::tracer::Trace traced(const char *program, const char *knob = "", const char *choice = "", const char *size = "",
-                             std::int64_t value = 0)
+coursework::tracer::Trace traced(const char *program, const char *knob = "", const char *choice = "",
+                                 const char *size = "", std::int64_t value = 0)
 {
     coursework::tracer::Settings s;
-    if (*knob) s.choices[knob] = choice;
-    if (*size) s.sizes[size] = value;
+    if (*knob)
+        s.choices[knob] = choice;
+    if (*size)
+        s.sizes[size] = value;
     return coursework::tracer::trace(program, s);
 }
 
-QVariantMap current(ShellFixture &shell) { return shell.find("ex02Model")->property("current").toMap(); }
-std::string jaxprShown(ShellFixture &shell) { return current(shell).value("jaxpr").toString().toStdString(); }
-int stepIndex(ShellFixture &shell) { return current(shell).value("index").toInt(); }
+QVariantMap current(ShellFixture &shell)
+{
+    return shell.find("ex02Model")->property("current").toMap();
+}
+std::string jaxprShown(ShellFixture &shell)
+{
+    return current(shell).value("jaxpr").toString().toStdString();
+}
+int stepIndex(ShellFixture &shell)
+{
+    return current(shell).value("index").toInt();
+}
 
 } // namespace
 
-TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse and keys, goals only for the learner's own moves",
-          "[ex02][qml]")
+TEST_CASE(
+    "EX02: a program stepped line by line into its jaxpr, driven by mouse and keys, goals only for the learner's own "
+    "moves",
+    "[ex02][qml]")
 {
     ShellFixture shell;
     QWindow *window = shell.window();
@@ -84,7 +97,8 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     CHECK(shell.store().masteryGoalsReached(2).count("ch02-step-tracer/retrace") == 0);
     // Back to a shape jit has seen: a cache hit, and the goal.
     typeInto(window, item(shell, "ex02Size_B"), "32");
-    WAIT_COMPARE(shown(shell, "ex02Cache"), std::string("jit cache: 2 traces · these shapes and static args: cache hit, no retrace"));
+    WAIT_COMPARE(shown(shell, "ex02Cache"),
+                 std::string("jit cache: 2 traces · these shapes and static args: cache hit, no retrace"));
     WAIT_VERIFY(shell.store().masteryGoalsReached(2).count("ch02-step-tracer/retrace") == 1);
     // bf16: the weak-typed 0.0 follows the array's dtype.
     click(shell, "ex02Choice_dtype_bf16");
@@ -95,7 +109,8 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     click(shell, "ex02Program_scan");
     WAIT_VERIFY(shownItem(shell, "ex02Size_T") != nullptr);
     click(shell, "ex02Next");
-    for (int i = 0; i < 3; ++i) QTest::keyClick(window, Qt::Key_Right);
+    for (int i = 0; i < 3; ++i)
+        QTest::keyClick(window, Qt::Key_Right);
     WAIT_COMPARE(stepIndex(shell), 4);
     CHECK(current(shell).value("innerLabel").toString() == QStringLiteral("scan body"));
     CHECK(current(shell).value("inner").toString().contains(QStringLiteral("in (g, g) }")));
@@ -116,7 +131,11 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     click(shell, "ex02End");
     const coursework::tracer::Trace failing = traced("traced-if", "branch", "python if");
     WAIT_COMPARE(shown(shell, "ex02Error"), failing.error);
-    CHECK(shown(shell, "ex02Error").rfind("jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].", 0) == 0);
+    CHECK(
+        shown(shell, "ex02Error")
+            .rfind(
+                "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].",
+                0) == 0);
     CHECK(current(shell).value("line").toInt() == 3);
     CHECK(shell.store().masteryGoalsReached(2).count("ch02-step-tracer/concretize") == 0);
     shell.shot("ex02_error");
@@ -142,7 +161,8 @@ TEST_CASE("EX02: a program stepped line by line into its jaxpr, driven by mouse 
     REQUIRE(shell.navigate(QStringLiteral("EX02")));
     WAIT_VERIFY(shownItem(shell, "ex02Size_N") != nullptr);
     CHECK(shell.find("ex02Model")->property("program").toString() == QStringLiteral("traced-if"));
-    CHECK(shell.find("ex02Model")->property("choices").toMap().value("branch").toString() == QStringLiteral("lax.cond"));
+    CHECK(shell.find("ex02Model")->property("choices").toMap().value("branch").toString() ==
+          QStringLiteral("lax.cond"));
 }
 
 TEST_CASE("EX02: presets named by the chapter text are the course's doing", "[ex02][qml]")
@@ -154,13 +174,15 @@ TEST_CASE("EX02: presets named by the chapter text are the course's doing", "[ex
     REQUIRE(root != nullptr);
     for (const char *preset : {"softmax", "scan", "vmap", "static-if", "error"}) {
         QVariant ok;
-        REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, ok), Q_ARG(QVariant, QString::fromLatin1(preset))));
+        REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, ok),
+                                          Q_ARG(QVariant, QString::fromLatin1(preset))));
         CHECK(ok.toBool());
     }
     WAIT_COMPARE(shell.find("ex02Model")->property("program").toString(), QStringLiteral("traced-if"));
     CHECK(stepIndex(shell) == 0);
     CHECK(shell.store().masteryGoalsReached(2).empty());
     QVariant bad;
-    REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, bad), Q_ARG(QVariant, QStringLiteral("nonesuch"))));
+    REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, bad),
+                                      Q_ARG(QVariant, QStringLiteral("nonesuch"))));
     CHECK(!bad.toBool());
 }

@@ -31,7 +31,10 @@ QString shown(ShellFixture &shell, const char *name)
     return QStringLiteral("<not shown: %1>").arg(QString::fromLatin1(name));
 }
 
-QString fixed3(double v) { return QString::number(v, 'f', 3); }
+QString fixed3(double v)
+{
+    return QString::number(v, 'f', 3);
+}
 
 // Drags along the step track from the first stop to stop `to` of `stops`.
 void dragStep(ShellFixture &shell, QQuickItem *scrubber, int stops, int to)
@@ -91,7 +94,8 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     dragStep(shell, scrubber, stops, stops - 1);
     WAIT_COMPARE(scrubber->property("value").toInt(), stops - 1);
     for (int r = 0; r < 8; ++r)
-        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) == fixed3(stepper.l()[static_cast<std::size_t>(r)]));
+        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) ==
+              fixed3(stepper.l()[static_cast<std::size_t>(r)]));
     const std::vector<double> got = stepper.output();
     const std::vector<double> want = tpusim::attention_reference(stepper.problem());
     double worst = 0;
@@ -137,7 +141,8 @@ TEST_CASE("EX03 with a causal mask steps libtpusim's masked stepper", "[ex03][qm
     dragStep(shell, scrubber, stops, stops - 1);
     WAIT_COMPARE(scrubber->property("value").toInt(), stops - 1);
     for (int r = 0; r < 8; ++r)
-        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) == fixed3(stepper.l()[static_cast<std::size_t>(r)]));
+        CHECK(shown(shell, ("ex03State_l_" + std::to_string(r)).c_str()) ==
+              fixed3(stepper.l()[static_cast<std::size_t>(r)]));
     WAIT_VERIFY(ShellFixture::isShown(shell.find("ex03Check")));
     shell.shot("ex03_causal_end");
     WAIT_VERIFY(shell.store().masteryGoalsReached(13).count("ch13-online-softmax/causal") == 1);
@@ -181,7 +186,7 @@ TEST_CASE("EX03 prices naive and streaming attention as libtpusim does", "[ex03]
     check("v5p");
     auto *seq = qobject_cast<QQuickItem *>(shell.find("ex03Seq"));
     REQUIRE(seq != nullptr);
-    dragScrub(shell, seq, 45);  // one power of two: 4096 -> 8192
+    dragScrub(shell, seq, 45); // one power of two: 4096 -> 8192
     WAIT_COMPARE(seq->property("value").toInt(), 8192);
     s.seq_q = s.seq_kv = 8192;
     const tpusim::AttentionResult r = tpusim::attention(tpusim::chip("v5p"), s);

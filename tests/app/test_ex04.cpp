@@ -4,8 +4,8 @@
 #endif
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/fusion_map.h>
@@ -25,7 +25,10 @@ namespace fu = tpusim::fusion;
 
 namespace {
 
-std::set<std::string> goals(ShellFixture &shell) { return shell.store().masteryGoalsReached(4); }
+std::set<std::string> goals(ShellFixture &shell)
+{
+    return shell.store().masteryGoalsReached(4);
+}
 
 // A node of the graph, in window coordinates, as the view draws it now.
 QPoint nodePoint(ShellFixture &shell, int node)
@@ -52,8 +55,9 @@ bool openFile(ShellFixture &shell, const QString &path)
 
 } // namespace
 
-TEST_CASE("EX04: fusions toggled with mouse and keys, reasons at the boundaries, goals only for the learner's own moves",
-          "[ex04][qml]")
+TEST_CASE(
+    "EX04: fusions toggled with mouse and keys, reasons at the boundaries, goals only for the learner's own moves",
+    "[ex04][qml]")
 {
     ShellFixture shell;
     QWindow *window = shell.window();
@@ -91,7 +95,7 @@ TEST_CASE("EX04: fusions toggled with mouse and keys, reasons at the boundaries,
     bool selected = false;
     for (int attempt = 0; attempt < 5 && !selected; ++attempt) {
         QPoint at = nodePoint(shell, reduction);
-        for (int i = 0; i < 20; ++i) {  // still for a tenth of a second
+        for (int i = 0; i < 20; ++i) { // still for a tenth of a second
             QTest::qWait(100);
             const QPoint now = nodePoint(shell, reduction);
             if (now == at)
@@ -165,8 +169,9 @@ TEST_CASE("EX04: fusions toggled with mouse and keys, reasons at the boundaries,
     CHECK(goals(shell).count("ch04-fusion-map/dump") == 0);
 }
 
-TEST_CASE("EX04: a dump that does not parse gets one sentence; a real dump of 2,000+ ops is laid out off the GUI thread",
-          "[ex04][qml]")
+TEST_CASE(
+    "EX04: a dump that does not parse gets one sentence; a real dump of 2,000+ ops is laid out off the GUI thread",
+    "[ex04][qml]")
 {
     ShellFixture shell;
     QWindow *window = shell.window();
@@ -184,14 +189,14 @@ TEST_CASE("EX04: a dump that does not parse gets one sentence; a real dump of 2,
     CHECK(openFile(shell, bad));
     WAIT_VERIFY(text(shell, "ex04Problem") != "");
     CHECK(text(shell, "ex04Problem").starts_with("This program cannot be mapped: "));
-    CHECK(shown(shell, "ex04Bytes") == shownBytes);  // what was shown stays
+    CHECK(shown(shell, "ex04Bytes") == shownBytes); // what was shown stays
     CHECK(goals(shell).count("ch04-fusion-map/dump") == 0);
 
     const QString big = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_mobilenet_v2_torch.hlo");
     CHECK(openFile(shell, big));
     QObject *model = shell.find("ex04Model");
     REQUIRE(model != nullptr);
-    CHECK(model->property("busy").toBool());  // the call is back before the layout is done
+    CHECK(model->property("busy").toBool()); // the call is back before the layout is done
     // The page counts as still being built while its piece works, so a
     // screenshot or benchmark that waits for the page waits for the layout.
     CHECK(shell.busy());

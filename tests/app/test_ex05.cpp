@@ -1,11 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "ex05support.h"
-#include "shellfixture.h"
 #include "labruns/labruns.h"
 #include "layout/layoutreport.h"
 #include "profilerows.h"
+#include "qtwait.h"
+#include "shellfixture.h"
 
 #include <tpusim/chips.h>
 #include <tpusim/dtype.h>
@@ -18,8 +18,8 @@
 
 #include <QDir>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QQuickItem>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -96,7 +96,8 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
     const Program mlp("mlp");
     const auto mlpCost = tpusim::fusion::cost_hlo_kernels(mlp.modules[2], tpusim::chip("v5e"));
-    WAIT_COMPARE(shown(shell, "ex05Count_hlo"), QStringLiteral("%1 ops · 2 dots").arg(ir::all_ops(mlp.modules[2]).size()));
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
+                 QStringLiteral("%1 ops · 2 dots").arg(ir::all_ops(mlp.modules[2]).size()));
     CHECK(shown(shell, "ex05Cost_hlo") == QStringLiteral("%1 kernels as XLA fused them: %2 predicted on v5e")
                                               .arg(mlpCost.kernels.size())
                                               .arg(QString::fromStdString(tpusim::format_time(mlpCost.time_s))));
@@ -104,10 +105,11 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     // Source bands: every op wears the colour of its Python line, in every layer.
     for (int layer = 0; layer < 3; ++layer)
         for (std::size_t i = 0; i < mlp.owner[layer].size(); ++i) {
-            const QByteArray name = QStringLiteral("ex05Band_%1_%2").arg(QLatin1String(layers[layer])).arg(i + 1).toUtf8();
+            const QByteArray name =
+                QStringLiteral("ex05Band_%1_%2").arg(QLatin1String(layers[layer])).arg(i + 1).toUtf8();
             QObject *band = shell.find(name.constData());
             if (!band)
-                continue;  // not laid out: below the fold
+                continue; // not laid out: below the fold
             const int owner = mlp.owner[layer][i];
             const std::string &source = owner >= 0 ? mlp.links[static_cast<std::size_t>(owner)].source : std::string();
             const int expected = source.empty() ? 0 : std::stoi(source.substr(source.rfind(':') + 1));
@@ -116,7 +118,7 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
         }
     QObject *relu = shell.find("ex05Band_jaxpr_16");
     REQUIRE(relu != nullptr);
-    CHECK(relu->property("source").toInt() == 4);  // relu's max, from mlp.py:4, inside line 8's jit
+    CHECK(relu->property("source").toInt() == 4); // relu's max, from mlp.py:4, inside line 8's jit
     click(shell, "ex05Bands");
     WAIT_COMPARE(relu->property("source").toInt(), 0);
     click(shell, "ex05Bands");
@@ -137,7 +139,10 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     const ir::DotShape shape = ir::dot_general_shape(dots[0].lhs_shape, dots[0].rhs_shape, dots[0].dims);
     CHECK(shown(shell, "ex05DotFlops") ==
           QStringLiteral("FLOPs = 2 × %1 × %2 × %3 × %4 = %5")
-              .arg(shape.batch).arg(shape.lhs_free).arg(shape.rhs_free).arg(shape.contracting)
+              .arg(shape.batch)
+              .arg(shape.lhs_free)
+              .arg(shape.rhs_free)
+              .arg(shape.contracting)
               .arg(QLocale(QLocale::English).toString(static_cast<qlonglong>(dots[0].flops))));
     CHECK(shown(shell, "ex05DotShapes").endsWith(QStringLiteral("f32[32,512]")));
     tpusim::MatmulSpec spec;
@@ -156,32 +161,36 @@ TEST_CASE("EX05 links one program's ops across jaxpr, StableHLO and HLO as libtp
     }
 
     // Hovering an HLO instruction lights its jaxpr equation.
-    QTest::mouseMove(shell.window(), centre(lineItem(shell, 2, 12)));  // ROOT %maximum.1
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 2, 12))); // ROOT %maximum.1
     const int maxLink = mlp.owner[2][11];
     REQUIRE(maxLink >= 0);
-    WAIT_COMPARE(shown(shell, "ex05LinkName"), QString::fromStdString(mlp.links[static_cast<std::size_t>(maxLink)].primitive));
+    WAIT_COMPARE(shown(shell, "ex05LinkName"),
+                 QString::fromStdString(mlp.links[static_cast<std::size_t>(maxLink)].primitive));
     checkLit(shell, mlp, maxLink);
     // %maximum.1 sits in the body of the first fusion: the card names that kernel.
     // The chip was just switched to v6e: the kernels are re-costed off the
     // GUI thread, and the card shows the kernel once they are back.
     const auto &kernel = mlpCost.kernels.front();
-    WAIT_COMPARE(shown(shell, "ex05Kernel"), QStringLiteral("in HLO kernel %1 · output fusion on the MXU · %2")
-                                                 .arg(QString::fromStdString(kernel.name),
-                                                      QString::fromStdString(tpusim::format_rate(kernel.flops, "FLOP"))));
-    CHECK(shown(shell, "ex05KernelBytes") == QStringLiteral("reads %1, writes %2")
-                                                 .arg(QString::fromStdString(tpusim::format_bytes(kernel.bytes_read)),
-                                                      QString::fromStdString(tpusim::format_bytes(kernel.bytes_written))));
+    WAIT_COMPARE(shown(shell, "ex05Kernel"),
+                 QStringLiteral("in HLO kernel %1 · output fusion on the MXU · %2")
+                     .arg(QString::fromStdString(kernel.name),
+                          QString::fromStdString(tpusim::format_rate(kernel.flops, "FLOP"))));
+    CHECK(shown(shell, "ex05KernelBytes") ==
+          QStringLiteral("reads %1, writes %2")
+              .arg(QString::fromStdString(tpusim::format_bytes(kernel.bytes_read)),
+                   QString::fromStdString(tpusim::format_bytes(kernel.bytes_written))));
     const auto onV6e = tpusim::fusion::cost_hlo_kernels(mlp.modules[2], tpusim::chip("v6e"));
     // The chip switch re-costs the kernels on a worker thread.
-    WAIT_VERIFY(shown(shell, "ex05KernelTime").startsWith(
-        QStringLiteral("· %1 on v6e").arg(QString::fromStdString(tpusim::format_time(onV6e.kernels.front().time_s)))));
+    WAIT_VERIFY(shown(shell, "ex05KernelTime")
+                    .startsWith(QStringLiteral("· %1 on v6e")
+                                    .arg(QString::fromStdString(tpusim::format_time(onV6e.kernels.front().time_s)))));
 
     // The keyboard: a click picks an op, Down steps to the next linked op,
     // and stepping through every op of the program earns the mastery item.
     QTest::mouseClick(shell.window(), Qt::LeftButton, {}, centre(lineItem(shell, 0, 2)));
-    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QTest::mouseMove(shell.window(), QPoint(2, 2)); // away: the pick governs
     CHECK(shell.store().masteryItemsDone(12).count("ch12-ir-xray") == 0);
-    std::vector<int> starts;  // the first line of each linked op, as Down visits them
+    std::vector<int> starts; // the first line of each linked op, as Down visits them
     for (std::size_t i = 2; i < mlp.owner[0].size(); ++i)
         if (mlp.owner[0][i] >= 0 && mlp.owner[0][i] != mlp.owner[0][i - 1])
             starts.push_back(static_cast<int>(i) + 1);
@@ -223,7 +232,8 @@ TEST_CASE("EX05's card lays out a hovered and a picked op without overlap at eve
     }
 }
 
-TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same program beside its prediction", "[ex05][qml][profile]")
+TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same program beside its prediction",
+          "[ex05][qml][profile]")
 {
     ShellFixture shell;
     // A profile of jit_mlp, as jax.profiler would have written it on v5e: 12 µs a run.
@@ -233,14 +243,17 @@ TEST_CASE("EX05 sets a kernel's device time from an imported profile of the same
 
     REQUIRE(shell.navigate(QStringLiteral("EX05")));
     WAIT_VERIFY(lineItem(shell, 0, 4) != nullptr);
-    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4)));  // the first dot_general, in kernel 'fusion'
+    QTest::mouseMove(shell.window(), centre(lineItem(shell, 0, 4))); // the first dot_general, in kernel 'fusion'
     WAIT_VERIFY(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel fusion ")));
-    WAIT_COMPARE(shown(shell, "ex05KernelMeasured"), QStringLiteral("measured 12.0 µs a run on TPU v5 lite · your profile, 2026-12-01"));
+    WAIT_COMPARE(shown(shell, "ex05KernelMeasured"),
+                 QStringLiteral("measured 12.0 µs a run on TPU v5 lite · your profile, 2026-12-01"));
     shell.shot("ex05_kernel_measured");
-    const QVariantMap found = shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion"));
+    const QVariantMap found =
+        shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion"));
     CHECK(found.value("details").toString().startsWith(QStringLiteral("measured · v5e · output fusion")));
     // A kernel the profile did not time shows no measured line.
-    CHECK(shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion.1")).isEmpty());
+    CHECK(
+        shell.course().labRuns()->measuredInstruction(QStringLiteral("jit_mlp"), QStringLiteral("fusion.1")).isEmpty());
 }
 
 TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
@@ -251,7 +264,8 @@ TEST_CASE("EX05 scrolls the other panes to an op's counterparts", "[ex05][qml]")
     click(shell, "ex05program_layernorm");
     const Program layernorm("layernorm");
     // Parsing runs off the GUI thread: wait until the new program is shown.
-    WAIT_COMPARE(shown(shell, "ex05Count_hlo"), QStringLiteral("%1 ops · 0 dots").arg(ir::all_ops(layernorm.modules[2]).size()));
+    WAIT_COMPARE(shown(shell, "ex05Count_hlo"),
+                 QStringLiteral("%1 ops · 0 dots").arg(ir::all_ops(layernorm.modules[2]).size()));
     // The final add: jaxpr line 17, its HLO far below the fold.
     const int link = layernorm.owner[0][16];
     int hloLine = 0;
@@ -297,7 +311,7 @@ TEST_CASE("EX05's panes stay put while the pointer runs down a dump", "[ex05][qm
         CHECK(pane->mapToScene(QPointF(0, 0)) == at);
     }
     CHECK(lines > 5);
-    CHECK(dots > 0);  // ops with and without a decode were both passed over
+    CHECK(dots > 0); // ops with and without a decode were both passed over
 }
 
 TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
@@ -320,11 +334,12 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
     paste(QStringLiteral("hello, world"));
     WAIT_VERIFY(shown(shell, "ex05Refusal").startsWith(QStringLiteral("pasted is not a jaxpr, StableHLO or HLO dump")));
     CHECK(shown(shell, "ex05Count_hlo") == hloCount);
-    CHECK(shell.find("ex05")->property("ownProgram").toBool() == false);  // still the shipped program
+    CHECK(shell.find("ex05")->property("ownProgram").toBool() == false); // still the shipped program
 
     // A jaxpr with a typo: the parser's line and column, in its pane.
-    const std::string broken = "{ lambda ; a:f32[8,16] b:f32[16,4]. let\n    c:f32[8,4] = dot_general[\n"
-                               "      dimension_numbers=(([1], [0]), ([], []))\n    ] a b\n  in (c,) \n";
+    const std::string broken =
+        "{ lambda ; a:f32[8,16] b:f32[16,4]. let\n    c:f32[8,4] = dot_general[\n"
+        "      dimension_numbers=(([1], [0]), ([], []))\n    ] a b\n  in (c,) \n";
     std::string expected;
     try {
         ir::parse_jaxpr(broken);
@@ -342,10 +357,11 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
 
     // A dump dropped on the window goes to the open x-ray: the shipped
     // StableHLO of the MLP joins the pasted jaxpr as its own program's layer.
-    const QUrl dropped = QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.stablehlo.mlir"));
+    const QUrl dropped =
+        QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.stablehlo.mlir"));
     QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{dropped})));
     WAIT_COMPARE(shown(shell, "ex05Count_stablehlo").left(7), QStringLiteral("14 ops "));
-    CHECK(shown(shell, "ex05Error_jaxpr") == QString::fromStdString(expected));  // the pasted jaxpr stays
+    CHECK(shown(shell, "ex05Error_jaxpr") == QString::fromStdString(expected)); // the pasted jaxpr stays
 
     // The fixed text reads (typed this time, sent with Ctrl+Enter), and its
     // dot is decoded on hover.
@@ -361,11 +377,13 @@ TEST_CASE("EX05 reads a pasted dump and says where it breaks", "[ex05][qml]")
 
     // An op name with a typo reads, but is named, with the op meant: the
     // pane would otherwise show 0 dots and say nothing of why.
-    paste(QStringLiteral("module @m {\n  func.func public @main(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32> {\n"
-                         "    %0 = stablehlo.dot_genral %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, "
-                         "tensor<16x4xf32>) -> tensor<8x4xf32>\n    return %0 : tensor<8x4xf32>\n  }\n}\n"));
-    WAIT_COMPARE(shown(shell, "ex05Note_stablehlo"),
-                 QStringLiteral("line 3: stablehlo.dot_genral is not a StableHLO op; did you mean stablehlo.dot_general?"));
+    paste(QStringLiteral(
+        "module @m {\n  func.func public @main(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4xf32> {\n"
+        "    %0 = stablehlo.dot_genral %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, "
+        "tensor<16x4xf32>) -> tensor<8x4xf32>\n    return %0 : tensor<8x4xf32>\n  }\n}\n"));
+    WAIT_COMPARE(
+        shown(shell, "ex05Note_stablehlo"),
+        QStringLiteral("line 3: stablehlo.dot_genral is not a StableHLO op; did you mean stablehlo.dot_general?"));
     CHECK(shown(shell, "ex05Count_stablehlo") == QStringLiteral("2 ops · 0 dots"));
     shell.shot("ex05_paste_typo");
 }
@@ -374,7 +392,8 @@ TEST_CASE("EX05 shows the Python a pasted dump points to, when that file is on t
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
-    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.py"), dir.filePath(QStringLiteral("mlp.py"))));
+    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/ir-samples/mlp.py"),
+                        dir.filePath(QStringLiteral("mlp.py"))));
     // The shipped StableHLO, its locations moved to where the copy lives.
     QString text = QString::fromStdString(sample("mlp.stablehlo.mlir"));
     text.replace(QStringLiteral("/home/learner/lab/"), dir.path() + QLatin1Char('/'));

@@ -38,9 +38,7 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     QElapsedTimer sinceTick;
     qint64 longestStall = 0;
     QTimer tick;
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        longestStall = std::max(longestStall, sinceTick.restart());
-    });
+    QObject::connect(&tick, &QTimer::timeout, [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
     int opened = 0, refused = 0;
     for (const QString &file : files) {
         INFO(file.toStdString());
@@ -93,18 +91,21 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     const QString file70b = corpus.filePath(QStringLiteral("xla_llama31_70b_bf16_16x8.hlo"));
     QFile f70b(file70b);
     REQUIRE(f70b.open(QIODevice::ReadOnly));
-    const auto cost70b = tpusim::fusion::cost_hlo_kernels(ir::parse_hlo(f70b.readAll().toStdString()), tpusim::chip("v6e"));
-    const auto inLoop = std::find_if(cost70b.kernels.begin(), cost70b.kernels.end(), [](const auto &k) { return k.runs == 80; });
+    const auto cost70b =
+        tpusim::fusion::cost_hlo_kernels(ir::parse_hlo(f70b.readAll().toStdString()), tpusim::chip("v6e"));
+    const auto inLoop =
+        std::find_if(cost70b.kernels.begin(), cost70b.kernels.end(), [](const auto &k) { return k.runs == 80; });
     REQUIRE(inLoop != cost70b.kernels.end());
-    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file70b)})));
+    QMetaObject::invokeMethod(shell.window(), "openFiles",
+                              Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file70b)})));
     WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
-    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QTest::mouseMove(shell.window(), QPoint(2, 2)); // away: the pick governs
     QObject *ex05 = shell.find("ex05");
     ex05->setProperty("pickPane", 2);
     ex05->setProperty("pickLine", inLoop->position.line);
     INFO("the kernel line says: " << shown(shell, "ex05KernelTime").toStdString());
-    WAIT_VERIFY(shown(shell, "ex05KernelTime").endsWith(
-        QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
+    WAIT_VERIFY(shown(shell, "ex05KernelTime")
+                    .endsWith(QStringLiteral("runs 80 times in %1").arg(QString::fromStdString(inLoop->loop))));
 }
 
 TEST_CASE("Escape in EX05's open dialog closes the dialog and leaves the page where it is", "[ex05][qml][keys]")
@@ -145,12 +146,13 @@ TEST_CASE("EX05 draws no frame while nothing moves, a 2.9 MB dump open or not", 
     shell.waitUntilBuilt();
     QObject *page = shell.findShown("ex05");
     REQUIRE(page);
-    QTest::qWait(1000);  // the first frames of the page itself
+    QTest::qWait(1000); // the first frames of the page itself
     // Each pane's ListView made a highlight for its current line and grew
     // it towards the line's width at 400 px/s: a frame every 16 ms for
     // seconds with a sample, for about 20 minutes with this dump.
     CHECK(framesWithin(shell, 2000) == 0);
-    const QUrl dump = QUrl::fromLocalFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_8b_bf16_1x8.hlo"));
+    const QUrl dump = QUrl::fromLocalFile(
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_8b_bf16_1x8.hlo"));
     QVariant taken;
     QMetaObject::invokeMethod(page, "openDroppedFile", Q_RETURN_ARG(QVariant, taken), Q_ARG(QVariant, dump));
     REQUIRE(taken.toBool());
@@ -195,13 +197,15 @@ TEST_CASE("EX05 opens a dump of 118,766 chained dots and decodes any of them", "
     QObject::connect(&tick, &QTimer::timeout, [&] { longestStall = std::max(longestStall, sinceTick.restart()); });
     sinceTick.start();
     tick.start(10);
-    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(path)})));
+    QMetaObject::invokeMethod(shell.window(), "openFiles",
+                              Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(path)})));
     const QString counted = QStringLiteral("%1 ops · %2 dots").arg(count + 1).arg(count);
     (void)QTest::qWaitFor([&] { return shown(shell, "ex05Count_hlo") == counted; }, 60000);
     REQUIRE(shown(shell, "ex05Count_hlo") == counted);
     WAIT_VERIFY(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v5e")));
     // Every dot a kernel of its own: nothing in the dump says XLA fused it.
-    CHECK(shown(shell, "ex05Cost_hlo").startsWith(QStringLiteral("%1 kernels (the dump looks unoptimized)").arg(count)));
+    CHECK(
+        shown(shell, "ex05Cost_hlo").startsWith(QStringLiteral("%1 kernels (the dump looks unoptimized)").arg(count)));
     WARN("longest stall of the window while the chain of dots opened: " << longestStall << " ms");
 
     // Any dot, decoded when pointed at: the first, on the pane's line 5.
@@ -210,20 +214,22 @@ TEST_CASE("EX05 opens a dump of 118,766 chained dots and decodes any of them", "
     QTest::mouseMove(shell.window(), centre(lineItem(shell, 2, 5)));
     WAIT_COMPARE(shown(shell, "ex05DotFlops"), QStringLiteral("FLOPs = 2 × 1 × 64 × 64 × 64 = 524,288"));
     const auto v5e = tpusim::roofline(tpusim::chip("v5e"), tpusim::matmul_cost([] {
-        tpusim::MatmulSpec spec;
-        spec.m = spec.k = spec.n = 64;
-        spec.in = spec.out = tpusim::DType::f32;
-        return spec;
-    }()));
-    CHECK(shown(shell, "ex05DotTime").startsWith(
-        QStringLiteral("alone on v5e: %1").arg(QString::fromStdString(tpusim::format_time(v5e.time_s)))));
+                                          tpusim::MatmulSpec spec;
+                                          spec.m = spec.k = spec.n = 64;
+                                          spec.in = spec.out = tpusim::DType::f32;
+                                          return spec;
+                                      }()));
+    CHECK(shown(shell, "ex05DotTime")
+              .startsWith(
+                  QStringLiteral("alone on v5e: %1").arg(QString::fromStdString(tpusim::format_time(v5e.time_s)))));
 
     // A chip switch re-costs every kernel and the card follows.
     longestStall = 0;
     sinceTick.start();
     tick.start(10);
     click(shell, "ex05chip_v6e");
-    (void)QTest::qWaitFor([&] { return shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")); }, 60000);
+    (void)QTest::qWaitFor([&] { return shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")); },
+                          60000);
     tick.stop();
     REQUIRE(shown(shell, "ex05Cost_hlo").endsWith(QStringLiteral("predicted on v6e")));
     WAIT_VERIFY(shown(shell, "ex05DotTime").startsWith(QStringLiteral("alone on v6e: ")));
@@ -238,21 +244,22 @@ TEST_CASE("EX05 reads the shardings and device groups of a partitioned dump out 
     // The shipped programs carry no shardings: no room is kept for them.
     CHECK(shown(shell, "ex05ShardingMeaning").startsWith(QStringLiteral("<not shown")));
 
-    const QString file = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
+    const QString file =
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
     QFile f(file);
     REQUIRE(f.open(QIODevice::ReadOnly));
     const auto sites = ir::find_shardings(f.readAll().toStdString());
     const auto param = std::find_if(sites.begin(), sites.end(), [](const ir::ShardingSite &s) {
         return s.type.dims == std::vector<std::int64_t>{128, 80, 64, 128} && s.replicas == 2;
     });
-    const auto groups = std::find_if(sites.begin(), sites.end(), [](const ir::ShardingSite &s) {
-        return s.text == "[64,2]<=[2,64]T(1,0)";
-    });
+    const auto groups = std::find_if(sites.begin(), sites.end(),
+                                     [](const ir::ShardingSite &s) { return s.text == "[64,2]<=[2,64]T(1,0)"; });
     REQUIRE(param != sites.end());
     REQUIRE(groups != sites.end());
-    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
+    QMetaObject::invokeMethod(shell.window(), "openFiles",
+                              Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
     WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
-    QTest::mouseMove(shell.window(), QPoint(2, 2));  // away: the pick governs
+    QTest::mouseMove(shell.window(), QPoint(2, 2)); // away: the pick governs
     QObject *ex05 = shell.find("ex05");
     ex05->setProperty("pickPane", 2);
     ex05->setProperty("pickLine", param->position.line);
@@ -272,16 +279,18 @@ TEST_CASE("EX05 finds text in its dumps with Ctrl+F, and a lone dump takes the p
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX05")));
     WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
-    const QString file = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
+    const QString file =
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_70b_bf16_16x8.hlo");
     QFile f(file);
     REQUIRE(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-    QList<int> matches;  // 1-based lines holding the needle, case ignored
+    QList<int> matches; // 1-based lines holding the needle, case ignored
     for (int i = 0; i < lines.size(); ++i)
         if (lines[i].contains(QStringLiteral("ALL-REDUCE.1"), Qt::CaseInsensitive))
             matches << i + 1;
     REQUIRE(matches.size() >= 2);
-    QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
+    QMetaObject::invokeMethod(shell.window(), "openFiles",
+                              Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
     WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("32 dots")));
 
     // Only the HLO pane holds a dump: it gets four times an empty pane's width.

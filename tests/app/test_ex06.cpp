@@ -4,8 +4,8 @@
 #endif
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/mxu.h>
@@ -36,7 +36,10 @@ std::string percent(double fraction)
     return text;
 }
 
-std::int64_t value(QQuickItem *scrub) { return static_cast<std::int64_t>(std::llround(scrub->property("value").toDouble())); }
+std::int64_t value(QQuickItem *scrub)
+{
+    return static_cast<std::int64_t>(std::llround(scrub->property("value").toDouble()));
+}
 
 // A corner cell's line of text ("Σ 9") at row r, column c.
 std::string cellLine(ShellFixture &shell, int r, int c, const char *line)
@@ -47,7 +50,10 @@ std::string cellLine(ShellFixture &shell, int r, int c, const char *line)
     return text ? text->property("text").toString().toStdString() : "<no " + std::string(line) + ">";
 }
 
-std::string number(float v) { return (v < 0 ? "−" : "") + std::to_string(static_cast<int>(std::fabs(v))); }
+std::string number(float v)
+{
+    return (v < 0 ? "−" : "") + std::to_string(static_cast<int>(std::fabs(v)));
+}
 
 } // namespace
 
@@ -63,7 +69,7 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
     tpusim::MxuRun r = tpusim::mxu_cycles(128, 128, 128, 128, tpusim::MxuMode::overlapped);
     WAIT_COMPARE(shown(shell, "ex06Cycles"), grouped(r.cycles));
     CHECK(shown(shell, "ex06Utilization") == percent(r.utilization));
-    WAIT_COMPARE(shown(shell, "ex06Stepped"), grouped(r.cycles));  // stepped off the GUI thread, the same count
+    WAIT_COMPARE(shown(shell, "ex06Stepped"), grouped(r.cycles)); // stepped off the GUI thread, the same count
     CHECK(shell.store().masteryGoalsReached(8).empty());
 
     // The cursor opens six cycles after the first row entered: the corner
@@ -77,7 +83,7 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
         REQUIRE(cell.has_row);
         CHECK(cellLine(shell, row, col, "ex06CellSum") == "Σ " + number(cell.sum));
     }
-    CHECK(cellLine(shell, 7, 7, "ex06CellSum").empty());  // the wave has not reached it
+    CHECK(cellLine(shell, 7, 7, "ex06CellSum").empty()); // the wave has not reached it
     // Pointing at a cell explains it in words, beside the grid.
     QTest::mouseMove(window, at(item(shell, "ex06Cell_2_3"), 0.5));
     QObject *card = shell.find("ex06CellCard");
@@ -85,9 +91,10 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
     WAIT_VERIFY(card->property("visible").toBool());
     const tpusim::MxuCornerCell &c23 = f.corner_cells[2 * 8 + 3];
     CHECK(card->property("text").toString().toStdString() ==
-          "cell (2, 3) at cycle 134: multiplying\nholds the weight w = " + number(c23.weight) + "\nrow " + std::to_string(c23.row)
-              + " of x passes through it: x = " + number(c23.activation) + ", moving one cell right per cycle\npasses down Σ = "
-              + number(c23.sum) + ": that row's products in rows 0 to 2 of this column");
+          "cell (2, 3) at cycle 134: multiplying\nholds the weight w = " + number(c23.weight) + "\nrow " +
+              std::to_string(c23.row) + " of x passes through it: x = " + number(c23.activation) +
+              ", moving one cell right per cycle\npasses down Σ = " + number(c23.sum) +
+              ": that row's products in rows 0 to 2 of this column");
     QTest::mouseMove(window, QPoint(2, 2));
     WAIT_VERIFY(!card->property("visible").toBool());
     shell.shot("ex06_open");
@@ -139,9 +146,10 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
     WAIT_COMPARE(shown(shell, "ex06Stepped"), std::string("1,066"));
     const tpusim::MxuScaleSimCount ss = tpusim::mxu_scalesim_count(100, 300, 200, 128);
     CHECK(shown(shell, "ex06ScaleSimCycles") == "2,892");
-    CHECK(shown(shell, "ex06ScaleSimUtil") == "folds × (3S + M − 2) = 6 × 482\noverall utilization " + percent(ss.overall_utilization) + " · mapping efficiency "
-                                                  + percent(ss.mapping_efficiency) + " · compute utilization "
-                                                  + percent(ss.compute_utilization));
+    CHECK(shown(shell, "ex06ScaleSimUtil") == "folds × (3S + M − 2) = 6 × 482\noverall utilization " +
+                                                  percent(ss.overall_utilization) + " · mapping efficiency " +
+                                                  percent(ss.mapping_efficiency) + " · compute utilization " +
+                                                  percent(ss.compute_utilization));
     WAIT_VERIFY(shell.store().masteryGoalsReached(8).count("ch08-systolic/ragged") == 1);
     CHECK(shell.store().masteryItemsDone(8).count("ch08-systolic") == 1);
 
@@ -170,7 +178,8 @@ TEST_CASE("EX06: an MXU stepped cycle by cycle, driven by mouse and keys, goals 
 
     // v6e's MXU is 256 wide: two folds of 3 * 256 + 100 - 2 cycles.
     click(shell, "ex06Chip_v6e");
-    WAIT_COMPARE(shown(shell, "ex06Cycles"), grouped(tpusim::mxu_cycles(100, 300, 200, 256, tpusim::MxuMode::no_overlap).cycles));
+    WAIT_COMPARE(shown(shell, "ex06Cycles"),
+                 grouped(tpusim::mxu_cycles(100, 300, 200, 256, tpusim::MxuMode::no_overlap).cycles));
     CHECK(shown(shell, "ex06Cycles") == "1,732");
 
     // Leaving and coming back keeps the state.

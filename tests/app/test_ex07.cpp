@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/vmem_budget.h>
@@ -16,7 +16,10 @@ namespace {
 
 constexpr double MiB = 1024.0 * 1024.0;
 
-std::int64_t intValue(QQuickItem *scrub) { return static_cast<std::int64_t>(scrub->property("value").toDouble()); }
+std::int64_t intValue(QQuickItem *scrub)
+{
+    return static_cast<std::int64_t>(scrub->property("value").toDouble());
+}
 
 // The kernel the piece shows, as libtpusim takes it.
 tpusim::BudgetKernelSpec specShown(ShellFixture &shell, const std::string &kernel, tpusim::DType dtype, int buffers)
@@ -33,7 +36,10 @@ tpusim::BudgetKernelSpec specShown(ShellFixture &shell, const std::string &kerne
     return spec;
 }
 
-double limitShown(ShellFixture &shell) { return item(shell, "ex07Limit")->property("value").toDouble() * MiB; }
+double limitShown(ShellFixture &shell)
+{
+    return item(shell, "ex07Limit")->property("value").toDouble() * MiB;
+}
 
 } // namespace
 
@@ -133,7 +139,7 @@ TEST_CASE("EX07: drag over the limit, read the compiler, raise the limit, fit th
     budget = tpusim::vmem_budget(v5e, spec, limitShown(shell));
     REQUIRE_FALSE(budget.legal);
     WAIT_COMPARE(shown(shell, "ex07Verdict"), budget.verdict);
-    WAIT_COMPARE(shown(shell, "ex07ErrorQuoted"), "“" + budget.error->quoted + " …”");  // still open
+    WAIT_COMPARE(shown(shell, "ex07ErrorQuoted"), "“" + budget.error->quoted + " …”"); // still open
     CHECK(shown(shell, "ex07LineIllegal_0") == budget.lines[0].legality.reason);
     shell.shot("ex07_illegal");
 

@@ -4,8 +4,8 @@
 #endif
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include "course.h"
@@ -30,7 +30,8 @@ using namespace piece_input;
 
 namespace {
 
-struct Case {
+struct Case
+{
     std::int64_t m, k, n, bm, bk, bn;
     const char *order = "mnk";
 };
@@ -38,8 +39,12 @@ struct Case {
 tpusim::Kernel kernelOf(const Case &c)
 {
     tpusim::BlockedMatmul s;
-    s.m = c.m; s.k = c.k; s.n = c.n;
-    s.bm = c.bm; s.bk = c.bk; s.bn = c.bn;
+    s.m = c.m;
+    s.k = c.k;
+    s.n = c.n;
+    s.bm = c.bm;
+    s.bk = c.bk;
+    s.bn = c.bn;
     s.order = c.order;
     return tpusim::blocked_matmul(s);
 }
@@ -70,9 +75,15 @@ std::string refusal(ShellFixture &shell, const Case &c)
     return "<accepted>";
 }
 
-std::int64_t value(QQuickItem *scrub) { return static_cast<std::int64_t>(std::llround(scrub->property("value").toDouble())); }
+std::int64_t value(QQuickItem *scrub)
+{
+    return static_cast<std::int64_t>(std::llround(scrub->property("value").toDouble()));
+}
 
-std::set<std::string> goals(ShellFixture &shell) { return shell.store().masteryGoalsReached(11); }
+std::set<std::string> goals(ShellFixture &shell)
+{
+    return shell.store().masteryGoalsReached(11);
+}
 
 } // namespace
 
@@ -99,16 +110,18 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
     REQUIRE(card != nullptr);
     WAIT_VERIFY(card->property("visible").toBool());
     {
-        const double t = lanes->property("viewStart").toDouble()
-                         + (at(lanes, 0.5, mxuY).x() - lanes->mapToScene(QPointF(0, 0)).x()) / lanes->width()
-                               * (lanes->property("viewEnd").toDouble() - lanes->property("viewStart").toDouble());
+        const double t = lanes->property("viewStart").toDouble() +
+                         (at(lanes, 0.5, mxuY).x() - lanes->mapToScene(QPointF(0, 0)).x()) / lanes->width() *
+                             (lanes->property("viewEnd").toDouble() - lanes->property("viewStart").toDouble());
         const std::int64_t index = tpusim::step_at(r, 0, t);
         const tpusim::StepDetail d = tpusim::step_detail(kernelOf({4096, 4096, 4096, 512, 1024, 1024}), r, index);
         CHECK(card->property("heading").toString().toStdString().rfind("step " + grouped(d.step) + " (", 0) == 0);
         const std::string text = card->property("text").toString().toStdString();
-        CHECK(text.find(d.copies_in == "-" ? std::string("DMA in: none") : "DMA in: " + tpusim::format_time(d.dma_in_s)) != std::string::npos);
+        CHECK(text.find(d.copies_in == "-" ? std::string("DMA in: none")
+                                           : "DMA in: " + tpusim::format_time(d.dma_in_s)) != std::string::npos);
         CHECK(text.find("compute: " + tpusim::format_time(d.compute_s) + " on the MXU") != std::string::npos);
-        CHECK(text.find(d.copies_out == "-" ? std::string("DMA out: none") : "DMA out: " + tpusim::format_time(d.dma_out_s)) != std::string::npos);
+        CHECK(text.find(d.copies_out == "-" ? std::string("DMA out: none")
+                                            : "DMA out: " + tpusim::format_time(d.dma_out_s)) != std::string::npos);
         CHECK(text.rfind("predicted · ", 0) == 0);
     }
     shell.shot("ex08_open_hover");
@@ -128,7 +141,8 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
         double copies = r.prologue_s + r.epilogue_s;
         for (const tpusim::ScheduleStep &s : r.schedule)
             copies += s.dma_in_s + s.dma_out_s;
-        CHECK(shown(shell, "ex08Dma") == tpusim::format_time(copies - r.exposed_dma_s) + " hidden · " + tpusim::format_time(r.exposed_dma_s) + " exposed");
+        CHECK(shown(shell, "ex08Dma") == tpusim::format_time(copies - r.exposed_dma_s) + " hidden · " +
+                                             tpusim::format_time(r.exposed_dma_s) + " exposed");
     }
     CHECK(goals(shell).empty());
     QTest::mouseMove(window, at(lanes, 0.4, mxuY));
@@ -146,7 +160,8 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
     QTest::keyClick(window, Qt::Key_Right);
     WAIT_COMPARE(lanes->property("pickedStep").toInt(), picked + 1);
     WAIT_VERIFY(card->property("visible").toBool());
-    CHECK(card->property("heading").toString().toStdString().rfind("step " + std::to_string(picked + 1) + " (", 0) == 0);
+    CHECK(card->property("heading").toString().toStdString().rfind("step " + std::to_string(picked + 1) + " (", 0) ==
+          0);
     QTest::keyClick(window, Qt::Key_Left);
     QTest::keyClick(window, Qt::Key_Left);
     WAIT_COMPARE(lanes->property("pickedStep").toInt(), picked - 1);
@@ -209,7 +224,7 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
                 ++compute;
         }
         CHECK(compute == r.steps);
-        CHECK(end == Approx(r.time_s * 1e6).margin(1e-3));  // the trace keeps nanoseconds
+        CHECK(end == Approx(r.time_s * 1e6).margin(1e-3)); // the trace keeps nanoseconds
     }
     WAIT_VERIFY(goals(shell).count("ch11-pipeline-bubbles/export") == 1);
     CHECK(shell.store().masteryItemsDone(11).count("ch11-pipeline-bubbles") == 1);
@@ -229,8 +244,8 @@ TEST_CASE("EX08: a grid's steps on a timeline, driven by mouse and keys, goals o
     typeInto(window, bm, "384");
     WAIT_COMPARE(shown(shell, "ex08Problem"), std::string("bm=384 does not divide M=4096."));
     typeInto(window, bm, "0");
-    WAIT_COMPARE(shown(shell, "ex08Problem"),
-                 std::string("M, K, N and the blocks bm, bk, bn must be positive integers (got M=4096 K=4096 N=4096, bm=0 bk=1024 bn=1024)."));
+    WAIT_COMPARE(shown(shell, "ex08Problem"), std::string("M, K, N and the blocks bm, bk, bn must be positive integers "
+                                                          "(got M=4096 K=4096 N=4096, bm=0 bk=1024 bn=1024)."));
     bm->forceActiveFocus();
     QTest::keyClick(window, Qt::Key_Return);
     QTest::keyClick(window, '-');
@@ -271,7 +286,8 @@ TEST_CASE("EX08: 262,144 steps come off the GUI thread and draw by buckets; pres
     QWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("EX08")));
     WAIT_VERIFY(shownItem(shell, "ex08Size_bm") != nullptr);
-    for (const char *preset : {"ex08Preset_512", "ex08Preset_kfirst", "ex08Preset_launch", "ex08Preset_uneven", "ex08Preset_docs"})
+    for (const char *preset :
+         {"ex08Preset_512", "ex08Preset_kfirst", "ex08Preset_launch", "ex08Preset_uneven", "ex08Preset_docs"})
         click(shell, preset);
     // Setting the preset returns before the run is done: the GUI thread never waits on it.
     QObject *model = shell.find("ex08Model");
@@ -304,7 +320,8 @@ TEST_CASE("EX08: 262,144 steps come off the GUI thread and draw by buckets; pres
     const tpusim::PipelineResult mega = expected(shell, {1536, 4096, 4096, 512, 1024, 1024});
     REQUIRE(shell.course().chip() == QStringLiteral("v5p"));
     REQUIRE(mega.cores == 2);
-    WAIT_COMPARE(shown(shell, "ex08Cores"), std::string("split over 2 TensorCores: 32 and 16 steps; uneven, the longer one sets the time"));
+    WAIT_COMPARE(shown(shell, "ex08Cores"),
+                 std::string("split over 2 TensorCores: 32 and 16 steps; uneven, the longer one sets the time"));
     CHECK(shown(shell, "ex08Time") == tpusim::format_time(mega.time_s));
     CHECK(lanes->property("cores").toInt() == 2);
     shell.shot("ex08_megacore");

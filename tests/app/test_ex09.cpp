@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include "blockspecmodel.h"
@@ -21,7 +21,10 @@ using namespace piece_input;
 
 namespace {
 
-int intValue(QQuickItem *scrub) { return static_cast<int>(scrub->property("value").toDouble()); }
+int intValue(QQuickItem *scrub)
+{
+    return static_cast<int>(scrub->property("value").toDouble());
+}
 
 // The inputs the piece shows, as libtpusim takes them.
 tpusim::SandboxInputs inputsShown(ShellFixture &shell)
@@ -38,7 +41,7 @@ tpusim::SandboxInputs inputsShown(ShellFixture &shell)
     in.semantics.clear();
     for (const char *name : {"ex09Semantics0", "ex09Semantics1", "ex09Semantics2"})
         in.semantics.push_back(shown(shell, name) == "parallel" ? tpusim::Semantics::parallel
-                                                                                : tpusim::Semantics::arbitrary);
+                                                                : tpusim::Semantics::arbitrary);
     in.x_map = shown(shell, "ex09Map_x");
     in.y_map = shown(shell, "ex09Map_y");
     in.out_map = shown(shell, "ex09Map_out");
@@ -71,7 +74,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     // A block dragged moves a whole lane tile at a time, and says so.
     QQuickItem *bn = item(shell, "ex09Bn");
     CHECK(bn->property("snapHint").toString().startsWith(QStringLiteral("snaps to multiples of 128 (128 lanes)")));
-    drag(window, bn, 17);   // two steps of 8 px: 256 -> 512
+    drag(window, bn, 17); // two steps of 8 px: 256 -> 512
     WAIT_COMPARE(intValue(bn), 512);
     drag(window, bn, -17);
     WAIT_COMPARE(intValue(bn), 256);
@@ -101,7 +104,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     CHECK(shown(shell, "ex09TimeDetail") == (tpusim::evaluate_sandbox(chip, in).prediction_error));
     CHECK(shown(shell, "ex09Time") == std::string("—"));
     CHECK(shown(shell, "ex09Vmem") == (tpusim::format_bytes(tpusim::vmem_bytes(chip, kernelOf(in)))));
-    CHECK(intValue(item(shell, "ex09Grid1")) == 16);  // the grid follows the blocks
+    CHECK(intValue(item(shell, "ex09Grid1")) == 16); // the grid follows the blocks
     shell.shot("ex09_illegal");
 
     // Dragged from there, it snaps back onto the tiles: three steps up is 512,
@@ -123,10 +126,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     shell.typeText(QStringLiteral("lambda i, j, k: (i, 0)"));
     WAIT_COMPARE(shown(shell, "ex09Map_out"), std::string("lambda i, j, k: (i, 0)"));
     in = inputsShown(shell);
-    const tpusim::Coverage racing =
-        tpusim::check_coverage(in.grid, in.semantics,
-                               tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn},
-                                                 tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
+    const tpusim::Coverage racing = tpusim::check_coverage(
+        in.grid, in.semantics,
+        tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn}, tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
     REQUIRE(racing.race);
     std::string problems;
     for (const auto &p : racing.problems)
@@ -169,12 +171,12 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     QQuickItem *badge = item(shell, "ex09VerifiedBadge");
     CHECK(badge->property("kind").toString().toStdString() == "verified");
     CHECK(shown(shell, "ex09VerifyRan").find(verified.ran) != std::string::npos);
-    CHECK(verified.shrunk);  // 1024 x 1024 x 512 is run with blocks of 8 x 128 x 128
+    CHECK(verified.shrunk); // 1024 x 1024 x 512 is run with blocks of 8 x 128 x 128
     CHECK(shell.store().masteryItemsDone(11).count("ch11-blockspec-sandbox") == 1);
     shell.shot("ex09_verified");
 
     // Any change of input takes the badge away: it belonged to the old inputs.
-    drag(window, item(shell, "ex09Bm"), -68);   // eight bf16 row tiles of 16 down
+    drag(window, item(shell, "ex09Bm"), -68); // eight bf16 row tiles of 16 down
     WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 128);
     WAIT_VERIFY(shownItem(shell, "ex09VerifiedBadge") == nullptr);
     CHECK(shownItem(shell, "ex09VerifyResult") == nullptr);
@@ -198,9 +200,9 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
 
     // Blocks too big for VMEM (y alone takes 2 x 8 MiB): no prediction, and the pipeline model says why.
     QQuickItem *bk = item(shell, "ex09Bk");
-    drag(window, bk, 116);   // fourteen lane tiles up: 256 -> 2048
+    drag(window, bk, 116); // fourteen lane tiles up: 256 -> 2048
     WAIT_COMPARE(intValue(bk), 2048);
-    drag(window, bn, 100);   // twelve up: 512 -> 2048
+    drag(window, bn, 100); // twelve up: 512 -> 2048
     WAIT_COMPARE(intValue(bn), 2048);
     in = inputsShown(shell);
     in.reduction_axis = 0;
@@ -217,13 +219,12 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     QQuickItem *rows = item(shell, "ex09Grid0");
     WAIT_COMPARE(intValue(rows), 8);
     WAIT_COMPARE(rows->property("label").toString(), QStringLiteral("0 · i"));
-    drag(window, rows, -32);   // four steps of 8 px
+    drag(window, rows, -32); // four steps of 8 px
     WAIT_COMPARE(intValue(rows), 4);
     in = inputsShown(shell);
-    const tpusim::Coverage partial =
-        tpusim::check_coverage(in.grid, in.semantics,
-                               tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn},
-                                                 tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
+    const tpusim::Coverage partial = tpusim::check_coverage(
+        in.grid, in.semantics,
+        tpusim::BlockSpec{"out", {in.m, in.n}, {in.bm, in.bn}, tpusim::parse_index_map(in.out_map, 3, 2), in.dtype, 2});
     REQUIRE(partial.blocks_written == 4);
     WAIT_COMPARE(shown(shell, "ex09Problems").substr(0, partial.problems.front().size()), partial.problems.front());
     CHECK(shown(shell, "ex09FitGrid") == "fit to blocks");
@@ -234,7 +235,7 @@ TEST_CASE("EX09: drag the blocks, type a racing map, verify off-chip, all as lib
     // A race passes the host run, which walks the grid on one core; the piece
     // says the race still stands.
     QQuickItem *bkScrub = item(shell, "ex09Bk");
-    drag(window, bkScrub, -116);   // fourteen lane tiles down: 2048 -> 256
+    drag(window, bkScrub, -116); // fourteen lane tiles down: 2048 -> 256
     WAIT_COMPARE(intValue(bkScrub), 256);
     drag(window, bn, -116);
     WAIT_COMPARE(intValue(bn), 256);
@@ -254,10 +255,10 @@ TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and s
     BlockSpecModel model;
     REQUIRE_FALSE(model.busy());
     model.setProperty("m", 8192);
-    model.setProperty("bm", 8);  // 1024 x 4 x 4 = 16384 steps: past what the GUI thread takes
+    model.setProperty("bm", 8); // 1024 x 4 x 4 = 16384 steps: past what the GUI thread takes
     QSignalSpy busy(&model, &BlockSpecModel::busyChanged);
-    model.recompute();           // now rather than on the next turn of the event loop
-    CHECK(busy.count() == 1);    // started off the GUI thread
+    model.recompute();        // now rather than on the next turn of the event loop
+    CHECK(busy.count() == 1); // started off the GUI thread
     WAIT_VERIFY(model.coverage().value("rows").toLongLong() == 1024);
     CHECK_FALSE(model.busy());
     const QVariantMap coverage = model.coverage();
@@ -302,8 +303,9 @@ int cellPixelsNear(const QImage &shot, QQuickItem *map, int row, int col, const 
     const qreal s = map->property("cell").toReal();
     const qreal dpr = shot.devicePixelRatio();
     const QRectF box(map->mapToScene(QPointF(col * s, row * s)), QSizeF(s, s));
-    return pixelsNear(shot, colour, QRect(QPoint(int(box.left() * dpr), int(box.top() * dpr)),
-                                          QPoint(int(box.right() * dpr) - 1, int(box.bottom() * dpr) - 1)));
+    return pixelsNear(shot, colour,
+                      QRect(QPoint(int(box.left() * dpr), int(box.top() * dpr)),
+                            QPoint(int(box.right() * dpr) - 1, int(box.bottom() * dpr) - 1)));
 }
 
 } // namespace

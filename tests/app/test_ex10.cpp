@@ -8,10 +8,10 @@
 
 #include <QFile>
 
-#include <algorithm>
 #include <QQuickItem>
 #include <QStringList>
 #include <QTest>
+#include <algorithm>
 
 namespace {
 
@@ -63,7 +63,9 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     // Drag from the start halfway along the track, then finish with End.
     const qreal margin = scrub->property("trackMargin").toReal();
     const qreal width = scrub->width() - 2 * margin;
-    const auto at = [&](qreal f) { return scrub->mapToScene(QPointF(margin + width * f, scrub->height() / 2)).toPoint(); };
+    const auto at = [&](qreal f) {
+        return scrub->mapToScene(QPointF(margin + width * f, scrub->height() / 2)).toPoint();
+    };
     QTest::mousePress(shell.window(), Qt::LeftButton, {}, at(0));
     for (int i = 1; i <= 5; ++i)
         QTest::mouseMove(shell.window(), at(0.1 * i));
@@ -108,10 +110,12 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     // The line a stuck device names is the number beside its statement in the listing.
     const auto statements = tpusim::semaphore_statements(tpusim::drop_statement(program, copy));
     for (const auto &w : broken.deadlock) {
-        const auto named = std::find_if(statements.begin(), statements.end(), [&](const auto &s) { return s.line == w.line; });
+        const auto named =
+            std::find_if(statements.begin(), statements.end(), [&](const auto &s) { return s.line == w.line; });
         REQUIRE(named != statements.end());
         const auto row = static_cast<int>(named - statements.begin());
-        WAIT_COMPARE(shown(shell, QStringLiteral("ex10LineNumber_%1").arg(row).toUtf8().constData()), QString::number(w.line));
+        WAIT_COMPARE(shown(shell, QStringLiteral("ex10LineNumber_%1").arg(row).toUtf8().constData()),
+                     QString::number(w.line));
     }
 
     // A broken run opens at its end, where every stuck device's lane says
@@ -120,7 +124,9 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     for (const auto &w : broken.deadlock)
         CHECK(shown(shell, ("ex10Stuck_" + std::to_string(w.device)).c_str()) ==
               QStringLiteral("stuck: waits on %1 (%2 of %3)")
-                  .arg(QString::fromStdString(w.semaphore)).arg(w.value).arg(w.needed));
+                  .arg(QString::fromStdString(w.semaphore))
+                  .arg(w.value)
+                  .arg(w.needed));
 
     // Reset brings the working program back.
     click(shell, item(shell, QStringLiteral("ex10Reset")));
@@ -148,13 +154,15 @@ TEST_CASE("EX10 scrubs the ring all-gather and steps into libtpusim's deadlock",
     CHECK(shown(shell, "ex10Status") == QStringLiteral("ok"));
 }
 
-TEST_CASE("EX10 opens the shipped broken programs: races and leftover semaphores marked where they happen", "[ex10][qml]")
+TEST_CASE("EX10 opens the shipped broken programs: races and leftover semaphores marked where they happen",
+          "[ex10][qml]")
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX10")));
     WAIT_COMPARE(shown(shell, "ex10Status"), QStringLiteral("ok"));
     const auto load = [](const char *name) {
-        QFile f(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/semaphores/") + QLatin1String(name) + QStringLiteral(".sem"));
+        QFile f(QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/semaphores/") + QLatin1String(name) +
+                QStringLiteral(".sem"));
         REQUIRE(f.open(QIODevice::ReadOnly));
         return tpusim::run_semaphores(tpusim::parse_semaphore_program(f.readAll().toStdString(), name),
                                       tpusim::chip("v5e"));
@@ -169,7 +177,8 @@ TEST_CASE("EX10 opens the shipped broken programs: races and leftover semaphores
     for (const auto &r : race.races)
         texts << QString::fromStdString(r.text);
     CHECK(shown(shell, "ex10Problems") == texts.join(QLatin1Char('\n')));
-    CHECK(shown(shell, "ex10About").startsWith(QStringLiteral("The ring all-gather without the per-step receive wait")));
+    CHECK(
+        shown(shell, "ex10About").startsWith(QStringLiteral("The ring all-gather without the per-step receive wait")));
     const auto &first = race.races.front();
     QQuickItem *mark = item(shell, QStringLiteral("ex10Race_%1_0").arg(first.device));
     CHECK(ShellFixture::isShown(mark));

@@ -33,7 +33,10 @@ tpusim::CollectiveResult expected(const char *chip, std::vector<std::int64_t> sh
     return tpusim::collective(tpusim::make_mesh(tpusim::chip(chip), shape), spec);
 }
 
-QString q(const std::string &s) { return QString::fromStdString(s); }
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 // Drags a scrub number sideways by `dx` pixels from its value box (the
 // right end of the control: these have no unit text).

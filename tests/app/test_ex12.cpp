@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "qtwait.h"
 #include "pieceinput.h"
+#include "qtwait.h"
 #include "shellfixture.h"
 
 #include <coursework/lens_presets.h>
@@ -16,9 +16,15 @@ using namespace piece_input;
 
 namespace {
 
-std::int64_t intValue(QQuickItem *scrub) { return static_cast<std::int64_t>(scrub->property("value").toDouble()); }
+std::int64_t intValue(QQuickItem *scrub)
+{
+    return static_cast<std::int64_t>(scrub->property("value").toDouble());
+}
 
-std::string percent(double fraction) { return tpusim::format_fixed(100.0 * fraction, 1) + " %"; }
+std::string percent(double fraction)
+{
+    return tpusim::format_fixed(100.0 * fraction, 1) + " %";
+}
 
 // The array the piece shows, as libtpusim takes it (rank 2).
 std::vector<std::int64_t> shapeShown(ShellFixture &shell)
@@ -26,7 +32,10 @@ std::vector<std::int64_t> shapeShown(ShellFixture &shell)
     return {intValue(item(shell, "ex12Dim_0")), intValue(item(shell, "ex12Dim_1"))};
 }
 
-std::set<std::string> goalsReached(ShellFixture &shell) { return shell.store().masteryGoalsReached(7); }
+std::set<std::string> goalsReached(ShellFixture &shell)
+{
+    return shell.store().masteryGoalsReached(7);
+}
 
 QQuickItem *piece(ShellFixture &shell)
 {
@@ -67,7 +76,7 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     WAIT_COMPARE(intValue(rows), std::int64_t(16));
     WAIT_COMPARE(shown(shell, "ex12Waste"), std::string("0.0 %"));
     WAIT_VERIFY(goalsReached(shell).count("ch07-native-tiles/packed") == 1);
-    CHECK(goalsReached(shell).count("ch07-native-tiles/boundary") == 0);  // 8 and 16 rows fill one tile row
+    CHECK(goalsReached(shell).count("ch07-native-tiles/boundary") == 0); // 8 and 16 rows fill one tile row
 
     // One lane past 128: a second tile column, mostly padding; the saw's boundary goal.
     QQuickItem *lanes = item(shell, "ex12Dim_1");
@@ -86,7 +95,8 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     REQUIRE(card != nullptr);
     INFO(card->property("text").toString().toStdString());
     WAIT_VERIFY(card->property("text").toString().startsWith(QStringLiteral("tile (0, 1): rows 0–15, lanes 128–255")));
-    CHECK(card->property("text").toString().contains(QStringLiteral("data 16 of 16 rows × 1 of 128 lanes; 99 % of it padding")));
+    CHECK(card->property("text").toString().contains(
+        QStringLiteral("data 16 of 16 rows × 1 of 128 lanes; 99 % of it padding")));
     WAIT_VERIFY(card->property("visible").toBool());
     shell.shot("ex12_boundary");
     QTest::mouseMove(window, QPoint(5, 5));
@@ -152,8 +162,8 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     WAIT_COMPARE(shell.course().chip(), QStringLiteral("v5p"));
     c = tpusim::layout_change(tpusim::chip("v5p"), {16, 100}, tpusim::DType::int8, spec);
     WAIT_COMPARE(shown(shell, "ex12Time"), tpusim::format_time(c.time_s));
-    CHECK(shown(shell, "ex12Time") != tpusim::format_time(
-                                          tpusim::layout_change(v5e, {16, 100}, tpusim::DType::int8, spec).time_s));
+    CHECK(shown(shell, "ex12Time") !=
+          tpusim::format_time(tpusim::layout_change(v5e, {16, 100}, tpusim::DType::int8, spec).time_s));
 
     // The state is kept when the learner leaves and comes back.
     REQUIRE(shell.navigate(QStringLiteral("stack")));
@@ -163,8 +173,7 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     CHECK(shown(shell, "ex12Time") == tpusim::format_time(c.time_s));
 }
 
-TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and never a goal from a preset",
-          "[ex12][qml]")
+TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and never a goal from a preset", "[ex12][qml]")
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("EX12")));
@@ -176,7 +185,8 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
                                       Q_ARG(QVariant, QStringLiteral("skinny"))));
     CHECK(applied.toBool());
     const coursework::LensPreset &skinny = coursework::lens_preset("skinny");
-    const tpusim::LayoutChange c = tpusim::layout_change(tpusim::chip("v5e"), skinny.shape, skinny.dtype, skinny.change);
+    const tpusim::LayoutChange c =
+        tpusim::layout_change(tpusim::chip("v5e"), skinny.shape, skinny.dtype, skinny.change);
     WAIT_COMPARE(shown(shell, "ex12Moved"), tpusim::format_bytes(c.bytes_moved));
     CHECK(shown(shell, "ex12Waste") == percent(c.from.waste));
     CHECK(shown(shell, "ex12Verdict") == c.verdict);
@@ -184,7 +194,7 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     REQUIRE(QMetaObject::invokeMethod(root, "applyPresetNamed", Q_RETURN_ARG(QVariant, applied),
                                       Q_ARG(QVariant, QStringLiteral("no-such-case"))));
     CHECK_FALSE(applied.toBool());
-    CHECK(shown(shell, "ex12Moved") == tpusim::format_bytes(c.bytes_moved));  // unchanged
+    CHECK(shown(shell, "ex12Moved") == tpusim::format_bytes(c.bytes_moved)); // unchanged
 
     // Every worked case from its button: each shows what libtpusim says, none counts as the learner's.
     for (const coursework::LensPreset &p : coursework::lens_presets()) {
@@ -225,6 +235,6 @@ TEST_CASE("EX12: the chapter's worked cases by name, inline and compact, and nev
     QQuickItem *tiles = item(shell, "ex12TilesCanvas");
     CHECK(tiles->width() <= 640);
     CHECK(tiles->height() > 0);
-    QTest::qWait(200);  // the layouts settle at the new width
+    QTest::qWait(200); // the layouts settle at the new width
     shell.shot("ex12_compact_640");
 }

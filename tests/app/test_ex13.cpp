@@ -15,13 +15,15 @@ using namespace piece_input;
 
 namespace {
 
-std::set<std::string> goalsReached(ShellFixture& shell) {
+std::set<std::string> goalsReached(ShellFixture &shell)
+{
     return shell.store().masteryGoalsReached(13);
 }
 
 // The step the piece shows, as libtpusim prices it.
 tpusim::DecodeAttentionResult predicted(std::vector<std::int64_t> lengths, std::int64_t kvHeads, std::int64_t page,
-                                        std::int64_t perStep, tpusim::DType dtype = tpusim::DType::bf16) {
+                                        std::int64_t perStep, tpusim::DType dtype = tpusim::DType::bf16)
+{
     tpusim::DecodeAttentionSpec s;
     s.context = std::move(lengths);
     s.heads = 32;
@@ -34,12 +36,13 @@ tpusim::DecodeAttentionResult predicted(std::vector<std::int64_t> lengths, std::
 
 const std::vector<std::int64_t> kRagged{4096, 3547, 3035, 2523, 2011, 1499, 987, 475};
 
-}  // namespace
+} // namespace
 
 TEST_CASE("EX13: pages, page tables and the step's price as libtpusim says; goals from the learner's edits",
-          "[ex13][qml]") {
+          "[ex13][qml]")
+{
     ShellFixture shell;
-    QWindow* window = shell.window();
+    QWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("EX13")));
     WAIT_VERIFY(shownItem(shell, "ex13PagesPerBlock") != nullptr);
 
@@ -52,19 +55,20 @@ TEST_CASE("EX13: pages, page tables and the step's price as libtpusim says; goal
     CHECK(r.bandwidth < 0.6);
     CHECK(goalsReached(shell).empty());
     // The pool holds every sequence's pages and a quarter more, each page owned once.
-    QObject* model = shell.find("ex13Model");
+    QObject *model = shell.find("ex13Model");
     REQUIRE(model != nullptr);
     const QVariantMap cache = model->property("cache").toMap();
     const QVariantList pool = cache.value(QStringLiteral("pool")).toList();
     std::int64_t pages = 0;
-    for (std::int64_t n : kRagged) pages += (n + 15) / 16;
+    for (std::int64_t n : kRagged)
+        pages += (n + 15) / 16;
     CHECK(pool.size() == pages + (pages + 3) / 4);
     std::vector<int> owners(pool.size(), -1);
     int owned = 0;
     const QVariantList sequences = cache.value(QStringLiteral("sequences")).toList();
     REQUIRE(sequences.size() == 8);
     for (int s = 0; s < sequences.size(); ++s)
-        for (const QVariant& p : sequences[s].toMap().value(QStringLiteral("pages")).toList()) {
+        for (const QVariant &p : sequences[s].toMap().value(QStringLiteral("pages")).toList()) {
             CHECK(pool[p.toInt()].toInt() == s);
             ++owned;
         }
@@ -74,7 +78,7 @@ TEST_CASE("EX13: pages, page tables and the step's price as libtpusim says; goal
     shell.shot("ex13_open");
 
     // Pointing at a page of sequence 3 prints that sequence's page table.
-    QQuickItem* canvas = item(shell, "ex13Pool");
+    QQuickItem *canvas = item(shell, "ex13Pool");
     const int cell = canvas->property("cell").toInt(), columns = canvas->property("columns").toInt();
     const int slot = sequences[3].toMap().value(QStringLiteral("pages")).toList()[2].toInt();
     const QPointF centre = canvas->mapToScene(QPointF((slot % columns + 0.5) * cell, (slot / columns + 0.5) * cell));
@@ -86,8 +90,9 @@ TEST_CASE("EX13: pages, page tables and the step's price as libtpusim says; goal
                    0) == 0);
 
     // More pages a step, by the learner's drag: fewer, bigger steps reach the roof and leave XLA's gather behind.
-    QQuickItem* perStep = item(shell, "ex13PagesPerBlock");
-    for (int i = 0; i < 8 && model->property("pagesPerBlock").toInt() < 128; ++i) drag(window, perStep, 40);
+    QQuickItem *perStep = item(shell, "ex13PagesPerBlock");
+    for (int i = 0; i < 8 && model->property("pagesPerBlock").toInt() < 128; ++i)
+        drag(window, perStep, 40);
     const int chosen = model->property("pagesPerBlock").toInt();
     REQUIRE(chosen >= 64);
     r = predicted(kRagged, 8, 16, chosen);

@@ -15,12 +15,14 @@ using namespace piece_input;
 
 namespace {
 
-std::set<std::string> goalsReached(ShellFixture& shell) {
+std::set<std::string> goalsReached(ShellFixture &shell)
+{
     return shell.store().masteryGoalsReached(9);
 }
 
 // The plan the piece shows, as libtpusim prices it on v5e.
-tpusim::LayerShardingResult predicted(std::vector<tpusim::AxisRole> roles, tpusim::DataMode mode, std::int64_t batch) {
+tpusim::LayerShardingResult predicted(std::vector<tpusim::AxisRole> roles, tpusim::DataMode mode, std::int64_t batch)
+{
     tpusim::LayerShardingSpec s;
     s.mesh = {16, 16};
     s.roles = std::move(roles);
@@ -34,12 +36,13 @@ tpusim::LayerShardingResult predicted(std::vector<tpusim::AxisRole> roles, tpusi
 constexpr auto data = tpusim::AxisRole::data;
 constexpr auto model = tpusim::AxisRole::model;
 
-}  // namespace
+} // namespace
 
 TEST_CASE("EX14: a sharded block's collectives, step and timeline as libtpusim says; goals from the learner's edits",
-          "[ex14][qml]") {
+          "[ex14][qml]")
+{
     ShellFixture shell;
-    QWindow* window = shell.window();
+    QWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("EX14")));
     WAIT_VERIFY(shownItem(shell, "ex14Batch") != nullptr);
 
@@ -57,23 +60,25 @@ TEST_CASE("EX14: a sharded block's collectives, step and timeline as libtpusim s
 
     // Pointing at TP's gather names it, and says the MXU waits for it. The
     // timeline sits below the controls: scroll the page to it first.
-    QQuickItem* timeline = item(shell, "ex14Timeline");
-    QQuickItem* page = timeline->parentItem();
-    while (page && !page->inherits("QQuickFlickable")) page = page->parentItem();
+    QQuickItem *timeline = item(shell, "ex14Timeline");
+    QQuickItem *page = timeline->parentItem();
+    while (page && !page->inherits("QQuickFlickable"))
+        page = page->parentItem();
     REQUIRE(page != nullptr);
-    page->setProperty("contentY", timeline->mapToItem(page->property("contentItem").value<QQuickItem*>(), QPointF()).y());
+    page->setProperty("contentY",
+                      timeline->mapToItem(page->property("contentItem").value<QQuickItem *>(), QPointF()).y());
     WAIT_VERIFY(at(timeline, 0.5, 1).y() < window->height());
-    QQuickItem* gather = item(shell, "ex14Model_0");
+    QQuickItem *gather = item(shell, "ex14Model_0");
     QTest::mouseMove(window, at(gather, 0.5) + QPoint(1, 0));
     QTest::mouseMove(window, at(gather, 0.5));
     WAIT_VERIFY(shown(shell, "ex14Pointed").rfind("all-gather x on the model axes: 64.0 MiB in", 0) == 0);
     CHECK(shown(shell, "ex14Pointed").find("on the critical path") != std::string::npos);
     // The MXU's waits are hatched, first of all before the first matmul: TP's gather of x.
-    QQuickItem* wait = item(shell, "ex14Idle_0");
+    QQuickItem *wait = item(shell, "ex14Idle_0");
     QTest::mouseMove(window, at(wait, 0.5));
-    WAIT_VERIFY(shown(shell, "ex14Pointed").rfind("The MXU waits " + tpusim::format_time(r.collectives[0].time_s) +
-                                                      " for all-gather x.",
-                                                  0) == 0);
+    WAIT_VERIFY(shown(shell, "ex14Pointed")
+                    .rfind("The MXU waits " + tpusim::format_time(r.collectives[0].time_s) + " for all-gather x.", 0) ==
+                0);
 
     // Both axes to data: FSDP over 256 chips at 256 rows each, far below the threshold.
     click(shell, "ex14Axis1_data");
@@ -86,10 +91,11 @@ TEST_CASE("EX14: a sharded block's collectives, step and timeline as libtpusim s
     CHECK(goalsReached(shell).count("ch09-shard-it/hidden") == 0);
 
     // A bigger batch, by the learner's drag, until every transfer hides.
-    QObject* shardModel = shell.find("ex14Model");
+    QObject *shardModel = shell.find("ex14Model");
     REQUIRE(shardModel != nullptr);
-    QQuickItem* batch = item(shell, "ex14Batch");
-    for (int i = 0; i < 12 && shardModel->property("batch").toDouble() < 524288; ++i) drag(window, batch, 40);
+    QQuickItem *batch = item(shell, "ex14Batch");
+    for (int i = 0; i < 12 && shardModel->property("batch").toDouble() < 524288; ++i)
+        drag(window, batch, 40);
     const auto rows = static_cast<std::int64_t>(shardModel->property("batch").toDouble());
     REQUIRE(rows >= 524288);
     r = predicted({data, data}, tpusim::DataMode::fsdp, rows);

@@ -73,8 +73,9 @@ QStringList chipIds()
 
 TEST_CASE("an exhibit's notes are pinned to parts and marks its artifact has", "[exhibit]")
 {
-    const QString artifact = QStringLiteral("Before any heading.\n\n### The table\n\n| a | b |\n|---|---|\n| peak | 1 |\n\n"
-                                            "### Code\n\n```python\nw = W[k, n]\n```\n");
+    const QString artifact = QStringLiteral(
+        "Before any heading.\n\n### The table\n\n| a | b |\n|---|---|\n| peak | 1 |\n\n"
+        "### Code\n\n```python\nw = W[k, n]\n```\n");
     const QByteArray notes = R"({"title": "T", "links": ["EX06"], "notes": [
         {"anchor": "the-table", "mark": "peak", "text": "On {{chip fact=peak_bf16 chip=v5e : value}}."},
         {"anchor": "code", "mark": "w = W[k, n]", "text": "Held."},
@@ -109,7 +110,8 @@ TEST_CASE("an exhibit's notes are pinned to parts and marks its artifact has", "
 
 TEST_CASE("a published figure is typed with its source and shown as published", "[exhibit]")
 {
-    const course::live::Value v = course::live::resolve(course::live::parse("published value=92 unit=TOP/s source=[TPU-ISCA17] : value"), "v5e");
+    const course::live::Value v =
+        course::live::resolve(course::live::parse("published value=92 unit=TOP/s source=[TPU-ISCA17] : value"), "v5e");
     CHECK(v.isFact);
     CHECK(v.text == "92 TOP/s");
     CHECK(v.source == "[TPU-ISCA17]");
@@ -117,10 +119,12 @@ TEST_CASE("a published figure is typed with its source and shown as published", 
     CHECK(v.details.rfind("published", 0) == 0);
     CHECK_THROWS_AS(course::live::resolve(course::live::parse("published value=many source=[X] : value"), "v5e"),
                     course::live::PlaceholderError);
-    const course::live::Value ridge = course::live::resolve(course::live::parse("ridge dtype=bf16 : bytes_per_flop"), "v5e");
+    const course::live::Value ridge =
+        course::live::resolve(course::live::parse("ridge dtype=bf16 : bytes_per_flop"), "v5e");
     CHECK(ridge.number == Approx(1.0 / tpusim::ridge_point(tpusim::chip("v5e"), tpusim::DType::bf16)));
     // A figure no source publishes has no number to chart.
-    const course::live::Value fp8 = course::live::resolve(course::live::parse("chip fact=peak_fp8 chip=v4 : value"), "v5e");
+    const course::live::Value fp8 =
+        course::live::resolve(course::live::parse("chip fact=peak_fp8 chip=v4 : value"), "v5e");
     CHECK(fp8.text == "not published");
     CHECK(std::isnan(fp8.number));
 }
@@ -139,22 +143,29 @@ TEST_CASE("every exhibit reads cleanly and every figure in it resolves on every 
         CHECK(!ex.lead.isEmpty());
         // Every note of the file is pinned (a lost anchor is dropped, and a problem).
         const QJsonArray notes = QJsonDocument::fromJson(readFile(f.path + QStringLiteral("annotations.json")))
-                                     .object().value(QStringLiteral("notes")).toArray();
+                                     .object()
+                                     .value(QStringLiteral("notes"))
+                                     .toArray();
         CHECK(notes.size() >= 4);
         CHECK(ex.pins.size() == notes.size());
         for (const course::ExhibitNote &pin : ex.pins) {
-            const auto part = std::find_if(ex.parts.cbegin(), ex.parts.cend(), [&](const course::ExhibitPart &p) { return p.anchor == pin.anchor; });
+            const auto part = std::find_if(ex.parts.cbegin(), ex.parts.cend(),
+                                           [&](const course::ExhibitPart &p) { return p.anchor == pin.anchor; });
             CHECK(part != ex.parts.cend());
         }
         // The piece that shows it, registered in its chapter's metadata and build.
-        CHECK(QFile::exists(kChapters + QLatin1Char('/') + f.chapter + QStringLiteral("/pieces/") + f.id + QStringLiteral(".qml")));
-        const QJsonObject meta = QJsonDocument::fromJson(readFile(kChapters + QLatin1Char('/') + f.chapter + QStringLiteral("/chapter.json"))).object();
+        CHECK(QFile::exists(kChapters + QLatin1Char('/') + f.chapter + QStringLiteral("/pieces/") + f.id +
+                            QStringLiteral(".qml")));
+        const QJsonObject meta = QJsonDocument::fromJson(readFile(kChapters + QLatin1Char('/') + f.chapter +
+                                                                  QStringLiteral("/chapter.json")))
+                                     .object();
         bool listed = false;
         for (const QJsonValue &v : meta.value(QStringLiteral("pieces")).toArray())
-            listed = listed || (v.toObject().value(QStringLiteral("id")).toString() == f.id
-                                && v.toObject().value(QStringLiteral("kind")).toString() == QStringLiteral("exhibit"));
+            listed = listed || (v.toObject().value(QStringLiteral("id")).toString() == f.id &&
+                                v.toObject().value(QStringLiteral("kind")).toString() == QStringLiteral("exhibit"));
         CHECK(listed);
-        const QString cmake = QString::fromUtf8(readFile(kChapters + QLatin1Char('/') + f.chapter + QStringLiteral("/CMakeLists.txt")));
+        const QString cmake =
+            QString::fromUtf8(readFile(kChapters + QLatin1Char('/') + f.chapter + QStringLiteral("/CMakeLists.txt")));
         CHECK(cmake.contains(QStringLiteral("exhibits/%1/artifact.md").arg(f.id)));
         CHECK(cmake.contains(QStringLiteral("pieces/%1.qml").arg(f.id)));
 
@@ -194,13 +205,16 @@ TEST_CASE("every exhibit reads cleanly and every figure in it resolves on every 
                     CHECK(cost.time_s > 0);
                     continue;
                 }
-                CHECK_NOTHROW(course::live::resolve(course::live::parse(chart.figure.toStdString()), chip.toStdString()));
+                CHECK_NOTHROW(
+                    course::live::resolve(course::live::parse(chart.figure.toStdString()), chip.toStdString()));
                 if (chart.kind != QLatin1String("timeline"))
                     continue;
                 // Every figure the timeline draws, as a number.
                 const QString base = chart.figure.left(chart.figure.indexOf(QLatin1Char(':')) + 1);
-                for (const char *field : {"step_compute", "step_transfer", "time", "compute_only", "gather_then_matmul", "exposed"}) {
-                    const course::live::Value v = course::live::resolve(course::live::parse((base + QLatin1String(field)).toStdString()), chip.toStdString());
+                for (const char *field :
+                     {"step_compute", "step_transfer", "time", "compute_only", "gather_then_matmul", "exposed"}) {
+                    const course::live::Value v = course::live::resolve(
+                        course::live::parse((base + QLatin1String(field)).toStdString()), chip.toStdString());
                     CHECK(std::isfinite(v.number));
                     CHECK(v.number >= 0);
                 }

@@ -30,15 +30,14 @@ TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[readin
     // Every word is marked where it stands, as a search's words are.
     CHECK(page->property("mark").toString() == QStringLiteral("ridge point"));
     const int blocks = find->property("hits").toList().size();
-    CHECK(blocks >= 3);  // chapter 1 names the ridge point in several paragraphs
+    CHECK(blocks >= 3); // chapter 1 names the ridge point in several paragraphs
 
     // Enter: the first block below the top, then the next, each to the top of the view.
     QTest::keyClick(shell.window(), Qt::Key_Return);
     const double first = page->property("contentY").toDouble();
     CHECK(first > 0);
     CHECK(find->property("at").toInt() == 0);
-    CHECK(shell.find("findInPageCount")->property("text").toString()
-          == QStringLiteral("1 of %1 blocks").arg(blocks));
+    CHECK(shell.find("findInPageCount")->property("text").toString() == QStringLiteral("1 of %1 blocks").arg(blocks));
     QTest::keyClick(shell.window(), Qt::Key_Return);
     CHECK(page->property("contentY").toDouble() > first);
     CHECK(find->property("at").toInt() == 1);

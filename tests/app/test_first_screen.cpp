@@ -43,7 +43,7 @@ TEST_CASE("start-up readies exactly the fonts of the stack's first screen", "[st
 {
     ShellFixture shell;
     QQuickWindow *window = shell.window();
-    REQUIRE(window->size() == QSize(1440, 900));  // the opening size the list is for
+    REQUIRE(window->size() == QSize(1440, 900)); // the opening size the list is for
 
     QSet<QString> shown;
     collectShownTexts(window->contentItem(), QRectF(QPointF(0, 0), window->size()), shown);

@@ -7,8 +7,8 @@
 #include "support.h"
 
 #include <progress/runs.h>
-#include <tpuprofile/read.h>
 #include <progress/store.h>
+#include <tpuprofile/read.h>
 
 #include <QDir>
 #include <QFile>
@@ -58,7 +58,10 @@ QJsonObject ownRun(const QString &name)
     return o;
 }
 
-QByteArray bytes(const QJsonObject &o) { return QJsonDocument(o).toJson(); }
+QByteArray bytes(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson();
+}
 
 RecordCheck check(const QJsonObject &o)
 {
@@ -96,7 +99,12 @@ TEST_CASE("every shipped example record is accepted", "[import]")
 
 TEST_CASE("a catalogue of bad records, each refused for the right reason", "[import]")
 {
-    struct Bad { const char *name; std::function<void(QJsonObject &)> spoil; const char *reason; };
+    struct Bad
+    {
+        const char *name;
+        std::function<void(QJsonObject &)> spoil;
+        const char *reason;
+    };
     const QList<Bad> cases{
         {"another schema", [](QJsonObject &o) { o["schema"] = "something/else"; }, "not a tpu-course run record"},
         {"newer version", [](QJsonObject &o) { o["schemaVersion"] = 2; }, "newer lab script"},
@@ -106,27 +114,112 @@ TEST_CASE("a catalogue of bad records, each refused for the right reason", "[imp
         {"measured on a CPU", [](QJsonObject &o) { o["platform"] = "cpu"; }, "must come from a TPU"},
         {"unknown chip", [](QJsonObject &o) { o["chip"] = "v9"; }, "not one the simulator knows"},
         {"device kind and chip disagree", [](QJsonObject &o) { o["deviceKind"] = "TPU v4"; }, "is not a v5e"},
-        {"no samples", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray(); o["timing"] = t; }, "at least one sample"},
-        {"negative sample", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray{0.001, -1.0}; o["timing"] = t; }, "not a positive number"},
+        {"no samples",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["samples"] = QJsonArray();
+             o["timing"] = t;
+         },
+         "at least one sample"},
+        {"negative sample",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["samples"] = QJsonArray{0.001, -1.0};
+             o["timing"] = t;
+         },
+         "not a positive number"},
         {"measured without timing", [](QJsonObject &o) { o["timing"] = QJsonValue::Null; }, "must carry its timing"},
         {"future date", [](QJsonObject &o) { o["date"] = "2099-01-01T00:00:00Z"; }, "in the future"},
         {"local time", [](QJsonObject &o) { o["date"] = "2026-11-20T10:00:00+01:00"; }, "in UTC"},
-        {"edited script", [](QJsonObject &o) { QJsonObject s = o["script"].toObject(); s["sha256"] = QString(64, QLatin1Char('a')); o["script"] = s; }, "SHA-256 differs"},
-        {"another lab's script", [](QJsonObject &o) { QJsonObject s = o["script"].toObject(); s["name"] = "l01_repo.py"; o["script"] = s; }, "is run by"},
-        {"zero shape", [](QJsonObject &o) { QJsonObject s = o["shapes"].toObject(); s["m"] = 0; o["shapes"] = s; }, "whole number of at least 1"},
+        {"edited script",
+         [](QJsonObject &o) {
+             QJsonObject s = o["script"].toObject();
+             s["sha256"] = QString(64, QLatin1Char('a'));
+             o["script"] = s;
+         },
+         "SHA-256 differs"},
+        {"another lab's script",
+         [](QJsonObject &o) {
+             QJsonObject s = o["script"].toObject();
+             s["name"] = "l01_repo.py";
+             o["script"] = s;
+         },
+         "is run by"},
+        {"zero shape",
+         [](QJsonObject &o) {
+             QJsonObject s = o["shapes"].toObject();
+             s["m"] = 0;
+             o["shapes"] = s;
+         },
+         "whole number of at least 1"},
         {"bad dtype", [](QJsonObject &o) { o["dtype"] = "bf17"; }, "\"bf17\""},
-        {"negative error", [](QJsonObject &o) { QJsonObject c = o["correctness"].toObject(); c["maxAbsError"] = -1; o["correctness"] = c; }, "maxAbsError"},
+        {"negative error",
+         [](QJsonObject &o) {
+             QJsonObject c = o["correctness"].toObject();
+             c["maxAbsError"] = -1;
+             o["correctness"] = c;
+         },
+         "maxAbsError"},
         // What a hostile tester typed into a record.
-        {"a sample of 1e308 s", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray{1e308, 1e308}; o["timing"] = t; }, "up to 3600"},
-        {"2^32 + 4 devices", [](QJsonObject &o) { o["deviceCount"] = 4294967300.0; }, "\"deviceCount\" must be a whole number from 1 to 4096"},
+        {"a sample of 1e308 s",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["samples"] = QJsonArray{1e308, 1e308};
+             o["timing"] = t;
+         },
+         "up to 3600"},
+        {"2^32 + 4 devices", [](QJsonObject &o) { o["deviceCount"] = 4294967300.0; },
+         "\"deviceCount\" must be a whole number from 1 to 4096"},
         {"4.7 devices", [](QJsonObject &o) { o["deviceCount"] = 4.7; }, "\"deviceCount\" must be a whole number"},
-        {"1e20 warm-up calls", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["warmup"] = 1e20; o["timing"] = t; }, "\"warmup\" must be a whole number"},
+        {"1e20 warm-up calls",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["warmup"] = 1e20;
+             o["timing"] = t;
+         },
+         "\"warmup\" must be a whole number"},
         {"dated 1970", [](QJsonObject &o) { o["date"] = "1970-01-01T00:00:00Z"; }, "before the labs first shipped"},
-        {"4096^3 in 1 ns", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray{1e-9}; o["timing"] = t; }, "Impossible timing: the median 1.00 ns for matmul 4096×4096×4096 is below what a v5e can do; its roofline floor is 697.7 µs"},
-        {"every sample identical", [](QJsonObject &o) { QJsonObject t = o["timing"].toObject(); t["samples"] = QJsonArray{8e-4, 8e-4, 8e-4, 8e-4}; o["timing"] = t; }, "all 4 timing samples are exactly"},
-        {"passed with an error of 1e9", [](QJsonObject &o) { QJsonObject c = o["correctness"].toObject(); c["maxAbsError"] = 1e9; c["passed"] = true; o["correctness"] = c; }, "contradicts itself"},
-        {"failed within tolerance", [](QJsonObject &o) { QJsonObject c = o["correctness"].toObject(); c["maxAbsError"] = 0.001; c["passed"] = false; o["correctness"] = c; }, "contradicts itself"},
-        {"XLA's baseline 1000x slower", [](QJsonObject &o) { QJsonObject b = o["baseline"].toObject(); QJsonArray s; for (const QJsonValue &x : b["samples"].toArray()) s.append(x.toDouble() * 1000); b["samples"] = s; o["baseline"] = b; }, "Implausible baseline"},
+        {"4096^3 in 1 ns",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["samples"] = QJsonArray{1e-9};
+             o["timing"] = t;
+         },
+         "Impossible timing: the median 1.00 ns for matmul 4096×4096×4096 is below what a v5e can do; its roofline "
+         "floor is 697.7 µs"},
+        {"every sample identical",
+         [](QJsonObject &o) {
+             QJsonObject t = o["timing"].toObject();
+             t["samples"] = QJsonArray{8e-4, 8e-4, 8e-4, 8e-4};
+             o["timing"] = t;
+         },
+         "all 4 timing samples are exactly"},
+        {"passed with an error of 1e9",
+         [](QJsonObject &o) {
+             QJsonObject c = o["correctness"].toObject();
+             c["maxAbsError"] = 1e9;
+             c["passed"] = true;
+             o["correctness"] = c;
+         },
+         "contradicts itself"},
+        {"failed within tolerance",
+         [](QJsonObject &o) {
+             QJsonObject c = o["correctness"].toObject();
+             c["maxAbsError"] = 0.001;
+             c["passed"] = false;
+             o["correctness"] = c;
+         },
+         "contradicts itself"},
+        {"XLA's baseline 1000x slower",
+         [](QJsonObject &o) {
+             QJsonObject b = o["baseline"].toObject();
+             QJsonArray s;
+             for (const QJsonValue &x : b["samples"].toArray())
+                 s.append(x.toDouble() * 1000);
+             b["samples"] = s;
+             o["baseline"] = b;
+         },
+         "Implausible baseline"},
     };
     for (const Bad &b : cases) {
         INFO(b.name);
@@ -153,7 +246,8 @@ TEST_CASE("a catalogue of bad records, each refused for the right reason", "[imp
         rows[0] = row;
         extra["rows"] = rows;
         o["extra"] = extra;
-        CHECK(check(o).problems.join(' ').contains("The bench row \"matmul_nnn\" has a sample that is not a positive number"));
+        CHECK(check(o).problems.join(' ').contains(
+            "The bench row \"matmul_nnn\" has a sample that is not a positive number"));
     }
     SECTION("a bench row faster than its floor")
     {
@@ -199,7 +293,7 @@ TEST_CASE("a device, a FIFO or an oversized file is refused at once, unread", "[
     CHECK(prepareImport(dir.path(), labs).problems.join(' ').contains("is not a regular file"));
     QFile big(dir.filePath(QStringLiteral("big.json")));
     REQUIRE(big.open(QIODevice::WriteOnly));
-    REQUIRE(big.resize(40LL * 1024 * 1024));  // sparse: no 40 MiB written
+    REQUIRE(big.resize(40LL * 1024 * 1024)); // sparse: no 40 MiB written
     big.close();
     CHECK(prepareImport(big.fileName(), labs).problems.join(' ').contains("too large to be a run record"));
 }
@@ -240,15 +334,18 @@ TEST_CASE("a record that names its profile is judged on the device's own time", 
     // The lab ran on a TPU VM and wrote its trace to /home/learner/prof
     // there; the learner copied the folder back beside the record.
     QDir(dir.path()).mkpath(QStringLiteral("prof/plugins/profile/2025_03_11_19_41_39"));
-    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
-                        dir.filePath(QStringLiteral("prof/plugins/profile/2025_03_11_19_41_39/t1v.xplane.pb"))));
+    REQUIRE(
+        QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
+                    dir.filePath(QStringLiteral("prof/plugins/profile/2025_03_11_19_41_39/t1v.xplane.pb"))));
     QJsonObject run = ownRun("L07.json");
     run["deviceKind"] = "TPU v6 lite";
     run["chip"] = "v6e";
     QJsonObject extra = run["extra"].toObject();
     // The profile's programs stand in for a kernel and its baseline: jit_f
     // runs 100 times, jit__psum 3.
-    extra["profile"] = QJsonObject{{"dir", "/home/learner/prof"}, {"timedModule", "jit_f"}, {"baselineModule", "jit__psum"},
+    extra["profile"] = QJsonObject{{"dir", "/home/learner/prof"},
+                                   {"timedModule", "jit_f"},
+                                   {"baselineModule", "jit__psum"},
                                    {"modules", QJsonObject{{"Pallas kernel", "jit_f"}, {"XLA baseline", "jit__psum"}}}};
     run["extra"] = extra;
     const ImportOutcome judged = importRunRecord(writeTemp(dir, "run-L07.json", bytes(run)), store, labs);
@@ -270,7 +367,8 @@ TEST_CASE("a record that names its profile is judged on the device's own time", 
     REQUIRE(f.size() == 100);
     REQUIRE(psum.size() == 3);
     const QString ratio = QString::number(median(f) / median(psum), 'f', 3);
-    CHECK(judged.verdict.reasons.join(' ').contains(QStringLiteral(": ") + ratio + QStringLiteral("x (the gate needs")));
+    CHECK(
+        judged.verdict.reasons.join(' ').contains(QStringLiteral(": ") + ratio + QStringLiteral("x (the gate needs")));
 
     // The folder not at hand: the verdict says so, and rests on the host's timing.
     QJsonObject elsewhere = run;
@@ -289,7 +387,8 @@ TEST_CASE("a record that names its profile is judged on the device's own time", 
     other["extra"] = otherExtra;
     const ImportOutcome mismatch = importRunRecord(writeTemp(dir, "run-L07-c.json", bytes(other)), store, labs);
     REQUIRE(mismatch.verdict.judged);
-    CHECK(mismatch.verdict.reasons.value(0).contains(QStringLiteral("was taken on a TPU v6 Lite, not the record's v5e")));
+    CHECK(
+        mismatch.verdict.reasons.value(0).contains(QStringLiteral("was taken on a TPU v6 Lite, not the record's v5e")));
 }
 
 TEST_CASE("G0 judges each bench row on its own program's device time", "[import][gates][profile]")
@@ -299,8 +398,9 @@ TEST_CASE("G0 judges each bench row on its own program's device time", "[import]
     const LabCatalog labs = LabCatalog::fromFolder(kLabs);
     progress::RunLedger ledger(store);
     QDir(dir.path()).mkpath(QStringLiteral("prof/plugins/profile/run"));
-    REQUIRE(QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
-                        dir.filePath(QStringLiteral("prof/plugins/profile/run/t1v.xplane.pb"))));
+    REQUIRE(
+        QFile::copy(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"),
+                    dir.filePath(QStringLiteral("prof/plugins/profile/run/t1v.xplane.pb"))));
     // The profile's three programs stand in for the three rows' own.
     const tpuprofile::Profile profile = tpuprofile::read_profile(dir.filePath(QStringLiteral("prof")).toStdString());
     std::map<QString, QList<double>> runs;
@@ -313,7 +413,8 @@ TEST_CASE("G0 judges each bench row on its own program's device time", "[import]
             p << name;
         return p;
     }();
-    const QStringList rowNames{QStringLiteral("elementwise_add"), QStringLiteral("matmul_nnn"), QStringLiteral("matmul_skinny")};
+    const QStringList rowNames{QStringLiteral("elementwise_add"), QStringLiteral("matmul_nnn"),
+                               QStringLiteral("matmul_skinny")};
     // Predictions at the device's medians, entered before the run.
     for (int i = 0; i < 3; ++i)
         ledger.addPrediction("G0", rowNames[i].toStdString(), median(runs[programs[i]]), "s");
@@ -326,12 +427,16 @@ TEST_CASE("G0 judges each bench row on its own program's device time", "[import]
     // On the host every row took a second, dispatch and all: far from any prediction.
     QJsonArray rows;
     for (const QString &row : rowNames)
-        rows.append(QJsonObject{{"row", row}, {"shapes", QJsonObject{{"n", 4096}}}, {"dtype", "bf16"}, {"samples", QJsonArray{1.0, 1.02, 0.99}}});
+        rows.append(QJsonObject{{"row", row},
+                                {"shapes", QJsonObject{{"n", 4096}}},
+                                {"dtype", "bf16"},
+                                {"samples", QJsonArray{1.0, 1.02, 0.99}}});
     extra["rows"] = rows;
     QJsonObject modules;
     for (int i = 0; i < 3; ++i)
         modules[rowNames[i]] = programs[i];
-    extra["profile"] = QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
+    extra["profile"] =
+        QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
     run["extra"] = extra;
     const ImportOutcome judged = importRunRecord(writeTemp(dir, "run-L05.json", bytes(run)), store, labs);
     INFO(judged.problems.join(' ').toStdString());
@@ -343,12 +448,14 @@ TEST_CASE("G0 judges each bench row on its own program's device time", "[import]
     CHECK(judged.verdict.passed);
     for (int i = 0; i < 3; ++i)
         CHECK(judged.verdict.reasons.join(' ').contains(
-            QStringLiteral("%1: predicted %2 µs, measured %2 µs").arg(rowNames[i], QString::number(median(runs[programs[i]]) * 1e6, 'f', 1))));
+            QStringLiteral("%1: predicted %2 µs, measured %2 µs")
+                .arg(rowNames[i], QString::number(median(runs[programs[i]]) * 1e6, 'f', 1))));
 
     // Two rows naming one program: the profile cannot tell them apart, so
     // every row is judged on the host, and fails against the device's predictions.
     modules[rowNames[2]] = programs[1];
-    extra["profile"] = QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
+    extra["profile"] =
+        QJsonObject{{"dir", dir.filePath(QStringLiteral("prof"))}, {"timedModule", programs[0]}, {"modules", modules}};
     run["extra"] = extra;
     run["date"] = QDateTime::currentDateTimeUtc().addSecs(120).toString(Qt::ISODate);
     const ImportOutcome same = importRunRecord(writeTemp(dir, "run-L05-b.json", bytes(run)), store, labs);
@@ -430,8 +537,10 @@ TEST_CASE("gate verdicts on crafted records", "[gates]")
         later["date"] = QDateTime::currentDateTimeUtc().addSecs(60).toString(Qt::ISODate);
         QJsonObject extra = later["extra"].toObject();
         QJsonArray rows;
-        for (const auto &[row, s] : std::vector<std::pair<QString, double>>{{"matmul_nnn", 7.5e-4}, {"matmul_skinny", 4.6e-5}, {"elementwise_add", 1.3e-4}})
-            rows.append(QJsonObject{{"row", row}, {"shapes", QJsonObject{{"n", 4096}}}, {"dtype", "bf16"}, {"samples", QJsonArray{s, s}}});
+        for (const auto &[row, s] : std::vector<std::pair<QString, double>>{
+                 {"matmul_nnn", 7.5e-4}, {"matmul_skinny", 4.6e-5}, {"elementwise_add", 1.3e-4}})
+            rows.append(QJsonObject{
+                {"row", row}, {"shapes", QJsonObject{{"n", 4096}}}, {"dtype", "bf16"}, {"samples", QJsonArray{s, s}}});
         extra["rows"] = rows;
         later["extra"] = extra;
         const ImportOutcome onTime = import(later, "ontime.json");

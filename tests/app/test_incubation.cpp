@@ -28,12 +28,13 @@ TEST_CASE("while the window draws frames, what is incubated is made one slice a 
 
     // Many slices' worth of making, as a heavy piece is: objects whose
     // bindings each take a moment to work out.
-    QByteArray qml = "import QtQuick\nItem {\n"
-                     "  component Heavy: Rectangle {\n"
-                     "    required property int seed\n"
-                     "    width: { let s = seed; for (let k = 0; k < 6000; ++k) s = (s * 31 + k) % 9973; return s % 40 + 1 }\n"
-                     "    height: 4\n"
-                     "  }\n";
+    QByteArray qml =
+        "import QtQuick\nItem {\n"
+        "  component Heavy: Rectangle {\n"
+        "    required property int seed\n"
+        "    width: { let s = seed; for (let k = 0; k < 6000; ++k) s = (s * 31 + k) % 9973; return s % 40 + 1 }\n"
+        "    height: 4\n"
+        "  }\n";
     for (int i = 0; i < 1200; ++i)
         qml += "  Heavy { seed: " + QByteArray::number(i) + " }\n";
     qml += "}\n";
@@ -51,7 +52,7 @@ TEST_CASE("while the window draws frames, what is incubated is made one slice a 
         window->update();
     });
     window->update();
-    QTest::qWait(50);   // frames are flowing before the making starts
+    QTest::qWait(50); // frames are flowing before the making starts
 
     QQmlIncubator incubator;
     const int before = slices->slicesRun();
@@ -63,7 +64,7 @@ TEST_CASE("while the window draws frames, what is incubated is made one slice a 
     REQUIRE(incubator.isReady());
     std::unique_ptr<QObject> made(incubator.object());
     const int ran = slices->slicesRun() - before;
-    CHECK(ran >= 4);   // the piece took several slices
+    CHECK(ran >= 4); // the piece took several slices
 
     // A slice may run twice in a frame only when the frame is late (a slow
     // machine); back to back, they would run two or more in nearly every one.

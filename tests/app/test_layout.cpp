@@ -3,8 +3,8 @@
 // window, or by scrolling). Read off the live item tree by the same code
 // as --layout-report.
 #include "layout/layoutreport.h"
-#include "shellfixture.h"
 #include "profilesession.h"
+#include "shellfixture.h"
 
 #include <catch2/catch.hpp>
 
@@ -40,7 +40,8 @@ void settle(ShellFixture &shell)
 
 QStringList placesOf(ShellFixture &shell)
 {
-    QStringList places{"stack", "workshop", "bench", "chips", "validation", "profile", "palette", "report", "about", "labs"};
+    QStringList places{"stack",   "workshop", "bench",  "chips", "validation",
+                       "profile", "palette",  "report", "about", "labs"};
     for (int n = 1; n <= 15; ++n)
         places << QStringLiteral("ch%1").arg(n, 2, 10, QLatin1Char('0'));
     for (const QVariant &piece : shell.course().pieces()) {
@@ -82,13 +83,14 @@ TEST_CASE("every place fits the window at every common size", "[layout]")
     ShellFixture shell;
     // The profile page with a real profile open, as a learner sees it.
     REQUIRE(ProfileSession::instance()
-                ->openNow(QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"))
+                ->openNow(
+                    QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb"))
                 .isEmpty());
     const QStringList places = placesOf(shell);
-    REQUIRE(places.size() >= 30);  // 22 places of the shell and chapters, eight instruments at least
+    REQUIRE(places.size() >= 30); // 22 places of the shell and chapters, eight instruments at least
     // Every piece with a page of its own in a chapter's folder is a place, so each is checked below.
     const QStringList built = builtPieces();
-    REQUIRE(built.size() >= 24);  // fourteen instruments, six exhibits, four drills
+    REQUIRE(built.size() >= 24); // fourteen instruments, six exhibits, four drills
     for (const QString &piece : built) {
         INFO(piece.toStdString());
         CHECK(places.contains(piece));
@@ -115,7 +117,8 @@ TEST_CASE("every place fits the window at every common size", "[layout]")
             const auto items = collectLayout(shell.window());
             CHECK(items.size() > 3);
             for (const QString &problem : layoutProblems(items))
-                problems << QStringLiteral("%1 at %2x%3: %4").arg(place).arg(size.width()).arg(size.height()).arg(problem);
+                problems
+                    << QStringLiteral("%1 at %2x%3: %4").arg(place).arg(size.width()).arg(size.height()).arg(problem);
             leave(shell);
         }
     }
@@ -131,13 +134,13 @@ TEST_CASE("the layout checks find what they look for", "[layout]")
     LayoutItem b = a;
     b.text = QStringLiteral("second");
     b.rect = b.shownRect = QRectF(50, 10, 100, 20);
-    CHECK(layoutProblems({a, b}).size() == 1);   // overlap
+    CHECK(layoutProblems({a, b}).size() == 1); // overlap
     b.rect = b.shownRect = QRectF(0, 22, 100, 20);
-    CHECK(layoutProblems({a, b}).isEmpty());     // one under the other
+    CHECK(layoutProblems({a, b}).isEmpty()); // one under the other
     b.clipped = true;
-    CHECK(layoutProblems({a, b}).size() == 1);   // cut off
+    CHECK(layoutProblems({a, b}).size() == 1); // cut off
     b.clipped = false;
     b.reachable = false;
     b.shownRect = QRectF();
-    CHECK(layoutProblems({a, b}).size() == 1);   // out of reach
+    CHECK(layoutProblems({a, b}).size() == 1); // out of reach
 }

@@ -15,7 +15,7 @@ namespace {
 struct Block
 {
     QQuickItem *loader;
-    QQuickItem *item;  // what the block drew; null until made
+    QQuickItem *item; // what the block drew; null until made
 };
 
 // The chapter's blocks, in order down the text.
@@ -41,7 +41,8 @@ qreal viewTopInReader(ShellFixture &shell)
 
 } // namespace
 
-TEST_CASE("a chapter draws its text near the view, keeps every place, and is read whole for a layout report", "[reader][qml]")
+TEST_CASE("a chapter draws its text near the view, keeps every place, and is read whole for a layout report",
+          "[reader][qml]")
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("ch11")));
@@ -57,7 +58,8 @@ TEST_CASE("a chapter draws its text near the view, keeps every place, and is rea
     int hidden = 0;
     for (const Block &b : blocks) {
         REQUIRE(b.item != nullptr);
-        const bool nearView = b.loader->y() <= top + 2 * viewHeight && b.loader->y() + b.loader->height() >= top - viewHeight;
+        const bool nearView =
+            b.loader->y() <= top + 2 * viewHeight && b.loader->y() + b.loader->height() >= top - viewHeight;
         const bool focusable = b.loader->property("focusable").toBool();
         INFO("block at y " << b.loader->y());
         CHECK(b.loader->height() > 0);

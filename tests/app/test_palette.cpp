@@ -19,12 +19,12 @@ TEST_CASE("fuzzy scores: order matters, runs and word starts win", "[palette]")
     CHECK(fuzzyScore(QStringLiteral(""), QStringLiteral("anything")) == 0);
     CHECK(fuzzyScore(QStringLiteral("toolong"), QStringLiteral("short")) == -1);
     // A run at word starts beats letters scattered through a longer text.
-    CHECK(fuzzyScore(QStringLiteral("ir"), QStringLiteral("the IR x-ray"))
-          > fuzzyScore(QStringLiteral("ir"), QStringLiteral("the primitive list")));
-    CHECK(fuzzyScore(QStringLiteral("sa"), QStringLiteral("systolic array"))
-          > fuzzyScore(QStringLiteral("sa"), QStringLiteral("streaming attention span")) - 40);
-    CHECK(fuzzyScore(QStringLiteral("roof"), QStringLiteral("the roofline playground"))
-          > fuzzyScore(QStringLiteral("roof"), QStringLiteral("ragged or other formats")));
+    CHECK(fuzzyScore(QStringLiteral("ir"), QStringLiteral("the IR x-ray")) >
+          fuzzyScore(QStringLiteral("ir"), QStringLiteral("the primitive list")));
+    CHECK(fuzzyScore(QStringLiteral("sa"), QStringLiteral("systolic array")) >
+          fuzzyScore(QStringLiteral("sa"), QStringLiteral("streaming attention span")) - 40);
+    CHECK(fuzzyScore(QStringLiteral("roof"), QStringLiteral("the roofline playground")) >
+          fuzzyScore(QStringLiteral("roof"), QStringLiteral("ragged or other formats")));
     // Spaces in the query are ignored.
     CHECK(fuzzyScore(QStringLiteral("ir x"), QStringLiteral("the IR x-ray")) > 0);
 }
@@ -33,9 +33,21 @@ TEST_CASE("the palette ranks the best match first", "[palette]")
 {
     PaletteModel model;
     model.setEntries({
-        {QStringLiteral("ch02"), QStringLiteral("chapter"), QStringLiteral("jaxpr"), QStringLiteral("the traced program"), {}},
-        {QStringLiteral("EX05"), QStringLiteral("instrument"), QStringLiteral("the IR x-ray"), QStringLiteral("EX·05"), {}},
-        {QStringLiteral("ch12"), QStringLiteral("stage"), QStringLiteral("The IR stack"), QStringLiteral("stage 2"), {}},
+        {QStringLiteral("ch02"),
+         QStringLiteral("chapter"),
+         QStringLiteral("jaxpr"),
+         QStringLiteral("the traced program"),
+         {}},
+        {QStringLiteral("EX05"),
+         QStringLiteral("instrument"),
+         QStringLiteral("the IR x-ray"),
+         QStringLiteral("EX·05"),
+         {}},
+        {QStringLiteral("ch12"),
+         QStringLiteral("stage"),
+         QStringLiteral("The IR stack"),
+         QStringLiteral("stage 2"),
+         {}},
         {QStringLiteral("bench"), QStringLiteral("page"), QStringLiteral("The bench"), {}, {}},
     });
     CHECK(model.rowCount() == 4);
@@ -106,17 +118,22 @@ TEST_CASE("the palette puts built pieces first and drops weak matches", "[palett
         {QStringLiteral("EX04"), QStringLiteral("instrument"), QStringLiteral("the fusion map"), {}, {}, false},
         {QStringLiteral("EX01"), QStringLiteral("instrument"), QStringLiteral("the roofline playground"), {}, {}, true},
         {QStringLiteral("ch09"), QStringLiteral("chapter"), QStringLiteral("The mesh and its links"), {}, {}, true},
-        {QStringLiteral("ch05"), QStringLiteral("chapter"), QStringLiteral("The gap"), QStringLiteral("merge semantics, hints"), {}, true},
+        {QStringLiteral("ch05"),
+         QStringLiteral("chapter"),
+         QStringLiteral("The gap"),
+         QStringLiteral("merge semantics, hints"),
+         {},
+         true},
     });
     model.setQuery(QStringLiteral("the"));
     REQUIRE(model.rowCount() == 4);
-    CHECK(model.placeAt(0) == QStringLiteral("EX01"));              // built, though listed after EX04
+    CHECK(model.placeAt(0) == QStringLiteral("EX01")); // built, though listed after EX04
     CHECK(model.placeAt(3) == QStringLiteral("EX04"));
     model.setQuery(QStringLiteral("mesh"));
     REQUIRE(model.rowCount() >= 1);
     CHECK(model.placeAt(0) == QStringLiteral("ch09"));
     model.setQuery(QStringLiteral("fusion"));
-    CHECK(model.rowCount() == 1);                                  // only the map: "roofline playground" is too weak
+    CHECK(model.rowCount() == 1); // only the map: "roofline playground" is too weak
 }
 
 TEST_CASE("a few letters give a short list on the real course", "[palette][qml]")
@@ -169,12 +186,14 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     QStringList places;
     for (int i = 0; i < palette->rowCount(); ++i) {
         CHECK(palette->data(palette->index(i), PaletteModel::KindRole).toString() == QStringLiteral("in the text"));
-        CHECK(palette->data(palette->index(i), PaletteModel::SubtitleRole).toString().contains(
-            QStringLiteral("dimension_semantics"), Qt::CaseInsensitive));
+        CHECK(palette->data(palette->index(i), PaletteModel::SubtitleRole)
+                  .toString()
+                  .contains(QStringLiteral("dimension_semantics"), Qt::CaseInsensitive));
         places << palette->placeAt(i);
     }
     INFO(places.join(QLatin1Char(' ')).toStdString());
-    CHECK(std::any_of(places.begin(), places.end(), [](const QString &p) { return p.startsWith(QLatin1String("ch11#")); }));
+    CHECK(std::any_of(places.begin(), places.end(),
+                      [](const QString &p) { return p.startsWith(QLatin1String("ch11#")); }));
     // Every word must be there, in any order; a heading's words rank it first.
     palette->setQuery(QStringLiteral("softmax online"));
     REQUIRE(palette->rowCount() >= 1);
@@ -201,7 +220,8 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     const auto markedParagraphs = [&shell] {
         int n = 0;
         for (QObject *p : shell.findAll("readerParagraph"))
-            if (p->property("text").toString().contains(QStringLiteral("background-color:#bfe3ff;\">softmax</span>"), Qt::CaseInsensitive))
+            if (p->property("text").toString().contains(QStringLiteral("background-color:#bfe3ff;\">softmax</span>"),
+                                                        Qt::CaseInsensitive))
                 ++n;
         return n;
     };
@@ -277,7 +297,8 @@ TEST_CASE("the Labs page walks a run end to end and holds every lab's card", "[p
     CHECK(shell.findAll("labsStep").size() == 6);
     int cards = 0;
     for (int lab = 1; lab <= 16; ++lab)
-        cards += shell.find(QStringLiteral("labCard_L%1").arg(lab, 2, 10, QLatin1Char('0')).toUtf8().constData()) ? 1 : 0;
+        cards +=
+            shell.find(QStringLiteral("labCard_L%1").arg(lab, 2, 10, QLatin1Char('0')).toUtf8().constData()) ? 1 : 0;
     CHECK(cards == 16);
     // Commands are drawn as typed: ">=" stays two characters.
     bool pinned = false;

@@ -74,7 +74,8 @@ TEST_CASE("a piece looked up by id carries its catalog entry, and an unknown id 
             CHECK(entry.value(it.key()) == it.value());
         CHECK(one.size() == entry.size() - 1);
     }
-    CHECK(shell.course().piece(QStringLiteral("EX12")).value(QStringLiteral("kind")).toString() == QStringLiteral("instrument"));
+    CHECK(shell.course().piece(QStringLiteral("EX12")).value(QStringLiteral("kind")).toString() ==
+          QStringLiteral("instrument"));
     CHECK(shell.course().piece(QStringLiteral("EX99")).isEmpty());
     CHECK(shell.course().piece(QString()).isEmpty());
 }

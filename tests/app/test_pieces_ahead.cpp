@@ -19,8 +19,8 @@ QQuickItem *pieceBlock(ShellFixture &shell, const QString &id)
     if (!reader)
         return nullptr;
     for (QQuickItem *child : reader->childItems())
-        if (child->property("kind").toString() == QLatin1String("piece")
-            && child->property("block").toMap().value(QStringLiteral("pieceId")).toString() == id)
+        if (child->property("kind").toString() == QLatin1String("piece") &&
+            child->property("block").toMap().value(QStringLiteral("pieceId")).toString() == id)
             return child;
     return nullptr;
 }

@@ -1,7 +1,7 @@
-#include <catch2/catch.hpp>
-#include <QJsonArray>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <catch2/catch.hpp>
 
 #include <chapters/chaptercatalog.h>
 #include <chapters/chapterinterface.h>
@@ -14,7 +14,10 @@ using course::ChapterCatalog;
 
 namespace {
 
-QString fixtures(const char *set) { return QDir(QStringLiteral(TPU_COURSE_FIXTURE_DIR)).filePath(QString::fromLatin1(set)); }
+QString fixtures(const char *set)
+{
+    return QDir(QStringLiteral(TPU_COURSE_FIXTURE_DIR)).filePath(QString::fromLatin1(set));
+}
 
 bool anyProblemMentions(const ChapterCatalog &c, const QString &needle)
 {
@@ -188,7 +191,8 @@ TEST_CASE("the course's own fifteen chapters all load", "[plugins][course]")
                                      .entryInfoList({QStringLiteral("[0-9][0-9]-*")}, QDir::Dirs, QDir::Name)) {
         QFile f(json.filePath() + QStringLiteral("/chapter.json"));
         REQUIRE(f.open(QIODevice::ReadOnly));
-        listed += static_cast<int>(QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pieces")).toArray().size());
+        listed += static_cast<int>(
+            QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("pieces")).toArray().size());
     }
     CHECK(listed >= 39);
     CHECK(pieces == listed);

@@ -33,9 +33,12 @@ void drop(ShellFixture &shell, const QString &file)
     QMetaObject::invokeMethod(shell.window(), "openFiles", Q_ARG(QVariant, QVariant(urls)));
 }
 
-bool readDone(ProfileSession *s) { return s->state() != QLatin1String("reading"); }
+bool readDone(ProfileSession *s)
+{
+    return s->state() != QLatin1String("reading");
+}
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", "[profile][qml]")
 {
@@ -52,7 +55,8 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     shell.shot("profile-page");
 
     // The table is libtpuprofile's, row for row.
-    const tpuprofile::Profile expected = tpuprofile::read_profile((profiles + "xprof_tpu_inference_2.xplane.pb").toStdString());
+    const tpuprofile::Profile expected =
+        tpuprofile::read_profile((profiles + "xprof_tpu_inference_2.xplane.pb").toStdString());
     const tpuprofile::OpTable table = tpuprofile::op_table(expected, 0);
     ProfileOpModel *ops = session->ops();
     REQUIRE(ops->rowCount() == static_cast<int>(table.rows.size()));
@@ -74,7 +78,8 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     REQUIRE(badge);
     CHECK(badge->property("kind").toString() == QStringLiteral("measured"));
     const QString details = badge->property("details").toString();
-    for (const char *part : {"TPU v6 Lite (v6e)", "/device:TPU:0", "jit_f", "taken 2025-03-11", "xprof_tpu_inference_2.xplane.pb"})
+    for (const char *part :
+         {"TPU v6 Lite (v6e)", "/device:TPU:0", "jit_f", "taken 2025-03-11", "xprof_tpu_inference_2.xplane.pb"})
         CHECK(details.contains(QLatin1String(part)));
 
     // Kept as measured runs: four devices, once each however often opened.
@@ -95,7 +100,7 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     REQUIRE(section);
     const QVariantList shown = section->property("profiles").toList();
     REQUIRE(shown.size() == 4);
-    const QVariantMap tpu0 = shown.last().toMap();  // newest first: TPU:0 was stored first
+    const QVariantMap tpu0 = shown.last().toMap(); // newest first: TPU:0 was stored first
     CHECK(tpu0.value("title").toString().startsWith(QStringLiteral("/device:TPU:0 · TPU v6 Lite (v6e)")));
     CHECK(tpu0.value("ops").toList().size() == 11);
     CHECK(tpu0.value("summary").toString().contains(QStringLiteral("median |error|")));
@@ -118,7 +123,8 @@ TEST_CASE("an op of the profile opens in the IR x-ray at its instruction", "[pro
     REQUIRE(shell.navigate(QStringLiteral("profile")));
     int fusionRow = -1;
     for (int i = 0; i < session->ops()->rowCount(); ++i)
-        if (session->ops()->data(session->ops()->index(i), ProfileOpModel::NameRole).toString() == QLatin1String("broadcast_add_fusion.1"))
+        if (session->ops()->data(session->ops()->index(i), ProfileOpModel::NameRole).toString() ==
+            QLatin1String("broadcast_add_fusion.1"))
             fusionRow = session->ops()->tableRow(i);
     REQUIRE(fusionRow >= 0);
     const QVariantMap detail = session->detail(fusionRow);
@@ -147,7 +153,7 @@ TEST_CASE("bad profiles are named in a sentence, and the last good one stays", "
     REQUIRE(session->openNow(profiles + "xprof_tpu_inference_2.xplane.pb").isEmpty());
     const QString problem = session->openNow(profiles + "xprof_tpu_inference_2.CORRUPT_utf8_mangled.xplane.pb");
     CHECK(problem.contains(QLatin1String("text conversion")));
-    CHECK(session->state() == QStringLiteral("ready"));  // the good profile is still shown
+    CHECK(session->state() == QStringLiteral("ready")); // the good profile is still shown
     CHECK(session->fileName() == QStringLiteral("xprof_tpu_inference_2.xplane.pb"));
     REQUIRE(shell.navigate(QStringLiteral("profile")));
     CHECK(shownText(shell, "profileProblem").isEmpty() == false);

@@ -20,7 +20,10 @@
 
 namespace {
 
-void settle() { QTest::qWait(400); }
+void settle()
+{
+    QTest::qWait(400);
+}
 // Opens a place and waits for its page to be built.
 bool open(ShellFixture &shell, const char *place)
 {
@@ -101,9 +104,10 @@ TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every commo
             const qreal pitch = metrics.lineSpacing() * p->property("lineHeight").toReal();
             const int lines = qRound(p->property("contentHeight").toReal() / pitch);
             if (lines < 6)
-                continue;   // the last line of a short paragraph skews its average
+                continue; // the last line of a short paragraph skews its average
             const qreal perLine = plainText(p).size() / (lines - 0.5);
-            INFO(size.width() << "x" << size.height() << ": " << perLine << " characters a line over " << lines << " lines");
+            INFO(size.width() << "x" << size.height() << ": " << perLine << " characters a line over " << lines
+                              << " lines");
             CHECK(perLine >= 60);
             CHECK(perLine <= 75);
             ++measured;
@@ -132,7 +136,8 @@ TEST_CASE("the contents follow the scroll and take the reader to a heading", "[r
         stack << item->childItems();
     }
     REQUIRE(entry != nullptr);
-    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, entry->mapToScene(QPointF(8, entry->height() / 2)).toPoint());
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier,
+                      entry->mapToScene(QPointF(8, entry->height() / 2)).toPoint());
     WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("sources"));
 
     // A heading the chapter does not have is refused, not opened at the top.
@@ -150,13 +155,16 @@ TEST_CASE("the contents keep out of a piece's way while the text scrolls past it
     auto *content = page->property("contentItem").value<QQuickItem *>();
     QQuickItem *margin = qobject_cast<QQuickItem *>(shell.find("readerMargin"));
     REQUIRE(margin != nullptr);
-    CHECK(ShellFixture::isShown(margin));   // beside the prose at the top
+    CHECK(ShellFixture::isShown(margin)); // beside the prose at the top
     QQuickItem *piece = nullptr;
     for (QObject *o : shell.findAll("readerPiece"))
         if (auto *item = qobject_cast<QQuickItem *>(o); item && item->height() > 0)
-            piece = piece && piece->mapToItem(content, QPointF()).y() < item->mapToItem(content, QPointF()).y() ? piece : item;
+            piece = piece && piece->mapToItem(content, QPointF()).y() < item->mapToItem(content, QPointF()).y() ? piece
+                                                                                                                : item;
     REQUIRE(piece != nullptr);
-    const auto sceneRect = [](QQuickItem *item) { return item->mapRectToScene(QRectF(0, 0, item->width(), item->height())); };
+    const auto sceneRect = [](QQuickItem *item) {
+        return item->mapRectToScene(QRectF(0, 0, item->width(), item->height()));
+    };
     const qreal top = piece->mapToItem(content, QPointF()).y();
     const qreal window = shell.window()->height();
     int beside = 0, aside = 0;
@@ -174,8 +182,8 @@ TEST_CASE("the contents keep out of a piece's way while the text scrolls past it
         CHECK_FALSE(sceneRect(margin).intersects(onScreen));
         ++beside;
     }
-    CHECK(beside > 0);   // above or below the piece while it came into view
-    CHECK(aside > 0);    // and out of the way while it filled the view
+    CHECK(beside > 0); // above or below the piece while it came into view
+    CHECK(aside > 0);  // and out of the way while it filled the view
 }
 
 TEST_CASE("pointing at a live number shows what it is", "[reader][qml]")
@@ -209,7 +217,7 @@ TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows s
     QQuickItem *text = textContaining(shell, QStringLiteral("href=\"input:m:"));
     REQUIRE(text != nullptr);
     bringIntoView(shell, text);
-    CHECK(plainText(text).contains(QStringLiteral("memory-bound")));   // M = 128 on v5e
+    CHECK(plainText(text).contains(QStringLiteral("memory-bound"))); // M = 128 on v5e
     const auto point = linkPoint(text, QStringLiteral("input:m:"));
     REQUIRE(point);
     const QPoint start = text->mapToScene(*point).toPoint();
@@ -234,11 +242,11 @@ TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows s
     for (int i = 0; i < 3; ++i)
         QTest::keyClick(shell.window(), Qt::Key_Down);
     WAIT_VERIFY(plainText(text).contains(QStringLiteral("M = 512")));
-    CHECK(plainText(text).contains(QStringLiteral("compute-bound")));  // intensity 455 against v5e's 240
+    CHECK(plainText(text).contains(QStringLiteral("compute-bound"))); // intensity 455 against v5e's 240
 
     // The chip in the margin re-fills the same paragraph, its input kept.
     shell.course().setChip(QStringLiteral("v6e"));
-    WAIT_VERIFY(plainText(text).contains(QStringLiteral("memory-bound")));  // against v6e's 561
+    WAIT_VERIFY(plainText(text).contains(QStringLiteral("memory-bound"))); // against v6e's 561
     CHECK(plainText(text).contains(QStringLiteral("M = 512")));
 
     // Delete puts back the value the text was written with.
@@ -300,9 +308,10 @@ TEST_CASE("a piece made a little each frame in the text lays its choices out as 
     // EX04 in chapter 4: its program choices in one row, then the button
     // beside them, none on top of another.
     ShellFixture shell;
-    REQUIRE(open(shell, "ch04#how-to-look"));  // just below the piece
+    REQUIRE(open(shell, "ch04#how-to-look")); // just below the piece
     QList<QQuickItem *> row;
-    for (const char *name : {"ex04Program_mlp", "ex04Program_softmax", "ex04Program_attention", "ex04Program_layernorm", "ex04Open"}) {
+    for (const char *name :
+         {"ex04Program_mlp", "ex04Program_softmax", "ex04Program_attention", "ex04Program_layernorm", "ex04Open"}) {
         QQuickItem *item = nullptr;
         WAIT_VERIFY((item = qobject_cast<QQuickItem *>(shell.findShown(name))) != nullptr);
         row << item;
@@ -316,7 +325,8 @@ TEST_CASE("a piece made a little each frame in the text lays its choices out as 
     }
 }
 
-TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip change, and opens its page", "[reader][qml]")
+TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip change, and opens its page",
+          "[reader][qml]")
 {
     ShellFixture shell;
     shell.course().setChip(QStringLiteral("v5e"));
@@ -331,7 +341,7 @@ TEST_CASE("a piece lives in its chapter's text, keeps its state across a chip ch
 
     shell.course().setChip(QStringLiteral("v6e"));
     settle();
-    CHECK(shell.findAll("ex09Model") == QList<QObject *>{sandbox});   // the same piece, not a new one
+    CHECK(shell.findAll("ex09Model") == QList<QObject *>{sandbox}); // the same piece, not a new one
     CHECK(sandbox->property("semantics").toStringList().last() == QStringLiteral("parallel"));
 
     QQuickItem *open = piece_input::shownItem(shell, "openFullPage");
@@ -366,7 +376,8 @@ TEST_CASE("chapters opened one after another, as fast as a learner clicks, each 
             QObject *page = shell.find("chapterPage");
             REQUIRE(page != nullptr);
             CHECK(page->property("page").toMap().value(QStringLiteral("number")).toInt() == n);
-            CHECK(page->property("readyBlocks").toInt() == page->property("doc").toMap().value(QStringLiteral("count")).toInt());
+            CHECK(page->property("readyBlocks").toInt() ==
+                  page->property("doc").toMap().value(QStringLiteral("count")).toInt());
         }
     }
 }

@@ -40,7 +40,8 @@ QStringList chapterFolders()
 QString chapterMarkdown(const QString &folder)
 {
     const QString dir = kChapters + QLatin1Char('/') + folder + QLatin1Char('/');
-    return readText(dir + QStringLiteral("intro.md")) + QStringLiteral("\n\n") + readText(dir + QStringLiteral("text.md"));
+    return readText(dir + QStringLiteral("intro.md")) + QStringLiteral("\n\n") +
+           readText(dir + QStringLiteral("text.md"));
 }
 
 QString plain(const QString &html)
@@ -48,7 +49,10 @@ QString plain(const QString &html)
     QTextDocument doc;
     doc.setHtml(html);
     // A value's non-breaking space and word joiner read as a plain space and nothing.
-    return doc.toRawText().replace(QChar(0x00a0), QLatin1Char(' ')).remove(QChar(0x2060)).replace(QChar(0x2029), QLatin1Char('\n'));
+    return doc.toRawText()
+        .replace(QChar(0x00a0), QLatin1Char(' '))
+        .remove(QChar(0x2060))
+        .replace(QChar(0x2029), QLatin1Char('\n'));
 }
 
 } // namespace
@@ -109,23 +113,23 @@ TEST_CASE("Markdown becomes typed blocks: headings, prose, lists, quotes, code, 
 
 TEST_CASE("an image alone in its paragraph is a figure the chapter ships; anywhere else it is refused", "[reader]")
 {
-    const auto doc = course::parseChapter(QStringLiteral(
-        "![The roofline of v5e](figures/roofline.svg \"Attainable FLOP/s against intensity\")\n\n"
-        "![plain](figures/plain.png)\n\n"
-        "A sentence with ![an inline image](figures/x.png) in it.\n\n"
-        "![remote](https://example.com/x.png)\n"));
+    const auto doc = course::parseChapter(
+        QStringLiteral("![The roofline of v5e](figures/roofline.svg \"Attainable FLOP/s against intensity\")\n\n"
+                       "![plain](figures/plain.png)\n\n"
+                       "A sentence with ![an inline image](figures/x.png) in it.\n\n"
+                       "![remote](https://example.com/x.png)\n"));
     REQUIRE(doc.blocks.size() >= 2);
     CHECK(doc.blocks[0].kind == DocBlock::Kind::Figure);
     CHECK(doc.blocks[0].figureSource == QStringLiteral("figures/roofline.svg"));
     CHECK(doc.blocks[0].caption == QStringLiteral("Attainable FLOP/s against intensity"));
     CHECK(doc.blocks[1].kind == DocBlock::Kind::Figure);
-    CHECK(doc.blocks[1].caption == QStringLiteral("plain"));   // no title: the alt text
+    CHECK(doc.blocks[1].caption == QStringLiteral("plain")); // no title: the alt text
     REQUIRE(doc.problems.size() == 2);
     CHECK(doc.problems[0].contains(QStringLiteral("inside a sentence")));
     CHECK(doc.problems[1].contains(QStringLiteral("ship with the course")));
     for (const DocBlock &b : doc.blocks)
         for (const QString &t : b.texts)
-            CHECK_FALSE(t.contains(QStringLiteral("figure:")));  // no stand-in text in prose
+            CHECK_FALSE(t.contains(QStringLiteral("figure:"))); // no stand-in text in prose
 }
 
 TEST_CASE("a directive the reader does not know, or a malformed input, is reported in one sentence", "[reader]")
@@ -145,9 +149,10 @@ TEST_CASE("a link of the text takes the ground's accent, not rich text's fixed b
         "See [the docs](https://docs.jax.dev/en/latest/pallas/) and {{chip fact=peak_bf16 : value}}.\n"));
     REQUIRE(doc.blocks.size() == 1);
     course::LiveTextStyle style;
-    style.input = QColor(QStringLiteral("#a5b4fc"));  // the dark theme's accent
+    style.input = QColor(QStringLiteral("#a5b4fc")); // the dark theme's accent
     const auto filled = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {}, style);
-    CHECK(filled.html[0].contains(QStringLiteral("<a href=\"https://docs.jax.dev/en/latest/pallas/\" style=\"color:#a5b4fc;\">")));
+    CHECK(filled.html[0].contains(
+        QStringLiteral("<a href=\"https://docs.jax.dev/en/latest/pallas/\" style=\"color:#a5b4fc;\">")));
     // The live number's own link keeps its provenance colour.
     CHECK(filled.html[0].contains(QStringLiteral("<a href=\"value:0\" style=\"color:")));
     CHECK_FALSE(filled.html[0].contains(QStringLiteral("value:0\" style=\"color:#a5b4fc")));
@@ -155,10 +160,10 @@ TEST_CASE("a link of the text takes the ground's accent, not rich text's fixed b
 
 TEST_CASE("words for other chips only are dropped on the chip they name", "[reader]")
 {
-    const course::ChapterDocument doc = course::parseChapter(QStringLiteral(
-        "The floor is {{matmul m=8 k=4096 n=4096 dtype=bf16 : time}}.{{unless chip=v5e}} On a v5e it is "
-        "{{matmul m=8 k=4096 n=4096 dtype=bf16 chip=v5e : time}}.{{end}} That is all.\n\n"
-        "Broken {{unless chip=v6e}}to the end.\n"));
+    const course::ChapterDocument doc = course::parseChapter(
+        QStringLiteral("The floor is {{matmul m=8 k=4096 n=4096 dtype=bf16 : time}}.{{unless chip=v5e}} On a v5e it is "
+                       "{{matmul m=8 k=4096 n=4096 dtype=bf16 chip=v5e : time}}.{{end}} That is all.\n\n"
+                       "Broken {{unless chip=v6e}}to the end.\n"));
     REQUIRE(doc.blocks.size() == 2);
     const auto onV5e = course::fillBlock(doc.blocks[0], QStringLiteral("v5e"), {});
     const auto onV6e = course::fillBlock(doc.blocks[0], QStringLiteral("v6e"), {});
@@ -167,19 +172,21 @@ TEST_CASE("words for other chips only are dropped on the chip they name", "[read
     CHECK(plain(onV6e.html[0]).contains(QStringLiteral(" On a v5e it is 41.1 µs. That is all.")));
     CHECK_FALSE(plain(onV6e.html[0]).contains(QStringLiteral("unless")));
     CHECK(onV5e.problems.isEmpty());
-    CHECK(onV5e.details.size() == doc.blocks[0].placeholders.size());  // a detail per slot, markers too
+    CHECK(onV5e.details.size() == doc.blocks[0].placeholders.size()); // a detail per slot, markers too
     // An {{unless}} left open hides to the end of its paragraph, and says so.
     const auto open = course::fillBlock(doc.blocks[1], QStringLiteral("v6e"), {});
     CHECK(plain(open.html[0]) == QStringLiteral("Broken "));
     CHECK(open.problems == QStringList{QStringLiteral("{{unless chip=...}} has no {{end}} in the same paragraph")});
-    CHECK(plain(course::fillBlock(doc.blocks[1], QStringLiteral("v5e"), {}).html[0]) == QStringLiteral("Broken to the end."));
+    CHECK(plain(course::fillBlock(doc.blocks[1], QStringLiteral("v5e"), {}).html[0]) ==
+          QStringLiteral("Broken to the end."));
 }
 
 TEST_CASE("an input drives the numbers of its paragraph, with the scrub's bounds", "[reader]")
 {
-    const auto doc = course::parseChapter(QStringLiteral(
-        "With M = {{input m=128 from=8 to=8192 log}} rows, the matmul takes "
-        "{{matmul m=$m k=8192 n=8192 dtype=bf16 : time}} and is {{matmul m=$m k=8192 n=8192 dtype=bf16 : bound}}-bound.\n"));
+    const auto doc =
+        course::parseChapter(QStringLiteral("With M = {{input m=128 from=8 to=8192 log}} rows, the matmul takes "
+                                            "{{matmul m=$m k=8192 n=8192 dtype=bf16 : time}} and is {{matmul m=$m "
+                                            "k=8192 n=8192 dtype=bf16 : bound}}-bound.\n"));
     REQUIRE(doc.problems.isEmpty());
     REQUIRE(doc.blocks.size() == 1);
     const DocBlock &p = doc.blocks[0];
@@ -198,7 +205,8 @@ TEST_CASE("an input drives the numbers of its paragraph, with the scrub's bounds
 
 TEST_CASE("table cells split on the decimal point of their number, tags kept balanced", "[reader]")
 {
-    const auto split = course::splitAtDecimal(QStringLiteral("<a href=\"value:3\" style=\"color:#8a5b00;\"><b>697.7&nbsp;µs</b></a>"));
+    const auto split =
+        course::splitAtDecimal(QStringLiteral("<a href=\"value:3\" style=\"color:#8a5b00;\"><b>697.7&nbsp;µs</b></a>"));
     REQUIRE(split);
     CHECK(split->first == QStringLiteral("<a href=\"value:3\" style=\"color:#8a5b00;\"><b>697</b></a>"));
     CHECK(split->second == QStringLiteral("<a href=\"value:3\" style=\"color:#8a5b00;\"><b>.7&nbsp;µs</b></a>"));
@@ -251,8 +259,8 @@ TEST_CASE("inline code is drawn as typed: no ligature joins its operators", "[re
     CHECK(html.contains(QStringLiteral("x&nbsp;&lt;&#8288;&#8204;=&#8288;&nbsp;y")));
     CHECK(html.contains(QStringLiteral("p&nbsp;&amp;&#8288;&#8204;&amp;&#8288;&nbsp;q")));
     // What a reader sees, the joiners aside, is the code as written.
-    CHECK(plain(html).remove(QChar(0x200C)).remove(QChar(0x2060))
-          == QStringLiteral("Read 'bhqd,bhkd->bhqk', a != b, x <= y and p && q."));
+    CHECK(plain(html).remove(QChar(0x200C)).remove(QChar(0x2060)) ==
+          QStringLiteral("Read 'bhqd,bhkd->bhqk', a != b, x <= y and p && q."));
 }
 
 TEST_CASE("a line never breaks inside inline code, at its operators either", "[reader]")
@@ -287,7 +295,8 @@ TEST_CASE("code is coloured by language, comments and strings shadowing what the
     using course::CodeToken;
     const QString py = QStringLiteral("def f(x):  # return 1\n    return \"def\" + 2\n");
     const auto spans = course::codeSpans(py, QStringLiteral("python"));
-    const auto kindAt = [&](const QString &code, const QList<course::CodeSpan> &list, const QString &word, int from = 0) {
+    const auto kindAt = [&](const QString &code, const QList<course::CodeSpan> &list, const QString &word,
+                            int from = 0) {
         const int at = static_cast<int>(code.indexOf(word, from));
         for (const auto &s : list)
             if (s.start <= at && at < s.start + s.length)
@@ -299,7 +308,8 @@ TEST_CASE("code is coloured by language, comments and strings shadowing what the
     CHECK(kindAt(py, spans, QStringLiteral("\"def\"")) == CodeToken::String);
     CHECK(kindAt(py, spans, QStringLiteral("2")) == CodeToken::Number);
 
-    const QString hlo = QStringLiteral("ENTRY %main (p0: f32[8,128]) -> f32[8,128] {\n  ROOT %add.1 = f32[8,128]{1,0} add(%p0, %p0)\n}");
+    const QString hlo = QStringLiteral(
+        "ENTRY %main (p0: f32[8,128]) -> f32[8,128] {\n  ROOT %add.1 = f32[8,128]{1,0} add(%p0, %p0)\n}");
     const auto h = course::codeSpans(hlo, QStringLiteral("hlo"));
     CHECK(kindAt(hlo, h, QStringLiteral("ENTRY")) == CodeToken::Keyword);
     CHECK(kindAt(hlo, h, QStringLiteral("%add.1")) == CodeToken::Value);
@@ -312,7 +322,8 @@ TEST_CASE("code is coloured by language, comments and strings shadowing what the
     CHECK(kindAt(mlir, m, QStringLiteral("tensor<8x128xf32>")) == CodeToken::Type);
 
     // Styled text keeps every character and never lets the markup in.
-    const course::CodePalette palette{Qt::black, Qt::blue, Qt::green, Qt::red, Qt::gray, Qt::cyan, Qt::magenta, Qt::darkRed, Qt::darkGray};
+    const course::CodePalette palette{Qt::black, Qt::blue,    Qt::green,   Qt::red,     Qt::gray,
+                                      Qt::cyan,  Qt::magenta, Qt::darkRed, Qt::darkGray};
     QString styled = course::codeStyledText(QStringLiteral("a < b -> c"), QStringLiteral("python"), palette);
     CHECK(styled.contains(QStringLiteral("&lt;")));
     // "->" keeps its two characters: a zero-width non-joiner stops the font's arrow ligature.
@@ -321,7 +332,8 @@ TEST_CASE("code is coloured by language, comments and strings shadowing what the
 
 TEST_CASE("styled code comes in pieces of whole lines, each short enough to be laid out once", "[reader][course]")
 {
-    const course::CodePalette palette{Qt::black, Qt::blue, Qt::green, Qt::red, Qt::gray, Qt::cyan, Qt::magenta, Qt::darkRed, Qt::darkGray};
+    const course::CodePalette palette{Qt::black, Qt::blue,    Qt::green,   Qt::red,     Qt::gray,
+                                      Qt::cyan,  Qt::magenta, Qt::darkRed, Qt::darkGray};
     // A string that runs over three lines, then enough lines to need pieces.
     QString code = QStringLiteral("s = \"\"\"one\ntwo\nthree\"\"\"\n");
     for (int i = 0; i < 200; ++i)
@@ -341,7 +353,10 @@ TEST_CASE("styled code comes in pieces of whole lines, each short enough to be l
     for (const QString &line : firstLines)
         CHECK(line.count(QLatin1String("<font")) == line.count(QLatin1String("</font>")));
     // (A zero-width non-joiner keeps the quotes from joining into a ligature.)
-    CHECK(plain(whole).replace(QChar(0x2028), QLatin1Char('\n')).remove(QChar(0x200c)).startsWith(QStringLiteral("s = \"\"\"one\ntwo\nthree\"\"\"\nx_0 = ")));
+    CHECK(plain(whole)
+              .replace(QChar(0x2028), QLatin1Char('\n'))
+              .remove(QChar(0x200c))
+              .startsWith(QStringLiteral("s = \"\"\"one\ntwo\nthree\"\"\"\nx_0 = ")));
 }
 
 TEST_CASE("no text of the course is long enough for Qt Quick to lay it out again on every scroll", "[reader][course]")
@@ -350,14 +365,16 @@ TEST_CASE("no text of the course is long enough for Qt Quick to lay it out again
     // comes into view (qquicktext.cpp, QQUICKTEXT_LARGETEXT_THRESHOLD): on
     // every frame of a scroll past it.
     constexpr qsizetype qtLargeText = 10000;
-    const course::CodePalette palette{Qt::black, Qt::blue, Qt::green, Qt::red, Qt::gray, Qt::cyan, Qt::magenta, Qt::darkRed, Qt::darkGray};
+    const course::CodePalette palette{Qt::black, Qt::blue,    Qt::green,   Qt::red,     Qt::gray,
+                                      Qt::cyan,  Qt::magenta, Qt::darkRed, Qt::darkGray};
     int codeBlocks = 0;
     for (const QString &folder : chapterFolders()) {
         const course::ChapterDocument doc = course::parseChapter(chapterMarkdown(folder));
         for (const course::DocBlock &block : doc.blocks) {
-            INFO(folder.toStdString() << ": " << block.code.left(60).toStdString() << block.texts.value(0).left(60).toStdString());
+            INFO(folder.toStdString() << ": " << block.code.left(60).toStdString()
+                                      << block.texts.value(0).left(60).toStdString());
             for (const QString &text : block.texts)
-                CHECK(text.size() < qtLargeText / 2);  // room for its live numbers' markup
+                CHECK(text.size() < qtLargeText / 2); // room for its live numbers' markup
             if (block.kind != course::DocBlock::Kind::Code)
                 continue;
             ++codeBlocks;
@@ -381,12 +398,16 @@ TEST_CASE("every chapter sets without problems, and every built piece is in its 
         for (const DocBlock &b : doc.blocks)
             if (b.kind == DocBlock::Kind::Piece)
                 inline_ << b.pieceId;
-        const QJsonObject meta = QJsonDocument::fromJson(readText(kChapters + QLatin1Char('/') + folder + QStringLiteral("/chapter.json")).toUtf8()).object();
+        const QJsonObject meta =
+            QJsonDocument::fromJson(
+                readText(kChapters + QLatin1Char('/') + folder + QStringLiteral("/chapter.json")).toUtf8())
+                .object();
         for (const QJsonValue &v : meta.value(QStringLiteral("pieces")).toArray()) {
             const QString id = v.toObject().value(QStringLiteral("id")).toString();
             if (v.toObject().value(QStringLiteral("kind")).toString() == QStringLiteral("lab"))
                 continue; // labs have their cards on the chapter page
-            const bool built = QFile::exists(kChapters + QLatin1Char('/') + folder + QStringLiteral("/pieces/") + id + QStringLiteral(".qml"));
+            const bool built = QFile::exists(kChapters + QLatin1Char('/') + folder + QStringLiteral("/pieces/") + id +
+                                             QStringLiteral(".qml"));
             INFO(id.toStdString() << (built ? " is built" : " is not built"));
             CHECK(inline_.contains(id) == built);
             pieces += built ? 1 : 0;
@@ -401,12 +422,14 @@ TEST_CASE("every chapter sets without problems, and every built piece is in its 
 TEST_CASE("no chip-table figure is typed into a chapter's prose or its exhibits", "[reader][course]")
 {
     QSet<QString> figures;
-    const char *facts[] = {"peak_bf16", "peak_int8", "peak_fp8", "hbm_bandwidth", "hbm_capacity", "vmem_per_core",
-                           "smem_per_core", "scoped_vmem_default", "ici_link_bandwidth", "ici_chip_bandwidth", "ici_hop_latency"};
+    const char *facts[] = {"peak_bf16",          "peak_int8",          "peak_fp8",       "hbm_bandwidth",
+                           "hbm_capacity",       "vmem_per_core",      "smem_per_core",  "scoped_vmem_default",
+                           "ici_link_bandwidth", "ici_chip_bandwidth", "ici_hop_latency"};
     for (const auto &chip : tpusim::all_chips())
         for (const char *fact : facts) {
             try {
-                const auto v = course::live::resolve(course::live::parse(std::string("chip fact=") + fact + " chip=" + chip.id + " : value"), chip.id);
+                const auto v = course::live::resolve(
+                    course::live::parse(std::string("chip fact=") + fact + " chip=" + chip.id + " : value"), chip.id);
                 if (v.text.empty() || !std::isdigit(static_cast<unsigned char>(v.text.front())))
                     continue;
                 // As the page shows it, and as a hand would type it ("16 GiB", "197 TFLOPs").
@@ -437,12 +460,16 @@ TEST_CASE("no chip-table figure is typed into a chapter's prose or its exhibits"
                     // A size is a chip's only when it is said to be one: "16 MiB of
                     // VMEM", not a 16 MiB array.
                     const bool size = figure.endsWith(QLatin1String("iB"));
-                    const QRegularExpression rx(size ? QStringLiteral("(?<![\\d.])%1( of)?( scoped)? (VMEM|HBM|SMEM)|(VMEM|HBM|SMEM) (of|is|has) %1")
-                                                           .arg(QRegularExpression::escape(figure))
-                                                     : QStringLiteral("(?<![\\d.])") + QRegularExpression::escape(figure));
+                    const QRegularExpression rx(
+                        size ? QStringLiteral(
+                                   "(?<![\\d.])%1( of)?( scoped)? (VMEM|HBM|SMEM)|(VMEM|HBM|SMEM) (of|is|has) %1")
+                                   .arg(QRegularExpression::escape(figure))
+                             : QStringLiteral("(?<![\\d.])") + QRegularExpression::escape(figure));
                     const auto m = rx.match(text);
                     if (m.hasMatch())
-                        typed << QStringLiteral("%1: \"%2\" in \"…%3…\"").arg(folder, figure, text.mid(std::max<qsizetype>(0, m.capturedStart() - 50), 100));
+                        typed << QStringLiteral("%1: \"%2\" in \"…%3…\"")
+                                     .arg(folder, figure,
+                                          text.mid(std::max<qsizetype>(0, m.capturedStart() - 50), 100));
                 }
             }
         }
@@ -453,8 +480,9 @@ TEST_CASE("no chip-table figure is typed into a chapter's prose or its exhibits"
         const QString exhibits = kChapters + QLatin1Char('/') + folder + QStringLiteral("/exhibits/");
         for (const QString &id : QDir(exhibits).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             const QString dir = exhibits + id + QLatin1Char('/');
-            const course::Exhibit ex = course::parseExhibit(readText(dir + QStringLiteral("artifact.md")),
-                                                            readText(dir + QStringLiteral("annotations.json")).toUtf8(), {});
+            const course::Exhibit ex =
+                course::parseExhibit(readText(dir + QStringLiteral("artifact.md")),
+                                     readText(dir + QStringLiteral("annotations.json")).toUtf8(), {});
             scan(folder + QLatin1Char(' ') + id, ex.artifact);
             scan(folder + QLatin1Char(' ') + id, ex.notes);
         }

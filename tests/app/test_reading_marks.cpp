@@ -15,18 +15,20 @@ using namespace piece_input;
 namespace {
 
 // The first paragraph of the chapter on screen, and the pointer over it.
-QQuickItem* pointAtFirstParagraph(ShellFixture& shell) {
-    QQuickItem* text = item(shell, "readerParagraph");
+QQuickItem *pointAtFirstParagraph(ShellFixture &shell)
+{
+    QQuickItem *text = item(shell, "readerParagraph");
     QTest::mouseMove(shell.window(), at(text, 0.5, 0.3));
     QTest::mouseMove(shell.window(), at(text, 0.52, 0.3));
     return text;
 }
 
-}  // namespace
+} // namespace
 
-TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed in the margin", "[reading][qml]") {
+TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed in the margin", "[reading][qml]")
+{
     ShellFixture shell;
-    QWindow* window = shell.window();
+    QWindow *window = shell.window();
     REQUIRE(shell.navigate(QStringLiteral("ch01")));
     shell.waitUntilBuilt();
     CHECK(shell.store().readingMarks(1).empty());
@@ -40,7 +42,7 @@ TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed
     CHECK(mark.bookmarked);
     CHECK(mark.block.find('/') != std::string::npos);
     CHECK_FALSE(mark.excerpt.empty());
-    WAIT_VERIFY(shownItem(shell, "readerMark") != nullptr);  // listed in the margin
+    WAIT_VERIFY(shownItem(shell, "readerMark") != nullptr); // listed in the margin
     CHECK(shown(shell, "readerMark").rfind("★ ", 0) == 0);
 
     // A note, written in place and kept with Ctrl+Enter.
@@ -51,7 +53,7 @@ TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed
     shell.typeText(QStringLiteral("check the ridge on v6e"));
     QTest::keyClick(window, Qt::Key_Return, Qt::ControlModifier);
     WAIT_VERIFY(shell.store().readingMarks(1).front().note == "check the ridge on v6e");
-    CHECK(shell.store().readingMarks(1).front().bookmarked);  // the bookmark stays
+    CHECK(shell.store().readingMarks(1).front().bookmarked); // the bookmark stays
     WAIT_VERIFY(shownItem(shell, "markNoteText") != nullptr);
     CHECK(shown(shell, "markNoteText") == "check the ridge on v6e");
 

@@ -150,7 +150,7 @@ TEST_CASE("each kind of file dialog opens in the folder it last took a file from
     ShellFixture shell;
     LastFolders *folders = LastFolders::instance();
     const QUrl home = QUrl::fromLocalFile(QDir::homePath());
-    CHECK(folders->folderFor(QStringLiteral("dumps")) == home);  // nothing kept yet
+    CHECK(folders->folderFor(QStringLiteral("dumps")) == home); // nothing kept yet
 
     QTemporaryDir dir;
     REQUIRE(QDir(dir.path()).mkpath(QStringLiteral("runs")));
@@ -160,9 +160,10 @@ TEST_CASE("each kind of file dialog opens in the folder it last took a file from
     f.close();
     folders->remember(QStringLiteral("records"), QUrl::fromLocalFile(record));
     CHECK(folders->folderFor(QStringLiteral("records")) == QUrl::fromLocalFile(dir.filePath(QStringLiteral("runs"))));
-    CHECK(folders->folderFor(QStringLiteral("dumps")) == home);  // one kind does not move another
+    CHECK(folders->folderFor(QStringLiteral("dumps")) == home); // one kind does not move another
     // Kept in the store's settings, so a relaunch opens there too.
-    CHECK(QString::fromStdString(shell.store().setting("dialogs.folder.records")) == dir.filePath(QStringLiteral("runs")));
+    CHECK(QString::fromStdString(shell.store().setting("dialogs.folder.records")) ==
+          dir.filePath(QStringLiteral("runs")));
 
     // A folder chosen as such is kept as it is; something not on this machine is not kept.
     folders->remember(QStringLiteral("traces"), QUrl::fromLocalFile(dir.path()));

@@ -19,9 +19,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QStandardPaths>
-#include <QLocale>
 #include <QTemporaryDir>
 
 namespace {
@@ -30,7 +30,10 @@ const QString kLearner = QStringLiteral("Ada Lovelace");
 const QString kExamples = QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/labs/examples");
 const QString kSchema = QStringLiteral(TPU_COURSE_SOURCE_DIR "/assets/report.schema.json");
 
-QJsonObject readJson(const QString &path) { return QJsonDocument::fromJson(readFile(path)).object(); }
+QJsonObject readJson(const QString &path)
+{
+    return QJsonDocument::fromJson(readFile(path)).object();
+}
 
 void writeJson(const QString &path, const QJsonObject &o)
 {
@@ -62,7 +65,8 @@ QString ownRun(const QTemporaryDir &dir, const QString &example, const QJsonArra
         QJsonObject b = run[block].toObject();
         QJsonArray own;
         int i = 0;
-        for (const QJsonValue &s : (samples.isEmpty() || QLatin1String(block) != QLatin1String("timing")) ? b["samples"].toArray() : samples)
+        for (const QJsonValue &s :
+             (samples.isEmpty() || QLatin1String(block) != QLatin1String("timing")) ? b["samples"].toArray() : samples)
             own.append(s.toDouble() * (1.0 + 0.003 * ++i));
         b["samples"] = own;
         run[block] = b;
@@ -135,10 +139,11 @@ QString schemaComplaint(const QString &json)
     if (!QFileInfo(python).isExecutable())
         python = QStandardPaths::findExecutable(QStringLiteral("python3"));
     REQUIRE_FALSE(python.isEmpty());
-    const char *script = "import json, sys, jsonschema\n"
-                         "schema = json.load(open(sys.argv[1], encoding='utf-8'))\n"
-                         "jsonschema.Draft202012Validator.check_schema(schema)\n"
-                         "jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2], encoding='utf-8')))\n";
+    const char *script =
+        "import json, sys, jsonschema\n"
+        "schema = json.load(open(sys.argv[1], encoding='utf-8'))\n"
+        "jsonschema.Draft202012Validator.check_schema(schema)\n"
+        "jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2], encoding='utf-8')))\n";
     const RunResult r = runProgram(python, {"-c", QString::fromLatin1(script), kSchema, json});
     return r.exitCode == 0 ? QString() : QString::fromUtf8(r.err).trimmed().section(QLatin1Char('\n'), -1);
 }
@@ -230,11 +235,13 @@ TEST_CASE("a gate passed by SQL does not count, and the report says the history 
     {
         // The slow L07 run given a G1 pass by hand, and the L09 run a G5 pass.
         const auto c = progress::db::Connection::open(db.toStdString(), progress::db::Access::ReadWriteCreate);
-        c.execute("INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
-                  "SELECT 'G1', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L07' AND example = 0 "
-                  "ORDER BY id DESC LIMIT 1");
-        c.execute("INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
-                  "SELECT 'G5', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L09' AND example = 0 LIMIT 1");
+        c.execute(
+            "INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+            "SELECT 'G1', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L07' AND example = 0 "
+            "ORDER BY id DESC LIMIT 1");
+        c.execute(
+            "INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+            "SELECT 'G5', id, 0, 1, 'passed' FROM run_records WHERE lab = 'L09' AND example = 0 LIMIT 1");
     }
     const QString after = dir.filePath(QStringLiteral("after.json"));
     exportReport(db, after);
@@ -268,7 +275,8 @@ TEST_CASE("the PDF report: a summary page, then the detail, each page numbered",
     CHECK(summary.contains(QStringLiteral("Learn to make TPUs fast")));
     // The fixed store's activity is all from today (or yesterday and today, run across midnight).
     CHECK((summary.contains(QStringLiteral("activity on")) || summary.contains(QStringLiteral("activity from"))));
-    for (const char *stage : {"The machine", "Pallas fundamentals", "The IR stack", "The priesthood kernels", "Distributed Pallas"})
+    for (const char *stage :
+         {"The machine", "Pallas fundamentals", "The IR stack", "The priesthood kernels", "Distributed Pallas"})
         CHECK(summary.contains(QString::fromUtf8(stage)));
     CHECK(summary.contains(QStringLiteral("Predicted against measured")));
     CHECK(summary.contains(QStringLiteral("v5e · your measured runs")));
@@ -319,7 +327,8 @@ TEST_CASE("no table cell of the PDF breaks inside a word or a number", "[report]
         INFO("the word " << word.toStdString());
         const bool whole = std::any_of(lines.begin(), lines.end(), [&](const QString &line) {
             // A space in a word is a no-break space in the PDF: either matches.
-            const QString pattern = QRegularExpression::escape(word).replace(QStringLiteral("\\ "), QStringLiteral("[\\s\\x{00a0}]"));
+            const QString pattern =
+                QRegularExpression::escape(word).replace(QStringLiteral("\\ "), QStringLiteral("[\\s\\x{00a0}]"));
             return QRegularExpression(QStringLiteral("(^|\\s)%1(\\s|$)").arg(pattern)).match(line).hasMatch();
         });
         CHECK(whole);
@@ -355,19 +364,21 @@ TEST_CASE("the HTML report is one self-contained page with the PDF's content", "
     CHECK_FALSE(QRegularExpression(QStringLiteral("(src|href)=\"(https?:|file:|/)")).match(html).hasMatch());
     // The stage path, the chapter strip, one roofline, predicted against measured.
     CHECK(html.count(QStringLiteral("<svg")) == 4);
-    for (const char *text : {"Learn to make TPUs fast", "Every gate attempt", "not passed", "Chapters and their mastery work",
-                             "never counts", "predicted floor"})
+    for (const char *text : {"Learn to make TPUs fast", "Every gate attempt", "not passed",
+                             "Chapters and their mastery work", "never counts", "predicted floor"})
         CHECK(html.contains(QString::fromUtf8(text)));
     CHECK(html.contains(kLearner));
     for (const auto &v : readJson(json)["runs"].toArray())
         CHECK(html.contains(v.toObject()["shape"].toObject()["text"].toString().toHtmlEscaped()));
 }
 
-TEST_CASE("imported profiles are in the report: every device, its longest ops measured beside predicted", "[report][binary]")
+TEST_CASE("imported profiles are in the report: every device, its longest ops measured beside predicted",
+          "[report][binary]")
 {
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("p.sqlite"));
-    const QString profile = QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb");
+    const QString profile =
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb");
     const RunResult imported = runApp({"--db", db, "--import-profile", profile});
     INFO(imported.err.toStdString());
     REQUIRE(imported.exitCode == 0);
@@ -408,7 +419,8 @@ TEST_CASE("a report into a missing folder is refused in one sentence, or the fol
     QString error;
     const QString nested = dir.filePath(QStringLiteral("no/such/folder/report.json"));
     CHECK_FALSE(writeProgressReport(empty, {nested, QPageSize::A4, false}, &error));
-    CHECK(error == QStringLiteral("the folder %1 does not exist.").arg(QDir::toNativeSeparators(QFileInfo(nested).absolutePath())));
+    CHECK(error == QStringLiteral("the folder %1 does not exist.")
+                       .arg(QDir::toNativeSeparators(QFileInfo(nested).absolutePath())));
     CHECK_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("no"))));
 
     error.clear();
@@ -457,7 +469,7 @@ TEST_CASE("a measured L17 run is set against EX·14's prediction of each shardin
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("l17.sqlite"));
     importRun(db, ownRun(dir, QStringLiteral("L17.json")));
-    importRun(db, kExamples + QStringLiteral("/L17.json"));  // an example: never predicted
+    importRun(db, kExamples + QStringLiteral("/L17.json")); // an example: never predicted
     const QString out = dir.filePath(QStringLiteral("report.json"));
     exportReport(db, out);
     const QJsonObject record = readJson(kExamples + QStringLiteral("/L17.json"));
@@ -478,7 +490,7 @@ TEST_CASE("a measured L17 run is set against EX·14's prediction of each shardin
             spec.mesh = {mesh["data"].toInteger(), mesh["model"].toInteger()};
             spec.roles = {tpusim::AxisRole::data, tpusim::AxisRole::model};
             spec.data_mode = strategy["name"].toString().startsWith(QStringLiteral("fsdp")) ? tpusim::DataMode::fsdp
-                                                                                           : tpusim::DataMode::dp;
+                                                                                            : tpusim::DataMode::dp;
             spec.batch = shapes["batch"].toInteger();
             spec.d_model = shapes["d_model"].toInteger();
             spec.d_ff = shapes["d_ff"].toInteger();

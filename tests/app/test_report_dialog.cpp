@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "qtwait.h"
-#include "shellfixture.h"
 #include "report/reportexport.h"
+#include "shellfixture.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,7 +14,10 @@
 
 namespace {
 
-QString text(QObject *o) { return o ? o->property("text").toString() : QString(); }
+QString text(QObject *o)
+{
+    return o ? o->property("text").toString() : QString();
+}
 
 // Replaces the field's text with the keyboard, as a learner would.
 void retype(ShellFixture &shell, QObject *field, const QString &value)
@@ -29,7 +32,8 @@ void retype(ShellFixture &shell, QObject *field, const QString &value)
 TEST_CASE("Ctrl+E exports into a folder it makes, and the dialog starts there next time", "[report][qml]")
 {
     QTemporaryDir settings;
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path()); // keep the user's own settings out
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       settings.path()); // keep the user's own settings out
     QTemporaryDir out;
     ShellFixture shell;
     QQuickWindow *window = shell.window();

@@ -13,7 +13,11 @@
 namespace {
 
 // How many distinct colours, and how far the image is from one flat fill.
-struct ImageStats { int colours = 0; double nonDominantShare = 0; };
+struct ImageStats
+{
+    int colours = 0;
+    double nonDominantShare = 0;
+};
 
 ImageStats stats(const QImage &image)
 {
@@ -38,14 +42,15 @@ TEST_CASE("screenshot mode writes a non-blank image of the requested size", "[sc
     REQUIRE(dir.isValid());
     const QString db = dir.filePath(QStringLiteral("p.sqlite"));
 
-    struct Case { QString place; QSize size; };
+    struct Case
+    {
+        QString place;
+        QSize size;
+    };
     const QList<Case> cases{
-        {QStringLiteral("stack"), QSize(1440, 900)},
-        {QStringLiteral("ch03"), QSize(1280, 800)},
-        {QStringLiteral("workshop"), QSize(1440, 900)},
-        {QStringLiteral("palette"), QSize(1440, 900)},
-        {QStringLiteral("bench"), QSize(1440, 900)},
-        {QStringLiteral("chips"), QSize(2560, 1440)},
+        {QStringLiteral("stack"), QSize(1440, 900)},    {QStringLiteral("ch03"), QSize(1280, 800)},
+        {QStringLiteral("workshop"), QSize(1440, 900)}, {QStringLiteral("palette"), QSize(1440, 900)},
+        {QStringLiteral("bench"), QSize(1440, 900)},    {QStringLiteral("chips"), QSize(2560, 1440)},
     };
     for (const auto &c : cases) {
         INFO(c.place.toStdString());
@@ -60,7 +65,7 @@ TEST_CASE("screenshot mode writes a non-blank image of the requested size", "[sc
         REQUIRE_FALSE(image.isNull());
         CHECK(image.size() == c.size);
         const ImageStats s = stats(image);
-        CHECK(s.colours > 50);            // text, bands and badges, not a flat fill
+        CHECK(s.colours > 50); // text, bands and badges, not a flat fill
         CHECK(s.nonDominantShare > 0.02);
     }
 }
@@ -101,7 +106,8 @@ TEST_CASE("the first frame already shows the whole first screen", "[screenshot][
 TEST_CASE("--first-frame refuses --open and a name that is not a PNG", "[screenshot][binary]")
 {
     QTemporaryDir dir;
-    const RunResult withOpen = runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", dir.filePath("x.png"), "--open", "ch03"});
+    const RunResult withOpen =
+        runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", dir.filePath("x.png"), "--open", "ch03"});
     CHECK(withOpen.exitCode == 2);
     CHECK(withOpen.err.contains("--open"));
     const RunResult notPng = runApp({"--db", dir.filePath("p.sqlite"), "--first-frame", dir.filePath("x.jpg")});
@@ -113,21 +119,25 @@ TEST_CASE("--first-frame refuses --open and a name that is not a PNG", "[screens
 TEST_CASE("screenshot of an unknown place fails with exit 2", "[screenshot][binary]")
 {
     QTemporaryDir dir;
-    const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "ch99"});
+    const RunResult r =
+        runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "ch99"});
     CHECK(r.exitCode == 2);
     CHECK(r.err.contains("ch99"));
     // A piece id of the right shape that the course does not have: the catalog says no.
-    const RunResult piece = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "EX99"});
+    const RunResult piece =
+        runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", dir.filePath("x.png"), "--open", "EX99"});
     CHECK(piece.exitCode == 2);
     CHECK(piece.err.contains("cannot open \"EX99\": no such place in this course"));
     CHECK_FALSE(QFile::exists(dir.filePath("x.png")));
 }
 
-TEST_CASE("a chapter opened at a heading it does not have fails with exit 2 and nothing written", "[screenshot][binary]")
+TEST_CASE("a chapter opened at a heading it does not have fails with exit 2 and nothing written",
+          "[screenshot][binary]")
 {
     QTemporaryDir dir;
     const QString out = dir.filePath("x.png");
-    const RunResult r = runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", out, "--open", "ch11#no-such-heading"});
+    const RunResult r =
+        runApp({"--db", dir.filePath("p.sqlite"), "--screenshot", out, "--open", "ch11#no-such-heading"});
     CHECK(r.exitCode == 2);
     CHECK(r.err.contains("ch11#no-such-heading"));
     CHECK_FALSE(QFile::exists(out));
@@ -164,8 +174,12 @@ TEST_CASE("a PNG is written whole or not at all", "[screenshot]")
     SECTION("a failed write leaves the file that was there")
     {
         REQUIRE(writePng(picture, path).isEmpty());
-        const QByteArray before = [&] { QFile f(path); f.open(QIODevice::ReadOnly); return f.readAll(); }();
-        const QString problem = writePng(QImage(), path);  // nothing to write
+        const QByteArray before = [&] {
+            QFile f(path);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
+        const QString problem = writePng(QImage(), path); // nothing to write
         CHECK(problem.startsWith(QStringLiteral("cannot write")));
         QFile after(path);
         REQUIRE(after.open(QIODevice::ReadOnly));

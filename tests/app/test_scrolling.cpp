@@ -12,10 +12,16 @@
 
 namespace {
 
-qreal scrollOf(QObject *page) { return page->property("contentY").toReal(); }
+qreal scrollOf(QObject *page)
+{
+    return page->property("contentY").toReal();
+}
 
 // Longer than the glide of a scroll (Theme.scrollDuration).
-void settle() { QTest::qWait(400); }
+void settle()
+{
+    QTest::qWait(400);
+}
 
 // One notch of a mouse wheel (no pixel delta), at the window's centre.
 void wheelNotch(QQuickWindow *window, int notches)
@@ -51,7 +57,10 @@ QQuickItem *blockAtMiddle(ShellFixture &shell)
     return nullptr;
 }
 
-qreal sceneTop(QQuickItem *item) { return item->mapToScene(QPointF(0, 0)).y(); }
+qreal sceneTop(QQuickItem *item)
+{
+    return item->mapToScene(QPointF(0, 0)).y();
+}
 
 } // namespace
 
@@ -94,7 +103,7 @@ TEST_CASE("a wheel notch moves the stack one steady step, however quick the notc
     CHECK(one > 40);
     CHECK(one < window->height() / 4.0);
     for (int i = 0; i < 5; ++i)
-        wheelNotch(window, 1);   // five quick notches, no pause
+        wheelNotch(window, 1); // five quick notches, no pause
     settle();
     CHECK(scrollOf(stack) == Approx(6 * one).margin(2));
 }
@@ -108,7 +117,7 @@ TEST_CASE("a lab from the palette opens its chapter at its card", "[scrolling][q
     auto *card = qobject_cast<QQuickItem *>(shell.findShown("labCard_L07"));
     REQUIRE(card != nullptr);
     QObject *chapter = shell.find("chapterPage");
-    shell.waitUntilBuilt();   // the text above the card arrives a batch a frame
+    shell.waitUntilBuilt(); // the text above the card arrives a batch a frame
     WAIT_VERIFY(scrollOf(chapter) > 0);
     settle();
     const QRectF onScreen = card->mapRectToScene(QRectF(0, 0, card->width(), card->height()));
@@ -129,8 +138,8 @@ TEST_CASE("ticking a mastery box leaves the chapter page where it was", "[scroll
     REQUIRE(box != nullptr);
     // Scroll so the box sits 200 px below the window's top, or as near as the page goes.
     auto *content = chapter->property("contentItem").value<QQuickItem *>();
-    chapter->setProperty("contentY", std::min(box->mapToItem(content, QPointF(0, 0)).y() - 200,
-                                              chapter->property("maximumY").toReal()));
+    chapter->setProperty(
+        "contentY", std::min(box->mapToItem(content, QPointF(0, 0)).y() - 200, chapter->property("maximumY").toReal()));
     settle();
     const qreal before = scrollOf(chapter);
     const QPointF centre = box->mapToScene(QPointF(box->height() / 2, box->height() / 2));
@@ -230,7 +239,7 @@ TEST_CASE("a reader who scrolls away from a revealed lab card is not pulled back
     WAIT_VERIFY(scrollOf(chapter) > 0);
     const qreal revealed = scrollOf(chapter);
     for (int i = 0; i < 4; ++i)
-        wheelNotch(window, -1);   // back up the page, towards the text
+        wheelNotch(window, -1); // back up the page, towards the text
     settle();
     const qreal read = scrollOf(chapter);
     REQUIRE(read < revealed - 100);

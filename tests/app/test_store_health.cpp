@@ -47,13 +47,14 @@ TEST_CASE("a history edited behind the app's back is said on the stack", "[store
         raw.execute("DROP TRIGGER predictions_no_update");
         raw.execute("UPDATE predictions SET value = 1e-3");
     });
-    const QString finding = QStringLiteral(
-        "the guard against changing predictions was removed; 1 prediction changed since it was kept");
+    const QString finding =
+        QStringLiteral("the guard against changing predictions was removed; 1 prediction changed since it was kept");
     CHECK(StoreHealth::instance()->history() == finding);
     WAIT_VERIFY(shell.findShown("storeBanner") != nullptr);
     auto *text = qobject_cast<QQuickItem *>(shell.findShown("storeHistory"));
     REQUIRE(text != nullptr);
-    CHECK(text->property("text").toString() == QStringLiteral("Your progress file's history does not verify: ") + finding);
+    CHECK(text->property("text").toString() ==
+          QStringLiteral("Your progress file's history does not verify: ") + finding);
 }
 
 TEST_CASE("a history as the app kept it shows no banner", "[store][qml]")

@@ -15,7 +15,10 @@
 
 namespace {
 
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 QString shownText(ShellFixture &shell, const QString &name)
 {
@@ -23,14 +26,20 @@ QString shownText(ShellFixture &shell, const QString &name)
     return item ? item->property("text").toString() : QStringLiteral("(not shown)");
 }
 
-QString percent(double fraction) { return qs(tpusim::format_fixed(100 * fraction, 1)) + QStringLiteral(" %"); }
+QString percent(double fraction)
+{
+    return qs(tpusim::format_fixed(100 * fraction, 1)) + QStringLiteral(" %");
+}
 
-QString signedPercent(double fraction) { return (fraction >= 0 ? QStringLiteral("+") : QString()) + percent(fraction); }
+QString signedPercent(double fraction)
+{
+    return (fraction >= 0 ? QStringLiteral("+") : QString()) + percent(fraction);
+}
 
 QString gridSteps(std::int64_t steps)
 {
     if (steps == 0)
-        return QStringLiteral("—");  // an XLA op has no grid
+        return QStringLiteral("—"); // an XLA op has no grid
     QString digits = QString::number(steps);
     for (qsizetype at = digits.size() - 3; at > 0; at -= 3)
         digits.insert(at, QLatin1Char(','));
@@ -71,8 +80,9 @@ TEST_CASE("the validation page shows every row as tpusim::validation() computes 
         if (r.expressible) {
             CHECK(shownText(shell, "validationPredicted_" + id) == qs(tpusim::format_time(r.predicted_s)));
             CHECK(shownText(shell, "validationError_" + id) == signedPercent(r.error));
-            CHECK(shownText(shell, "validationKind_" + id)
-                  == (r.fitted ? QStringLiteral("fitted") : r.held_out ? QStringLiteral("held out") : QStringLiteral("tested")));
+            CHECK(shownText(shell, "validationKind_" + id) == (r.fitted     ? QStringLiteral("fitted")
+                                                               : r.held_out ? QStringLiteral("held out")
+                                                                            : QStringLiteral("tested")));
         } else {
             CHECK(shownText(shell, "validationWhyNot_" + id).contains(qs(r.not_expressible)));
         }
@@ -98,7 +108,8 @@ TEST_CASE("hovering a published time's badge opens a card that names its source"
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("validation"));
 
     const tpusim::PublishedRow &m = *tpusim::validation().rows.front().row;
-    auto *badge = qobject_cast<QQuickItem *>(shell.findShown(("validationPublishedBadge_" + qs(m.id)).toUtf8().constData()));
+    auto *badge =
+        qobject_cast<QQuickItem *>(shell.findShown(("validationPublishedBadge_" + qs(m.id)).toUtf8().constData()));
     REQUIRE(badge != nullptr);
     QObject *page = shell.findShown("validationPage");
     REQUIRE(page != nullptr);
@@ -141,11 +152,13 @@ TEST_CASE("the validation page sums up each family and lists every fitted consta
         const QString family = qs(std::string(tpusim::family_key(e.family)));
         INFO(family.toStdString());
         CHECK(shownText(shell, "validationHeldOut_" + family) == QString::number(e.held_out));
-        CHECK(shownText(shell, "validationMedian_" + family) == (e.held_out > 0 ? percent(e.held_out_median) : QStringLiteral("—")));
-        CHECK(shownText(shell, "validationWorst_" + family) == (e.held_out > 0 ? percent(e.held_out_worst) : QStringLiteral("—")));
+        CHECK(shownText(shell, "validationMedian_" + family) ==
+              (e.held_out > 0 ? percent(e.held_out_median) : QStringLiteral("—")));
+        CHECK(shownText(shell, "validationWorst_" + family) ==
+              (e.held_out > 0 ? percent(e.held_out_worst) : QStringLiteral("—")));
         CHECK(shownText(shell, "validationFitted_" + family) == QString::number(e.fitted));
-        CHECK(shownText(shell, "validationFittedWorst_" + family)
-              == (e.fitted > 0 ? percent(e.fitted_worst) : QStringLiteral("—")));
+        CHECK(shownText(shell, "validationFittedWorst_" + family) ==
+              (e.fitted > 0 ? percent(e.fitted_worst) : QStringLiteral("—")));
     }
     CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationConstant_")) == int(v.constants.size()));
     for (const tpusim::FittedConstant &c : v.constants) {

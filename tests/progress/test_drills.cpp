@@ -70,13 +70,20 @@ TEST_CASE("grades and levels follow the answers", "[drills]") {
     CHECK(drillGrade(true, 90'000) == fsrs::Good);
     CHECK(drillGrade(true, 400'000) == fsrs::Hard);
     std::vector<DrillReview> history;
-    auto add = [&](int level, bool correct) { DrillReview r; r.level = level; r.correct = correct; history.push_back(r); };
+    auto add = [&](int level, bool correct) {
+        DrillReview r;
+        r.level = level;
+        r.correct = correct;
+        history.push_back(r);
+    };
     CHECK(drillLevel(history) == 1);
-    add(1, true); add(1, true);
+    add(1, true);
+    add(1, true);
     CHECK(drillLevel(history) == 1);
     add(1, true);
     CHECK(drillLevel(history) == 2);
-    add(2, false); add(2, false);
+    add(2, false);
+    add(2, false);
     CHECK(drillLevel(history) == 1);
     for (int i = 0; i < 3; ++i) add(1, true);
     for (int i = 0; i < 3; ++i) add(2, true);
@@ -93,7 +100,7 @@ TEST_CASE("reviews are scheduled per card kind and kept across restarts", "[dril
         store.setClock(clock);
         DrillLedger ledger(store);
         const std::vector<std::string> kinds{"D2.matmul", "D2.elementwise"};
-        CHECK(ledger.dueKinds(kinds, kStart + kDay - 1) == kinds);  // new kinds are due
+        CHECK(ledger.dueKinds(kinds, kStart + kDay - 1) == kinds);          // new kinds are due
         const DrillReview r = ledger.addReview(answer("D2.matmul", true));  // Good: 3 days
         CHECK(r.grade == fsrs::Good);
         CHECK(r.dueAtMs == kStart + 3 * kDay);
@@ -159,7 +166,7 @@ TEST_CASE("drill reviews are append-only in SQL", "[drills]") {
     CHECK_THROWS_AS(c.execute("INSERT OR REPLACE INTO drill_reviews (id, drill, kind, level, seed, answer, correct, "
                               "fields_right, fields_asked, elapsed_ms, grade, reviewed_at_ms, stability, difficulty, "
                               "due_at_ms) VALUES (1, 'D3', 'D3.blocks', 1, 1, '{}', 0, 0, 3, 1, 1, 1, 1.0, 5.0, 1)"),
-                      StoreError);
+                    StoreError);
     CHECK(ledger.reviews().size() == 1);
 }
 

@@ -89,8 +89,9 @@ TEST_CASE("the event log cannot be changed, deleted or replaced") {
     attempt("UPDATE event_log SET detail = 'rewritten'");
     attempt("DELETE FROM event_log");
     attempt("DELETE FROM event_log WHERE kind = 'lab.run'");
-    attempt("INSERT OR REPLACE INTO event_log (id, at_ms, kind, subject, detail) "
-            "SELECT id, 0, 'forged', '', '' FROM event_log ORDER BY id DESC LIMIT 1");
+    attempt(
+        "INSERT OR REPLACE INTO event_log (id, at_ms, kind, subject, detail) "
+        "SELECT id, 0, 'forged', '', '' FROM event_log ORDER BY id DESC LIMIT 1");
     attempt("REPLACE INTO event_log (id, at_ms, kind, subject, detail) VALUES (1, 0, 'forged', '', '')");
 
     const auto after = store.events();

@@ -20,35 +20,32 @@
 using progress::RunLedger;
 using progress::RunRecordRow;
 using progress::Store;
-using progress_test::ScratchDir;
 using progress_test::sampleRecord;
+using progress_test::ScratchDir;
 
 namespace {
 
-
 // A store with a run record and its failed gate attempt, a prediction and a
 // chapter opened, closed.
-void keepSomeHistory(const std::filesystem::path& file)
-{
+void keepSomeHistory(const std::filesystem::path& file) {
     Store store = Store::open(file);
     store.syncChapters({{1, "jax", "JAX"}});
     store.noteChapterOpened(1);
     RunLedger ledger(store);
     ledger.addPrediction("G1", "matmul", 7.4e-4, "s");
-    ledger.addRunRecord(sampleRecord("aa"), progress::NewAttempt{"G1", false, {"1.04x XLA, over 1.1x? no: not correct"}});
+    ledger.addRunRecord(sampleRecord("aa"),
+                        progress::NewAttempt{"G1", false, {"1.04x XLA, over 1.1x? no: not correct"}});
     CHECK(store.verifyHistory().empty());
 }
 
-void raw(const std::filesystem::path& file, const std::string& sql)
-{
+void raw(const std::filesystem::path& file, const std::string& sql) {
     const auto c = progress::db::Connection::open(file, progress::db::Access::ReadWriteCreate);
     c.execute(sql);
 }
 
 }  // namespace
 
-TEST_CASE("what the store kept verifies, opened again and again", "[history]")
-{
+TEST_CASE("what the store kept verifies, opened again and again", "[history]") {
     ScratchDir dir;
     const auto file = dir / "p.sqlite";
     keepSomeHistory(file);
@@ -65,48 +62,44 @@ TEST_CASE("what the store kept verifies, opened again and again", "[history]")
                        "(SELECT count(*) FROM predictions) + (SELECT count(*) FROM gate_attempts)"));
 }
 
-TEST_CASE("an edit with the trigger dropped, a row inserted or deleted by hand: each is named", "[history]")
-{
+TEST_CASE("an edit with the trigger dropped, a row inserted or deleted by hand: each is named", "[history]") {
     ScratchDir dir;
     const auto file = dir / "p.sqlite";
     keepSomeHistory(file);
 
-    SECTION("a record's JSON edited in the file")
-    {
+    SECTION("a record's JSON edited in the file") {
         raw(file, "DROP TRIGGER run_records_no_update");
         raw(file, R"(UPDATE run_records SET record_json = '{"timing":{"samples":[1e-9]}}')");
         const std::string finding = Store::open(file).historyFinding();
-        CHECK(finding == "the guard against changing run records was removed; 1 run record changed since it was "
-                         "kept");
+        CHECK(finding ==
+              "the guard against changing run records was removed; 1 run record changed since it was "
+              "kept");
     }
-    SECTION("a passing gate attempt inserted by SQL")
-    {
-        raw(file, "INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
-                  "VALUES ('G1', 1, 0, 1, 'passed')");
+    SECTION("a passing gate attempt inserted by SQL") {
+        raw(file,
+            "INSERT INTO gate_attempts (gate, run_record, judged_at_ms, passed, reasons) "
+            "VALUES ('G1', 1, 0, 1, 'passed')");
         CHECK(Store::open(file).historyFinding() == "1 gate attempt added outside the app");
     }
-    SECTION("a prediction deleted")
-    {
+    SECTION("a prediction deleted") {
         raw(file, "DROP TRIGGER predictions_no_delete");
         raw(file, "DELETE FROM predictions");
         CHECK(Store::open(file).historyFinding().find("1 prediction deleted") != std::string::npos);
     }
-    SECTION("the chain's own hashes edited")
-    {
+    SECTION("the chain's own hashes edited") {
         raw(file, "DROP TRIGGER history_chain_no_update");
         raw(file, "UPDATE history_chain SET chain_sha256 = printf('%064d', 0) WHERE id = 2");
         CHECK(Store::open(file).historyFinding().find("its chain of hashes was rewritten") != std::string::npos);
     }
 }
 
-TEST_CASE("a file kept before the chain is chained as it stands when it migrates", "[history]")
-{
+TEST_CASE("a file kept before the chain is chained as it stands when it migrates", "[history]") {
     ScratchDir dir;
     const auto file = dir / "old.sqlite";
     keepSomeHistory(file);
     // Back to schema 5: the chain's table and triggers gone, the version stamped back.
     raw(file, "DROP TABLE history_chain");
-    raw(file, "DROP TABLE reading_marks");  // schema 7's table, which schema 5 had not either
+    raw(file, "DROP TABLE reading_marks");        // schema 7's table, which schema 5 had not either
     raw(file, "DROP VIEW drill_reviews_graded");  // and schema 8's
     raw(file, "DROP TABLE drill_regrades");
     raw(file, "PRAGMA user_version = 5");
@@ -121,8 +114,7 @@ namespace {
 // Appends history until killed: a run record judged at a gate, a
 // prediction, an activity entry; one byte down `committed` after each
 // commit, so the parent knows what was kept for certain.
-[[noreturn]] void appendUntilKilled(const std::filesystem::path& file, int committed, int seed)
-{
+[[noreturn]] void appendUntilKilled(const std::filesystem::path& file, int committed, int seed) {
     try {
         Store store = Store::open(file);
         RunLedger ledger(store);
@@ -141,8 +133,8 @@ namespace {
 
 }  // namespace
 
-TEST_CASE("processes killed at any moment while appending lose no committed row and the history verifies", "[history]")
-{
+TEST_CASE("processes killed at any moment while appending lose no committed row and the history verifies",
+          "[history]") {
     ScratchDir dir;
     const auto file = dir / "killed.sqlite";
     keepSomeHistory(file);

@@ -27,8 +27,9 @@ std::vector<std::string> schemaObjects(const progress::db::Connection& connectio
 
 // Every table, index and trigger with its SQL, for comparing two schemas.
 std::vector<std::string> schemaText(const progress::db::Connection& connection) {
-    progress::db::Statement query(connection, "SELECT type || ' ' || name || ': ' || coalesce(sql, '') "
-                                              "FROM sqlite_schema ORDER BY type, name");
+    progress::db::Statement query(connection,
+                                  "SELECT type || ' ' || name || ': ' || coalesce(sql, '') "
+                                  "FROM sqlite_schema ORDER BY type, name");
     std::vector<std::string> rows;
     while (query.step()) {
         rows.push_back(query.textAt(0));
@@ -50,17 +51,20 @@ TEST_CASE("a missing file is created, with its folders, at the latest schema") {
     CHECK(connection.queryInt64("PRAGMA user_version") == Store::kLatestSchema);
     CHECK(connection.queryInt64("PRAGMA application_id") == progress::kApplicationId);
     CHECK(schemaObjects(connection, "table") ==
-          std::vector<std::string>{"chapters", "drill_regrades", "drill_reviews", "event_log", "gate_attempts", "history_chain",
-                                   "mastery_goals", "mastery_items", "predictions", "profile_imports", "profile_ops", "reading_marks",
-                                   "run_records", "settings"});
-    CHECK(schemaObjects(connection, "trigger") ==
-          std::vector<std::string>{"drill_regrades_no_delete", "drill_regrades_no_replace", "drill_regrades_no_update", "drill_reviews_no_delete", "drill_reviews_no_replace", "drill_reviews_no_update", "event_log_no_delete", "event_log_no_replace", "event_log_no_update",
-                                       "gate_attempts_no_delete", "gate_attempts_no_replace", "gate_attempts_no_update",
-                                       "history_chain_no_delete", "history_chain_no_replace", "history_chain_no_update",
-                                       "predictions_no_delete", "predictions_no_replace", "predictions_no_update",
-                                       "profile_imports_no_delete", "profile_imports_no_replace",
-                                       "profile_imports_no_update", "profile_ops_no_delete", "profile_ops_no_replace",
-                                       "profile_ops_no_update", "run_records_no_delete", "run_records_no_replace", "run_records_no_update"});
+          std::vector<std::string>{"chapters", "drill_regrades", "drill_reviews", "event_log", "gate_attempts",
+                                   "history_chain", "mastery_goals", "mastery_items", "predictions", "profile_imports",
+                                   "profile_ops", "reading_marks", "run_records", "settings"});
+    CHECK(
+        schemaObjects(connection, "trigger") ==
+        std::vector<std::string>{"drill_regrades_no_delete",  "drill_regrades_no_replace",  "drill_regrades_no_update",
+                                 "drill_reviews_no_delete",   "drill_reviews_no_replace",   "drill_reviews_no_update",
+                                 "event_log_no_delete",       "event_log_no_replace",       "event_log_no_update",
+                                 "gate_attempts_no_delete",   "gate_attempts_no_replace",   "gate_attempts_no_update",
+                                 "history_chain_no_delete",   "history_chain_no_replace",   "history_chain_no_update",
+                                 "predictions_no_delete",     "predictions_no_replace",     "predictions_no_update",
+                                 "profile_imports_no_delete", "profile_imports_no_replace", "profile_imports_no_update",
+                                 "profile_ops_no_delete",     "profile_ops_no_replace",     "profile_ops_no_update",
+                                 "run_records_no_delete",     "run_records_no_replace",     "run_records_no_update"});
     CHECK(connection.queryText("PRAGMA journal_mode") == "wal");
     CHECK(connection.queryInt64("PRAGMA foreign_keys") == 1);
     CHECK(connection.queryInt64("PRAGMA busy_timeout") == Store::kBusyTimeoutMs);

@@ -11,8 +11,7 @@ using progress::Store;
 
 namespace {
 
-ProfileImportRow sampleProfile(const std::string& device)
-{
+ProfileImportRow sampleProfile(const std::string& device) {
     ProfileImportRow p;
     p.fileSha256 = std::string(64, 'e');
     p.device = device;
@@ -46,8 +45,7 @@ ProfileImportRow sampleProfile(const std::string& device)
 
 }  // namespace
 
-TEST_CASE("a profile's devices are stored once each, with their ops, and read back whole", "[profiles]")
-{
+TEST_CASE("a profile's devices are stored once each, with their ops, and read back whole", "[profiles]") {
     Store store = Store::openInMemory();
     store.setClock(progress_test::SteppingClock{1'700'000'000'000});
     ProfileLedger ledger(store);
@@ -74,8 +72,7 @@ TEST_CASE("a profile's devices are stored once each, with their ops, and read ba
     CHECK_FALSE(ledger.importedProfile(999));
 }
 
-TEST_CASE("profile rows cannot be changed or deleted", "[profiles]")
-{
+TEST_CASE("profile rows cannot be changed or deleted", "[profiles]") {
     Store store = Store::openInMemory();
     ProfileLedger ledger(store);
     const auto added = ledger.addProfile(sampleProfile("/device:TPU:0"));

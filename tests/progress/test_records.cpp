@@ -159,8 +159,7 @@ TEST_CASE("a goal is reached once, logged once, and refused for an unknown chapt
     CHECK(store.masteryGoalsReached() == Items{"pipeline-sandbox/verify", "mxu-steps/fill"});
     CHECK(store.masteryGoalsReached(2) == Items{"pipeline-sandbox/verify"});
     std::size_t logged = 0;
-    for (const auto& e : store.events())
-        logged += e.kind == progress::event_kind::kGoalReached ? 1 : 0;
+    for (const auto& e : store.events()) logged += e.kind == progress::event_kind::kGoalReached ? 1 : 0;
     CHECK(logged == 2);
     // A goal is not an item: the item stays undone until its piece says so.
     CHECK(store.masteryItemsDone(2).empty());

@@ -95,9 +95,9 @@ TEST_CASE("a damaged b-tree page is refused as corrupt") {
     const auto file = dir / "damaged.db";
     writeStoreWithData(file);
     // The root page of the event log's table, an interior page over its 400 rows.
-    const auto root = static_cast<std::size_t>(
-        progress::db::Connection::open(file, progress::db::Access::ReadOnlySnapshot)
-            .queryInt64("SELECT rootpage FROM sqlite_master WHERE name = 'event_log'"));
+    const auto root =
+        static_cast<std::size_t>(progress::db::Connection::open(file, progress::db::Access::ReadOnlySnapshot)
+                                     .queryInt64("SELECT rootpage FROM sqlite_master WHERE name = 'event_log'"));
     REQUIRE(progress_test::sidecarFiles(file).empty());
 
     auto bytes = progress_test::readBytes(file);
@@ -126,8 +126,9 @@ TEST_CASE("a database from a newer version is refused as too new") {
     REQUIRE(progress_test::sidecarFiles(file).empty());
 
     const std::string sentence = refusal(file, StoreError::Kind::TooNew);
-    CHECK(sentence == file.string() + " was written by a newer version of tpu-course (schema 999; this version "
-                                      "understands up to " +
+    CHECK(sentence == file.string() +
+                          " was written by a newer version of tpu-course (schema 999; this version "
+                          "understands up to " +
                           std::to_string(Store::kLatestSchema) + ").");
 }
 
@@ -187,8 +188,9 @@ TEST_CASE("a table or a column removed by hand is refused at open, not at first 
         raw.execute("DROP TABLE drill_reviews");
     }
     const std::string sentence = refusal(file, StoreError::Kind::Corrupt);
-    CHECK(sentence == file.string() + " was changed outside tpu-course (the table drill_reviews is missing); it was "
-                                      "left as it is.");
+    CHECK(sentence == file.string() +
+                          " was changed outside tpu-course (the table drill_reviews is missing); it was "
+                          "left as it is.");
     CHECK(isOneSentence(sentence));
 
     const auto other = dir / "column.db";

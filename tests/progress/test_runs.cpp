@@ -11,8 +11,7 @@ using progress::Store;
 using progress::StoreError;
 using progress_test::sampleRecord;
 
-TEST_CASE("run records are added once, read back whole, and recognised when imported again", "[runs]")
-{
+TEST_CASE("run records are added once, read back whole, and recognised when imported again", "[runs]") {
     Store store = Store::openInMemory();
     store.setClock(progress_test::SteppingClock{1'700'000'000'000});
     RunLedger ledger(store);
@@ -38,8 +37,7 @@ TEST_CASE("run records are added once, read back whole, and recognised when impo
     CHECK(store.eventSummary().countByKind.at("run.imported") == 2);
 }
 
-TEST_CASE("a record of another kind is refused by the schema", "[runs]")
-{
+TEST_CASE("a record of another kind is refused by the schema", "[runs]") {
     Store store = Store::openInMemory();
     RunLedger ledger(store);
     RunRecordRow wrong = sampleRecord("cc");
@@ -48,8 +46,7 @@ TEST_CASE("a record of another kind is refused by the schema", "[runs]")
     CHECK(ledger.runRecords().empty());
 }
 
-TEST_CASE("gate attempts keep their verdict and reasons, and need a record", "[runs]")
-{
+TEST_CASE("gate attempts keep their verdict and reasons, and need a record", "[runs]") {
     Store store = Store::openInMemory();
     RunLedger ledger(store);
     const auto rec = ledger.addRunRecord(sampleRecord("dd"));
@@ -64,8 +61,7 @@ TEST_CASE("gate attempts keep their verdict and reasons, and need a record", "[r
     CHECK_THROWS_AS(ledger.addGateAttempt("G1", 999, true, {"no such record"}), StoreError);
 }
 
-TEST_CASE("records, predictions and attempts cannot be changed or deleted, even in raw SQL", "[runs]")
-{
+TEST_CASE("records, predictions and attempts cannot be changed or deleted, even in raw SQL", "[runs]") {
     Store store = Store::openInMemory();
     RunLedger ledger(store);
     const auto rec = ledger.addRunRecord(sampleRecord("ee"));
@@ -91,8 +87,7 @@ TEST_CASE("records, predictions and attempts cannot be changed or deleted, even 
     CHECK(ledger.predictions("G0").size() == 1);
 }
 
-TEST_CASE("predictions are time-stamped in order and never overwritten", "[runs]")
-{
+TEST_CASE("predictions are time-stamped in order and never overwritten", "[runs]") {
     Store store = Store::openInMemory();
     store.setClock(progress_test::SteppingClock{100});
     RunLedger ledger(store);
@@ -105,8 +100,7 @@ TEST_CASE("predictions are time-stamped in order and never overwritten", "[runs]
     CHECK(g0[1].value == Approx(7.2e-4));
 }
 
-TEST_CASE("a record and its gate attempt are kept together, and a repeat adds neither", "[runs]")
-{
+TEST_CASE("a record and its gate attempt are kept together, and a repeat adds neither", "[runs]") {
     Store store = Store::openInMemory();
     RunLedger ledger(store);
     const progress::NewAttempt verdict{"G1", false, {"Slower than 1.1x XLA."}};

@@ -12,26 +12,21 @@
 #include <cstdint>
 #include <cstdlib>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
-{
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const LabCatalog labs = LabCatalog::fromFolder(QStringLiteral(LABS_DIR));
-    if (!labs.problem().isEmpty())
-        std::abort();
+    if (!labs.problem().isEmpty()) std::abort();
     // A fixed "now" after the shipped examples, so a run is judged the same on every day.
     static const QDateTime now = QDateTime(QDate(2030, 1, 1), QTime(0, 0), Qt::UTC);
-    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size));
+    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     // The script's hash is left out, or nearly every mutation would stop there.
     const RecordCheck check = checkRunRecord(bytes, labs, now, false);
     if (!check.record) {
-        if (check.problems.isEmpty())
-            std::abort();
-        for (const QString &problem : check.problems)
-            if (problem.trimmed().isEmpty())
-                std::abort();
+        if (check.problems.isEmpty()) std::abort();
+        for (const QString& problem : check.problems)
+            if (problem.trimmed().isEmpty()) std::abort();
         return 0;
     }
-    if (!check.problems.isEmpty())
-        std::abort();
+    if (!check.problems.isEmpty()) std::abort();
     const RecordCheck again = checkRunRecord(check.record->canonicalJson, labs, now, false);
     if (!again.record || again.record->sha256 != check.record->sha256 || again.record->example != check.record->example)
         std::abort();

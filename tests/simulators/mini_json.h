@@ -68,11 +68,16 @@ private:
                     if (i_ + 4 > t_.size()) fail("bad \\u");
                     out += static_cast<char>(std::strtol(t_.substr(i_, 4).c_str(), nullptr, 16));
                     i_ += 4;
-                } else if (e == 'n') out += '\n';
-                else if (e == 't') out += '\t';
-                else if (e == 'r') out += '\r';
-                else if (e == '"' || e == '\\' || e == '/') out += e;
-                else fail("bad escape");
+                } else if (e == 'n')
+                    out += '\n';
+                else if (e == 't')
+                    out += '\t';
+                else if (e == 'r')
+                    out += '\r';
+                else if (e == '"' || e == '\\' || e == '/')
+                    out += e;
+                else
+                    fail("bad escape");
             } else {
                 out += c;
             }
@@ -130,6 +135,8 @@ private:
     std::size_t i_ = 0;
 };
 
-inline Value parse(const std::string& text) { return Parser(text).parse(); }
+inline Value parse(const std::string& text) {
+    return Parser(text).parse();
+}
 
 }  // namespace mini_json

@@ -11,8 +11,7 @@ using namespace tpusim;
 namespace {
 // Scores in the input dtype (bf16), the accounting of the hand counts below; the
 // f32 default is checked on its own.
-AttentionSpec spec(std::int64_t seq, std::int64_t d, std::int64_t bq, std::int64_t bk,
-                   bool causal = false) {
+AttentionSpec spec(std::int64_t seq, std::int64_t d, std::int64_t bq, std::int64_t bk, bool causal = false) {
     AttentionSpec s;
     s.score_dtype = DType::bf16;
     s.seq_q = s.seq_kv = seq;
@@ -123,9 +122,9 @@ TEST_CASE("attention: work at the peaks, time at the attainable fractions and st
     // at the HBM fraction and its steps at a step's least time.
     REQUIRE(r.flash.kernels.size() == 1);
     CHECK(r.flash.grid_steps == 2 * 8 * 36);
-    CHECK(r.flash.time_s == Approx(std::max({(r.flash.mxu_s + r.flash.vpu_s) / c.flash_attainable.value,
-                                             r.flash.memory_s / c.hbm_attainable.value,
-                                             r.flash.grid_steps * c.flash_step.value})));
+    CHECK(r.flash.time_s ==
+          Approx(std::max({(r.flash.mxu_s + r.flash.vpu_s) / c.flash_attainable.value,
+                           r.flash.memory_s / c.hbm_attainable.value, r.flash.grid_steps * c.flash_step.value})));
     CHECK(r.flash.time_s > r.flash.peak_s);
     // Naive: three XLA ops one after another, each its slowest unit.
     REQUIRE(r.naive.stages.size() == 3);
@@ -267,9 +266,8 @@ TEST_CASE("online softmax: equals softmax(QK^T)V to 1e-12", "[attention][stepper
         std::int64_t sq, skv, d, bq, bk;
         bool causal;
     };
-    const Case cases[] = {{64, 64, 64, 16, 16, false}, {64, 64, 64, 16, 32, true},
-                          {128, 256, 32, 32, 64, false}, {96, 48, 8, 32, 16, true},
-                          {32, 32, 4, 32, 32, true},     {8, 8, 3, 1, 1, true}};
+    const Case cases[] = {{64, 64, 64, 16, 16, false}, {64, 64, 64, 16, 32, true}, {128, 256, 32, 32, 64, false},
+                          {96, 48, 8, 32, 16, true},   {32, 32, 4, 32, 32, true},  {8, 8, 3, 1, 1, true}};
     for (const Case& c : cases) {
         INFO("sq " << c.sq << " skv " << c.skv << " d " << c.d << " causal " << c.causal);
         OnlineSoftmaxStepper st(random_attention_problem(c.sq, c.skv, c.d, c.bq, c.bk, c.causal, 7));

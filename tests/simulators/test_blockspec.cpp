@@ -32,10 +32,10 @@ TEST_CASE("legality of rank >= 2 blocks, both ways", "[blockspec]") {
 }
 
 TEST_CASE("legality of rank-1 blocks", "[blockspec]") {
-    CHECK(check_block({1000}, {1000}, DType::f32).legal);   // equal
-    CHECK(check_block({8192}, {2048}, DType::f32).legal);   // multiple of 1024
-    CHECK(check_block({8192}, {128}, DType::f32).legal);    // power of two >= 128 for f32
-    CHECK(check_block({8192}, {256}, DType::bf16).legal);   // >= 256 for bf16
+    CHECK(check_block({1000}, {1000}, DType::f32).legal);  // equal
+    CHECK(check_block({8192}, {2048}, DType::f32).legal);  // multiple of 1024
+    CHECK(check_block({8192}, {128}, DType::f32).legal);   // power of two >= 128 for f32
+    CHECK(check_block({8192}, {256}, DType::bf16).legal);  // >= 256 for bf16
     CHECK_FALSE(check_block({8192}, {128}, DType::bf16).legal);
     CHECK_FALSE(check_block({8192}, {256}, DType::int8).legal);  // needs 512
     const Legality odd = check_block({8192}, {300}, DType::f32);
@@ -67,8 +67,7 @@ TEST_CASE("coverage finds missing blocks, races and scattered revisits", "[block
     // so two parallel steps write one block.
     const std::vector<std::int64_t> grid{2, 2};
     const std::vector<Semantics> par{Semantics::parallel, Semantics::parallel};
-    const BlockSpec pinned{"out", {256, 256}, {128, 128}, IndexMap::select({0, -1}, 2),
-                           DType::f32, 2};
+    const BlockSpec pinned{"out", {256, 256}, {128, 128}, IndexMap::select({0, -1}, 2), DType::f32, 2};
     const Coverage c = check_coverage(grid, par, pinned);
     CHECK_FALSE(c.ok);
     CHECK(c.blocks_written == 2);
@@ -116,8 +115,7 @@ TEST_CASE("the off-chip verification fails a broken schedule, with the reason", 
 }
 
 TEST_CASE("verification refuses what it cannot run", "[blockspec][verify]") {
-    CHECK_THROWS_WITH(matmul_schedule(64, 64, 64, 24, 16, 16, DType::bf16),
-                      Catch::Contains("does not divide"));
+    CHECK_THROWS_WITH(matmul_schedule(64, 64, 64, 24, 16, 16, DType::bf16), Catch::Contains("does not divide"));
     CHECK_THROWS_AS(matmul_schedule(64, 64, 64, 16, 16, 16, DType::bf16, "ikk"), InputError);
     CHECK_THROWS_AS(matmul_schedule(1024, 1024, 1024, 128, 128, 128, DType::bf16), InputError);
 }

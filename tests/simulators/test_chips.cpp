@@ -58,8 +58,7 @@ TEST_CASE("scoped VMEM defaults: 16 MiB on v4/v5e/v5p, 32 MiB on v6e/v7", "[chip
     CHECK(chip("v5p").scoped_vmem_default.value == 16 * MiB);
     CHECK(chip("v6e").scoped_vmem_default.value == 32 * MiB);
     CHECK(chip("v7").scoped_vmem_default.value == 32 * MiB);
-    for (const Chip& c : all_chips())
-        CHECK(c.scoped_vmem_default.value <= c.vmem_per_core.value);
+    for (const Chip& c : all_chips()) CHECK(c.scoped_vmem_default.value <= c.vmem_per_core.value);
 }
 
 TEST_CASE("megacore only on v4 and v5p; v7's cores are separate devices", "[chips]") {

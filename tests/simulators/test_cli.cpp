@@ -1,12 +1,12 @@
 // End-to-end: run the built tpusim binary and check its output and exit status.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #ifndef TPUSIM_BIN
 #error "TPUSIM_BIN must name the tpusim executable"
@@ -75,8 +75,8 @@ TEST_CASE("tpusim chips lists every chip; --chip shows sources", "[cli]") {
 TEST_CASE("--help has an example per subcommand; --version prints the version", "[cli]") {
     const Run h = run("--help");
     CHECK(h.status == 0);
-    for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench", "tpusim pipeline",
-                          "tpusim vmem", "tpusim blockspec", "tpusim layout", "tpusim mxu"})
+    for (const char* s : {"tpusim chips", "tpusim roofline", "tpusim bench", "tpusim pipeline", "tpusim vmem",
+                          "tpusim blockspec", "tpusim layout", "tpusim mxu"})
         CHECK_THAT(h.out, Catch::Contains(std::string("e.g. ") + s));
     const Run v = run("--version");
     CHECK(v.status == 0);
@@ -132,11 +132,12 @@ TEST_CASE("bad input: one line on stderr and exit status 2", "[cli]") {
 }
 
 TEST_CASE("tpusim pipeline matmul --json has the issue's keys", "[cli]") {
-    const Run r = run("pipeline matmul --m 4096 --k 4096 --n 4096 --bm 512 --bk 1024 --bn 1024 "
-                      "--dtype bf16 --chip v5e --json");
+    const Run r =
+        run("pipeline matmul --m 4096 --k 4096 --n 4096 --bm 512 --bk 1024 --bn 1024 "
+            "--dtype bf16 --chip v5e --json");
     CHECK(r.status == 0);
-    for (const char* key : {"\"time_s\":", "\"steps\":128", "\"vmem_bytes\":", "\"hbm_bytes\":",
-                            "\"utilization\":", "\"provenance\":"})
+    for (const char* key :
+         {"\"time_s\":", "\"steps\":128", "\"vmem_bytes\":", "\"hbm_bytes\":", "\"utilization\":", "\"provenance\":"})
         CHECK_THAT(r.out, Catch::Contains(key));
     const Run t = run("pipeline matmul --m 256 --k 256 --n 256 --bm 128 --bk 128 --bn 128 --timeline");
     CHECK(t.status == 0);
@@ -155,7 +156,8 @@ TEST_CASE("tpusim pipeline matmul --order walks the grid in another order, as EX
     CHECK_THAT(bad.out, Catch::Contains("the grid order must name m, n and k once each"));
     // --trace writes the schedule as EX·08 exports it: an MXU and a DMA track, the launch, the copies.
     const std::string path = "tpusim_cli_order_trace.json";
-    const Run t = run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --trace " + path);
+    const Run t =
+        run("pipeline matmul --m 1024 --k 1024 --n 1024 --bm 256 --bk 256 --bn 256 --order kmn --trace " + path);
     CHECK(t.status == 0);
     std::ifstream in(path);
     std::stringstream read;
@@ -241,9 +243,8 @@ TEST_CASE("tpusim mxu and layout", "[cli]") {
     CHECK(cast.status == 0);
     CHECK_THAT(cast.out, Catch::Contains("\"bytes_moved\":8192"));
     for (const char* args : {"mxu --m 4 --k 4 --n 0", "mxu --m 4 --k 4 --n 4 --array 2000",
-                             "layout --shape 8x128 --dtype int8 --tile 2x128",
-                             "layout --shape 8x128 --reshape 8x100", "layout --shape 8x0 --cast bf16",
-                             "layout --shape 8x128 --reshape 1024 --cast bf16"}) {
+                             "layout --shape 8x128 --dtype int8 --tile 2x128", "layout --shape 8x128 --reshape 8x100",
+                             "layout --shape 8x0 --cast bf16", "layout --shape 8x128 --reshape 1024 --cast bf16"}) {
         INFO(args);
         const Run bad = run(args);
         CHECK(bad.status == 2);
@@ -289,15 +290,17 @@ TEST_CASE("tpusim collective: closed form against the hop-by-hop run, and its re
 }
 
 TEST_CASE("tpusim shard-layer: specs, collectives and whether they hide; its refusals", "[cli]") {
-    const Run r = run("shard-layer --chip v5e --mesh 16 --roles data --mode fsdp --batch 65536 --d-model 8192 "
-                      "--d-ff 32768");
+    const Run r =
+        run("shard-layer --chip v5e --mesh 16 --roles data --mode fsdp --batch 65536 --d-model 8192 "
+            "--d-ff 32768");
     CHECK(r.status == 0);
     CHECK_THAT(r.out, Catch::Contains("P(\"data\", None), P(\"data\", None), P(None, \"data\")"));
     CHECK_THAT(r.out, Catch::Contains("all-gather W_out"));
     CHECK_THAT(r.out, Catch::Contains("yes, under x @ W_in"));
     CHECK_THAT(r.out, Catch::Contains("Compute-bound"));
-    const Run tp = run("shard-layer --chip v5e --mesh 16 --roles model --batch 8192 --d-model 8192 --d-ff 32768 "
-                       "--json");
+    const Run tp =
+        run("shard-layer --chip v5e --mesh 16 --roles model --batch 8192 --d-model 8192 --d-ff 32768 "
+            "--json");
     CHECK(tp.status == 0);
     CHECK_THAT(tp.out, Catch::Contains("\"strategy\":\"TP\""));
     CHECK_THAT(tp.out, Catch::Contains("\"under\":null"));

@@ -47,8 +47,8 @@ TEST_CASE("mesh: wraparound follows each chip's rule", "[mesh]") {
 }
 
 TEST_CASE("mesh: shapes the chip cannot build are refused", "[mesh]") {
-    CHECK_THROWS_AS(make_mesh(chip("v5e"), {4, 4, 4}), InputError);  // a 2D torus
-    CHECK_THROWS_AS(make_mesh(chip("v5e"), {32}), InputError);       // pods are 16x16
+    CHECK_THROWS_AS(make_mesh(chip("v5e"), {4, 4, 4}), InputError);     // a 2D torus
+    CHECK_THROWS_AS(make_mesh(chip("v5e"), {32}), InputError);          // pods are 16x16
     CHECK_THROWS_AS(make_mesh(chip("v5p"), {16, 20, 32}), InputError);  // more than 8960
     CHECK_THROWS_AS(make_mesh(chip("v5p"), {}), InputError);
     CHECK_THROWS_AS(make_mesh(chip("v5p"), {4, 0, 4}), InputError);
@@ -75,8 +75,7 @@ TEST_CASE("collective: a 4-chip ring all-gather counted by hand", "[collective]"
     CHECK(bi.group_size == 4);
     CHECK(bi.groups == 16);
     // Every directed link of axis 0 carries 1.5 blocks; axes 1 and 2 carry nothing.
-    for (const LinkLoad& l : bi.links)
-        CHECK(l.bytes == Approx(l.link.axis == 0 ? 1.5 * 180000 : 0.0));
+    for (const LinkLoad& l : bi.links) CHECK(l.bytes == Approx(l.link.axis == 0 ? 1.5 * 180000 : 0.0));
     CHECK(bi.busiest_link_bytes == Approx(270000));
     // One representative ring stands for the 16 rings along axis 0.
     CHECK(bi.lines_simulated == 1);
@@ -106,8 +105,7 @@ TEST_CASE("collective: bidirectional rings halve the bandwidth term", "[collecti
     CHECK(bi.analytic_s == Approx(64.0 * 1024 * 1024 * 15 / 16 / 9e10));
 }
 
-TEST_CASE("collective: the two models agree within 5% where the closed form holds",
-          "[collective]") {
+TEST_CASE("collective: the two models agree within 5% where the closed form holds", "[collective]") {
     struct Case {
         const char* chip;
         std::vector<std::int64_t> mesh;
@@ -130,8 +128,8 @@ TEST_CASE("collective: the two models agree within 5% where the closed form hold
     for (const Case& c : cases) {
         const Mesh m = make_mesh(chip(c.chip), c.mesh);
         const CollectiveResult r = collective(m, spec(c.kind, c.axes, bytes));
-        INFO(c.chip << " " << m.shape() << " " << collective_name(c.kind) << ": simulated "
-                    << r.simulated_s << " closed form " << r.analytic_s);
+        INFO(c.chip << " " << m.shape() << " " << collective_name(c.kind) << ": simulated " << r.simulated_s
+                    << " closed form " << r.analytic_s);
         CHECK(r.agrees);
         CHECK(std::abs(r.difference) <= 0.05);
         CHECK(contains(r.explanation, "within"));
@@ -149,8 +147,8 @@ TEST_CASE("collective: where the models differ, the result says why", "[collecti
     CHECK_FALSE(tiny.agrees);
     CHECK(contains(tiny.explanation, "latency-bound"));
     // All-to-all over two lines (v5e 8x4 has no wraparound).
-    const CollectiveResult lines = collective(make_mesh(chip("v5e"), {8, 4}),
-                                              spec(CollectiveKind::all_to_all, {0, 1}, 32e6));
+    const CollectiveResult lines =
+        collective(make_mesh(chip("v5e"), {8, 4}), spec(CollectiveKind::all_to_all, {0, 1}, 32e6));
     CHECK_FALSE(lines.agrees);
     CHECK(contains(lines.explanation, "no wraparound"));
     CHECK(contains(lines.explanation, "Axis 0 (8 chips)"));

@@ -28,9 +28,12 @@ std::map<std::string, std::string> right_answers(const Question& q) {
             // Type the model's value in plain SI units with the field's words.
             const double v = q.expected_value.at(f.id);
             char buf[64];
-            if (f.type == FieldType::time) std::snprintf(buf, sizeof buf, "%.6g s", v);
-            else if (f.type == FieldType::bytes) std::snprintf(buf, sizeof buf, "%.0f", v);
-            else std::snprintf(buf, sizeof buf, "%.6g", v);
+            if (f.type == FieldType::time)
+                std::snprintf(buf, sizeof buf, "%.6g s", v);
+            else if (f.type == FieldType::bytes)
+                std::snprintf(buf, sizeof buf, "%.0f", v);
+            else
+                std::snprintf(buf, sizeof buf, "%.6g", v);
             a[f.id] = buf;
         }
     }
@@ -133,12 +136,14 @@ TEST_CASE("D2 checks a hand-worked matmul", "[drills]") {
     const double flops = 2.0 * m * k * n;
     const double bytes = 2.0 * (double(m) * k + double(k) * n + double(m) * n);
     const double time = std::max(flops / 197e12, bytes / 819e9);
-    const auto c = check(q, {{"time", std::to_string(time * 1e6)}, {"bound", flops / bytes > 197e12 / 819e9 ? "compute" : "memory"},
+    const auto c = check(q, {{"time", std::to_string(time * 1e6)},
+                             {"bound", flops / bytes > 197e12 / 819e9 ? "compute" : "memory"},
                              {"intensity", std::to_string(flops / bytes)}});
     REQUIRE_FALSE(c.refused);
     CHECK(c.correct);
     // 20 % off is wrong; the bound alone right is one field of three.
-    const auto off = check(q, {{"time", std::to_string(time * 1.2e6)}, {"bound", flops / bytes > 240 ? "compute" : "memory"},
+    const auto off = check(q, {{"time", std::to_string(time * 1.2e6)},
+                               {"bound", flops / bytes > 240 ? "compute" : "memory"},
                                {"intensity", std::to_string(flops / bytes * 0.5)}});
     CHECK_FALSE(off.correct);
     CHECK(off.fields_right == 1);
@@ -167,8 +172,9 @@ TEST_CASE("D3 checks a hand-worked schedule", "[drills]") {
             while (t < r) t *= 2;
             return t;
         };
-        const double vmem = 2 * 2 * (pad(bm, rows(bm, 2)) * pad(bk, 128) + pad(bk, rows(bk, 2)) * pad(bn, 128) +
-                                     pad(bm, rows(bm, 2)) * pad(bn, 128)) +
+        const double vmem = 2 * 2 *
+                                (pad(bm, rows(bm, 2)) * pad(bk, 128) + pad(bk, rows(bk, 2)) * pad(bn, 128) +
+                                 pad(bm, rows(bm, 2)) * pad(bn, 128)) +
                             4 * pad(bm, rows(bm, 1)) * pad(bn, 128);
         const bool fits = vmem <= 16.0 * 1024 * 1024;
         INFO(q.code);
@@ -186,7 +192,8 @@ TEST_CASE("a refused answer says why in one sentence and is not graded", "[drill
     const Question q = generate("D2.elementwise", 1, 3);
     const auto c = check(q, {{"time", "soon"}, {"bound", "memory"}, {"intensity", "1"}});
     CHECK(c.refused);
-    CHECK(c.refusal == "\xe2\x80\x9csoon\xe2\x80\x9d is not a time I can read: write it like 4.1 ms or 4100 \xc2\xb5s.");
+    CHECK(c.refusal ==
+          "\xe2\x80\x9csoon\xe2\x80\x9d is not a time I can read: write it like 4.1 ms or 4100 \xc2\xb5s.");
     CHECK(c.fields_asked == 0);
     const auto d = check(q, {{"time", "10"}, {"bound", "sideways"}, {"intensity", "1"}});
     CHECK(d.refused);
@@ -207,9 +214,11 @@ TEST_CASE("D4 checks a hand-worked all-gather on a v5e ring", "[drills]") {
         INFO(q.givens[1].value << " " << q.givens[2].value << " " << q.givens[3].value);
         CHECK(q.expected_value.at("link_bytes") == Approx(v / 16 * 15 / 2).epsilon(0.02));
         const double t = v / 16 * 15 / 2 / 45e9;
-        const auto c = check(q, {{"time", std::to_string(t * 1e6)}, {"links", "ring"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
+        const auto c = check(
+            q, {{"time", std::to_string(t * 1e6)}, {"links", "ring"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
         CHECK(c.correct);
-        const auto line = check(q, {{"time", std::to_string(t * 1e6)}, {"links", "line"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
+        const auto line = check(
+            q, {{"time", std::to_string(t * 1e6)}, {"links", "line"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
         CHECK_FALSE(line.correct);
         return;
     }
@@ -242,7 +251,8 @@ TEST_CASE("D1's dots are printed in syntax libtpusim parses, with the answer it 
                 REQUIRE_FALSE(dots.empty());
                 bool found = false;
                 for (const auto& dot : dots)
-                    if (dot.output_shape == q.expected_dims.at("shape") && dot.dims.lhs_contracting == q.expected_dims.at("contract_lhs") &&
+                    if (dot.output_shape == q.expected_dims.at("shape") &&
+                        dot.dims.lhs_contracting == q.expected_dims.at("contract_lhs") &&
                         dot.dims.rhs_contracting == q.expected_dims.at("contract_rhs") &&
                         static_cast<double>(dot.flops) == q.expected_value.at("flops"))
                         found = true;

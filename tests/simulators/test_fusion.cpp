@@ -55,8 +55,8 @@ TEST_CASE("mlp: each dot takes its bias and activation as an output fusion", "[f
     // Each kernel is timed by the roofline: the fused layer is MXU-bound.
     const Chip& c = chip("v5e");
     const Kernel& k = r.after[0];
-    CHECK(k.time_s == Approx(std::max(k.flops / c.peak_bf16.value, (k.bytes_read + k.bytes_written) /
-                                                                      c.hbm_bandwidth.value)));
+    CHECK(k.time_s ==
+          Approx(std::max(k.flops / c.peak_bf16.value, (k.bytes_read + k.bytes_written) / c.hbm_bandwidth.value)));
     CHECK(r.time_after < r.time_before);
     CHECK(r.provenance.kind == Kind::predicted);
     REQUIRE(r.notes.size() == 1);
@@ -87,7 +87,7 @@ TEST_CASE("attention is fused but never into streaming attention", "[fusion]") {
     const FusionResult r = fuse(g, chip("v5e"));
     REQUIRE(r.after.size() == 6);
     CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::output, FusionKind::single, FusionKind::loop,
-                                                     FusionKind::single, FusionKind::loop, FusionKind::single});
+                                                    FusionKind::single, FusionKind::loop, FusionKind::single});
     CHECK(names(g, r.after[0].nodes) == std::vector<std::string>{"scores", "scale_b", "scaled"});
     // The scaled scores (f32 [8,1024,1024], 32 MiB) are written once and read by
     // two kernels (row_max and the exp fusion); exp likewise. Hand count:
@@ -118,8 +118,8 @@ TEST_CASE("layernorm: a shared cheap broadcast is recomputed, a shared subtract 
     // centered = x - mean feeds squared and normed in different kernels and reads
     // more than parameters: it goes through HBM.
     CHECK(g.node(r.after[1].nodes.back()).name == "centered");
-    CHECK(kinds(r.after) == std::vector<FusionKind>{FusionKind::single, FusionKind::loop, FusionKind::input,
-                                                     FusionKind::loop});
+    CHECK(kinds(r.after) ==
+          std::vector<FusionKind>{FusionKind::single, FusionKind::loop, FusionKind::input, FusionKind::loop});
     // x is 16 MiB, row vectors 4 KiB, gamma and beta 16 KiB each:
     // (16M + 4K) + (16M + 4K + 16M) + (16M + 4K) + (16M + 4K + 32K + 16M).
     CHECK(r.bytes_after == 100712448.0);
@@ -179,7 +179,8 @@ TEST_CASE("the MLP's optimized HLO costs as its two output fusions", "[fusion][h
     CHECK(second.bytes_written == 4.0 * 32 * 128);
     CHECK(second.flops == 2.0 * 32 * 128 * 512 + 32.0 * 128);
     for (const HloKernel& k : cost.kernels) {
-        const Roofline r = roofline(v5e, generic_cost(k.flops, k.bytes_read + k.bytes_written, DType::f32, Engine::mxu));
+        const Roofline r =
+            roofline(v5e, generic_cost(k.flops, k.bytes_read + k.bytes_written, DType::f32, Engine::mxu));
         CHECK(k.time_s == Approx(r.time_s));
         CHECK(k.bound == r.bound);
     }
@@ -189,7 +190,8 @@ TEST_CASE("the MLP's optimized HLO costs as its two output fusions", "[fusion][h
 }
 
 TEST_CASE("every shipped HLO dump costs, kernel by kernel", "[fusion][hlo]") {
-    for (const char* name : {"matmul.hlo", "batched_matmul.hlo", "scores.hlo", "mlp.hlo", "attention.hlo", "layernorm.hlo"}) {
+    for (const char* name :
+         {"matmul.hlo", "batched_matmul.hlo", "scores.hlo", "mlp.hlo", "attention.hlo", "layernorm.hlo"}) {
         INFO(name);
         const auto module = tpusim::ir::parse_hlo(read_sample(name));
         const HloCost cost = cost_hlo_kernels(module, chip("v6e"));

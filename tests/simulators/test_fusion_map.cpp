@@ -79,7 +79,8 @@ TEST_CASE("fusion map: the softmax between attention's two matmuls is named at i
     for (const Blocker& b : m.blockers()) {
         INFO(b.why);
         CHECK(!b.why.empty());
-        CHECK(m.kernel_of()[static_cast<std::size_t>(b.producer)] != m.kernel_of()[static_cast<std::size_t>(b.consumer)]);
+        CHECK(m.kernel_of()[static_cast<std::size_t>(b.producer)] !=
+              m.kernel_of()[static_cast<std::size_t>(b.consumer)]);
         CHECK(b.why == m.why_not_fused(b.producer, b.consumer));
     }
     const int out = static_cast<int>(m.graph().nodes().size()) - 1;

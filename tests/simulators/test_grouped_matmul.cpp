@@ -21,8 +21,8 @@ GroupedMatmulSpec spec(GroupedPass pass, std::int64_t tm = 128) {
     return s;
 }
 
-double dense_tiled(const Chip& chip, std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm,
-                   std::int64_t bk, std::int64_t bn) {
+double dense_tiled(const Chip& chip, std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm, std::int64_t bk,
+                   std::int64_t bn) {
     BlockedMatmul b;
     b.m = m, b.k = k, b.n = n, b.bm = bm, b.bk = bk, b.bn = bn;
     PipelineOptions device;

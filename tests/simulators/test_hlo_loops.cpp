@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir_samples.h"
 #include "tpusim/chips.h"
 #include "tpusim/fusion.h"
 #include "tpusim/hlo_loops.h"
-#include "ir_samples.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
 
@@ -27,7 +27,9 @@ std::string loop_module(const std::string& start, const std::string& step, const
            "  %p = (s32[], f32[128,128]) parameter(0)\n"
            "  %i = s32[] get-tuple-element(%p), index=0\n"
            "  %x = f32[128,128] get-tuple-element(%p), index=1\n"
-           "  %step = s32[] constant(" + step + ")\n"
+           "  %step = s32[] constant(" +
+           step +
+           ")\n"
            "  %next = s32[] add(%i, %step)\n"
            "  %y = f32[128,128] dot(%x, %x), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
            "  ROOT %t = (s32[], f32[128,128]) tuple(%next, %y)\n"
@@ -36,19 +38,27 @@ std::string loop_module(const std::string& start, const std::string& step, const
            "  %p = (s32[], f32[128,128]) parameter(0)\n"
            "  %i = s32[] get-tuple-element(%p), index=0\n"
            "  %n = s32[] constant(10)\n"
-           "  ROOT %c = pred[] " + compare + "\n"
+           "  ROOT %c = pred[] " +
+           compare +
+           "\n"
            "}\n\n"
            "ENTRY %main (x: f32[128,128]) -> (s32[], f32[128,128]) {\n"
            "  %x = f32[128,128] parameter(0)\n"
-           "  %zero = s32[] constant(" + start + ")\n"
+           "  %zero = s32[] constant(" +
+           start +
+           ")\n"
            "  %init = (s32[], f32[128,128]) tuple(%zero, %x)\n"
-           "  ROOT %w = (s32[], f32[128,128]) while(%init), condition=%cond, body=%body" + config + "\n"
+           "  ROOT %w = (s32[], f32[128,128]) while(%init), condition=%cond, body=%body" +
+           config +
+           "\n"
            "}\n";
 }
 
 constexpr double dot_flops = 2.0 * 128 * 128 * 128;
 
-HloCost cost(const std::string& text) { return cost_hlo_kernels(ir::parse_hlo(text), chip("v5e")); }
+HloCost cost(const std::string& text) {
+    return cost_hlo_kernels(ir::parse_hlo(text), chip("v5e"));
+}
 
 }  // namespace
 
@@ -57,13 +67,12 @@ TEST_CASE("a loop's trip count comes from its counter", "[hlo][loops]") {
         const char *start, *step, *compare;
         std::int64_t trips;
     };
-    for (const Case& c : {Case{"0", "1", "compare(%i, %n), direction=LT", 10},
-                          Case{"0", "1", "compare(%i, %n), direction=LE", 11},
-                          Case{"0", "3", "compare(%i, %n), direction=LT", 4},
-                          Case{"0", "1", "compare(%n, %i), direction=GT", 10},  // 10 > i is i < 10
-                          Case{"20", "-2", "compare(%i, %n), direction=GT", 5},
-                          Case{"12", "1", "compare(%i, %n), direction=LT", 0},
-                          Case{"0", "2", "compare(%i, %n), direction=NE", 5}}) {
+    for (const Case& c :
+         {Case{"0", "1", "compare(%i, %n), direction=LT", 10}, Case{"0", "1", "compare(%i, %n), direction=LE", 11},
+          Case{"0", "3", "compare(%i, %n), direction=LT", 4},
+          Case{"0", "1", "compare(%n, %i), direction=GT", 10},  // 10 > i is i < 10
+          Case{"20", "-2", "compare(%i, %n), direction=GT", 5}, Case{"12", "1", "compare(%i, %n), direction=LT", 0},
+          Case{"0", "2", "compare(%i, %n), direction=NE", 5}}) {
         INFO(c.start << " step " << c.step << " " << c.compare);
         const HloCost k = cost(loop_module(c.start, c.step, c.compare));
         REQUIRE(k.loops.size() == 1);
@@ -112,7 +121,8 @@ TEST_CASE("an unknown trip count counts the body once and says the total is a lo
     CHECK(k.lower_bound);
     CHECK(k.kernels[1].runs == 1);
     const auto& said = k.provenance.assumptions;
-    CHECK(std::any_of(said.begin(), said.end(), [](const std::string& a) { return a.find("lower bound") != std::string::npos; }));
+    CHECK(std::any_of(said.begin(), said.end(),
+                      [](const std::string& a) { return a.find("lower bound") != std::string::npos; }));
     CHECK_FALSE(k.optimized);  // no fusions, not scheduled
 }
 
@@ -167,8 +177,9 @@ TEST_CASE("a counter stepped twice a trip counts its true trips; one moved by a 
 }
 
 TEST_CASE("a custom call is listed as uncosted, its bytes counted, the totals a lower bound", "[hlo][fusion]") {
-    const HloCost k = cost("HloModule g\nENTRY e {\n  a = f32[64,64] parameter(0)\n  b = f32[64,64] parameter(1)\n"
-                           "  ROOT c = f32[64,64] custom-call(a, b), custom_call_target=\"__cublas$gemm\"\n}\n");
+    const HloCost k = cost(
+        "HloModule g\nENTRY e {\n  a = f32[64,64] parameter(0)\n  b = f32[64,64] parameter(1)\n"
+        "  ROOT c = f32[64,64] custom-call(a, b), custom_call_target=\"__cublas$gemm\"\n}\n");
     REQUIRE(k.kernels.size() == 1);
     CHECK(k.kernels[0].uncosted);
     CHECK(k.kernels[0].uncosted_reason.find("'__cublas$gemm'") != std::string::npos);
@@ -176,5 +187,6 @@ TEST_CASE("a custom call is listed as uncosted, its bytes counted, the totals a 
     CHECK(k.uncosted == 1);
     CHECK(k.lower_bound);
     const auto& said = k.provenance.assumptions;
-    CHECK(std::any_of(said.begin(), said.end(), [](const std::string& a) { return a.find("left uncosted") != std::string::npos; }));
+    CHECK(std::any_of(said.begin(), said.end(),
+                      [](const std::string& a) { return a.find("left uncosted") != std::string::npos; }));
 }

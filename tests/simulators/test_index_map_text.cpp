@@ -12,7 +12,9 @@ using namespace tpusim;
 
 namespace {
 
-bool same(const IndexMap& a, const IndexMap& b) { return a.coeffs == b.coeffs && a.offsets == b.offsets; }
+bool same(const IndexMap& a, const IndexMap& b) {
+    return a.coeffs == b.coeffs && a.offsets == b.offsets;
+}
 
 // The refusal's sentence, or "" when the text parses.
 std::string refusal(const std::string& text, int grid_rank = 3, int array_rank = 2) {
@@ -57,18 +59,16 @@ TEST_CASE("index maps: every refusal names the column and the fault", "[index_ma
     CHECK(refusal("lambda i, j, k: (i * j, k)") ==
           "column 18: `i * j` multiplies two grid indices, which is not affine; the sandbox's "
           "index maps are sums of grid indices times whole numbers plus a constant");
-    CHECK(refusal("lambda i, j, k: (pl.cdiv(i, 2), k)").rfind(
-              "column 18: `pl.cdiv(i, 2)` calls a function or reads an attribute", 0) == 0);
+    CHECK(refusal("lambda i, j, k: (pl.cdiv(i, 2), k)")
+              .rfind("column 18: `pl.cdiv(i, 2)` calls a function or reads an attribute", 0) == 0);
     CHECK(refusal("lambda i, j, k: (min(i, 2), k)").rfind("column 18: `min(i, 2)` calls a function", 0) == 0);
-    CHECK(refusal("lambda i, j, k: (i, q)") ==
-          "column 21: `q` is not a grid index the map declares (i, j, k)");
+    CHECK(refusal("lambda i, j, k: (i, q)") == "column 21: `q` is not a grid index the map declares (i, j, k)");
     CHECK(refusal("lambda i, j: (i, j)") == "column 1: the map declares 2 grid indices but the grid has 3 axes");
     CHECK(refusal("lambda i, j, k: (i, j, k)") ==
           "column 17: the map returns 3 block indices but the array has rank 2");
     CHECK(refusal("lambda i, j, k: (i)") == "column 17: the map returns 1 block index but the array has rank 2");
     CHECK(refusal("lambda i, j, k: (i ** 2, k)").find("`i ** 2` raises to a power") != std::string::npos);
-    CHECK(refusal("lambda i, j, k: (8 // 2, k)").find("`8 // 2` uses //: write the whole number") !=
-          std::string::npos);
+    CHECK(refusal("lambda i, j, k: (8 // 2, k)").find("`8 // 2` uses //: write the whole number") != std::string::npos);
     CHECK(refusal("lambda i, j, k: (i / 2, k)").find("`i / 2` is not affine") != std::string::npos);
     CHECK(refusal("lambda i, j, k: (1.5, k)") ==
           "column 18: `1.5` is not a whole number; block indices are whole numbers");
@@ -87,8 +87,9 @@ TEST_CASE("index maps: every refusal names the column and the fault", "[index_ma
 TEST_CASE("index maps: nesting deep enough to overflow a stack is refused, not followed", "[index_map_text]") {
     // 8,000 open parentheses, well under the text field's 32,767 characters.
     const std::string deep = "lambda i, j, k: (" + std::string(8000, '(');
-    CHECK(refusal(deep) == "column 81: the map nests parentheses or signs more than 64 deep; write the "
-                           "expression flatter");
+    CHECK(refusal(deep) ==
+          "column 81: the map nests parentheses or signs more than 64 deep; write the "
+          "expression flatter");
     CHECK(refusal("lambda i, j, k: (" + std::string(8000, '-') + "i, k)").find("more than 64 deep") !=
           std::string::npos);
     // Sixty levels is within the bound and reads as the plain index.

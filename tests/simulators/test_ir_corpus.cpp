@@ -88,8 +88,8 @@ TEST_CASE("every dot of the real dumps decodes to the independent expectation", 
             INFO("dot " << i << " at line " << found[i].position.line);
             CHECK(shape_text(found[i].output_shape) == dots[i].shape);
             CHECK(std::to_string(found[i].flops) == dots[i].flops);
-            dots_right += shape_text(found[i].output_shape) == dots[i].shape &&
-                          std::to_string(found[i].flops) == dots[i].flops;
+            dots_right +=
+                shape_text(found[i].output_shape) == dots[i].shape && std::to_string(found[i].flops) == dots[i].flops;
         }
     }
     CHECK(files_read == 22);

@@ -123,8 +123,9 @@ TEST_CASE("find_dots reads each IR's dot, including the plain HLO dot", "[ir][do
     CHECK(dots[0].position.line == 6);  // the ROOT line, after a blank one
 
     // A dot printed without dimension numbers: last lhs dim against the first rhs dim.
-    const Module plain = parse_hlo("ENTRY e {\n  a = f32[8,16] parameter(0)\n  b = f32[16,4] parameter(1)\n"
-                                   "  ROOT d = f32[8,4] dot(a, b)\n}\n");
+    const Module plain = parse_hlo(
+        "ENTRY e {\n  a = f32[8,16] parameter(0)\n  b = f32[16,4] parameter(1)\n"
+        "  ROOT d = f32[8,4] dot(a, b)\n}\n");
     dots = find_dots(plain);
     REQUIRE(dots.size() == 1);
     CHECK(dots[0].flops == 2.0 * 8 * 4 * 16);
@@ -150,8 +151,9 @@ TEST_CASE("find_dots reads each IR's dot, including the plain HLO dot", "[ir][do
 }
 
 TEST_CASE("a dot whose printed result disagrees is an error at its line", "[ir][dot]") {
-    const Module h = parse_hlo("ENTRY e {\n  a = f32[8,16] parameter(0)\n  b = f32[16,4] parameter(1)\n"
-                               "  ROOT d = f32[8,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+    const Module h = parse_hlo(
+        "ENTRY e {\n  a = f32[8,16] parameter(0)\n  b = f32[16,4] parameter(1)\n"
+        "  ROOT d = f32[8,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
     try {
         find_dots(h);
         FAIL("expected a ParseError");
@@ -160,14 +162,16 @@ TEST_CASE("a dot whose printed result disagrees is an error at its line", "[ir][
         CHECK(std::string(e.what()) ==
               "line 4, column 3: dot: the result is printed as [8,5] but the dimension numbers give [8,4]");
     }
-    const Module bad = parse_jaxpr("{ lambda ; a:f32[8,16] b:f32[15,4]. let\n"
-                                   "    c:f32[8,4] = dot_general[dimension_numbers=(([1], [0]), ([], []))] a b\n"
-                                   "  in (c,) }");
+    const Module bad = parse_jaxpr(
+        "{ lambda ; a:f32[8,16] b:f32[15,4]. let\n"
+        "    c:f32[8,4] = dot_general[dimension_numbers=(([1], [0]), ([], []))] a b\n"
+        "  in (c,) }");
     try {
         find_dots(bad);
         FAIL("expected a ParseError");
     } catch (const ParseError& e) {
-        CHECK(std::string(e.what()) == "line 2, column 5: dot_general: contracting dims do not match: lhs dim 1 "
-                                       "has size 16 but rhs dim 0 has size 15");
+        CHECK(std::string(e.what()) ==
+              "line 2, column 5: dot_general: contracting dims do not match: lhs dim 1 "
+              "has size 16 but rhs dim 0 has size 15");
     }
 }

@@ -44,9 +44,9 @@ TEST_CASE("errors name the line and column", "[ir][errors]") {
                       Format::stablehlo) == "line 2, column 31: 'tensor<8xf33>' is not a tensor type");
     CHECK(parse_error("module {\n  func.func @main() {\n    %0 = \"stablehlo.constant() : () -> ()\n  }\n}\n",
                       Format::stablehlo) == "line 3, column 10: the string opened here is never closed");
-    CHECK(parse_error("module {\n  func.func @main() {\n    %0 = stablehlo.add %a, %b : tensor<f32>\n",
-                      Format::stablehlo)
-              .starts_with("line 2, column 21: this region is never closed"));
+    CHECK(
+        parse_error("module {\n  func.func @main() {\n    %0 = stablehlo.add %a, %b : tensor<f32>\n", Format::stablehlo)
+            .starts_with("line 2, column 21: this region is never closed"));
 }
 
 TEST_CASE("the error position is exact for a broken sample", "[ir][errors]") {
@@ -95,18 +95,19 @@ TEST_CASE("hostile input is refused without a crash or a hang", "[ir][errors]") 
     // Sizes that overflow 64 bits are an error, not a wrap-around.
     CHECK_THROWS_AS(parse_hlo("ENTRY e {\n  ROOT a = f32[99999999999999999999] parameter(0)\n}"), ParseError);
     // Two batch dims of 2^32 each: their product does not fit in 63 bits.
-    const Module big = parse_hlo("ENTRY e {\n  a = f32[4294967296,4294967296,2] parameter(0)\n"
-                                 "  b = f32[4294967296,4294967296,2] parameter(1)\n"
-                                 "  ROOT d = f32[4294967296,4294967296] dot(a, b), lhs_batch_dims={0,1}, "
-                                 "rhs_batch_dims={0,1}, lhs_contracting_dims={2}, rhs_contracting_dims={2}\n}");
+    const Module big = parse_hlo(
+        "ENTRY e {\n  a = f32[4294967296,4294967296,2] parameter(0)\n"
+        "  b = f32[4294967296,4294967296,2] parameter(1)\n"
+        "  ROOT d = f32[4294967296,4294967296] dot(a, b), lhs_batch_dims={0,1}, "
+        "rhs_batch_dims={0,1}, lhs_contracting_dims={2}, rhs_contracting_dims={2}\n}");
     CHECK_THROWS_AS(find_dots(big), ParseError);
 }
 
 TEST_CASE("every prefix of every sample parses or fails cleanly", "[ir][errors]") {
     // A property over truncated dumps: the only exception allowed is InputError.
     for (const std::string name :
-         {"mlp.jaxpr", "mlp.stablehlo.mlir", "mlp.hlo", "attention.jaxpr", "attention.stablehlo.mlir",
-          "attention.hlo", "batched_matmul.generic.mlir", "layernorm.stablehlo.mlir"}) {
+         {"mlp.jaxpr", "mlp.stablehlo.mlir", "mlp.hlo", "attention.jaxpr", "attention.stablehlo.mlir", "attention.hlo",
+          "batched_matmul.generic.mlir", "layernorm.stablehlo.mlir"}) {
         const std::string text = read_sample(name);
         const Format format = detect_format(text);
         int refused = 0;

@@ -14,8 +14,7 @@ namespace {
 enum class Outcome { right, refused };
 
 // Fails the test on a silent wrong answer: a dot missed, or decoded otherwise.
-Outcome decode(const std::string& text, Format format, const std::vector<std::int64_t>& shape,
-               std::int64_t flops) {
+Outcome decode(const std::string& text, Format format, const std::vector<std::int64_t>& shape, std::int64_t flops) {
     INFO(text);
     try {
         const auto dots = find_dots(parse(text, format));
@@ -54,8 +53,8 @@ int count_refusals_over_splits(const std::string& text, const std::string& marke
     for (std::size_t a = 0; a < spaces.size(); ++a) {
         refused += decode(broken_at(text, spaces[a]), format, shape, flops) == Outcome::refused;
         for (std::size_t b = a + 1; b < spaces.size(); ++b)  // the later break first keeps `a` in place
-            refused += decode(broken_at(broken_at(text, spaces[b]), spaces[a]), format, shape, flops) ==
-                       Outcome::refused;
+            refused +=
+                decode(broken_at(broken_at(text, spaces[b]), spaces[a]), format, shape, flops) == Outcome::refused;
     }
     return refused;
 }
@@ -73,7 +72,8 @@ const std::string hlo =
     "  %a = f32[2,4,3]{2,1,0} parameter(0)\n"
     "  %b = f32[2,3,5]{2,1,0} parameter(1)\n"
     "  ROOT %dot.1 = f32[2,4,5]{2,1,0} dot(f32[2,4,3]{2,1,0} %a, f32[2,3,5]{2,1,0} %b), lhs_batch_dims={0}, "
-    "lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, metadata={op_name=\"jit(f)/dot_general\"}\n"
+    "lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, "
+    "metadata={op_name=\"jit(f)/dot_general\"}\n"
     "}\n";
 
 const std::string jaxpr =
@@ -89,8 +89,8 @@ constexpr std::int64_t batched_flops = 2 * 2 * 4 * 5 * 3;
 
 TEST_CASE("a StableHLO dot broken over lines anywhere decodes the same", "[ir][layouts]") {
     CHECK(decode(pretty, Format::stablehlo, batched, batched_flops) == Outcome::right);
-    CHECK(count_refusals_over_splits(pretty, "%0 = stablehlo.dot_general", Format::stablehlo, batched,
-                                     batched_flops) == 0);
+    CHECK(count_refusals_over_splits(pretty, "%0 = stablehlo.dot_general", Format::stablehlo, batched, batched_flops) ==
+          0);
 }
 
 TEST_CASE("an HLO dot broken over lines anywhere decodes the same", "[ir][layouts]") {
@@ -123,7 +123,8 @@ TEST_CASE("the two layouts that once decoded wrongly now decode right", "[ir][la
 TEST_CASE("a location on the line after its op stays the op's", "[ir][layouts]") {
     const std::string text =
         "func.func @main(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {\n"
-        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>\n"
+        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x5xf32>) -> "
+        "tensor<4x5xf32>\n"
         "    loc(\"jit(f)/dot_general\"(\"/tmp/f.py\":7:0))\n"
         "  return %0 : tensor<4x5xf32>\n"
         "}\n";
@@ -143,9 +144,12 @@ TEST_CASE("several ops on one line, in every IR", "[ir][layouts]") {
         "dimension_numbers=(([1], [0]), ([], [])) precision=None] c b in (d,) }";
     CHECK(decode(jaxpr_line, Format::jaxpr, {4, 5}, 120) == Outcome::right);
     const std::string generic_line =
-        "\"func.func\"() <{function_type = (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>, sym_name = \"main\"}> ({ "
-        "^bb0(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>): %0 = \"stablehlo.negate\"(%a) : (tensor<4x3xf32>) -> tensor<4x3xf32> "
-        "%1 = \"stablehlo.dot_general\"(%0, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], "
+        "\"func.func\"() <{function_type = (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>, sym_name = "
+        "\"main\"}> ({ "
+        "^bb0(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>): %0 = \"stablehlo.negate\"(%a) : (tensor<4x3xf32>) -> "
+        "tensor<4x3xf32> "
+        "%1 = \"stablehlo.dot_general\"(%0, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = "
+        "[1], "
         "rhs_contracting_dimensions = [0]>}> : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32> "
         "\"func.return\"(%1) : (tensor<4x5xf32>) -> () }) : () -> ()\n";
     CHECK(decode(generic_line, Format::stablehlo, {4, 5}, 120) == Outcome::right);
@@ -156,7 +160,9 @@ TEST_CASE("a generic attribute dictionary over several lines", "[ir][layouts]") 
         const std::string close = open == "{" ? "}" : "}>";
         const std::string text =
             "func.func @main(%a: tensor<2x2x2xi8>, %b: tensor<2x2x3xi8>) -> tensor<2x2x3xi32> {\n"
-            "  %0 = \"stablehlo.dot_general\"(%a, %b) " + open + "\n"
+            "  %0 = \"stablehlo.dot_general\"(%a, %b) " +
+            open +
+            "\n"
             "    dot_dimension_numbers = #stablehlo.dot<\n"
             "      lhs_batching_dimensions = [0],\n"
             "      rhs_batching_dimensions = [0],\n"
@@ -164,7 +170,9 @@ TEST_CASE("a generic attribute dictionary over several lines", "[ir][layouts]") 
             "      rhs_contracting_dimensions = [1]\n"
             "    >,\n"
             "    precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]\n"
-            "  " + close + " : (tensor<2x2x2xi8>, tensor<2x2x3xi8>) -> tensor<2x2x3xi32>\n"
+            "  " +
+            close +
+            " : (tensor<2x2x2xi8>, tensor<2x2x3xi8>) -> tensor<2x2x3xi32>\n"
             "  \"func.return\"(%0) : (tensor<2x2x3xi32>) -> ()\n"
             "}\n";
         INFO(open);
@@ -195,24 +203,56 @@ TEST_CASE("HLO's // comments, layouts with spaces, literal= and execution_thread
 }
 
 TEST_CASE("every element type of StableHLO and HLO", "[ir][layouts]") {
-    for (const std::string element :
-         {"i1", "i2", "i4", "i8", "i16", "i32", "i64", "si8", "si64", "ui1", "ui4", "ui8", "ui16", "ui32", "ui64",
-          "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "f8E4M3", "f8E3M4", "f8E4M3FNUZ", "f8E5M2FNUZ",
-          "f8E4M3B11FNUZ", "f8E8M0FNU", "f4E2M1FN", "f6E2M3FN", "f6E3M2FN", "complex<f32>", "complex<f64>",
-          "!quant.uniform<i8:f32, 0.0039215452530804804>", "!quant.uniform<i8<-127:127>:f32, 0.5:3>"}) {
+    for (const std::string element : {"i1",
+                                      "i2",
+                                      "i4",
+                                      "i8",
+                                      "i16",
+                                      "i32",
+                                      "i64",
+                                      "si8",
+                                      "si64",
+                                      "ui1",
+                                      "ui4",
+                                      "ui8",
+                                      "ui16",
+                                      "ui32",
+                                      "ui64",
+                                      "f16",
+                                      "bf16",
+                                      "f32",
+                                      "f64",
+                                      "f8E4M3FN",
+                                      "f8E5M2",
+                                      "f8E4M3",
+                                      "f8E3M4",
+                                      "f8E4M3FNUZ",
+                                      "f8E5M2FNUZ",
+                                      "f8E4M3B11FNUZ",
+                                      "f8E8M0FNU",
+                                      "f4E2M1FN",
+                                      "f6E2M3FN",
+                                      "f6E3M2FN",
+                                      "complex<f32>",
+                                      "complex<f64>",
+                                      "!quant.uniform<i8:f32, 0.0039215452530804804>",
+                                      "!quant.uniform<i8<-127:127>:f32, 0.5:3>"}) {
         const std::string t = "tensor<4x3x" + element + ">";
         const std::string r = "tensor<3x5x" + element + ">", o = "tensor<4x5x" + element + ">";
-        const std::string text = "func.func @main(%a: " + t + ", %b: " + r + ") -> " + o + " {\n"
-                                 "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" + t + ", " + r +
-                                 ") -> " + o + "\n  return %0 : " + o + "\n}\n";
+        const std::string text = "func.func @main(%a: " + t + ", %b: " + r + ") -> " + o +
+                                 " {\n"
+                                 "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (" +
+                                 t + ", " + r + ") -> " + o + "\n  return %0 : " + o + "\n}\n";
         INFO(element);
         CHECK(decode(text, Format::stablehlo, {4, 5}, 120) == Outcome::right);
         CHECK(element_bytes(find_dots(parse(text, Format::stablehlo))[0].element) >= 0.125);
     }
     for (const std::string element :
-         {"pred", "s1", "s2", "s4", "s8", "s16", "s32", "s64", "u1", "u2", "u4", "u8", "u16", "u32", "u64", "f16",
-          "bf16", "f32", "f64", "c64", "c128", "f8e4m3fn", "f8e5m2", "f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz",
-          "f8e4m3b11fnuz", "f8e8m0fnu", "f4e2m1fn"}) {
+         {"pred",      "s1",      "s2",     "s4",     "s8",         "s16",        "s32",
+          "s64",       "u1",      "u2",     "u4",     "u8",         "u16",        "u32",
+          "u64",       "f16",     "bf16",   "f32",    "f64",        "c64",        "c128",
+          "f8e4m3fn",  "f8e5m2",  "f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz", "f8e4m3b11fnuz",
+          "f8e8m0fnu", "f4e2m1fn"}) {
         const std::string text = "ENTRY %e {\n  %a = " + element + "[4,3] parameter(0)\n  %b = " + element +
                                  "[3,5] parameter(1)\n  ROOT %d = " + element +
                                  "[4,5] dot(%a, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
@@ -238,7 +278,8 @@ TEST_CASE("a jaxpr with shared sub-jaxprs ahead of it", "[ir][layouts]") {
 }
 
 TEST_CASE("a jaxpr without types is refused as such, wherever its untyped variables start", "[ir][layouts]") {
-    for (const std::string text : {"{ lambda a ; b c. let d = add b c in (d,) }", "{ lambda ; b c. let d = add b c in (d,) }"}) {
+    for (const std::string text :
+         {"{ lambda a ; b c. let d = add b c in (d,) }", "{ lambda ; b c. let d = add b c in (d,) }"}) {
         INFO(text);
         try {
             parse(text, Format::jaxpr);

@@ -57,8 +57,9 @@ ENTRY %main (a: s32[]) -> (s32[], f32[8,128]) {
 }
 
 TEST_CASE("HLO: tiled layouts with several tiles and dynamic sizes", "[ir][hlo]") {
-    const Module m = parse_hlo("ENTRY e {\n  ROOT p = bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)} parameter(0)\n}\n"
-                               "c {\n  ROOT q = f32[<=16,?]{1,0} parameter(0)\n}\n");
+    const Module m = parse_hlo(
+        "ENTRY e {\n  ROOT p = bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)} parameter(0)\n}\n"
+        "c {\n  ROOT q = f32[<=16,?]{1,0} parameter(0)\n}\n");
     const TensorType& t = m.entry().ops[0].result_types[0];
     CHECK(t.element == "bf16");
     CHECK(t.minor_to_major == std::vector<std::int64_t>{2, 1, 0});
@@ -195,16 +196,20 @@ TEST_CASE("HLO: a shape XLA leaves out is inferred from the operands, or refused
           "line 4, column 3: 'r' omits its shape: tpusim infers the shape of a get-tuple-element, tuple, compare, "
           "select or elementwise op, not of a 'reshape'; print the module with every shape");
     CHECK(refusal("  ROOT r = add(q, p)\n").find("its operand 'q' is not defined before it") != std::string::npos);
-    CHECK(refusal("  ROOT r = get-tuple-element(p), index=0\n").find("element 0 of its operand's tuple does not exist") !=
-          std::string::npos);
+    CHECK(
+        refusal("  ROOT r = get-tuple-element(p), index=0\n").find("element 0 of its operand's tuple does not exist") !=
+        std::string::npos);
 }
 
 TEST_CASE("HLO: a file with two modules says so at the second", "[ir][hlo]") {
     try {
-        parse_hlo("HloModule a\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\nHloModule b\nENTRY f {\n  ROOT q = f32[2] parameter(0)\n}\n");
+        parse_hlo(
+            "HloModule a\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\nHloModule b\nENTRY f {\n  ROOT q = f32[2] "
+            "parameter(0)\n}\n");
         FAIL("read two modules as one");
     } catch (const InputError& err) {
         CHECK(std::string(err.what()) ==
-              "line 5, column 1: a second HloModule starts here: this file holds more than one module; give one at a time");
+              "line 5, column 1: a second HloModule starts here: this file holds more than one module; give one at a "
+              "time");
     }
 }

@@ -41,8 +41,8 @@ TEST_CASE("sample programs: the same dots in all three IRs", "[ir][samples]") {
     // einsum('qd,kd->qk'): the rhs contracts its last dim; 2 * 128 * 256 * 64.
     check_program("scores", {{{128, 64}, {256, 64}, {128, 256}, 4194304.0}});
     // Two layers: 2 * 32 * 512 * 128 each.
-    check_program("mlp", {{{32, 128}, {128, 512}, {32, 512}, 4194304.0},
-                          {{32, 512}, {512, 128}, {32, 128}, 4194304.0}});
+    check_program("mlp",
+                  {{{32, 128}, {128, 512}, {32, 512}, 4194304.0}, {{32, 512}, {512, 128}, {32, 128}, 4194304.0}});
     // 4 heads, 256 tokens, head dim 64: QK^T 2*4*256*256*64, PV the same.
     check_program("attention", {{{4, 256, 64}, {4, 256, 64}, {4, 256, 256}, 33554432.0},
                                 {{4, 256, 256}, {4, 256, 64}, {4, 256, 64}, 33554432.0}});

@@ -57,7 +57,8 @@ TEST_CASE("sharding: HLO's forms, each in words", "[ir][sharding]") {
 TEST_CASE("sharding: a real partitioned dump, every attribute read", "[ir][sharding][corpus]") {
     // Before partitioning (no collective yet), the printed type is the whole array.
     const std::vector<ShardingSite> before = find_shardings(corpus("xla_nv_maxtext_before_optimization.hlo"));
-    const auto split = std::find_if(before.begin(), before.end(), [](const ShardingSite& s) { return !s.tile_dims.empty(); });
+    const auto split =
+        std::find_if(before.begin(), before.end(), [](const ShardingSite& s) { return !s.tile_dims.empty(); });
     REQUIRE(split != before.end());
     CHECK_FALSE(split->type_is_tile);
     CHECK(split->whole_dims == split->type.dims);
@@ -83,8 +84,8 @@ TEST_CASE("sharding: a real partitioned dump, every attribute read", "[ir][shard
     CHECK_THAT(param->meaning, Catch::Contains("the type printed, f32[128,80,64,128], is one device's tile (320.0 MiB) "
                                                "of a f32[8192,80,64,128] array"));
     // replica_groups=[2,64]<=[128]: two groups of 64, in order.
-    const ShardingSite& g = *std::find_if(sites.begin(), sites.end(),
-                                          [](const ShardingSite& s) { return s.text == "[2,64]<=[128]"; });
+    const ShardingSite& g =
+        *std::find_if(sites.begin(), sites.end(), [](const ShardingSite& s) { return s.text == "[2,64]<=[128]"; });
     CHECK(g.groups == 2);
     CHECK(g.group_size == 64);
     CHECK(g.first_groups[1].front() == 64);
@@ -123,7 +124,8 @@ TEST_CASE("sharding: Shardy's mesh and dimension lists, as chapter 9 prints them
 }
 
 TEST_CASE("sharding: GSPMD strings in StableHLO, groups in both IRs, and what cannot be read", "[ir][sharding]") {
-    const std::string text = R"(func.func @main(%arg0: tensor<16x8xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, %arg1: tensor<4xf32> {mhlo.sharding = ""}) {
+    const std::string text =
+        R"(func.func @main(%arg0: tensor<16x8xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, %arg1: tensor<4xf32> {mhlo.sharding = ""}) {
   %0 = "stablehlo.all_reduce"(%arg0) ({}) {replica_groups = dense<[[0, -1], [1, 2]]> : tensor<2x2xi64>} : (tensor<16x8xf32>) -> tensor<16x8xf32>
   %x = f32[8,8]{1,0} all-gather(%y), replica_groups={{0,1},{2,3}}, dimensions={0}, sharding={devices=[2,2]0,1,2}
 })";

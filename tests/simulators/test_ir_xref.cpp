@@ -53,16 +53,15 @@ TEST_CASE("the MLP's ops line up across the three layers", "[ir][xref]") {
     CHECK(lines(add.hlo) == std::vector<int>{8, 9});
     const CrossLink& max = links[7];
     CHECK(max.scope == "relu");
-    CHECK(lines(max.jaxpr) == std::vector<int>{16});       // inside jit[name=relu]
-    CHECK(lines(max.hlo) == std::vector<int>{12, 28});     // %maximum.1 and the fusion rooted at it
+    CHECK(lines(max.jaxpr) == std::vector<int>{16});    // inside jit[name=relu]
+    CHECK(lines(max.hlo) == std::vector<int>{12, 28});  // %maximum.1 and the fusion rooted at it
     CHECK(link_at_line(links, Format::hlo, 28) == &max);
     CHECK(link_at_line(links, Format::jaxpr, 18) == &links[4]);  // the second dot_general
     CHECK(link_at_line(links, Format::stablehlo, 1) == nullptr);
 }
 
 TEST_CASE("attention: equations of the same primitive match in order", "[ir][xref]") {
-    const auto links = correspond(parse(read_sample("attention.jaxpr")),
-                                  parse(read_sample("attention.stablehlo.mlir")),
+    const auto links = correspond(parse(read_sample("attention.jaxpr")), parse(read_sample("attention.stablehlo.mlir")),
                                   parse(read_sample("attention.hlo")));
     std::vector<const CrossLink*> divs, dots;
     for (const auto& l : links) {
@@ -116,10 +115,10 @@ TEST_CASE("every line of a multi-line op belongs to its link", "[ir][xref]") {
     CHECK(j.entry().ops.front().last_line == 7);
     const auto owner = link_of_each_line(links, j, Format::jaxpr, 30);
     REQUIRE(owner.size() == 30);
-    CHECK(owner[0] == -1);                                  // the lambda's header
+    CHECK(owner[0] == -1);  // the lambda's header
     for (int line = 2; line <= 7; ++line) CHECK(owner[line - 1] == 0);
     for (int line = 8; line <= 12; ++line) CHECK(owner[line - 1] == 1);  // broadcast_in_dim
-    CHECK(owner[13] == 3);   // line 14: i = jit[ ... ] h
+    CHECK(owner[13] == 3);                                               // line 14: i = jit[ ... ] h
     CHECK(owner[15] == 7);   // line 16: relu's max, nested in the jit's params, owns its line
     CHECK(owner[16] == 3);   // line 17: back to the jit equation
     CHECK(owner[29] == -1);  // in (n,) }

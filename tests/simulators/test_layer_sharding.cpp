@@ -29,8 +29,8 @@ double matmul_time(const Chip& chip, std::int64_t m, std::int64_t k, std::int64_
     return roofline_time(chip, matmul_cost(s));
 }
 
-double collective_time(const Chip& chip, std::vector<std::int64_t> mesh, CollectiveKind kind,
-                       std::vector<int> axes, double bytes) {
+double collective_time(const Chip& chip, std::vector<std::int64_t> mesh, CollectiveKind kind, std::vector<int> axes,
+                       double bytes) {
     CollectiveSpec s;
     s.kind = kind, s.axes = std::move(axes), s.bytes = bytes;
     return collective(make_mesh(chip, mesh), s).time_s;

@@ -37,13 +37,11 @@ TEST_CASE("padding and waste by hand", "[layout]") {
 }
 
 TEST_CASE("relayout cost reads and writes the padded array", "[layout]") {
-    const Relayout r = relayout_cost(chip("v5e"), {4096, 4096}, DType::bf16, Tiling{8, 128},
-                                     Tiling{16, 128});
+    const Relayout r = relayout_cost(chip("v5e"), {4096, 4096}, DType::bf16, Tiling{8, 128}, Tiling{16, 128});
     CHECK(r.bytes_moved == 2.0 * 4096 * 4096 * 2);
     CHECK(r.time_s == Approx(r.bytes_moved / 8.2e11));
     CHECK(r.provenance.kind == Kind::predicted);
-    const Relayout t = relayout_cost(chip("v5e"), {8, 4096}, DType::f32, Tiling{8, 128},
-                                     Tiling{8, 128}, true);
+    const Relayout t = relayout_cost(chip("v5e"), {8, 4096}, DType::f32, Tiling{8, 128}, Tiling{8, 128}, true);
     CHECK(t.to.shape == std::vector<std::int64_t>{4096, 8});
     CHECK(t.to.padded_shape == std::vector<std::int64_t>{4096, 128});  // 16x the bytes
     CHECK(t.to.padded_bytes == 16 * t.from.padded_bytes);
@@ -85,9 +83,9 @@ TEST_CASE("the waste profile jumps at every tile boundary", "[layout][lens]") {
     // Lanes of a (16, n) bf16 array, n = 1..256.
     const auto w = waste_profile({16, 128}, DType::bf16, 1, 1, 256);
     REQUIRE(w.size() == 256);
-    CHECK(w[127] == 0);                                 // n = 128 fills the tile
-    CHECK(w[128] == Approx(1 - 129.0 / 256));          // n = 129 opens a second tile
-    CHECK(w[255] == 0);                                 // n = 256 fills two
+    CHECK(w[127] == 0);                        // n = 128 fills the tile
+    CHECK(w[128] == Approx(1 - 129.0 / 256));  // n = 129 opens a second tile
+    CHECK(w[255] == 0);                        // n = 256 fills two
     CHECK(w[128] > w[127]);
     // Each point agrees with the full layout.
     for (std::int64_t n : {1, 7, 100, 129, 200}) {
@@ -121,7 +119,8 @@ TEST_CASE("a transpose, a reshape and a cast as the bytes they move", "[layout][
     CHECK(t.bytes_read == 16 * t.bytes_written);
 
     // Reshapes: leading only, whole row tiles, rows across tiles, lanes.
-    LayoutChange r = layout_change(v5e, {4, 6, 16, 128}, DType::f32, {RelayoutKind::reshape, {24, 16, 128}, DType::f32});
+    LayoutChange r =
+        layout_change(v5e, {4, 6, 16, 128}, DType::f32, {RelayoutKind::reshape, {24, 16, 128}, DType::f32});
     CHECK_FALSE(r.moves);
     CHECK(r.bytes_moved == 0);
     CHECK(r.time_s == 0);
@@ -136,8 +135,10 @@ TEST_CASE("a transpose, a reshape and a cast as the bytes they move", "[layout][
     CHECK(r.bytes_read == 65536.0 * 128 * 4);  // 32 MiB padded, 2 MiB of data
     CHECK(r.bytes_written == 4096.0 * 128 * 4);
     CHECK(r.to.waste == 0);
-    CHECK_THROWS_AS(layout_change(v5e, {16, 128}, DType::f32, {RelayoutKind::reshape, {16, 100}, DType::f32}), InputError);
-    CHECK_THROWS_AS(layout_change(v5e, {16, 128}, DType::f32, {RelayoutKind::reshape, {0, 128}, DType::f32}), InputError);
+    CHECK_THROWS_AS(layout_change(v5e, {16, 128}, DType::f32, {RelayoutKind::reshape, {16, 100}, DType::f32}),
+                    InputError);
+    CHECK_THROWS_AS(layout_change(v5e, {16, 128}, DType::f32, {RelayoutKind::reshape, {0, 128}, DType::f32}),
+                    InputError);
 
     // A cast from f32 to bf16 halves the data and doubles the tile's rows.
     LayoutChange c = layout_change(v5e, {8, 128}, DType::f32, {RelayoutKind::cast, {}, DType::bf16});
@@ -151,7 +152,8 @@ TEST_CASE("a transpose, a reshape and a cast as the bytes they move", "[layout][
 
     // No change moves nothing; the chip sets the time.
     CHECK(layout_change(v5e, {8, 128}, DType::f32, {}).bytes_moved == 0);
-    const LayoutChange fast = layout_change(chip("v5p"), {512, 128}, DType::bf16, {RelayoutKind::transpose, {}, DType::bf16});
+    const LayoutChange fast =
+        layout_change(chip("v5p"), {512, 128}, DType::bf16, {RelayoutKind::transpose, {}, DType::bf16});
     CHECK(fast.time_s < layout_change(v5e, {512, 128}, DType::bf16, {RelayoutKind::transpose, {}, DType::bf16}).time_s);
 }
 
@@ -159,7 +161,8 @@ TEST_CASE("the lens refuses zero and negative sizes with a sentence", "[layout][
     CHECK_THROWS_AS(tiled_layout({16, 0}, DType::bf16), InputError);
     CHECK_THROWS_AS(tiled_layout({-3, 128}, DType::bf16), InputError);
     CHECK_THROWS_AS(layout_change(chip("v5e"), {0, 128}, DType::f32, {}), InputError);
-    CHECK_THROWS_AS(layout_change(chip("v5e"), {128}, DType::f32, {RelayoutKind::transpose, {}, DType::f32}), InputError);
+    CHECK_THROWS_AS(layout_change(chip("v5e"), {128}, DType::f32, {RelayoutKind::transpose, {}, DType::f32}),
+                    InputError);
     CHECK_THROWS_AS(parse_relayout("rotate"), InputError);
     CHECK(parse_relayout("cast") == RelayoutKind::cast);
     try {

@@ -38,8 +38,8 @@ std::vector<float> values(std::int64_t count, int salt) {
     return v;
 }
 
-std::vector<float> reference(const std::vector<float>& x, const std::vector<float>& w,
-                             std::int64_t m, std::int64_t k, std::int64_t n) {
+std::vector<float> reference(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m, std::int64_t k,
+                             std::int64_t n) {
     std::vector<float> o(static_cast<std::size_t>(m * n), 0.0f);
     for (std::int64_t i = 0; i < m; ++i)
         for (std::int64_t t = 0; t < k; ++t)
@@ -64,9 +64,8 @@ TEST_CASE("4x4 array: hand-derived cycles, formula and stepping agree", "[mxu]")
         std::int64_t cycles;
     };
     const Case cases[] = {
-        {4, 4, 4, MxuMode::overlapped, 14}, {4, 4, 4, MxuMode::no_overlap, 14},
-        {8, 4, 4, MxuMode::overlapped, 18}, {2, 3, 2, MxuMode::overlapped, 10},
-        {4, 8, 8, MxuMode::no_overlap, 56}, {4, 8, 8, MxuMode::overlapped, 26},
+        {4, 4, 4, MxuMode::overlapped, 14}, {4, 4, 4, MxuMode::no_overlap, 14}, {8, 4, 4, MxuMode::overlapped, 18},
+        {2, 3, 2, MxuMode::overlapped, 10}, {4, 8, 8, MxuMode::no_overlap, 56}, {4, 8, 8, MxuMode::overlapped, 26},
         {2, 8, 4, MxuMode::overlapped, 16},
     };
     for (const Case& c : cases) {
@@ -86,15 +85,14 @@ TEST_CASE("stepping computes the product for ragged shapes and both modes", "[mx
                 for (std::int64_t n : {2, 7})
                     for (MxuMode mode : {MxuMode::overlapped, MxuMode::no_overlap}) {
                         INFO("S=" << s << " M=" << m << " K=" << k << " N=" << n);
-                        CHECK(stepped(m, k, n, s, mode).cycles ==
-                              mxu_cycles(m, k, n, s, mode).cycles);
+                        CHECK(stepped(m, k, n, s, mode).cycles == mxu_cycles(m, k, n, s, mode).cycles);
                     }
 }
 
 TEST_CASE("a 128x128 tile: fill, steady state, drain", "[mxu]") {
     // One fold: 128 load + 128 + 128 + 128 - 2 = 510 cycles.
-    const MxuRun r = mxu_step(values(128 * 128, 1), values(128 * 128, 2), 128, 128, 128, 128,
-                              MxuMode::overlapped, true);
+    const MxuRun r =
+        mxu_step(values(128 * 128, 1), values(128 * 128, 2), 128, 128, 128, 128, MxuMode::overlapped, true);
     CHECK(r.cycles == 510);
     REQUIRE(r.active_cells.size() >= 510);
     // Fill: one cell busy on the first streaming cycle.
@@ -104,9 +102,8 @@ TEST_CASE("a 128x128 tile: fill, steady state, drain", "[mxu]") {
     // sum(d + 1, d = 64..127) + sum(255 - d, d = 128..191) = 6176 + 6112 = 12288.
     // With M = S the array is never full: that takes M >= 2S - 1.
     CHECK(*std::max_element(r.active_cells.begin(), r.active_cells.end()) == 12288);
-    const MxuRun longer = mxu_step(std::vector<float>(512 * 128, 1.0f),
-                                   std::vector<float>(128 * 128, 1.0f), 512, 128, 128, 128,
-                                   MxuMode::overlapped, true);
+    const MxuRun longer = mxu_step(std::vector<float>(512 * 128, 1.0f), std::vector<float>(128 * 128, 1.0f), 512, 128,
+                                   128, 128, MxuMode::overlapped, true);
     CHECK(*std::max_element(longer.active_cells.begin(), longer.active_cells.end()) == 128 * 128);
     CHECK(longer.output[0] == 128.0f);
 }
@@ -126,8 +123,7 @@ TEST_CASE("mxu refuses bad sizes", "[mxu]") {
     CHECK_THROWS_AS(mxu_cycles(0, 4, 4, 4, MxuMode::overlapped), InputError);
     CHECK_THROWS_AS(mxu_cycles(4, 4, 4, 0, MxuMode::overlapped), InputError);
     CHECK_THROWS_AS(mxu_step({1}, {1}, 1, 1, 2, 4, MxuMode::overlapped), InputError);
-    CHECK_THROWS_AS(mxu_step(std::vector<float>(1), std::vector<float>(1), 4096, 4096, 4096, 128,
-                             MxuMode::overlapped),
+    CHECK_THROWS_AS(mxu_step(std::vector<float>(1), std::vector<float>(1), 4096, 4096, 4096, 128, MxuMode::overlapped),
                     InputError);
 }
 
@@ -144,19 +140,14 @@ TEST_CASE("stepping with real-valued inputs matches a plain matmul; activity add
     const Shape shapes[] = {{8, 24, 8, 8}, {5, 19, 13, 4}, {33, 40, 17, 16}, {128, 128, 128, 128}};
     for (const Shape& sh : shapes)
         for (MxuMode mode : {MxuMode::overlapped, MxuMode::no_overlap}) {
-            INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " "
-                      << mode_name(mode));
-            std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k)),
-                w(static_cast<std::size_t>(sh.k * sh.n));
-            for (std::size_t i = 0; i < x.size(); ++i)
-                x[i] = 0.37f * static_cast<float>((i * 13) % 23) - 3.1f;
-            for (std::size_t i = 0; i < w.size(); ++i)
-                w[i] = 0.11f * static_cast<float>((i * 7) % 19) - 0.9f;
+            INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " " << mode_name(mode));
+            std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k)), w(static_cast<std::size_t>(sh.k * sh.n));
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * static_cast<float>((i * 13) % 23) - 3.1f;
+            for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.11f * static_cast<float>((i * 7) % 19) - 0.9f;
             const MxuRun r = mxu_step(x, w, sh.m, sh.k, sh.n, sh.s, mode, true);
             const std::vector<float> want = reference(x, w, sh.m, sh.k, sh.n);
             REQUIRE(r.output.size() == want.size());
-            for (std::size_t i = 0; i < want.size(); ++i)
-                REQUIRE(r.output[i] == Approx(want[i]).margin(1e-3));
+            for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(r.output[i] == Approx(want[i]).margin(1e-3));
             std::int64_t busy = 0;
             for (std::int32_t a : r.active_cells) busy += a;
             CHECK(busy == sh.m * sh.k * sh.n);
@@ -231,8 +222,10 @@ TEST_CASE("frames match an array stepped register by register", "[mxu][frame]") 
         int s;
         MxuMode mode;
     };
-    const Shape shapes[] = {{2, 3, 2, 4, MxuMode::overlapped}, {5, 9, 6, 4, MxuMode::overlapped},
-                            {5, 9, 6, 4, MxuMode::no_overlap}, {9, 8, 3, 4, MxuMode::overlapped},
+    const Shape shapes[] = {{2, 3, 2, 4, MxuMode::overlapped},
+                            {5, 9, 6, 4, MxuMode::overlapped},
+                            {5, 9, 6, 4, MxuMode::no_overlap},
+                            {9, 8, 3, 4, MxuMode::overlapped},
                             {3, 17, 10, 8, MxuMode::overlapped}};
     for (const Shape& sh : shapes) {
         INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " " << mode_name(sh.mode));
@@ -260,7 +253,8 @@ TEST_CASE("frames match an array stepped register by register", "[mxu][frame]") 
                     if (!cell.on) continue;
                     const float above = r > 0 ? grid[static_cast<std::size_t>((r - 1) * s + c)].sum : 0.0f;
                     const bool inside = r < tl.fold_rows(cell.fold) && c < tl.fold_cols(cell.fold);
-                    const float w = inside ? mxu_sample_value(tl.fold_k0(cell.fold) + r, tl.fold_n0(cell.fold) + c, 2) : 0.0f;
+                    const float w =
+                        inside ? mxu_sample_value(tl.fold_k0(cell.fold) + r, tl.fold_n0(cell.fold) + c, 2) : 0.0f;
                     cell.sum = above + cell.act * w;
                     if (r == s - 1 && c < tl.fold_cols(cell.fold))
                         out[static_cast<std::size_t>(cell.row * sh.n + tl.fold_n0(cell.fold) + c)] += cell.sum;
@@ -293,9 +287,11 @@ TEST_CASE("frames match an array stepped register by register", "[mxu][frame]") 
         CHECK(useful_total == sh.m * sh.k * sh.n);
         std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k)), w(static_cast<std::size_t>(sh.k * sh.n));
         for (std::int64_t i = 0; i < sh.m; ++i)
-            for (std::int64_t j = 0; j < sh.k; ++j) x[static_cast<std::size_t>(i * sh.k + j)] = mxu_sample_value(i, j, 1);
+            for (std::int64_t j = 0; j < sh.k; ++j)
+                x[static_cast<std::size_t>(i * sh.k + j)] = mxu_sample_value(i, j, 1);
         for (std::int64_t i = 0; i < sh.k; ++i)
-            for (std::int64_t j = 0; j < sh.n; ++j) w[static_cast<std::size_t>(i * sh.n + j)] = mxu_sample_value(i, j, 2);
+            for (std::int64_t j = 0; j < sh.n; ++j)
+                w[static_cast<std::size_t>(i * sh.n + j)] = mxu_sample_value(i, j, 2);
         CHECK(out == reference(x, w, sh.m, sh.k, sh.n));
         CHECK(mxu_frame(tl, tl.cycles - 1, sh.s).results_done == sh.m * sh.n);
     }
@@ -311,13 +307,15 @@ TEST_CASE("per-cycle activity agrees with the stepped model", "[mxu][frame]") {
         for (MxuMode mode : {MxuMode::overlapped, MxuMode::no_overlap}) {
             INFO("S=" << sh.s << " M=" << sh.m << " K=" << sh.k << " N=" << sh.n << " " << mode_name(mode));
             const MxuTimeline tl = mxu_timeline(sh.m, sh.k, sh.n, sh.s, mode);
-            std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k), 1.0f), w(static_cast<std::size_t>(sh.k * sh.n), 1.0f);
+            std::vector<float> x(static_cast<std::size_t>(sh.m * sh.k), 1.0f),
+                w(static_cast<std::size_t>(sh.k * sh.n), 1.0f);
             const MxuRun run = mxu_step(x, w, sh.m, sh.k, sh.n, sh.s, mode, true);
             REQUIRE(run.cycles == tl.cycles);
             const std::vector<float> act = mxu_activity(tl, static_cast<int>(tl.cycles));
             for (std::int64_t t = 0; t < tl.cycles; ++t) {
                 INFO("t=" << t);
-                REQUIRE(act[static_cast<std::size_t>(t)] == static_cast<float>(run.active_cells[static_cast<std::size_t>(t)]));
+                REQUIRE(act[static_cast<std::size_t>(t)] ==
+                        static_cast<float>(run.active_cells[static_cast<std::size_t>(t)]));
             }
             // A few frames count the same busy cells.
             for (std::int64_t t : {std::int64_t{0}, tl.first_start, tl.fill_end, tl.drain_start, tl.cycles - 1})

@@ -7,8 +7,8 @@
 using namespace tpusim;
 
 namespace {
-Kernel matmul(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm, std::int64_t bk,
-              std::int64_t bn, DType dtype = DType::bf16) {
+Kernel matmul(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm, std::int64_t bk, std::int64_t bn,
+              DType dtype = DType::bf16) {
     BlockedMatmul s;
     s.m = m;
     s.k = k;
@@ -140,8 +140,7 @@ TEST_CASE("megacore splits a parallel axis on v4 and v5p only", "[pipeline]") {
 }
 
 TEST_CASE("an elementwise pipeline stays above the landing row", "[pipeline]") {
-    const PipelineResult r =
-        simulate(chip("v5e"), blocked_elementwise(4096, 4096, 256, 4096, 2, DType::bf16));
+    const PipelineResult r = simulate(chip("v5e"), blocked_elementwise(4096, 4096, 256, 4096, 2, DType::bf16));
     CHECK(r.hbm_bytes == 3.0 * 2 * 4096 * 4096);
     CHECK(r.floor_s == Approx(3.0 * 2 * 4096 * 4096 / 8.2e11));
     CHECK(r.time_s > r.floor_s);

@@ -12,8 +12,7 @@
 using namespace tpusim;
 
 namespace {
-BlockedMatmul spec(std::int64_t size, std::int64_t bm, std::int64_t bk, std::int64_t bn,
-                   const char* order = "mnk") {
+BlockedMatmul spec(std::int64_t size, std::int64_t bm, std::int64_t bk, std::int64_t bn, const char* order = "mnk") {
     BlockedMatmul s;
     s.m = s.k = s.n = size;
     s.bm = bm;
@@ -28,15 +27,13 @@ PipelineOptions scheduled() {
     return o;
 }
 double total(const std::vector<ScheduleBucket>& b, double ScheduleBucket::*f) {
-    return std::accumulate(b.begin(), b.end(), 0.0,
-                           [f](double a, const ScheduleBucket& x) { return a + x.*f; });
+    return std::accumulate(b.begin(), b.end(), 0.0, [f](double a, const ScheduleBucket& x) { return a + x.*f; });
 }
 }  // namespace
 
 TEST_CASE("schedule: one record per step, ending at the model's time", "[pipeline][schedule]") {
     for (const char* chip_id : {"v5e", "v5p", "v6e"}) {
-        for (auto [bm, bk, bn] : {std::tuple{128, 128, 128}, std::tuple{512, 512, 512},
-                                  std::tuple{512, 1024, 1024}}) {
+        for (auto [bm, bk, bn] : {std::tuple{128, 128, 128}, std::tuple{512, 512, 512}, std::tuple{512, 1024, 1024}}) {
             const Kernel k = blocked_matmul(spec(4096, bm, bk, bn));
             const PipelineResult plain = simulate(chip(chip_id), k);
             const PipelineResult r = simulate(chip(chip_id), k, scheduled());
@@ -46,7 +43,8 @@ TEST_CASE("schedule: one record per step, ending at the model's time", "[pipelin
             double latest = 0;
             for (int core = 0; core < r.cores; ++core) {
                 const CoreSteps c = core_steps(r, core);
-                CHECK(r.schedule[c.begin].start_s == Approx(r.launch_s + r.core_prologue_s[static_cast<std::size_t>(core)]));
+                CHECK(r.schedule[c.begin].start_s ==
+                      Approx(r.launch_s + r.core_prologue_s[static_cast<std::size_t>(core)]));
                 for (std::size_t i = c.begin + 1; i < c.end; ++i)
                     REQUIRE(r.schedule[i].start_s == r.schedule[i - 1].end_s);
                 latest = std::max(latest, c.end_s);
@@ -81,7 +79,7 @@ TEST_CASE("schedule: a step in numbers, and the step under a time", "[pipeline][
     REQUIRE(r.schedule.size() == 8);
     const StepDetail d0 = step_detail(k, r, 0);
     CHECK(d0.grid_index == std::vector<std::int32_t>{0, 0, 0});
-    CHECK(d0.copies_in == "x, y");   // step 1's blocks come in during step 0
+    CHECK(d0.copies_in == "x, y");  // step 1's blocks come in during step 0
     CHECK(d0.copies_out == "-");
     CHECK(step_detail(k, r, 2).copies_out == "out");  // step 1 finished out block (0,0)
     CHECK(step_detail(k, r, 7).copies_in == "-");
@@ -147,5 +145,6 @@ TEST_CASE("schedule: the trace holds every step and ends at the model's time", "
     CHECK(end == Approx(r.time_s * 1e6).margin(1e-3));  // the trace keeps nanoseconds
     // Capped: only the first steps, and no epilogue.
     const auto capped = schedule_trace(k, r, 4);
-    CHECK(std::count_if(capped.begin(), capped.end(), [](const TraceEvent& e) { return e.category == "compute"; }) == 4);
+    CHECK(std::count_if(capped.begin(), capped.end(), [](const TraceEvent& e) { return e.category == "compute"; }) ==
+          4);
 }

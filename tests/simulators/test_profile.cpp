@@ -12,11 +12,11 @@
 #include <map>
 #include <sstream>
 
+#include "tpuprofile/op_table.h"
+#include "tpuprofile/read.h"
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/published.h"
-#include "tpuprofile/op_table.h"
-#include "tpuprofile/read.h"
 
 namespace fs = std::filesystem;
 using namespace tpuprofile;
@@ -140,7 +140,7 @@ TEST_CASE("the validation rows taken from the v6e profile say what this reader r
         CHECK(r.timing == tpusim::Timing::device);
         CHECK(r.published_s == Approx(static_cast<double>(found->self_ps) / 1e12 / found->occurrences).epsilon(1e-8));
         const std::int64_t bytes = r.has("bytes_accessed") ? r.dim("bytes_accessed")
-                                 : r.has("bytes")          ? r.dim("bytes")
+                                   : r.has("bytes")        ? r.dim("bytes")
                                                            : 2 * r.dim("in_bytes");
         CHECK(bytes == found->bytes_accessed);
         if (r.has("flops")) CHECK(r.dim("flops") == found->flops);
@@ -262,8 +262,7 @@ TEST_CASE("GPU profiles open with their devices named and no TPU prediction", "[
 TEST_CASE("bad files get one sentence each", "[profile][bad-input]") {
     TempDir dir;
     const std::string whole = slurp(tpu_file);
-    CHECK(refusal(dir.file("cut.xplane.pb", whole.substr(0, whole.size() / 2))).find("cut short") !=
-          std::string::npos);
+    CHECK(refusal(dir.file("cut.xplane.pb", whole.substr(0, whole.size() / 2))).find("cut short") != std::string::npos);
     CHECK(refusal(dir.file("cut2.xplane.pb", whole.substr(0, whole.size() - 3))).find("cut short") !=
           std::string::npos);
     CHECK(refusal(dir.file("empty.xplane.pb", "")).find("is empty") != std::string::npos);
@@ -364,18 +363,19 @@ void write_gz(const std::string& path, const std::string& text) {
 }  // namespace
 
 TEST_CASE("a trace JSON is read as a fallback, nested events' self time excluded", "[profile][trace-json]") {
-    const std::string events =
-        R"({"ph":"X","pid":1,"tid":2,"ts":100,"dur":10,"name":"while.1"},)"
-        R"({"ph":"X","pid":1,"tid":2,"ts":102,"dur":3,"name":"fusion.2"},)"
-        R"({"ph":"X","pid":1,"tid":2,"ts":106,"dur":2.5,"name":"fusion.2"},)"
-        R"({"ph":"X","pid":9,"tid":1,"ts":90,"dur":50,"name":"PjitFunction"},)"
-        R"({"ph":"X","pid":1,"tid":2,"ts":120,"dur":1,"name":"copy.3"})";
+    const std::string events = R"({"ph":"X","pid":1,"tid":2,"ts":100,"dur":10,"name":"while.1"},)"
+                               R"({"ph":"X","pid":1,"tid":2,"ts":102,"dur":3,"name":"fusion.2"},)"
+                               R"({"ph":"X","pid":1,"tid":2,"ts":106,"dur":2.5,"name":"fusion.2"},)"
+                               R"({"ph":"X","pid":9,"tid":1,"ts":90,"dur":50,"name":"PjitFunction"},)"
+                               R"({"ph":"X","pid":1,"tid":2,"ts":120,"dur":1,"name":"copy.3"})";
     TempDir dir;
     for (const bool gz : {false, true}) {
         INFO("gzip " << gz);
         const std::string path = (dir.path / (gz ? "t.json.gz" : "t.json")).string();
-        if (gz) write_gz(path, trace_json(events));
-        else dir.file("t.json", trace_json(events));
+        if (gz)
+            write_gz(path, trace_json(events));
+        else
+            dir.file("t.json", trace_json(events));
         const Profile p = read_profile(path);
         CHECK(p.format == "trace.json");
         REQUIRE(p.devices.size() == 1);

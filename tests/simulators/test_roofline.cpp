@@ -68,8 +68,7 @@ TEST_CASE("elementwise and reductions run on the VPU", "[roofline]") {
     CHECK(r.bound == Bound::memory);
     // The VPU rate is an assumption on v5e, and the answer lists it.
     bool listed = false;
-    for (const auto& a : r.provenance.assumptions)
-        listed = listed || a == v5e.vpu_flops_per_core.note;
+    for (const auto& a : r.provenance.assumptions) listed = listed || a == v5e.vpu_flops_per_core.note;
     CHECK(listed);
 
     const OpCost sum = reduction_cost({4, 8, 16}, {2}, DType::f32);

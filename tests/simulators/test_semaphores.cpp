@@ -45,16 +45,15 @@ TEST_CASE("every shipped program ends the way its name says", "[semaphores]") {
         if (entry.path().extension() != ".sem") continue;
         const std::string name = entry.path().filename().string();
         INFO(name);
-        const SemRun r =
-            run_semaphores(parse_semaphore_program(read(entry.path()), name), chip("v5e"));
+        const SemRun r = run_semaphores(parse_semaphore_program(read(entry.path()), name), chip("v5e"));
         const SemStatus want = expected_from_name(name);
         CHECK(sem_status_name(r.status) == sem_status_name(want));
         ++count[static_cast<int>(want)];
         // The correct ring programs stay correct on other ring sizes.
         if (want == SemStatus::ok)
             for (int n : {2, 3, 5, 8})
-                CHECK(run_semaphores(parse_semaphore_program(read(entry.path())), chip("v5e"), n)
-                          .status == SemStatus::ok);
+                CHECK(run_semaphores(parse_semaphore_program(read(entry.path())), chip("v5e"), n).status ==
+                      SemStatus::ok);
     }
     CHECK(count[static_cast<int>(SemStatus::ok)] >= 2);
     CHECK(count[static_cast<int>(SemStatus::deadlock)] >= 2);
@@ -85,12 +84,10 @@ TEST_CASE("ring all-gather on 4 v5e chips: hand-derived timeline", "[semaphores]
     CHECK(starts == 4 + 4 * 3);  // one local copy and three ring steps per device
     REQUIRE(lands.size() == 4);
     CHECK(lands[0] == Approx(local));
-    for (int s = 0; s < 3; ++s)
-        CHECK(lands[static_cast<std::size_t>(s + 1)] == Approx(local + (s + 1) * step));
+    for (int s = 0; s < 3; ++s) CHECK(lands[static_cast<std::size_t>(s + 1)] == Approx(local + (s + 1) * step));
     // Property: N - 1 steps on any ring size.
     for (int n = 2; n <= 8; ++n)
-        CHECK(run_semaphores(asset("ring_all_gather.sem"), chip("v5e"), n).end_s ==
-              Approx(local + (n - 1) * step));
+        CHECK(run_semaphores(asset("ring_all_gather.sem"), chip("v5e"), n).end_s == Approx(local + (n - 1) * step));
     // A chip with twice the link bandwidth moves the same bytes faster.
     CHECK(run_semaphores(asset("ring_all_gather.sem"), chip("v5p")).end_s < r.end_s);
 }
@@ -194,18 +191,16 @@ TEST_CASE("races: read before landing, overwrite while sending, two writers", "[
     CHECK(two.races[0].device == 0);
     CHECK(two.races[0].buffer == "b");
     // The same with waits between the copies is clean.
-    CHECK(run_text(
-              "devices 3\nbuffer b 4KiB\ndma_sem s\ndma_sem r\nsem turn\n"
-              "if my == 1\n  remote_copy b -> b to 0 send s recv r\n  wait_dma s b\n"
-              "  signal turn to 0\nend\nif my == 2\n  wait turn\n"
-              "  remote_copy b -> b to 0 send s recv r\n  wait_dma s b\nend\n"
-              "if my == 0\n  wait_dma r b\n  signal turn to 2\n  wait turn\n  wait_dma r b\nend\n")
+    CHECK(run_text("devices 3\nbuffer b 4KiB\ndma_sem s\ndma_sem r\nsem turn\n"
+                   "if my == 1\n  remote_copy b -> b to 0 send s recv r\n  wait_dma s b\n"
+                   "  signal turn to 0\nend\nif my == 2\n  wait turn\n"
+                   "  remote_copy b -> b to 0 send s recv r\n  wait_dma s b\nend\n"
+                   "if my == 0\n  wait_dma r b\n  signal turn to 2\n  wait turn\n  wait_dma r b\nend\n")
               .status == SemStatus::ok);
 }
 
 TEST_CASE("semaphores left nonzero at exit are reported with their values", "[semaphores]") {
-    const SemRun r =
-        run_semaphores(asset("ring_all_gather_nonzero_send_never_waited.sem"), chip("v5e"));
+    const SemRun r = run_semaphores(asset("ring_all_gather_nonzero_send_never_waited.sem"), chip("v5e"));
     REQUIRE(r.status == SemStatus::nonzero_semaphore);
     REQUIRE(r.nonzero.size() == 4);
     for (const SemNonzero& z : r.nonzero) {
@@ -226,8 +221,7 @@ TEST_CASE("parse errors name the line and column", "[semaphores]") {
     };
     const Case cases[] = {
         {"devices 2\nfoo bar\n", "line 2, column 1", "unknown statement 'foo'"},
-        {"buffer a 4KiB\nbuffer b 4KiB\ndma_sem s\nlocal_copy a b sem s\n", "line 4, column 14",
-         "expected '->'"},
+        {"buffer a 4KiB\nbuffer b 4KiB\ndma_sem s\nlocal_copy a b sem s\n", "line 4, column 14", "expected '->'"},
         {"dma_sem s\nwait_dma q 4\n", "line 2, column 10", "'q' is not declared"},
         {"buffer out[4] 1KiB\ndma_sem s\nwait_dma s out\n", "line 3, column 12", "is an array"},
         {"sem s\nwait_dma s 4\n", "line 2, column 10", "'s' is a regular semaphore, but a DMA"},
@@ -241,8 +235,7 @@ TEST_CASE("parse errors name the line and column", "[semaphores]") {
          "index 2 is outside a[0..1] on device 1"},
         {"devices 2\nsem s\nsignal s to my + 1\n", "line 3, column 16",
          "device 2 does not exist (devices 0..1) on device 1"},
-        {"devices 2\nsem s\nsignal s to (my + 1) % (N - 2)\n", "line 3, column 22",
-         "division by zero"},
+        {"devices 2\nsem s\nsignal s to (my + 1) % (N - 2)\n", "line 3, column 22", "division by zero"},
     };
     for (const Case& c : cases) {
         INFO(c.text);
@@ -256,10 +249,10 @@ TEST_CASE("parse errors name the line and column", "[semaphores]") {
         }
     }
     // Nesting that would overflow the stack while reading or evaluating.
-    const std::string parens = "devices 2\nsem s\nsignal s to " + std::string(5000, '(') + "my" +
-                               std::string(5000, ')') + "\n";
-    CHECK_THROWS_WITH(run_text(parens, 2), Catch::Contains("line 3, column") &&
-                                               Catch::Contains("levels of parentheses or prefixes deep"));
+    const std::string parens =
+        "devices 2\nsem s\nsignal s to " + std::string(5000, '(') + "my" + std::string(5000, ')') + "\n";
+    CHECK_THROWS_WITH(run_text(parens, 2),
+                      Catch::Contains("line 3, column") && Catch::Contains("levels of parentheses or prefixes deep"));
     std::string chain = "devices 2\nsem s\nsignal s to my";
     for (int n = 0; n < 5000; ++n) chain += " + 0";
     CHECK_THROWS_WITH(run_text(chain + "\n", 2), Catch::Contains("operations deep"));
@@ -338,10 +331,8 @@ TEST_CASE("scrubbing: the state at any event", "[semaphores]") {
     const SemState s = semaphore_state_at(p, chip("v5e"), 0, land);
     CHECK(s.time_s == Approx(r.events[land].time_s));
     const auto sem_index =
-        std::find(s.semaphore_names.begin(), s.semaphore_names.end(), "recv[0]") -
-        s.semaphore_names.begin();
-    const auto buf_index =
-        std::find(s.buffer_names.begin(), s.buffer_names.end(), "out[0]") - s.buffer_names.begin();
+        std::find(s.semaphore_names.begin(), s.semaphore_names.end(), "recv[0]") - s.semaphore_names.begin();
+    const auto buf_index = std::find(s.buffer_names.begin(), s.buffer_names.end(), "out[0]") - s.buffer_names.begin();
     REQUIRE(static_cast<std::size_t>(sem_index) < s.semaphore_names.size());
     CHECK(s.devices[1].semaphores[static_cast<std::size_t>(sem_index)] == 4096);
     CHECK(s.devices[1].buffers[static_cast<std::size_t>(buf_index)] == "landed, not waited");

@@ -39,7 +39,8 @@ TEST_CASE("every cited source tag is in SOURCES.md", "[sources]") {
                 const std::string name = (*it)[1];
                 if (name == "A-Za-z" || name == "G-1" || name == "N-1") continue;  // a regex class, index arithmetic
                 cited.insert(name);
-                if (key.find("[" + name + "]") == std::string::npos) missing.insert(name + " (" + entry.path().filename().string() + ")");
+                if (key.find("[" + name + "]") == std::string::npos)
+                    missing.insert(name + " (" + entry.path().filename().string() + ")");
             }
         }
     }

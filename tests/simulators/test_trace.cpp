@@ -36,8 +36,7 @@ TEST_CASE("trace: parses, one track per (process, thread), times in microseconds
         const int pid = static_cast<int>(e["pid"].n);
         const int tid = static_cast<int>(e["tid"].n);
         if (ph == "M" && e["name"].s == "process_name") process_names[pid] = e["args"]["name"].s;
-        if (ph == "M" && e["name"].s == "thread_name")
-            thread_names[{pid, tid}] = e["args"]["name"].s;
+        if (ph == "M" && e["name"].s == "thread_name") thread_names[{pid, tid}] = e["args"]["name"].s;
         if (ph == "X") spans.push_back(&e);
     }
     // Two processes, three tracks.
@@ -45,8 +44,7 @@ TEST_CASE("trace: parses, one track per (process, thread), times in microseconds
     REQUIRE(thread_names.size() == 3);
     std::set<std::string> tracks;
     for (const auto& [key, name] : thread_names) tracks.insert(process_names[key.first] + "/" + name);
-    CHECK(tracks == std::set<std::string>{"chip 0/TensorCore", "chip 0/DMA engine",
-                                          "links/(0)->(1)"});
+    CHECK(tracks == std::set<std::string>{"chip 0/TensorCore", "chip 0/DMA engine", "links/(0)->(1)"});
     REQUIRE(spans.size() == 4);
     // Every span sits on a named track; the quote in a name survives escaping.
     for (const auto* s : spans)
@@ -98,11 +96,9 @@ TEST_CASE("trace: a pipeline run has compute and DMA tracks", "[trace][pipeline]
     std::map<std::pair<int, int>, std::string> thread_names;
     for (const auto& e : doc["traceEvents"].a)
         if (e["ph"].s == "M" && e["name"].s == "thread_name")
-            thread_names[{static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)}] =
-                e["args"]["name"].s;
+            thread_names[{static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)}] = e["args"]["name"].s;
     for (const auto& e : doc["traceEvents"].a)
-        if (e["ph"].s == "X")
-            ++spans[thread_names.at({static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)})];
+        if (e["ph"].s == "X") ++spans[thread_names.at({static_cast<int>(e["pid"].n), static_cast<int>(e["tid"].n)})];
     CHECK(spans["compute"] == 16);
     CHECK(spans["DMA engine"] == 1 + 7 + 1);
     CHECK(thread_names.size() == 2);

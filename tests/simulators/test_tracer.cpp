@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include <tpusim/ir.h>
 #include <coursework/tracer.h>
+#include <tpusim/ir.h>
 
 using namespace tpusim;
 using namespace coursework;
@@ -21,8 +21,7 @@ using coursework::tracer::Trace;
 
 namespace {
 
-std::string read(const std::string& name)
-{
+std::string read(const std::string& name) {
     std::ifstream in(std::string(TPUSIM_TRACER_JAXPRS) + "/" + name + ".jaxpr");
     REQUIRE(in.good());
     std::stringstream s;
@@ -31,27 +30,23 @@ std::string read(const std::string& name)
 }
 
 // The reader spells element types the HLO way.
-std::string hlo_element(const std::string& dtype)
-{
+std::string hlo_element(const std::string& dtype) {
     if (dtype == "bool") return "pred";
     if (dtype == "i32") return "s32";
     return dtype;
 }
 
-std::string trim(std::string s)
-{
+std::string trim(std::string s) {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
     while (!s.empty() && (s.front() == ' ' || s.front() == '\n')) s.erase(s.begin());
     return s;
 }
 
-std::string atom_text(const Trace& t, const Atom& a)
-{
+std::string atom_text(const Trace& t, const Atom& a) {
     return a.var < 0 ? a.literal + ":" + a.aval.text() : t.names[static_cast<std::size_t>(a.var)];
 }
 
-void same_var(const Trace& t, int var, const std::string& name, const ir::TensorType& type)
-{
+void same_var(const Trace& t, int var, const std::string& name, const ir::TensorType& type) {
     const auto& aval = t.vars[static_cast<std::size_t>(var)];
     CHECK(t.names[static_cast<std::size_t>(var)] == name);
     CHECK(type.element == hlo_element(aval.dtype));
@@ -59,8 +54,7 @@ void same_var(const Trace& t, int var, const std::string& name, const ir::Tensor
 }
 
 // The stepper's jaxpr against the parsed text, equation by equation.
-void same_jaxpr(const Trace& t, const Jaxpr& built, const ir::Computation& parsed)
-{
+void same_jaxpr(const Trace& t, const Jaxpr& built, const ir::Computation& parsed) {
     REQUIRE(built.invars.size() == parsed.parameters.size());
     for (std::size_t i = 0; i < built.invars.size(); ++i)
         same_var(t, built.invars[i], parsed.parameters[i].name, parsed.parameters[i].type);
@@ -71,7 +65,8 @@ void same_jaxpr(const Trace& t, const Jaxpr& built, const ir::Computation& parse
         INFO("equation " << e << ": " << eq.primitive);
         CHECK(eq.primitive == op.name);
         REQUIRE(eq.outputs.size() == op.results.size());
-        for (std::size_t o = 0; o < eq.outputs.size(); ++o) same_var(t, eq.outputs[o], op.results[o], op.result_types[o]);
+        for (std::size_t o = 0; o < eq.outputs.size(); ++o)
+            same_var(t, eq.outputs[o], op.results[o], op.result_types[o]);
         REQUIRE(eq.inputs.size() == op.operands.size());
         for (std::size_t i = 0; i < eq.inputs.size(); ++i) CHECK(atom_text(t, eq.inputs[i]) == op.operands[i]);
         REQUIRE(eq.params.size() == op.attributes.size());
@@ -94,8 +89,7 @@ void same_jaxpr(const Trace& t, const Jaxpr& built, const ir::Computation& parse
     for (std::size_t o = 0; o < built.outs.size(); ++o) CHECK(atom_text(t, built.outs[o]) == parsed.outputs[o]);
 }
 
-Settings with(const char* knob, const char* choice)
-{
+Settings with(const char* knob, const char* choice) {
     Settings s;
     if (*knob) s.choices[knob] = choice;
     return s;
@@ -103,8 +97,7 @@ Settings with(const char* knob, const char* choice)
 
 }  // namespace
 
-TEST_CASE("tracer: every shipped program's stepped jaxpr equals its shipped text, op for op", "[tracer]")
-{
+TEST_CASE("tracer: every shipped program's stepped jaxpr equals its shipped text, op for op", "[tracer]") {
     struct Case {
         const char* file;
         const char* program;
@@ -137,8 +130,7 @@ TEST_CASE("tracer: every shipped program's stepped jaxpr equals its shipped text
     }
 }
 
-TEST_CASE("tracer: the steps append the equations in order, each at the Python line that records it", "[tracer]")
-{
+TEST_CASE("tracer: the steps append the equations in order, each at the Python line that records it", "[tracer]") {
     const Trace t = tracer::trace("softmax", {});
     REQUIRE(t.steps.size() == 4);
     CHECK(t.steps[0].recorded_from == 0);
@@ -157,8 +149,7 @@ TEST_CASE("tracer: the steps append the equations in order, each at the Python l
     CHECK(t.steps[0].frame[0].aval.text() == "f32[8,128]");
 }
 
-TEST_CASE("tracer: shapes and static arguments change the jaxpr", "[tracer]")
-{
+TEST_CASE("tracer: shapes and static arguments change the jaxpr", "[tracer]") {
     Settings s;
     s.sizes["B"] = 4;
     s.sizes["H"] = 7;
@@ -173,10 +164,10 @@ TEST_CASE("tracer: shapes and static arguments change the jaxpr", "[tracer]")
     CHECK(lit.aval.weak);
     CHECK(lit.value == "a Python float, weakly typed: enters as the literal 0.0:bf16[]");
     // A static if leaves only the branch it took; none at all for "none".
-    CHECK(tracer::primitive_sequence(tracer::trace("static-if", with("act", "tanh")))
-          == std::vector<std::string>{"dot_general", "tanh"});
-    CHECK(tracer::primitive_sequence(tracer::trace("static-if", with("act", "none")))
-          == std::vector<std::string>{"dot_general"});
+    CHECK(tracer::primitive_sequence(tracer::trace("static-if", with("act", "tanh"))) ==
+          std::vector<std::string>{"dot_general", "tanh"});
+    CHECK(tracer::primitive_sequence(tracer::trace("static-if", with("act", "none"))) ==
+          std::vector<std::string>{"dot_general"});
     // The scan's length is a param: the body stays one add whatever T is.
     Settings t;
     t.sizes["T"] = 1000;
@@ -185,27 +176,28 @@ TEST_CASE("tracer: shapes and static arguments change the jaxpr", "[tracer]")
     CHECK(sc.text().find("length=1000") != std::string::npos);
     // vmap adds the batch axis to the jaxpr the body never sees.
     CHECK(tracer::trace("vmap", {}).text().find("e:f32[16] = reduce_sum[axes=(1,)") != std::string::npos);
-    CHECK(tracer::trace("vmap", with("map", "dot alone")).text().find("d:f32[] = reduce_sum[axes=(0,)") != std::string::npos);
+    CHECK(tracer::trace("vmap", with("map", "dot alone")).text().find("d:f32[] = reduce_sum[axes=(0,)") !=
+          std::string::npos);
 }
 
-TEST_CASE("tracer: a Python if on a traced value stops the trace with JAX's error", "[tracer]")
-{
+TEST_CASE("tracer: a Python if on a traced value stops the trace with JAX's error", "[tracer]") {
     const Trace t = tracer::trace("traced-if", with("branch", "python if"));
     REQUIRE(t.problem.empty());
     CHECK(t.error_line == 3);
-    CHECK(t.error.rfind("jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].", 0) == 0);
+    CHECK(t.error.rfind(
+              "jax.errors.TracerBoolConversionError: Attempted boolean conversion of traced array with shape bool[].",
+              0) == 0);
     CHECK(t.error.find("depends on the value of the argument x.") != std::string::npos);
     CHECK(tracer::primitive_sequence(t) == std::vector<std::string>{"reduce_sum", "gt"});
     CHECK(t.text().find(" in (") == std::string::npos);
     // jnp.where computes both sides; lax.cond keeps both branches as sub-jaxprs, false first.
-    CHECK(tracer::primitive_sequence(tracer::trace("traced-if", with("branch", "jnp.where")))
-          == std::vector<std::string>{"reduce_sum", "gt", "mul", "neg", "broadcast_in_dim", "select_n"});
-    CHECK(tracer::primitive_sequence(tracer::trace("traced-if", with("branch", "lax.cond")))
-          == std::vector<std::string>{"reduce_sum", "gt", "convert_element_type", "cond", "neg", "mul"});
+    CHECK(tracer::primitive_sequence(tracer::trace("traced-if", with("branch", "jnp.where"))) ==
+          std::vector<std::string>{"reduce_sum", "gt", "mul", "neg", "broadcast_in_dim", "select_n"});
+    CHECK(tracer::primitive_sequence(tracer::trace("traced-if", with("branch", "lax.cond"))) ==
+          std::vector<std::string>{"reduce_sum", "gt", "convert_element_type", "cond", "neg", "mul"});
 }
 
-TEST_CASE("tracer: bad sizes are one sentence, never a trace", "[tracer]")
-{
+TEST_CASE("tracer: bad sizes are one sentence, never a trace", "[tracer]") {
     for (std::int64_t bad : {0, -3, 1 << 20}) {
         Settings s;
         s.sizes["N"] = bad;
@@ -220,8 +212,7 @@ TEST_CASE("tracer: bad sizes are one sentence, never a trace", "[tracer]")
     CHECK(!tracer::trace("static-if", with("act", "gelu")).problem.empty());
 }
 
-TEST_CASE("tracer: jit's cache key follows shapes and static arguments, not values", "[tracer]")
-{
+TEST_CASE("tracer: jit's cache key follows shapes and static arguments, not values", "[tracer]") {
     const Trace a = tracer::trace("static-if", {});
     CHECK(a.cache_key == tracer::trace("static-if", {}).cache_key);
     CHECK(a.cache_key != tracer::trace("static-if", with("act", "tanh")).cache_key);

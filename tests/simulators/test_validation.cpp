@@ -18,9 +18,11 @@ namespace {
 
 const std::string header = "id\tfamily\twhat\tchip\tdtype\tshape\ttiming\tpublished_s\tsource\tquote\tnote\n";
 
-std::string row(const std::string& family = "matmul", const std::string& chip = "v5e", const std::string& timing = "host: x",
-                const std::string& seconds = "0.001", const std::string& shape = "m=8 k=8 n=8") {
-    return "r1\t" + family + "\tXLA\t" + chip + "\tbf16\t" + shape + "\t" + timing + "\t" + seconds + "\trepo@abc x\tq\t\n";
+std::string row(const std::string& family = "matmul", const std::string& chip = "v5e",
+                const std::string& timing = "host: x", const std::string& seconds = "0.001",
+                const std::string& shape = "m=8 k=8 n=8") {
+    return "r1\t" + family + "\tXLA\t" + chip + "\tbf16\t" + shape + "\t" + timing + "\t" + seconds +
+           "\trepo@abc x\tq\t\n";
 }
 
 std::string refusal(const std::string& text) {
@@ -52,15 +54,19 @@ TEST_CASE("a published table is read strictly, with the line of what is wrong", 
     CHECK(refusal(header + "r1\tmatmul\n").find("t.tsv:2: the row has 2 fields") == 0);
     CHECK(refusal(header + row("matmull")).find("'matmull' is not a family") != std::string::npos);
     CHECK(refusal(header + row("matmul", "v9")).find("'v9' is not a chip") != std::string::npos);
-    CHECK(refusal(header + row("matmul", "v5e", "wall: x")).find("must start with 'device' or 'host'") != std::string::npos);
+    CHECK(refusal(header + row("matmul", "v5e", "wall: x")).find("must start with 'device' or 'host'") !=
+          std::string::npos);
     CHECK(refusal(header + row("matmul", "v5e", "host", "-1")).find("not a positive number") != std::string::npos);
     CHECK(refusal(header + row("matmul", "v5e", "host", "1ms")).find("not a positive number") != std::string::npos);
-    CHECK(refusal(header + row("matmul", "v5e", "host", "1", "m=8 k")).find("'k' is not key=value") != std::string::npos);
-    const std::vector<PublishedRow> damaged = parse_published_table(header + row("matmul", "v5e", "host", "1", "m=8x"), "t.tsv");
+    CHECK(refusal(header + row("matmul", "v5e", "host", "1", "m=8 k")).find("'k' is not key=value") !=
+          std::string::npos);
+    const std::vector<PublishedRow> damaged =
+        parse_published_table(header + row("matmul", "v5e", "host", "1", "m=8x"), "t.tsv");
     CHECK_THROWS_WITH(damaged[0].dim("m"), Catch::Contains("m=8x in row r1 is not a whole number"));
 }
 
-TEST_CASE("every published row says what ran, where, how it was timed, where it was printed and as what", "[validation]") {
+TEST_CASE("every published row says what ran, where, how it was timed, where it was printed and as what",
+          "[validation]") {
     std::set<std::string> ids;
     std::map<Family, int> per_family;
     for (const PublishedRow& r : published_rows()) {
@@ -168,7 +174,8 @@ TEST_CASE("every fitted constant names the rows that fixed it, none of them held
     CHECK(own >= 3);
 }
 
-TEST_CASE("each prediction says what it is: predicted, by its model, on the row's chip; or why it cannot be made", "[validation]") {
+TEST_CASE("each prediction says what it is: predicted, by its model, on the row's chip; or why it cannot be made",
+          "[validation]") {
     for (const ValidationRow& r : validation().rows) {
         INFO(r.row->id);
         if (!r.expressible) {
@@ -244,6 +251,7 @@ TEST_CASE("an all-reduce over pairs two chips apart is two exchanges sharing the
     CHECK(r.provenance.shapes.find("as 2x4") != std::string::npos);
     CHECK(std::abs(r.error) < 0.1);
     bool exchange = false;
-    for (const std::string& a : r.provenance.assumptions) exchange |= a.find("a permute by the stride") != std::string::npos;
+    for (const std::string& a : r.provenance.assumptions)
+        exchange |= a.find("a permute by the stride") != std::string::npos;
     CHECK(exchange);
 }

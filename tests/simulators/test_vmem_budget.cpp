@@ -154,8 +154,9 @@ TEST_CASE("past the physical VMEM no limit helps; a limit past it is refused", "
     CHECK(b.total_bytes == 256 * MiB);
     CHECK_FALSE(b.fits_physical);
     CHECK(b.limit_needed_bytes == 0);
-    CHECK(b.verdict == "256.0 MiB is more than the 128.0 MiB of VMEM a v5e TensorCore has: no limit lets it compile; "
-                       "use smaller blocks or fewer buffers");
+    CHECK(b.verdict ==
+          "256.0 MiB is more than the 128.0 MiB of VMEM a v5e TensorCore has: no limit lets it compile; "
+          "use smaller blocks or fewer buffers");
     CHECK_THROWS_WITH(vmem_budget(v5e, matmul(512, 1024, 1024), 129 * MiB),
                       "a VMEM limit of 129.0 MiB is more than the 128.0 MiB of VMEM a v5e TensorCore has");
     CHECK_THROWS_AS(vmem_budget(v5e, matmul(512, 1024, 1024), 0.0), InputError);

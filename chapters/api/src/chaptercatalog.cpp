@@ -50,7 +50,9 @@ void ChapterCatalog::scan(const QString &dir, int expectedChapters)
         }
         const QString iid = raw.value(QStringLiteral("IID")).toString();
         if (iid != QLatin1String(ChapterInterfaceId)) {
-            addProblem(name, QStringLiteral("built for interface \"%1\", not \"%2\".").arg(iid, QLatin1String(ChapterInterfaceId)));
+            addProblem(
+                name,
+                QStringLiteral("built for interface \"%1\", not \"%2\".").arg(iid, QLatin1String(ChapterInterfaceId)));
             continue;
         }
         QString error;
@@ -61,7 +63,8 @@ void ChapterCatalog::scan(const QString &dir, int expectedChapters)
         }
         if (m_paths.count(info->number)) {
             addProblem(name, QStringLiteral("chapter %1 is already provided by %2.")
-                                 .arg(info->number).arg(QFileInfo(m_paths[info->number]).fileName()));
+                                 .arg(info->number)
+                                 .arg(QFileInfo(m_paths[info->number]).fileName()));
             continue;
         }
         QString clash;
@@ -145,8 +148,9 @@ ChapterInterface *ChapterCatalog::load(int number)
     }
     const ChapterInfo *info = this->chapter(number);
     if (info && chapter->slug() != info->slug) {
-        addProblem(name, QStringLiteral("says its slug is \"%1\" but its metadata says \"%2\".")
-                             .arg(chapter->slug(), info->slug));
+        addProblem(
+            name,
+            QStringLiteral("says its slug is \"%1\" but its metadata says \"%2\".").arg(chapter->slug(), info->slug));
         return nullptr;
     }
     return chapter;

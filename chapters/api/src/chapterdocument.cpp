@@ -8,9 +8,9 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <optional>
 #include <cmath>
 #include <exception>
+#include <optional>
 
 namespace course {
 
@@ -73,83 +73,83 @@ public:
     int enterBlock(MD_BLOCKTYPE type, void *detail)
     {
         switch (type) {
-        case MD_BLOCK_DOC:
-            break;
-        case MD_BLOCK_QUOTE:
-            ++m_quoteDepth;
-            if (m_quoteDepth == 1 && m_listDepth == 0)
-                begin(DocBlock::Kind::Quote).texts << QString();
-            break;
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL:
-            if (++m_listDepth == 1 && m_quoteDepth == 0) {
-                DocBlock &list = begin(DocBlock::Kind::List);
-                list.ordered = type == MD_BLOCK_OL;
-                if (list.ordered)
-                    list.start = static_cast<int>(static_cast<MD_BLOCK_OL_DETAIL *>(detail)->start);
+            case MD_BLOCK_DOC:
+                break;
+            case MD_BLOCK_QUOTE:
+                ++m_quoteDepth;
+                if (m_quoteDepth == 1 && m_listDepth == 0)
+                    begin(DocBlock::Kind::Quote).texts << QString();
+                break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL:
+                if (++m_listDepth == 1 && m_quoteDepth == 0) {
+                    DocBlock &list = begin(DocBlock::Kind::List);
+                    list.ordered = type == MD_BLOCK_OL;
+                    if (list.ordered)
+                        list.start = static_cast<int>(static_cast<MD_BLOCK_OL_DETAIL *>(detail)->start);
+                }
+                break;
+            case MD_BLOCK_LI:
+                if (m_quoteDepth == 0 && m_listDepth == 1)
+                    current().texts << QString();
+                else
+                    separate(QStringLiteral("<br>• "));
+                break;
+            case MD_BLOCK_HR:
+                if (m_quoteDepth == 0 && m_listDepth == 0)
+                    begin(DocBlock::Kind::Rule);
+                break;
+            case MD_BLOCK_H:
+                if (m_quoteDepth == 0 && m_listDepth == 0) {
+                    DocBlock &heading = begin(DocBlock::Kind::Heading);
+                    heading.level = static_cast<int>(static_cast<MD_BLOCK_H_DETAIL *>(detail)->level);
+                    heading.texts << QString();
+                    m_plain.clear();
+                }
+                break;
+            case MD_BLOCK_CODE: {
+                if (m_quoteDepth == 0 && m_listDepth == 0) {
+                    DocBlock &code = begin(DocBlock::Kind::Code);
+                    code.language = attributeText(static_cast<MD_BLOCK_CODE_DETAIL *>(detail)->lang);
+                }
+                m_inCode = true;
+                break;
             }
-            break;
-        case MD_BLOCK_LI:
-            if (m_quoteDepth == 0 && m_listDepth == 1)
-                current().texts << QString();
-            else
-                separate(QStringLiteral("<br>• "));
-            break;
-        case MD_BLOCK_HR:
-            if (m_quoteDepth == 0 && m_listDepth == 0)
-                begin(DocBlock::Kind::Rule);
-            break;
-        case MD_BLOCK_H:
-            if (m_quoteDepth == 0 && m_listDepth == 0) {
-                DocBlock &heading = begin(DocBlock::Kind::Heading);
-                heading.level = static_cast<int>(static_cast<MD_BLOCK_H_DETAIL *>(detail)->level);
-                heading.texts << QString();
-                m_plain.clear();
+            case MD_BLOCK_HTML:
+                m_inCode = true;
+                break;
+            case MD_BLOCK_P:
+                m_images.clear();
+                if (m_quoteDepth == 0 && m_listDepth == 0) {
+                    begin(DocBlock::Kind::Paragraph).texts << QString();
+                    m_plain.clear();
+                } else {
+                    separate(QStringLiteral("<br><br>"));
+                }
+                break;
+            case MD_BLOCK_TABLE:
+                if (m_quoteDepth == 0 && m_listDepth == 0)
+                    begin(DocBlock::Kind::Table);
+                break;
+            case MD_BLOCK_TH:
+            case MD_BLOCK_TD: {
+                DocBlock &table = current();
+                const auto *cell = static_cast<MD_BLOCK_TD_DETAIL *>(detail);
+                if (m_inHeader) {
+                    ++table.columns;
+                    table.align << (cell->align == MD_ALIGN_RIGHT    ? Qt::AlignRight
+                                    : cell->align == MD_ALIGN_CENTER ? Qt::AlignHCenter
+                                                                     : Qt::AlignLeft);
+                }
+                table.texts << QString();
+                break;
             }
-            break;
-        case MD_BLOCK_CODE: {
-            if (m_quoteDepth == 0 && m_listDepth == 0) {
-                DocBlock &code = begin(DocBlock::Kind::Code);
-                code.language = attributeText(static_cast<MD_BLOCK_CODE_DETAIL *>(detail)->lang);
-            }
-            m_inCode = true;
-            break;
-        }
-        case MD_BLOCK_HTML:
-            m_inCode = true;
-            break;
-        case MD_BLOCK_P:
-            m_images.clear();
-            if (m_quoteDepth == 0 && m_listDepth == 0) {
-                begin(DocBlock::Kind::Paragraph).texts << QString();
-                m_plain.clear();
-            } else {
-                separate(QStringLiteral("<br><br>"));
-            }
-            break;
-        case MD_BLOCK_TABLE:
-            if (m_quoteDepth == 0 && m_listDepth == 0)
-                begin(DocBlock::Kind::Table);
-            break;
-        case MD_BLOCK_TH:
-        case MD_BLOCK_TD: {
-            DocBlock &table = current();
-            const auto *cell = static_cast<MD_BLOCK_TD_DETAIL *>(detail);
-            if (m_inHeader) {
-                ++table.columns;
-                table.align << (cell->align == MD_ALIGN_RIGHT    ? Qt::AlignRight
-                                : cell->align == MD_ALIGN_CENTER ? Qt::AlignHCenter
-                                                                 : Qt::AlignLeft);
-            }
-            table.texts << QString();
-            break;
-        }
-        case MD_BLOCK_THEAD:
-            m_inHeader = true;
-            break;
-        case MD_BLOCK_TBODY:
-        case MD_BLOCK_TR:
-            break;
+            case MD_BLOCK_THEAD:
+                m_inHeader = true;
+                break;
+            case MD_BLOCK_TBODY:
+            case MD_BLOCK_TR:
+                break;
         }
         return 0;
     }
@@ -157,45 +157,47 @@ public:
     int leaveBlock(MD_BLOCKTYPE type, void *)
     {
         switch (type) {
-        case MD_BLOCK_QUOTE:
-            --m_quoteDepth;
-            break;
-        case MD_BLOCK_UL:
-        case MD_BLOCK_OL:
-            --m_listDepth;
-            break;
-        case MD_BLOCK_CODE:
-        case MD_BLOCK_HTML:
-            m_inCode = false;
-            if (!document.blocks.isEmpty() && current().kind == DocBlock::Kind::Code)
-                current().code = untokenize(current().code, m_tokens.placeholders);
-            break;
-        case MD_BLOCK_H:
-            if (m_quoteDepth == 0 && m_listDepth == 0) {
-                current().title = untokenize(m_plain.simplified(), m_tokens.placeholders);
-                current().anchor = uniqueAnchor(headingAnchor(current().title));
+            case MD_BLOCK_QUOTE:
+                --m_quoteDepth;
+                break;
+            case MD_BLOCK_UL:
+            case MD_BLOCK_OL:
+                --m_listDepth;
+                break;
+            case MD_BLOCK_CODE:
+            case MD_BLOCK_HTML:
+                m_inCode = false;
+                if (!document.blocks.isEmpty() && current().kind == DocBlock::Kind::Code)
+                    current().code = untokenize(current().code, m_tokens.placeholders);
+                break;
+            case MD_BLOCK_H:
+                if (m_quoteDepth == 0 && m_listDepth == 0) {
+                    current().title = untokenize(m_plain.simplified(), m_tokens.placeholders);
+                    current().anchor = uniqueAnchor(headingAnchor(current().title));
+                }
+                break;
+            case MD_BLOCK_P:
+                if (m_quoteDepth == 0 && m_listDepth == 0) {
+                    takeFigure();
+                    takeDirective();
+                } else if (!m_images.isEmpty()) {
+                    document.problems
+                        << QStringLiteral("The image %1 sits inside a list or quote; give it a paragraph of its own.")
+                               .arg(m_images.first().src);
+                }
+                break;
+            case MD_BLOCK_THEAD:
+                m_inHeader = false;
+                break;
+            case MD_BLOCK_TR: {
+                // A body row with fewer cells than the header gets empty ones.
+                DocBlock &table = current();
+                while (table.columns > 0 && table.texts.size() % table.columns != 0)
+                    table.texts << QString();
+                break;
             }
-            break;
-        case MD_BLOCK_P:
-            if (m_quoteDepth == 0 && m_listDepth == 0) {
-                takeFigure();
-                takeDirective();
-            } else if (!m_images.isEmpty()) {
-                document.problems << QStringLiteral("The image %1 sits inside a list or quote; give it a paragraph of its own.").arg(m_images.first().src);
-            }
-            break;
-        case MD_BLOCK_THEAD:
-            m_inHeader = false;
-            break;
-        case MD_BLOCK_TR: {
-            // A body row with fewer cells than the header gets empty ones.
-            DocBlock &table = current();
-            while (table.columns > 0 && table.texts.size() % table.columns != 0)
-                table.texts << QString();
-            break;
-        }
-        default:
-            break;
+            default:
+                break;
         }
         return 0;
     }
@@ -203,20 +205,30 @@ public:
     int enterSpan(MD_SPANTYPE type, void *detail)
     {
         switch (type) {
-        case MD_SPAN_EM: write(QStringLiteral("<i>")); break;
-        case MD_SPAN_STRONG: write(QStringLiteral("<b>")); break;
-        case MD_SPAN_CODE: write(QStringLiteral("<code>")); break;
-        case MD_SPAN_DEL: write(QStringLiteral("<s>")); break;
-        case MD_SPAN_A:
-            write(QStringLiteral("<a href=\"%1\">").arg(attributeText(static_cast<MD_SPAN_A_DETAIL *>(detail)->href).toHtmlEscaped()));
-            break;
-        case MD_SPAN_IMG: {
-            const auto *image = static_cast<MD_SPAN_IMG_DETAIL *>(detail);
-            m_image = {attributeText(image->src), attributeText(image->title), QString()};
-            m_inImage = true;
-            break;
-        }
-        default: break;
+            case MD_SPAN_EM:
+                write(QStringLiteral("<i>"));
+                break;
+            case MD_SPAN_STRONG:
+                write(QStringLiteral("<b>"));
+                break;
+            case MD_SPAN_CODE:
+                write(QStringLiteral("<code>"));
+                break;
+            case MD_SPAN_DEL:
+                write(QStringLiteral("<s>"));
+                break;
+            case MD_SPAN_A:
+                write(QStringLiteral("<a href=\"%1\">")
+                          .arg(attributeText(static_cast<MD_SPAN_A_DETAIL *>(detail)->href).toHtmlEscaped()));
+                break;
+            case MD_SPAN_IMG: {
+                const auto *image = static_cast<MD_SPAN_IMG_DETAIL *>(detail);
+                m_image = {attributeText(image->src), attributeText(image->title), QString()};
+                m_inImage = true;
+                break;
+            }
+            default:
+                break;
         }
         return 0;
     }
@@ -224,16 +236,27 @@ public:
     int leaveSpan(MD_SPANTYPE type, void *)
     {
         switch (type) {
-        case MD_SPAN_EM: write(QStringLiteral("</i>")); break;
-        case MD_SPAN_STRONG: write(QStringLiteral("</b>")); break;
-        case MD_SPAN_CODE: write(QStringLiteral("</code>")); break;
-        case MD_SPAN_DEL: write(QStringLiteral("</s>")); break;
-        case MD_SPAN_A: write(QStringLiteral("</a>")); break;
-        case MD_SPAN_IMG:
-            m_inImage = false;
-            m_images << m_image;
-            break;
-        default: break;
+            case MD_SPAN_EM:
+                write(QStringLiteral("</i>"));
+                break;
+            case MD_SPAN_STRONG:
+                write(QStringLiteral("</b>"));
+                break;
+            case MD_SPAN_CODE:
+                write(QStringLiteral("</code>"));
+                break;
+            case MD_SPAN_DEL:
+                write(QStringLiteral("</s>"));
+                break;
+            case MD_SPAN_A:
+                write(QStringLiteral("</a>"));
+                break;
+            case MD_SPAN_IMG:
+                m_inImage = false;
+                m_images << m_image;
+                break;
+            default:
+                break;
         }
         return 0;
     }
@@ -242,7 +265,7 @@ public:
     {
         const QString t = QString::fromUtf8(text, static_cast<qsizetype>(size));
         if (m_inImage) {
-            m_image.alt += t;   // an image's alt text is its description, not prose
+            m_image.alt += t; // an image's alt text is its description, not prose
             return 0;
         }
         if (m_inCode) {
@@ -251,19 +274,28 @@ public:
             return 0;
         }
         switch (type) {
-        case MD_TEXT_BR: write(QStringLiteral("<br>")); break;
-        case MD_TEXT_SOFTBR: write(QStringLiteral(" ")); m_plain += QLatin1Char(' '); break;
-        case MD_TEXT_ENTITY: write(t); break; // already an HTML entity
-        case MD_TEXT_NULLCHAR: write(QStringLiteral("\uFFFD")); break;
-        case MD_TEXT_CODE:
-            // Code spans show placeholders as written, never filled.
-            write(untokenize(t, m_tokens.placeholders).toHtmlEscaped());
-            m_plain += t;
-            break;
-        default:
-            write(t.toHtmlEscaped());
-            m_plain += t;
-            break;
+            case MD_TEXT_BR:
+                write(QStringLiteral("<br>"));
+                break;
+            case MD_TEXT_SOFTBR:
+                write(QStringLiteral(" "));
+                m_plain += QLatin1Char(' ');
+                break;
+            case MD_TEXT_ENTITY:
+                write(t);
+                break; // already an HTML entity
+            case MD_TEXT_NULLCHAR:
+                write(QStringLiteral("\uFFFD"));
+                break;
+            case MD_TEXT_CODE:
+                // Code spans show placeholders as written, never filled.
+                write(untokenize(t, m_tokens.placeholders).toHtmlEscaped());
+                m_plain += t;
+                break;
+            default:
+                write(t.toHtmlEscaped());
+                m_plain += t;
+                break;
         }
         return 0;
     }
@@ -306,11 +338,14 @@ private:
         const Image image = m_images.first();
         const bool alone = m_images.size() == 1 && m_plain.trimmed().isEmpty();
         if (!alone) {
-            document.problems << QStringLiteral("The image %1 sits inside a sentence; give it a paragraph of its own.").arg(image.src);
+            document.problems << QStringLiteral("The image %1 sits inside a sentence; give it a paragraph of its own.")
+                                     .arg(image.src);
             return;
         }
         if (image.src.contains(QLatin1String("://")) || image.src.startsWith(QLatin1Char('/'))) {
-            document.problems << QStringLiteral("The image %1 is not in the chapter's folder; figures ship with the course.").arg(image.src);
+            document.problems << QStringLiteral(
+                                     "The image %1 is not in the chapter's folder; figures ship with the course.")
+                                     .arg(image.src);
             return;
         }
         DocBlock figure;
@@ -328,7 +363,9 @@ private:
             return;
         const QStringList words = plain.mid(3).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (words.size() < 2 || words.at(0) != QLatin1String("piece")) {
-            document.problems << QStringLiteral("\"%1\" is not a directive the reader knows; write \"::: piece ID key=value\".").arg(plain);
+            document.problems << QStringLiteral(
+                                     "\"%1\" is not a directive the reader knows; write \"::: piece ID key=value\".")
+                                     .arg(plain);
             return;
         }
         DocBlock piece;
@@ -337,7 +374,8 @@ private:
         for (int i = 2; i < words.size(); ++i) {
             const qsizetype eq = words.at(i).indexOf(QLatin1Char('='));
             if (eq <= 0) {
-                document.problems << QStringLiteral("piece %1: \"%2\" is not key=value.").arg(piece.pieceId, words.at(i));
+                document.problems
+                    << QStringLiteral("piece %1: \"%2\" is not key=value.").arg(piece.pieceId, words.at(i));
                 continue;
             }
             piece.pieceArgs.insert(words.at(i).left(eq), words.at(i).mid(eq + 1));
@@ -387,12 +425,17 @@ bool parseInput(const QString &spec, LiveInput &input, QString &problem)
         else
             ok = false;
         if (!ok) {
-            problem = QStringLiteral("{{%1}}: \"%2\" is not something an input takes (name=value, from=, to=, step=, log, unit=).").arg(spec, w);
+            problem = QStringLiteral(
+                          "{{%1}}: \"%2\" is not something an input takes (name=value, from=, to=, step=, log, unit=).")
+                          .arg(spec, w);
             return false;
         }
     }
-    if (input.name.isEmpty() || !(input.from < input.to) || input.value < input.from || input.value > input.to || input.step <= 0) {
-        problem = QStringLiteral("{{%1}}: an input needs name=value with from <= value <= to, from < to and a positive step.").arg(spec);
+    if (input.name.isEmpty() || !(input.from < input.to) || input.value < input.from || input.value > input.to ||
+        input.step <= 0) {
+        problem =
+            QStringLiteral("{{%1}}: an input needs name=value with from <= value <= to, from < to and a positive step.")
+                .arg(spec);
         return false;
     }
     return true;
@@ -452,7 +495,9 @@ ChapterDocument parseChapter(const QString &markdown)
     parser.leave_block = [](MD_BLOCKTYPE t, void *d, void *u) { return static_cast<Builder *>(u)->leaveBlock(t, d); };
     parser.enter_span = [](MD_SPANTYPE t, void *d, void *u) { return static_cast<Builder *>(u)->enterSpan(t, d); };
     parser.leave_span = [](MD_SPANTYPE t, void *d, void *u) { return static_cast<Builder *>(u)->leaveSpan(t, d); };
-    parser.text = [](MD_TEXTTYPE t, const MD_CHAR *s, MD_SIZE n, void *u) { return static_cast<Builder *>(u)->text(t, s, n); };
+    parser.text = [](MD_TEXTTYPE t, const MD_CHAR *s, MD_SIZE n, void *u) {
+        return static_cast<Builder *>(u)->text(t, s, n);
+    };
     const QByteArray utf8 = tokens.text.toUtf8();
     if (md_parse(utf8.constData(), static_cast<MD_SIZE>(utf8.size()), &parser, &builder) != 0)
         builder.document.problems << QStringLiteral("The chapter's Markdown could not be parsed.");

@@ -22,14 +22,14 @@ namespace {
 QString asTyped(const QString &codeHtml)
 {
     if (codeHtml.contains(QLatin1Char('<')))
-        return codeHtml;  // a live number's markup inside: left as it is
+        return codeHtml; // a live number's markup inside: left as it is
     static const QRegularExpression op(QStringLiteral("&lt;|&gt;|&amp;|[=!\\-+*/|:.~^%?]"));
     // A zero-width non-joiner between two operator characters keeps the
     // font from drawing them as one glyph; in a short expression, a word
     // joiner after each keeps the line from breaking after it ("FLOP/s"
     // stays whole). A long one may still break at its operators, or it
     // would run past a narrow column (a table's cell).
-    constexpr qsizetype kWholeUpTo = 24;  // characters, about a third of a line
+    constexpr qsizetype kWholeUpTo = 24; // characters, about a third of a line
     static const QRegularExpression entity(QStringLiteral("&[#a-zA-Z0-9]+;"));
     const bool whole = QString(codeHtml).replace(entity, QStringLiteral("_")).size() <= kWholeUpTo;
     QString out;
@@ -57,7 +57,8 @@ namespace {
 
 QString numberText(double v)
 {
-    return std::abs(v - std::round(v)) < 1e-9 ? QString::number(static_cast<long long>(std::llround(v))) : QString::number(v, 'g', 6);
+    return std::abs(v - std::round(v)) < 1e-9 ? QString::number(static_cast<long long>(std::llround(v)))
+                                              : QString::number(v, 'g', 6);
 }
 
 // A value never breaks across lines: "820 GB/s" keeps its space and slash.
@@ -79,8 +80,8 @@ std::optional<QString> unitOfNumber(const QString &html)
     plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
     plain.replace(QLatin1String("&nbsp;"), QLatin1String(" "));
     plain.replace(QChar(0x00a0), QLatin1Char(' '));
-    static const QRegularExpression number(QStringLiteral(
-        "^\\s*[~≈−+\\-$]?\\d[\\d,]*(?:\\.\\d+)?\\s*([A-Za-zµ%×°]+(?:/[A-Za-z]+)?)?\\s*$"));
+    static const QRegularExpression number(
+        QStringLiteral("^\\s*[~≈−+\\-$]?\\d[\\d,]*(?:\\.\\d+)?\\s*([A-Za-zµ%×°]+(?:/[A-Za-z]+)?)?\\s*$"));
     const auto m = number.match(plain);
     if (!m.hasMatch())
         return std::nullopt;
@@ -145,25 +146,35 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
         // {{unless chip=v5e}} ... {{end}}: words for the other chips only,
         // such as a comparison with v5e, which says nothing on v5e itself.
         if (isConditionMarker(spec)) {
-            valueHtml << (spec == QLatin1String("end") ? kShownEnd
-                          : spec.mid(12).trimmed() == chip ? kHiddenStart : kShownStart);
+            valueHtml << (spec == QLatin1String("end")     ? kShownEnd
+                          : spec.mid(12).trimmed() == chip ? kHiddenStart
+                                                           : kShownStart);
             out.details << QString();
             continue;
         }
         if (spec.startsWith(QLatin1String("input "))) {
             const auto input = std::find_if(block.inputs.cbegin(), block.inputs.cend(), [&](const LiveInput &i) {
-                return spec.section(QLatin1Char(' '), 1, 1, QString::SectionSkipEmpty).startsWith(i.name + QLatin1Char('='));
+                return spec.section(QLatin1Char(' '), 1, 1, QString::SectionSkipEmpty)
+                    .startsWith(i.name + QLatin1Char('='));
             });
             if (input == block.inputs.cend()) {
-                valueHtml << QStringLiteral("<span style=\"color:%1;\">[{{%2}}]</span>").arg(style.problem.name(), spec.toHtmlEscaped());
+                valueHtml << QStringLiteral("<span style=\"color:%1;\">[{{%2}}]</span>")
+                                 .arg(style.problem.name(), spec.toHtmlEscaped());
                 out.details << QStringLiteral("This input is written wrong; see the problems above the text.");
                 continue;
             }
-            const QString shown = numberText(vars.value(input->name)) + (input->unit.isEmpty() ? QString() : QLatin1Char(' ') + input->unit);
-            valueHtml << QStringLiteral("<a href=\"input:%1:%2\" style=\"color:%3; text-decoration:underline;\"><b>%4</b></a>")
-                             .arg(input->name).arg(n).arg(style.input.name(), unbreakable(shown));
-            out.details << QStringLiteral("input · drag sideways (or focus and use the arrow keys) to change it; the figures in this %1 follow")
-                               .arg(block.kind == DocBlock::Kind::Table ? QStringLiteral("table") : QStringLiteral("paragraph"));
+            const QString shown = numberText(vars.value(input->name)) +
+                                  (input->unit.isEmpty() ? QString() : QLatin1Char(' ') + input->unit);
+            valueHtml << QStringLiteral(
+                             "<a href=\"input:%1:%2\" style=\"color:%3; text-decoration:underline;\"><b>%4</b></a>")
+                             .arg(input->name)
+                             .arg(n)
+                             .arg(style.input.name(), unbreakable(shown));
+            out.details << QStringLiteral(
+                               "input · drag sideways (or focus and use the arrow keys) to change it; the figures in "
+                               "this %1 follow")
+                               .arg(block.kind == DocBlock::Kind::Table ? QStringLiteral("table")
+                                                                        : QStringLiteral("paragraph"));
             continue;
         }
         // $n takes the input's current value.
@@ -186,26 +197,34 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
             const live::Value v = live::resolve(live::parse(resolved.toStdString()), chip.toStdString());
             const QColor colour = v.isAssumption ? style.assumed : v.isFact ? style.fact : style.predicted;
             valueHtml << QStringLiteral("<a href=\"value:%1\" style=\"color:%2; text-decoration:none;\"><b>%3</b></a>")
-                             .arg(n).arg(colour.name(), unbreakable(QString::fromStdString(v.text)));
+                             .arg(n)
+                             .arg(colour.name(), unbreakable(QString::fromStdString(v.text)));
             out.details << QString::fromStdString(v.details);
             ++out.values;
         } catch (const live::PlaceholderError &e) {
-            out.problems << QStringLiteral("line %1: {{%2}}: %3").arg(block.lines.value(n)).arg(spec, QString::fromUtf8(e.what()));
-            valueHtml << QStringLiteral("<span style=\"color:%1;\">[{{%2}}]</span>").arg(style.problem.name(), spec.toHtmlEscaped());
+            out.problems << QStringLiteral("line %1: {{%2}}: %3")
+                                .arg(block.lines.value(n))
+                                .arg(spec, QString::fromUtf8(e.what()));
+            valueHtml << QStringLiteral("<span style=\"color:%1;\">[{{%2}}]</span>")
+                             .arg(style.problem.name(), spec.toHtmlEscaped());
             out.details << QString::fromUtf8(e.what());
         } catch (const std::exception &e) {
             // A sound question the model answers with "not here": say so in place.
-            valueHtml << QStringLiteral("<a href=\"value:%1\" style=\"color:%2; text-decoration:none;\"><i>not&nbsp;on&nbsp;%3</i></a>")
-                             .arg(n).arg(style.predicted.name(), chip.toHtmlEscaped());
+            valueHtml
+                << QStringLiteral(
+                       "<a href=\"value:%1\" style=\"color:%2; text-decoration:none;\"><i>not&nbsp;on&nbsp;%3</i></a>")
+                       .arg(n)
+                       .arg(style.predicted.name(), chip.toHtmlEscaped());
             out.details << QStringLiteral("The model refuses this on %1: %2").arg(chip, QString::fromUtf8(e.what()));
             ++out.refusals;
         }
     }
 
     for (const QString &text : block.texts) {
-        QString html = withConditionsApplied(liveslots::substitute(text, [&](int n) { return valueHtml.value(n); }),
-                                             out.problems);
-        const QString size = style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
+        QString html =
+            withConditionsApplied(liveslots::substitute(text, [&](int n) { return valueHtml.value(n); }), out.problems);
+        const QString size =
+            style.codePixelSize > 0 ? QStringLiteral(" font-size:%1px;").arg(style.codePixelSize) : QString();
         // Inline code is an expression: it does not break at its spaces,
         // and its characters are drawn as typed, as in a code block.
         static const QRegularExpression codeSpan(QStringLiteral("<code>(.*?)</code>"));
@@ -219,11 +238,13 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
         // Qt's fixed blue, unreadable on the dark theme's ground.
         static const QRegularExpression plainLink(QStringLiteral("<a href=\"([^\"]*)\">"));
         html.replace(plainLink, QStringLiteral("<a href=\"\\1\" style=\"color:%1;\">").arg(style.input.name()));
-        html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">").arg(style.monoFamily, style.codeInk.name(), size));
+        html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">")
+                                                  .arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         // A source tag ([SB-TRAIN]) is one word: a word joiner after each of
         // its hyphens keeps the line from breaking inside it.
-        static const QRegularExpression sourceTag(QStringLiteral("\\[[[:upper:]][[:upper:][:digit:]]*(?:-[[:alnum:]]+)+\\]"));
+        static const QRegularExpression sourceTag(
+            QStringLiteral("\\[[[:upper:]][[:upper:][:digit:]]*(?:-[[:alnum:]]+)+\\]"));
         for (auto m = sourceTag.match(html); m.hasMatch(); m = sourceTag.match(html, m.capturedStart() + 1)) {
             QString whole = m.captured(0);
             whole.replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
@@ -258,7 +279,7 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
 
 std::optional<std::pair<QString, QString>> splitAtDecimal(const QString &html)
 {
-    QStringList open;   // the tags open at the split, outermost first
+    QStringList open; // the tags open at the split, outermost first
     qsizetype split = -1;
     enum { Before, Digits } state = Before;
     for (qsizetype i = 0; i < html.size(); ++i) {
@@ -306,7 +327,8 @@ std::optional<std::pair<QString, QString>> splitAtDecimal(const QString &html)
         split = html.size();
     QString left = html.left(split);
     for (auto it = open.crbegin(); it != open.crend(); ++it)
-        left += QStringLiteral("</") + it->mid(1).section(QRegularExpression(QStringLiteral("[ >]")), 0, 0) + QLatin1Char('>');
+        left += QStringLiteral("</") + it->mid(1).section(QRegularExpression(QStringLiteral("[ >]")), 0, 0) +
+                QLatin1Char('>');
     // The right half starts a rich text of its own, where a leading space
     // would be dropped ("1MiB"): keep it as a non-breaking one.
     QString right = html.mid(split);

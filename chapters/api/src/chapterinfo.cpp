@@ -53,8 +53,7 @@ public:
         const QJsonValue v = o.value(key);
         const double d = v.toDouble(-1.0);
         if (!v.isDouble() || d != static_cast<int>(d) || d < lo || d > hi) {
-            fail(QStringLiteral("%1: \"%2\" must be a whole number from %3 to %4.")
-                     .arg(where, key).arg(lo).arg(hi));
+            fail(QStringLiteral("%1: \"%2\" must be a whole number from %3 to %4.").arg(where, key).arg(lo).arg(hi));
             return lo;
         }
         return static_cast<int>(d);
@@ -91,8 +90,8 @@ private:
     bool m_failed = false;
 };
 
-const QStringList pieceKinds{QStringLiteral("instrument"), QStringLiteral("drill"),
-                             QStringLiteral("exhibit"), QStringLiteral("lab")};
+const QStringList pieceKinds{QStringLiteral("instrument"), QStringLiteral("drill"), QStringLiteral("exhibit"),
+                             QStringLiteral("lab")};
 
 bool pieceIdFitsKind(const QString &id, const QString &kind)
 {
@@ -119,8 +118,10 @@ std::optional<ChapterInfo> parseChapterMetadata(const QJsonObject &meta, QString
         r.fail(QStringLiteral("the plugin has no chapter metadata."));
         return std::nullopt;
     }
-    r.onlyKeys(meta, {"apiVersion", "number", "slug", "title", "summary", "layer", "layerName",
-                      "layerLine", "stage", "mastery", "pieces", "pages"}, top);
+    r.onlyKeys(meta,
+               {"apiVersion", "number", "slug", "title", "summary", "layer", "layerName", "layerLine", "stage",
+                "mastery", "pieces", "pages"},
+               top);
     const QJsonValue api = meta.value(QStringLiteral("apiVersion"));
     if (r.ok() && api.toInt(-1) != ChapterApiVersion)
         r.fail(QStringLiteral("built for chapter API version %1; this app speaks version %2.")
@@ -212,7 +213,8 @@ std::optional<ChapterInfo> parseChapterMetadata(const QJsonObject &meta, QString
             for (const QJsonValue &g : r.array(o, QStringLiteral("goals"), gw)) {
                 const QJsonObject go = r.object(g, gw);
                 r.onlyKeys(go, {"id", "text"}, gw);
-                const MasteryGoal goal{r.string(go, QStringLiteral("id"), gw), r.string(go, QStringLiteral("text"), gw)};
+                const MasteryGoal goal{r.string(go, QStringLiteral("id"), gw),
+                                       r.string(go, QStringLiteral("text"), gw)};
                 if (r.ok() && goalIds.contains(goal.id))
                     r.fail(QStringLiteral("%1: \"%2\" is listed twice.").arg(gw, goal.id));
                 goalIds.insert(goal.id);

@@ -31,7 +31,10 @@ QStringList wordsOf(const QString &query)
     return words;
 }
 
-bool isWordChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
+bool isWordChar(QChar c)
+{
+    return c.isLetterOrNumber() || c == QLatin1Char('_');
+}
 
 // Where `word` starts in `text` (case-insensitive), and whether it stands
 // alone there; -1 when it does not occur.
@@ -67,8 +70,8 @@ QString snippetAt(const QString &text, qsizetype at, qsizetype length)
         if (space > at + length)
             to = space;
     }
-    return (from > 0 ? QStringLiteral("…") : QString()) + text.mid(from, to - from)
-           + (to < text.size() ? QStringLiteral("…") : QString());
+    return (from > 0 ? QStringLiteral("…") : QString()) + text.mid(from, to - from) +
+           (to < text.size() ? QStringLiteral("…") : QString());
 }
 
 } // namespace

@@ -28,7 +28,9 @@ const std::vector<Rule> &rulesFor(const QString &language)
         rule(R"(#[^\n]*)", CodeToken::Comment),
         rule(R"("""[\s\S]*?"""|'''[\s\S]*?'''|[rbf]?"[^"\n]*"|[rbf]?'[^'\n]*')", CodeToken::String),
         rule(R"(@[A-Za-z_][\w.]*)", CodeToken::Attribute),
-        rule(R"(\b(?:def|return|for|in|if|else|elif|import|from|as|with|lambda|class|None|True|False|and|or|not|is|yield|while|pass|break|continue|raise|try|except|finally|global|nonlocal|assert|del|async|await)\b)", CodeToken::Keyword),
+        rule(
+            R"(\b(?:def|return|for|in|if|else|elif|import|from|as|with|lambda|class|None|True|False|and|or|not|is|yield|while|pass|break|continue|raise|try|except|finally|global|nonlocal|assert|del|async|await)\b)",
+            CodeToken::Keyword),
         rule(R"(\b(?:jnp|jax|lax|pl|pltpu|np|functools)\b)", CodeToken::Type),
         rule(R"(\b\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?\b)", CodeToken::Number),
         rule(R"(\b[A-Za-z_]\w*(?=\())", CodeToken::Op),
@@ -58,7 +60,9 @@ const std::vector<Rule> &rulesFor(const QString &language)
         rule(R"("[^"\n]*")", CodeToken::String),
         rule(R"(\b(?:HloModule|ENTRY|ROOT)\b)", CodeToken::Keyword),
         rule(R"(%[\w.\-]+)", CodeToken::Value),
-        rule(R"(\b(?:pred|s4|s8|s16|s32|s64|u8|u16|u32|u64|f16|bf16|f32|f64|f8e4m3fn|f8e5m2)\[[^\]]*\](?:\{[^}\n]*\})?)", CodeToken::Type),
+        rule(
+            R"(\b(?:pred|s4|s8|s16|s32|s64|u8|u16|u32|u64|f16|bf16|f32|f64|f8e4m3fn|f8e5m2)\[[^\]]*\](?:\{[^}\n]*\})?)",
+            CodeToken::Type),
         rule(R"(\b[a-z][\w\-]*(?=\())", CodeToken::Op),
         rule(R"(\b[a-z_]+(?==))", CodeToken::Attribute),
         rule(R"(\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b)", CodeToken::Number),
@@ -94,13 +98,26 @@ QString escapedCode(QStringView text)
             out += QLatin1String("&#8204;");
         previous = c;
         switch (c.unicode()) {
-        case '<': out += QLatin1String("&lt;"); break;
-        case '>': out += QLatin1String("&gt;"); break;
-        case '&': out += QLatin1String("&amp;"); break;
-        case ' ': out += QLatin1String("&nbsp;"); break;
-        case '\t': out += QLatin1String("&nbsp;&nbsp;&nbsp;&nbsp;"); break;
-        case '\n': out += QLatin1String("<br>"); break;
-        default: out += c;
+            case '<':
+                out += QLatin1String("&lt;");
+                break;
+            case '>':
+                out += QLatin1String("&gt;");
+                break;
+            case '&':
+                out += QLatin1String("&amp;");
+                break;
+            case ' ':
+                out += QLatin1String("&nbsp;");
+                break;
+            case '\t':
+                out += QLatin1String("&nbsp;&nbsp;&nbsp;&nbsp;");
+                break;
+            case '\n':
+                out += QLatin1String("<br>");
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -132,7 +149,8 @@ QList<CodeSpan> codeSpans(const QString &code, const QString &language)
         if (best < 0)
             break;
         const auto &m = next[size_t(best)];
-        spans.append({static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), rules[size_t(best)].kind});
+        spans.append(
+            {static_cast<int>(m.capturedStart()), static_cast<int>(m.capturedLength()), rules[size_t(best)].kind});
         at = m.capturedEnd();
     }
     return spans;
@@ -141,15 +159,24 @@ QList<CodeSpan> codeSpans(const QString &code, const QString &language)
 QColor CodePalette::colour(CodeToken kind) const
 {
     switch (kind) {
-    case CodeToken::Keyword: return keyword;
-    case CodeToken::String: return string;
-    case CodeToken::Number: return number;
-    case CodeToken::Comment: return comment;
-    case CodeToken::Type: return type;
-    case CodeToken::Value: return value;
-    case CodeToken::Op: return op;
-    case CodeToken::Attribute: return attribute;
-    case CodeToken::Plain: break;
+        case CodeToken::Keyword:
+            return keyword;
+        case CodeToken::String:
+            return string;
+        case CodeToken::Number:
+            return number;
+        case CodeToken::Comment:
+            return comment;
+        case CodeToken::Type:
+            return type;
+        case CodeToken::Value:
+            return value;
+        case CodeToken::Op:
+            return op;
+        case CodeToken::Attribute:
+            return attribute;
+        case CodeToken::Plain:
+            break;
     }
     return plain;
 }
@@ -165,7 +192,7 @@ QStringList styledLines(const QString &code, const QString &language, const Code
         trimmed.chop(1);
     const QList<CodeSpan> spans = codeSpans(trimmed, language);
     QStringList lines;
-    qsizetype next = 0;  // the first span not yet wholly set
+    qsizetype next = 0; // the first span not yet wholly set
     for (qsizetype start = 0; start <= trimmed.size();) {
         qsizetype end = trimmed.indexOf(QLatin1Char('\n'), start);
         if (end < 0)

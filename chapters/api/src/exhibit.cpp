@@ -79,9 +79,11 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
             continue;
         }
         ex.problems << text.problems;
-        const auto part = std::find_if(ex.parts.begin(), ex.parts.end(), [&](const ExhibitPart &p) { return p.anchor == pin.anchor; });
+        const auto part = std::find_if(ex.parts.begin(), ex.parts.end(),
+                                       [&](const ExhibitPart &p) { return p.anchor == pin.anchor; });
         if (pin.anchor.isEmpty() || part == ex.parts.end()) {
-            ex.problems << QStringLiteral("A note is pinned to \"%1\", which is no heading of the artifact.").arg(pin.anchor);
+            ex.problems
+                << QStringLiteral("A note is pinned to \"%1\", which is no heading of the artifact.").arg(pin.anchor);
             continue;
         }
         if (!pin.mark.isEmpty()) {
@@ -89,7 +91,8 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
             for (int i = part->first; i < part->last && !found; ++i)
                 found = blockPlainText(ex.artifact.blocks.at(i)).contains(pin.mark);
             if (!found) {
-                ex.problems << QStringLiteral("The note on \"%1\" marks \"%2\", which that part does not hold.").arg(pin.anchor, pin.mark);
+                ex.problems << QStringLiteral("The note on \"%1\" marks \"%2\", which that part does not hold.")
+                                   .arg(pin.anchor, pin.mark);
                 continue;
             }
         }
@@ -103,25 +106,32 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
     for (const QJsonValue &v : charts.value(QStringLiteral("charts")).toArray()) {
         const QJsonObject c = v.toObject();
         ExhibitChart chart{c.value(QStringLiteral("title")).toString(), c.value(QStringLiteral("figure")).toString(),
-                           c.value(QStringLiteral("note")).toString(), c.value(QStringLiteral("kind")).toString(QStringLiteral("bars")),
+                           c.value(QStringLiteral("note")).toString(),
+                           c.value(QStringLiteral("kind")).toString(QStringLiteral("bars")),
                            c.value(QStringLiteral("anchor")).toString()};
-        if (chart.kind != QLatin1String("bars") && chart.kind != QLatin1String("timeline") && chart.kind != QLatin1String("kernels")) {
-            ex.problems << QStringLiteral("The chart \"%1\" is of no kind the viewer draws (%2).").arg(chart.title, chart.kind);
+        if (chart.kind != QLatin1String("bars") && chart.kind != QLatin1String("timeline") &&
+            chart.kind != QLatin1String("kernels")) {
+            ex.problems
+                << QStringLiteral("The chart \"%1\" is of no kind the viewer draws (%2).").arg(chart.title, chart.kind);
             continue;
         }
         if (chart.anchor.isEmpty() != (chart.kind == QLatin1String("bars"))) {
-            ex.problems << QStringLiteral("The chart \"%1\": bars go above the artifact, a timeline in a part (\"anchor\").").arg(chart.title);
+            ex.problems << QStringLiteral(
+                               "The chart \"%1\": bars go above the artifact, a timeline in a part (\"anchor\").")
+                               .arg(chart.title);
             continue;
         }
-        if (!chart.anchor.isEmpty()
-            && std::none_of(ex.parts.cbegin(), ex.parts.cend(), [&](const ExhibitPart &p) { return p.anchor == chart.anchor; })) {
-            ex.problems << QStringLiteral("The chart \"%1\" is set in \"%2\", which is no heading of the artifact.").arg(chart.title, chart.anchor);
+        if (!chart.anchor.isEmpty() && std::none_of(ex.parts.cbegin(), ex.parts.cend(),
+                                                    [&](const ExhibitPart &p) { return p.anchor == chart.anchor; })) {
+            ex.problems << QStringLiteral("The chart \"%1\" is set in \"%2\", which is no heading of the artifact.")
+                               .arg(chart.title, chart.anchor);
             continue;
         }
         if (chart.kind == QLatin1String("kernels")) {
             // `figure` names an HLO file of the folder; the viewer costs it.
             if (!chart.figure.endsWith(QLatin1String(".hlo")))
-                ex.problems << QStringLiteral("The kernels of \"%1\" need an .hlo file, not \"%2\".").arg(chart.title, chart.figure);
+                ex.problems << QStringLiteral("The kernels of \"%1\" need an .hlo file, not \"%2\".")
+                                   .arg(chart.title, chart.figure);
             else
                 ex.charts << chart;
             continue;
@@ -129,11 +139,13 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
         try {
             const live::Placeholder p = live::parse(chart.figure.toStdString());
             if (chart.kind == QLatin1String("timeline") && p.kind != "collective_matmul") {
-                ex.problems << QStringLiteral("The timeline \"%1\" draws a collective_matmul figure only.").arg(chart.title);
+                ex.problems
+                    << QStringLiteral("The timeline \"%1\" draws a collective_matmul figure only.").arg(chart.title);
                 continue;
             }
             if (p.args.count("chip")) {
-                ex.problems << QStringLiteral("The chart \"%1\" names a chip; a chart asks every chip.").arg(chart.title);
+                ex.problems
+                    << QStringLiteral("The chart \"%1\" names a chip; a chart asks every chip.").arg(chart.title);
                 continue;
             }
         } catch (const std::exception &e) {

@@ -33,59 +33,70 @@ std::string trim(std::string_view s)
     return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
 }
 
-Value rooflineField(const Placeholder& p, const tpusim::Roofline& r)
+Value rooflineField(const Placeholder &p, const tpusim::Roofline &r)
 {
-    const std::string& f = p.field;
+    const std::string &f = p.field;
     std::string t;
     double number = std::numeric_limits<double>::quiet_NaN();
-    if (f == "time") t = tpusim::format_time(number = r.time_s);
-    else if (f == "compute_time") t = tpusim::format_time(number = r.compute_s);
-    else if (f == "memory_time") t = tpusim::format_time(number = r.memory_s);
-    else if (f == "flops") t = tpusim::format_rate(number = r.flops, "FLOP");
-    else if (f == "bytes") t = tpusim::format_bytes(number = r.bytes);
-    else if (f == "intensity") t = perByte(number = r.intensity);
-    else if (f == "ridge") t = perByte(number = r.ridge);
-    else if (f == "bound") t = std::string(tpusim::bound_name(r.bound));
-    else unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
+    if (f == "time")
+        t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_time")
+        t = tpusim::format_time(number = r.compute_s);
+    else if (f == "memory_time")
+        t = tpusim::format_time(number = r.memory_s);
+    else if (f == "flops")
+        t = tpusim::format_rate(number = r.flops, "FLOP");
+    else if (f == "bytes")
+        t = tpusim::format_bytes(number = r.bytes);
+    else if (f == "intensity")
+        t = perByte(number = r.intensity);
+    else if (f == "ridge")
+        t = perByte(number = r.ridge);
+    else if (f == "bound")
+        t = std::string(tpusim::bound_name(r.bound));
+    else
+        unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
     Value v = answer(t, r.provenance);
     v.number = number;
     return v;
 }
 
-const tpusim::Fact& chipFact(const tpusim::Chip& c, const std::string& name)
+const tpusim::Fact &chipFact(const tpusim::Chip &c, const std::string &name)
 {
-    static const std::map<std::string, std::function<const tpusim::Fact&(const tpusim::Chip&)>> facts{
-        {"peak_bf16", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_bf16; }},
-        {"peak_int8", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_int8; }},
-        {"peak_fp8", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.peak_fp8; }},
-        {"hbm_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.hbm_bandwidth; }},
-        {"hbm_capacity", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.hbm_capacity; }},
-        {"vmem_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.vmem_per_core; }},
-        {"smem_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.smem_per_core; }},
-        {"scoped_vmem_default", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.scoped_vmem_default; }},
-        {"mxus_per_core", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.mxus_per_core; }},
-        {"mxu_size", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.mxu_size; }},
-        {"tensorcores", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.tensorcores; }},
-        {"ici_link_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_link_bandwidth; }},
-        {"ici_chip_bandwidth", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_chip_bandwidth; }},
-        {"ici_hop_latency", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_hop_latency; }},
-        {"ici_ports", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.ici_ports; }},
-        {"pod_chips", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.pod_chips; }},
-        {"grid_step_overhead", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.grid_step_overhead; }},
-        {"kernel_launch", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.kernel_launch; }},
-        {"flash_step", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.flash_step; }},
-        {"flash_attainable", [](const tpusim::Chip& x) -> const tpusim::Fact& { return x.flash_attainable; }},
+    static const std::map<std::string, std::function<const tpusim::Fact &(const tpusim::Chip &)>> facts{
+        {"peak_bf16", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.peak_bf16; }},
+        {"peak_int8", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.peak_int8; }},
+        {"peak_fp8", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.peak_fp8; }},
+        {"hbm_bandwidth", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.hbm_bandwidth; }},
+        {"hbm_capacity", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.hbm_capacity; }},
+        {"vmem_per_core", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.vmem_per_core; }},
+        {"smem_per_core", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.smem_per_core; }},
+        {"scoped_vmem_default", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.scoped_vmem_default; }},
+        {"mxus_per_core", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.mxus_per_core; }},
+        {"mxu_size", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.mxu_size; }},
+        {"tensorcores", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.tensorcores; }},
+        {"ici_link_bandwidth", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.ici_link_bandwidth; }},
+        {"ici_chip_bandwidth", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.ici_chip_bandwidth; }},
+        {"ici_hop_latency", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.ici_hop_latency; }},
+        {"ici_ports", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.ici_ports; }},
+        {"pod_chips", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.pod_chips; }},
+        {"grid_step_overhead", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.grid_step_overhead; }},
+        {"kernel_launch", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.kernel_launch; }},
+        {"flash_step", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_step; }},
+        {"flash_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_attainable; }},
     };
     const auto it = facts.find(name);
-    if (it == facts.end()) throw PlaceholderError("\"chip\" has no fact \"" + name + "\".");
+    if (it == facts.end())
+        throw PlaceholderError("\"chip\" has no fact \"" + name + "\".");
     return it->second(c);
 }
 
-Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveChip(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"fact"});
-    if (p.field != "value") unknownField(p, "value");
-    const tpusim::Fact& f = chipFact(chip, a.text("fact"));
+    if (p.field != "value")
+        unknownField(p, "value");
+    const tpusim::Fact &f = chipFact(chip, a.text("fact"));
     Value v;
     v.isFact = true;
     v.isAssumption = f.assumption;
@@ -100,7 +111,7 @@ Value resolveChip(const Placeholder& p, const tpusim::Chip& chip)
     return v;
 }
 
-Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveAttention(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"batch", "heads", "kv_heads", "seq", "head_dim", "block_q", "block_k", "dtype", "score_dtype", "causal",
                "bias", "pass", "window", "documents"});
@@ -116,25 +127,35 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     s.score_dtype = a.dtype("score_dtype", "f32");
     s.kv_heads = a.integer("kv_heads", s.heads);
     s.bias = a.text("bias", "0") == "1";
-    if (a.has("window")) s.window = a.integer("window");
+    if (a.has("window"))
+        s.window = a.integer("window");
     s.documents = a.integer("documents", 1);
     const std::string pass = a.text("pass", "forward");
-    if (pass == "both") s.pass = tpusim::AttentionPass::forward_backward;
-    else if (pass == "backward") s.pass = tpusim::AttentionPass::backward;
-    else if (pass != "forward") throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
+    if (pass == "both")
+        s.pass = tpusim::AttentionPass::forward_backward;
+    else if (pass == "backward")
+        s.pass = tpusim::AttentionPass::backward;
+    else if (pass != "forward")
+        throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
     const tpusim::AttentionResult r = named([&] { return tpusim::attention(chip, s); });
-    const std::string& f = p.field;
+    const std::string &f = p.field;
     auto with = [&](std::string text, double number) {
         Value v = answer(std::move(text), r.provenance);
         v.number = number;
         return v;
     };
-    if (f == "naive_time") return with(tpusim::format_time(r.naive.time_s), r.naive.time_s);
-    if (f == "flash_time") return with(tpusim::format_time(r.flash.time_s), r.flash.time_s);
-    if (f == "naive_bytes") return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
-    if (f == "flash_bytes") return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
-    if (f == "score_bytes") return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
-    if (f == "flash_steps") return with(std::to_string(r.flash.grid_steps), static_cast<double>(r.flash.grid_steps));
+    if (f == "naive_time")
+        return with(tpusim::format_time(r.naive.time_s), r.naive.time_s);
+    if (f == "flash_time")
+        return with(tpusim::format_time(r.flash.time_s), r.flash.time_s);
+    if (f == "naive_bytes")
+        return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
+    if (f == "flash_bytes")
+        return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
+    if (f == "score_bytes")
+        return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
+    if (f == "flash_steps")
+        return with(std::to_string(r.flash.grid_steps), static_cast<double>(r.flash.grid_steps));
     if (f == "tiles") {
         // The tiles of one head the flash kernel computes, of all its grid's.
         const double share = static_cast<double>(r.tiles_computed) / static_cast<double>(r.tiles);
@@ -144,7 +165,7 @@ Value resolveAttention(const Placeholder& p, const tpusim::Chip& chip)
     unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes, flash_steps, tiles");
 }
 
-Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveCollective(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"op", "mesh", "axis", "bytes"});
     const tpusim::Mesh mesh = tpusim::make_mesh(chip, a.shape("mesh"));
@@ -152,19 +173,23 @@ Value resolveCollective(const Placeholder& p, const tpusim::Chip& chip)
     const std::string op = a.text("op");
     spec.kind = named([&] { return tpusim::parse_collective(op); });
     const std::string axis = a.text("axis", "0");
-    if (axis.size() != 1 || axis[0] < '0' || axis[0] > '2') throw PlaceholderError("\"axis=" + axis + "\" must be 0, 1 or 2.");
+    if (axis.size() != 1 || axis[0] < '0' || axis[0] > '2')
+        throw PlaceholderError("\"axis=" + axis + "\" must be 0, 1 or 2.");
     spec.axes = {axis[0] - '0'};
     spec.bytes = static_cast<double>(a.integer("bytes"));
     tpusim::CollectiveOptions options;
     options.link_loads = false;
     const tpusim::CollectiveResult r = tpusim::collective(mesh, spec, options);
-    if (p.field == "time") return answer(tpusim::format_time(r.time_s), r.provenance);
-    if (p.field == "analytic") return answer(tpusim::format_time(r.analytic_s), r.provenance);
-    if (p.field == "simulated") return answer(tpusim::format_time(r.simulated_s), r.provenance);
+    if (p.field == "time")
+        return answer(tpusim::format_time(r.time_s), r.provenance);
+    if (p.field == "analytic")
+        return answer(tpusim::format_time(r.analytic_s), r.provenance);
+    if (p.field == "simulated")
+        return answer(tpusim::format_time(r.simulated_s), r.provenance);
     unknownField(p, "time, analytic, simulated");
 }
 
-Value resolveCollectiveMatmul(const Placeholder& p, const tpusim::Chip& chip)
+Value resolveCollectiveMatmul(const Placeholder &p, const tpusim::Chip &chip)
 {
     Args a(p, {"m", "k", "n", "devices", "directions", "dtype"});
     tpusim::CollectiveMatmulSpec s;
@@ -175,27 +200,37 @@ Value resolveCollectiveMatmul(const Placeholder& p, const tpusim::Chip& chip)
     s.directions = static_cast<int>(a.integer("directions", 1));
     s.dtype = a.dtype();
     const tpusim::CollectiveMatmulResult r = tpusim::collective_matmul(chip, s);
-    const std::string& f = p.field;
+    const std::string &f = p.field;
     std::string t;
     double number = 0;
-    if (f == "time") t = tpusim::format_time(number = r.time_s);
-    else if (f == "compute_only") t = tpusim::format_time(number = r.compute_only_s);
-    else if (f == "step_compute") t = tpusim::format_time(number = r.step_compute_s);
-    else if (f == "step_transfer") t = tpusim::format_time(number = r.step_transfer_s);
-    else if (f == "exposed") t = tpusim::format_time(number = r.exposed_s);
-    else if (f == "exposed_fraction") t = percent(number = r.exposed_fraction);
-    else if (f == "ratio") t = tpusim::format_fixed(number = r.time_s / r.compute_only_s, 2) + "×";
-    else if (f == "gather_then_matmul") t = tpusim::format_time(number = r.gather_then_matmul_s);
-    else if (f == "hops") t = tpusim::format_fixed(number = static_cast<double>(r.hops), 0);
+    if (f == "time")
+        t = tpusim::format_time(number = r.time_s);
+    else if (f == "compute_only")
+        t = tpusim::format_time(number = r.compute_only_s);
+    else if (f == "step_compute")
+        t = tpusim::format_time(number = r.step_compute_s);
+    else if (f == "step_transfer")
+        t = tpusim::format_time(number = r.step_transfer_s);
+    else if (f == "exposed")
+        t = tpusim::format_time(number = r.exposed_s);
+    else if (f == "exposed_fraction")
+        t = percent(number = r.exposed_fraction);
+    else if (f == "ratio")
+        t = tpusim::format_fixed(number = r.time_s / r.compute_only_s, 2) + "×";
+    else if (f == "gather_then_matmul")
+        t = tpusim::format_time(number = r.gather_then_matmul_s);
+    else if (f == "hops")
+        t = tpusim::format_fixed(number = static_cast<double>(r.hops), 0);
     else
-        unknownField(p, "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
-                        "gather_then_matmul, hops");
+        unknownField(p,
+                     "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
+                     "gather_then_matmul, hops");
     Value v = answer(t, r.provenance);
     v.number = number;
     return v;
 }
 
-}  // namespace
+} // namespace
 
 Placeholder parse(std::string_view inner)
 {
@@ -207,7 +242,8 @@ Placeholder parse(std::string_view inner)
     std::stringstream words{std::string(inner.substr(0, colon))};
     std::string word;
     words >> p.kind;
-    if (p.kind.empty()) throw PlaceholderError("a live number names no kind.");
+    if (p.kind.empty())
+        throw PlaceholderError("a live number names no kind.");
     while (words >> word) {
         const auto eq = word.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
@@ -215,31 +251,35 @@ Placeholder parse(std::string_view inner)
         if (!p.args.emplace(word.substr(0, eq), word.substr(eq + 1)).second)
             throw PlaceholderError("\"" + word.substr(0, eq) + "\" is given twice.");
     }
-    if (p.field.empty()) throw PlaceholderError("a live number names no field after \":\".");
+    if (p.field.empty())
+        throw PlaceholderError("a live number names no field after \":\".");
     return p;
 }
 
-Value resolve(const Placeholder& p, const std::string& defaultChip)
+Value resolve(const Placeholder &p, const std::string &defaultChip)
 {
     const auto chipIt = p.args.find("chip");
     const std::string chipId = chipIt == p.args.end() ? defaultChip : chipIt->second;
-    const tpusim::Chip& chip = named([&]() -> const tpusim::Chip& { return tpusim::chip(chipId); });
-    const std::string& k = p.kind;
-    if (k == "chip") return resolveChip(p, chip);
+    const tpusim::Chip &chip = named([&]() -> const tpusim::Chip & { return tpusim::chip(chipId); });
+    const std::string &k = p.kind;
+    if (k == "chip")
+        return resolveChip(p, chip);
     if (k == "published") {
         // A figure a paper or a document states, typed with its source tag
         // (the page's Sources say what the tag names): shown as published,
         // never as the simulator's answer. `_` in the unit is a space.
         Args a(p, {"value", "unit", "source"});
-        if (p.field != "value") unknownField(p, "value");
+        if (p.field != "value")
+            unknownField(p, "value");
         const std::string value = a.text("value");
         double number = 0;
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
         if (ec != std::errc() || end != value.data() + value.size())
             throw PlaceholderError("\"value=" + value + "\" is not a number.");
         std::string unit = a.has("unit") ? a.text("unit") : std::string();
-        for (char& c : unit)
-            if (c == '_') c = ' ';
+        for (char &c : unit)
+            if (c == '_')
+                c = ' ';
         Value v;
         v.isFact = true;
         v.text = value + (unit.empty() ? "" : " " + unit);
@@ -250,7 +290,8 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
     }
     if (k == "ridge") {
         Args a(p, {"dtype"});
-        if (p.field != "value" && p.field != "bytes_per_flop") unknownField(p, "value, bytes_per_flop");
+        if (p.field != "value" && p.field != "bytes_per_flop")
+            unknownField(p, "value, bytes_per_flop");
         tpusim::Provenance prov;
         prov.chip = chip.id;
         prov.dtype = std::string(tpusim::name(a.dtype()));
@@ -275,15 +316,18 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
         s.batch = a.integer("batch", 1);
         s.in = s.out = a.dtype();
         const std::string pass = a.text("pass", "forward");
-        if (pass == "forward") return rooflineField(p, tpusim::roofline(chip, tpusim::matmul_cost(s)));
-        if (pass != "backward" && pass != "both") throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
+        if (pass == "forward")
+            return rooflineField(p, tpusim::roofline(chip, tpusim::matmul_cost(s)));
+        if (pass != "backward" && pass != "both")
+            throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
         const auto passes = pass == "both" ? tpusim::MatmulPass::forward_backward : tpusim::MatmulPass::backward;
         return rooflineField(p, tpusim::roofline_sequence(chip, tpusim::matmul_pass_costs(s, passes)));
     }
     if (k == "elementwise") {
         Args a(p, {"shape", "inputs", "outputs", "dtype"});
-        return rooflineField(p, tpusim::roofline(chip, tpusim::elementwise_cost(a.shape("shape"), static_cast<int>(a.integer("inputs", 2)),
-                                                                                static_cast<int>(a.integer("outputs", 1)), a.dtype())));
+        return rooflineField(p, tpusim::roofline(chip, tpusim::elementwise_cost(
+                                                           a.shape("shape"), static_cast<int>(a.integer("inputs", 2)),
+                                                           static_cast<int>(a.integer("outputs", 1)), a.dtype())));
     }
     if (k == "reduction") {
         Args a(p, {"shape", "axes", "dtype"});
@@ -306,12 +350,17 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
         b.bm = a.integer("bm"), b.bk = a.integer("bk"), b.bn = a.integer("bn");
         b.in = b.out = a.dtype();
         const tpusim::PipelineResult r = tpusim::simulate(chip, tpusim::blocked_matmul(b));
-        const std::string& f = p.field;
-        if (f == "time") return answer(tpusim::format_time(r.time_s), r.provenance);
-        if (f == "steps") return answer(tpusim::format_fixed(static_cast<double>(r.steps), 0), r.provenance);
-        if (f == "vmem") return answer(tpusim::format_bytes(r.vmem_bytes), r.provenance);
-        if (f == "hbm_bytes") return answer(tpusim::format_bytes(r.hbm_bytes), r.provenance);
-        if (f == "utilization") return answer(percent(r.utilization), r.provenance);
+        const std::string &f = p.field;
+        if (f == "time")
+            return answer(tpusim::format_time(r.time_s), r.provenance);
+        if (f == "steps")
+            return answer(tpusim::format_fixed(static_cast<double>(r.steps), 0), r.provenance);
+        if (f == "vmem")
+            return answer(tpusim::format_bytes(r.vmem_bytes), r.provenance);
+        if (f == "hbm_bytes")
+            return answer(tpusim::format_bytes(r.hbm_bytes), r.provenance);
+        if (f == "utilization")
+            return answer(percent(r.utilization), r.provenance);
         unknownField(p, "time, steps, vmem, hbm_bytes, utilization");
     }
     if (k == "layout") {
@@ -322,36 +371,52 @@ Value resolve(const Placeholder& p, const std::string& defaultChip)
         prov.dtype = std::string(tpusim::name(a.dtype()));
         prov.shapes = a.text("shape");
         prov.model = "(8,128) tiling with sublane packing";
-        const std::string& f = p.field;
-        if (f == "waste") return answer(percent(l.waste), prov);
-        if (f == "padded_bytes") return answer(tpusim::format_bytes(l.padded_bytes), prov);
-        if (f == "logical_bytes") return answer(tpusim::format_bytes(l.logical_bytes), prov);
-        if (f == "tile") return answer("(" + std::to_string(l.tile.rows) + "," + std::to_string(l.tile.cols) + ")", prov);
+        const std::string &f = p.field;
+        if (f == "waste")
+            return answer(percent(l.waste), prov);
+        if (f == "padded_bytes")
+            return answer(tpusim::format_bytes(l.padded_bytes), prov);
+        if (f == "logical_bytes")
+            return answer(tpusim::format_bytes(l.logical_bytes), prov);
+        if (f == "tile")
+            return answer("(" + std::to_string(l.tile.rows) + "," + std::to_string(l.tile.cols) + ")", prov);
         unknownField(p, "waste, padded_bytes, logical_bytes, tile");
     }
     if (k == "mxu") {
         Args a(p, {"m", "k", "n", "array", "mode"});
         const int array = static_cast<int>(a.integer("array", 128));
         const std::string mode = a.text("mode", "overlapped");
-        if (mode != "overlapped" && mode != "no-overlap") throw PlaceholderError("\"mode=" + mode + "\" is neither overlapped nor no-overlap.");
-        const tpusim::MxuRun r = tpusim::mxu_cycles(a.integer("m"), a.integer("k"), a.integer("n"), array,
-                                                    mode == "no-overlap" ? tpusim::MxuMode::no_overlap : tpusim::MxuMode::overlapped);
+        if (mode != "overlapped" && mode != "no-overlap")
+            throw PlaceholderError("\"mode=" + mode + "\" is neither overlapped nor no-overlap.");
+        const tpusim::MxuRun r =
+            tpusim::mxu_cycles(a.integer("m"), a.integer("k"), a.integer("n"), array,
+                               mode == "no-overlap" ? tpusim::MxuMode::no_overlap : tpusim::MxuMode::overlapped);
         tpusim::Provenance prov;
         prov.chip = chip.id;
-        prov.shapes = "M=" + a.text("m") + " K=" + a.text("k") + " N=" + a.text("n") + " on a " + std::to_string(array) + "x" + std::to_string(array) + " array";
+        prov.shapes = "M=" + a.text("m") + " K=" + a.text("k") + " N=" + a.text("n") + " on a " +
+                      std::to_string(array) + "x" + std::to_string(array) + " array";
         prov.model = std::string("weight-stationary systolic array, ") + std::string(tpusim::mode_name(r.mode));
-        if (p.field == "cycles") return answer(tpusim::format_fixed(static_cast<double>(r.cycles), 0), prov);
-        if (p.field == "utilization") return answer(percent(r.utilization), prov);
+        if (p.field == "cycles")
+            return answer(tpusim::format_fixed(static_cast<double>(r.cycles), 0), prov);
+        if (p.field == "utilization")
+            return answer(percent(r.utilization), prov);
         unknownField(p, "cycles, utilization");
     }
-    if (k == "attention") return resolveAttention(p, chip);
-    if (k == "collective") return resolveCollective(p, chip);
-    if (k == "collective_matmul") return resolveCollectiveMatmul(p, chip);
-    if (k == "quantized_matmul") return resolveQuantizedMatmul(p, chip);
-    if (k == "decode") return resolveDecode(p, chip);
-    if (k == "shard_layer") return resolveShardLayer(p, chip);
-    if (k == "grouped_matmul") return resolveGroupedMatmul(p, chip);
+    if (k == "attention")
+        return resolveAttention(p, chip);
+    if (k == "collective")
+        return resolveCollective(p, chip);
+    if (k == "collective_matmul")
+        return resolveCollectiveMatmul(p, chip);
+    if (k == "quantized_matmul")
+        return resolveQuantizedMatmul(p, chip);
+    if (k == "decode")
+        return resolveDecode(p, chip);
+    if (k == "shard_layer")
+        return resolveShardLayer(p, chip);
+    if (k == "grouped_matmul")
+        return resolveGroupedMatmul(p, chip);
     throw PlaceholderError("\"" + k + "\" is not a kind of live number (see LIVE-NUMBERS.md).");
 }
 
-}  // namespace course::live
+} // namespace course::live

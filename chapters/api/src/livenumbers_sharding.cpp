@@ -46,8 +46,9 @@ Value resolveShardLayer(const Placeholder &p, const tpusim::Chip &chip)
         return numbered(std::to_string(r.collectives.size()), static_cast<double>(r.collectives.size()), prov);
     if (f == "strategy")
         return answer(r.strategy, prov);
-    unknownField(p, "step, compute, exposed, exposed_share, rows_per_device, data_threshold, weight_bytes, "
-                    "collectives, strategy");
+    unknownField(p,
+                 "step, compute, exposed, exposed_share, rows_per_device, data_threshold, weight_bytes, "
+                 "collectives, strategy");
 }
 
 } // namespace course::live::detail

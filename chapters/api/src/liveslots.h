@@ -10,7 +10,10 @@
 
 namespace course::liveslots {
 
-inline QString token(int n) { return QStringLiteral("TPUCOURSESLOT") + QString::number(n) + QLatin1Char('X'); }
+inline QString token(int n)
+{
+    return QStringLiteral("TPUCOURSESLOT") + QString::number(n) + QLatin1Char('X');
+}
 
 inline const QRegularExpression &pattern()
 {

@@ -19,18 +19,18 @@ namespace progress {
 
 struct DrillReview {
     std::int64_t id = 0;
-    std::string drill;       // "D2"
-    std::string kind;        // "D2.matmul": the card kind FSRS schedules
+    std::string drill;  // "D2"
+    std::string kind;   // "D2.matmul": the card kind FSRS schedules
     int level = 1;
     std::int64_t seed = 0;   // regenerates the question
     std::string answerJson;  // {"time": "4.1 ms", ...} as typed
     bool correct = false;
     int fieldsRight = 0;
     int fieldsAsked = 0;
-    int elapsedMs = 0;       // from the question shown to the answer checked
-    int grade = 1;           // FSRS: 1 Again, 2 Hard, 3 Good, 4 Easy
+    int elapsedMs = 0;  // from the question shown to the answer checked
+    int grade = 1;      // FSRS: 1 Again, 2 Hard, 3 Good, 4 Easy
     std::int64_t reviewedAtMs = 0;
-    double stability = 0;    // the kind's memory after this review
+    double stability = 0;  // the kind's memory after this review
     double difficulty = 0;
     std::int64_t dueAtMs = 0;
 };
@@ -59,9 +59,10 @@ struct DrillStats {
     double accuracy = 0;              // correct / reviews; 0 without reviews
     std::optional<double> retention;  // correct among second and later reviews of a kind
     int level = 1;
-    std::vector<std::string> dueKinds;  // kinds due by the end of today, new ones included, as DrillLedger::dueKinds orders them
+    std::vector<std::string>
+        dueKinds;  // kinds due by the end of today, new ones included, as DrillLedger::dueKinds orders them
     int due() const { return static_cast<int>(dueKinds.size()); }
-    std::vector<DayCount> perDay;     // the last `days` days, oldest first
+    std::vector<DayCount> perDay;  // the last `days` days, oldest first
 };
 
 // The grade a checked answer earns: wrong is Again; right is Good, or

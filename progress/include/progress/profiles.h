@@ -26,14 +26,14 @@ struct ProfileOpRow {
 };
 
 struct ProfileImportRow {
-    std::int64_t id = 0;       // set by the store
+    std::int64_t id = 0;  // set by the store
     std::string fileSha256;
-    std::string device;        // "/device:TPU:0"
-    std::string deviceType;    // "TPU v6 Lite"
-    std::string chip;          // "v6e", "" when the simulator does not know it
-    std::string format;        // "xplane.pb", "trace.json"
+    std::string device;      // "/device:TPU:0"
+    std::string deviceType;  // "TPU v6 Lite"
+    std::string chip;        // "v6e", "" when the simulator does not know it
+    std::string format;      // "xplane.pb", "trace.json"
     std::string sourceFile;
-    std::string capturedAt;    // when the profile was taken, ISO 8601 UTC; "" when it does not say
+    std::string capturedAt;  // when the profile was taken, ISO 8601 UTC; "" when it does not say
     std::int64_t opEvents = 0;
     std::int64_t busyPs = 0, spanPs = 0;
     std::int64_t importedAtMs = 0;  // set by the store

@@ -14,18 +14,18 @@
 namespace progress {
 
 struct RunRecordRow {
-    std::int64_t id = 0;            // set by the store
-    std::string recordSha256;       // of the canonical record: the identity of a record
-    std::string lab;                // "L07"
-    std::string kind;               // "measured" or "verified-off-chip"
-    std::string chip;               // "v5e", or "cpu" for verified-off-chip
+    std::int64_t id = 0;       // set by the store
+    std::string recordSha256;  // of the canonical record: the identity of a record
+    std::string lab;           // "L07"
+    std::string kind;          // "measured" or "verified-off-chip"
+    std::string chip;          // "v5e", or "cpu" for verified-off-chip
     std::string dtype;
     std::string shapesJson;         // {"m":4096,...}
     std::string measuredAt;         // the record's own date, ISO 8601 UTC
     std::optional<double> medianS;  // empty without timing
     std::optional<double> baselineMedianS;
     bool correct = false;
-    bool example = false;           // a shipped example: shown, never counted
+    bool example = false;  // a shipped example: shown, never counted
     std::string sourceFile;
     std::string recordJson;
     std::int64_t importedAtMs = 0;  // set by the store
@@ -36,7 +36,7 @@ struct Prediction {
     std::string gate;     // "G0"
     std::string subject;  // what is predicted, e.g. a bench row id
     double value = 0;
-    std::string unit;     // "s"
+    std::string unit;  // "s"
     std::int64_t enteredAtMs = 0;
 };
 

@@ -138,7 +138,7 @@ public:
     // characters, or a block name longer than 200, is refused (Constraint).
     struct ReadingMark {
         int chapter = 0;
-        std::string block;    // "heading-anchor/3": the third block after that heading
+        std::string block;  // "heading-anchor/3": the third block after that heading
         bool bookmarked = false;
         std::string note;
         std::string excerpt;  // the paragraph's first words, as it read when marked

@@ -22,13 +22,21 @@ std::uint64_t mix(const std::string& kind, int level, std::uint64_t seed) {
     return h ^ (seed * 0x9e3779b97f4a7c15ULL);
 }
 
-std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
+std::string fixed(double v, int decimals) {
+    return format_fixed(v, decimals);
+}
 
-std::string count_text(double v) { return format_count(v); }
+std::string count_text(double v) {
+    return format_count(v);
+}
 
-std::string intensity_text(double v) { return fixed(v, v < 10 ? 2 : 1) + " FLOP/B"; }
+std::string intensity_text(double v) {
+    return fixed(v, v < 10 ? 2 : 1) + " FLOP/B";
+}
 
-std::string dims_text(const std::vector<std::int64_t>& shape) { return "(" + joined(shape, ", ") + ")"; }
+std::string dims_text(const std::vector<std::int64_t>& shape) {
+    return "(" + joined(shape, ", ") + ")";
+}
 
 const std::vector<std::string> kChipsL1{"v5e"};
 const std::vector<std::string> kChipsAll{"v4", "v5e", "v5p", "v6e", "v7"};
@@ -79,7 +87,9 @@ const std::vector<std::string>& card_kinds(const std::string& drill) {
     return it->second;
 }
 
-int max_level() { return 3; }
+int max_level() {
+    return 3;
+}
 
 std::vector<std::pair<std::string, std::string>> real_dumps() {
     return cards::real_dump_texts();
@@ -87,13 +97,17 @@ std::vector<std::pair<std::string, std::string>> real_dumps() {
 
 Question generate(const std::string& kind, int level, std::uint64_t seed) {
     if (level < 1 || level > max_level())
-        throw InputError("a drill's level is 1 to " + std::to_string(max_level()) + " (got " + std::to_string(level) + ")");
+        throw InputError("a drill's level is 1 to " + std::to_string(max_level()) + " (got " + std::to_string(level) +
+                         ")");
     const std::string drill = kind.substr(0, kind.find('.'));
     const auto& kinds = card_kinds(drill);
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
         throw InputError("drill " + drill + " has no card kind '" + kind + "'");
     if (kind == "D4.shard") return d4_shard(kind, level, seed);
-    return drill == "D1" ? d1(kind, level, seed) : drill == "D2" ? d2(kind, level, seed) : drill == "D3" ? d3(kind, level, seed) : d4(kind, level, seed);
+    return drill == "D1"   ? d1(kind, level, seed)
+           : drill == "D2" ? d2(kind, level, seed)
+           : drill == "D3" ? d3(kind, level, seed)
+                           : d4(kind, level, seed);
 }
 
 Check check(const Question& q, const std::map<std::string, std::string>& answers) {
@@ -197,7 +211,8 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             auto near = [&](double want) { return std::fabs(*v - want) <= f.tolerance * std::fabs(want) + 1e-12; };
             r.correct = near(q.expected_value.at(f.id));
             // A second model's answer counts too (D4: the closed form or the simulation).
-            if (const auto alt = q.expected_alt.find(f.id); alt != q.expected_alt.end()) r.correct = r.correct || near(alt->second);
+            if (const auto alt = q.expected_alt.find(f.id); alt != q.expected_alt.end())
+                r.correct = r.correct || near(alt->second);
         }
         ++out.fields_asked;
         if (r.correct) ++out.fields_right;
@@ -205,10 +220,10 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
     }
     out.correct = out.fields_right == out.fields_asked;
     out.steps = q.kind == "D4.shard" ? d4_shard_steps(q)
-                : q.drill == "D1"      ? d1_steps(q)
-                : q.drill == "D2"      ? d2_steps(q)
-                : q.drill == "D3"      ? d3_steps(q)
-                                       : d4_steps(q);
+                : q.drill == "D1"    ? d1_steps(q)
+                : q.drill == "D2"    ? d2_steps(q)
+                : q.drill == "D3"    ? d3_steps(q)
+                                     : d4_steps(q);
     return out;
 }
 

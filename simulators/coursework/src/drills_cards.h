@@ -4,8 +4,8 @@
 // steps, one file a drill (drills_d1.cpp ... drills_d4.cpp). Private to
 // libtpusim's drills.
 
-#include "tpusim/chips.h"
 #include "coursework/drills.h"
+#include "tpusim/chips.h"
 
 #include <cstdint>
 #include <string>
@@ -44,8 +44,8 @@ private:
 std::uint64_t mix(const std::string& kind, int level, std::uint64_t seed);
 
 std::string fixed(double v, int decimals);
-std::string count_text(double v);       // 68719476736 -> "68,719,476,736"
-std::string intensity_text(double v);   // "12.5 FLOP/B"
+std::string count_text(double v);                               // 68719476736 -> "68,719,476,736"
+std::string intensity_text(double v);                           // "12.5 FLOP/B"
 std::string dims_text(const std::vector<std::int64_t>& shape);  // "(4, 8)"
 std::string joined(const std::vector<std::int64_t>& v, const std::string& sep);
 std::string pairs_text(const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r);

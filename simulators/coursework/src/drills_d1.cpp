@@ -11,8 +11,8 @@
 #include "tpusim/error.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
-#include "tpusim/roofline.h"
 #include "tpusim/provenance.h"
+#include "tpusim/roofline.h"
 
 namespace coursework::drills::cards {
 
@@ -44,7 +44,8 @@ const RealDump kRealDumps[] = {
       f:f32[8,2] = transpose[permutation=(1, 0)] e
     in (f,) }
 )ir"},
-    {"stablehlo_linalg_multi_batch_generic.mlir", "stablehlo", R"ir(func.func @dot_general_multiple_batch_dimensions(%arg0: tensor<3x4x2x4xi32>,
+    {"stablehlo_linalg_multi_batch_generic.mlir", "stablehlo",
+     R"ir(func.func @dot_general_multiple_batch_dimensions(%arg0: tensor<3x4x2x4xi32>,
              %arg1: tensor<3x4x3x2xi32>) -> tensor<3x4x4x3xi32> {
   %0 = "stablehlo.dot_general"(%arg0, %arg1) {
     dot_dimension_numbers = #stablehlo.dot<
@@ -134,11 +135,18 @@ std::string print_dot(const D1Case& d, bool mask) {
     const std::string el = d.element;
     if (d.format == "jaxpr") {
         const std::string jel = el;
-        return "{ lambda ; a:" + jel + "[" + joined(d.lhs, ",") + "] b:" + jel + "[" + joined(d.rhs, ",") + "]. let\n"
-               "    c:" + jel + "[" + (mask ? masked_dims(out.size(), ",") : joined(out, ",")) + "] = dot_general[\n"
-               "      dimension_numbers=(([" + joined(d.dims.lhs_contracting, ", ") + "], [" + joined(d.dims.rhs_contracting, ", ") +
-               "]), ([" + joined(d.dims.lhs_batch, ", ") + "], [" + joined(d.dims.rhs_batch, ", ") + "]))\n"
-               "      preferred_element_type=" + (el == "bf16" ? "bfloat16" : "float32") + "\n"
+        return "{ lambda ; a:" + jel + "[" + joined(d.lhs, ",") + "] b:" + jel + "[" + joined(d.rhs, ",") +
+               "]. let\n"
+               "    c:" +
+               jel + "[" + (mask ? masked_dims(out.size(), ",") : joined(out, ",")) +
+               "] = dot_general[\n"
+               "      dimension_numbers=(([" +
+               joined(d.dims.lhs_contracting, ", ") + "], [" + joined(d.dims.rhs_contracting, ", ") + "]), ([" +
+               joined(d.dims.lhs_batch, ", ") + "], [" + joined(d.dims.rhs_batch, ", ") +
+               "]))\n"
+               "      preferred_element_type=" +
+               (el == "bf16" ? "bfloat16" : "float32") +
+               "\n"
                "    ] a b\n"
                "  in (c,) }";
     }
@@ -147,12 +155,21 @@ std::string print_dot(const D1Case& d, bool mask) {
         const std::string o = mask ? "tensor<" + masked_dims(out.size(), "x") + "x" + el + ">" : tensor(out);
         std::string dims;
         if (!d.dims.lhs_batch.empty())
-            dims += "batching_dims = [" + joined(d.dims.lhs_batch, ", ") + "] x [" + joined(d.dims.rhs_batch, ", ") + "], ";
-        dims += "contracting_dims = [" + joined(d.dims.lhs_contracting, ", ") + "] x [" + joined(d.dims.rhs_contracting, ", ") + "]";
-        return "func.func @main(%arg0: " + tensor(d.lhs) + ", %arg1: " + tensor(d.rhs) + ") -> " + o + " {\n"
-               "  %0 = stablehlo.dot_general %arg0, %arg1, " + dims + "\n"
-               "      : (" + tensor(d.lhs) + ", " + tensor(d.rhs) + ") -> " + o + "\n"
-               "  return %0 : " + o + "\n"
+            dims +=
+                "batching_dims = [" + joined(d.dims.lhs_batch, ", ") + "] x [" + joined(d.dims.rhs_batch, ", ") + "], ";
+        dims += "contracting_dims = [" + joined(d.dims.lhs_contracting, ", ") + "] x [" +
+                joined(d.dims.rhs_contracting, ", ") + "]";
+        return "func.func @main(%arg0: " + tensor(d.lhs) + ", %arg1: " + tensor(d.rhs) + ") -> " + o +
+               " {\n"
+               "  %0 = stablehlo.dot_general %arg0, %arg1, " +
+               dims +
+               "\n"
+               "      : (" +
+               tensor(d.lhs) + ", " + tensor(d.rhs) + ") -> " + o +
+               "\n"
+               "  return %0 : " +
+               o +
+               "\n"
                "}";
     }
     auto layout = [](std::size_t rank) {
@@ -168,11 +185,21 @@ std::string print_dot(const D1Case& d, bool mask) {
     if (!d.dims.rhs_batch.empty()) dims += ", rhs_batch_dims={" + joined(d.dims.rhs_batch, ",") + "}";
     dims += ", rhs_contracting_dims={" + joined(d.dims.rhs_contracting, ",") + "}";
     return "HloModule drill\n\n"
-           "ENTRY %main (a: " + type(d.lhs) + ", b: " + type(d.rhs) + ") -> " + o + " {\n"
-           "  %a = " + type(d.lhs) + layout(d.lhs.size()) + " parameter(0)\n"
-           "  %b = " + type(d.rhs) + layout(d.rhs.size()) + " parameter(1)\n"
-           "  ROOT %dot = " + o + (mask ? "" : layout(out.size())) + " dot(%a, %b),\n"
-           "      " + dims + "\n"
+           "ENTRY %main (a: " +
+           type(d.lhs) + ", b: " + type(d.rhs) + ") -> " + o +
+           " {\n"
+           "  %a = " +
+           type(d.lhs) + layout(d.lhs.size()) +
+           " parameter(0)\n"
+           "  %b = " +
+           type(d.rhs) + layout(d.rhs.size()) +
+           " parameter(1)\n"
+           "  ROOT %dot = " +
+           o + (mask ? "" : layout(out.size())) +
+           " dot(%a, %b),\n"
+           "      " +
+           dims +
+           "\n"
            "}";
 }
 
@@ -197,7 +224,11 @@ D1Case d1_real(Rng& rng) {
     {
         std::string line;
         for (char ch : d.full) {
-            if (ch == '\n') { lines.push_back(line); line.clear(); } else line += ch;
+            if (ch == '\n') {
+                lines.push_back(line);
+                line.clear();
+            } else
+                line += ch;
         }
         lines.push_back(line);
     }
@@ -226,7 +257,10 @@ D1Case d1_case(const std::string& kind, int level, std::uint64_t seed) {
     if (kind == "D1.real" && level >= 2) return d1_real(rng);
     D1Case d;
     const std::vector<std::string> formats{"jaxpr", "stablehlo", "hlo"};
-    d.format = kind == "D1.jaxpr" ? "jaxpr" : kind == "D1.stablehlo" ? "stablehlo" : kind == "D1.hlo" ? "hlo" : rng.pick(formats);
+    d.format = kind == "D1.jaxpr"       ? "jaxpr"
+               : kind == "D1.stablehlo" ? "stablehlo"
+               : kind == "D1.hlo"       ? "hlo"
+                                        : rng.pick(formats);
     d.element = rng.chance(50) ? "bf16" : "f32";
     d.result = d.format == "jaxpr" ? "c" : d.format == "stablehlo" ? "%0" : "%dot";
     // Logical dims: batch, lhs free, rhs free, contracting; each with a size.
@@ -235,20 +269,31 @@ D1Case d1_case(const std::string& kind, int level, std::uint64_t seed) {
     const int nl = level >= 3 ? static_cast<int>(rng.range(0, 2)) : 1;
     const int nr = level >= 3 ? static_cast<int>(rng.range(1, 2)) : 1;
     auto size = [&] { return std::int64_t{1} << rng.range(level == 1 ? 6 : 2, level == 1 ? 12 : 10); };
-    struct Logical { char role; int index; std::int64_t size; };
+    struct Logical {
+        char role;
+        int index;
+        std::int64_t size;
+    };
     std::vector<Logical> lhs_dims, rhs_dims;
     std::vector<std::int64_t> batch_sizes, contract_sizes;
     for (int i = 0; i < nb; ++i) batch_sizes.push_back(rng.range(2, 16));
     for (int i = 0; i < nc; ++i) contract_sizes.push_back(size());
-    for (int i = 0; i < nb; ++i) { lhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]}); rhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]}); }
+    for (int i = 0; i < nb; ++i) {
+        lhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]});
+        rhs_dims.push_back({'b', i, batch_sizes[static_cast<std::size_t>(i)]});
+    }
     for (int i = 0; i < nl; ++i) lhs_dims.push_back({'l', i, size()});
     for (int i = 0; i < nr; ++i) rhs_dims.push_back({'r', i, size()});
     // The rhs contracting dims come first, as in [K, N]; a transposed operand swaps them.
     std::vector<Logical> rhs_c;
-    for (int i = 0; i < nc; ++i) { lhs_dims.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]}); rhs_c.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]}); }
+    for (int i = 0; i < nc; ++i) {
+        lhs_dims.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]});
+        rhs_c.push_back({'c', i, contract_sizes[static_cast<std::size_t>(i)]});
+    }
     rhs_dims.insert(rhs_dims.begin() + nb, rhs_c.begin(), rhs_c.end());
     auto shuffle = [&](std::vector<Logical>& v) {
-        for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(i) - 1))]);
+        for (std::size_t i = v.size(); i > 1; --i)
+            std::swap(v[i - 1], v[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(i) - 1))]);
     };
     if (level == 1) {
         if (rng.chance(30)) std::reverse(lhs_dims.begin(), lhs_dims.end());  // x^T
@@ -256,7 +301,8 @@ D1Case d1_case(const std::string& kind, int level, std::uint64_t seed) {
     } else if (level == 2) {
         if (rng.chance(40)) std::reverse(lhs_dims.begin() + nb, lhs_dims.end());
         if (rng.chance(40)) std::reverse(rhs_dims.begin() + nb, rhs_dims.end());
-        if (nb == 1 && rng.chance(30)) std::rotate(rhs_dims.begin(), rhs_dims.begin() + 1, rhs_dims.end());  // batch not first
+        if (nb == 1 && rng.chance(30))
+            std::rotate(rhs_dims.begin(), rhs_dims.begin() + 1, rhs_dims.end());  // batch not first
     } else {
         shuffle(lhs_dims);
         shuffle(rhs_dims);
@@ -268,8 +314,14 @@ D1Case d1_case(const std::string& kind, int level, std::uint64_t seed) {
     };
     for (const auto& l : lhs_dims) d.lhs.push_back(l.size);
     for (const auto& r : rhs_dims) d.rhs.push_back(r.size);
-    for (int i = 0; i < nb; ++i) { d.dims.lhs_batch.push_back(find(lhs_dims, 'b', i)); d.dims.rhs_batch.push_back(find(rhs_dims, 'b', i)); }
-    for (int i = 0; i < nc; ++i) { d.dims.lhs_contracting.push_back(find(lhs_dims, 'c', i)); d.dims.rhs_contracting.push_back(find(rhs_dims, 'c', i)); }
+    for (int i = 0; i < nb; ++i) {
+        d.dims.lhs_batch.push_back(find(lhs_dims, 'b', i));
+        d.dims.rhs_batch.push_back(find(rhs_dims, 'b', i));
+    }
+    for (int i = 0; i < nc; ++i) {
+        d.dims.lhs_contracting.push_back(find(lhs_dims, 'c', i));
+        d.dims.rhs_contracting.push_back(find(rhs_dims, 'c', i));
+    }
     d.shape = ir::dot_general_shape(d.lhs, d.rhs, d.dims);
     d.full = print_dot(d, false);
     d.text = print_dot(d, true);
@@ -288,7 +340,9 @@ Question d1(const std::string& kind, int level, std::uint64_t seed) {
     q.code = d.text;
     q.code_unmasked = d.full;
     q.code_language = d.format;
-    q.givens = {{"syntax", d.format == "jaxpr" ? "jaxpr" : d.format == "stablehlo" ? "StableHLO" : "HLO"},
+    q.givens = {{"syntax", d.format == "jaxpr"       ? "jaxpr"
+                           : d.format == "stablehlo" ? "StableHLO"
+                                                     : "HLO"},
                 {"the dot", "the one that defines " + d.result}};
     if (!d.source.empty()) q.givens.push_back({"from", d.source + " (assets/drills/ir)"});
     q.prompt = "Decode this dot_general: its output shape, its FLOPs, and which dimensions of each operand contract.";
@@ -308,26 +362,30 @@ Question d1(const std::string& kind, int level, std::uint64_t seed) {
 std::vector<Step> d1_steps(const Question& q) {
     const D1Case d = d1_case(q.kind, q.level, q.seed);
     std::vector<Step> steps;
-    const std::string how = d.format == "jaxpr" ? "dimension_numbers=((lhs contracting, rhs contracting), (lhs batch, rhs batch))"
-                            : d.format == "stablehlo" ? "batching_dims = lhs x rhs, contracting_dims = lhs x rhs"
-                                                      : "lhs_batch_dims, lhs_contracting_dims, rhs_batch_dims, rhs_contracting_dims";
+    const std::string how =
+        d.format == "jaxpr"       ? "dimension_numbers=((lhs contracting, rhs contracting), (lhs batch, rhs batch))"
+        : d.format == "stablehlo" ? "batching_dims = lhs x rhs, contracting_dims = lhs x rhs"
+                                  : "lhs_batch_dims, lhs_contracting_dims, rhs_batch_dims, rhs_contracting_dims";
     steps.push_back({"Read the dimension numbers (" + how + "): contracting " +
                          pairs_text(d.dims.lhs_contracting, d.dims.rhs_contracting) + ", batch " +
-                         pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".", ""});
+                         pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".",
+                     ""});
     steps.push_back({"Operands: lhs (" + joined(d.lhs, ", ") + "), rhs (" + joined(d.rhs, ", ") + ").", ""});
     std::string pairs;
     for (std::size_t i = 0; i < d.dims.lhs_contracting.size(); ++i)
         pairs += (i ? ", " : "") + std::string("lhs ") + std::to_string(d.dims.lhs_contracting[i]) + " with rhs " +
-                 std::to_string(d.dims.rhs_contracting[i]) + " (" + std::to_string(d.lhs[static_cast<std::size_t>(d.dims.lhs_contracting[i])]) + ")";
+                 std::to_string(d.dims.rhs_contracting[i]) + " (" +
+                 std::to_string(d.lhs[static_cast<std::size_t>(d.dims.lhs_contracting[i])]) + ")";
     steps.push_back({"Contracting pairs, summed away: " + pairs + ".", std::to_string(d.shape.contracting)});
     if (!d.dims.lhs_batch.empty())
-        steps.push_back({"Batch dims, kept and matched pairwise: " + pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".",
-                         std::to_string(d.shape.batch)});
+        steps.push_back(
+            {"Batch dims, kept and matched pairwise: " + pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".",
+             std::to_string(d.shape.batch)});
     steps.push_back({"Free dims, kept: the lhs's and the rhs's remaining dims, in order.",
                      std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free)});
     steps.push_back({"Output = batch dims (lhs order), then lhs free, then rhs free.", dims_text(d.shape.output)});
-    steps.push_back({"FLOPs = 2 x batch x lhs free x rhs free x contracting = 2 x " + std::to_string(d.shape.batch) + " x " +
-                         std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free) + " x " +
+    steps.push_back({"FLOPs = 2 x batch x lhs free x rhs free x contracting = 2 x " + std::to_string(d.shape.batch) +
+                         " x " + std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free) + " x " +
                          std::to_string(d.shape.contracting),
                      count_text(static_cast<double>(d.shape.flops))});
     return steps;

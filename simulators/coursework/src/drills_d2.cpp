@@ -9,8 +9,8 @@
 #include <map>
 
 #include "tpusim/error.h"
-#include "tpusim/roofline.h"
 #include "tpusim/provenance.h"
+#include "tpusim/roofline.h"
 
 namespace coursework::drills::cards {
 
@@ -46,8 +46,9 @@ D2Case d2_case(const std::string& kind, int level, std::uint64_t seed) {
         s.in = s.out = rng.pick(matmul_dtypes(c, level));
         d.cost = matmul_cost(s);
         d.givens.push_back({"op", s.batch > 1 ? "batched matmul" : "matmul"});
-        d.givens.push_back({"shapes", (s.batch > 1 ? "B=" + std::to_string(s.batch) + "  " : "") + "M=" +
-                                          std::to_string(s.m) + "  K=" + std::to_string(s.k) + "  N=" + std::to_string(s.n)});
+        d.givens.push_back({"shapes", (s.batch > 1 ? "B=" + std::to_string(s.batch) + "  " : "") +
+                                          "M=" + std::to_string(s.m) + "  K=" + std::to_string(s.k) +
+                                          "  N=" + std::to_string(s.n)});
         d.givens.push_back({"dtype", std::string(name(s.in)) + " in and out, f32 accumulation on chip"});
         const std::string b = s.batch > 1 ? "B x " : "";
         d.flops_formula = "2 x " + b + "M x K x N";
@@ -90,7 +91,8 @@ Question d2(const std::string& kind, int level, std::uint64_t seed) {
     q.level = level;
     q.seed = seed;
     q.givens = d.givens;
-    q.prompt = "The roofline floor of this op on the whole chip: its time, what bounds it, and its arithmetic intensity.";
+    q.prompt =
+        "The roofline floor of this op on the whole chip: its time, what bounds it, and its arithmetic intensity.";
     const Roofline r = roofline(chip(d.chip_id), d.cost);
     q.fields = {Field{"time", "time floor", FieldType::time, "µs", {}, 0.10, "", ""},
                 Field{"bound", "bound", FieldType::choice, "", {"compute", "memory"}, 0, "", ""},
@@ -112,8 +114,8 @@ std::vector<Step> d2_steps(const Question& q) {
     steps.push_back({"FLOPs = " + d.flops_formula + " = " + count_text(r.flops), format_rate(r.flops, "FLOP")});
     steps.push_back({"HBM bytes = " + d.bytes_formula + " = " + count_text(r.bytes), format_bytes(r.bytes)});
     steps.push_back({"intensity = FLOPs / bytes", intensity_text(r.intensity)});
-    steps.push_back({"the " + engine + " peak on " + c.id + " is " + format_rate(r.peak_flops, "FLOP/s") + " and HBM reads " +
-                         format_rate(r.bandwidth, "B/s") + ", so the ridge is",
+    steps.push_back({"the " + engine + " peak on " + c.id + " is " + format_rate(r.peak_flops, "FLOP/s") +
+                         " and HBM reads " + format_rate(r.bandwidth, "B/s") + ", so the ridge is",
                      intensity_text(r.ridge)});
     steps.push_back({"compute time = FLOPs / peak", format_time(r.compute_s)});
     steps.push_back({"memory time = bytes / bandwidth", format_time(r.memory_s)});

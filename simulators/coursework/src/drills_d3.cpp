@@ -9,8 +9,8 @@
 
 #include "tpusim/blockspec_sandbox.h"
 #include "tpusim/error.h"
-#include "tpusim/vmem_budget.h"
 #include "tpusim/provenance.h"
+#include "tpusim/vmem_budget.h"
 
 namespace coursework::drills::cards {
 
@@ -73,9 +73,15 @@ D3Case d3_case(const std::string& kind, int level, std::uint64_t seed) {
     }
     if (kind == "D3.blocks" && rng.chance(55)) {
         switch (rng.range(0, 2)) {
-        case 0: in.bm = illegal_block(rng, in.m, 8); break;
-        case 1: in.bk = illegal_block(rng, in.k, 128); break;
-        default: in.bn = illegal_block(rng, in.n, 128); break;
+            case 0:
+                in.bm = illegal_block(rng, in.m, 8);
+                break;
+            case 1:
+                in.bk = illegal_block(rng, in.k, 128);
+                break;
+            default:
+                in.bn = illegal_block(rng, in.n, 128);
+                break;
         }
     }
     in.grid = sandbox_grid(in, "ijk");
@@ -149,13 +155,14 @@ Question d3(const std::string& kind, int level, std::uint64_t seed) {
     q.code_language = "python";
     q.code = "grid = " + dims_text(d.in.grid) + "\n" +
              "in_specs = [\n"
-             "    pl.BlockSpec((" + std::to_string(d.in.bm) + ", " + std::to_string(d.in.bk) + "), " + d.in.x_map + "),\n" +
-             "    pl.BlockSpec((" + std::to_string(d.in.bk) + ", " + std::to_string(d.in.bn) + "), " + d.in.y_map + "),\n" +
-             "]\n" +
-             "out_specs = pl.BlockSpec((" + std::to_string(d.in.bm) + ", " + std::to_string(d.in.bn) + "), " + d.in.out_map + ")\n" +
-             "dimension_semantics = " + semantics_text(d.in.semantics);
-    q.prompt = "Would this blocked matmul compile and run right with the default VMEM limit? Give its VMEM bytes, "
-               "and the reason when it would not.";
+             "    pl.BlockSpec((" +
+             std::to_string(d.in.bm) + ", " + std::to_string(d.in.bk) + "), " + d.in.x_map + "),\n" +
+             "    pl.BlockSpec((" + std::to_string(d.in.bk) + ", " + std::to_string(d.in.bn) + "), " + d.in.y_map +
+             "),\n" + "]\n" + "out_specs = pl.BlockSpec((" + std::to_string(d.in.bm) + ", " + std::to_string(d.in.bn) +
+             "), " + d.in.out_map + ")\n" + "dimension_semantics = " + semantics_text(d.in.semantics);
+    q.prompt =
+        "Would this blocked matmul compile and run right with the default VMEM limit? Give its VMEM bytes, "
+        "and the reason when it would not.";
     Field legal{"legal", "legal", FieldType::choice, "", {"yes", "no"}, 0, "", ""};
     Field vmem{"vmem", "VMEM bytes", FieldType::bytes, "B", {}, 0.10, "", ""};
     Field reason{"reason", "reason", FieldType::choice, "", {"shape", "coverage", "race", "vmem"}, 0, "legal", "no"};
@@ -175,8 +182,10 @@ std::vector<Step> d3_steps(const Question& q) {
     const Chip& c = chip(d.chip_id);
     std::vector<Step> steps;
     const Tiling t = memory_tiling(c, d.in.dtype);
-    steps.push_back({"Blocks are legal when the last dimension is a multiple of 128 or the array's whole dimension, "
-                     "and the second-to-last a multiple of 8 or the whole dimension.", ""});
+    steps.push_back(
+        {"Blocks are legal when the last dimension is a multiple of 128 or the array's whole dimension, "
+         "and the second-to-last a multiple of 8 or the whole dimension.",
+         ""});
     for (const SandboxOperand& op : v.report.operands)
         steps.push_back({op.name + " block " + dims_text(op.block) + " of " + dims_text(op.array) + ": " +
                              (op.legality.legal ? "" : "illegal: ") + op.legality.reason + ".",
@@ -184,8 +193,10 @@ std::vector<Step> d3_steps(const Question& q) {
     if (v.report.coverage) {
         const Coverage& cov = *v.report.coverage;
         std::string s = "The output map writes " + std::to_string(cov.blocks_written) + " of " +
-                        std::to_string(cov.blocks) + " output blocks over " + std::to_string(cov.writes) + " grid steps";
-        if (cov.problems.empty()) s += ", each block on consecutive steps of the reduction axis, with no race.";
+                        std::to_string(cov.blocks) + " output blocks over " + std::to_string(cov.writes) +
+                        " grid steps";
+        if (cov.problems.empty())
+            s += ", each block on consecutive steps of the reduction axis, with no race.";
         else {
             s += ": ";
             for (std::size_t i = 0; i < cov.problems.size(); ++i) s += (i ? " " : "") + cov.problems[i];
@@ -193,24 +204,29 @@ std::vector<Step> d3_steps(const Question& q) {
         steps.push_back({s, ""});
     }
     const std::string dt(name(d.in.dtype));
-    std::string tiling = "Each block is stored padded to tiles of " + std::to_string(t.rows) + " rows by 128 lanes for " +
-                         dt + " on " + c.id;
+    std::string tiling = "Each block is stored padded to tiles of " + std::to_string(t.rows) +
+                         " rows by 128 lanes for " + dt + " on " + c.id;
     if (d.in.bm < t.rows)
-        tiling += "; a block of " + std::to_string(d.in.bm) + " rows gets the fewest rows that hold it, from the "
-                  "packing factor up in powers of two: " + std::to_string(block_tile_rows(c, d.in.dtype, d.in.bm)) +
-                  " (" + std::to_string(block_tile_rows(c, DType::f32, d.in.bm)) + " for the f32 accumulator)";
+        tiling += "; a block of " + std::to_string(d.in.bm) +
+                  " rows gets the fewest rows that hold it, from the "
+                  "packing factor up in powers of two: " +
+                  std::to_string(block_tile_rows(c, d.in.dtype, d.in.bm)) + " (" +
+                  std::to_string(block_tile_rows(c, DType::f32, d.in.bm)) + " for the f32 accumulator)";
     steps.push_back({tiling + ".", ""});
     const double bx = padded_vmem_bytes(c, {d.in.bm, d.in.bk}, d.in.dtype);
     const double by = padded_vmem_bytes(c, {d.in.bk, d.in.bn}, d.in.dtype);
     const double bo = padded_vmem_bytes(c, {d.in.bm, d.in.bn}, d.in.dtype);
     const double acc = padded_vmem_bytes(c, {d.in.bm, d.in.bn}, DType::f32);
     steps.push_back({"x, y and out double-buffered: 2 x (" + count_text(bx) + " + " + count_text(by) + " + " +
-                         count_text(bo) + ") B", format_bytes(2 * (bx + by + bo))});
+                         count_text(bo) + ") B",
+                     format_bytes(2 * (bx + by + bo))});
     steps.push_back({"plus the f32 accumulator (bm, bn): " + count_text(acc) + " B", format_bytes(acc)});
-    steps.push_back({"VMEM in all, against the scoped limit of " + format_bytes(v.report.vmem_limit_bytes) + (v.report.vmem_bytes > v.report.vmem_limit_bytes ? ": over." : ": within."),
+    steps.push_back({"VMEM in all, against the scoped limit of " + format_bytes(v.report.vmem_limit_bytes) +
+                         (v.report.vmem_bytes > v.report.vmem_limit_bytes ? ": over." : ": within."),
                      format_bytes(v.report.vmem_bytes)});
     if (v.legal)
-        steps.push_back({"Legal: every block legal, every output block written once per reduction, and within VMEM.", ""});
+        steps.push_back(
+            {"Legal: every block legal, every output block written once per reduction, and within VMEM.", ""});
     else {
         static const std::map<std::string, std::string> why{
             {"shape", "a block breaks the (8, 128) rule"},

@@ -34,20 +34,25 @@ D4Case d4_case(const std::string& kind, int level, std::uint64_t seed) {
     const bool three_d = level >= 2 && rng.chance(50);
     d.chip_id = level == 1 ? "v5e" : three_d ? rng.pick(cube) : rng.pick(flat);
     if (three_d) {
-        const std::vector<std::vector<std::int64_t>> shapes{{4, 4, 4}, {8, 4, 4}, {4, 4, 8}, {2, 2, 2}, {4, 4, 2}, {8, 8, 8}};
+        const std::vector<std::vector<std::int64_t>> shapes{{4, 4, 4}, {8, 4, 4}, {4, 4, 8},
+                                                            {2, 2, 2}, {4, 4, 2}, {8, 8, 8}};
         d.shape = rng.pick(shapes);
         d.names = {"x", "y", "z"};
     } else {
-        const std::vector<std::vector<std::int64_t>> shapes{{16, 16}, {8, 8}, {4, 4}, {16, 8}, {8, 16}, {4, 16}, {2, 8}};
+        const std::vector<std::vector<std::int64_t>> shapes{{16, 16}, {8, 8},  {4, 4}, {16, 8},
+                                                            {8, 16},  {4, 16}, {2, 8}};
         d.shape = rng.pick(shapes);
         d.names = {"data", "model"};
     }
     do {
         d.axis = static_cast<int>(rng.range(0, static_cast<std::int64_t>(d.shape.size()) - 1));
     } while (d.shape[static_cast<std::size_t>(d.axis)] < 2);
-    if (kind == "D4.gather") d.kind = rng.chance(50) ? CollectiveKind::all_gather : CollectiveKind::reduce_scatter;
-    else if (kind == "D4.reduce") d.kind = CollectiveKind::all_reduce;
-    else d.kind = CollectiveKind::all_to_all;
+    if (kind == "D4.gather")
+        d.kind = rng.chance(50) ? CollectiveKind::all_gather : CollectiveKind::reduce_scatter;
+    else if (kind == "D4.reduce")
+        d.kind = CollectiveKind::all_reduce;
+    else
+        d.kind = CollectiveKind::all_to_all;
     const std::int64_t mib = std::int64_t{1} << rng.range(level == 1 ? 2 : 0, level == 1 ? 8 : 10);
     d.bytes = static_cast<double>(mib) * 1048576.0;
     if (level >= 3 && rng.chance(50)) d.bytes *= 3;
@@ -83,13 +88,15 @@ Question d4(const std::string& kind, int level, std::uint64_t seed) {
     names += ")";
     q.givens = {{"chip", c.name + " (" + c.id + ")"},
                 {"mesh", mesh.shape() + " chips, axes " + names},
-                {"collective", std::string(collective_name(d.kind)) + " over '" + d.names[static_cast<std::size_t>(d.axis)] + "'"},
+                {"collective",
+                 std::string(collective_name(d.kind)) + " over '" + d.names[static_cast<std::size_t>(d.axis)] + "'"},
                 {"bytes", "V = " + format_bytes(d.bytes) + " (the whole array)"}};
     q.prompt = "How long does this collective take, which links carry it, and how many bytes cross the busiest link?";
     q.fields = {Field{"time", "time", FieldType::time, "\xc2\xb5s", {}, 0.15, "", ""},
                 Field{"links", "links", FieldType::choice, "", {"ring", "line"}, 0, "", ""},
                 Field{"link_bytes", "busiest link bytes", FieldType::bytes, "B", {}, 0.15, "", ""}};
-    q.expected["time"] = format_time(r.analytic_s) + (std::fabs(r.difference) > 0.05 ? " (simulated " + format_time(r.simulated_s) + ")" : "");
+    q.expected["time"] = format_time(r.analytic_s) +
+                         (std::fabs(r.difference) > 0.05 ? " (simulated " + format_time(r.simulated_s) + ")" : "");
     q.expected_value["time"] = r.analytic_s;
     q.expected_alt["time"] = r.simulated_s;
     q.expected["links"] = mesh.axes[static_cast<std::size_t>(d.axis)].wraps ? "ring" : "line";
@@ -105,14 +112,19 @@ std::vector<Step> d4_steps(const Question& q) {
     const MeshAxis& axis = mesh.axes[static_cast<std::size_t>(d.axis)];
     std::vector<Step> steps;
     steps.push_back({"The collective spans axis '" + d.names[static_cast<std::size_t>(d.axis)] + "': groups of " +
-                         std::to_string(r.group_size) + " chips, " + std::to_string(r.groups) + " of them side by side.",
+                         std::to_string(r.group_size) + " chips, " + std::to_string(r.groups) +
+                         " of them side by side.",
                      ""});
-    steps.push_back({"Its links: " + axis.reason + (axis.wraps ? ", so each group is a ring." : ", so each group is a line; the end chips have no link between them."), ""});
+    steps.push_back({"Its links: " + axis.reason +
+                         (axis.wraps ? ", so each group is a ring."
+                                     : ", so each group is a line; the end chips have no link between them."),
+                     ""});
     steps.push_back({"One link carries " + format_rate(mesh.link_bandwidth, "B/s") + " each way; a hop costs",
                      format_time(mesh.hop_latency)});
     steps.push_back({"The closed form: " + r.formula, ""});
     steps.push_back({"bytes on the busiest link", format_bytes(r.busiest_link_bytes)});
-    steps.push_back({"bandwidth time: the busiest link's bytes over its bandwidth", format_time(r.analytic_bandwidth_s)});
+    steps.push_back(
+        {"bandwidth time: the busiest link's bytes over its bandwidth", format_time(r.analytic_bandwidth_s)});
     steps.push_back({"latency: hops on the longest path x the hop latency", format_time(r.analytic_latency_s)});
     steps.push_back({"the closed form's time", format_time(r.analytic_s)});
     steps.push_back({"the hop-by-hop simulation's time. " + r.explanation, format_time(r.simulated_s)});

@@ -57,15 +57,21 @@ ShardCase shard_case(int level, std::uint64_t seed) {
     for (;;) {
         ShardCase d;
         const bool cube = level >= 3 && rng.chance(40);
-        d.chip_id = level == 1 ? "v5e" : cube ? rng.pick(std::vector<std::string>{"v4", "v5p"})
-                                              : rng.pick(std::vector<std::string>{"v5e", "v6e"});
+        d.chip_id = level == 1 ? "v5e"
+                    : cube     ? rng.pick(std::vector<std::string>{"v4", "v5p"})
+                               : rng.pick(std::vector<std::string>{"v5e", "v6e"});
         LayerShardingSpec& s = d.spec;
-        if (cube) s.mesh = rng.pick(std::vector<std::vector<std::int64_t>>{{4, 4, 4}, {8, 4, 4}, {4, 4, 8}});
-        else if (level == 1) s.mesh = rng.pick(std::vector<std::vector<std::int64_t>>{{16}, {16, 16}, {8, 8}});
-        else s.mesh = rng.pick(std::vector<std::vector<std::int64_t>>{{16}, {16, 16}, {8, 8}, {16, 8}, {8, 16}, {4, 16}});
+        if (cube)
+            s.mesh = rng.pick(std::vector<std::vector<std::int64_t>>{{4, 4, 4}, {8, 4, 4}, {4, 4, 8}});
+        else if (level == 1)
+            s.mesh = rng.pick(std::vector<std::vector<std::int64_t>>{{16}, {16, 16}, {8, 8}});
+        else
+            s.mesh =
+                rng.pick(std::vector<std::vector<std::int64_t>>{{16}, {16, 16}, {8, 8}, {16, 8}, {8, 16}, {4, 16}});
         for (std::size_t a = 0; a < s.mesh.size(); ++a)
             s.roles.push_back(s.mesh.size() > 1 && rng.chance(level == 1 && a + 1 < s.mesh.size() ? 0 : 45)
-                                  ? AxisRole::model : AxisRole::data);
+                                  ? AxisRole::model
+                                  : AxisRole::data);
         s.data_mode = rng.chance(50) ? DataMode::fsdp : DataMode::dp;
         s.d_model = rng.pick(std::vector<std::int64_t>{4096, 8192});
         s.d_ff = rng.chance(50) ? 4 * s.d_model : 7 * s.d_model / 2;  // chapter 9's block, or Llama 3's ratio
@@ -102,18 +108,21 @@ Question d4_shard(const std::string& kind, int level, std::uint64_t seed) {
     q.kind = kind;
     q.level = level;
     q.seed = seed;
-    q.givens = {{"chip", chip(d.chip_id).name + " (" + d.chip_id + ")"},
-                {"mesh", mesh_text(s, r)},
-                {"block", "x[B, D] @ W_in[D, F] → h, h @ W_out[F, D] → y; B = " + count_text(static_cast<double>(s.batch)) +
-                              ", D = " + count_text(static_cast<double>(s.d_model)) + ", F = " +
-                              count_text(static_cast<double>(s.d_ff)) + ", bf16"},
-                {"shardings", "x " + r.x_spec + ", W_in " + r.w_in_spec + ", W_out " + r.w_out_spec},
-                {"the array", moment(c.what)}};
-    q.prompt = "Which collective does XLA insert for this array here, how many bytes is the array it moves (V, all of it), "
-               "and does the matmul it can run beside hide it?";
-    q.fields = {Field{"kind", "collective", FieldType::choice, "", {"all-gather", "reduce-scatter", "all-reduce"}, 0, "", ""},
-                Field{"bytes", "V", FieldType::bytes, "B", {}, 0.02, "", ""},
-                Field{"hidden", "hidden", FieldType::choice, "", {"yes", "no"}, 0, "", ""}};
+    q.givens = {
+        {"chip", chip(d.chip_id).name + " (" + d.chip_id + ")"},
+        {"mesh", mesh_text(s, r)},
+        {"block", "x[B, D] @ W_in[D, F] → h, h @ W_out[F, D] → y; B = " + count_text(static_cast<double>(s.batch)) +
+                      ", D = " + count_text(static_cast<double>(s.d_model)) +
+                      ", F = " + count_text(static_cast<double>(s.d_ff)) + ", bf16"},
+        {"shardings", "x " + r.x_spec + ", W_in " + r.w_in_spec + ", W_out " + r.w_out_spec},
+        {"the array", moment(c.what)}};
+    q.prompt =
+        "Which collective does XLA insert for this array here, how many bytes is the array it moves (V, all of it), "
+        "and does the matmul it can run beside hide it?";
+    q.fields = {
+        Field{"kind", "collective", FieldType::choice, "", {"all-gather", "reduce-scatter", "all-reduce"}, 0, "", ""},
+        Field{"bytes", "V", FieldType::bytes, "B", {}, 0.02, "", ""},
+        Field{"hidden", "hidden", FieldType::choice, "", {"yes", "no"}, 0, "", ""}};
     q.expected["kind"] = std::string(collective_name(c.kind));
     q.expected["bytes"] = format_bytes(c.bytes);
     q.expected_value["bytes"] = c.bytes;
@@ -138,17 +147,19 @@ std::vector<Step> d4_shard_steps(const Question& q) {
                      ""});
     std::string v_words;
     if (c.role == AxisRole::model)
-        v_words = r.data_ways > 1 ? "V is one data group's activations, B / " + std::to_string(r.data_ways) + " × D × 2 B"
-                                  : "V is the activations, B × D × 2 B";
+        v_words = r.data_ways > 1
+                      ? "V is one data group's activations, B / " + std::to_string(r.data_ways) + " × D × 2 B"
+                      : "V is the activations, B × D × 2 B";
     else
         v_words = r.model_ways > 1 ? "V is one weight's model shard, D × F / " + std::to_string(r.model_ways) + " × 2 B"
                                    : "V is one whole weight, D × F × 2 B";
     steps.push_back({v_words, format_bytes(c.bytes)});
     steps.push_back({"Priced hop by hop on the chip's links, it takes", format_time(c.time_s)});
     if (c.under < 0) {
-        steps.push_back({"It is on the critical path: the matmul waits for it (unless written as a collective matmul), so "
-                         "none of it hides.",
-                         ""});
+        steps.push_back(
+            {"It is on the critical path: the matmul waits for it (unless written as a collective matmul), so "
+             "none of it hides.",
+             ""});
     } else {
         const ShardedMatmul& m = r.matmuls[static_cast<std::size_t>(c.under)];
         steps.push_back({"It runs beside " + m.name + ", which takes", format_time(m.time_s)});

@@ -17,7 +17,8 @@ inline std::string trim(const std::string& s) {
     std::string t = s;
     // Non-breaking and thin spaces count as spaces.
     for (const char* sp : {"\xc2\xa0", "\xe2\x80\x89", "\xe2\x80\xaf"}) {
-        for (std::size_t at = t.find(sp); at != std::string::npos; at = t.find(sp)) t.replace(at, std::string(sp).size(), " ");
+        for (std::size_t at = t.find(sp); at != std::string::npos; at = t.find(sp))
+            t.replace(at, std::string(sp).size(), " ");
     }
     const auto first = t.find_first_not_of(" \t\r\n");
     if (first == std::string::npos) return {};

@@ -12,8 +12,7 @@ using namespace build;
 namespace {
 
 // JAX's variable names: a..z, then ba, bb, ... (digits in base 26).
-std::string var_name(int n)
-{
+std::string var_name(int n) {
     std::string s;
     do {
         s.insert(s.begin(), static_cast<char>('a' + n % 26));
@@ -27,8 +26,7 @@ class Printer {
 public:
     explicit Printer(Trace& t) : t_(t) { t_.names.assign(t_.vars.size(), ""); }
 
-    void name_jaxpr(const Jaxpr& j)
-    {
+    void name_jaxpr(const Jaxpr& j) {
         for (int v : j.invars) name(v);
         for (const auto& e : j.eqns) {
             for (int o : e.outputs) name(o);
@@ -37,17 +35,14 @@ public:
         }
     }
 
-    std::string binder(int v) const
-    {
+    std::string binder(int v) const {
         return t_.names[static_cast<std::size_t>(v)] + ":" + t_.vars[static_cast<std::size_t>(v)].text();
     }
-    std::string atom(const Atom& a) const
-    {
+    std::string atom(const Atom& a) const {
         if (a.var < 0) return a.literal + ":" + a.aval.text();
         return t_.names[static_cast<std::size_t>(a.var)];
     }
-    std::string outs(const std::vector<Atom>& os) const
-    {
+    std::string outs(const std::vector<Atom>& os) const {
         std::string s = "(";
         for (std::size_t i = 0; i < os.size(); ++i) {
             if (i) s += ", ";
@@ -56,16 +51,14 @@ public:
         if (os.size() == 1) s += ",";
         return s + ")";
     }
-    std::string header(const Jaxpr& j) const
-    {
+    std::string header(const Jaxpr& j) const {
         std::string s = "{ lambda ;";
         for (int v : j.invars) s += " " + binder(v);
         return s + ". let";
     }
 
     // One equation; `indent` is where its first line sits (the following lines are indented from it).
-    std::string eqn(const Eqn& e, int indent) const
-    {
+    std::string eqn(const Eqn& e, int indent) const {
         std::string lhs;
         for (std::size_t i = 0; i < e.outputs.size(); ++i) {
             if (i) lhs += " ";
@@ -109,8 +102,7 @@ public:
     }
 
     // A sub-jaxpr on one line, or "" when it has more than one equation.
-    std::string one_line(const Jaxpr& j) const
-    {
+    std::string one_line(const Jaxpr& j) const {
         if (j.eqns.size() > 1) return "";
         std::string s = header(j);
         for (const auto& e : j.eqns) {
@@ -121,16 +113,14 @@ public:
         return s + " in " + outs(j.outs) + " }";
     }
     // A sub-jaxpr: on one line when it fits, else one equation a line.
-    std::string block(const Jaxpr& j, int indent) const
-    {
+    std::string block(const Jaxpr& j, int indent) const {
         const std::string one = one_line(j);
         if (!one.empty() && static_cast<int>(one.size()) + indent <= 100) return one;
         std::string s = header(j) + "\n";
         for (const auto& e : j.eqns) s += indented(eqn(e, indent + 4), indent + 4) + "\n";
         return s + std::string(static_cast<std::size_t>(indent + 2), ' ') + "in " + outs(j.outs) + " }";
     }
-    static std::string indented(const std::string& text, int by)
-    {
+    static std::string indented(const std::string& text, int by) {
         const std::string pad(static_cast<std::size_t>(by), ' ');
         std::string s = pad;
         for (char c : text) {
@@ -141,8 +131,7 @@ public:
     }
 
 private:
-    void name(int v)
-    {
+    void name(int v) {
         auto& n = t_.names[static_cast<std::size_t>(v)];
         if (n.empty()) n = var_name(next_++);
     }
@@ -155,28 +144,45 @@ struct Entry {
     std::function<void(Builder&, const Settings&)> build;
 };
 
-Knob size(const char* id, const char* label, std::int64_t v) { return Knob{id, label, false, v, {}}; }
-Knob choice(const char* id, const char* label, std::vector<std::string> cs) { return Knob{id, label, true, 0, std::move(cs)}; }
+Knob size(const char* id, const char* label, std::int64_t v) {
+    return Knob{id, label, false, v, {}};
+}
+Knob choice(const char* id, const char* label, std::vector<std::string> cs) {
+    return Knob{id, label, true, 0, std::move(cs)};
+}
 
-const std::vector<Entry>& entries()
-{
+const std::vector<Entry>& entries() {
     static const std::vector<Entry> all = {
-        {{"mlp", "an MLP layer", "x @ w + b, then relu: a matmul, a broadcast, an add, a max.",
-          {size("B", "batch B", 32), size("D", "in D", 128), size("H", "out H", 512), choice("dtype", "dtype", {"f32", "bf16"})}},
+        {{"mlp",
+          "an MLP layer",
+          "x @ w + b, then relu: a matmul, a broadcast, an add, a max.",
+          {size("B", "batch B", 32), size("D", "in D", 128), size("H", "out H", 512),
+           choice("dtype", "dtype", {"f32", "bf16"})}},
          mlp},
-        {{"softmax", "a softmax", "a row softmax: reductions with keepdims, and implicit broadcasting.",
+        {{"softmax",
+          "a softmax",
+          "a row softmax: reductions with keepdims, and implicit broadcasting.",
           {size("N", "rows N", 8), size("D", "width D", 128)}},
          softmax},
-        {{"scan", "a loop with lax.scan", "a running sum: the body traced once into a sub-jaxpr.",
+        {{"scan",
+          "a loop with lax.scan",
+          "a running sum: the body traced once into a sub-jaxpr.",
           {size("T", "steps T", 8), size("D", "width D", 128)}},
          scan},
-        {{"vmap", "a vmap'd function", "a dot product, batched by vmap over its first argument.",
-          {size("B", "batch B", 16), size("D", "width D", 128), choice("map", "traced as", {"vmap(dot)", "dot alone"})}},
+        {{"vmap",
+          "a vmap'd function",
+          "a dot product, batched by vmap over its first argument.",
+          {size("B", "batch B", 16), size("D", "width D", 128),
+           choice("map", "traced as", {"vmap(dot)", "dot alone"})}},
          vmapped},
-        {{"static-if", "an if on a static argument", "a dense layer whose activation is a static argument.",
+        {{"static-if",
+          "an if on a static argument",
+          "a dense layer whose activation is a static argument.",
           {size("B", "batch B", 8), size("D", "width D", 128), choice("act", "act", {"relu", "tanh", "none"})}},
          static_if},
-        {{"traced-if", "an if on a traced value", "branching on data: a Python if, jnp.where, or lax.cond.",
+        {{"traced-if",
+          "an if on a traced value",
+          "branching on data: a Python if, jnp.where, or lax.cond.",
           {size("N", "length N", 1024), choice("branch", "branch with", {"python if", "jnp.where", "lax.cond"})}},
          traced_if},
     };
@@ -185,10 +191,11 @@ const std::vector<Entry>& entries()
 
 }  // namespace
 
-std::string Aval::text() const { return dtype + "[" + dims_of(shape, ",") + "]"; }
+std::string Aval::text() const {
+    return dtype + "[" + dims_of(shape, ",") + "]";
+}
 
-const std::vector<Program>& programs()
-{
+const std::vector<Program>& programs() {
     static const std::vector<Program> all = [] {
         std::vector<Program> v;
         for (const auto& e : entries()) v.push_back(e.program);
@@ -197,15 +204,13 @@ const std::vector<Program>& programs()
     return all;
 }
 
-const Program* find_program(std::string_view id)
-{
+const Program* find_program(std::string_view id) {
     for (const auto& p : programs())
         if (p.id == id) return &p;
     return nullptr;
 }
 
-Settings defaults(const Program& program)
-{
+Settings defaults(const Program& program) {
     Settings s;
     for (const auto& k : program.knobs) {
         if (k.choice)
@@ -216,8 +221,7 @@ Settings defaults(const Program& program)
     return s;
 }
 
-Trace trace(std::string_view program_id, const Settings& settings)
-{
+Trace trace(std::string_view program_id, const Settings& settings) {
     const Entry* entry = nullptr;
     for (const auto& e : entries())
         if (e.program.id == program_id) entry = &e;
@@ -285,8 +289,7 @@ Trace trace(std::string_view program_id, const Settings& settings)
     return std::move(b.t);
 }
 
-std::string Trace::text_upto(int step) const
-{
+std::string Trace::text_upto(int step) const {
     if (!problem.empty()) return "";
     std::string s = header + "\n";
     for (const auto& e : printed) {
@@ -294,15 +297,18 @@ std::string Trace::text_upto(int step) const
         s += Printer::indented(e.text, 4) + "\n";
     }
     const bool finished = error.empty() && step >= static_cast<int>(steps.size());
-    if (finished) s += footer;
-    else if (s.back() == '\n') s.pop_back();
+    if (finished)
+        s += footer;
+    else if (s.back() == '\n')
+        s.pop_back();
     return s;
 }
 
-std::string Trace::text() const { return text_upto(static_cast<int>(steps.size())); }
+std::string Trace::text() const {
+    return text_upto(static_cast<int>(steps.size()));
+}
 
-std::vector<std::string> primitive_sequence(const Trace& trace)
-{
+std::vector<std::string> primitive_sequence(const Trace& trace) {
     std::vector<std::string> out;
     std::function<void(const Jaxpr&)> walk = [&](const Jaxpr& j) {
         for (const auto& e : j.eqns) {

@@ -22,40 +22,74 @@ using wire::Fields;
 // [XLA-DATA] PrimitiveType.
 const char* element_name(std::int64_t type) {
     switch (type) {
-        case 1: return "pred";
-        case 2: return "s8";
-        case 3: return "s16";
-        case 4: return "s32";
-        case 5: return "s64";
-        case 6: return "u8";
-        case 7: return "u16";
-        case 8: return "u32";
-        case 9: return "u64";
-        case 10: return "f16";
-        case 11: return "f32";
-        case 12: return "f64";
-        case 13: return "tuple";
-        case 14: return "opaque";
-        case 15: return "c64";
-        case 16: return "bf16";
-        case 17: return "token";
-        case 18: return "c128";
-        case 19: return "f8e5m2";
-        case 20: return "f8e4m3fn";
-        case 21: return "s4";
-        case 22: return "u4";
-        case 23: return "f8e4m3b11fnuz";
-        case 24: return "f8e5m2fnuz";
-        case 25: return "f8e4m3fnuz";
-        case 26: return "s2";
-        case 27: return "u2";
-        case 28: return "f8e4m3";
-        case 29: return "f8e3m4";
-        case 30: return "s1";
-        case 31: return "u1";
-        case 32: return "f4e2m1fn";
-        case 33: return "f8e8m0fnu";
-        default: return nullptr;
+        case 1:
+            return "pred";
+        case 2:
+            return "s8";
+        case 3:
+            return "s16";
+        case 4:
+            return "s32";
+        case 5:
+            return "s64";
+        case 6:
+            return "u8";
+        case 7:
+            return "u16";
+        case 8:
+            return "u32";
+        case 9:
+            return "u64";
+        case 10:
+            return "f16";
+        case 11:
+            return "f32";
+        case 12:
+            return "f64";
+        case 13:
+            return "tuple";
+        case 14:
+            return "opaque";
+        case 15:
+            return "c64";
+        case 16:
+            return "bf16";
+        case 17:
+            return "token";
+        case 18:
+            return "c128";
+        case 19:
+            return "f8e5m2";
+        case 20:
+            return "f8e4m3fn";
+        case 21:
+            return "s4";
+        case 22:
+            return "u4";
+        case 23:
+            return "f8e4m3b11fnuz";
+        case 24:
+            return "f8e5m2fnuz";
+        case 25:
+            return "f8e4m3fnuz";
+        case 26:
+            return "s2";
+        case 27:
+            return "u2";
+        case 28:
+            return "f8e4m3";
+        case 29:
+            return "f8e3m4";
+        case 30:
+            return "s1";
+        case 31:
+            return "u1";
+        case 32:
+            return "f4e2m1fn";
+        case 33:
+            return "f8e8m0fnu";
+        default:
+            return nullptr;
     }
 }
 
@@ -77,10 +111,16 @@ Shape read_shape(Fields& f, int depth) {
     f.nested([&](Fields& sf) {
         while (sf.next()) {
             switch (sf.number()) {
-                case 2: s.element = sf.int64(); break;         // element_type
-                case 3: sf.int64s(s.dims); break;              // dimensions
-                case 4: s.tuple.push_back(read_shape(sf, depth + 1)); break;  // tuple_shapes
-                case 5:                                        // layout
+                case 2:
+                    s.element = sf.int64();
+                    break;  // element_type
+                case 3:
+                    sf.int64s(s.dims);
+                    break;  // dimensions
+                case 4:
+                    s.tuple.push_back(read_shape(sf, depth + 1));
+                    break;  // tuple_shapes
+                case 5:     // layout
                     s.has_layout = true;
                     sf.nested([&](Fields& lf) {
                         while (lf.next()) {
@@ -90,8 +130,10 @@ Shape read_shape(Fields& f, int depth) {
                                 std::vector<std::int64_t> tile;
                                 lf.nested([&](Fields& tf) {
                                     while (tf.next()) {
-                                        if (tf.number() == 1) tf.int64s(tile);
-                                        else tf.skip();
+                                        if (tf.number() == 1)
+                                            tf.int64s(tile);
+                                        else
+                                            tf.skip();
                                     }
                                 });
                                 s.tiles.push_back(std::move(tile));
@@ -103,7 +145,8 @@ Shape read_shape(Fields& f, int depth) {
                         }
                     });
                     break;
-                default: sf.skip();
+                default:
+                    sf.skip();
             }
         }
     });
@@ -123,7 +166,8 @@ std::string shape_text(const Shape& s) {
         return out + ")";
     }
     const char* e = element_name(s.element);
-    if (!e) throw std::runtime_error("an element type numbered " + std::to_string(s.element) + " that XLA does not define");
+    if (!e)
+        throw std::runtime_error("an element type numbered " + std::to_string(s.element) + " that XLA does not define");
     std::string out = e;
     if (s.element == 17 || s.element == 14) return out + "[]";
     out += "[" + join(s.dims) + "]";
@@ -209,56 +253,98 @@ Instruction read_instruction(Fields& f) {
         Shape shape;
         while (i.next()) {
             switch (i.number()) {
-                case 1: in.name = i.bytes(); break;
-                case 2: in.opcode = i.bytes(); break;
-                case 3: in.shape = read_shape(i, 0); break;
+                case 1:
+                    in.name = i.bytes();
+                    break;
+                case 2:
+                    in.opcode = i.bytes();
+                    break;
+                case 3:
+                    in.shape = read_shape(i, 0);
+                    break;
                 case 7:  // metadata: OpMetadata{op_type 1, op_name 2, source_file 3, source_line 4}
                     i.nested([&](Fields& m) {
                         while (m.next()) {
-                            if (m.number() == 2) in.op_name = m.bytes();
-                            else if (m.number() == 3) in.source_file = m.bytes();
-                            else if (m.number() == 4) in.source_line = m.int64();
-                            else m.skip();
+                            if (m.number() == 2)
+                                in.op_name = m.bytes();
+                            else if (m.number() == 3)
+                                in.source_file = m.bytes();
+                            else if (m.number() == 4)
+                                in.source_line = m.int64();
+                            else
+                                m.skip();
                         }
                     });
                     break;
-                case 8: in.literal = read_literal(i, in.shape); break;
-                case 9: in.parameter_number = i.int64(); break;
-                case 11: in.fusion_kind = i.bytes(); break;
-                case 13: in.tuple_index = i.int64(); break;
-                case 14: i.int64s(in.dimensions); break;
+                case 8:
+                    in.literal = read_literal(i, in.shape);
+                    break;
+                case 9:
+                    in.parameter_number = i.int64();
+                    break;
+                case 11:
+                    in.fusion_kind = i.bytes();
+                    break;
+                case 13:
+                    in.tuple_index = i.int64();
+                    break;
+                case 14:
+                    i.int64s(in.dimensions);
+                    break;
                 case 17: {  // slice_dimensions
                     Instruction::Slice s;
                     i.nested([&](Fields& sf) {
                         while (sf.next()) {
-                            if (sf.number() == 1) s.start = sf.int64();
-                            else if (sf.number() == 2) s.limit = sf.int64();
-                            else if (sf.number() == 3) s.stride = sf.int64();
-                            else sf.skip();
+                            if (sf.number() == 1)
+                                s.start = sf.int64();
+                            else if (sf.number() == 2)
+                                s.limit = sf.int64();
+                            else if (sf.number() == 3)
+                                s.stride = sf.int64();
+                            else
+                                sf.skip();
                         }
                     });
                     in.slices.push_back(s);
                     break;
                 }
-                case 20: i.int64s(in.dynamic_slice_sizes); break;
-                case 28: in.custom_call_target = i.bytes(); break;
+                case 20:
+                    i.int64s(in.dynamic_slice_sizes);
+                    break;
+                case 28:
+                    in.custom_call_target = i.bytes();
+                    break;
                 case 30:  // dot_dimension_numbers [XLA-DATA] DotDimensionNumbers
                     in.has_dot = true;
                     i.nested([&](Fields& d) {
                         while (d.next()) {
-                            if (d.number() == 1) d.int64s(in.lhs_contracting);
-                            else if (d.number() == 2) d.int64s(in.rhs_contracting);
-                            else if (d.number() == 3) d.int64s(in.lhs_batch);
-                            else if (d.number() == 4) d.int64s(in.rhs_batch);
-                            else d.skip();
+                            if (d.number() == 1)
+                                d.int64s(in.lhs_contracting);
+                            else if (d.number() == 2)
+                                d.int64s(in.rhs_contracting);
+                            else if (d.number() == 3)
+                                d.int64s(in.lhs_batch);
+                            else if (d.number() == 4)
+                                d.int64s(in.rhs_batch);
+                            else
+                                d.skip();
                         }
                     });
                     break;
-                case 35: in.id = i.int64(); break;
-                case 36: i.int64s(in.operands); break;
-                case 38: i.int64s(in.called); break;
-                case 63: in.comparison_direction = i.bytes(); break;
-                default: i.skip();
+                case 35:
+                    in.id = i.int64();
+                    break;
+                case 36:
+                    i.int64s(in.operands);
+                    break;
+                case 38:
+                    i.int64s(in.called);
+                    break;
+                case 63:
+                    in.comparison_direction = i.bytes();
+                    break;
+                default:
+                    i.skip();
             }
         }
     });
@@ -272,7 +358,9 @@ struct Computation {
     std::vector<Instruction> instructions;
 };
 
-std::string braces(const std::vector<std::int64_t>& v) { return "{" + join(v) + "}"; }
+std::string braces(const std::vector<std::int64_t>& v) {
+    return "{" + join(v) + "}";
+}
 
 void print_instruction(const Instruction& in, const Computation& c,
                        const std::map<std::int64_t, const Instruction*>& by_id,
@@ -288,15 +376,18 @@ void print_instruction(const Instruction& in, const Computation& c,
         for (std::size_t k = 0; k < in.operands.size(); ++k) {
             const auto it = by_id.find(in.operands[k]);
             if (it == by_id.end())
-                throw std::runtime_error("instruction " + in.name + " names an operand that its computation does not hold");
+                throw std::runtime_error("instruction " + in.name +
+                                         " names an operand that its computation does not hold");
             out += (k ? ", " : "") + shape_text(it->second->shape) + " %" + it->second->name;
         }
     }
     out += ")";
     auto called = [&](std::size_t k) {
-        if (k >= in.called.size()) throw std::runtime_error("instruction " + in.name + " calls fewer computations than its opcode needs");
+        if (k >= in.called.size())
+            throw std::runtime_error("instruction " + in.name + " calls fewer computations than its opcode needs");
         const auto it = computation_names.find(in.called[k]);
-        if (it == computation_names.end()) throw std::runtime_error("instruction " + in.name + " calls a computation the module does not hold");
+        if (it == computation_names.end())
+            throw std::runtime_error("instruction " + in.name + " calls a computation the module does not hold");
         return "%" + it->second;
     };
     const std::string& op = in.opcode;
@@ -333,8 +424,10 @@ void print_instruction(const Instruction& in, const Computation& c,
         out += "}";
     }
     if (op != "fusion" && op != "while" && op != "conditional" && !in.called.empty()) {
-        if (op == "custom-call" || op == "async-start") out += ", called_computations={" + called(0) + "}";
-        else out += ", to_apply=" + called(0);
+        if (op == "custom-call" || op == "async-start")
+            out += ", called_computations={" + called(0) + "}";
+        else
+            out += ", to_apply=" + called(0);
     }
     if (!in.custom_call_target.empty()) out += ", custom_call_target=" + quoted(in.custom_call_target);
     if (!in.op_name.empty() || !in.source_file.empty()) {
@@ -374,24 +467,36 @@ std::string hlo_text_from_proto(const std::string& hlo_proto) {
             top.nested([&](Fields& m) {
                 while (m.next()) {
                     switch (m.number()) {
-                        case 1: module_name = m.bytes(); break;
-                        case 2: entry_name = m.bytes(); break;
-                        case 6: entry_id = m.int64(); break;
+                        case 1:
+                            module_name = m.bytes();
+                            break;
+                        case 2:
+                            entry_name = m.bytes();
+                            break;
+                        case 6:
+                            entry_id = m.int64();
+                            break;
                         case 3: {
                             Computation c;
                             m.nested([&](Fields& cf) {
                                 while (cf.next()) {
-                                    if (cf.number() == 1) c.name = cf.bytes();
-                                    else if (cf.number() == 2) c.instructions.push_back(read_instruction(cf));
-                                    else if (cf.number() == 5) c.id = cf.int64();
-                                    else if (cf.number() == 6) c.root_id = cf.int64();
-                                    else cf.skip();
+                                    if (cf.number() == 1)
+                                        c.name = cf.bytes();
+                                    else if (cf.number() == 2)
+                                        c.instructions.push_back(read_instruction(cf));
+                                    else if (cf.number() == 5)
+                                        c.id = cf.int64();
+                                    else if (cf.number() == 6)
+                                        c.root_id = cf.int64();
+                                    else
+                                        cf.skip();
                                 }
                             });
                             computations.push_back(std::move(c));
                             break;
                         }
-                        default: m.skip();
+                        default:
+                            m.skip();
                     }
                 }
             });

@@ -15,9 +15,13 @@ namespace tpuprofile::op_detail {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
 
-bool to_host(const Op& op) { return contains(result_shape_of(op), "S(5)"); }
+bool to_host(const Op& op) {
+    return contains(result_shape_of(op), "S(5)");
+}
 
 // One asynchronous transfer: from its start op's beginning to its done.
 struct Transfer {
@@ -132,7 +136,8 @@ void pair_async(const Device& d, OpTable& t) {
     for (auto& [r, s] : sums) {
         const Op& op = d.ops[static_cast<std::size_t>(r->op)];
         r->transfer_s = s.span / static_cast<double>(s.n);
-        const double bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
+        const double bytes =
+            op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
         r->bytes_per_s = bytes > 0 && r->transfer_s > 0 ? bytes / r->transfer_s : -1;
         r->flops_per_s = -1;
         if (!r->predicted.available) continue;
@@ -143,16 +148,18 @@ void pair_async(const Device& d, OpTable& t) {
             r->predicted.model = "host link, copies queued in the order they began";
             r->predicted.assumptions.insert(
                 r->predicted.assumptions.begin(),
-                "Each copy begins when the profile shows its " + start + " and, behind any copy in the same "
-                "direction still under way, takes " + tpusim::format_time(alone) +
-                " at the link's full bandwidth. The done waits for what is left when it is reached (the mean of " +
-                std::to_string(s.n) + ").");
+                "Each copy begins when the profile shows its " + start +
+                    " and, behind any copy in the same "
+                    "direction still under way, takes " +
+                    tpusim::format_time(alone) +
+                    " at the link's full bandwidth. The done waits for what is left when it is reached (the mean of " +
+                    std::to_string(s.n) + ").");
         } else {
             r->predicted.model += ", from its " + start;
-            r->predicted.assumptions.insert(
-                r->predicted.assumptions.begin(),
-                "The transfer takes " + tpusim::format_time(alone) + " from its " + start +
-                "; the done waits for what is left when it is reached (the mean of " + std::to_string(s.n) + ").");
+            r->predicted.assumptions.insert(r->predicted.assumptions.begin(),
+                                            "The transfer takes " + tpusim::format_time(alone) + " from its " + start +
+                                                "; the done waits for what is left when it is reached (the mean of " +
+                                                std::to_string(s.n) + ").");
         }
         r->error = relative_error(r->predicted.time_s, r->self_per_call_s);
     }

@@ -17,9 +17,9 @@
 #include "nesting.h"
 #include "op_table_detail.h"
 #include "tpusim/collective.h"
-#include "tpusim/fusion.h"
 #include "tpusim/dtype.h"
 #include "tpusim/error.h"
+#include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/mesh.h"
 #include "tpusim/provenance.h"
@@ -63,20 +63,24 @@ using namespace op_detail;
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
 bool ends_with(std::string_view s, std::string_view p) {
     return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
 bool is_collective_opcode(std::string_view op) {
-    for (std::string_view c : {"all-reduce", "all-gather", "reduce-scatter", "all-to-all",
-                               "collective-permute", "ragged-all-to-all", "collective-broadcast"})
+    for (std::string_view c : {"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute",
+                               "ragged-all-to-all", "collective-broadcast"})
         if (op.substr(0, c.size()) == c) return true;
     return false;
 }
 
 // Host memory is memory space 5 [XLA-LAYOUT]: "S(5)" in a layout.
-bool touches_host(const Op& op) { return contains(op.hlo_text, "S(5)") || contains(op.shape_with_layout, "S(5)"); }
+bool touches_host(const Op& op) {
+    return contains(op.hlo_text, "S(5)") || contains(op.shape_with_layout, "S(5)");
+}
 
 Family classify(const Op& op, DeviceKind kind) {
     if (kind == DeviceKind::gpu) return Family::gpu_kernel;
@@ -98,14 +102,16 @@ Family classify(const Op& op, DeviceKind kind) {
 
 std::string kind_text(const Op& op, Family f) {
     switch (f) {
-        case Family::pallas: return "Pallas kernel";
+        case Family::pallas:
+            return "Pallas kernel";
         case Family::host_transfer:
             if (op.opcode == "copy-done") {
                 // The result's layout says where the data went.
                 return contains(result_shape_of(op), "S(5)") ? "copy-done, HBM→host" : "copy-done, host→HBM";
             }
             return (op.opcode.empty() ? std::string("copy") : op.opcode) + " (host memory)";
-        default: break;
+        default:
+            break;
     }
     if (f == Family::gpu_kernel) return "kernel " + op.name;
     if (!op.category.empty()) return op.category;
@@ -133,12 +139,18 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
     using tpusim::CollectiveKind;
     CollectiveKind kind;
     const std::string& o = op.opcode.empty() ? op.category : op.opcode;
-    if (o.rfind("all-reduce", 0) == 0) kind = CollectiveKind::all_reduce;
-    else if (o.rfind("all-gather", 0) == 0) kind = CollectiveKind::all_gather;
-    else if (o.rfind("reduce-scatter", 0) == 0) kind = CollectiveKind::reduce_scatter;
-    else if (o.rfind("all-to-all", 0) == 0) kind = CollectiveKind::all_to_all;
-    else if (o.rfind("collective-permute", 0) == 0) kind = CollectiveKind::permute;
-    else return not_predicted("The simulator has no model of " + o + ".");
+    if (o.rfind("all-reduce", 0) == 0)
+        kind = CollectiveKind::all_reduce;
+    else if (o.rfind("all-gather", 0) == 0)
+        kind = CollectiveKind::all_gather;
+    else if (o.rfind("reduce-scatter", 0) == 0)
+        kind = CollectiveKind::reduce_scatter;
+    else if (o.rfind("all-to-all", 0) == 0)
+        kind = CollectiveKind::all_to_all;
+    else if (o.rfind("collective-permute", 0) == 0)
+        kind = CollectiveKind::permute;
+    else
+        return not_predicted("The simulator has no model of " + o + ".");
     int group = replica_group_size(op.hlo_text);
     if (group == 0) group = devices;
     if (group < 2) return not_predicted("Its group holds one device, so nothing crosses a link.");
@@ -174,32 +186,32 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
 Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices) {
     using namespace tpusim;
     if (f == Family::async_start)
-        return not_predicted("A start op only issues an asynchronous transfer; the transfer's time is "
-                             "predicted on its done.");
+        return not_predicted(
+            "A start op only issues an asynchronous transfer; the transfer's time is "
+            "predicted on its done.");
     if (f == Family::control)
         return not_predicted("A loop or call is the ops inside it; their own rows carry the time.");
     const double fraction = device_fraction(chip);
     if (f == Family::host_transfer) {
         if (!chip.host_link_bandwidth.published())
             return not_predicted("No host link bandwidth is published for " + chip.name + ".");
-        const double bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed)
-                                                   : shape_bytes(result_shape_of(op));
+        const double bytes =
+            op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
         if (bytes <= 0) return not_predicted("The profile does not give the bytes copied.");
         Prediction p;
         p.available = true;
         p.time_s = bytes / chip.host_link_bandwidth.value;
         p.model = "host link: bytes / PCIe bandwidth";
         p.bound = "PCIe";
-        p.assumptions = {
-            "The array crosses the host link once, at " + format_rate(chip.host_link_bandwidth.value, "B/s") +
-                " one way " + chip.host_link_bandwidth.source + ".",
-            "The done waits for the whole transfer: whatever part of it ran behind earlier ops is "
-            "not taken off."};
+        p.assumptions = {"The array crosses the host link once, at " +
+                             format_rate(chip.host_link_bandwidth.value, "B/s") + " one way " +
+                             chip.host_link_bandwidth.source + ".",
+                         "The done waits for the whole transfer: whatever part of it ran behind earlier ops is "
+                         "not taken off."};
         return p;
     }
     if (f == Family::collective) return predict_collective(op, chip, devices);
-    if (op.flops < 0 || op.bytes_accessed < 0)
-        return not_predicted("The profile gives no FLOPs or bytes for this op.");
+    if (op.flops < 0 || op.bytes_accessed < 0) return not_predicted("The profile gives no FLOPs or bytes for this op.");
     const bool mxu = f == Family::matmul || f == Family::pallas;
     const std::string element = element_of(result_shape_of(op));
     try {
@@ -221,7 +233,9 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
     }
 }
 
-std::string percent(double share) { return tpusim::format_fixed(100 * share, share < 0.1 ? 1 : 0) + "%"; }
+std::string percent(double share) {
+    return tpusim::format_fixed(100 * share, share < 0.1 ? 1 : 0) + "%";
+}
 
 void summarize(const Device& d, const Profile& profile, OpTable& t) {
     DeviceSummary& s = t.summary;
@@ -312,9 +326,11 @@ std::string finding(const OpTable& t) {
         for (const HostLinkUse& u : t.summary.host_link) {
             if (u.busy_s <= 0) continue;
             const double r = u.bytes / u.busy_s;
-            moved.push_back(tpusim::format_bytes(u.bytes) + " " + (u.direction == "host to HBM" ? "toward HBM" : "toward the host") +
-                            " at " + tpusim::format_rate(r, "B/s"));
-            if (t.chip && t.chip->host_link_bandwidth.published()) shares.push_back(percent(r / t.chip->host_link_bandwidth.value));
+            moved.push_back(tpusim::format_bytes(u.bytes) + " " +
+                            (u.direction == "host to HBM" ? "toward HBM" : "toward the host") + " at " +
+                            tpusim::format_rate(r, "B/s"));
+            if (t.chip && t.chip->host_link_bandwidth.published())
+                shares.push_back(percent(r / t.chip->host_link_bandwidth.value));
         }
         if (!moved.empty()) {
             text += ": it waited on PCIe, moving " + moved[0] + (moved.size() > 1 ? " and " + moved[1] : "");
@@ -349,7 +365,7 @@ std::unique_ptr<ProgramCosts> cost_program(const Program* program, const tpusim:
     auto out = std::make_unique<ProgramCosts>();
     if (!program || program->hlo_text.empty()) {
         out->reason = program && !program->hlo_error.empty() ? program->hlo_error
-                                                              : "The profile carries no HLO for this program.";
+                                                             : "The profile carries no HLO for this program.";
         return out;
     }
     try {
@@ -366,34 +382,56 @@ std::unique_ptr<ProgramCosts> cost_program(const Program* program, const tpusim:
 
 std::string_view family_plural(Family f) {
     switch (f) {
-        case Family::fusion: return "Fusions";
-        case Family::matmul: return "Matmuls";
-        case Family::pallas: return "Pallas kernels";
-        case Family::custom_call: return "Custom calls";
-        case Family::copy: return "Copies in HBM";
-        case Family::host_transfer: return "Copies between host memory and HBM";
-        case Family::collective: return "Collectives";
-        case Family::async_start: return "Async starts";
-        case Family::control: return "Loops and calls";
-        case Family::gpu_kernel: return "GPU kernels";
-        case Family::other: return "Other ops";
+        case Family::fusion:
+            return "Fusions";
+        case Family::matmul:
+            return "Matmuls";
+        case Family::pallas:
+            return "Pallas kernels";
+        case Family::custom_call:
+            return "Custom calls";
+        case Family::copy:
+            return "Copies in HBM";
+        case Family::host_transfer:
+            return "Copies between host memory and HBM";
+        case Family::collective:
+            return "Collectives";
+        case Family::async_start:
+            return "Async starts";
+        case Family::control:
+            return "Loops and calls";
+        case Family::gpu_kernel:
+            return "GPU kernels";
+        case Family::other:
+            return "Other ops";
     }
     return "Other ops";
 }
 
 std::string_view family_name(Family f) {
     switch (f) {
-        case Family::fusion: return "fusion";
-        case Family::matmul: return "matmul";
-        case Family::pallas: return "Pallas kernel";
-        case Family::custom_call: return "custom call";
-        case Family::copy: return "copy";
-        case Family::host_transfer: return "host transfer";
-        case Family::collective: return "collective";
-        case Family::async_start: return "async start";
-        case Family::control: return "control";
-        case Family::gpu_kernel: return "GPU kernel";
-        case Family::other: return "other";
+        case Family::fusion:
+            return "fusion";
+        case Family::matmul:
+            return "matmul";
+        case Family::pallas:
+            return "Pallas kernel";
+        case Family::custom_call:
+            return "custom call";
+        case Family::copy:
+            return "copy";
+        case Family::host_transfer:
+            return "host transfer";
+        case Family::collective:
+            return "collective";
+        case Family::async_start:
+            return "async start";
+        case Family::control:
+            return "control";
+        case Family::gpu_kernel:
+            return "GPU kernel";
+        case Family::other:
+            return "other";
     }
     return "other";
 }
@@ -437,8 +475,10 @@ OpTable op_table(const Profile& profile, std::size_t index, const std::string& c
         }
         if (op.flops >= 0 && op.bytes_accessed > 0)
             r.intensity = static_cast<double>(op.flops) / static_cast<double>(op.bytes_accessed);
-        if (t.chip) r.predicted = predict(op, r.family, *t.chip, tpu_devices);
-        else r.predicted = not_predicted(t.chip_note);
+        if (t.chip)
+            r.predicted = predict(op, r.family, *t.chip, tpu_devices);
+        else
+            r.predicted = not_predicted(t.chip_note);
         if (r.predicted.available) r.error = relative_error(r.predicted.time_s, r.self_per_call_s);
         // Kernels that compute: copies, transfers, collectives and starts
         // move bytes the HLO cost model would price as HBM traffic, which
@@ -457,8 +497,9 @@ OpTable op_table(const Profile& profile, std::size_t index, const std::string& c
                 r.tpusim_cost.flops = k->second->flops;
                 r.tpusim_cost.bytes = k->second->bytes_read + k->second->bytes_written;
                 r.tpusim_cost.time_s = k->second->time_s / tpusim::device_fraction(*t.chip);
-                r.tpusim_cost.bound = k->second->bound == tpusim::Bound::memory ? "HBM"
-                                      : k->second->engine == tpusim::Engine::mxu ? "MXU" : "VPU";
+                r.tpusim_cost.bound = k->second->bound == tpusim::Bound::memory  ? "HBM"
+                                      : k->second->engine == tpusim::Engine::mxu ? "MXU"
+                                                                                 : "VPU";
             } else {
                 r.tpusim_cost.reason = c->reason.empty()
                                            ? "libtpusim's HLO cost model does not count this instruction as a kernel."

@@ -27,14 +27,20 @@ std::size_t first_device(const Profile& profile) {
     return best;
 }
 
-const std::string& display_name(const Op& op) { return op.hlo_op.empty() ? op.name : op.hlo_op; }
+const std::string& display_name(const Op& op) {
+    return op.hlo_op.empty() ? op.name : op.hlo_op;
+}
 
 std::string_view kind_name(DeviceKind kind) {
     switch (kind) {
-        case DeviceKind::tensor_core: return "TensorCore";
-        case DeviceKind::sparse_core: return "SparseCore";
-        case DeviceKind::gpu: return "GPU";
-        case DeviceKind::other: return "other";
+        case DeviceKind::tensor_core:
+            return "TensorCore";
+        case DeviceKind::sparse_core:
+            return "SparseCore";
+        case DeviceKind::gpu:
+            return "GPU";
+        case DeviceKind::other:
+            return "other";
     }
     return "other";
 }
@@ -55,9 +61,8 @@ std::string chip_for_device_type(std::string_view device_type) {
         key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     static const std::pair<const char*, const char*> table[] = {
-        {"tpu v4", "v4"},       {"tpu v5 lite", "v5e"}, {"tpu v5e", "v5e"}, {"tpu v5", "v5p"},
-        {"tpu v5p", "v5p"},     {"tpu v6 lite", "v6e"}, {"tpu v6e", "v6e"}, {"tpu7x", "v7"},
-        {"tpu v7", "v7"},       {"tpu v7x", "v7"}};
+        {"tpu v4", "v4"},       {"tpu v5 lite", "v5e"}, {"tpu v5e", "v5e"}, {"tpu v5", "v5p"}, {"tpu v5p", "v5p"},
+        {"tpu v6 lite", "v6e"}, {"tpu v6e", "v6e"},     {"tpu7x", "v7"},    {"tpu v7", "v7"},  {"tpu v7x", "v7"}};
     for (const auto& [kind, chip] : table)
         if (key == kind) return chip;
     return {};

@@ -105,12 +105,12 @@ std::string sniff(const std::string& b) {
 Profile read_profile(const std::string& path, const ReadOptions& options) {
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw ProfileError(path + " does not exist.");
+    if (ec || !fs::exists(status)) throw ProfileError(path + " does not exist.");
     if (fs::is_directory(status)) {
         const std::vector<std::string> files = profile_files(path);
         if (files.empty())
-            throw ProfileError(path + " holds no .xplane.pb file, in it or under plugins/profile/: "
+            throw ProfileError(path +
+                               " holds no .xplane.pb file, in it or under plugins/profile/: "
                                "give the folder jax.profiler.trace wrote, or the file itself.");
         Profile all;
         for (const std::string& file : files) {
@@ -139,12 +139,14 @@ Profile read_profile(const std::string& path, const ReadOptions& options) {
     const std::string kind = sniff(head);
     if (kind == "empty") throw ProfileError(path + " is empty: a profile holds at least one plane.");
     if (kind == "mangled")
-        throw ProfileError(path + " was damaged by a text conversion: its bytes were read as UTF-8 and "
+        throw ProfileError(path +
+                           " was damaged by a text conversion: its bytes were read as UTF-8 and "
                            "every one that did not decode was replaced by U+FFFD (EF BF BD), so its "
                            "data is lost; copy the original file again, as binary.");
     if (kind == "gzip" || kind == "json") return read_trace_json(path, options);
     if (kind == "text")
-        throw ProfileError(path + " is text, not a profile: jax.profiler writes a binary .xplane.pb "
+        throw ProfileError(path +
+                           " is text, not a profile: jax.profiler writes a binary .xplane.pb "
                            "(or, with create_perfetto_trace=True, a trace JSON).");
     return read_xplane(path, options);
 }

@@ -85,8 +85,8 @@ class Sax : public nlohmann::json_sax<nlohmann::json> {
 public:
     std::map<std::int64_t, std::string> processes;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> threads;
-    std::vector<RawX> events;  // only on device processes' op lines, once named
-    std::vector<RawX> pending; // events whose process was not yet named
+    std::vector<RawX> events;   // only on device processes' op lines, once named
+    std::vector<RawX> pending;  // events whose process was not yet named
     std::int64_t complete_events = 0;
     std::int64_t malformed_events = 0;  // ids or times not usable: left out
     bool saw_trace_events = false;
@@ -150,12 +150,18 @@ private:
     bool scalar(const Value& v) {
         if (!in_events_) return true;
         if (depth_ == 3) {
-            if (key_ == "ph") event_.ph = v.s;
-            else if (key_ == "name") event_.name = v.s;
-            else if (key_ == "pid") event_.malformed |= !(v.number && whole(v.d, event_.pid));
-            else if (key_ == "tid") event_.malformed |= !(v.number && whole(v.d, event_.tid));
-            else if (key_ == "ts") event_.ts = v.d;
-            else if (key_ == "dur") event_.dur = v.d;
+            if (key_ == "ph")
+                event_.ph = v.s;
+            else if (key_ == "name")
+                event_.name = v.s;
+            else if (key_ == "pid")
+                event_.malformed |= !(v.number && whole(v.d, event_.pid));
+            else if (key_ == "tid")
+                event_.malformed |= !(v.number && whole(v.d, event_.tid));
+            else if (key_ == "ts")
+                event_.ts = v.d;
+            else if (key_ == "dur")
+                event_.dur = v.d;
         } else if (depth_ == 4 && key_ == "name") {
             event_.arg_name = v.s;  // args.name of a metadata event
         }
@@ -171,8 +177,10 @@ private:
             return;
         }
         if (event_.ph == "M") {
-            if (event_.name == "process_name") processes[event_.pid] = event_.arg_name;
-            else if (event_.name == "thread_name") threads[{event_.pid, event_.tid}] = event_.arg_name;
+            if (event_.name == "process_name")
+                processes[event_.pid] = event_.arg_name;
+            else if (event_.name == "thread_name")
+                threads[{event_.pid, event_.tid}] = event_.arg_name;
         } else if (event_.ph == "X") {
             ++complete_events;
             pending.push_back({event_.pid, event_.tid, event_.ts, event_.dur, std::move(event_.name)});
@@ -239,8 +247,7 @@ Profile read_trace_json(const std::string& path, const ReadOptions& options) {
         throw ProfileError(path + " cannot be read: " + read_error + ".");
     }
     if (!sax.error.empty()) throw ProfileError(path + " is not a trace: " + sax.error + ".");
-    if (!sax.saw_trace_events)
-        throw ProfileError(path + " is JSON but not a trace: it has no \"traceEvents\" list.");
+    if (!sax.saw_trace_events) throw ProfileError(path + " is JSON but not a trace: it has no \"traceEvents\" list.");
     sax.flush();
 
     Profile profile;
@@ -276,7 +283,8 @@ Profile read_trace_json(const std::string& path, const ReadOptions& options) {
         profile.devices.push_back(std::move(d));
     }
     if (profile.devices.empty())
-        throw ProfileError(path + " holds no accelerator: its processes are not devices, so JAX ran on the host's CPU.");
+        throw ProfileError(path +
+                           " holds no accelerator: its processes are not devices, so JAX ran on the host's CPU.");
 
     // Ops from each device's op lines, named the same way as in an XSpace.
     std::vector<std::map<std::string, std::int32_t>> op_index(profile.devices.size());
@@ -317,8 +325,7 @@ Profile read_trace_json(const std::string& path, const ReadOptions& options) {
         ++op.occurrences;
         op.total_ps = saturating_add(op.total_ps, duration);
         ++d.events_read;
-        d.timeline.push_back({start, duration, it->second, 0,
-                              static_cast<std::int32_t>(lane_it - d.lanes.begin())});
+        d.timeline.push_back({start, duration, it->second, 0, static_cast<std::int32_t>(lane_it - d.lanes.begin())});
     }
     for (Device& d : profile.devices) {
         d.ops_line.clear();

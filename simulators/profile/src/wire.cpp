@@ -24,9 +24,8 @@ bool Fields::next() {
 
 void Fields::expect(int wire_type) const {
     if (type_ != wire_type) {
-        throw WireError("field " + std::to_string(number_) + " has wire type " +
-                            std::to_string(type_) + " where the schema has " +
-                            std::to_string(wire_type),
+        throw WireError("field " + std::to_string(number_) + " has wire type " + std::to_string(type_) +
+                            " where the schema has " + std::to_string(wire_type),
                         false);
     }
 }
@@ -57,8 +56,7 @@ std::string Fields::bytes() {
 }
 
 void Fields::skip() {
-    const std::uint32_t tag = WireFormatLite::MakeTag(
-        number_, static_cast<WireFormatLite::WireType>(type_));
+    const std::uint32_t tag = WireFormatLite::MakeTag(number_, static_cast<WireFormatLite::WireType>(type_));
     if (!WireFormatLite::SkipField(&in_, tag)) fail("a field to skip");
 }
 
@@ -87,9 +85,7 @@ void Fields::int64s(std::vector<std::int64_t>& out) {
 void Fields::fail(const char* reading) const {
     // Whether the bytes ran out first is for the caller to tell: it knows
     // the file's size.
-    throw WireError(std::string("reading ") + reading + " at byte " +
-                        std::to_string(in_.CurrentPosition()),
-                    false);
+    throw WireError(std::string("reading ") + reading + " at byte " + std::to_string(in_.CurrentPosition()), false);
 }
 
 }  // namespace tpuprofile::wire

@@ -53,9 +53,13 @@ struct SpaceInfo {
     std::vector<std::string> hostnames, errors, warnings;
 };
 
-inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+inline bool starts_with(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 
-inline bool is_device_plane(std::string_view name) { return starts_with(name, "/device:"); }
+inline bool is_device_plane(std::string_view name) {
+    return starts_with(name, "/device:");
+}
 inline bool keeps_metadata(std::string_view name) {
     return is_device_plane(name) || name == x::metadata_plane;
 }
@@ -83,8 +87,18 @@ private:
 };
 
 enum class Role : std::uint8_t {
-    none, device_offset_ps, device_duration_ps, hlo_op, hlo_module, program_id,
-    hlo_category, flops, bytes_accessed, tf_op, source, shape_with_layout
+    none,
+    device_offset_ps,
+    device_duration_ps,
+    hlo_op,
+    hlo_module,
+    program_id,
+    hlo_category,
+    flops,
+    bytes_accessed,
+    tf_op,
+    source,
+    shape_with_layout
 };
 
 // The role a stat's name gives it [XPLANE-SCHEMA].
@@ -96,7 +110,8 @@ public:
         for (const auto& [id, name] : p.stat_names) {
             const Role r = role_of(name);
             if (id >= 0 && id < small_ids) {
-                if (static_cast<std::size_t>(id) >= small_.size()) small_.resize(static_cast<std::size_t>(id) + 1, Role::none);
+                if (static_cast<std::size_t>(id) >= small_.size())
+                    small_.resize(static_cast<std::size_t>(id) + 1, Role::none);
                 small_[static_cast<std::size_t>(id)] = r;
             } else {
                 roles_[id] = r;

@@ -49,8 +49,12 @@ void parse_hlo_line(const std::string& text, std::string& name, std::string& opc
     if (i < text.size() && text[i] == '(') {
         int depth = 0;
         for (; i < text.size(); ++i) {
-            if (text[i] == '(') ++depth;
-            else if (text[i] == ')' && --depth == 0) { ++i; break; }
+            if (text[i] == '(')
+                ++depth;
+            else if (text[i] == ')' && --depth == 0) {
+                ++i;
+                break;
+            }
         }
     } else {
         while (i < text.size() && text[i] != ' ') ++i;
@@ -82,17 +86,30 @@ Op op_from_metadata(const EventMeta* md, const StatNames& names) {
     }
     for (const RawStat& s : md->stats) {
         switch (names.role(s.id)) {
-            case Role::hlo_category: op.category = names.text(s); break;
+            case Role::hlo_category:
+                op.category = names.text(s);
+                break;
             case Role::program_id:
                 op.program_id = static_cast<std::uint64_t>(StatNames::integer(s));
                 op.has_program_id = true;
                 break;
-            case Role::flops: op.flops = StatNames::integer(s); break;
-            case Role::bytes_accessed: op.bytes_accessed = StatNames::integer(s); break;
-            case Role::tf_op: op.tf_op = names.text(s); break;
-            case Role::source: op.source = names.text(s); break;
-            case Role::shape_with_layout: op.shape_with_layout = names.text(s); break;
-            default: break;
+            case Role::flops:
+                op.flops = StatNames::integer(s);
+                break;
+            case Role::bytes_accessed:
+                op.bytes_accessed = StatNames::integer(s);
+                break;
+            case Role::tf_op:
+                op.tf_op = names.text(s);
+                break;
+            case Role::source:
+                op.source = names.text(s);
+                break;
+            case Role::shape_with_layout:
+                op.shape_with_layout = names.text(s);
+                break;
+            default:
+                break;
         }
     }
     return op;
@@ -104,10 +121,19 @@ RawEvent read_event(Fields& f, const StatNames& names, DeviceBuild& b,
     f.nested([&](Fields& ef) {
         while (ef.next()) {
             switch (ef.number()) {
-                case x::event_metadata_id: e.metadata_id = ef.int64(); break;
-                case x::event_offset_ps: e.offset_ps = ef.int64(); e.has_offset = true; break;
-                case x::event_duration_ps: e.duration_ps = ef.int64(); break;
-                case x::event_num_occurrences: e.occurrences = ef.int64(); break;
+                case x::event_metadata_id:
+                    e.metadata_id = ef.int64();
+                    break;
+                case x::event_offset_ps:
+                    e.offset_ps = ef.int64();
+                    e.has_offset = true;
+                    break;
+                case x::event_duration_ps:
+                    e.duration_ps = ef.int64();
+                    break;
+                case x::event_num_occurrences:
+                    e.occurrences = ef.int64();
+                    break;
                 case x::event_stats: {
                     // Most of an event's stats are of no use here: once the
                     // stat's id (its first field) names one of those, the rest
@@ -141,20 +167,30 @@ RawEvent read_event(Fields& f, const StatNames& names, DeviceBuild& b,
                         if (!have_id) role = names.role(s.id);
                     });
                     switch (role) {
-                        case Role::device_offset_ps: e.device_offset_ps = StatNames::integer(s); break;
-                        case Role::device_duration_ps: e.device_duration_ps = StatNames::integer(s); break;
-                        case Role::hlo_op: e.hlo_op = intern(b, names, s); break;
-                        case Role::program_id: e.program_id = StatNames::integer(s); break;
+                        case Role::device_offset_ps:
+                            e.device_offset_ps = StatNames::integer(s);
+                            break;
+                        case Role::device_duration_ps:
+                            e.device_duration_ps = StatNames::integer(s);
+                            break;
+                        case Role::hlo_op:
+                            e.hlo_op = intern(b, names, s);
+                            break;
+                        case Role::program_id:
+                            e.program_id = StatNames::integer(s);
+                            break;
                         case Role::hlo_module: {
                             e.hlo_module = intern(b, names, s);
                             module_names.emplace(e.hlo_module, b.interned[e.hlo_module]);
                             break;
                         }
-                        default: break;
+                        default:
+                            break;
                     }
                     break;
                 }
-                default: ef.skip();
+                default:
+                    ef.skip();
             }
         }
     });
@@ -194,8 +230,8 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
             // A line starts at most an event's span from the device's first
             // line: further is damage, and its events are not read.
             std::int64_t line_base_ns = 0;
-            if (__builtin_sub_overflow(info.timestamp_ns, b.base_ns, &line_base_ns) ||
-                line_base_ns < 0 || line_base_ns > max_event_ps / 1000) {
+            if (__builtin_sub_overflow(info.timestamp_ns, b.base_ns, &line_base_ns) || line_base_ns < 0 ||
+                line_base_ns > max_event_ps / 1000) {
                 ++b.skipped;
                 pf.skip();
                 continue;
@@ -216,8 +252,7 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
                     const auto md_it = p.events.find(e.metadata_id);
                     const EventMeta* md = md_it == p.events.end() ? nullptr : &md_it->second;
                     const std::int64_t offset = e.device_offset_ps >= 0 ? e.device_offset_ps : e.offset_ps;
-                    const std::int64_t duration =
-                        e.device_duration_ps >= 0 ? e.device_duration_ps : e.duration_ps;
+                    const std::int64_t duration = e.device_duration_ps >= 0 ? e.device_duration_ps : e.duration_ps;
                     if (offset < 0 || offset > max_event_ps || duration < 0 || duration > max_event_ps ||
                         e.occurrences < 0 || e.occurrences > max_event_ps) {
                         ++b.skipped;  // times no trace can hold: damage
@@ -266,8 +301,10 @@ void read_device_lines(Fields& f, DeviceBuild& b, Progress& progress, std::uint6
                 }
             });
             if (use == LineUse::ops) {
-                if (b.device.ops_line.empty()) b.device.ops_line = info.name;
-                else b.device.ops_line += ", " + info.name;
+                if (b.device.ops_line.empty())
+                    b.device.ops_line = info.name;
+                else
+                    b.device.ops_line += ", " + info.name;
                 nest_events(b.device.timeline, begin, b.device.timeline.size(), b.ops);
                 progress.at(pass_base, in);
             }

@@ -14,14 +14,35 @@ RawStat read_stat(Fields& f) {
     f.nested([&](Fields& s) {
         while (s.next()) {
             switch (s.number()) {
-                case x::stat_metadata_id: st.id = s.int64(); break;
-                case x::stat_double: st.type = x::stat_double; st.d = s.float64(); break;
-                case x::stat_uint64: st.type = x::stat_uint64; st.u = s.varint(); break;
-                case x::stat_int64: st.type = x::stat_int64; st.u = s.varint(); break;
-                case x::stat_str: st.type = x::stat_str; st.s = s.bytes(); break;
-                case x::stat_bytes: st.type = x::stat_bytes; st.s = s.bytes(); break;
-                case x::stat_ref: st.type = x::stat_ref; st.u = s.varint(); break;
-                default: s.skip();
+                case x::stat_metadata_id:
+                    st.id = s.int64();
+                    break;
+                case x::stat_double:
+                    st.type = x::stat_double;
+                    st.d = s.float64();
+                    break;
+                case x::stat_uint64:
+                    st.type = x::stat_uint64;
+                    st.u = s.varint();
+                    break;
+                case x::stat_int64:
+                    st.type = x::stat_int64;
+                    st.u = s.varint();
+                    break;
+                case x::stat_str:
+                    st.type = x::stat_str;
+                    st.s = s.bytes();
+                    break;
+                case x::stat_bytes:
+                    st.type = x::stat_bytes;
+                    st.s = s.bytes();
+                    break;
+                case x::stat_ref:
+                    st.type = x::stat_ref;
+                    st.u = s.varint();
+                    break;
+                default:
+                    s.skip();
             }
         }
     });
@@ -74,12 +95,14 @@ void scan_plane(Fields& f, PlaneInfo& p, Progress& progress, wire::CodedInputStr
                             } else if (entry.number() == 2) {
                                 entry.nested([&](Fields& m) {
                                     while (m.next()) {
-                                        if (m.number() == x::event_md_name) meta.name = m.bytes();
+                                        if (m.number() == x::event_md_name)
+                                            meta.name = m.bytes();
                                         else if (m.number() == x::event_md_display_name)
                                             meta.display_name = m.bytes();
                                         else if (m.number() == x::event_md_stats)
                                             meta.stats.push_back(read_stat(m));
-                                        else m.skip();
+                                        else
+                                            m.skip();
                                     }
                                 });
                             } else {
@@ -99,8 +122,10 @@ void scan_plane(Fields& f, PlaneInfo& p, Progress& progress, wire::CodedInputStr
                             } else if (entry.number() == 2) {
                                 entry.nested([&](Fields& m) {
                                     while (m.next()) {
-                                        if (m.number() == x::stat_md_name) name = m.bytes();
-                                        else m.skip();
+                                        if (m.number() == x::stat_md_name)
+                                            name = m.bytes();
+                                        else
+                                            m.skip();
                                     }
                                 });
                             } else {
@@ -110,8 +135,11 @@ void scan_plane(Fields& f, PlaneInfo& p, Progress& progress, wire::CodedInputStr
                         p.stat_names[key] = std::move(name);
                     });
                     break;
-                case x::plane_stats: p.stats.push_back(read_stat(pf)); break;
-                default: pf.skip();
+                case x::plane_stats:
+                    p.stats.push_back(read_stat(pf));
+                    break;
+                default:
+                    pf.skip();
             }
         }
     });
@@ -120,12 +148,17 @@ void scan_plane(Fields& f, PlaneInfo& p, Progress& progress, wire::CodedInputStr
 
 Role role_of(std::string_view n) {
     // Stat names [XPLANE-SCHEMA].
-    static const std::map<std::string_view, Role> roles{
-        {"device_offset_ps", Role::device_offset_ps}, {"device_duration_ps", Role::device_duration_ps},
-        {"hlo_op", Role::hlo_op}, {"hlo_module", Role::hlo_module}, {"program_id", Role::program_id},
-        {"hlo_category", Role::hlo_category}, {"flops", Role::flops},
-        {"bytes_accessed", Role::bytes_accessed}, {"tf_op", Role::tf_op}, {"source", Role::source},
-        {"shape_with_layout", Role::shape_with_layout}};
+    static const std::map<std::string_view, Role> roles{{"device_offset_ps", Role::device_offset_ps},
+                                                        {"device_duration_ps", Role::device_duration_ps},
+                                                        {"hlo_op", Role::hlo_op},
+                                                        {"hlo_module", Role::hlo_module},
+                                                        {"program_id", Role::program_id},
+                                                        {"hlo_category", Role::hlo_category},
+                                                        {"flops", Role::flops},
+                                                        {"bytes_accessed", Role::bytes_accessed},
+                                                        {"tf_op", Role::tf_op},
+                                                        {"source", Role::source},
+                                                        {"shape_with_layout", Role::shape_with_layout}};
     const auto it = roles.find(n);
     return it == roles.end() ? Role::none : it->second;
 }
@@ -146,8 +179,7 @@ bool split_program(const std::string& text, std::string& name, std::uint64_t& id
 
 DeviceKind kind_of_plane(std::string_view name) {
     if (starts_with(name, x::tpu_plane_prefix))
-        return name.find("SparseCore") != std::string_view::npos ? DeviceKind::sparse_core
-                                                                  : DeviceKind::tensor_core;
+        return name.find("SparseCore") != std::string_view::npos ? DeviceKind::sparse_core : DeviceKind::tensor_core;
     if (starts_with(name, x::gpu_plane_prefix)) return DeviceKind::gpu;
     return DeviceKind::other;
 }
@@ -174,14 +206,21 @@ std::string gpu_description(const PlaneInfo& p, const StatNames& names) {
     for (const RawStat& s : p.stats) {
         const std::string* n = names.name(s.id);
         if (!n) continue;
-        if (*n == "device_vendor") vendor = names.text(s);
-        else if (*n == "compute_cap_major") major = StatNames::integer(s);
-        else if (*n == "compute_cap_minor") minor = StatNames::integer(s);
-        else if (*n == "core_count") cores = StatNames::integer(s);
-        else if (*n == "memory_bandwidth") bandwidth = StatNames::real(s);
+        if (*n == "device_vendor")
+            vendor = names.text(s);
+        else if (*n == "compute_cap_major")
+            major = StatNames::integer(s);
+        else if (*n == "compute_cap_minor")
+            minor = StatNames::integer(s);
+        else if (*n == "core_count")
+            cores = StatNames::integer(s);
+        else if (*n == "memory_bandwidth")
+            bandwidth = StatNames::real(s);
     }
     std::string text = vendor.empty() ? "GPU" : vendor + " GPU";
-    if (major >= 0) text += ", compute capability " + std::to_string(major) + "." + std::to_string(std::max<std::int64_t>(minor, 0));
+    if (major >= 0)
+        text +=
+            ", compute capability " + std::to_string(major) + "." + std::to_string(std::max<std::int64_t>(minor, 0));
     if (cores > 0) text += ", " + std::to_string(cores) + " cores";
     if (bandwidth > 0) text += ", " + std::to_string(static_cast<std::int64_t>(bandwidth / 1e9 + 0.5)) + " GB/s";
     return text;
@@ -195,9 +234,12 @@ void describe_device(Device& d, const PlaneInfo& p) {
         const std::string* n = names.name(s.id);
         if (!n) continue;
         // Plane stats of a TPU [XPLANE-SCHEMA]: peaks in TFLOP/s and GB/s.
-        if (*n == "device_type_string") d.device_type = names.text(s);
-        else if (*n == "peak_teraflops_per_second") d.peak_flops = StatNames::real(s) * 1e12;
-        else if (*n == "peak_hbm_bw_gigabytes_per_second") d.peak_hbm_bandwidth = StatNames::real(s) * 1e9;
+        if (*n == "device_type_string")
+            d.device_type = names.text(s);
+        else if (*n == "peak_teraflops_per_second")
+            d.peak_flops = StatNames::real(s) * 1e12;
+        else if (*n == "peak_hbm_bw_gigabytes_per_second")
+            d.peak_hbm_bandwidth = StatNames::real(s) * 1e9;
     }
     if (d.kind == DeviceKind::gpu && d.device_type.empty()) d.device_type = gpu_description(p, names);
     if (d.kind == DeviceKind::tensor_core) d.chip = chip_for_device_type(d.device_type);

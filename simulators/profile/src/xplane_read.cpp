@@ -77,8 +77,8 @@ Profile read_xplane(const std::string& path, const ReadOptions& options) {
             if (at + 16 >= size)
                 throw ProfileError(path + " ends in the middle of its data (" + std::to_string(size) +
                                    " bytes): it was cut short, perhaps by a copy that did not finish.");
-            throw ProfileError(path + " is not a profile: its bytes stop following the XSpace format " +
-                               "(" + e.what() + ").");
+            throw ProfileError(path + " is not a profile: its bytes stop following the XSpace format " + "(" +
+                               e.what() + ").");
         }
     };
 
@@ -94,14 +94,20 @@ Profile read_xplane(const std::string& path, const ReadOptions& options) {
                     progress.at(0, in);
                     break;
                 }
-                case x::space_errors: space.errors.push_back(top.bytes()); break;
-                case x::space_warnings: space.warnings.push_back(top.bytes()); break;
-                case x::space_hostnames: space.hostnames.push_back(top.bytes()); break;
-                default: throw WireError("field " + std::to_string(top.number()) + " at the top level", false);
+                case x::space_errors:
+                    space.errors.push_back(top.bytes());
+                    break;
+                case x::space_warnings:
+                    space.warnings.push_back(top.bytes());
+                    break;
+                case x::space_hostnames:
+                    space.hostnames.push_back(top.bytes());
+                    break;
+                default:
+                    throw WireError("field " + std::to_string(top.number()) + " at the top level", false);
             }
         }
-        if (static_cast<std::uint64_t>(in.CurrentPosition()) != size)
-            throw WireError("the end of the data", false);
+        if (static_cast<std::uint64_t>(in.CurrentPosition()) != size) throw WireError("the end of the data", false);
     });
 
     std::vector<DeviceBuild> builds;
@@ -124,8 +130,7 @@ Profile read_xplane(const std::string& path, const ReadOptions& options) {
             }
         }
     }
-    if (space.planes.empty() || !named)
-        throw ProfileError(path + " is not a profile: it holds no named planes.");
+    if (space.planes.empty() || !named) throw ProfileError(path + " is not a profile: it holds no named planes.");
 
     std::vector<std::int32_t> build_of_plane(space.planes.size(), -1);
     for (std::size_t i = 0; i < space.planes.size(); ++i) {

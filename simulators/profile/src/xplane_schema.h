@@ -36,7 +36,7 @@ inline constexpr int line_display_name = 11;
 
 // message XEvent
 inline constexpr int event_metadata_id = 1;
-inline constexpr int event_offset_ps = 2;        // oneof data
+inline constexpr int event_offset_ps = 2;  // oneof data
 inline constexpr int event_duration_ps = 3;
 inline constexpr int event_stats = 4;            // repeated XStat
 inline constexpr int event_num_occurrences = 5;  // oneof data

@@ -5,8 +5,8 @@
 #include <tpusim/error.h>
 #include <tpusim/online_softmax.h>
 
-#include <QVariantList>
 #include <QtQml/qqml.h>
+#include <QVariantList>
 
 #include <algorithm>
 #include <cmath>
@@ -29,19 +29,16 @@ QVariantList rows(const std::vector<double> &v, std::int64_t width)
 QVariantMap snapshot(const tpusim::OnlineSoftmaxStepper &s)
 {
     const std::int64_t d = s.problem().head_dim;
-    return {{"done", qlonglong(s.blocks_done())},
-            {"m", simqml::list(s.m())},
-            {"l", simqml::list(s.l())},
-            {"alpha", simqml::list(s.alpha())},
-            {"acc", rows(s.acc(), d)},
-            {"output", rows(s.output(), d)}};
+    return {{"done", qlonglong(s.blocks_done())}, {"m", simqml::list(s.m())}, {"l", simqml::list(s.l())},
+            {"alpha", simqml::list(s.alpha())},   {"acc", rows(s.acc(), d)},  {"output", rows(s.output(), d)}};
 }
 
 QVariantList figures(const std::vector<tpusim::Figure> &list, bool asTime)
 {
     QVariantList out;
     for (const auto &f : list)
-        out.append(QVariantMap{{"name", qs(f.name)}, {"value", f.value},
+        out.append(QVariantMap{{"name", qs(f.name)},
+                               {"value", f.value},
                                {"text", qs(asTime ? tpusim::format_time(f.value) : tpusim::format_bytes(f.value))}});
     return out;
 }
@@ -60,10 +57,12 @@ QVariantMap form(const tpusim::AttentionForm &f)
             {"stages", figures(f.stages, true)}};
 }
 
-QVariantMap error(const std::exception &e) { return {{"error", QString::fromUtf8(e.what())}}; }
+QVariantMap error(const std::exception &e)
+{
+    return {{"error", QString::fromUtf8(e.what())}};
+}
 
 } // namespace
-
 
 QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK, bool causal, int seed) const
 {
@@ -83,8 +82,12 @@ QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK,
         std::snprintf(text, sizeof text, "%.1e", worst);
 
         const QString shapes = QStringLiteral("Sq=%1 Skv=%2 D=%3 block_q=%1 block_k=%4%5 seed=%6")
-                                   .arg(seqQ).arg(seqKv).arg(headDim).arg(blockK)
-                                   .arg(causal ? QStringLiteral(" causal") : QString()).arg(seed);
+                                   .arg(seqQ)
+                                   .arg(seqKv)
+                                   .arg(headDim)
+                                   .arg(blockK)
+                                   .arg(causal ? QStringLiteral(" causal") : QString())
+                                   .arg(seed);
         tpusim::Provenance state;
         state.kind = tpusim::Kind::verified_off_chip;
         state.chip = "host CPU";
@@ -99,11 +102,17 @@ QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK,
         // so anything past 1e-9 would be a wrong recurrence, not rounding.
         constexpr double kAgreement = 1e-9;
 
-        return {{"seqQ", seqQ}, {"seqKv", seqKv}, {"headDim", headDim}, {"blockK", blockK},
-                {"blocks", qlonglong(stepper.kv_blocks())}, {"causal", causal}, {"seed", seed},
+        return {{"seqQ", seqQ},
+                {"seqKv", seqKv},
+                {"headDim", headDim},
+                {"blockK", blockK},
+                {"blocks", qlonglong(stepper.kv_blocks())},
+                {"causal", causal},
+                {"seed", seed},
                 {"steps", steps},
                 {"reference", rows(want, headDim)},
-                {"check", QVariantMap{{"maxAbsError", worst}, {"passed", worst < kAgreement},
+                {"check", QVariantMap{{"maxAbsError", worst},
+                                      {"passed", worst < kAgreement},
                                       {"text", QString::fromLatin1(text)},
                                       {"provenance", simqml::provenance(check)}}},
                 {"provenance", simqml::provenance(state)}};
@@ -112,9 +121,8 @@ QVariantMap AttentionModel::stream(int seqQ, int seqKv, int headDim, int blockK,
     }
 }
 
-QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, int seq, int headDim,
-                                  int blockQ, int blockK, const QString &dtype, bool causal,
-                                  const QString &pass) const
+QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, int seq, int headDim, int blockQ,
+                                  int blockK, const QString &dtype, bool causal, const QString &pass) const
 {
     try {
         tpusim::AttentionSpec s;
@@ -133,19 +141,20 @@ QVariantMap AttentionModel::costs(const QString &chipId, int batch, int heads, i
         const tpusim::AttentionResult r = tpusim::attention(tpusim::chip(chipId.toStdString()), s);
         // The score matrix the naive form writes to HBM, at its full size.
         const double score = r.score_bytes;
-        return {{"naive", form(r.naive)},
-                {"flash", form(r.flash)},
-                {"scoreBytes", score},
-                {"scoreBytesText", qs(tpusim::format_bytes(score))},
-                {"speedup", r.speedup},
-                {"speedupText", qs(tpusim::format_fixed(r.speedup, 1)) + QStringLiteral("×")},
-                // Streaming can lose when its steps cost more than the naive ops' traffic.
-                {"comparisonText", r.speedup >= 1
-                                       ? QStringLiteral("streaming %1× faster").arg(qs(tpusim::format_fixed(r.speedup, 1)))
-                                       : QStringLiteral("streaming %1× slower").arg(qs(tpusim::format_fixed(1 / r.speedup, 1)))},
-                {"kvBlocks", qlonglong(r.kv_blocks)},
-                {"tiles", qlonglong(r.tiles_computed)},
-                {"provenance", simqml::provenance(r.provenance)}};
+        return {
+            {"naive", form(r.naive)},
+            {"flash", form(r.flash)},
+            {"scoreBytes", score},
+            {"scoreBytesText", qs(tpusim::format_bytes(score))},
+            {"speedup", r.speedup},
+            {"speedupText", qs(tpusim::format_fixed(r.speedup, 1)) + QStringLiteral("×")},
+            // Streaming can lose when its steps cost more than the naive ops' traffic.
+            {"comparisonText",
+             r.speedup >= 1 ? QStringLiteral("streaming %1× faster").arg(qs(tpusim::format_fixed(r.speedup, 1)))
+                            : QStringLiteral("streaming %1× slower").arg(qs(tpusim::format_fixed(1 / r.speedup, 1)))},
+            {"kvBlocks", qlonglong(r.kv_blocks)},
+            {"tiles", qlonglong(r.tiles_computed)},
+            {"provenance", simqml::provenance(r.provenance)}};
     } catch (const tpusim::InputError &e) {
         return error(e);
     }

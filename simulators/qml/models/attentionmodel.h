@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QString>
 #include <QVariantMap>
 
@@ -18,7 +18,6 @@ class AttentionModel : public QObject
 public:
     using QObject::QObject;
 
-
     // Steps a seeded problem one K/V block at a time, with all of Q resident
     // (one query block). {seqQ, seqKv, headDim, blockK, blocks, causal, seed,
     //  steps: [{done, m: [], l: [], alpha: [], acc: [[..]], output: [[..]]}]
@@ -33,7 +32,7 @@ public:
     //  speedupText, comparisonText, kvBlocks, tiles, provenance}; form =
     //  {timeS, time, bound, boundText, peakS, gridSteps, hbmBytes,
     //  hbmBytesText, bytes: [{name, value, text}], stages: [..]}
-    Q_INVOKABLE QVariantMap costs(const QString &chipId, int batch, int heads, int seq, int headDim,
-                                  int blockQ, int blockK, const QString &dtype, bool causal,
+    Q_INVOKABLE QVariantMap costs(const QString &chipId, int batch, int heads, int seq, int headDim, int blockQ,
+                                  int blockK, const QString &dtype, bool causal,
                                   const QString &pass = QStringLiteral("forward")) const;
 };

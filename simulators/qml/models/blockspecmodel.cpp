@@ -5,9 +5,9 @@
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
 
+#include <QtQml/qqml.h>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 using simqml::qs;
 
@@ -133,7 +133,6 @@ BlockSpecModel::~BlockSpecModel()
     m_evaluator.waitForFinished();
 }
 
-
 void BlockSpecModel::schedule()
 {
     if (m_scheduled)
@@ -178,8 +177,8 @@ tpusim::SandboxInputs sandboxInputs(const QString &dtype, int m, int k, int n, i
 
 tpusim::SandboxInputs BlockSpecModel::currentInputs() const
 {
-    tpusim::SandboxInputs in = sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap, m_yMap,
-                                             m_outMap, m_reductionAxis);
+    tpusim::SandboxInputs in =
+        sandboxInputs(m_dtype, m_m, m_k, m_n, m_bm, m_bk, m_bn, m_semantics, m_xMap, m_yMap, m_outMap, m_reductionAxis);
     in.grid.clear();
     if (m_followBlocks)
         in.grid = tpusim::sandbox_grid(in, m_order.toStdString());
@@ -248,17 +247,18 @@ std::shared_ptr<SandboxReportMaps> evaluate(const Evaluation &e)
                      {"provenance", simqml::provenance(r.vmem_provenance)}};
         if (r.prediction) {
             const tpusim::PipelineResult &p = *r.prediction;
-            out->prediction = {{"timeS", p.time_s},
-                               {"time", qs(tpusim::format_time(p.time_s))},
-                               {"utilization", p.utilization},
-                               {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
-                               {"hbmBytes", p.hbm_bytes},
-                               {"hbm", qs(tpusim::format_bytes(p.hbm_bytes))},
-                               {"floorS", p.floor_s},
-                               {"floor", qs(tpusim::format_time(p.floor_s))},
-                               {"steps", qlonglong(p.steps)},
-                               {"cores", p.cores},
-                               {"provenance", simqml::provenance(p.provenance)}};
+            out->prediction = {
+                {"timeS", p.time_s},
+                {"time", qs(tpusim::format_time(p.time_s))},
+                {"utilization", p.utilization},
+                {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
+                {"hbmBytes", p.hbm_bytes},
+                {"hbm", qs(tpusim::format_bytes(p.hbm_bytes))},
+                {"floorS", p.floor_s},
+                {"floor", qs(tpusim::format_time(p.floor_s))},
+                {"steps", qlonglong(p.steps)},
+                {"cores", p.cores},
+                {"provenance", simqml::provenance(p.provenance)}};
         } else {
             out->prediction = {{"error", qs(r.prediction_error)}};
         }
@@ -280,7 +280,7 @@ void BlockSpecModel::recompute()
 {
     m_scheduled = false;
     if (m_evaluator.isRunning()) {
-        m_stale = true;  // judged again when the running evaluation returns
+        m_stale = true; // judged again when the running evaluation returns
         return;
     }
     Evaluation e;
@@ -329,21 +329,48 @@ void BlockSpecModel::verify()
     emit verificationChanged();
 }
 
-QVariantList BlockSpecModel::gridUsed() const { return m_report ? m_report->gridUsed : QVariantList(); }
-QVariantList BlockSpecModel::operands() const { return m_report ? m_report->operands : QVariantList(); }
-QVariantMap BlockSpecModel::coverage() const { return m_report ? m_report->coverage : QVariantMap(); }
-QVariantList BlockSpecModel::coverageCells() const { return m_report ? m_report->coverageCells : QVariantList(); }
+QVariantList BlockSpecModel::gridUsed() const
+{
+    return m_report ? m_report->gridUsed : QVariantList();
+}
+QVariantList BlockSpecModel::operands() const
+{
+    return m_report ? m_report->operands : QVariantList();
+}
+QVariantMap BlockSpecModel::coverage() const
+{
+    return m_report ? m_report->coverage : QVariantMap();
+}
+QVariantList BlockSpecModel::coverageCells() const
+{
+    return m_report ? m_report->coverageCells : QVariantList();
+}
 QVariantMap BlockSpecModel::coverageCell(int index) const
 {
     if (!m_report || index < 0 || index >= m_report->coverageCells.size())
         return {};
     return m_report->coverageCells.at(index).toMap();
 }
-QVariantMap BlockSpecModel::vmem() const { return m_report ? m_report->vmem : QVariantMap(); }
-QVariantMap BlockSpecModel::prediction() const { return m_report ? m_report->prediction : QVariantMap(); }
-bool BlockSpecModel::sound() const { return m_report && m_report->sound; }
-bool BlockSpecModel::broken() const { return m_report && m_report->broken; }
-QString BlockSpecModel::error() const { return m_report ? m_report->error : QString(); }
+QVariantMap BlockSpecModel::vmem() const
+{
+    return m_report ? m_report->vmem : QVariantMap();
+}
+QVariantMap BlockSpecModel::prediction() const
+{
+    return m_report ? m_report->prediction : QVariantMap();
+}
+bool BlockSpecModel::sound() const
+{
+    return m_report && m_report->sound;
+}
+bool BlockSpecModel::broken() const
+{
+    return m_report && m_report->broken;
+}
+QString BlockSpecModel::error() const
+{
+    return m_report ? m_report->error : QString();
+}
 
 namespace {
 
@@ -352,11 +379,17 @@ tpusim::Tiling nativeTilingOf(const QString &dtype)
     try {
         return tpusim::native_tiling(tpusim::parse_dtype(dtype.toStdString()));
     } catch (const tpusim::InputError &) {
-        return {};  // an unknown dtype is refused by the report; snap to f32's tile meanwhile
+        return {}; // an unknown dtype is refused by the report; snap to f32's tile meanwhile
     }
 }
 
 } // namespace
 
-int BlockSpecModel::tileRows() const { return int(nativeTilingOf(m_dtype).rows); }
-int BlockSpecModel::tileLanes() const { return int(nativeTilingOf(m_dtype).cols); }
+int BlockSpecModel::tileRows() const
+{
+    return int(nativeTilingOf(m_dtype).rows);
+}
+int BlockSpecModel::tileLanes() const
+{
+    return int(nativeTilingOf(m_dtype).cols);
+}

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QtQml/qqmlregistration.h>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -38,12 +38,12 @@ class BlockSpecModel : public QObject
     Q_PROPERTY(bool followBlocks MEMBER m_followBlocks NOTIFY inputsChanged)
     Q_PROPERTY(QString order MEMBER m_order NOTIFY inputsChanged)
     Q_PROPERTY(QVariantList grid MEMBER m_grid NOTIFY inputsChanged)
-    Q_PROPERTY(QStringList semantics MEMBER m_semantics NOTIFY inputsChanged)  // "parallel" | "arbitrary"
+    Q_PROPERTY(QStringList semantics MEMBER m_semantics NOTIFY inputsChanged) // "parallel" | "arbitrary"
     Q_PROPERTY(QString xMap MEMBER m_xMap NOTIFY inputsChanged)
     Q_PROPERTY(QString yMap MEMBER m_yMap NOTIFY inputsChanged)
     Q_PROPERTY(QString outMap MEMBER m_outMap NOTIFY inputsChanged)
     Q_PROPERTY(int reductionAxis MEMBER m_reductionAxis NOTIFY inputsChanged)
-    Q_PROPERTY(int window MEMBER m_window NOTIFY inputsChanged)  // coverage cells drawn per axis
+    Q_PROPERTY(int window MEMBER m_window NOTIFY inputsChanged) // coverage cells drawn per axis
 
     // The grid in use: [g0, g1, g2].
     Q_PROPERTY(QVariantList gridUsed READ gridUsed NOTIFY reportChanged)
@@ -111,7 +111,7 @@ private:
     void schedule();
     void invalidate();
     void apply(const std::shared_ptr<SandboxReportMaps> &report);
-    tpusim::SandboxInputs currentInputs() const;  // throws tpusim::InputError
+    tpusim::SandboxInputs currentInputs() const; // throws tpusim::InputError
 
     QString m_chip = QStringLiteral("v5e");
     QString m_dtype = QStringLiteral("bf16");
@@ -128,11 +128,11 @@ private:
     int m_window = 64;
 
     bool m_scheduled = false;
-    bool m_stale = false;  // inputs changed while a large grid was being judged
+    bool m_stale = false; // inputs changed while a large grid was being judged
     std::shared_ptr<SandboxReportMaps> m_report;
     QFutureWatcher<std::shared_ptr<SandboxReportMaps>> m_evaluator;
 
-    quint64 m_generation = 0;  // bumped by every input change; a stale verify is dropped
+    quint64 m_generation = 0; // bumped by every input change; a stale verify is dropped
     QVariantMap m_verification;
     QFutureWatcher<std::shared_ptr<SandboxRun>> m_watcher;
 };

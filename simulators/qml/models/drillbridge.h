@@ -19,4 +19,4 @@ QVariantMap drillQuestion(const QString &kind, int level, std::uint64_t seed);
 // steps: [{text, figure}]}.
 QVariantMap drillCheck(const QString &kind, int level, std::uint64_t seed, const QVariantMap &answers);
 
-}  // namespace simqml
+} // namespace simqml

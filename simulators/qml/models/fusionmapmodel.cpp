@@ -7,11 +7,11 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <QtQml/qqml.h>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@ namespace fu = tpusim::fusion;
 
 namespace {
 
-std::mutex &graphvizLock()  // Graphviz keeps global state: one layout at a time
+std::mutex &graphvizLock() // Graphviz keeps global state: one layout at a time
 {
     static std::mutex m;
     return m;
@@ -46,15 +46,15 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
     std::lock_guard<std::mutex> lock(graphvizLock());
     QElapsedTimer clock;
     clock.start();
-    agseterr(AGERR);  // warnings stay quiet; a failure is reported as one sentence
+    agseterr(AGERR); // warnings stay quiet; a failure is reported as one sentence
     GVC_t *gvc = gvContext();
     Agraph_t *g = agopen(const_cast<char *>("fusion"), Agdirected, nullptr);
     set(g, "rankdir", "TB");
     if (!big)
-        set(g, "newrank", "true");  // ranks across clusters in one pass
+        set(g, "newrank", "true"); // ranks across clusters in one pass
     set(g, "nodesep", "0.15");
     set(g, "ranksep", big ? "0.3" : "0.4");
-    set(g, "splines", big ? "false" : "spline");  // big: straight edges, no routing
+    set(g, "splines", big ? "false" : "spline"); // big: straight edges, no routing
     // Big graphs: the crossing minimization and the x placement bounded. The
     // ranking is left whole: cut short, it puts every parameter on the top
     // rank, and the long edges that makes cost far more than it saves.
@@ -107,7 +107,7 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
     }
     FusionLayout out;
     const boxf bb = GD_bb(g);
-    const double top = bb.UR.y;  // Graphviz's y runs up; the picture's runs down
+    const double top = bb.UR.y; // Graphviz's y runs up; the picture's runs down
     out.bounds = QRectF(bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
     out.nodes.assign(n, QRectF());
     for (std::size_t i = 0; i < n; ++i) {
@@ -145,12 +145,14 @@ FusionLayout layoutFusionMap(const fu::FusionMap &map)
 
 // ---------------------------------------------------------------- model
 
-struct FusionLoad {
-    QString example;   // a built-in graph, or
-    QString filePath;  // a dump the learner opened
+struct FusionLoad
+{
+    QString example;  // a built-in graph, or
+    QString filePath; // a dump the learner opened
 };
 
-struct FusionMapModel::Result {
+struct FusionMapModel::Result
+{
     std::shared_ptr<const FusionLoad> request;
     QString program;
     QString problem;
@@ -169,8 +171,10 @@ FusionMapModel::FusionMapModel(QObject *parent) : QObject(parent)
     connect(&m_watcher, &QFutureWatcher<void>::finished, this, &FusionMapModel::finished);
 }
 
-FusionMapModel::~FusionMapModel() { m_watcher.waitForFinished(); }
-
+FusionMapModel::~FusionMapModel()
+{
+    m_watcher.waitForFinished();
+}
 
 int FusionMapModel::opCount() const
 {
@@ -189,7 +193,7 @@ void FusionMapModel::setChip(const QString &chip)
     m_chip = chip;
     emit chipChanged();
     if (m_request)
-        start(m_request);  // re-costed; the layout is kept
+        start(m_request); // re-costed; the layout is kept
 }
 
 void FusionMapModel::loadExample(const QString &name)
@@ -246,7 +250,7 @@ std::shared_ptr<FusionMapModel::Result> runLoad(std::shared_ptr<const FusionLoad
 
 void FusionMapModel::start(std::shared_ptr<const FusionLoad> request)
 {
-    if (m_watcher.isRunning()) {  // only the newest waiting request matters
+    if (m_watcher.isRunning()) { // only the newest waiting request matters
         m_queued = std::move(request);
         return;
     }
@@ -254,7 +258,8 @@ void FusionMapModel::start(std::shared_ptr<const FusionLoad> request)
     auto keep = same ? m_layout : std::shared_ptr<const FusionLayout>();
     auto slot = std::make_shared<std::shared_ptr<Result>>();
     m_pending = slot;
-    m_watcher.setFuture(QtConcurrent::run([request, chip = m_chip, keep, slot] { *slot = runLoad(request, chip, keep); }));
+    m_watcher.setFuture(
+        QtConcurrent::run([request, chip = m_chip, keep, slot] { *slot = runLoad(request, chip, keep); }));
     emit busyChanged();
 }
 
@@ -265,12 +270,12 @@ void FusionMapModel::finished()
     emit busyChanged();
     if (res) {
         if (!res->problem.isEmpty()) {
-            m_problem = res->problem;  // what was shown stays
+            m_problem = res->problem; // what was shown stays
             emit problemChanged();
         } else {
             const bool sameGraph = m_request == res->request && m_map;
             std::vector<char> toggles;
-            if (sameGraph)  // a chip change: the learner's toggles stay
+            if (sameGraph) // a chip change: the learner's toggles stay
                 for (int g = 0; g < static_cast<int>(m_map->groups().size()); ++g)
                     toggles.push_back(m_map->enabled(g) ? 1 : 0);
             m_request = res->request;
@@ -358,7 +363,10 @@ void FusionMapModel::setAllGroups(bool on)
     emit look();
 }
 
-bool FusionMapModel::groupOn(int group) const { return m_map && m_map->enabled(group); }
+bool FusionMapModel::groupOn(int group) const
+{
+    return m_map && m_map->enabled(group);
+}
 
 int FusionMapModel::groupOf(int node) const
 {
@@ -423,8 +431,10 @@ int FusionMapModel::find(const QString &text)
             if (nodes[i].cls == fu::OpClass::constant)
                 continue;
             std::string a = nodes[i].name, b = nodes[i].opcode;
-            std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            std::transform(a.begin(), a.end(), a.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            std::transform(b.begin(), b.end(), b.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
             if (a.find(n) != std::string::npos || b.find(n) != std::string::npos)
                 found.push_back(static_cast<int>(i));
         }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QtQml/qqmlregistration.h>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPointF>
 #include <QPolygonF>
@@ -23,14 +23,19 @@
 // libtpusim's XLA-like pass and laid out by Graphviz's dot off the GUI thread;
 // the fusions are toggled on the GUI thread (one recompute, well under a
 // millisecond), and FusionMapView paints the whole graph as one picture.
-struct FusionLayout {
-    QRectF bounds;                    // in points, y down
-    std::vector<QRectF> nodes;        // per graph node; empty rect: not drawn (constants)
-    struct Edge { int from = -1, to = -1; QPolygonF path; };
+struct FusionLayout
+{
+    QRectF bounds;             // in points, y down
+    std::vector<QRectF> nodes; // per graph node; empty rect: not drawn (constants)
+    struct Edge
+    {
+        int from = -1, to = -1;
+        QPolygonF path;
+    };
     std::vector<Edge> edges;
-    std::vector<QRectF> groups;       // per fusion: its cluster's box; empty on big graphs,
-                                      // where each member is haloed instead
-    double seconds = 0;               // Graphviz's time
+    std::vector<QRectF> groups; // per fusion: its cluster's box; empty on big graphs,
+                                // where each member is haloed instead
+    double seconds = 0;         // Graphviz's time
 };
 
 // Lays the map's graph out with Graphviz (dot, top to bottom), each fusion a
@@ -48,9 +53,9 @@ public:
 
 private:
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
-    Q_PROPERTY(QString program READ program NOTIFY loaded)           // "attention", or the file's name
+    Q_PROPERTY(QString program READ program NOTIFY loaded) // "attention", or the file's name
     Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
-    Q_PROPERTY(QString problem READ problem NOTIFY problemChanged)   // one sentence, or ""
+    Q_PROPERTY(QString problem READ problem NOTIFY problemChanged) // one sentence, or ""
     Q_PROPERTY(int opCount READ opCount NOTIFY loaded)
     Q_PROPERTY(double layoutMs READ layoutMs NOTIFY loaded)
     // {unfused: {bytes, bytesText, time, timeText, kernels}, automatic: {..}, current: {..},
@@ -82,18 +87,18 @@ public:
 
     Q_INVOKABLE void loadExample(const QString &name);
     Q_INVOKABLE void loadFile(const QUrl &file);
-    Q_INVOKABLE bool toggleGroup(int group);       // false when there is no such fusion
+    Q_INVOKABLE bool toggleGroup(int group); // false when there is no such fusion
     Q_INVOKABLE void setAllGroups(bool on);
     Q_INVOKABLE bool groupOn(int group) const;
-    Q_INVOKABLE void select(int node);              // -1: none
-    Q_INVOKABLE int find(const QString &text);      // selects the next op whose name or opcode contains text
+    Q_INVOKABLE void select(int node);         // -1: none
+    Q_INVOKABLE int find(const QString &text); // selects the next op whose name or opcode contains text
     Q_INVOKABLE int groupOf(int node) const;
 
     // For the view.
     const tpusim::fusion::FusionMap *map() const { return m_map.get(); }
     const FusionLayout *layout() const { return m_layoutRaw; }
     const std::vector<int> &matches() const { return m_matches; }
-    int nodeAt(QPointF graphPoint) const;  // -1 for none
+    int nodeAt(QPointF graphPoint) const; // -1 for none
 
 signals:
     void chipChanged();
@@ -103,7 +108,7 @@ signals:
     void totalsChanged();
     void selectionChanged();
     void matchesChanged();
-    void look();  // something the view paints changed
+    void look(); // something the view paints changed
 
 private:
     void start(std::shared_ptr<const FusionLoad> request);
@@ -112,7 +117,7 @@ private:
 
     QString m_chip = QStringLiteral("v5e");
     QString m_program, m_problem;
-    std::shared_ptr<const FusionLoad> m_request;  // what is shown (re-costed on a chip change)
+    std::shared_ptr<const FusionLoad> m_request; // what is shown (re-costed on a chip change)
     std::shared_ptr<const FusionLoad> m_queued;
     std::unique_ptr<tpusim::fusion::FusionMap> m_map;
     std::shared_ptr<const FusionLayout> m_layout;

@@ -27,27 +27,36 @@ QString dimsList(const std::vector<std::int64_t> &dims)
 // time on `chip` (an f32 dot is costed at the chip's rate for f32 inputs).
 QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
 {
-    const QLocale grouped(QLocale::English, QLocale::UnitedStates);  // 4,194,304
-    QVariantMap card{{"line", dot.position.line}, {"lastLine", lastLine}, {"op", qs(dot.op)},
-                     {"lhs", qs(ir::dims_text(dot.lhs_shape))}, {"rhs", qs(ir::dims_text(dot.rhs_shape))},
+    const QLocale grouped(QLocale::English, QLocale::UnitedStates); // 4,194,304
+    QVariantMap card{{"line", dot.position.line},
+                     {"lastLine", lastLine},
+                     {"op", qs(dot.op)},
+                     {"lhs", qs(ir::dims_text(dot.lhs_shape))},
+                     {"rhs", qs(ir::dims_text(dot.rhs_shape))},
                      {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
                      {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
                      {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
-                     {"flops", static_cast<double>(dot.flops)}, {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
+                     {"flops", static_cast<double>(dot.flops)},
+                     {"flopsText", grouped.toString(static_cast<qlonglong>(dot.flops))}};
     try {
         const ir::DotShape shape = ir::dot_general_shape(dot.lhs_shape, dot.rhs_shape, dot.dims);
         card["formula"] = QStringLiteral("2 × %1 × %2 × %3 × %4")
-                              .arg(shape.batch).arg(shape.lhs_free).arg(shape.rhs_free).arg(shape.contracting);
-        card["sizes"] = QVariantMap{{"batch", qlonglong(shape.batch)}, {"m", qlonglong(shape.lhs_free)},
-                                    {"n", qlonglong(shape.rhs_free)}, {"k", qlonglong(shape.contracting)}};
+                              .arg(shape.batch)
+                              .arg(shape.lhs_free)
+                              .arg(shape.rhs_free)
+                              .arg(shape.contracting);
+        card["sizes"] = QVariantMap{{"batch", qlonglong(shape.batch)},
+                                    {"m", qlonglong(shape.lhs_free)},
+                                    {"n", qlonglong(shape.rhs_free)},
+                                    {"k", qlonglong(shape.contracting)}};
         tpusim::MatmulSpec spec;
         spec.batch = shape.batch;
         spec.m = shape.lhs_free;
         spec.n = shape.rhs_free;
         spec.k = shape.contracting;
         spec.in = spec.out = tpusim::parse_dtype(dot.element);
-        card["predicted"] = simqml::roofline(
-            tpusim::roofline(tpusim::chip(chipId.toStdString()), tpusim::matmul_cost(spec)));
+        card["predicted"] =
+            simqml::roofline(tpusim::roofline(tpusim::chip(chipId.toStdString()), tpusim::matmul_cost(spec)));
     } catch (const tpusim::InputError &e) {
         card["predictedError"] = QString::fromUtf8(e.what());
     }
@@ -56,22 +65,31 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
 
 QVariantMap shardingCard(const tpusim::ir::ShardingSite &site)
 {
-    return {{"form", qs(std::string(tpusim::ir::sharding_form_name(site.form)))}, {"text", qs(site.text)},
-            {"decoded", site.decoded}, {"meaning", qs(site.meaning)}, {"line", site.position.line},
+    return {{"form", qs(std::string(tpusim::ir::sharding_form_name(site.form)))},
+            {"text", qs(site.text)},
+            {"decoded", site.decoded},
+            {"meaning", qs(site.meaning)},
+            {"line", site.position.line},
             {"column", site.position.column}};
 }
 
 QVariantMap kernelCard(const tpusim::fusion::HloKernel &k)
 {
-    return {{"name", qs(k.name)}, {"kind", qs(k.kind)}, {"opcode", qs(k.opcode)}, {"line", k.position.line},
-            {"runs", static_cast<qlonglong>(k.runs)}, {"loop", qs(k.loop)},
+    return {{"name", qs(k.name)},
+            {"kind", qs(k.kind)},
+            {"opcode", qs(k.opcode)},
+            {"line", k.position.line},
+            {"runs", static_cast<qlonglong>(k.runs)},
+            {"loop", qs(k.loop)},
             {"flops", k.flops},
             {"flopsText", k.uncosted ? QStringLiteral("FLOPs unknown") : qs(tpusim::format_rate(k.flops, "FLOP"))},
-            {"uncosted", k.uncosted}, {"uncostedReason", qs(k.uncosted_reason)},
+            {"uncosted", k.uncosted},
+            {"uncostedReason", qs(k.uncosted_reason)},
             {"readText", qs(tpusim::format_bytes(k.bytes_read))},
             {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
             {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
-            {"timeS", k.time_s}, {"time", qs(tpusim::format_time(k.time_s))},
+            {"timeS", k.time_s},
+            {"time", qs(tpusim::format_time(k.time_s))},
             {"bound", qs(std::string(tpusim::bound_name(k.bound)))}};
 }
 
@@ -82,7 +100,8 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
 {
     HloKernelTable out;
     try {
-        const tpusim::fusion::HloCost cost = tpusim::fusion::cost_hlo_kernels(module, tpusim::chip(chipId.toStdString()));
+        const tpusim::fusion::HloCost cost =
+            tpusim::fusion::cost_hlo_kernels(module, tpusim::chip(chipId.toStdString()));
         std::vector<int> kernelOf(static_cast<std::size_t>(std::max(lineCount, 0)), -1);
         const auto claim = [&](int first, int last, int index) {
             for (int line = std::max(first, 1); line <= std::min(last, lineCount); ++line)
@@ -95,13 +114,17 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
                 int last = body->position.line;
                 for (const ir::Op &op : body->ops)
                     last = std::max({last, op.position.line, op.last_line});
-                claim(body->position.line, last + 1, static_cast<int>(i));  // through its closing brace
+                claim(body->position.line, last + 1, static_cast<int>(i)); // through its closing brace
             }
         }
-        out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())}, {"module", qs(module.name)},
-               {"time", qs(tpusim::format_time(cost.time_s))}, {"timeS", cost.time_s},
-               {"lowerBound", cost.lower_bound}, {"optimized", cost.optimized}, {"uncosted", cost.uncosted},
-               {"provenance", simqml::provenance(cost.provenance)}};
+        out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())},
+                       {"module", qs(module.name)},
+                       {"time", qs(tpusim::format_time(cost.time_s))},
+                       {"timeS", cost.time_s},
+                       {"lowerBound", cost.lower_bound},
+                       {"optimized", cost.optimized},
+                       {"uncosted", cost.uncosted},
+                       {"provenance", simqml::provenance(cost.provenance)}};
         out.kernels = cost.kernels;
         out.kernelOf = std::move(kernelOf);
     } catch (const tpusim::InputError &e) {

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include <tpusim/ir.h>
 #include <tpusim/fusion.h>
+#include <tpusim/ir.h>
 #include <tpusim/ir_dot.h>
 #include <tpusim/ir_sharding.h>
 
@@ -29,7 +29,7 @@ struct HloKernelTable
     QVariantMap summary;
     // As libtpusim costed them; kernelCard makes one QML's.
     std::vector<tpusim::fusion::HloKernel> kernels;
-    std::vector<int> kernelOf;  // per line: the index of the kernel it belongs to, or -1
+    std::vector<int> kernelOf; // per line: the index of the kernel it belongs to, or -1
 };
 
 // {name, kind, opcode, line, runs, loop, flops, flopsText, uncosted,

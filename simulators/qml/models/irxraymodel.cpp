@@ -8,10 +8,10 @@
 #include <tpusim/ir_names.h>
 #include <tpusim/ir_xref.h>
 
+#include <QtQml/qqml.h>
 #include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 #include <array>
 #include <map>
@@ -42,11 +42,11 @@ struct PaneParse
     int errorLine = 0;
     int errorColumn = 0;
     std::vector<ir::DotSite> dots;
-    std::vector<int> dotLastLine;  // per dot: the line its op ends on
+    std::vector<int> dotLastLine; // per dot: the line its op ends on
     std::vector<int> owner;
     int opCount = 0;
-    std::vector<ir::ShardingSite> shardings;  // read from the text, parsed or not
-    QStringList notes;  // op names that look misspelt, a sentence each
+    std::vector<ir::ShardingSite> shardings; // read from the text, parsed or not
+    QStringList notes;                       // op names that look misspelt, a sentence each
 };
 
 struct XrayParse
@@ -55,8 +55,8 @@ struct XrayParse
     std::vector<ir::CrossLink> links;
     std::string python;
     std::string pythonFile;
-    std::string refusal;  // set when the request could not be used at all
-    bool own = false;     // a program of the learner's own
+    std::string refusal; // set when the request could not be used at all
+    bool own = false;    // a program of the learner's own
     // The HLO pane's kernels, costed on the worker for the chip of the
     // request: a large dump's costing would otherwise stall the window.
     simqml::HloKernelTable hloCost;
@@ -123,7 +123,7 @@ void parsePane(PaneParse &pane, ir::Format format)
         lastLine[op->position.line] = std::max(lastLine[op->position.line], op->last_line);
     try {
         pane.dots = ir::find_dots(pane.module);
-    } catch (const ir::ParseError &e) {  // dims that do not fit the operands
+    } catch (const ir::ParseError &e) { // dims that do not fit the operands
         pane.error = e.what();
         pane.errorLine = e.line();
         pane.errorColumn = e.column();
@@ -142,7 +142,10 @@ std::optional<std::string> readFile(const QString &path, std::string &refusal)
     }
     if (file.size() > static_cast<qint64>(ir::max_input_bytes)) {
         refusal = QStringLiteral("%1 is %2 MiB; the x-ray reads dumps of at most %3 MiB.")
-                      .arg(name).arg(file.size() >> 20).arg(ir::max_input_bytes >> 20).toStdString();
+                      .arg(name)
+                      .arg(file.size() >> 20)
+                      .arg(ir::max_input_bytes >> 20)
+                      .toStdString();
         return std::nullopt;
     }
     return file.readAll().toStdString();
@@ -251,7 +254,6 @@ IrXrayModel::~IrXrayModel()
     m_costing.waitForFinished();
 }
 
-
 void IrXrayModel::setChip(const QString &id)
 {
     if (id == m_chip)
@@ -282,7 +284,7 @@ std::shared_ptr<XrayRequest> IrXrayModel::ownProgramRequest() const
 {
     auto request = std::make_shared<XrayRequest>();
     request->own = true;
-    if (m_current && m_ownProgram) {  // a dump of the same program, for another pane
+    if (m_current && m_ownProgram) { // a dump of the same program, for another pane
         for (std::size_t i = 0; i < layers.size(); ++i)
             if (m_current->panes[i].present) {
                 request->texts[i] = m_current->panes[i].text;
@@ -310,7 +312,7 @@ void IrXrayModel::loadFile(const QUrl &file)
 
 void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
 {
-    if (m_watcher.isRunning()) {  // only the newest waiting request matters
+    if (m_watcher.isRunning()) { // only the newest waiting request matters
         m_queued = std::move(request);
         return;
     }
@@ -320,7 +322,7 @@ void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
 
 void IrXrayModel::finished(std::shared_ptr<XrayParse> result)
 {
-    if (!result->refusal.empty()) {  // nothing changes: the panes shown stay
+    if (!result->refusal.empty()) { // nothing changes: the panes shown stay
         setRefusal(qs(result->refusal));
         return;
     }
@@ -365,14 +367,20 @@ void IrXrayModel::convert()
             if (const int line = p.shardings[k].position.line; line >= 1 && line <= static_cast<int>(shardingOf.size()))
                 shardingOf[static_cast<std::size_t>(line - 1)] = static_cast<int>(k);
         m_panes.append(QVariantMap{{"layer", qs(std::string(ir::format_name(layers[i])))},
-                                   {"present", p.present}, {"origin", qs(p.origin)},
-                                   {"lines", lines}, {"columns", static_cast<int>(columns)}, {"owner", simqml::list(p.owner)},
-                                   {"dotOf", simqml::list(dotOf)}, {"dotCount", static_cast<int>(p.dots.size())},
+                                   {"present", p.present},
+                                   {"origin", qs(p.origin)},
+                                   {"lines", lines},
+                                   {"columns", static_cast<int>(columns)},
+                                   {"owner", simqml::list(p.owner)},
+                                   {"dotOf", simqml::list(dotOf)},
+                                   {"dotCount", static_cast<int>(p.dots.size())},
                                    {"shardingOf", simqml::list(shardingOf)},
                                    {"shardingCount", static_cast<int>(p.shardings.size())},
                                    {"opCount", p.opCount},
-                                   {"error", qs(p.error)}, {"errorLine", p.errorLine},
-                                   {"errorColumn", p.errorColumn}, {"notes", p.notes}});
+                                   {"error", qs(p.error)},
+                                   {"errorLine", p.errorLine},
+                                   {"errorColumn", p.errorColumn},
+                                   {"notes", p.notes}});
     }
     m_links.clear();
     // Each link's lines in each pane, gathered in one pass over the lines.
@@ -387,10 +395,13 @@ void IrXrayModel::convert()
         for (const auto &mine : linesOf[l])
             lines.append(QVariant(simqml::list(mine)));
         const auto colon = link.source.rfind(':');
-        m_links.append(QVariantMap{{"primitive", qs(link.primitive)}, {"scope", qs(link.scope)},
-                                   {"source", qs(link.source)}, {"opName", qs(link.op_name)},
-                                   {"sourceLine", colon == std::string::npos ? 0 : std::atoi(link.source.c_str() + colon + 1)},
-                                   {"lines", lines}});
+        m_links.append(
+            QVariantMap{{"primitive", qs(link.primitive)},
+                        {"scope", qs(link.scope)},
+                        {"source", qs(link.source)},
+                        {"opName", qs(link.op_name)},
+                        {"sourceLine", colon == std::string::npos ? 0 : std::atoi(link.source.c_str() + colon + 1)},
+                        {"lines", lines}});
     }
     m_python = qs(r.python).split(QLatin1Char('\n'));
     while (!m_python.isEmpty() && m_python.last().isEmpty())
@@ -414,7 +425,8 @@ void IrXrayModel::price()
             recost();
         // The dots' cards are made one at a time (dotAt): a dump may have a
         // hundred thousand dots, and QML converts this list whole.
-        m_prices.append(QVariantMap{{"chip", m_chip}, {"dotCount", static_cast<int>(p.dots.size())},
+        m_prices.append(QVariantMap{{"chip", m_chip},
+                                    {"dotCount", static_cast<int>(p.dots.size())},
                                     {"cost", costed ? m_current->hloCost.summary : QVariantMap()}});
     }
     emit priced();
@@ -441,7 +453,7 @@ void IrXrayModel::costed()
         m_current->hloCost = m_costing.result();
         m_current->hloCostChip = m_chip;
     }
-    price();  // shows the new costs, or starts the costing the chip now wants
+    price(); // shows the new costs, or starts the costing the chip now wants
 }
 
 QVariant IrXrayModel::dotAt(int pane, int index) const
@@ -475,5 +487,6 @@ QVariant IrXrayModel::kernelAt(int line) const
         return {};
     const int k = table.kernelOf[static_cast<std::size_t>(line) - 1];
     return k >= 0 && static_cast<std::size_t>(k) < table.kernels.size()
-               ? QVariant(simqml::kernelCard(table.kernels[static_cast<std::size_t>(k)])) : QVariant();
+               ? QVariant(simqml::kernelCard(table.kernels[static_cast<std::size_t>(k)]))
+               : QVariant();
 }

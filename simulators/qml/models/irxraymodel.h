@@ -1,7 +1,7 @@
 #pragma once
 
-#include "irxraycards.h"
 #include <QtQml/qqmlregistration.h>
+#include "irxraycards.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -85,9 +85,9 @@ public:
     Q_INVOKABLE QVariantList shardingsAt(int pane, int line) const;
 
 signals:
-    void parsed();  // the panes or links changed
-    void priced();  // the dots' and kernels' costs changed (after `parsed`, or a chip switch)
-    void loaded();  // after `parsed`: a new program or dump took the panes
+    void parsed(); // the panes or links changed
+    void priced(); // the dots' and kernels' costs changed (after `parsed`, or a chip switch)
+    void loaded(); // after `parsed`: a new program or dump took the panes
     void chipChanged();
     void busyChanged();
     void refusalChanged();
@@ -108,7 +108,7 @@ private:
     QFutureWatcher<simqml::HloKernelTable> m_costing;
     std::shared_ptr<XrayParse> m_costingParse;
     QString m_costingChip;
-    std::shared_ptr<const XrayRequest> m_queued;  // the newest request while one runs
+    std::shared_ptr<const XrayRequest> m_queued; // the newest request while one runs
     std::shared_ptr<XrayParse> m_current;
     bool m_ownProgram = false;
     QVariantList m_panes;

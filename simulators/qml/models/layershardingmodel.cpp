@@ -18,12 +18,14 @@ using simqml::qs;
 
 namespace {
 
-std::vector<std::int64_t> meshShape(const QString& text) {
+std::vector<std::int64_t> meshShape(const QString &text)
+{
     std::vector<std::int64_t> shape;
-    for (const QString& part : text.split(QLatin1Char('x'))) {
+    for (const QString &part : text.split(QLatin1Char('x'))) {
         bool ok = false;
         const qlonglong v = part.toLongLong(&ok);
-        if (!ok || v < 1) throw tpusim::InputError("\"" + text.toStdString() + "\" is not a mesh such as 16x16");
+        if (!ok || v < 1)
+            throw tpusim::InputError("\"" + text.toStdString() + "\" is not a mesh such as 16x16");
         shape.push_back(v);
     }
     return shape;
@@ -31,18 +33,23 @@ std::vector<std::int64_t> meshShape(const QString& text) {
 
 // Stretches of the step where no matmul runs, each with the transfers it
 // waits on: what the timeline hatches.
-QVariantList idleStretches(const tpusim::LayerShardingResult& r) {
+QVariantList idleStretches(const tpusim::LayerShardingResult &r)
+{
     QVariantList out;
     double at = 0;
     auto gap = [&](double from, double to) {
-        if (to - from <= 1e-12 * std::max(1.0, r.step_s) || to - from <= 0) return;
+        if (to - from <= 1e-12 * std::max(1.0, r.step_s) || to - from <= 0)
+            return;
         QStringList waiting;
-        for (const tpusim::ShardedCollective& c : r.collectives)
-            if (c.start_s < to && c.start_s + c.time_s > from) waiting << qs(c.what);
-        out << QVariantMap{{"startS", from}, {"timeS", to - from}, {"time", qs(tpusim::format_time(to - from))},
+        for (const tpusim::ShardedCollective &c : r.collectives)
+            if (c.start_s < to && c.start_s + c.time_s > from)
+                waiting << qs(c.what);
+        out << QVariantMap{{"startS", from},
+                           {"timeS", to - from},
+                           {"time", qs(tpusim::format_time(to - from))},
                            {"waiting", waiting.join(QStringLiteral(", "))}};
     };
-    for (const tpusim::ShardedMatmul& m : r.matmuls) {
+    for (const tpusim::ShardedMatmul &m : r.matmuls) {
         gap(at, m.start_s);
         at = m.start_s + m.time_s;
     }
@@ -51,14 +58,17 @@ QVariantList idleStretches(const tpusim::LayerShardingResult& r) {
 }
 
 // Inside a bar of the timeline: "x @ W_in", "∂W_out".
-QString shortName(const tpusim::ShardedMatmul& m) {
-    if (m.pass == "forward") return qs(m.name);
+QString shortName(const tpusim::ShardedMatmul &m)
+{
+    if (m.pass == "forward")
+        return qs(m.name);
     return m.name.find("W_out") != std::string::npos ? QStringLiteral("∂W_out") : QStringLiteral("∂W_in");
 }
 
 } // namespace
 
-LayerShardingModel::LayerShardingModel(QObject* parent) : QObject(parent) {
+LayerShardingModel::LayerShardingModel(QObject *parent) : QObject(parent)
+{
     connect(this, &LayerShardingModel::inputsChanged, this, &LayerShardingModel::recompute);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
         emit busyChanged();
@@ -72,23 +82,27 @@ LayerShardingModel::LayerShardingModel(QObject* parent) : QObject(parent) {
     start();
 }
 
-void LayerShardingModel::setChip(const QString& id) {
-    if (id == m_chip) return;
+void LayerShardingModel::setChip(const QString &id)
+{
+    if (id == m_chip)
+        return;
     m_chip = id;
     emit chipChanged();
     emit inputsChanged();
 }
 
-int LayerShardingModel::torusAxes() const {
+int LayerShardingModel::torusAxes() const
+{
     try {
         return tpusim::torus_rank(tpusim::chip(m_chip.toStdString()));
-    } catch (const tpusim::InputError&) {
-        return 2;  // an unknown chip: the flat torus of most
+    } catch (const tpusim::InputError &) {
+        return 2; // an unknown chip: the flat torus of most
     }
 }
 
 // Everything the plan needs, copied so a worker thread can price it.
-struct LayerShardingModel::Inputs {
+struct LayerShardingModel::Inputs
+{
     std::string chip;
     QString mesh;
     QStringList roles;
@@ -99,30 +113,34 @@ struct LayerShardingModel::Inputs {
 
 namespace {
 
-QVariantMap planFor(const LayerShardingModel::Inputs& in) {
+QVariantMap planFor(const LayerShardingModel::Inputs &in)
+{
     try {
         tpusim::LayerShardingSpec s;
         s.mesh = meshShape(in.mesh);
-        for (const QString& role : in.roles) s.roles.push_back(tpusim::parse_axis_role(role.toStdString()));
+        for (const QString &role : in.roles)
+            s.roles.push_back(tpusim::parse_axis_role(role.toStdString()));
         s.data_mode = tpusim::parse_data_mode(in.dataMode.toStdString());
         s.batch = static_cast<std::int64_t>(in.batch);
         s.d_model = static_cast<std::int64_t>(in.dModel);
         s.d_ff = static_cast<std::int64_t>(in.dFf);
         s.overlap_tp = in.overlapTp;
-        const tpusim::Chip& chip = tpusim::chip(in.chip);
+        const tpusim::Chip &chip = tpusim::chip(in.chip);
         const tpusim::LayerShardingResult r = tpusim::shard_mlp_block(chip, s);
         const tpusim::Mesh mesh = tpusim::make_mesh(chip, s.mesh);
         QVariantList axes;
         for (std::size_t i = 0; i < s.mesh.size(); ++i)
-            axes << QVariantMap{{"name", qs(r.axis_names[i])}, {"size", double(s.mesh[i])},
+            axes << QVariantMap{{"name", qs(r.axis_names[i])},
+                                {"size", double(s.mesh[i])},
                                 {"role", qs(std::string(tpusim::axis_role_name(s.roles[i])))},
                                 {"wraps", mesh.axes[i].wraps}};
         QVariantList matmuls;
-        for (const tpusim::ShardedMatmul& m : r.matmuls)
-            matmuls << QVariantMap{{"name", qs(m.name)}, {"short", shortName(m)}, {"pass", qs(m.pass)}, {"time", qs(tpusim::format_time(m.time_s))},
-                                   {"timeS", m.time_s}, {"startS", m.start_s}};
+        for (const tpusim::ShardedMatmul &m : r.matmuls)
+            matmuls << QVariantMap{{"name", qs(m.name)}, {"short", shortName(m)},
+                                   {"pass", qs(m.pass)}, {"time", qs(tpusim::format_time(m.time_s))},
+                                   {"timeS", m.time_s},  {"startS", m.start_s}};
         QVariantList collectives;
-        for (const tpusim::ShardedCollective& c : r.collectives)
+        for (const tpusim::ShardedCollective &c : r.collectives)
             collectives << QVariantMap{
                 {"what", qs(c.what)},
                 {"pass", qs(c.pass)},
@@ -144,7 +162,8 @@ QVariantMap planFor(const LayerShardingModel::Inputs& in) {
             {"wOutSpec", qs(r.w_out_spec)},
             {"rowsPerDevice", double(r.rows_per_device)},
             {"weightBytes", qs(tpusim::format_bytes(r.weight_bytes_per_device))},
-            {"gatheredBytes", r.gathered_weight_bytes > 0 ? qs(tpusim::format_bytes(r.gathered_weight_bytes)) : QString()},
+            {"gatheredBytes",
+             r.gathered_weight_bytes > 0 ? qs(tpusim::format_bytes(r.gathered_weight_bytes)) : QString()},
             {"matmuls", matmuls},
             {"idle", idleStretches(r)},
             {"collectives", collectives},
@@ -161,7 +180,7 @@ QVariantMap planFor(const LayerShardingModel::Inputs& in) {
             {"verdict", qs(r.verdict)},
             {"provenance", simqml::provenance(r.provenance)},
         };
-    } catch (const tpusim::InputError& e) {
+    } catch (const tpusim::InputError &e) {
         return QVariantMap{{"problem", QString::fromUtf8(e.what())}};
     }
 }
@@ -172,11 +191,16 @@ constexpr std::int64_t inlineChips = 256;
 
 } // namespace
 
-LayerShardingModel::~LayerShardingModel() { m_watcher.waitForFinished(); }
+LayerShardingModel::~LayerShardingModel()
+{
+    m_watcher.waitForFinished();
+}
 
 // Several inputs change together (a new slice resets the roles): price once.
-void LayerShardingModel::recompute() {
-    if (m_scheduled) return;
+void LayerShardingModel::recompute()
+{
+    if (m_scheduled)
+        return;
     m_scheduled = true;
     QTimer::singleShot(0, this, [this] {
         m_scheduled = false;
@@ -184,14 +208,16 @@ void LayerShardingModel::recompute() {
     });
 }
 
-void LayerShardingModel::start() {
+void LayerShardingModel::start()
+{
     if (m_watcher.isRunning()) {
         m_stale = true;
         return;
     }
     Inputs in{m_chip.toStdString(), m_mesh, m_roles, m_dataMode, m_batch, m_dModel, m_dFf, m_overlapTp};
     std::int64_t chips = 1;
-    for (const QString& part : m_mesh.split(QLatin1Char('x'))) chips *= std::max<qlonglong>(1, part.toLongLong());
+    for (const QString &part : m_mesh.split(QLatin1Char('x')))
+        chips *= std::max<qlonglong>(1, part.toLongLong());
     if (chips <= inlineChips) {
         m_plan = planFor(in);
         emit planChanged();

@@ -15,7 +15,8 @@
 // and four matmuls: on a 2D pod a fifth of a millisecond, run on every
 // change; a 3D slice of thousands of chips is priced off the GUI thread
 // while `busy` is true.
-class LayerShardingModel : public QObject {
+class LayerShardingModel : public QObject
+{
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
@@ -32,20 +33,19 @@ class LayerShardingModel : public QObject {
 
     // {strategy, axes: [{name, size, role, wraps}], xSpec, wInSpec, wOutSpec,
     //  rowsPerDevice, weightBytes, gatheredBytes, matmuls: [{name, short,
-    //  pass, time, timeS, startS}], idle: [{startS, timeS, time, waiting}], collectives: [{what, pass, kind, role, bytes,
-    //  time, timeS, startS, under (a matmul's name, "" on the critical
-    //  path), exposedS, exposed}], compute, computeS, exposed, exposedS,
-    //  exposedShare, step, stepS, dataThreshold, modelThreshold, fPerModel,
-    //  verdict, provenance}; {problem: sentence} for input libtpusim refuses.
+    //  pass, time, timeS, startS}], idle: [{startS, timeS, time, waiting}], collectives: [{what, pass, kind, role,
+    //  bytes, time, timeS, startS, under (a matmul's name, "" on the critical path), exposedS, exposed}], compute,
+    //  computeS, exposed, exposedS, exposedShare, step, stepS, dataThreshold, modelThreshold, fPerModel, verdict,
+    //  provenance}; {problem: sentence} for input libtpusim refuses.
     Q_PROPERTY(QVariantMap plan READ plan NOTIFY planChanged)
 
 public:
-    explicit LayerShardingModel(QObject* parent = nullptr);
+    explicit LayerShardingModel(QObject *parent = nullptr);
     ~LayerShardingModel() override;
     struct Inputs;
     QVariantMap plan() const { return m_plan; }
     QString chip() const { return m_chip; }
-    void setChip(const QString& id);
+    void setChip(const QString &id);
     int torusAxes() const;
     bool busy() const { return m_watcher.isRunning(); }
     Q_INVOKABLE void recompute();
@@ -68,7 +68,7 @@ private:
     QVariantMap m_plan;
     QFutureWatcher<QVariantMap> m_watcher;
     bool m_scheduled = false;
-    bool m_stale = false;  // inputs changed while a worker ran
+    bool m_stale = false; // inputs changed while a worker ran
 
     void start();
 };

@@ -5,16 +5,25 @@
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
 
-#include <QLocale>
 #include <QtQml/qqml.h>
+#include <QLocale>
 
 using simqml::qs;
 
 namespace {
 
-QString bytesText(double bytes) { return qs(tpusim::format_bytes(bytes)); }
-QString percentText(double fraction) { return qs(tpusim::format_fixed(100.0 * fraction, 1) + " %"); }
-QString tileText(tpusim::Tiling t) { return QStringLiteral("(%1, %2)").arg(t.rows).arg(t.cols); }
+QString bytesText(double bytes)
+{
+    return qs(tpusim::format_bytes(bytes));
+}
+QString percentText(double fraction)
+{
+    return qs(tpusim::format_fixed(100.0 * fraction, 1) + " %");
+}
+QString tileText(tpusim::Tiling t)
+{
+    return QStringLiteral("(%1, %2)").arg(t.rows).arg(t.cols);
+}
 
 std::vector<std::int64_t> toShape(const QVariantList &list)
 {
@@ -85,7 +94,7 @@ QVariantMap profileMap(const std::vector<std::int64_t> &shape, tpusim::DType dty
     const std::size_t rank = shape.size();
     std::size_t axis = axisWanted >= 0 && std::size_t(axisWanted) < rank ? std::size_t(axisWanted) : rank - 1;
     if (rank >= 2 && axis + 2 < rank)
-        axis = rank - 1;  // an untiled dimension has no saw to show
+        axis = rank - 1; // an untiled dimension has no saw to show
     const bool rows = rank >= 2 && axis == rank - 2;
     const std::int64_t tile = rows ? tpusim::native_tiling(dtype).rows : 128;
     const std::int64_t span = 4 * tile;
@@ -93,13 +102,8 @@ QVariantMap profileMap(const std::vector<std::int64_t> &shape, tpusim::DType dty
     const std::int64_t from = (current - 1) / span * span + 1;
     const std::int64_t to = from + span - 1;
     const std::vector<double> w = tpusim::waste_profile(shape, dtype, axis, from, to);
-    return {{"axis", int(axis)},
-            {"rows", rows},
-            {"from", double(from)},
-            {"to", double(to)},
-            {"current", double(current)},
-            {"tile", double(tile)},
-            {"values", simqml::list(w)}};
+    return {{"axis", int(axis)},          {"rows", rows},         {"from", double(from)},     {"to", double(to)},
+            {"current", double(current)}, {"tile", double(tile)}, {"values", simqml::list(w)}};
 }
 
 } // namespace
@@ -123,7 +127,6 @@ void LayoutLensModel::setChip(const QString &chip)
     recompute();
 }
 
-
 QVariantList LayoutLensModel::presets() const
 {
     QVariantList out;
@@ -146,7 +149,7 @@ void LayoutLensModel::recompute()
     if (m_applying)
         return;
     if (!m_preset.isEmpty() && sender() == this)
-        m_preset.clear();  // an input other than the chip changed after the preset
+        m_preset.clear(); // an input other than the chip changed after the preset
     try {
         const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
         const std::vector<std::int64_t> shape = toShape(m_shape);

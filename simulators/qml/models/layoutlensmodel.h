@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -19,7 +19,7 @@ class LayoutLensModel : public QObject
     Q_PROPERTY(QString chip READ chip WRITE setChip NOTIFY chipChanged)
     Q_PROPERTY(QVariantList shape MEMBER m_shape NOTIFY inputsChanged)
     Q_PROPERTY(QString dtype MEMBER m_dtype NOTIFY inputsChanged)
-    Q_PROPERTY(QString relayout MEMBER m_relayout NOTIFY inputsChanged)       // none | transpose | reshape | cast
+    Q_PROPERTY(QString relayout MEMBER m_relayout NOTIFY inputsChanged) // none | transpose | reshape | cast
     Q_PROPERTY(QVariantList reshapeTo MEMBER m_reshapeTo NOTIFY inputsChanged)
     Q_PROPERTY(QString castTo MEMBER m_castTo NOTIFY inputsChanged)
     // The dimension whose waste profile is drawn; out of range means the last.

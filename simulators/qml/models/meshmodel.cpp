@@ -5,9 +5,9 @@
 #include <tpusim/error.h>
 #include <tpusim/mesh.h>
 
+#include <QtQml/qqml.h>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +15,12 @@
 using simqml::qs;
 
 // One run of libtpusim: the mesh, what the collective did on it, or the error.
-struct MeshRun {
+struct MeshRun
+{
     tpusim::Mesh mesh;
     tpusim::CollectiveResult result;
-    double bytes = 0;  // V, as the collective was asked for it
-    int axis = 0;      // the mesh axis it ran over
+    double bytes = 0; // V, as the collective was asked for it
+    int axis = 0;     // the mesh axis it ran over
     QString error;
 };
 
@@ -29,7 +30,8 @@ namespace {
 // millisecond, and a thread hop would only make the scrub lag.
 constexpr std::int64_t inlineChips = 64;
 
-struct Inputs {
+struct Inputs
+{
     std::string chip;
     std::vector<std::int64_t> shape;
     tpusim::CollectiveSpec spec;
@@ -65,16 +67,21 @@ bool parseLink(const std::string &text, std::vector<std::int64_t> &from, std::ve
             n = n * 10 + (c - '0');
             inNumber = true;
         } else {
-            if (inNumber) into->push_back(n);
+            if (inNumber)
+                into->push_back(n);
             n = 0;
             inNumber = false;
-            if (c == ')') into = &to;
+            if (c == ')')
+                into = &to;
         }
     }
     return !from.empty() && from.size() == to.size();
 }
 
-QString text(double seconds) { return qs(tpusim::format_time(seconds)); }
+QString text(double seconds)
+{
+    return qs(tpusim::format_time(seconds));
+}
 
 } // namespace
 
@@ -89,15 +96,17 @@ MeshModel::MeshModel(QObject *parent) : QObject(parent)
     schedule();
 }
 
-MeshModel::~MeshModel() { m_watcher.waitForFinished(); }
-
+MeshModel::~MeshModel()
+{
+    m_watcher.waitForFinished();
+}
 
 int MeshModel::maxAxes(const QString &chipId) const
 {
     try {
         return tpusim::torus_rank(tpusim::chip(chipId.toStdString()));
     } catch (const tpusim::InputError &) {
-        return 2;  // an unknown chip: the flat torus of most
+        return 2; // an unknown chip: the flat torus of most
     }
 }
 
@@ -215,7 +224,8 @@ void MeshModel::rebuildView()
     const std::int64_t plane = std::clamp<std::int64_t>(m_plane, 0, planes - 1);
     // (row, column) of a device in the plane, or false when it lies elsewhere.
     const auto place = [&](const std::vector<std::int64_t> &c, std::int64_t &row, std::int64_t &col) {
-        if (rank == 3 && c[2] != plane) return false;
+        if (rank == 3 && c[2] != plane)
+            return false;
         row = rank == 1 ? 0 : c[0];
         col = rank == 1 ? c[0] : c[1];
         return true;
@@ -223,9 +233,11 @@ void MeshModel::rebuildView()
 
     double maxBytes = 0;
     for (const tpusim::LinkLoad &l : m_run->result.links) {
-        if (l.link.axis > 1) continue;
+        if (l.link.axis > 1)
+            continue;
         std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
-        if (!place(mesh.coords(l.link.from), r0, c0) || !place(mesh.coords(l.link.to), r1, c1)) continue;
+        if (!place(mesh.coords(l.link.from), r0, c0) || !place(mesh.coords(l.link.to), r1, c1))
+            continue;
         const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
         maxBytes = std::max(maxBytes, l.bytes);
         m_picture.links.push_back({int(r0), int(c0), int(r1), int(c1), l.link.direction, wrap, l.bytes});
@@ -240,21 +252,27 @@ void MeshModel::rebuildView()
     std::vector<std::int64_t> from, to;
     for (const tpusim::TraceEvent &e : result.trace) {
         end = std::max(end, e.start_s + e.duration_s);
-        if (e.category != "link" || !parseLink(e.thread, from, to)) continue;
-        if (everyLine && rank == 3) from[2] = to[2] = plane;
+        if (e.category != "link" || !parseLink(e.thread, from, to))
+            continue;
+        if (everyLine && rank == 3)
+            from[2] = to[2] = plane;
         std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
-        if (!place(from, r0, c0) || !place(to, r1, c1)) continue;
-        if (std::abs(r1 - r0) + std::abs(c1 - c0) == 0) continue;  // an axis-2 hop seen end on
+        if (!place(from, r0, c0) || !place(to, r1, c1))
+            continue;
+        if (std::abs(r1 - r0) + std::abs(c1 - c0) == 0)
+            continue; // an axis-2 hop seen end on
         const bool wrap = std::abs(r1 - r0) + std::abs(c1 - c0) > 1;
         const bool up = r1 + c1 > r0 + c0;
-        m_picture.hops.push_back({int(r0), int(c0), int(r1), int(c1), up != wrap ? 1 : -1, wrap, e.start_s, e.duration_s});
+        m_picture.hops.push_back(
+            {int(r0), int(c0), int(r1), int(c1), up != wrap ? 1 : -1, wrap, e.start_s, e.duration_s});
     }
     end = std::max(end, result.simulated_s);
     m_picture.rows = static_cast<int>(rank == 1 ? 1 : mesh.axes[0].size);
     m_picture.cols = static_cast<int>(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size);
     m_picture.maxBytes = maxBytes;
-    m_picture.repeat = !everyLine ? MeshPicture::Repeat::none
-                       : m_run->axis == 1 ? MeshPicture::Repeat::rows : MeshPicture::Repeat::cols;
+    m_picture.repeat = !everyLine         ? MeshPicture::Repeat::none
+                       : m_run->axis == 1 ? MeshPicture::Repeat::rows
+                                          : MeshPicture::Repeat::cols;
 
     // The links and hops themselves stay in m_picture: turned into QVariants
     // they would be copied into JavaScript by every binding that reads `view`.

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QtQml/qqmlregistration.h>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QVariantList>
@@ -13,20 +13,23 @@
 struct MeshRun;
 
 // The plane on show as plain values, for MeshView to paint from.
-struct MeshPicture {
-    struct Link {
+struct MeshPicture
+{
+    struct Link
+    {
         int r0 = 0, c0 = 0, r1 = 0, c1 = 0;
         int direction = 1;
         bool wrap = false;
         double bytes = 0;
     };
-    struct Hop {
+    struct Hop
+    {
         int r0 = 0, c0 = 0, r1 = 0, c1 = 0;
         int direction = 1;
         bool wrap = false;
         double startS = 0, durationS = 0;
     };
-    enum class Repeat { none, rows, cols };  // one simulated line drawn on every row or column
+    enum class Repeat { none, rows, cols }; // one simulated line drawn on every row or column
 
     int rows = 1, cols = 1;
     double maxBytes = 0;
@@ -94,7 +97,7 @@ private:
     int m_plane = 0;
 
     bool m_scheduled = false;
-    bool m_stale = false;  // inputs changed while a run was in flight
+    bool m_stale = false; // inputs changed while a run was in flight
     std::shared_ptr<MeshRun> m_run;
     QFutureWatcher<std::shared_ptr<MeshRun>> m_watcher;
     QVariantMap m_result;

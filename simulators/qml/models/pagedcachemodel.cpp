@@ -14,7 +14,8 @@ using simqml::qs;
 
 namespace {
 
-QString percentText(double fraction) {
+QString percentText(double fraction)
+{
     return qs(tpusim::format_fixed(100.0 * fraction, 1) + " %");
 }
 
@@ -22,9 +23,11 @@ QString percentText(double fraction) {
 // are scattered: the pool here has a quarter more pages than the sequences
 // use, handed out in an order shuffled with a fixed seed (the same picture
 // for the same lengths).
-QVariantMap pagesOf(const std::vector<std::int64_t>& lengths, std::int64_t pageSize) {
+QVariantMap pagesOf(const std::vector<std::int64_t> &lengths, std::int64_t pageSize)
+{
     std::vector<std::int64_t> needed;
-    for (std::int64_t n : lengths) needed.push_back((n + pageSize - 1) / pageSize);
+    for (std::int64_t n : lengths)
+        needed.push_back((n + pageSize - 1) / pageSize);
     const std::int64_t used = std::accumulate(needed.begin(), needed.end(), std::int64_t{0});
     const std::int64_t poolSize = used + (used + 3) / 4;
     std::vector<std::int64_t> order(static_cast<std::size_t>(poolSize));
@@ -35,7 +38,8 @@ QVariantMap pagesOf(const std::vector<std::int64_t>& lengths, std::int64_t pageS
         std::swap(order[i - 1], order[static_cast<std::size_t>((state >> 33) % i)]);
     }
     QVariantList pool;
-    for (std::int64_t i = 0; i < poolSize; ++i) pool << -1;
+    for (std::int64_t i = 0; i < poolSize; ++i)
+        pool << -1;
     QVariantList sequences;
     std::size_t next = 0;
     for (std::size_t s = 0; s < lengths.size(); ++s) {
@@ -51,23 +55,26 @@ QVariantMap pagesOf(const std::vector<std::int64_t>& lengths, std::int64_t pageS
     return {{"sequences", sequences}, {"pool", pool}};
 }
 
-}  // namespace
+} // namespace
 
-PagedCacheModel::PagedCacheModel(QObject* parent) : QObject(parent) {
+PagedCacheModel::PagedCacheModel(QObject *parent) : QObject(parent)
+{
     connect(this, &PagedCacheModel::inputsChanged, this, &PagedCacheModel::recompute);
 }
 
-void PagedCacheModel::recompute() {
+void PagedCacheModel::recompute()
+{
     try {
         tpusim::DecodeAttentionSpec s;
-        for (const QVariant& v : m_lengths) s.context.push_back(static_cast<std::int64_t>(v.toDouble()));
+        for (const QVariant &v : m_lengths)
+            s.context.push_back(static_cast<std::int64_t>(v.toDouble()));
         s.heads = m_heads;
         s.kv_heads = m_kvHeads;
         s.head_dim = m_headDim;
         s.page_size = m_pageSize;
         s.pages_per_block = m_pagesPerBlock;
         s.kv_dtype = tpusim::parse_dtype(m_kvDtype.toStdString());
-        const tpusim::Chip& chip = tpusim::chip(m_chip.toStdString());
+        const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
         const tpusim::DecodeAttentionResult r = tpusim::decode_attention(chip, s);
         const double ridge = tpusim::ridge_point(chip, tpusim::DType::bf16);
         const QVariantMap figures{
@@ -95,7 +102,7 @@ void PagedCacheModel::recompute() {
         out.insert(QStringLiteral("figures"), figures);
         out.insert(QStringLiteral("provenance"), simqml::provenance(r.provenance));
         m_cache = out;
-    } catch (const tpusim::InputError& e) {
+    } catch (const tpusim::InputError &e) {
         m_cache = QVariantMap{{"problem", QString::fromUtf8(e.what())}};
     }
     emit cacheChanged();

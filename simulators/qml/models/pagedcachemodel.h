@@ -13,11 +13,12 @@
 // libtpusim's prediction of the step (bytes per token, the share of HBM
 // reached, the time against XLA's gather) out. A recompute takes a few
 // microseconds, so it runs on every change.
-class PagedCacheModel : public QObject {
+class PagedCacheModel : public QObject
+{
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
-    Q_PROPERTY(QVariantList lengths MEMBER m_lengths NOTIFY inputsChanged)  // tokens per sequence
+    Q_PROPERTY(QVariantList lengths MEMBER m_lengths NOTIFY inputsChanged) // tokens per sequence
     Q_PROPERTY(int heads MEMBER m_heads NOTIFY inputsChanged)
     Q_PROPERTY(int kvHeads MEMBER m_kvHeads NOTIFY inputsChanged)
     Q_PROPERTY(int headDim MEMBER m_headDim NOTIFY inputsChanged)
@@ -34,7 +35,7 @@ class PagedCacheModel : public QObject {
     Q_PROPERTY(QVariantMap cache READ cache NOTIFY cacheChanged)
 
 public:
-    explicit PagedCacheModel(QObject* parent = nullptr);
+    explicit PagedCacheModel(QObject *parent = nullptr);
     QVariantMap cache() const { return m_cache; }
     Q_INVOKABLE void recompute();
 

@@ -6,11 +6,11 @@
 #include <tpusim/provenance.h>
 #include <tpusim/trace.h>
 
+#include <QtQml/qqml.h>
 #include <QDir>
 #include <QSaveFile>
 #include <QUrl>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,11 +22,16 @@ using simqml::percent;
 
 namespace {
 
-
-QString timeText(double s) { return qs(tpusim::format_time(s)); }
+QString timeText(double s)
+{
+    return qs(tpusim::format_time(s));
+}
 
 // A size as libtpusim takes it: whole; anything else is its own sentence.
-std::int64_t whole(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0; }
+std::int64_t whole(double v)
+{
+    return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0;
+}
 
 QString tuple(const std::vector<std::int64_t> &g)
 {
@@ -36,7 +41,8 @@ QString tuple(const std::vector<std::int64_t> &g)
     return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
 }
 
-struct Inputs {
+struct Inputs
+{
     std::string chip, order;
     std::int64_t m = 0, k = 0, n = 0, bm = 0, bk = 0, bn = 0;
 };
@@ -45,24 +51,34 @@ std::shared_ptr<const PipelineModel::Computed> compute(const Inputs &in)
 {
     auto c = std::make_shared<PipelineModel::Computed>();
     c->inputs = QStringLiteral("%1 × %2 × %3, blocks %4 × %5 × %6, grid order %7 · %8")
-                    .arg(in.m).arg(in.k).arg(in.n).arg(in.bm).arg(in.bk).arg(in.bn)
+                    .arg(in.m)
+                    .arg(in.k)
+                    .arg(in.n)
+                    .arg(in.bm)
+                    .arg(in.bk)
+                    .arg(in.bn)
                     .arg(qs(in.order), qs(in.chip));
     try {
         if (in.m < 1 || in.k < 1 || in.n < 1 || in.bm < 1 || in.bk < 1 || in.bn < 1)
-            throw tpusim::InputError("M, K, N and the blocks bm, bk, bn must be positive integers (got M=" + std::to_string(in.m)
-                                     + " K=" + std::to_string(in.k) + " N=" + std::to_string(in.n) + ", bm=" + std::to_string(in.bm)
-                                     + " bk=" + std::to_string(in.bk) + " bn=" + std::to_string(in.bn) + ")");
+            throw tpusim::InputError(
+                "M, K, N and the blocks bm, bk, bn must be positive integers (got M=" + std::to_string(in.m) +
+                " K=" + std::to_string(in.k) + " N=" + std::to_string(in.n) + ", bm=" + std::to_string(in.bm) +
+                " bk=" + std::to_string(in.bk) + " bn=" + std::to_string(in.bn) + ")");
         tpusim::BlockedMatmul s;
-        s.m = in.m; s.k = in.k; s.n = in.n;
-        s.bm = in.bm; s.bk = in.bk; s.bn = in.bn;
+        s.m = in.m;
+        s.k = in.k;
+        s.n = in.n;
+        s.bm = in.bm;
+        s.bk = in.bk;
+        s.bn = in.bn;
         s.order = in.order;
         c->kernel = tpusim::blocked_matmul(s);
         tpusim::PipelineOptions o;
         o.schedule = true;
         c->result = tpusim::simulate(tpusim::chip(in.chip), c->kernel, o);
         for (int core = 0; core < c->result.cores; ++core)
-            c->overview.push_back(tpusim::aggregate_schedule(c->result, core, 0, c->result.time_s,
-                                                             PipelineModel::overviewBuckets));
+            c->overview.push_back(
+                tpusim::aggregate_schedule(c->result, core, 0, c->result.time_s, PipelineModel::overviewBuckets));
     } catch (const tpusim::InputError &e) {
         c->problem = QString::fromUtf8(e.what());
         c->result = {};
@@ -87,8 +103,10 @@ PipelineModel::PipelineModel(QObject *parent) : QObject(parent)
     recompute();
 }
 
-PipelineModel::~PipelineModel() { m_watcher.waitForFinished(); }
-
+PipelineModel::~PipelineModel()
+{
+    m_watcher.waitForFinished();
+}
 
 void PipelineModel::recompute()
 {
@@ -96,7 +114,8 @@ void PipelineModel::recompute()
         m_again = true;
         return;
     }
-    Inputs in{m_chip.toStdString(), m_order.toStdString(), whole(m_m), whole(m_k), whole(m_n), whole(m_bm), whole(m_bk), whole(m_bn)};
+    Inputs in{m_chip.toStdString(), m_order.toStdString(), whole(m_m),  whole(m_k),
+              whole(m_n),           whole(m_bm),           whole(m_bk), whole(m_bn)};
     m_watcher.setFuture(QtConcurrent::run([in] { return compute(in); }));
     emit busyChanged();
 }
@@ -148,7 +167,8 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
     // K must be the innermost axis for an output block's visits to be consecutive.
     // (the arbitrary axis of the blocked matmul is its contraction)
     const auto &sem = c->kernel.semantics;
-    const std::size_t kAxis = static_cast<std::size_t>(std::find(sem.begin(), sem.end(), tpusim::Semantics::arbitrary) - sem.begin());
+    const std::size_t kAxis =
+        static_cast<std::size_t>(std::find(sem.begin(), sem.end(), tpusim::Semantics::arbitrary) - sem.begin());
     bool revisits = false;
     if (kAxis < c->kernel.grid.size() && c->kernel.grid[kAxis] > 1)
         for (std::size_t a = kAxis + 1; a < c->kernel.grid.size(); ++a)
@@ -156,11 +176,15 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
     const double idle = r.time_s - r.compute_s;
     QString verdict;
     if (byDma > byCompute && byDma > byFloor)
-        verdict = QStringLiteral("Copies hold most steps: the MXU waits on HBM between blocks. Grow bm and bn to cut the traffic.");
+        verdict = QStringLiteral(
+            "Copies hold most steps: the MXU waits on HBM between blocks. Grow bm and bn to cut the traffic.");
     else if (byFloor > byCompute)
-        verdict = QStringLiteral("The fixed time of a step holds most steps: the blocks are too small for the work to cover it. Grow the blocks for fewer, longer steps.");
+        verdict = QStringLiteral(
+            "The fixed time of a step holds most steps: the blocks are too small for the work to cover it. Grow the "
+            "blocks for fewer, longer steps.");
     else if (r.launch_s > 0.5 * r.time_s)
-        verdict = QStringLiteral("Compute holds the steps, but the launch is most of the call: the problem is small for one kernel.");
+        verdict = QStringLiteral(
+            "Compute holds the steps, but the launch is most of the call: the problem is small for one kernel.");
     else
         verdict = QStringLiteral("Compute holds most steps: the copies hide under the MXU's work.");
     tpusim::Provenance p = r.provenance;
@@ -181,7 +205,9 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
         {"computeText", timeText(r.compute_s)},
         {"overheadText", timeText(r.overhead_s)},
         // Under a picosecond is rounding, not a wait.
-        {"exposedText", timeText(r.exposed_dma_s - r.prologue_s - r.epilogue_s > 1e-12 ? r.exposed_dma_s - r.prologue_s - r.epilogue_s : 0.0)},
+        {"exposedText",
+         timeText(r.exposed_dma_s - r.prologue_s - r.epilogue_s > 1e-12 ? r.exposed_dma_s - r.prologue_s - r.epilogue_s
+                                                                        : 0.0)},
         {"prologueText", timeText(r.prologue_s)},
         {"epilogueText", timeText(r.epilogue_s)},
         {"launchText", timeText(r.launch_s)},
@@ -215,23 +241,28 @@ QVariantMap PipelineModel::stepDetail(int index) const
     std::vector<std::int64_t> g(d.grid_index.begin(), d.grid_index.end());
     const QString grid = tuple(g);
     const QString held = d.exposed_s > 0 ? QStringLiteral("waits on copies for %1").arg(timeText(d.exposed_s))
-                       : d.overhead_s > 0 ? QStringLiteral("idles %1 for the step's fixed time").arg(timeText(d.overhead_s))
-                                          : QStringLiteral("busy the whole step");
+                         : d.overhead_s > 0
+                             ? QStringLiteral("idles %1 for the step's fixed time").arg(timeText(d.overhead_s))
+                             : QStringLiteral("busy the whole step");
     QStringList lines;
-    lines << QStringLiteral("predicted · %1").arg(m_chip)
-          << QStringLiteral("starts at %1, lasts %2").arg(timeText(d.start_s), timeText(d.end_s - d.start_s))
-          << (d.copies_in == "-" ? QStringLiteral("DMA in: none (the next step reuses these blocks)")
-                                 : QStringLiteral("DMA in: %1 · %2 (the next step's blocks)").arg(timeText(d.dma_in_s), qs(d.copies_in)))
-          << QStringLiteral("compute: %1 on the MXU").arg(timeText(d.compute_s))
-          << (d.copies_out == "-" ? QStringLiteral("DMA out: none (no output block finished the step before)")
-                                  : QStringLiteral("DMA out: %1 · %2 (the block finished the step before)").arg(timeText(d.dma_out_s), qs(d.copies_out)))
-          << QStringLiteral("the MXU %1").arg(held);
+    lines
+        << QStringLiteral("predicted · %1").arg(m_chip)
+        << QStringLiteral("starts at %1, lasts %2").arg(timeText(d.start_s), timeText(d.end_s - d.start_s))
+        << (d.copies_in == "-"
+                ? QStringLiteral("DMA in: none (the next step reuses these blocks)")
+                : QStringLiteral("DMA in: %1 · %2 (the next step's blocks)").arg(timeText(d.dma_in_s), qs(d.copies_in)))
+        << QStringLiteral("compute: %1 on the MXU").arg(timeText(d.compute_s))
+        << (d.copies_out == "-" ? QStringLiteral("DMA out: none (no output block finished the step before)")
+                                : QStringLiteral("DMA out: %1 · %2 (the block finished the step before)")
+                                      .arg(timeText(d.dma_out_s), qs(d.copies_out)))
+        << QStringLiteral("the MXU %1").arg(held);
     return {{"index", static_cast<double>(d.index)},
             {"step", static_cast<double>(d.step)},
             {"core", d.core},
             {"grid", grid},
-            {"heading", QStringLiteral("step %1 %2%3").arg(grouped(d.step), grid,
-                                                             c->result.cores > 1 ? QStringLiteral(" · TensorCore %1").arg(d.core) : QString())},
+            {"heading", QStringLiteral("step %1 %2%3")
+                            .arg(grouped(d.step), grid,
+                                 c->result.cores > 1 ? QStringLiteral(" · TensorCore %1").arg(d.core) : QString())},
             {"startS", d.start_s},
             {"endS", d.end_s},
             {"computeText", timeText(d.compute_s)},
@@ -260,7 +291,7 @@ QVariantMap PipelineModel::coreSpan(int core) const
         return {};
     const tpusim::CoreSteps s = tpusim::core_steps(c->result, core);
     return {{"begin", static_cast<double>(s.begin)}, {"end", static_cast<double>(s.end)}, {"startS", s.start_s},
-            {"stepsStartS", s.steps_start_s}, {"stepsEndS", s.steps_end_s}, {"endS", s.end_s}};
+            {"stepsStartS", s.steps_start_s},        {"stepsEndS", s.steps_end_s},        {"endS", s.end_s}};
 }
 
 QString PipelineModel::exportTrace(const QString &pathOrUrl) const

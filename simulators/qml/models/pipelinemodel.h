@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QtQml/qqmlregistration.h>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QVariantMap>
@@ -29,7 +29,7 @@ class PipelineModel : public QObject
     Q_PROPERTY(double bm MEMBER m_bm NOTIFY inputsChanged)
     Q_PROPERTY(double bk MEMBER m_bk NOTIFY inputsChanged)
     Q_PROPERTY(double bn MEMBER m_bn NOTIFY inputsChanged)
-    Q_PROPERTY(QString order MEMBER m_order NOTIFY inputsChanged)  // "mnk", "kmn", ...
+    Q_PROPERTY(QString order MEMBER m_order NOTIFY inputsChanged) // "mnk", "kmn", ...
     // {problem: sentence} when libtpusim refuses the inputs; else {timeS,
     //  timeText, steps, stepsText, cores, coreSteps: [..], grid: "(8, 4, 4)",
     //  vmemText, vmemLimitText, hbmText, utilizationText, floorText,
@@ -64,7 +64,8 @@ public:
     static constexpr std::size_t traceStepCap = 65536;
 
     // For the timeline: the last finished run, shared with the paint thread.
-    struct Computed {
+    struct Computed
+    {
         tpusim::Kernel kernel;
         tpusim::PipelineResult result;
         QString problem;

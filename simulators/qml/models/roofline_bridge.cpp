@@ -140,7 +140,8 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
         // published runs reach on this chip.
         const auto peakRoof = at(ridge);
         const double attainableRidge = peakRoof.attainable_peak_flops / peakRoof.attainable_bandwidth;
-        const QVariantList attainablePoints = roofPoints(attainableRidge, [](const tpusim::Roofline &r) { return r.attainable_s; });
+        const QVariantList attainablePoints =
+            roofPoints(attainableRidge, [](const tpusim::Roofline &r) { return r.attainable_s; });
         auto roof = at(ridge);
         roof.provenance.shapes = "any op: attainable FLOP/s = min(intensity x HBM bandwidth, peak)";
         QVariantMap m{
@@ -161,11 +162,11 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
             {"attainableText", QStringLiteral("attainable %1 · HBM %2, fitted on published runs")
                                    .arg(qs(tpusim::format_rate(peakRoof.attainable_peak_flops, "FLOP/s")),
                                         qs(tpusim::format_rate(peakRoof.attainable_bandwidth, "B/s")))},
-            {"attainableDetails", QStringLiteral("predicted · %1\n%2 % of the MXU peak (%3)\n%4 % of HBM bandwidth (%5)")
-                                      .arg(qs(chip.id), qs(tpusim::format_fixed(100 * chip.mxu_attainable.value, 1)),
-                                           qs(chip.mxu_attainable.source),
-                                           qs(tpusim::format_fixed(100 * chip.hbm_attainable.value, 1)),
-                                           qs(chip.hbm_attainable.source))},
+            {"attainableDetails",
+             QStringLiteral("predicted · %1\n%2 % of the MXU peak (%3)\n%4 % of HBM bandwidth (%5)")
+                 .arg(qs(chip.id), qs(tpusim::format_fixed(100 * chip.mxu_attainable.value, 1)),
+                      qs(chip.mxu_attainable.source), qs(tpusim::format_fixed(100 * chip.hbm_attainable.value, 1)),
+                      qs(chip.hbm_attainable.source))},
         };
         return m;
     } catch (const tpusim::InputError &e) {
@@ -183,7 +184,9 @@ QVariantList SimBridge::rooflinePresets(const QString &chipId) const
         static const QRegularExpression elementwiseDims(QStringLiteral("^(\\d+)x(\\d+), (\\d+) in"));
         for (const auto &row : tpusim::landing_bench(tpusim::chip(chipId.toStdString()))) {
             const QString shapes = qs(row.cost.shapes);
-            QVariantMap preset{{"id", qs(row.id)}, {"label", qs(row.label)}, {"shapes", shapes},
+            QVariantMap preset{{"id", qs(row.id)},
+                               {"label", qs(row.label)},
+                               {"shapes", shapes},
                                {"dtype", qs(std::string(tpusim::name(row.cost.compute_dtype)))},
                                {"roofline", simqml::roofline(row.result)}};
             if (const auto mm = matmulDims.match(shapes); mm.hasMatch()) {

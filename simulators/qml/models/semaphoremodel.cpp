@@ -3,8 +3,8 @@
 
 #include <tpusim/error.h>
 
-#include <QFile>
 #include <QtQml/qqml.h>
+#include <QFile>
 
 using simqml::qs;
 
@@ -22,23 +22,38 @@ QVariantMap convert(const tpusim::SemRun &r)
 {
     QVariantList events, deadlock, races, nonzero, spans;
     for (const auto &e : r.events)
-        events.append(QVariantMap{{"timeS", e.time_s}, {"time", qs(tpusim::format_time(e.time_s))},
-                                  {"device", e.device}, {"kind", qs(e.kind)}, {"text", qs(e.text)},
+        events.append(QVariantMap{{"timeS", e.time_s},
+                                  {"time", qs(tpusim::format_time(e.time_s))},
+                                  {"device", e.device},
+                                  {"kind", qs(e.kind)},
+                                  {"text", qs(e.text)},
                                   {"line", e.line}});
     for (const auto &w : r.deadlock)
-        deadlock.append(QVariantMap{{"device", w.device}, {"line", w.line}, {"statement", qs(w.statement)},
-                                    {"semaphore", qs(w.semaphore)}, {"value", qlonglong(w.value)},
-                                    {"needed", qlonglong(w.needed)}, {"waitsFor", simqml::list(w.waits_for)},
+        deadlock.append(QVariantMap{{"device", w.device},
+                                    {"line", w.line},
+                                    {"statement", qs(w.statement)},
+                                    {"semaphore", qs(w.semaphore)},
+                                    {"value", qlonglong(w.value)},
+                                    {"needed", qlonglong(w.needed)},
+                                    {"waitsFor", simqml::list(w.waits_for)},
                                     {"reason", qs(w.reason)}});
     for (const auto &x : r.races)
-        races.append(QVariantMap{{"text", qs(x.text)}, {"device", x.device}, {"line", x.line},
-                                 {"kind", qs(x.kind)}, {"buffer", qs(x.buffer)}, {"timeS", x.time_s}});
+        races.append(QVariantMap{{"text", qs(x.text)},
+                                 {"device", x.device},
+                                 {"line", x.line},
+                                 {"kind", qs(x.kind)},
+                                 {"buffer", qs(x.buffer)},
+                                 {"timeS", x.time_s}});
     for (const auto &n : r.nonzero)
-        nonzero.append(QVariantMap{{"text", qs(n.text)}, {"device", n.device}, {"semaphore", qs(n.semaphore)},
-                                   {"value", qlonglong(n.value)}});
+        nonzero.append(QVariantMap{
+            {"text", qs(n.text)}, {"device", n.device}, {"semaphore", qs(n.semaphore)}, {"value", qlonglong(n.value)}});
     for (const auto &s : r.spans)
-        spans.append(QVariantMap{{"device", s.device}, {"track", qs(s.track)}, {"name", qs(s.name)},
-                                 {"category", qs(s.category)}, {"startS", s.start_s}, {"endS", s.end_s},
+        spans.append(QVariantMap{{"device", s.device},
+                                 {"track", qs(s.track)},
+                                 {"name", qs(s.name)},
+                                 {"category", qs(s.category)},
+                                 {"startS", s.start_s},
+                                 {"endS", s.end_s},
                                  {"line", s.line}});
     return {{"status", qs(std::string(tpusim::sem_status_name(r.status)))},
             {"devices", r.devices},
@@ -55,7 +70,6 @@ QVariantMap convert(const tpusim::SemRun &r)
 }
 
 } // namespace
-
 
 void SemaphoreModel::setSource(const QString &text)
 {
@@ -134,8 +148,11 @@ void SemaphoreModel::rerun()
         return;
     m_statements.clear();
     for (const auto &s : tpusim::semaphore_statements(m_program))
-        m_statements.append(QVariantMap{{"index", qulonglong(s.index)}, {"line", s.line}, {"depth", s.depth},
-                                        {"text", qs(s.text)}, {"block", s.block}});
+        m_statements.append(QVariantMap{{"index", qulonglong(s.index)},
+                                        {"line", s.line},
+                                        {"depth", s.depth},
+                                        {"text", qs(s.text)},
+                                        {"block", s.block}});
     m_states.clear();
     try {
         const tpusim::Chip &chip = tpusim::chip(m_chip.toStdString());
@@ -154,20 +171,26 @@ QVariantMap SemaphoreModel::stateAt(int eventIndex) const
         // A scrub reads the state recorded with the run; past the recorded
         // ones (a very long run) the model runs up to the event.
         const auto index = static_cast<std::size_t>(std::max(eventIndex, 0));
-        const tpusim::SemState s = index < m_states.size()
-                                       ? m_states[index]
-                                       : tpusim::semaphore_state_at(m_program, tpusim::chip(m_chip.toStdString()), 0, index);
+        const tpusim::SemState s =
+            index < m_states.size()
+                ? m_states[index]
+                : tpusim::semaphore_state_at(m_program, tpusim::chip(m_chip.toStdString()), 0, index);
         QVariantList devices;
         for (const auto &d : s.devices) {
             QVariantList sems;
             for (auto v : d.semaphores)
                 sems.append(qlonglong(v));
-            devices.append(QVariantMap{{"device", d.device}, {"status", qs(d.status)}, {"line", d.line},
-                                       {"statement", qs(d.statement)}, {"semaphores", sems},
+            devices.append(QVariantMap{{"device", d.device},
+                                       {"status", qs(d.status)},
+                                       {"line", d.line},
+                                       {"statement", qs(d.statement)},
+                                       {"semaphores", sems},
                                        {"buffers", strings(d.buffers)}});
         }
-        return {{"timeS", s.time_s}, {"time", qs(tpusim::format_time(s.time_s))},
-                {"semaphoreNames", strings(s.semaphore_names)}, {"bufferNames", strings(s.buffer_names)},
+        return {{"timeS", s.time_s},
+                {"time", qs(tpusim::format_time(s.time_s))},
+                {"semaphoreNames", strings(s.semaphore_names)},
+                {"bufferNames", strings(s.buffer_names)},
                 {"devices", devices}};
     } catch (const tpusim::InputError &e) {
         return {{"error", QString::fromUtf8(e.what())}};

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -74,5 +74,5 @@ private:
     QVariantList m_statements;
     QVariantMap m_run;
     QStringList m_edits;
-    std::vector<tpusim::SemState> m_states;  // after each event of the run, for scrubbing
+    std::vector<tpusim::SemState> m_states; // after each event of the run, for scrubbing
 };

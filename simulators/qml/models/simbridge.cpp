@@ -20,7 +20,8 @@ QVariantList SimBridge::chipSheet(const QString &chipId) const
     try {
         const auto &c = tpusim::chip(chipId.toStdString());
         for (const auto &row : tpusim::fact_rows(c))
-            out.append(QVariantMap{{"group", qs(row.group)}, {"label", qs(row.label)}, {"fact", simqml::fact(row.fact)}});
+            out.append(
+                QVariantMap{{"group", qs(row.group)}, {"label", qs(row.label)}, {"fact", simqml::fact(row.fact)}});
     } catch (const tpusim::InputError &e) {
         out.append(QVariantMap{{"error", QString::fromUtf8(e.what())}});
     }
@@ -33,8 +34,11 @@ QVariantList SimBridge::bench(const QString &chipId, bool full) const
     try {
         const auto &c = tpusim::chip(chipId.toStdString());
         for (const auto &row : full ? tpusim::full_bench(c) : tpusim::landing_bench(c))
-            out.append(QVariantMap{{"id", qs(row.id)}, {"group", qs(row.group)}, {"label", qs(row.label)},
-                                   {"shapes", qs(row.cost.shapes)}, {"dtype", qs(row.cost.dtype_text)},
+            out.append(QVariantMap{{"id", qs(row.id)},
+                                   {"group", qs(row.group)},
+                                   {"label", qs(row.label)},
+                                   {"shapes", qs(row.cost.shapes)},
+                                   {"dtype", qs(row.cost.dtype_text)},
                                    {"roofline", simqml::roofline(row.result)}});
     } catch (const tpusim::InputError &e) {
         out.append(QVariantMap{{"error", QString::fromUtf8(e.what())}});

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QStringList>
 #include <QVariantList>
 #include <QVariantMap>
@@ -22,7 +22,7 @@ public:
 
     // Registers the QML singleton TpuCourse.Sim/Sim (one per engine).
 
-    QVariantList chips() const;          // [{id, name}]
+    QVariantList chips() const; // [{id, name}]
     QString defaultChip() const { return QStringLiteral("v5e"); }
 
     // Every figure of a chip: [{group, label, fact: {...}}]

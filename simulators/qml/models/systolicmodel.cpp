@@ -1,12 +1,12 @@
 #include "systolicmodel.h"
-#include "watchedmodel.h"
 #include "variants.h"
+#include "watchedmodel.h"
 
 #include <tpusim/chips.h>
 #include <tpusim/error.h>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <QtQml/qqml.h>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,6 @@ constexpr int activitySamples = 480;
 // mxu_step's own ceiling: past it the closed form stands alone.
 constexpr double steppable = 67108864.0;
 
-
 tpusim::MxuMode modeOf(const QString &mode)
 {
     return mode == QStringLiteral("no-overlap") ? tpusim::MxuMode::no_overlap : tpusim::MxuMode::overlapped;
@@ -37,7 +36,10 @@ QVariantMap closedForm(const tpusim::MxuRun &r)
 }
 
 // A size as libtpusim takes it: whole, and its own sentence when it is not one.
-std::int64_t whole(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0; }
+std::int64_t whole(double v)
+{
+    return std::isfinite(v) ? static_cast<std::int64_t>(std::llround(v)) : 0;
+}
 
 } // namespace
 
@@ -62,8 +64,10 @@ SystolicModel::SystolicModel(QObject *parent) : QObject(parent)
     recompute();
 }
 
-SystolicModel::~SystolicModel() { m_watcher.waitForFinished(); }
-
+SystolicModel::~SystolicModel()
+{
+    m_watcher.waitForFinished();
+}
 
 int SystolicModel::arrayOf(const QString &chipId) const
 {
@@ -93,11 +97,20 @@ void SystolicModel::recompute()
         const std::int64_t lastCols = n - (m_timeline.n_tiles - 1) * s;
         QString formula;
         if (mode == tpusim::MxuMode::overlapped)
-            formula = QStringLiteral("S + (folds − 1) × max(M, S) + M + S + last tile's columns − 2 = %1 + %2 × %3 + %4 + %1 + %5 − 2 = %6")
-                          .arg(s).arg(m_timeline.folds - 1).arg(m_timeline.gap).arg(m).arg(lastCols).arg(grouped(over.cycles));
+            formula = QStringLiteral(
+                          "S + (folds − 1) × max(M, S) + M + S + last tile's columns − 2 = %1 + %2 × %3 + %4 + %1 + %5 "
+                          "− 2 = %6")
+                          .arg(s)
+                          .arg(m_timeline.folds - 1)
+                          .arg(m_timeline.gap)
+                          .arg(m)
+                          .arg(lastCols)
+                          .arg(grouped(over.cycles));
         else
             formula = QStringLiteral("folds × (3S + M − 2) = %1 × %2 = %3")
-                          .arg(m_timeline.folds).arg(grouped(ss.cycles_per_fold)).arg(grouped(book.cycles));
+                          .arg(m_timeline.folds)
+                          .arg(grouped(ss.cycles_per_fold))
+                          .arg(grouped(book.cycles));
         m_run = {
             {"array", array},
             {"cycles", static_cast<double>(now.cycles)},
@@ -170,8 +183,9 @@ void SystolicModel::rebuildFrame()
         {"phase", qs(f.phase)},
         {"useful", static_cast<double>(f.useful_cells)},
         {"padding", static_cast<double>(f.padding_cells)},
-        {"usefulText", grouped(f.useful_cells) + QStringLiteral(" of ") + grouped(f.array * f.array)
-                           + QStringLiteral(" cells (") + percent(static_cast<double>(f.useful_cells) / cellsInArray) + QStringLiteral(")")},
+        {"usefulText", grouped(f.useful_cells) + QStringLiteral(" of ") + grouped(f.array * f.array) +
+                           QStringLiteral(" cells (") + percent(static_cast<double>(f.useful_cells) / cellsInArray) +
+                           QStringLiteral(")")},
         {"fold", static_cast<double>(f.fold)},
         {"loadingFold", static_cast<double>(f.loading_fold)},
         {"loadingRows", static_cast<double>(f.loading_rows)},
@@ -191,10 +205,13 @@ void SystolicModel::startStepping()
         emit steppedChanged();
         return;
     }
-    const double macs = static_cast<double>(m_timeline.m) * static_cast<double>(m_timeline.k) * static_cast<double>(m_timeline.n);
+    const double macs =
+        static_cast<double>(m_timeline.m) * static_cast<double>(m_timeline.k) * static_cast<double>(m_timeline.n);
     if (macs > steppable) {
-        m_stepped = {{"state", QStringLiteral("skipped")},
-                     {"why", QStringLiteral("over 2^26 multiply-accumulates: too many to step here; the closed form stands alone")}};
+        m_stepped = {
+            {"state", QStringLiteral("skipped")},
+            {"why",
+             QStringLiteral("over 2^26 multiply-accumulates: too many to step here; the closed form stands alone")}};
         emit steppedChanged();
         return;
     }

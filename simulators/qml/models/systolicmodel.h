@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QColor>
 #include <QtQml/qqmlregistration.h>
+#include <QColor>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
@@ -28,7 +28,7 @@ class SystolicModel : public QObject
     Q_PROPERTY(double m MEMBER m_m NOTIFY inputsChanged)
     Q_PROPERTY(double k MEMBER m_k NOTIFY inputsChanged)
     Q_PROPERTY(double n MEMBER m_n NOTIFY inputsChanged)
-    Q_PROPERTY(QString mode MEMBER m_mode NOTIFY inputsChanged)  // "overlapped" | "no-overlap"
+    Q_PROPERTY(QString mode MEMBER m_mode NOTIFY inputsChanged) // "overlapped" | "no-overlap"
     Q_PROPERTY(double cycle MEMBER m_cycle NOTIFY cycleChanged)
     // {problem: sentence} for sizes libtpusim refuses; else {array, cycles,
     //  cyclesText, utilization, utilizationText, macsText, folds, kTiles,
@@ -88,8 +88,14 @@ private:
     QVariantMap m_run, m_frame, m_stepped;
     QVariantList m_activity;
 
-    struct StepJob { std::int64_t m = 0, k = 0, n = 0; int array = 0; tpusim::MxuMode mode{}; std::int64_t cycles = -1; };
-    StepJob m_pending;         // the run the stepped count should be of
-    bool m_stepAgain = false;  // inputs changed while a run was stepping
+    struct StepJob
+    {
+        std::int64_t m = 0, k = 0, n = 0;
+        int array = 0;
+        tpusim::MxuMode mode{};
+        std::int64_t cycles = -1;
+    };
+    StepJob m_pending;        // the run the stepped count should be of
+    bool m_stepAgain = false; // inputs changed while a run was stepping
     QFutureWatcher<StepJob> m_watcher;
 };

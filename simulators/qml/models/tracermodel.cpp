@@ -5,15 +5,17 @@
 #include <cmath>
 
 namespace {
-QString qs(const std::string &s) { return QString::fromStdString(s); }
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
 }
+} // namespace
 
 TracerModel::TracerModel(QObject *parent) : QObject(parent)
 {
     m_settings = coursework::tracer::defaults(*coursework::tracer::find_program("mlp"));
     retrace();
 }
-
 
 QVariantList TracerModel::programs() const
 {
@@ -22,9 +24,13 @@ QVariantList TracerModel::programs() const
         QVariantList knobs;
         for (const auto &k : p.knobs) {
             QStringList cs;
-            for (const auto &c : k.choices) cs.append(qs(c));
-            knobs.append(QVariantMap{{"id", qs(k.id)}, {"label", qs(k.label)}, {"choice", k.choice},
-                                     {"value", static_cast<double>(k.value)}, {"choices", cs}});
+            for (const auto &c : k.choices)
+                cs.append(qs(c));
+            knobs.append(QVariantMap{{"id", qs(k.id)},
+                                     {"label", qs(k.label)},
+                                     {"choice", k.choice},
+                                     {"value", static_cast<double>(k.value)},
+                                     {"choices", cs}});
         }
         out.append(QVariantMap{{"id", qs(p.id)}, {"title", qs(p.title)}, {"blurb", qs(p.blurb)}, {"knobs", knobs}});
     }
@@ -34,7 +40,8 @@ QVariantList TracerModel::programs() const
 void TracerModel::setProgram(const QString &id)
 {
     const auto *p = coursework::tracer::find_program(id.toStdString());
-    if (!p || id == m_program) return;
+    if (!p || id == m_program)
+        return;
     m_program = id;
     m_settings = coursework::tracer::defaults(*p);
     m_step = 0;
@@ -44,14 +51,16 @@ void TracerModel::setProgram(const QString &id)
 QVariantMap TracerModel::sizes() const
 {
     QVariantMap m;
-    for (const auto &[k, v] : m_settings.sizes) m.insert(qs(k), static_cast<double>(v));
+    for (const auto &[k, v] : m_settings.sizes)
+        m.insert(qs(k), static_cast<double>(v));
     return m;
 }
 
 QVariantMap TracerModel::choices() const
 {
     QVariantMap m;
-    for (const auto &[k, v] : m_settings.choices) m.insert(qs(k), qs(v));
+    for (const auto &[k, v] : m_settings.choices)
+        m.insert(qs(k), qs(v));
     return m;
 }
 
@@ -78,7 +87,8 @@ void TracerModel::setStep(int s)
 {
     const int last = std::max(0, static_cast<int>(m_trace.steps.size()) - 1);
     s = std::clamp(s, 0, last);
-    if (s == m_step) return;
+    if (s == m_step)
+        return;
     m_step = s;
     emit stepChanged();
 }
@@ -92,7 +102,8 @@ void TracerModel::retrace()
         m_hit = false;
     } else {
         QStringList lines;
-        for (const auto &l : m_trace.lines) lines.append(qs(l));
+        for (const auto &l : m_trace.lines)
+            lines.append(qs(l));
         t.insert("lines", lines);
         t.insert("stepCount", static_cast<int>(m_trace.steps.size()));
         t.insert("error", qs(m_trace.error));
@@ -115,18 +126,28 @@ void TracerModel::retrace()
 
 QVariantMap TracerModel::current() const
 {
-    if (m_trace.steps.empty()) return {};
+    if (m_trace.steps.empty())
+        return {};
     const auto &st = m_trace.steps[static_cast<std::size_t>(m_step)];
     QVariantList frame;
     for (const auto &b : st.frame)
-        frame.append(QVariantMap{{"name", qs(b.name)}, {"traced", b.traced},
-                                 {"aval", b.traced ? qs(b.aval.text()) : QString()}, {"weak", b.aval.weak},
+        frame.append(QVariantMap{{"name", qs(b.name)},
+                                 {"traced", b.traced},
+                                 {"aval", b.traced ? qs(b.aval.text()) : QString()},
+                                 {"weak", b.aval.weak},
                                  {"value", qs(b.value)}});
     QStringList added;
-    for (int i = st.recorded_from; i < st.recorded_to; ++i) added.append(qs(m_trace.printed[static_cast<std::size_t>(i)].text));
+    for (int i = st.recorded_from; i < st.recorded_to; ++i)
+        added.append(qs(m_trace.printed[static_cast<std::size_t>(i)].text));
     const bool last = m_step + 1 >= static_cast<int>(m_trace.steps.size());
-    return QVariantMap{{"line", st.line}, {"note", qs(st.note)}, {"frame", frame},
-                       {"jaxpr", qs(m_trace.text_upto(m_step + 1))}, {"added", added},
-                       {"inner", qs(st.inner)}, {"innerLabel", qs(st.inner_label)},
-                       {"index", m_step}, {"last", last}, {"failed", last && !m_trace.error.empty()}};
+    return QVariantMap{{"line", st.line},
+                       {"note", qs(st.note)},
+                       {"frame", frame},
+                       {"jaxpr", qs(m_trace.text_upto(m_step + 1))},
+                       {"added", added},
+                       {"inner", qs(st.inner)},
+                       {"innerLabel", qs(st.inner_label)},
+                       {"index", m_step},
+                       {"last", last},
+                       {"failed", last && !m_trace.error.empty()}};
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QSet>
 #include <QString>
 #include <QVariantList>
@@ -29,8 +29,8 @@ class TracerModel : public QObject
     // {line, note, frame: [{name, traced, aval, value}], jaxpr (so far),
     //  added: [equation text], inner, innerLabel, last, failed}
     Q_PROPERTY(QVariantMap current READ current NOTIFY stepChanged)
-    Q_PROPERTY(int traceCount READ traceCount NOTIFY traceChanged)   // distinct keys seen: jit's traces
-    Q_PROPERTY(bool cacheHit READ cacheHit NOTIFY traceChanged)      // the last change found its key cached
+    Q_PROPERTY(int traceCount READ traceCount NOTIFY traceChanged) // distinct keys seen: jit's traces
+    Q_PROPERTY(bool cacheHit READ cacheHit NOTIFY traceChanged)    // the last change found its key cached
 
 public:
     explicit TracerModel(QObject *parent = nullptr);
@@ -49,7 +49,7 @@ public:
 
     Q_INVOKABLE void setSize(const QString &knob, double value);
     Q_INVOKABLE void setChoice(const QString &knob, const QString &value);
-    Q_INVOKABLE void reset();  // the program's default shapes and choices
+    Q_INVOKABLE void reset(); // the program's default shapes and choices
 
 signals:
     void traceChanged();

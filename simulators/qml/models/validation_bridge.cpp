@@ -15,10 +15,14 @@ namespace {
 
 QString signedPercent(double error)
 {
-    return (error >= 0 ? QStringLiteral("+") : QString()) + qs(tpusim::format_fixed(100 * error, 1)) + QStringLiteral(" %");
+    return (error >= 0 ? QStringLiteral("+") : QString()) + qs(tpusim::format_fixed(100 * error, 1)) +
+           QStringLiteral(" %");
 }
 
-QString percent(double magnitude) { return qs(tpusim::format_fixed(100 * magnitude, 1)) + QStringLiteral(" %"); }
+QString percent(double magnitude)
+{
+    return qs(tpusim::format_fixed(100 * magnitude, 1)) + QStringLiteral(" %");
+}
 
 QString shapeText(const tpusim::PublishedRow &r)
 {
@@ -48,9 +52,12 @@ QString publishedDetails(const tpusim::PublishedRow &r)
     QString shape;
     for (const auto &[key, value] : r.shape)
         shape += (shape.isEmpty() ? QString() : QStringLiteral(" ")) + qs(key) + QLatin1Char('=') + qs(value);
-    const QString timed = r.timing == tpusim::Timing::device ? QStringLiteral("on the device") : QStringLiteral("from Python");
-    QString text = QStringLiteral("published · %1 · %2\n%3\nmeasured on a real chip by others, not by you\nsource: %4\ntimed %5: %6")
-                       .arg(qs(r.chip), qs(r.dtype), shape, qs(r.source), timed, qs(r.timing_how));
+    const QString timed =
+        r.timing == tpusim::Timing::device ? QStringLiteral("on the device") : QStringLiteral("from Python");
+    QString text =
+        QStringLiteral(
+            "published · %1 · %2\n%3\nmeasured on a real chip by others, not by you\nsource: %4\ntimed %5: %6")
+            .arg(qs(r.chip), qs(r.dtype), shape, qs(r.source), timed, qs(r.timing_how));
     if (!r.quote.empty())
         text += QStringLiteral("\nprinted as: ") + qs(r.quote);
     return text;
@@ -127,8 +134,8 @@ QVariantMap constantMap(const tpusim::FittedConstant &c)
     QStringList on;
     for (const std::string &id : c.fitted_on)
         on << qs(id);
-    return {{"key", qs(c.key)}, {"name", qs(c.name)}, {"chip", qs(c.chip)}, {"value", c.value},
-            {"valueText", value}, {"how", qs(c.how)}, {"fittedOn", on}};
+    return {{"key", qs(c.key)},   {"name", qs(c.name)}, {"chip", qs(c.chip)}, {"value", c.value},
+            {"valueText", value}, {"how", qs(c.how)},   {"fittedOn", on}};
 }
 
 QVariantMap buildValidation()

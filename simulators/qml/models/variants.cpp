@@ -10,7 +10,7 @@ QVariantMap provenance(const tpusim::Provenance &p)
     QVariantList assumptions;
     for (const auto &a : p.assumptions)
         assumptions << qs(a);
-    const QString kind = p.kind == tpusim::Kind::measured ? QStringLiteral("measured")
+    const QString kind = p.kind == tpusim::Kind::measured            ? QStringLiteral("measured")
                          : p.kind == tpusim::Kind::verified_off_chip ? QStringLiteral("verified")
                                                                      : QStringLiteral("predicted");
     return {
@@ -29,12 +29,9 @@ QVariantMap provenance(const tpusim::Provenance &p)
 QVariantMap fact(const tpusim::Fact &f)
 {
     return {
-        {"value", f.value},
-        {"text", qs(tpusim::format_fact(f))},
-        {"unit", qs(f.unit)},
-        {"source", qs(f.source)},
-        {"note", qs(f.note)},
-        {"assumption", f.assumption},
+        {"value", f.value},           {"text", qs(tpusim::format_fact(f))},
+        {"unit", qs(f.unit)},         {"source", qs(f.source)},
+        {"note", qs(f.note)},         {"assumption", f.assumption},
         {"published", f.published()},
     };
 }

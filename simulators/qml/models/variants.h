@@ -14,7 +14,10 @@
 // so every QML page reads provenance the same way.
 namespace simqml {
 
-inline QString qs(const std::string &s) { return QString::fromStdString(s); }
+inline QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
 
 // Numbers as a QVariantList, for QML arrays.
 template <typename Number>

@@ -4,14 +4,17 @@
 #include <tpusim/error.h>
 #include <tpusim/layout.h>
 
-#include <QStringList>
 #include <QtQml/qqml.h>
+#include <QStringList>
 
 using simqml::qs;
 
 namespace {
 
-QString bytesText(double bytes) { return qs(tpusim::format_bytes(bytes)); }
+QString bytesText(double bytes)
+{
+    return qs(tpusim::format_bytes(bytes));
+}
 
 QVariantList dimensions(const std::vector<tpusim::BudgetDimension> &dims)
 {
@@ -94,8 +97,9 @@ QVariantMap suggestionMap(const tpusim::BlockSuggestion &s, const tpusim::Budget
     }
     tpusim::Provenance p = budgetProvenance;
     p.model = "the largest legal blocks within the limit, by an exhaustive search over tile multiples";
-    p.assumptions.push_back("Candidates are power-of-two multiples of the tile that divide the size, and the whole size; "
-                            "the winner copies the fewest HBM bytes, then takes the fewest grid steps.");
+    p.assumptions.push_back(
+        "Candidates are power-of-two multiples of the tile that divide the size, and the whole size; "
+        "the winner copies the fewest HBM bytes, then takes the fewest grid steps.");
     return {{"found", s.found},
             {"blocks", blocks},
             {"blocksText", named.join(QLatin1Char(' '))},
@@ -126,7 +130,6 @@ VmemBudgetModel::VmemBudgetModel(QObject *parent) : QObject(parent)
     recompute();
 }
 
-
 QVariantList VmemBudgetModel::kernels() const
 {
     QVariantList out;
@@ -140,7 +143,7 @@ QVariantMap VmemBudgetModel::kernelInfo() const
     try {
         return infoMap(tpusim::budget_kernel_info(m_kernel.toStdString()));
     } catch (const tpusim::InputError &) {
-        return {};  // the budget says why
+        return {}; // the budget says why
     }
 }
 
@@ -149,7 +152,7 @@ int VmemBudgetModel::tileRows() const
     try {
         return int(tpusim::native_tiling(tpusim::parse_dtype(m_dtype.toStdString())).rows);
     } catch (const tpusim::InputError &) {
-        return 8;  // an unknown dtype is refused by the budget; snap to f32's tile meanwhile
+        return 8; // an unknown dtype is refused by the budget; snap to f32's tile meanwhile
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QObject>
 #include <QtQml/qqmlregistration.h>
+#include <QObject>
 #include <QString>
 #include <QVariantList>
 #include <QVariantMap>
@@ -19,11 +19,11 @@ class VmemBudgetModel : public QObject
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(QString chip MEMBER m_chip NOTIFY inputsChanged)
-    Q_PROPERTY(QString kernel MEMBER m_kernel NOTIFY inputsChanged)        // "matmul" | "attention" | "layernorm"
+    Q_PROPERTY(QString kernel MEMBER m_kernel NOTIFY inputsChanged) // "matmul" | "attention" | "layernorm"
     Q_PROPERTY(QString dtype MEMBER m_dtype NOTIFY inputsChanged)
     Q_PROPERTY(QVariantList sizes MEMBER m_sizes NOTIFY inputsChanged)
     Q_PROPERTY(QVariantList blocks MEMBER m_blocks NOTIFY inputsChanged)
-    Q_PROPERTY(int inputBuffers MEMBER m_inputBuffers NOTIFY inputsChanged)  // 2 or 3
+    Q_PROPERTY(int inputBuffers MEMBER m_inputBuffers NOTIFY inputsChanged) // 2 or 3
     // The kernel's vmem_limit_bytes; 0 keeps the chip's scoped default.
     Q_PROPERTY(double limitBytes MEMBER m_limitBytes NOTIFY inputsChanged)
 
@@ -75,7 +75,7 @@ signals:
     void budgetChanged();
 
 private:
-    tpusim::BudgetKernelSpec currentSpec() const;  // throws tpusim::InputError
+    tpusim::BudgetKernelSpec currentSpec() const; // throws tpusim::InputError
 
     QString m_chip = QStringLiteral("v5e");
     QString m_kernel = QStringLiteral("matmul");

@@ -1,22 +1,21 @@
 #include "coverageview.h"
 #include "blockspecmodel.h"
 
+#include <QtQml/qqml.h>
 #include <QFont>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPen>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 
 CoverageView::CoverageView(QQuickItem *parent) : QQuickPaintedItem(parent)
 {
-    setAntialiasing(true);   // cells can be a fraction of a pixel wide
-    setActiveFocusOnTab(true);   // the arrows move the current cell
+    setAntialiasing(true);     // cells can be a fraction of a pixel wide
+    setActiveFocusOnTab(true); // the arrows move the current cell
     connect(this, &CoverageView::look, this, [this] { update(); });
     connect(this, &CoverageView::currentChanged, this, [this] { update(); });
 }
-
 
 void CoverageView::setSource(BlockSpecModel *source)
 {
@@ -89,7 +88,7 @@ void CoverageView::paint(QPainter *painter)
         if (counted && c.writes > 0) {
             const QString text = QString::number(c.writes);
             const qreal x = (c.col + 0.5) * s - metrics.horizontalAdvance(text) / 2;
-            painter->setPen(c.race ? m_raceText : m_text);   // dark on the light cells
+            painter->setPen(c.race ? m_raceText : m_text); // dark on the light cells
             painter->drawText(QPointF(x, (c.row + 0.5) * s + baselineDown), text);
         }
     }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QColor>
 #include <QtQml/qqmlregistration.h>
+#include <QColor>
 #include <QPointer>
 #include <QQuickPaintedItem>
 #include <QString>
@@ -23,16 +23,16 @@ class CoverageView : public QQuickPaintedItem
     QML_ELEMENT
     Q_PROPERTY(BlockSpecModel *source READ source WRITE setSource NOTIFY sourceChanged)
     Q_PROPERTY(int cellCount READ cellCount NOTIFY cellsChanged)
-    Q_PROPERTY(qreal cell MEMBER m_cell NOTIFY look)          // a cell's side, in item pixels
-    Q_PROPERTY(int current MEMBER m_current NOTIFY currentChanged)  // outlined; out of range: none
+    Q_PROPERTY(qreal cell MEMBER m_cell NOTIFY look)               // a cell's side, in item pixels
+    Q_PROPERTY(int current MEMBER m_current NOTIFY currentChanged) // outlined; out of range: none
     Q_PROPERTY(QColor missingColor MEMBER m_missing NOTIFY look)
     Q_PROPERTY(QColor raceColor MEMBER m_race NOTIFY look)
-    Q_PROPERTY(QColor writeColor MEMBER m_write NOTIFY look)      // its alpha is set by the write count
+    Q_PROPERTY(QColor writeColor MEMBER m_write NOTIFY look) // its alpha is set by the write count
     Q_PROPERTY(QColor outlineColor MEMBER m_outline NOTIFY look)
     Q_PROPERTY(QColor textColor MEMBER m_text NOTIFY look)
     Q_PROPERTY(QColor raceTextColor MEMBER m_raceText NOTIFY look)
     Q_PROPERTY(QColor focusColor MEMBER m_focus NOTIFY look)
-    Q_PROPERTY(qreal textMinCell MEMBER m_textMinCell NOTIFY look)  // smaller cells go without counts
+    Q_PROPERTY(qreal textMinCell MEMBER m_textMinCell NOTIFY look) // smaller cells go without counts
     Q_PROPERTY(QString fontFamily MEMBER m_font NOTIFY look)
     Q_PROPERTY(int fontPixelSize MEMBER m_fontSize NOTIFY look)
 

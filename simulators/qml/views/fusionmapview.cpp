@@ -2,12 +2,12 @@
 #include "variants.h"
 #include "watchedmodel.h"
 
+#include <QtQml/qqml.h>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QWheelEvent>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +24,6 @@ FusionMapView::FusionMapView(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &FusionMapView::look, this, [this] { update(); });
 }
 
-
 void FusionMapView::setModel(FusionMapModel *model)
 {
     if (!simqml::watchModel(this, m_model, model, [this](FusionMapModel *m) {
@@ -39,7 +38,10 @@ void FusionMapView::setModel(FusionMapModel *model)
     fit();
 }
 
-QPointF FusionMapView::toGraph(QPointF p) const { return (p - m_offset) / m_zoom; }
+QPointF FusionMapView::toGraph(QPointF p) const
+{
+    return (p - m_offset) / m_zoom;
+}
 
 const FusionLayout *FusionMapView::currentLayout() const
 {
@@ -57,9 +59,9 @@ void FusionMapView::fit()
     const double whole = std::min(width() / b.width(), height() / b.height());
     m_zoom = std::clamp(std::max(whole, 0.35), 0.05, 1.6);
     const double drawnW = b.width() * m_zoom;
-    m_offset = QPointF(drawnW < width() ? (width() - drawnW) / 2 - b.left() * m_zoom : -b.left() * m_zoom + 12,
-                       b.height() * m_zoom < height() ? (height() - b.height() * m_zoom) / 2 - b.top() * m_zoom
-                                                      : -b.top() * m_zoom);
+    m_offset = QPointF(
+        drawnW < width() ? (width() - drawnW) / 2 - b.left() * m_zoom : -b.left() * m_zoom + 12,
+        b.height() * m_zoom < height() ? (height() - b.height() * m_zoom) / 2 - b.top() * m_zoom : -b.top() * m_zoom);
     m_fitted = true;
     emit viewChanged();
     update();
@@ -85,7 +87,8 @@ void FusionMapView::panBy(double dx, double dy)
 void FusionMapView::centerOn(int node)
 {
     const FusionLayout *layout = currentLayout();
-    if (!layout || node < 0 || node >= static_cast<int>(layout->nodes.size()) || layout->nodes[static_cast<std::size_t>(node)].isNull())
+    if (!layout || node < 0 || node >= static_cast<int>(layout->nodes.size()) ||
+        layout->nodes[static_cast<std::size_t>(node)].isNull())
         return;
     m_zoom = std::max(m_zoom, 0.6);
     m_offset = QPointF(width() / 2, height() / 2) - layout->nodes[static_cast<std::size_t>(node)].center() * m_zoom;
@@ -120,8 +123,9 @@ void FusionMapView::paint(QPainter *p)
     p->save();
     p->translate(m_offset);
     p->scale(m_zoom, m_zoom);
-    const QRectF visible = QRectF(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height()))).adjusted(-40, -40, 40, 40);
-    const double px = 1.0 / m_zoom;  // one device pixel in graph points
+    const QRectF visible =
+        QRectF(toGraph(QPointF(0, 0)), toGraph(QPointF(width(), height()))).adjusted(-40, -40, 40, 40);
+    const double px = 1.0 / m_zoom; // one device pixel in graph points
 
     // Fusion regions: filled when fused, a dashed outline when split.
     for (std::size_t gi = 0; gi < layout->groups.size(); ++gi) {
@@ -180,7 +184,7 @@ void FusionMapView::paint(QPainter *p)
     font.setPixelSize(std::max(1, static_cast<int>(std::lround(m_fontSize * px))));
     p->setFont(font);
     const QFontMetricsF fm(font);
-    const bool labels = m_zoom * 26.0 >= m_fontSize;  // a box tall enough for a line
+    const bool labels = m_zoom * 26.0 >= m_fontSize; // a box tall enough for a line
     const auto &nodes = map->graph().nodes();
     std::vector<char> match(nodes.size(), 0);
     for (int id : model->matches())
@@ -263,15 +267,31 @@ void FusionMapView::keyPressEvent(QKeyEvent *event)
 {
     const double step = 60;
     switch (event->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.25); break;
-    case Qt::Key_Minus: zoomBy(0.8); break;
-    case Qt::Key_0: fit(); break;
-    case Qt::Key_Left: panBy(step, 0); break;
-    case Qt::Key_Right: panBy(-step, 0); break;
-    case Qt::Key_Up: panBy(0, step); break;
-    case Qt::Key_Down: panBy(0, -step); break;
-    default: event->ignore(); return;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomBy(1.25);
+            break;
+        case Qt::Key_Minus:
+            zoomBy(0.8);
+            break;
+        case Qt::Key_0:
+            fit();
+            break;
+        case Qt::Key_Left:
+            panBy(step, 0);
+            break;
+        case Qt::Key_Right:
+            panBy(-step, 0);
+            break;
+        case Qt::Key_Up:
+            panBy(0, step);
+            break;
+        case Qt::Key_Down:
+            panBy(0, -step);
+            break;
+        default:
+            event->ignore();
+            return;
     }
     event->accept();
 }

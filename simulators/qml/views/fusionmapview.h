@@ -1,7 +1,7 @@
 #pragma once
 
-#include "fusionmapmodel.h"
 #include <QtQml/qqmlregistration.h>
+#include "fusionmapmodel.h"
 
 #include <QColor>
 #include <QPointer>
@@ -39,7 +39,7 @@ public:
     Q_INVOKABLE void zoomBy(double factor);
     Q_INVOKABLE void panBy(double dx, double dy);
     Q_INVOKABLE void centerOn(int node);
-    Q_INVOKABLE QPointF nodeCenter(int node) const;  // in item coordinates, for tests
+    Q_INVOKABLE QPointF nodeCenter(int node) const; // in item coordinates, for tests
 
 signals:
     void modelChanged();
@@ -62,7 +62,7 @@ private:
     const FusionLayout *currentLayout() const;
     QPointer<FusionMapModel> m_model;
     double m_zoom = 1.0;
-    QPointF m_offset;  // item point of the graph's origin
+    QPointF m_offset; // item point of the graph's origin
     bool m_fitted = false;
     QPointF m_pressAt, m_pressOffset;
     bool m_dragged = false;

@@ -1,16 +1,19 @@
 #include "meshview.h"
 #include "watchedmodel.h"
 
+#include <QtQml/qqml.h>
 #include <QPainter>
 #include <QQuickWindow>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace {
 
-int sign(int v) { return (v > 0) - (v < 0); }
+int sign(int v)
+{
+    return (v > 0) - (v < 0);
+}
 
 } // namespace
 
@@ -18,7 +21,6 @@ MeshView::MeshView(QQuickItem *parent) : QQuickPaintedItem(parent)
 {
     connect(this, &MeshView::look, this, &MeshView::invalidate);
 }
-
 
 void MeshView::setModel(MeshModel *model)
 {
@@ -35,7 +37,7 @@ void MeshView::setTime(double time)
         return;
     m_time = time;
     emit timeChanged();
-    update();  // the static layer stands; only the dots move
+    update(); // the static layer stands; only the dots move
 }
 
 void MeshView::geometryChange(const QRectF &newGeometry, const QRectF &oldGeometry)

@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QColor>
 #include <QtQml/qqmlregistration.h>
+#include <QColor>
 #include <QImage>
 #include <QLineF>
 #include <QPointer>
@@ -22,12 +22,12 @@ class MeshView : public QQuickPaintedItem
     QML_ELEMENT
     Q_PROPERTY(MeshModel *model READ model WRITE setModel NOTIFY modelChanged)
     Q_PROPERTY(double time READ time WRITE setTime NOTIFY timeChanged)
-    Q_PROPERTY(QColor chipColor MEMBER m_chip NOTIFY look)       // a chip's face
+    Q_PROPERTY(QColor chipColor MEMBER m_chip NOTIFY look) // a chip's face
     Q_PROPERTY(QColor chipEdgeColor MEMBER m_chipEdge NOTIFY look)
-    Q_PROPERTY(QColor idleColor MEMBER m_idle NOTIFY look)       // a link that carried nothing
-    Q_PROPERTY(QColor loadColor MEMBER m_load NOTIFY look)       // the busiest link; lighter loads draw fainter
+    Q_PROPERTY(QColor idleColor MEMBER m_idle NOTIFY look) // a link that carried nothing
+    Q_PROPERTY(QColor loadColor MEMBER m_load NOTIFY look) // the busiest link; lighter loads draw fainter
     Q_PROPERTY(QColor chunkColor MEMBER m_chunk NOTIFY look)
-    Q_PROPERTY(qreal margin MEMBER m_margin NOTIFY look)         // room at the edges for the wrap stubs
+    Q_PROPERTY(qreal margin MEMBER m_margin NOTIFY look) // room at the edges for the wrap stubs
 
 public:
     explicit MeshView(QQuickItem *parent = nullptr);
@@ -67,6 +67,6 @@ private:
     bool m_dirty = true;
     int m_rows = 1, m_cols = 1;
     qreal m_cell = 4, m_originX = 0, m_originY = 0;
-    QImage m_static;  // links and chips
+    QImage m_static; // links and chips
     int m_chunksDrawn = 0;
 };

@@ -1,9 +1,9 @@
 #include "pipelinetimeline.h"
 #include "watchedmodel.h"
 
+#include <QtQml/qqml.h>
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentRun>
-#include <QtQml/qqml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +23,10 @@ PipelineTimeline::PipelineTimeline(QQuickItem *parent) : QQuickPaintedItem(paren
     });
 }
 
-PipelineTimeline::~PipelineTimeline() { m_job.waitForFinished(); }
-
+PipelineTimeline::~PipelineTimeline()
+{
+    m_job.waitForFinished();
+}
 
 void PipelineTimeline::setModel(PipelineModel *model)
 {
@@ -76,7 +78,10 @@ void PipelineTimeline::setView(double t0, double t1)
     update();
 }
 
-void PipelineTimeline::showAll() { setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0); }
+void PipelineTimeline::showAll()
+{
+    setView(0, m_run && m_run->problem.isEmpty() ? m_run->result.time_s : 0);
+}
 
 void PipelineTimeline::showSteps(int first, int count)
 {
@@ -134,7 +139,10 @@ void PipelineTimeline::hoverAt(QPointF p)
     }
 }
 
-void PipelineTimeline::hoverMoveEvent(QHoverEvent *event) { hoverAt(event->position()); }
+void PipelineTimeline::hoverMoveEvent(QHoverEvent *event)
+{
+    hoverAt(event->position());
+}
 
 void PipelineTimeline::hoverLeaveEvent(QHoverEvent *)
 {
@@ -181,7 +189,7 @@ void PipelineTimeline::mouseMoveEvent(QMouseEvent *event)
 void PipelineTimeline::mouseReleaseEvent(QMouseEvent *event)
 {
     setKeepMouseGrab(false);
-    if (!m_dragging) {  // a click picks the step under the pointer
+    if (!m_dragging) { // a click picks the step under the pointer
         hoverAt(event->position());
         if (m_hovered >= 0 && m_hovered != m_picked) {
             m_picked = m_hovered;
@@ -210,21 +218,29 @@ const std::vector<std::vector<tpusim::ScheduleBucket>> *PipelineTimeline::bucket
                 const auto p = static_cast<std::size_t>(static_cast<std::int64_t>(i) * w / n);
                 tpusim::ScheduleBucket &o = px[p];
                 const tpusim::ScheduleBucket &s = lane[static_cast<std::size_t>(i)];
-                o.compute_s += s.compute_s; o.overhead_s += s.overhead_s; o.exposed_s += s.exposed_s;
-                o.dma_in_s += s.dma_in_s; o.dma_out_s += s.dma_out_s; o.launch_s += s.launch_s;
-                o.prologue_s += s.prologue_s; o.epilogue_s += s.epilogue_s;
-                if (s.first_step >= 0 && o.first_step < 0) o.first_step = s.first_step;
-                if (s.last_step >= 0) o.last_step = s.last_step;
+                o.compute_s += s.compute_s;
+                o.overhead_s += s.overhead_s;
+                o.exposed_s += s.exposed_s;
+                o.dma_in_s += s.dma_in_s;
+                o.dma_out_s += s.dma_out_s;
+                o.launch_s += s.launch_s;
+                o.prologue_s += s.prologue_s;
+                o.epilogue_s += s.epilogue_s;
+                if (s.first_step >= 0 && o.first_step < 0)
+                    o.first_step = s.first_step;
+                if (s.last_step >= 0)
+                    o.last_step = s.last_step;
                 ++counts[p];
             }
             // Each pixel's times as if it spanned exactly span / w.
             for (std::size_t p = 0; p < px.size(); ++p) {
                 const double scale = counts[p] > 0 ? static_cast<double>(n) / w / counts[p] : 0;
                 tpusim::ScheduleBucket &o = px[p];
-                for (double tpusim::ScheduleBucket::*f : {&tpusim::ScheduleBucket::compute_s, &tpusim::ScheduleBucket::overhead_s,
-                                                          &tpusim::ScheduleBucket::exposed_s, &tpusim::ScheduleBucket::dma_in_s,
-                                                          &tpusim::ScheduleBucket::dma_out_s, &tpusim::ScheduleBucket::launch_s,
-                                                          &tpusim::ScheduleBucket::prologue_s, &tpusim::ScheduleBucket::epilogue_s})
+                for (double tpusim::ScheduleBucket::*f :
+                     {&tpusim::ScheduleBucket::compute_s, &tpusim::ScheduleBucket::overhead_s,
+                      &tpusim::ScheduleBucket::exposed_s, &tpusim::ScheduleBucket::dma_in_s,
+                      &tpusim::ScheduleBucket::dma_out_s, &tpusim::ScheduleBucket::launch_s,
+                      &tpusim::ScheduleBucket::prologue_s, &tpusim::ScheduleBucket::epilogue_s})
                     o.*f *= scale;
             }
             b.lanes.push_back(std::move(px));
@@ -261,7 +277,7 @@ void PipelineTimeline::paint(QPainter *painter)
             painter->fillRect(QRectF(0, core * block + l * m_lane, width(), m_lane - 1), m_laneBg);
     if (lanes == nullptr || n <= 0)
         return;
-    const double px = (m_t1 - m_t0) / w;  // seconds per pixel
+    const double px = (m_t1 - m_t0) / w; // seconds per pixel
     // A stacked column: each share of the lane's height from its bottom.
     auto column = [&](int x, qreal top, std::initializer_list<std::pair<double, const QColor *>> parts) {
         qreal bottom = top + m_lane - 1;
@@ -279,8 +295,11 @@ void PipelineTimeline::paint(QPainter *painter)
         for (int x = 0; x < w && x < static_cast<int>(lane.size()); ++x) {
             const tpusim::ScheduleBucket &b = lane[static_cast<std::size_t>(x)];
             column(x, y, {{b.dma_in_s, &m_dmaIn}, {b.prologue_s, &m_exposed}});
-            column(x, y + m_lane, {{b.compute_s, &m_compute}, {b.overhead_s, &m_overhead},
-                                   {b.exposed_s + b.prologue_s + b.epilogue_s, &m_exposed}, {b.launch_s, &m_fixed}});
+            column(x, y + m_lane,
+                   {{b.compute_s, &m_compute},
+                    {b.overhead_s, &m_overhead},
+                    {b.exposed_s + b.prologue_s + b.epilogue_s, &m_exposed},
+                    {b.launch_s, &m_fixed}});
             column(x, y + 2 * m_lane, {{b.dma_out_s, &m_dmaOut}, {b.epilogue_s, &m_exposed}});
         }
     }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "pipelinemodel.h"
 #include <QtQml/qqmlregistration.h>
+#include "pipelinemodel.h"
 
 #include <QColor>
 #include <QPointer>
@@ -21,7 +21,7 @@ class PipelineTimeline : public QQuickPaintedItem
     Q_PROPERTY(double viewStart READ viewStart NOTIFY viewChanged)
     Q_PROPERTY(double viewEnd READ viewEnd NOTIFY viewChanged)
     Q_PROPERTY(int cores READ cores NOTIFY viewChanged)
-    Q_PROPERTY(int pickedStep MEMBER m_picked NOTIFY pickedChanged)  // outlined; -1: none
+    Q_PROPERTY(int pickedStep MEMBER m_picked NOTIFY pickedChanged) // outlined; -1: none
     Q_PROPERTY(int hoveredStep READ hoveredStep NOTIFY hoveredChanged)
     Q_PROPERTY(double hoveredX READ hoveredX NOTIFY hoveredChanged)
     Q_PROPERTY(qreal laneHeight MEMBER m_lane NOTIFY look)
@@ -31,7 +31,7 @@ class PipelineTimeline : public QQuickPaintedItem
     Q_PROPERTY(QColor exposedColor MEMBER m_exposed NOTIFY look)
     Q_PROPERTY(QColor dmaInColor MEMBER m_dmaIn NOTIFY look)
     Q_PROPERTY(QColor dmaOutColor MEMBER m_dmaOut NOTIFY look)
-    Q_PROPERTY(QColor fixedColor MEMBER m_fixed NOTIFY look)     // launch, prologue and epilogue
+    Q_PROPERTY(QColor fixedColor MEMBER m_fixed NOTIFY look) // launch, prologue and epilogue
     Q_PROPERTY(QColor laneColor MEMBER m_laneBg NOTIFY look)
     Q_PROPERTY(QColor lineColor MEMBER m_line NOTIFY look)
     Q_PROPERTY(QColor pickColor MEMBER m_pick NOTIFY look)
@@ -97,7 +97,8 @@ private:
     qreal m_dragX = 0;
     double m_dragT0 = 0, m_dragT1 = 0;
 
-    struct Buckets {
+    struct Buckets
+    {
         const PipelineModel::Computed *run = nullptr;
         double t0 = 0, t1 = 0;
         int width = 0;

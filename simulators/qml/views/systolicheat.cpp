@@ -12,7 +12,6 @@ SystolicHeat::SystolicHeat(QQuickItem *parent) : QQuickPaintedItem(parent)
     connect(this, &SystolicHeat::look, this, [this] { update(); });
 }
 
-
 void SystolicHeat::setModel(SystolicModel *model)
 {
     if (!simqml::watchModel(this, m_model, model, [this](SystolicModel *m) {
@@ -39,7 +38,9 @@ void SystolicHeat::paint(QPainter *painter)
         for (int r = 0; r < s; ++r) {
             QRgb *line = reinterpret_cast<QRgb *>(image.scanLine(r));
             for (int c = 0; c < s; ++c) {
-                const double f = most > 0 ? static_cast<double>(work[static_cast<std::size_t>(r * s + c)]) / static_cast<double>(most) : 0.0;
+                const double f = most > 0 ? static_cast<double>(work[static_cast<std::size_t>(r * s + c)]) /
+                                                static_cast<double>(most)
+                                          : 0.0;
                 const auto mix = [f](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * f)); };
                 line[c] = qRgb(mix(m_idle.red(), m_useful.red()), mix(m_idle.green(), m_useful.green()),
                                mix(m_idle.blue(), m_useful.blue()));
@@ -66,6 +67,7 @@ void SystolicHeat::paint(QPainter *painter)
         pen.setWidthF(m_outlineWidth);
         painter->setPen(pen);
         painter->setBrush(Qt::NoBrush);
-        painter->drawRect(QRectF(target.left(), target.top(), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth)));
+        painter->drawRect(QRectF(target.left(), target.top(), std::max<qreal>(cell * m_corner, 2 * m_outlineWidth),
+                                 std::max<qreal>(cell * m_corner, 2 * m_outlineWidth)));
     }
 }

@@ -2,11 +2,11 @@
 
 #include "systolicmodel.h"
 
+#include <QtQml/qqmlregistration.h>
 #include <QColor>
 #include <QPointer>
 #include <QQuickPaintedItem>
 #include <QString>
-#include <QtQml/qqmlregistration.h>
 
 // The whole array as one picture: a pixel per cell, scaled to the item's
 // square, coloured by what the cell does at the model's cycle ("cycle") or

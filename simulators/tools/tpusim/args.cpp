@@ -12,13 +12,13 @@ bool Args::flag(std::string_view name) const {
     return std::find(flags_.begin(), flags_.end(), name) != flags_.end();
 }
 
-bool Args::has(std::string_view name) const { return options_.find(name) != options_.end(); }
+bool Args::has(std::string_view name) const {
+    return options_.find(name) != options_.end();
+}
 
-void Args::allow_only(std::initializer_list<std::string_view> allowed,
-                      const std::string& command) const {
+void Args::allow_only(std::initializer_list<std::string_view> allowed, const std::string& command) const {
     auto ok = [&](std::string_view n) {
-        return n == "json" || n == "help" ||
-               std::find(allowed.begin(), allowed.end(), n) != allowed.end();
+        return n == "json" || n == "help" || std::find(allowed.begin(), allowed.end(), n) != allowed.end();
     };
     for (const auto& [name, value] : options_)
         if (!ok(name)) throw InputError("'" + command + "' has no option --" + name);
@@ -27,8 +27,7 @@ void Args::allow_only(std::initializer_list<std::string_view> allowed,
 }
 
 void Args::max_words(std::size_t count, const std::string& command) const {
-    if (words_.size() > count)
-        throw InputError("unexpected '" + words_[count] + "' after '" + command + "'");
+    if (words_.size() > count) throw InputError("unexpected '" + words_[count] + "' after '" + command + "'");
 }
 
 std::string Args::text(std::string_view name, std::string fallback) const {
@@ -67,9 +66,7 @@ std::vector<std::int64_t> parse_shape(std::string_view text, std::string_view wh
         std::size_t x = text.find('x', start);
         std::string_view part = text.substr(start, x == std::string_view::npos ? x : x - start);
         std::int64_t d = parse_int(part, std::string(what) + " dimension");
-        if (d < 1)
-            throw InputError(std::string(what) + " '" + std::string(text) +
-                             "' has a dimension below 1");
+        if (d < 1) throw InputError(std::string(what) + " '" + std::string(text) + "' has a dimension below 1");
         dims.push_back(d);
         if (x == std::string_view::npos) break;
         start = x + 1;
@@ -81,9 +78,7 @@ std::int64_t Args::positive(std::string_view name) const {
     auto it = options_.find(name);
     if (it == options_.end()) throw InputError("--" + std::string(name) + " is required");
     std::int64_t v = parse_int(it->second, "--" + std::string(name));
-    if (v < 1)
-        throw InputError("--" + std::string(name) + " must be a positive integer (got " +
-                         it->second + ")");
+    if (v < 1) throw InputError("--" + std::string(name) + " must be a positive integer (got " + it->second + ")");
     return v;
 }
 

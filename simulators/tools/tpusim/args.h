@@ -28,8 +28,7 @@ public:
     bool flag(std::string_view name) const;
     bool has(std::string_view name) const;
     // Reject any option or flag not in `allowed` (plus --json and --help).
-    void allow_only(std::initializer_list<std::string_view> allowed,
-                    const std::string& command) const;
+    void allow_only(std::initializer_list<std::string_view> allowed, const std::string& command) const;
     // Reject extra words after the first `count`.
     void max_words(std::size_t count, const std::string& command) const;
 

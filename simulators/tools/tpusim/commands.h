@@ -33,7 +33,7 @@ int cmd_profile(const Args& args);
 
 // Shared helpers.
 std::string read_dump(const std::string& path);  // a dump's text, size-checked (commands_ir.cpp)
-int ir_shardings(const Args& args);               // tpusim ir shardings FILE (commands_ir_sharding.cpp)
+int ir_shardings(const Args& args);              // tpusim ir shardings FILE (commands_ir_sharding.cpp)
 std::string fact_text(const Fact& f);
 void write_roofline_fields(Json& j, const Roofline& r);
 void print_provenance(const Provenance& p);

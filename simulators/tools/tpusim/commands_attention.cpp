@@ -24,13 +24,13 @@ struct Verification {
 };
 
 Verification verify(const AttentionSpec& s) {
-    const double work = static_cast<double>(s.seq_q) * static_cast<double>(s.seq_kv) *
-                        static_cast<double>(s.head_dim);
+    const double work = static_cast<double>(s.seq_q) * static_cast<double>(s.seq_kv) * static_cast<double>(s.head_dim);
     if (work > verify_limit)
-        throw InputError("--verify runs one head on the host and allows at most 2^26 "
-                         "multiply-adds (seq_q x seq_kv x head_dim); use shorter sequences");
-    OnlineSoftmaxStepper stepper(random_attention_problem(s.seq_q, s.seq_kv, s.head_dim,
-                                                          s.block_q, s.block_k, s.causal, 1));
+        throw InputError(
+            "--verify runs one head on the host and allows at most 2^26 "
+            "multiply-adds (seq_q x seq_kv x head_dim); use shorter sequences");
+    OnlineSoftmaxStepper stepper(
+        random_attention_problem(s.seq_q, s.seq_kv, s.head_dim, s.block_q, s.block_k, s.causal, 1));
     stepper.run();
     const std::vector<double> got = stepper.output();
     const std::vector<double> want = attention_reference(stepper.problem());
@@ -74,8 +74,8 @@ std::string bytes_list(const AttentionForm& f) {
 
 int cmd_attention(const Args& args) {
     args.max_words(1, "tpusim attention");
-    args.allow_only({"chip", "batch", "heads", "kv-heads", "seq", "seq-kv", "head-dim", "block-q", "block-k",
-                     "dtype", "score-dtype", "causal", "bias", "pass", "verify", "window", "documents"},
+    args.allow_only({"chip", "batch", "heads", "kv-heads", "seq", "seq-kv", "head-dim", "block-q", "block-k", "dtype",
+                     "score-dtype", "causal", "bias", "pass", "verify", "window", "documents"},
                     "tpusim attention");
     AttentionSpec s;
     s.batch = args.positive("batch", 1);
@@ -93,13 +93,18 @@ int cmd_attention(const Args& args) {
     if (args.has("window")) s.window = args.positive("window");
     s.documents = args.positive("documents", 1);
     const std::string pass = args.text("pass", "forward");
-    if (pass == "forward") s.pass = AttentionPass::forward;
-    else if (pass == "backward") s.pass = AttentionPass::backward;
-    else if (pass == "both" || pass == "forward-backward") s.pass = AttentionPass::forward_backward;
-    else throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
+    if (pass == "forward")
+        s.pass = AttentionPass::forward;
+    else if (pass == "backward")
+        s.pass = AttentionPass::backward;
+    else if (pass == "both" || pass == "forward-backward")
+        s.pass = AttentionPass::forward_backward;
+    else
+        throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
     const AttentionResult r = attention(args.chip(), s);
     if (args.flag("verify") && (s.window > 0 || s.documents > 1))
-        throw InputError("--verify steps the online softmax with no mask or the causal one; drop --window and --documents");
+        throw InputError(
+            "--verify steps the online softmax with no mask or the causal one; drop --window and --documents");
     const Verification v = args.flag("verify") ? verify(s) : Verification{};
 
     if (args.flag("json")) {
@@ -133,20 +138,17 @@ int cmd_attention(const Args& args) {
     std::cout << "\n";
     std::vector<std::pair<std::string, std::string>> pairs = {
         {"flash speedup", format_fixed(r.speedup, 2) + "x"},
-        {"tiles", std::to_string(r.tiles_computed) + " of " + std::to_string(r.tiles) +
-                      " computed per head (" + std::to_string(r.q_blocks) + " x " +
-                      std::to_string(r.kv_blocks) + " blocks)"},
+        {"tiles", std::to_string(r.tiles_computed) + " of " + std::to_string(r.tiles) + " computed per head (" +
+                      std::to_string(r.q_blocks) + " x " + std::to_string(r.kv_blocks) + " blocks)"},
         {"useful FLOPs", format_fixed(r.useful_flops / 1e9, 3) + " G"},
-        {"naive score matrix", format_bytes(r.score_bytes) + " of " + std::string(name(s.score_dtype)) +
-                                   " scores"},
+        {"naive score matrix", format_bytes(r.score_bytes) + " of " + std::string(name(s.score_dtype)) + " scores"},
         {"naive traffic", bytes_list(r.naive)},
         {"flash traffic", bytes_list(r.flash)}};
     for (const auto* f : {&r.naive, &r.flash})
         for (const Figure& st : f->stages)
             pairs.emplace_back((f == &r.naive ? "naive: " : "flash: ") + st.name, format_time(st.value));
     if (v.ran)
-        pairs.emplace_back("verify", "stepper vs direct softmax, max |error| " +
-                                         std::to_string(v.max_abs_error));
+        pairs.emplace_back("verify", "stepper vs direct softmax, max |error| " + std::to_string(v.max_abs_error));
     print_pairs(std::cout, pairs);
     print_provenance(r.provenance);
     return 0;

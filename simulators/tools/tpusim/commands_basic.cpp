@@ -8,10 +8,14 @@
 
 namespace tpusim::cli {
 
-std::string fact_text(const Fact& f) { return format_fact(f); }
+std::string fact_text(const Fact& f) {
+    return format_fact(f);
+}
 
 // The same words the app shows on hover.
-void print_provenance(const Provenance& p) { std::cout << "\n" << describe(p) << "\n"; }
+void print_provenance(const Provenance& p) {
+    std::cout << "\n" << describe(p) << "\n";
+}
 
 void write_roofline_fields(Json& j, const Roofline& r) {
     j.field("time_s", r.time_s);
@@ -78,16 +82,14 @@ int cmd_chips(const Args& args) {
     if (args.flag("json")) return chips_json(chips);
 
     if (chips.size() > 1) {
-        Table t({"chip", "bf16 peak", "HBM", "HBM bandwidth", "VMEM/core", "scoped VMEM*",
-                 "cores", "MXUs", "ridge (bf16)"},
-                {false, true, true, true, true, true, true, false, true});
+        Table t(
+            {"chip", "bf16 peak", "HBM", "HBM bandwidth", "VMEM/core", "scoped VMEM*", "cores", "MXUs", "ridge (bf16)"},
+            {false, true, true, true, true, true, true, false, true});
         for (const Chip* c : chips)
-            t.add({c->id, fact_text(c->peak_bf16), fact_text(c->hbm_capacity),
-                   fact_text(c->hbm_bandwidth), fact_text(c->vmem_per_core),
-                   fact_text(c->scoped_vmem_default),
+            t.add({c->id, fact_text(c->peak_bf16), fact_text(c->hbm_capacity), fact_text(c->hbm_bandwidth),
+                   fact_text(c->vmem_per_core), fact_text(c->scoped_vmem_default),
                    format_fixed(c->tensorcores.value, 0) + (c->megacore ? " (megacore)" : ""),
-                   format_fixed(c->mxus_per_core.value, 0) + " x " +
-                       format_fixed(c->mxu_size.value, 0) + "^2",
+                   format_fixed(c->mxus_per_core.value, 0) + " x " + format_fixed(c->mxu_size.value, 0) + "^2",
                    format_fixed(ridge_point(*c, DType::bf16), 0) + " FLOP/B"});
         t.print(std::cout);
         std::cout << "* an assumption, not a published figure. "
@@ -98,8 +100,8 @@ int cmd_chips(const Args& args) {
     std::cout << c.name << " (" << c.id << ")\n\n";
     Table t({"group", "figure", "value", "source", "note"}, {false, false, true, false, false});
     for (const FactRow& row : fact_rows(c))
-        t.add({row.group, row.label + (row.fact.assumption ? " *" : ""), fact_text(row.fact),
-               row.fact.source, row.fact.note});
+        t.add({row.group, row.label + (row.fact.assumption ? " *" : ""), fact_text(row.fact), row.fact.source,
+               row.fact.note});
     t.add({"interconnect", "topology", c.topology.text, c.topology.source, ""});
     t.add({"interconnect", "wraparound", c.wraparound.text, c.wraparound.source, ""});
     t.print(std::cout);
@@ -132,11 +134,9 @@ int cmd_roofline(const Args& args) {
             throw InputError("--pass must be forward, backward or both (got '" + pass + "')");
         }
     } else if (op == "elementwise") {
-        args.allow_only({"chip", "shape", "inputs", "outputs", "dtype", "flops-per-element"},
-                        command);
+        args.allow_only({"chip", "shape", "inputs", "outputs", "dtype", "flops-per-element"}, command);
         cost = elementwise_cost(args.shape("shape"), static_cast<int>(args.positive("inputs", 2)),
-                                static_cast<int>(args.positive("outputs", 1)),
-                                args.dtype("dtype", DType::bf16),
+                                static_cast<int>(args.positive("outputs", 1)), args.dtype("dtype", DType::bf16),
                                 args.number("flops-per-element", 1.0));
     } else if (op == "reduce") {
         args.allow_only({"chip", "shape", "axes", "dtype"}, command);
@@ -146,9 +146,7 @@ int cmd_roofline(const Args& args) {
         std::size_t start = 0;
         while (true) {
             std::size_t comma = axes_text.find(',', start);
-            std::string part = axes_text.substr(start, comma == std::string::npos
-                                                           ? std::string::npos
-                                                           : comma - start);
+            std::string part = axes_text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
             axes.push_back(static_cast<int>(parse_int(part, "--axes entry")));
             if (comma == std::string::npos) break;
             start = comma + 1;
@@ -157,16 +155,13 @@ int cmd_roofline(const Args& args) {
     } else if (op == "generic") {
         args.allow_only({"chip", "flops", "bytes", "dtype", "engine"}, command);
         const std::string engine = args.text("engine", "mxu");
-        if (engine != "mxu" && engine != "vpu")
-            throw InputError("--engine must be mxu or vpu (got '" + engine + "')");
-        cost = generic_cost(args.number("flops"), args.number("bytes"),
-                            args.dtype("dtype", DType::bf16),
+        if (engine != "mxu" && engine != "vpu") throw InputError("--engine must be mxu or vpu (got '" + engine + "')");
+        cost = generic_cost(args.number("flops"), args.number("bytes"), args.dtype("dtype", DType::bf16),
                             engine == "mxu" ? Engine::mxu : Engine::vpu);
     } else {
         throw InputError(op.empty() ? "tpusim roofline needs an op: matmul, elementwise, reduce "
                                       "or generic"
-                                    : "unknown roofline op '" + op +
-                                          "': use matmul, elementwise, reduce or generic");
+                                    : "unknown roofline op '" + op + "': use matmul, elementwise, reduce or generic");
     }
     const Roofline r = passes.empty() ? roofline(args.chip(), cost) : roofline_sequence(args.chip(), passes);
     if (args.flag("json")) {
@@ -177,17 +172,15 @@ int cmd_roofline(const Args& args) {
         std::cout << j.str() << "\n";
         return 0;
     }
-    print_pairs(std::cout,
-                {{"op", cost.op + " (" + (passes.empty() ? cost.shapes : r.provenance.shapes) + ")"},
-                 {"time", format_time(r.time_s)},
-                 {"bound", std::string(bound_name(r.bound)) + " (" + r.resource + ")"},
-                 {"compute time", format_time(r.compute_s) + " at " +
-                                      format_rate(r.peak_flops, "FLOP/s")},
-                 {"memory time", format_time(r.memory_s) + " at " + format_rate(r.bandwidth, "B/s")},
-                 {"FLOPs", format_fixed(r.flops, 0)},
-                 {"HBM bytes", format_fixed(r.bytes, 0)},
-                 {"intensity", format_fixed(r.intensity, 2) + " FLOP/B"},
-                 {"ridge point", format_fixed(r.ridge, 1) + " FLOP/B"}});
+    print_pairs(std::cout, {{"op", cost.op + " (" + (passes.empty() ? cost.shapes : r.provenance.shapes) + ")"},
+                            {"time", format_time(r.time_s)},
+                            {"bound", std::string(bound_name(r.bound)) + " (" + r.resource + ")"},
+                            {"compute time", format_time(r.compute_s) + " at " + format_rate(r.peak_flops, "FLOP/s")},
+                            {"memory time", format_time(r.memory_s) + " at " + format_rate(r.bandwidth, "B/s")},
+                            {"FLOPs", format_fixed(r.flops, 0)},
+                            {"HBM bytes", format_fixed(r.bytes, 0)},
+                            {"intensity", format_fixed(r.intensity, 2) + " FLOP/B"},
+                            {"ridge point", format_fixed(r.ridge, 1) + " FLOP/B"}});
     print_provenance(r.provenance);
     return 0;
 }
@@ -221,8 +214,7 @@ int cmd_bench(const Args& args) {
     }
     for (const Chip* c : chips) {
         std::cout << "roofline-predicted floors · " << c->id << "\n";
-        Table t({"op", "time", "bound", "intensity", "shapes", "dtype"},
-                {false, true, false, true, false, false});
+        Table t({"op", "time", "bound", "intensity", "shapes", "dtype"}, {false, true, false, true, false, false});
         for (const BenchRow& row : full ? full_bench(*c) : landing_bench(*c))
             t.add({row.label, format_time(row.result.time_s),
                    std::string(bound_name(row.result.bound)) + " (" + row.result.resource + ")",

@@ -40,8 +40,9 @@ void write_layout(Json& j, const Layout& l) {
 int layout_change_command(const Args& args, const std::vector<std::int64_t>& shape, DType dtype) {
     if (args.has("reshape") && args.has("cast")) throw InputError("give --reshape or --cast, not both");
     if (args.has("tile") || args.has("to") || args.flag("transpose"))
-        throw InputError("--reshape and --cast price a change between native tilings; give them without "
-                         "--tile, --to or --transpose");
+        throw InputError(
+            "--reshape and --cast price a change between native tilings; give them without "
+            "--tile, --to or --transpose");
     LayoutChangeSpec spec;
     if (args.has("reshape")) {
         spec.kind = RelayoutKind::reshape;
@@ -69,8 +70,8 @@ int layout_change_command(const Args& args, const std::vector<std::int64_t>& sha
     print_pairs(std::cout,
                 {{"from", shape_text(c.from.shape) + " " + std::string(name(c.from.dtype)) + " in " +
                               tiling_text(c.from.tile) + ", waste " + format_fixed(100 * c.from.waste, 1) + " %"},
-                 {"to", shape_text(c.to.shape) + " " + std::string(name(c.to.dtype)) + " in " +
-                            tiling_text(c.to.tile) + ", waste " + format_fixed(100 * c.to.waste, 1) + " %"},
+                 {"to", shape_text(c.to.shape) + " " + std::string(name(c.to.dtype)) + " in " + tiling_text(c.to.tile) +
+                            ", waste " + format_fixed(100 * c.to.waste, 1) + " %"},
                  {"moved", c.moves ? format_bytes(c.bytes_moved) + " (" + format_bytes(c.bytes_read) + " read, " +
                                          format_bytes(c.bytes_written) + " written)"
                                    : std::string("nothing")},
@@ -93,8 +94,7 @@ int cmd_layout(const Args& args) {
     const bool relayout = args.has("to") || args.flag("transpose");
     Relayout r;
     if (relayout)
-        r = relayout_cost(args.chip(), shape, dtype, from, parse_tiling(args, "to", dtype),
-                          args.flag("transpose"));
+        r = relayout_cost(args.chip(), shape, dtype, from, parse_tiling(args, "to", dtype), args.flag("transpose"));
     if (args.flag("json")) {
         Json j;
         j.begin_object().key("layout");
@@ -113,17 +113,13 @@ int cmd_layout(const Args& args) {
     }
     print_pairs(std::cout,
                 {{"array", shape_text(shape) + " " + std::string(name(dtype))},
-                 {"tile", tiling_text(l.tile) + ", " + std::to_string(packing(dtype)) +
-                              " row(s) per 32-bit word"},
+                 {"tile", tiling_text(l.tile) + ", " + std::to_string(packing(dtype)) + " row(s) per 32-bit word"},
                  {"padded", shape_text(l.padded_shape) + " in " + std::to_string(l.tiles) + " tiles"},
-                 {"bytes", format_fixed(l.logical_bytes, 0) + " used of " +
-                               format_fixed(l.padded_bytes, 0)},
+                 {"bytes", format_fixed(l.logical_bytes, 0) + " used of " + format_fixed(l.padded_bytes, 0)},
                  {"waste", format_fixed(100 * l.waste, 1) + " %"}});
     if (relayout) {
-        std::cout << "\nrelayout to " << tiling_text(r.to.tile)
-                  << (args.flag("transpose") ? ", transposed" : "") << ": "
-                  << format_bytes(r.bytes_moved) << " through HBM, " << format_time(r.time_s)
-                  << "\n";
+        std::cout << "\nrelayout to " << tiling_text(r.to.tile) << (args.flag("transpose") ? ", transposed" : "")
+                  << ": " << format_bytes(r.bytes_moved) << " through HBM, " << format_time(r.time_s) << "\n";
         print_provenance(r.provenance);
     }
     return 0;
@@ -136,11 +132,11 @@ int cmd_mxu(const Args& args) {
     const std::int64_t array = args.positive("array", 128);
     if (array > 1024) throw InputError("--array must be at most 1024 (got " + std::to_string(array) + ")");
     const MxuMode mode = args.flag("no-overlap") ? MxuMode::no_overlap : MxuMode::overlapped;
-    const bool small = static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) <=
-                       16777216.0;
+    const bool small = static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) <= 16777216.0;
     if (args.flag("stepped") && !small)
-        throw InputError("--stepped is for GEMMs up to 2^24 multiply-accumulates; drop it to use "
-                         "the cycle formula");
+        throw InputError(
+            "--stepped is for GEMMs up to 2^24 multiply-accumulates; drop it to use "
+            "the cycle formula");
     MxuRun r;
     if (small) {
         // Small whole numbers keep the check exact.
@@ -149,8 +145,7 @@ int cmd_mxu(const Args& args) {
         for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
         r = mxu_step(x, w, m, k, n, static_cast<int>(array), mode);
         const MxuRun formula = mxu_cycles(m, k, n, static_cast<int>(array), mode);
-        if (formula.cycles != r.cycles)
-            throw std::logic_error("stepped and formula cycle counts disagree");
+        if (formula.cycles != r.cycles) throw std::logic_error("stepped and formula cycle counts disagree");
     } else {
         r = mxu_cycles(m, k, n, static_cast<int>(array), mode);
     }
@@ -164,8 +159,7 @@ int cmd_mxu(const Args& args) {
         j.field("exposed_load_cycles", r.exposed_load_cycles);
         j.field("array", static_cast<std::int64_t>(array)).field("mode", mode_name(mode));
         j.field("method", r.stepped ? "stepped" : "formula");
-        if (clock > 0)
-            j.field("time_s", static_cast<double>(r.cycles) / clock);
+        if (clock > 0) j.field("time_s", static_cast<double>(r.cycles) / clock);
         return print_with_provenance(j, r.provenance);
     }
     std::vector<std::pair<std::string, std::string>> rows = {
@@ -175,9 +169,9 @@ int cmd_mxu(const Args& args) {
         {"cycles only loading", std::to_string(r.exposed_load_cycles)},
         {"counted by", r.stepped ? "stepping the array (and the formula agrees)" : "the formula"}};
     if (chip)
-        rows.emplace_back("time", clock > 0 ? format_time(static_cast<double>(r.cycles) / clock) +
-                                                  " at " + format_rate(clock, "Hz")
-                                            : "no published clock for " + chip->id);
+        rows.emplace_back(
+            "time", clock > 0 ? format_time(static_cast<double>(r.cycles) / clock) + " at " + format_rate(clock, "Hz")
+                              : "no published clock for " + chip->id);
     print_pairs(std::cout, rows);
     print_provenance(r.provenance);
     return 0;

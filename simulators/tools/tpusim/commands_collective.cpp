@@ -25,8 +25,7 @@ std::vector<int> parse_axes(const std::string& text) {
     return axes;
 }
 
-void write_result(Json& j, const Mesh& mesh, const CollectiveSpec& spec, const CollectiveResult& r,
-                  bool links) {
+void write_result(Json& j, const Mesh& mesh, const CollectiveSpec& spec, const CollectiveResult& r, bool links) {
     j.begin_object();
     j.field("collective", collective_name(spec.kind));
     j.field("time_s", r.time_s).field("time", format_time(r.time_s));
@@ -47,8 +46,7 @@ void write_result(Json& j, const Mesh& mesh, const CollectiveSpec& spec, const C
     j.field("link_bandwidth", mesh.link_bandwidth).field("hop_latency", mesh.hop_latency);
     j.key("axes").begin_array();
     for (const MeshAxis& a : mesh.axes)
-        j.begin_object().field("size", a.size).field("wraps", a.wraps).field("reason", a.reason)
-            .end_object();
+        j.begin_object().field("size", a.size).field("wraps", a.wraps).field("reason", a.reason).end_object();
     j.end_array().end_object();
     if (links) {
         j.key("links").begin_array();
@@ -75,11 +73,10 @@ int cmd_collective(const Args& args) {
     const std::string command = "tpusim collective " + what;
     args.max_words(2, command);
     if (what.empty())
-        throw InputError("tpusim collective needs one of all-gather, reduce-scatter, all-reduce, "
-                         "all-to-all or permute");
-    args.allow_only({"chip", "mesh", "axis", "bytes", "chunks", "shift", "unidirectional", "links",
-                     "trace"},
-                    command);
+        throw InputError(
+            "tpusim collective needs one of all-gather, reduce-scatter, all-reduce, "
+            "all-to-all or permute");
+    args.allow_only({"chip", "mesh", "axis", "bytes", "chunks", "shift", "unidirectional", "links", "trace"}, command);
     CollectiveSpec spec;
     spec.kind = parse_collective(what);
     const Mesh mesh = make_mesh(args.chip(), args.shape("mesh"));
@@ -88,8 +85,7 @@ int cmd_collective(const Args& args) {
     spec.bidirectional = !args.flag("unidirectional");
     spec.chunks = static_cast<int>(std::min<std::int64_t>(args.positive("chunks", 4), 1 << 20));
     if (args.has("shift")) {
-        if (spec.kind != CollectiveKind::permute)
-            throw InputError("--shift belongs to permute only");
+        if (spec.kind != CollectiveKind::permute) throw InputError("--shift belongs to permute only");
         spec.shift = parse_int(args.text("shift", "1"), "--shift");
     }
     CollectiveOptions options;
@@ -108,32 +104,28 @@ int cmd_collective(const Args& args) {
     std::string axes_text;
     for (int a : spec.axes) axes_text += (axes_text.empty() ? "" : ",") + std::to_string(a);
     std::vector<std::pair<std::string, std::string>> pairs = {
-        {"collective", std::string(collective_name(spec.kind)) + " of " +
-                           format_bytes(spec.bytes) + " over axis " + axes_text + " (" +
-                           std::to_string(r.group_size) + " chips, " + std::to_string(r.groups) +
+        {"collective", std::string(collective_name(spec.kind)) + " of " + format_bytes(spec.bytes) + " over axis " +
+                           axes_text + " (" + std::to_string(r.group_size) + " chips, " + std::to_string(r.groups) +
                            " group" + (r.groups > 1 ? "s" : "") + ")"},
         {"time (simulated)", format_time(r.simulated_s)},
-        {"closed form", format_time(r.analytic_s) + " (bandwidth " +
-                            format_time(r.analytic_bandwidth_s) + ", latency " +
-                            format_time(r.analytic_latency_s) + ")"},
+        {"closed form", format_time(r.analytic_s) + " (bandwidth " + format_time(r.analytic_bandwidth_s) +
+                            ", latency " + format_time(r.analytic_latency_s) + ")"},
         {"difference", format_fixed(100 * r.difference, 1) + " %"},
         {"busiest link", format_bytes(r.busiest_link_bytes)},
-        {"simulated", std::to_string(r.chunk_hops) + " chunk hops on " +
-                          std::to_string(r.lines_simulated) + " of " +
+        {"simulated", std::to_string(r.chunk_hops) + " chunk hops on " + std::to_string(r.lines_simulated) + " of " +
                           std::to_string(r.lines_total) + " rings/lines"}};
     for (std::size_t i = 0; i < mesh.axes.size(); ++i)
         pairs.emplace_back("axis " + std::to_string(i),
                            std::to_string(mesh.axes[i].size) + " chips, " + mesh.axes[i].reason);
-    if (options.trace)
-        pairs.emplace_back("trace", trace_path + (r.trace_truncated ? " (truncated)" : ""));
+    if (options.trace) pairs.emplace_back("trace", trace_path + (r.trace_truncated ? " (truncated)" : ""));
     print_pairs(std::cout, pairs);
     std::cout << "\nformula: " << r.formula << "\nwhy: " << r.explanation << "\n";
     if (options.link_loads) {
         std::cout << "\n";
         Table t({"link", "axis", "bytes", "busy"}, {false, true, true, true});
         for (const LinkLoad& l : r.links)
-            t.add({mesh.device_name(l.link.from) + " -> " + mesh.device_name(l.link.to),
-                   std::to_string(l.link.axis), format_bytes(l.bytes), format_time(l.busy_s)});
+            t.add({mesh.device_name(l.link.from) + " -> " + mesh.device_name(l.link.to), std::to_string(l.link.axis),
+                   format_bytes(l.bytes), format_time(l.busy_s)});
         t.print(std::cout);
     }
     print_provenance(r.provenance);

@@ -28,16 +28,17 @@ int cmd_collective_matmul(const Args& args) {
         j.field("chunk_bytes", r.chunk_bytes).field("hops", r.hops).field("wraps", r.wraps);
         return print_with_provenance(j, r.provenance);
     }
-    print_pairs(std::cout,
-                {{"collective matmul", format_time(r.time_s) + " (" + std::to_string(s.devices) + " steps, " +
-                                           std::to_string(s.devices - 1) + " transfers)"},
-                 {"gather, then matmul", format_time(r.gather_then_matmul_s)},
-                 {"compute only", format_time(r.compute_only_s)},
-                 {"exposed", format_time(r.exposed_s) + " (" + format_fixed(r.exposed_fraction * 100, 1) + " % of compute)"},
-                 {"one step's matmul (C)", format_time(r.step_compute_s)},
-                 {"one step's transfer (X)", format_time(r.step_transfer_s) + ", " + std::to_string(r.hops) + " hop" +
-                                                 (r.hops == 1 ? "" : "s") + (r.wraps ? ", ring" : ", line: no wraparound")},
-                 {"x chunk", format_bytes(r.chunk_bytes)}});
+    print_pairs(
+        std::cout,
+        {{"collective matmul", format_time(r.time_s) + " (" + std::to_string(s.devices) + " steps, " +
+                                   std::to_string(s.devices - 1) + " transfers)"},
+         {"gather, then matmul", format_time(r.gather_then_matmul_s)},
+         {"compute only", format_time(r.compute_only_s)},
+         {"exposed", format_time(r.exposed_s) + " (" + format_fixed(r.exposed_fraction * 100, 1) + " % of compute)"},
+         {"one step's matmul (C)", format_time(r.step_compute_s)},
+         {"one step's transfer (X)", format_time(r.step_transfer_s) + ", " + std::to_string(r.hops) + " hop" +
+                                         (r.hops == 1 ? "" : "s") + (r.wraps ? ", ring" : ", line: no wraparound")},
+         {"x chunk", format_bytes(r.chunk_bytes)}});
     print_provenance(r.provenance);
     return 0;
 }

@@ -53,7 +53,8 @@ int cmd_fusion(const Args& args) {
     bool builtin = false;
     for (auto n : fusion::example_names()) builtin = builtin || n == what;
     if (!builtin && !std::ifstream(what))
-        throw InputError("'" + what + "' is neither an example (mlp, softmax, attention, layernorm) nor a readable "
+        throw InputError("'" + what +
+                         "' is neither an example (mlp, softmax, attention, layernorm) nor a readable "
                          "HLO file");
     const fusion::Graph g = builtin ? fusion::example(what) : fusion::graph_from_hlo(ir::parse_hlo(read_dump(what)));
     const Chip& chip = args.chip();
@@ -71,8 +72,8 @@ int cmd_fusion(const Args& args) {
         j.key("rules").strings(r.rules);
         return print_with_provenance(j, r.provenance);
     }
-    std::cout << r.graph << " on " << chip.id << ": " << r.before.size() << " kernels unfused, "
-              << r.after.size() << " after fusion\n\nafter fusion (* = recomputed in this kernel):\n";
+    std::cout << r.graph << " on " << chip.id << ": " << r.before.size() << " kernels unfused, " << r.after.size()
+              << " after fusion\n\nafter fusion (* = recomputed in this kernel):\n";
     print_kernels(g, r.after);
     std::cout << "\n";
     print_pairs(std::cout, {{"HBM bytes", format_bytes(r.bytes_before) + " -> " + format_bytes(r.bytes_after)},

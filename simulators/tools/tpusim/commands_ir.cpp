@@ -1,4 +1,5 @@
-// tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO (ir shardings FILE: commands_ir_sharding.cpp)
+// tpusim ir decode FILE | ir ops FILE | ir cost HLO | ir xref JAXPR STABLEHLO HLO (ir shardings FILE:
+// commands_ir_sharding.cpp)
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -88,8 +89,8 @@ int decode(const Args& args) {
         std::cout << j.str() << "\n";
         return 0;
     }
-    std::cout << ir::format_name(m.format) << (m.name.empty() ? "" : " " + m.name) << ": "
-              << dots.size() << " dot" << (dots.size() == 1 ? "" : "s") << "\n\n";
+    std::cout << ir::format_name(m.format) << (m.name.empty() ? "" : " " + m.name) << ": " << dots.size() << " dot"
+              << (dots.size() == 1 ? "" : "s") << "\n\n";
     Table t({"line", "op", "lhs", "rhs", "contract", "batch", "output", "FLOPs"},
             {true, false, false, false, false, false, false, true});
     auto pair = [](const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r) {
@@ -133,15 +134,17 @@ int ops(const Args& args) {
     for (const ir::Op* op : all) {
         std::string types;
         for (const auto& ty : op->result_types) types += (types.empty() ? "" : ", ") + ir::type_text(ty);
-        t.add({std::to_string(op->position.line), op->name, op->results.empty() ? "" : op->results.front(),
-               types, op->metadata.op_name});
+        t.add({std::to_string(op->position.line), op->name, op->results.empty() ? "" : op->results.front(), types,
+               op->metadata.op_name});
     }
     t.print(std::cout);
     return 0;
 }
 
 // A kernel's one-run counts are whole numbers held in doubles; JSON prints them exactly.
-std::int64_t whole(double v) { return std::llround(v); }
+std::int64_t whole(double v) {
+    return std::llround(v);
+}
 
 std::string trips_text(const fusion::HloLoop& l) {
     return l.trips < 0 ? "unknown" : std::to_string(l.trips);
@@ -190,7 +193,9 @@ int cost(const Args& args) {
     std::cout << (m.name.empty() ? "hlo" : m.name) << " on " << chip.id << ": " << c.kernels.size() << " kernel"
               << (c.kernels.size() == 1 ? "" : "s") << ", " << (c.lower_bound ? "at least " : "")
               << format_time(c.time_s) << ", " << (c.lower_bound ? "at least " : "") << c.flops << " FLOPs"
-              << (c.uncosted > 0 ? " (" + std::to_string(c.uncosted) + " custom call" + (c.uncosted == 1 ? "" : "s") + " uncosted)" : "")
+              << (c.uncosted > 0
+                      ? " (" + std::to_string(c.uncosted) + " custom call" + (c.uncosted == 1 ? "" : "s") + " uncosted)"
+                      : "")
               << ", " << c.bytes << " bytes" << (c.optimized ? "" : " (not an optimized dump: no fusions)") << "\n\n";
     if (!c.loops.empty()) {
         Table loops({"line", "loop", "trips", "how"}, {true, false, true, false});
@@ -202,8 +207,9 @@ int cost(const Args& args) {
             {true, false, false, false, true, true, true, true, true, false});
     for (const auto& k : c.kernels)
         t.add({std::to_string(k.position.line), k.name, k.kind, k.engine == Engine::mxu ? "MXU" : "VPU",
-               std::to_string(k.runs), k.uncosted ? std::string("uncosted") : std::to_string(whole(k.flops)), format_bytes(k.bytes_read),
-               format_bytes(k.bytes_written), format_time(k.time_s), std::string(bound_name(k.bound))});
+               std::to_string(k.runs), k.uncosted ? std::string("uncosted") : std::to_string(whole(k.flops)),
+               format_bytes(k.bytes_read), format_bytes(k.bytes_written), format_time(k.time_s),
+               std::string(bound_name(k.bound))});
     t.print(std::cout);
     print_provenance(c.provenance);
     return 0;

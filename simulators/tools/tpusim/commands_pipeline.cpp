@@ -25,35 +25,30 @@ std::string list_text(const std::vector<int>& which, const std::vector<BlockSpec
 }
 
 void print_pipeline(const Kernel& kernel, const PipelineResult& r) {
-    print_pairs(std::cout,
-                {{"kernel", kernel.name + " (" + kernel.shapes + ")"},
-                 {"time", format_time(r.time_s)},
-                 {"roofline floor", format_time(r.floor_s)},
-                 {"utilization", format_fixed(100 * r.utilization, 1) + " %"},
-                 {"grid steps", std::to_string(r.steps) + " on " + std::to_string(r.cores) +
-                                    " TensorCore" + (r.cores > 1 ? "s" : "")},
-                 {"compute", format_time(r.compute_s)},
-                 {"step overhead", format_time(r.overhead_s) + " (steps at their fixed least time)"},
-                 {"launch", format_time(r.launch_s)},
-                 {"exposed DMA", format_time(r.exposed_dma_s) + " (prologue " +
-                                     format_time(r.prologue_s) + ", epilogue " +
-                                     format_time(r.epilogue_s) + ")"},
-                 {"HBM traffic", format_bytes(r.hbm_bytes) + " in " +
-                                     std::to_string(r.input_copies + r.output_copies) +
-                                     " block copies"},
-                 {"VMEM", format_bytes(r.vmem_bytes) + " of " + format_bytes(r.vmem_limit_bytes)}});
+    print_pairs(std::cout, {{"kernel", kernel.name + " (" + kernel.shapes + ")"},
+                            {"time", format_time(r.time_s)},
+                            {"roofline floor", format_time(r.floor_s)},
+                            {"utilization", format_fixed(100 * r.utilization, 1) + " %"},
+                            {"grid steps", std::to_string(r.steps) + " on " + std::to_string(r.cores) + " TensorCore" +
+                                               (r.cores > 1 ? "s" : "")},
+                            {"compute", format_time(r.compute_s)},
+                            {"step overhead", format_time(r.overhead_s) + " (steps at their fixed least time)"},
+                            {"launch", format_time(r.launch_s)},
+                            {"exposed DMA", format_time(r.exposed_dma_s) + " (prologue " + format_time(r.prologue_s) +
+                                                ", epilogue " + format_time(r.epilogue_s) + ")"},
+                            {"HBM traffic", format_bytes(r.hbm_bytes) + " in " +
+                                                std::to_string(r.input_copies + r.output_copies) + " block copies"},
+                            {"VMEM", format_bytes(r.vmem_bytes) + " of " + format_bytes(r.vmem_limit_bytes)}});
     if (!r.timeline.empty()) {
         std::cout << "\n";
         Table t({"step", "core", "grid", "fetched", "written", "start", "compute", "DMA", "end"},
                 {true, true, false, false, false, true, true, true, true});
         for (const StepRecord& s : r.timeline) {
             std::string g;
-            for (std::size_t i = 0; i < s.grid_index.size(); ++i)
-                g += (i ? "," : "") + std::to_string(s.grid_index[i]);
-            t.add({std::to_string(s.step), std::to_string(s.core), "(" + g + ")",
-                   list_text(s.fetched, kernel.inputs), list_text(s.written, kernel.outputs),
-                   format_time(s.start_s), format_time(s.compute_s), format_time(s.dma_s),
-                   format_time(s.end_s)});
+            for (std::size_t i = 0; i < s.grid_index.size(); ++i) g += (i ? "," : "") + std::to_string(s.grid_index[i]);
+            t.add({std::to_string(s.step), std::to_string(s.core), "(" + g + ")", list_text(s.fetched, kernel.inputs),
+                   list_text(s.written, kernel.outputs), format_time(s.start_s), format_time(s.compute_s),
+                   format_time(s.dma_s), format_time(s.end_s)});
         }
         t.print(std::cout);
     }
@@ -108,8 +103,8 @@ int cmd_pipeline(const Args& args) {
     args.max_words(2, command);
     Kernel kernel;
     if (what == "matmul") {
-        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "order", "dtype", "out-dtype",
-                         "vmem-limit-mib", "timeline", "trace"},
+        args.allow_only({"chip", "m", "k", "n", "bm", "bk", "bn", "order", "dtype", "out-dtype", "vmem-limit-mib",
+                         "timeline", "trace"},
                         command);
         BlockedMatmul s;
         s.m = args.positive("m");
@@ -123,25 +118,22 @@ int cmd_pipeline(const Args& args) {
         s.order = args.text("order", "mnk");
         kernel = blocked_matmul(s);
     } else if (what == "elementwise") {
-        args.allow_only({"chip", "shape", "block", "inputs", "dtype", "flops-per-element",
-                         "vmem-limit-mib", "timeline", "trace"},
-                        command);
+        args.allow_only(
+            {"chip", "shape", "block", "inputs", "dtype", "flops-per-element", "vmem-limit-mib", "timeline", "trace"},
+            command);
         const auto shape = args.shape("shape");
         const auto block = args.shape("block");
         if (shape.size() != 2 || block.size() != 2)
             throw InputError("--shape and --block take two dimensions, like 4096x4096");
-        kernel = blocked_elementwise(shape[0], shape[1], block[0], block[1],
-                                     static_cast<int>(args.positive("inputs", 2)),
-                                     args.dtype("dtype", DType::bf16),
-                                     args.number("flops-per-element", 1.0));
+        kernel =
+            blocked_elementwise(shape[0], shape[1], block[0], block[1], static_cast<int>(args.positive("inputs", 2)),
+                                args.dtype("dtype", DType::bf16), args.number("flops-per-element", 1.0));
     } else {
         throw InputError(what.empty() ? "tpusim pipeline needs a kernel: matmul or elementwise"
-                                      : "unknown pipeline kernel '" + what +
-                                            "': use matmul or elementwise");
+                                      : "unknown pipeline kernel '" + what + "': use matmul or elementwise");
     }
     PipelineOptions options;
-    if (args.has("vmem-limit-mib"))
-        options.vmem_limit_bytes = args.number("vmem-limit-mib") * 1024.0 * 1024.0;
+    if (args.has("vmem-limit-mib")) options.vmem_limit_bytes = args.number("vmem-limit-mib") * 1024.0 * 1024.0;
     if (args.flag("timeline")) options.timeline_steps = timeline_rows;
     const PipelineResult r = simulate(args.chip(), kernel, options);
     if (args.has("trace")) {  // a second run with its schedule: the trace EX·08 exports, up to 65,536 steps a core
@@ -168,12 +160,14 @@ int cmd_blockspec(const Args& args) {
         args.allow_only({"array", "block", "dtype", "space"}, command);
         const std::string space_text = args.text("space", "vmem");
         MemorySpace space = MemorySpace::vmem;
-        if (space_text == "any") space = MemorySpace::any;
-        else if (space_text == "smem") space = MemorySpace::smem;
+        if (space_text == "any")
+            space = MemorySpace::any;
+        else if (space_text == "smem")
+            space = MemorySpace::smem;
         else if (space_text != "vmem")
             throw InputError("--space must be vmem, any or smem (got '" + space_text + "')");
-        const Legality l = check_block(args.shape("array"), args.shape("block"),
-                                       args.dtype("dtype", DType::f32), space);
+        const Legality l =
+            check_block(args.shape("array"), args.shape("block"), args.dtype("dtype", DType::f32), space);
         if (args.flag("json")) {
             Json j;
             j.begin_object().field("legal", l.legal).field("reason", l.reason);
@@ -187,12 +181,10 @@ int cmd_blockspec(const Args& args) {
     }
     if (what == "verify") {
         args.allow_only({"m", "k", "n", "bm", "bk", "bn", "dtype", "order", "seed"}, command);
-        const MatmulSchedule s = matmul_schedule(
-            args.positive("m"), args.positive("k"), args.positive("n"), args.positive("bm"),
-            args.positive("bk"), args.positive("bn"), args.dtype("dtype", DType::bf16),
-            args.text("order", "ijk"));
-        const Verification v =
-            verify_matmul(s, static_cast<std::uint64_t>(args.positive("seed", 1)));
+        const MatmulSchedule s = matmul_schedule(args.positive("m"), args.positive("k"), args.positive("n"),
+                                                 args.positive("bm"), args.positive("bk"), args.positive("bn"),
+                                                 args.dtype("dtype", DType::bf16), args.text("order", "ijk"));
+        const Verification v = verify_matmul(s, static_cast<std::uint64_t>(args.positive("seed", 1)));
         if (args.flag("json")) {
             Json j;
             j.begin_object().field("passed", v.passed).field("reason", v.reason);

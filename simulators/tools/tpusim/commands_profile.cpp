@@ -16,8 +16,7 @@ std::string signed_percent(double error) {
     return (error >= 0 ? "+" : "") + format_fixed(100 * error, 1) + " %";
 }
 
-std::string program_name(const tpuprofile::Profile& p, const tpuprofile::OpTable& t,
-                         const tpuprofile::Op& op) {
+std::string program_name(const tpuprofile::Profile& p, const tpuprofile::OpTable& t, const tpuprofile::Op& op) {
     if (!op.has_program_id) return "-";
     for (const auto& s : t.summary.programs)
         if (s.id == op.program_id) return s.name;
@@ -33,8 +32,10 @@ void write_json(const tpuprofile::Profile& p, std::size_t index, const tpuprofil
     j.field("busy_ps", t.summary.busy_ps).field("span_ps", t.summary.span_ps).field("idle_ps", t.summary.idle_ps);
     j.field("finding", t.summary.finding);
     j.key("prediction_chip");
-    if (t.chip) j.value(t.chip->id);
-    else j.null();
+    if (t.chip)
+        j.value(t.chip->id);
+    else
+        j.null();
     j.field("chip_note", t.chip_note);
     j.key("ops").begin_array();
     for (const tpuprofile::OpRow& r : t.rows) {
@@ -42,17 +43,23 @@ void write_json(const tpuprofile::Profile& p, std::size_t index, const tpuprofil
         j.begin_object().field("name", op.name).field("kind", r.kind);
         j.field("family", std::string(tpuprofile::family_name(r.family))).field("category", op.category);
         j.key("program_id");
-        if (op.has_program_id) j.value(op.program_id);
-        else j.null();
+        if (op.has_program_id)
+            j.value(op.program_id);
+        else
+            j.null();
         j.field("occurrences", op.occurrences).field("total_ps", op.total_ps).field("self_ps", op.self_ps);
         j.field("flops", op.flops).field("bytes_accessed", op.bytes_accessed).field("tf_op", op.tf_op);
         j.field("share", r.share);
         j.key("predicted_s");
-        if (r.predicted.available) j.value(r.predicted.time_s);
-        else j.null();
+        if (r.predicted.available)
+            j.value(r.predicted.time_s);
+        else
+            j.null();
         j.key("error");
-        if (std::isnan(r.error)) j.null();
-        else j.value(r.error);
+        if (std::isnan(r.error))
+            j.null();
+        else
+            j.value(r.error);
         j.field("model", r.predicted.model).field("not_predicted", r.predicted.reason);
         j.key("tpusim_cost");
         if (r.tpusim_cost.available) {
@@ -87,8 +94,9 @@ int cmd_profile(const Args& args) {
     args.allow_only({"device", "chip"}, "tpusim profile");
     args.max_words(2, "tpusim profile");
     if (args.words().size() < 2)
-        throw InputError("give the profile: tpusim profile PATH (an .xplane.pb, a trace JSON or the folder "
-                         "jax.profiler.trace wrote)");
+        throw InputError(
+            "give the profile: tpusim profile PATH (an .xplane.pb, a trace JSON or the folder "
+            "jax.profiler.trace wrote)");
     const tpuprofile::Profile p = tpuprofile::read_profile(args.words()[1]);
     std::size_t index = tpuprofile::first_device(p);
     if (args.has("device")) {
@@ -112,23 +120,26 @@ int cmd_profile(const Args& args) {
         return 0;
     }
     const tpuprofile::Device& d = p.devices[index];
-    std::cout << d.plane << "  " << (d.device_type.empty() ? std::string(tpuprofile::kind_name(d.kind)) : d.device_type);
+    std::cout << d.plane << "  "
+              << (d.device_type.empty() ? std::string(tpuprofile::kind_name(d.kind)) : d.device_type);
     if (!d.chip.empty()) std::cout << " (" << d.chip << ")";
     std::cout << "  " << t.summary.op_events << " op events on " << (d.ops_line.empty() ? "no op line" : d.ops_line)
               << "\n";
     std::cout << "measured: busy " << format_time(t.summary.busy_ps * 1e-12) << " of a "
               << format_time(t.summary.span_ps * 1e-12) << " span, idle " << format_time(t.summary.idle_ps * 1e-12)
               << "\n";
-    if (t.chip) std::cout << "predicted on " << t.chip->name << " by libtpusim\n";
-    else std::cout << t.chip_note << "\n";
+    if (t.chip)
+        std::cout << "predicted on " << t.chip->name << " by libtpusim\n";
+    else
+        std::cout << t.chip_note << "\n";
     std::cout << "\n";
-    Table table({"op", "kind", "program", "count", "self/call", "self total", "share", "FLOP/s", "B/s",
-                 "predicted", "error"},
-                {false, false, false, true, true, true, true, true, true, true, true});
+    Table table(
+        {"op", "kind", "program", "count", "self/call", "self total", "share", "FLOP/s", "B/s", "predicted", "error"},
+        {false, false, false, true, true, true, true, true, true, true, true});
     for (const tpuprofile::OpRow& r : t.rows) {
         const tpuprofile::Op& op = d.ops[static_cast<std::size_t>(r.op)];
-        table.add({clip(tpuprofile::display_name(op), 40), clip(r.kind, 40), clip(program_name(p, t, op), 24), std::to_string(op.occurrences),
-                   format_time(r.self_per_call_s), format_time(r.self_total_s),
+        table.add({clip(tpuprofile::display_name(op), 40), clip(r.kind, 40), clip(program_name(p, t, op), 24),
+                   std::to_string(op.occurrences), format_time(r.self_per_call_s), format_time(r.self_total_s),
                    format_fixed(100 * r.share, 1) + " %",
                    r.flops_per_s >= 0 ? format_rate(r.flops_per_s, "FLOP/s") : "-",
                    r.bytes_per_s >= 0 ? format_rate(r.bytes_per_s, "B/s") : "-",

@@ -76,15 +76,14 @@ void print_run(const SemRun& r, std::size_t events) {
                             {"events", std::to_string(r.events.size())}});
     std::cout << "\n" << r.summary << "\n";
     for (const SemWaiter& w : r.deadlock) std::cout << "  " << w.reason << "\n";
-    for (const SemRace& x : r.races)
-        std::cout << "  at " << format_time(x.time_s) << ": " << x.text << "\n";
+    for (const SemRace& x : r.races) std::cout << "  at " << format_time(x.time_s) << ": " << x.text << "\n";
     for (const SemNonzero& z : r.nonzero) std::cout << "  " << z.text << "\n";
     if (events > 0) {
         std::cout << "\n";
         Table t({"#", "time", "line", "event"}, {true, true, true, false});
         for (std::size_t i = 0; i < r.events.size() && i < events; ++i)
-            t.add({std::to_string(i), format_time(r.events[i].time_s),
-                   std::to_string(r.events[i].line), r.events[i].text});
+            t.add({std::to_string(i), format_time(r.events[i].time_s), std::to_string(r.events[i].line),
+                   r.events[i].text});
         t.print(std::cout);
     }
     print_provenance(r.provenance);
@@ -97,8 +96,7 @@ int cmd_semaphores(const Args& args) {
     args.max_words(2, command);
     args.allow_only({"chip", "devices", "trace", "events"}, command);
     if (args.words().size() < 2)
-        throw InputError(
-            "tpusim semaphores needs a program file, like assets/semaphores/ring_all_gather.sem");
+        throw InputError("tpusim semaphores needs a program file, like assets/semaphores/ring_all_gather.sem");
     const std::string path = args.words()[1];
     const SemProgram program = parse_semaphore_program(read_program(path), path);
     const std::int64_t devices = args.has("devices") ? args.positive("devices") : 0;

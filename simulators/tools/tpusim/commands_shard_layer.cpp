@@ -49,10 +49,16 @@ int cmd_shard_layer(const Args& args) {
         j.field("strategy", r.strategy).key("axis_names").strings(r.axis_names);
         j.field("data_ways", r.data_ways).field("model_ways", r.model_ways).field("rows_per_device", r.rows_per_device);
         j.field("x_spec", r.x_spec).field("w_in_spec", r.w_in_spec).field("w_out_spec", r.w_out_spec);
-        j.field("weight_bytes_per_device", r.weight_bytes_per_device).field("gathered_weight_bytes", r.gathered_weight_bytes);
+        j.field("weight_bytes_per_device", r.weight_bytes_per_device)
+            .field("gathered_weight_bytes", r.gathered_weight_bytes);
         j.key("matmuls").begin_array();
         for (const ShardedMatmul& m : r.matmuls) {
-            j.begin_object().field("name", m.name).field("pass", m.pass).field("m", m.m).field("k", m.k).field("n", m.n);
+            j.begin_object()
+                .field("name", m.name)
+                .field("pass", m.pass)
+                .field("m", m.m)
+                .field("k", m.k)
+                .field("n", m.n);
             j.field("flops", m.flops).field("time_s", m.time_s).end_object();
         }
         j.end_array().key("collectives").begin_array();

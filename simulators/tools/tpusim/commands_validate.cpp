@@ -15,7 +15,9 @@ std::string percent(double error) {
     return (error >= 0 ? "+" : "") + format_fixed(100 * error, 1) + " %";
 }
 
-std::string magnitude(double error) { return format_fixed(100 * std::abs(error), 1) + " %"; }
+std::string magnitude(double error) {
+    return format_fixed(100 * std::abs(error), 1) + " %";
+}
 
 std::string shape_of(const PublishedRow& r) {
     std::string s;
@@ -51,10 +53,15 @@ void print_json(const Validation& v) {
     }
     j.end_array().key("families").begin_array();
     for (const FamilyErrors& e : v.families) {
-        j.begin_object().field("family", family_key(e.family)).field("rows", e.rows).field("expressible", e.expressible);
+        j.begin_object()
+            .field("family", family_key(e.family))
+            .field("rows", e.rows)
+            .field("expressible", e.expressible);
         j.field("held_out_rows", e.held_out).field("held_out_median", e.held_out_median);
         j.field("held_out_worst", e.held_out_worst).field("fitted_rows", e.fitted);
-        j.field("fitted_median", e.fitted_median).field("fitted_worst", e.fitted_worst).field("all_median", e.all_median);
+        j.field("fitted_median", e.fitted_median)
+            .field("fitted_worst", e.fitted_worst)
+            .field("all_median", e.all_median);
         j.end_object();
     }
     j.end_array().key("constants").begin_array();
@@ -85,17 +92,20 @@ int cmd_validate(const Args& args) {
         if (!(p.published_s > 0)) continue;
         const char* timed = p.timing == Timing::device ? "device" : "host";
         if (!r.expressible) {
-            t.add({p.id, std::string(family_key(p.family)), p.chip, shape_of(p), timed, format_time(p.published_s), "-", "-",
-                   "not expressible"});
+            t.add({p.id, std::string(family_key(p.family)), p.chip, shape_of(p), timed, format_time(p.published_s), "-",
+                   "-", "not expressible"});
             continue;
         }
         t.add({p.id, std::string(family_key(p.family)), p.chip, shape_of(p), timed, format_time(p.published_s),
-               format_time(r.predicted_s), percent(r.error), r.fitted ? "fitted" : r.held_out ? "held out" : "tested"});
+               format_time(r.predicted_s), percent(r.error),
+               r.fitted     ? "fitted"
+               : r.held_out ? "held out"
+                            : "tested"});
     }
     t.print(std::cout);
     std::cout << "\n";
-    Table s({"family", "rows", "chips", "held-out rows", "median |error|", "worst |error|", "fitted rows", "their median",
-             "all rows' median"},
+    Table s({"family", "rows", "chips", "held-out rows", "median |error|", "worst |error|", "fitted rows",
+             "their median", "all rows' median"},
             {false, true, false, true, true, true, true, true, true});
     for (const FamilyErrors& e : v.families) {
         std::string chips;

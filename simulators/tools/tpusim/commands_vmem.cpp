@@ -37,8 +37,7 @@ void print_budget(const VmemBudget& b, const BlockSuggestion& s, const BudgetKer
                             {"largest that fit", s.found ? blocks + ", " + format_bytes(s.total_bytes) : "none"}});
     if (b.error) {
         std::cout << "\nthe " << b.error->stage << " error";
-        if (!b.error->quoted.empty())
-            std::cout << " begins \"" << b.error->quoted << "\" (" << b.error->source << ")";
+        if (!b.error->quoted.empty()) std::cout << " begins \"" << b.error->quoted << "\" (" << b.error->source << ")";
         std::cout << "\n" << b.error->explanation << "\n";
     }
     print_provenance(b.provenance);

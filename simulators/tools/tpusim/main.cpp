@@ -21,7 +21,8 @@ namespace {
 using tpusim::cli::subcommands;
 
 void print_help() {
-    std::cout << "tpusim " TPUSIM_VERSION " - a TPU performance simulator (predictions, not "
+    std::cout << "tpusim " TPUSIM_VERSION
+                 " - a TPU performance simulator (predictions, not "
                  "measurements)\n\n"
                  "usage: tpusim <subcommand> [words] [--option value ...] [--json]\n"
                  "       tpusim <subcommand> --help   (its words and options, with units and defaults)\n\n"
@@ -51,8 +52,10 @@ CLI::App* add_subcommand(CLI::App& app, const tpusim::cli::SubcommandSpec& spec,
     if (!spec.words.empty()) sub->add_option("words", words, std::string(spec.words))->type_name("");
     for (const auto& o : spec.options) {
         const std::string name = "--" + std::string(o.name);
-        if (o.flag) sub->add_flag(name)->description(std::string(o.help));
-        else sub->add_option(name)->description(std::string(o.help))->type_name("VALUE");
+        if (o.flag)
+            sub->add_flag(name)->description(std::string(o.help));
+        else
+            sub->add_option(name)->description(std::string(o.help))->type_name("VALUE");
     }
     sub->add_flag("--json")->description("machine-readable output");
     return sub;
@@ -67,8 +70,10 @@ tpusim::cli::Args args_of(const CLI::App& sub, const std::vector<std::string>& w
     for (const CLI::Option* o : sub.get_options()) {
         if (o->count() == 0 || o->get_positional() || o->get_name() == "--help") continue;
         const std::string name = o->get_name().substr(2);
-        if (o->get_expected_min() == 0) flags.push_back(name);
-        else options[name] = o->as<std::string>();
+        if (o->get_expected_min() == 0)
+            flags.push_back(name);
+        else
+            options[name] = o->as<std::string>();
     }
     return tpusim::cli::Args(std::move(all), std::move(options), std::move(flags));
 }
@@ -86,8 +91,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     std::map<std::string, std::vector<std::string>> words;
     std::map<const CLI::App*, const tpusim::cli::SubcommandSpec*> spec_of;
-    for (const auto& spec : subcommands())
-        spec_of[add_subcommand(app, spec, words[std::string(spec.name)])] = &spec;
+    for (const auto& spec : subcommands()) spec_of[add_subcommand(app, spec, words[std::string(spec.name)])] = &spec;
     try {
         // A first word that names no subcommand: said so, rather than as a stray argument.
         if (argc >= 2 && argv[1][0] != '-' && !words.count(argv[1]))
@@ -98,7 +102,8 @@ int main(int argc, char** argv) {
             return app.exit(e);
         } catch (const CLI::ParseError& e) {
             const auto parsed = app.get_subcommands();
-            const std::string where = parsed.empty() ? "tpusim --help" : "tpusim " + parsed.front()->get_name() + " --help";
+            const std::string where =
+                parsed.empty() ? "tpusim --help" : "tpusim " + parsed.front()->get_name() + " --help";
             throw tpusim::InputError(std::string(e.what()) + " (try '" + where + "')");
         }
         const auto parsed = app.get_subcommands();

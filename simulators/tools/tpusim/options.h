@@ -20,7 +20,7 @@ struct SubcommandSpec {
     int (*run)(const Args&);
     std::string_view summary;
     std::string_view example;
-    std::string_view words;  // what the words after the name are, "" when it takes none
+    std::string_view words;           // what the words after the name are, "" when it takes none
     std::vector<OptionSpec> options;  // --json and --help are every subcommand's
 };
 

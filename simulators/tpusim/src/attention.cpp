@@ -11,18 +11,21 @@ namespace tpusim {
 namespace {
 
 void check_spec(const AttentionSpec& s) {
-    const std::pair<const char*, std::int64_t> sizes[] = {
-        {"batch", s.batch},     {"heads", s.heads},       {"query length", s.seq_q},
-        {"key length", s.seq_kv}, {"head dimension", s.head_dim}, {"block_q", s.block_q},
-        {"block_k", s.block_k}};
+    const std::pair<const char*, std::int64_t> sizes[] = {{"batch", s.batch},
+                                                          {"heads", s.heads},
+                                                          {"query length", s.seq_q},
+                                                          {"key length", s.seq_kv},
+                                                          {"head dimension", s.head_dim},
+                                                          {"block_q", s.block_q},
+                                                          {"block_k", s.block_k}};
     for (const auto& [what, v] : sizes)
         if (v < 1) throw InputError(std::string("the ") + what + " must be at least 1");
     if (s.seq_q % s.block_q != 0)
-        throw InputError("block_q " + std::to_string(s.block_q) +
-                         " does not divide the query length " + std::to_string(s.seq_q));
+        throw InputError("block_q " + std::to_string(s.block_q) + " does not divide the query length " +
+                         std::to_string(s.seq_q));
     if (s.seq_kv % s.block_k != 0)
-        throw InputError("block_k " + std::to_string(s.block_k) +
-                         " does not divide the key length " + std::to_string(s.seq_kv));
+        throw InputError("block_k " + std::to_string(s.block_k) + " does not divide the key length " +
+                         std::to_string(s.seq_kv));
     if (s.kv_heads < 0 || (s.kv_heads > 0 && s.heads % s.kv_heads != 0))
         throw InputError("kv_heads " + std::to_string(s.kv_heads) + " does not divide the " + std::to_string(s.heads) +
                          " query heads");
@@ -31,7 +34,8 @@ void check_spec(const AttentionSpec& s) {
         throw InputError("a local window counts back from each query's own position: ask for the causal mask too");
     if (s.documents < 1) throw InputError("the number of packed documents must be at least 1");
     if ((s.window > 0 || s.documents > 1) && s.seq_q != s.seq_kv)
-        throw InputError("windows and packed documents are masks of self-attention: the query and key lengths must match");
+        throw InputError(
+            "windows and packed documents are masks of self-attention: the query and key lengths must match");
     if (s.seq_q % s.documents != 0)
         throw InputError(std::to_string(s.documents) + " documents do not divide the sequence of " +
                          std::to_string(s.seq_q));
@@ -51,7 +55,8 @@ std::string shapes_text(const AttentionSpec& s) {
     std::string t = "B=" + std::to_string(s.batch) + " H=" + std::to_string(s.heads);
     if (s.kv_heads > 0 && s.kv_heads != s.heads) t += " KV heads=" + std::to_string(s.kv_heads);
     t += " Sq=" + std::to_string(s.seq_q) + " Skv=" + std::to_string(s.seq_kv) + " D=" + std::to_string(s.head_dim) +
-         " block_q=" + std::to_string(s.block_q) + " block_k=" + std::to_string(s.block_k) + (s.causal ? " causal" : "");
+         " block_q=" + std::to_string(s.block_q) + " block_k=" + std::to_string(s.block_k) +
+         (s.causal ? " causal" : "");
     if (s.bias) t += " bias";
     if (s.window > 0) t += " window=" + std::to_string(s.window);
     if (s.documents > 1) t += " documents=" + std::to_string(s.documents);
@@ -134,9 +139,14 @@ AttentionForm naive_form(const AttentionSpec& s, const Rates& r) {
     AttentionForm f;
     const bool forward = s.pass != AttentionPass::backward, backward = s.pass != AttentionPass::forward;
     if (forward) {
-        f.bytes.insert(f.bytes.end(), {{"read Q", q, "B"}, {"read K", kv, "B"}, {"write S", scores * sb, "B"},
-                                       {"read S", scores * sb, "B"}, {"write P", scores * b, "B"},
-                                       {"read P", scores * b, "B"}, {"read V", kv, "B"}, {"write O", q, "B"}});
+        f.bytes.insert(f.bytes.end(), {{"read Q", q, "B"},
+                                       {"read K", kv, "B"},
+                                       {"write S", scores * sb, "B"},
+                                       {"read S", scores * sb, "B"},
+                                       {"write P", scores * b, "B"},
+                                       {"read P", scores * b, "B"},
+                                       {"read V", kv, "B"},
+                                       {"write O", q, "B"}});
         if (s.bias) f.bytes.push_back({"read bias", bias, "B"});
         f.kernels.push_back(kernel("S = QK^T kernel", contraction, 0, q + kv + bias + scores * sb, r));
         f.kernels.push_back(kernel("P = softmax(S) kernel", 0, scores * softmax_ops_per_score, scores * (sb + b), r));
@@ -145,10 +155,14 @@ AttentionForm naive_form(const AttentionSpec& s, const Rates& r) {
         f.vpu_flops += scores * softmax_ops_per_score;
     }
     if (backward) {
-        f.bytes.insert(f.bytes.end(), {{"write dP", scores * sb, "B"}, {"read dP", scores * sb, "B"},
-                                       {"read P (backward)", 2 * scores * b, "B"}, {"write dS", scores * b, "B"},
-                                       {"read dS", 2 * scores * b, "B"}, {"read Q, K, V, O", 2 * q + 2 * kv, "B"},
-                                       {"read dO", 3 * q, "B"}, {"write dQ, dK, dV", q + 2 * kv, "B"}});
+        f.bytes.insert(f.bytes.end(), {{"write dP", scores * sb, "B"},
+                                       {"read dP", scores * sb, "B"},
+                                       {"read P (backward)", 2 * scores * b, "B"},
+                                       {"write dS", scores * b, "B"},
+                                       {"read dS", 2 * scores * b, "B"},
+                                       {"read Q, K, V, O", 2 * q + 2 * kv, "B"},
+                                       {"read dO", 3 * q, "B"},
+                                       {"write dQ, dK, dV", q + 2 * kv, "B"}});
         f.kernels.push_back(kernel("dP = dO V^T kernel", contraction, 0, q + kv + scores * sb, r));
         f.kernels.push_back(kernel("dS = P (dP - rowsum(dO O)) kernel", 0, scores * 3 + 2 * bh * sq * d,
                                    scores * (b + sb + b) + 2 * q, r));
@@ -176,8 +190,8 @@ std::pair<std::int64_t, std::int64_t> kv_block_range(const AttentionSpec& s, std
     std::int64_t first_key = 0, last_key = s.seq_kv - 1;
     if (s.documents > 1) {
         const std::int64_t doc = s.seq_q / s.documents;
-        first_key = row0 / doc * doc;             // the first row's document starts here
-        last_key = (row1 / doc + 1) * doc - 1;    // the last row's document ends here
+        first_key = row0 / doc * doc;           // the first row's document starts here
+        last_key = (row1 / doc + 1) * doc - 1;  // the last row's document ends here
     }
     if (s.causal) last_key = std::min(last_key, row1);
     if (s.window > 0) first_key = std::max(first_key, row0 - s.window + 1);
@@ -237,7 +251,9 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     const double forward_bytes = 2 * bh * sq * d * b + 2 * kv_bytes + bias_bytes;
     const bool forward = s.pass != AttentionPass::backward, backward = s.pass != AttentionPass::forward;
     if (forward) {
-        f.bytes = {{"read Q", bh * sq * d * b, "B"}, {"read K", kv_bytes, "B"}, {"read V", kv_bytes, "B"},
+        f.bytes = {{"read Q", bh * sq * d * b, "B"},
+                   {"read K", kv_bytes, "B"},
+                   {"read V", kv_bytes, "B"},
                    {"write O", bh * sq * d * b, "B"}};
         if (s.bias) f.bytes.push_back({"read bias", bias_bytes, "B"});
         AttentionKernel k = kernel("flash forward kernel", forward_mxu, forward_vpu, forward_bytes, rates);
@@ -270,8 +286,9 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
     p.dtype = std::string(name(s.dtype)) + " in and out, " + std::string(name(s.score_dtype)) +
               " scores in the naive form, f32 softmax state";
     p.shapes = shapes_text(s);
-    p.model = "attention: naive = XLA's ops through HBM, each its own roofline at the attainable fractions; "
-              "flash = Pallas kernels streaming K/V blocks over their grids [FA-TPU]";
+    p.model =
+        "attention: naive = XLA's ops through HBM, each its own roofline at the attainable fractions; "
+        "flash = Pallas kernels streaming K/V blocks over their grids [FA-TPU]";
     p.assumptions = {
         "Naive attention runs XLA's ops one after another (forward: QK^T, softmax, PV), each taking its slowest "
         "unit at the attainable fraction, and writes S to HBM in the score dtype (f32 unless told otherwise, as a "
@@ -285,29 +302,36 @@ AttentionResult attention(const Chip& chip, const AttentionSpec& s) {
         "the useful ones.",
         "A head dim below 128 pays for 128 on the MXU, which works in 128-wide tiles.",
         "Within a flash step the softmax waits for QK^T and PV for the softmax: the MXU and VPU work add, at the "
-        "attainable fraction " + format_fixed(rates.flash_fraction * 100, 1) + " % fitted on published flash runs.",
+        "attainable fraction " +
+            format_fixed(rates.flash_fraction * 100, 1) + " % fitted on published flash runs.",
         "Each flash grid step takes the longest of its share of the work, its share of the copies and a step's "
-        "least time, " + format_time(rates.step_s) + " (fitted on published flash runs).",
+        "least time, " +
+            format_time(rates.step_s) + " (fitted on published flash runs).",
         "XLA's ops reach " + format_fixed(rates.mxu_fraction * 100, 1) + " % of the MXU peak and " +
-            format_fixed(rates.hbm_fraction * 100, 1) + " % of HBM bandwidth, fitted on published matmuls and "
+            format_fixed(rates.hbm_fraction * 100, 1) +
+            " % of HBM bandwidth, fitted on published matmuls and "
             "memory-bound ops.",
         "The softmax costs 5 VPU operations per score (scale, max, exp, sum, normalize), with exp counted as one.",
     };
     if (s.kv_heads > 0 && s.kv_heads != s.heads)
-        p.assumptions.push_back("Grouped K/V heads: XLA reads each K/V head once; the flash kernel fetches a K/V "
-                                "block for every query head that uses it.");
+        p.assumptions.push_back(
+            "Grouped K/V heads: XLA reads each K/V head once; the flash kernel fetches a K/V "
+            "block for every query head that uses it.");
     if (backward)
-        p.assumptions.push_back("The backward keeps the forward's residuals: XLA keeps P and runs dP, dS, dQ, dK "
-                                "and dV as five ops; the flash kernels keep the log-sum-exp and recompute the scores "
-                                "in a dK/dV kernel and a dQ kernel, 3.5 times the forward's work over two grids.");
+        p.assumptions.push_back(
+            "The backward keeps the forward's residuals: XLA keeps P and runs dP, dS, dQ, dK "
+            "and dV as five ops; the flash kernels keep the log-sum-exp and recompute the scores "
+            "in a dK/dV kernel and a dQ kernel, 3.5 times the forward's work over two grids.");
     if (s.window > 0 || s.documents > 1)
-        p.assumptions.push_back("The flash kernel walks only the tiles the mask leaves a visible pair in, listed "
-                                "ahead of the grid as splash attention's mask metadata does [SPLASH-MASK]; a partly "
-                                "masked tile costs as much as a full one. XLA computes the whole score matrix and "
-                                "masks it.");
+        p.assumptions.push_back(
+            "The flash kernel walks only the tiles the mask leaves a visible pair in, listed "
+            "ahead of the grid as splash attention's mask metadata does [SPLASH-MASK]; a partly "
+            "masked tile costs as much as a full one. XLA computes the whole score matrix and "
+            "masks it.");
     if (s.bias)
-        p.assumptions.push_back("The additive bias is read from HBM: whole by XLA, the computed tiles' share by the "
-                                "flash kernel.");
+        p.assumptions.push_back(
+            "The additive bias is read from HBM: whole by XLA, the computed tiles' share by the "
+            "flash kernel.");
     return r;
 }
 

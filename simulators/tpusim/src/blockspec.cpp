@@ -12,7 +12,9 @@ namespace tpusim {
 
 namespace {
 
-std::string str(std::int64_t v) { return std::to_string(v); }
+std::string str(std::int64_t v) {
+    return std::to_string(v);
+}
 
 // "(0, 1, 2)" for grid points and block indices.
 std::string tuple(const std::vector<std::int64_t>& v) {
@@ -24,7 +26,9 @@ std::string tuple(const std::vector<std::int64_t>& v) {
     return t + ")";
 }
 
-bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+bool power_of_two(std::int64_t v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
 
 Legality rank1(std::int64_t array, std::int64_t block, DType dtype) {
     const std::int64_t tiling = 128 * (32 / std::max(bits(dtype), 1));
@@ -37,20 +41,20 @@ Legality rank1(std::int64_t array, std::int64_t block, DType dtype) {
         l.reason = "legal: the rank-1 block (" + str(block) + ") is a multiple of 1024 (8 x 128)";
     } else if (power_of_two(block) && block >= tiling) {
         l.legal = true;
-        l.reason = "legal: the rank-1 block (" + str(block) + ") is a power of two of at least " +
-                   str(tiling) + " for " + std::string(name(dtype));
+        l.reason = "legal: the rank-1 block (" + str(block) + ") is a power of two of at least " + str(tiling) +
+                   " for " + std::string(name(dtype));
     } else {
-        l.reason = "the rank-1 block (" + str(block) + ") is not the array's length (" +
-                   str(array) + "), not a multiple of 1024, and not a power of two of at least " +
-                   str(tiling) + " for " + std::string(name(dtype));
+        l.reason = "the rank-1 block (" + str(block) + ") is not the array's length (" + str(array) +
+                   "), not a multiple of 1024, and not a power of two of at least " + str(tiling) + " for " +
+                   std::string(name(dtype));
     }
     return l;
 }
 
 }  // namespace
 
-Legality check_block(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block,
-                     DType dtype, MemorySpace space) {
+Legality check_block(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block, DType dtype,
+                     MemorySpace space) {
     if (array.size() != block.size())
         throw InputError("the block has rank " + str(static_cast<std::int64_t>(block.size())) +
                          " but the array has rank " + str(static_cast<std::int64_t>(array.size())));
@@ -71,8 +75,8 @@ Legality check_block(const std::vector<std::int64_t>& array, const std::vector<s
         l.legal = block == array;
         l.reason = l.legal ? "legal: in ANY (HBM) the block is the whole array; its index map "
                              "must return all zeros"
-                           : "in ANY (HBM) memory the block must be the whole array (" +
-                                 shape_text(array) + "), not " + shape_text(block);
+                           : "in ANY (HBM) memory the block must be the whole array (" + shape_text(array) + "), not " +
+                                 shape_text(block);
         return l;
     }
     const std::size_t r = array.size();
@@ -92,27 +96,23 @@ Legality check_block(const std::vector<std::int64_t>& array, const std::vector<s
         };
         l.legal = last_ok && second_ok;
         if (l.legal) {
-            l.reason = "legal: the last dimension " + why_last() + " and the second-to-last " +
-                       why_second();
+            l.reason = "legal: the last dimension " + why_last() + " and the second-to-last " + why_second();
         } else if (!last_ok && !second_ok) {
             l.reason = "the block's last two dimensions (" + str(second) + ", " + str(last) +
-                       ") must be multiples of 8 and 128 or equal the array's (" +
-                       str(array[r - 2]) + ", " + str(array[r - 1]) + ")";
+                       ") must be multiples of 8 and 128 or equal the array's (" + str(array[r - 2]) + ", " +
+                       str(array[r - 1]) + ")";
         } else if (!last_ok) {
             l.reason = "the last dimension of the block (" + str(last) +
-                       ") is neither a multiple of 128 nor equal to the array's (" +
-                       str(array[r - 1]) + ")";
+                       ") is neither a multiple of 128 nor equal to the array's (" + str(array[r - 1]) + ")";
         } else {
             l.reason = "the second-to-last dimension of the block (" + str(second) +
-                       ") is neither a multiple of 8 nor equal to the array's (" +
-                       str(array[r - 2]) + ")";
+                       ") is neither a multiple of 8 nor equal to the array's (" + str(array[r - 2]) + ")";
         }
         // Packing is advice, not legality: narrow types pack rows into 32-bit words.
         const std::int64_t rows = 8 * (32 / std::max(bits(dtype), 1));
         if (l.legal && rows > 8 && second % rows != 0 && second != array[r - 2])
-            l.notes.push_back(std::string(name(dtype)) + " packs " + str(rows) +
-                              " rows into a (" + str(rows) + ",128) tile; " + str(second) +
-                              " rows leave part of the last tile empty");
+            l.notes.push_back(std::string(name(dtype)) + " packs " + str(rows) + " rows into a (" + str(rows) +
+                              ",128) tile; " + str(second) + " rows leave part of the last tile empty");
     }
     for (std::size_t d = 0; d < r; ++d)
         if (block[d] > array[d])
@@ -147,8 +147,7 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
     if (output.index_map.coeffs.size() != rank || output.index_map.offsets.size() != rank)
         throw InputError("the index map must return one block index per array axis");
     for (const auto& row : output.index_map.coeffs)
-        if (row.size() != grid.size())
-            throw InputError("the index map must take one index per grid axis");
+        if (row.size() != grid.size()) throw InputError("the index map must take one index per grid axis");
     c.blocks = static_cast<std::int64_t>(nblocks);
     // The recorded window: its shape, and each block's place in it (or -1).
     std::size_t window_size = 0;
@@ -176,9 +175,7 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
     };
     std::vector<Visit> visits(static_cast<std::size_t>(c.blocks));
     std::vector<std::int64_t> g(grid.size(), 0);
-    auto is_parallel = [&](std::size_t a) {
-        return !semantics.empty() && semantics[a] == Semantics::parallel;
-    };
+    auto is_parallel = [&](std::size_t a) { return !semantics.empty() && semantics[a] == Semantics::parallel; };
     for (std::int64_t step = 0;; ++step) {
         const std::vector<std::int64_t> idx = output.index_map.apply(g);
         std::int64_t key = 0;
@@ -189,8 +186,7 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
         }
         ++c.writes;
         if (!inside) {
-            c.problems.push_back("step " + tuple(g) + " writes block " + tuple(idx) +
-                                 ", outside the array");
+            c.problems.push_back("step " + tuple(g) + " writes block " + tuple(idx) + ", outside the array");
             c.ok = false;
             return c;
         }
@@ -215,8 +211,8 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
             }
             if (!c.non_consecutive && scattered) {
                 c.non_consecutive = true;
-                c.problems.push_back("block " + tuple(idx) + " is revisited at step " +
-                                     std::to_string(step) + " after other blocks were written: "
+                c.problems.push_back("block " + tuple(idx) + " is revisited at step " + std::to_string(step) +
+                                     " after other blocks were written: "
                                      "its partial result went back to HBM and is lost");
             }
             if (drawn) {
@@ -251,10 +247,11 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
             }
             c.missing.push_back(idx);
         }
-        c.problems.insert(c.problems.begin(),
-                          std::to_string(c.blocks - c.blocks_written) + " of " +
-                              std::to_string(c.blocks) + " output blocks are never written, "
-                              "the first " + tuple(c.missing.front()));
+        c.problems.insert(c.problems.begin(), std::to_string(c.blocks - c.blocks_written) + " of " +
+                                                  std::to_string(c.blocks) +
+                                                  " output blocks are never written, "
+                                                  "the first " +
+                                                  tuple(c.missing.front()));
     }
     c.ok = c.problems.empty();
     return c;

@@ -27,8 +27,8 @@ std::string tuple(const std::vector<std::int64_t>& v) {
 
 std::string shapes_text(const SandboxInputs& in) {
     return "M=" + std::to_string(in.m) + " K=" + std::to_string(in.k) + " N=" + std::to_string(in.n) +
-           ", blocks bm=" + std::to_string(in.bm) + " bk=" + std::to_string(in.bk) +
-           " bn=" + std::to_string(in.bn) + ", grid " + tuple(in.grid);
+           ", blocks bm=" + std::to_string(in.bm) + " bk=" + std::to_string(in.bk) + " bn=" + std::to_string(in.bn) +
+           ", grid " + tuple(in.grid);
 }
 
 void require_positive(const SandboxInputs& in) {
@@ -112,12 +112,12 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
     r.vmem_provenance.dtype = kernel.dtype_text;
     r.vmem_provenance.shapes = kernel.shapes;
     r.vmem_provenance.model = "VMEM footprint of the pipeline";
-    r.vmem_provenance.assumptions = {
-        "Each input and output block is double-buffered, as Pallas does by default.",
-        "Blocks are padded to the tiles they are stored in: 128 lanes, and " +
-            std::to_string(memory_tiling(chip, in.dtype).rows) + " rows for " + std::string(name(in.dtype)) +
-            " on " + chip.id + " [JAX-INFO]; the f32 accumulator (bm, bn) is scratch.",
-        chip.scoped_vmem_default.note};
+    r.vmem_provenance.assumptions = {"Each input and output block is double-buffered, as Pallas does by default.",
+                                     "Blocks are padded to the tiles they are stored in: 128 lanes, and " +
+                                         std::to_string(memory_tiling(chip, in.dtype).rows) + " rows for " +
+                                         std::string(name(in.dtype)) + " on " + chip.id +
+                                         " [JAX-INFO]; the f32 accumulator (bm, bn) is scratch.",
+                                     chip.scoped_vmem_default.note};
 
     double steps = 1;
     for (std::int64_t g : in.grid) steps *= static_cast<double>(g);
@@ -177,18 +177,18 @@ SandboxVerification verify_sandbox(const SandboxInputs& in, std::uint64_t seed) 
         s.n = in.n / in.bn * s.bn;
         if (static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n) > 16777216.0)
             throw InputError("even with blocks shrunk to " + std::to_string(s.bm) + " x " + std::to_string(s.bk) +
-                             " x " + std::to_string(s.bn) + " the run is M=" + std::to_string(s.m) + " K=" +
-                             std::to_string(s.k) + " N=" + std::to_string(s.n) +
+                             " x " + std::to_string(s.bn) + " the run is M=" + std::to_string(s.m) +
+                             " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) +
                              ", over the 2^24 products a quick host run allows: use fewer blocks per axis");
     }
-    v.ran = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) +
-            " in blocks " + std::to_string(s.bm) + " x " + std::to_string(s.bk) + " x " + std::to_string(s.bn) +
-            ", grid " + tuple(s.grid);
+    v.ran = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) + " in blocks " +
+            std::to_string(s.bm) + " x " + std::to_string(s.bk) + " x " + std::to_string(s.bn) + ", grid " +
+            tuple(s.grid);
     v.result = verify_matmul(s, seed);
-    v.result.provenance.shapes = v.ran + (v.shrunk ? " (blocks shrunk from " + std::to_string(in.bm) + " x " +
-                                                         std::to_string(in.bk) + " x " + std::to_string(in.bn) +
-                                                         " for a quick host run)"
-                                                   : std::string());
+    v.result.provenance.shapes =
+        v.ran + (v.shrunk ? " (blocks shrunk from " + std::to_string(in.bm) + " x " + std::to_string(in.bk) + " x " +
+                                std::to_string(in.bn) + " for a quick host run)"
+                          : std::string());
     return v;
 }
 

@@ -28,11 +28,16 @@ float round_mantissa(float f, int mantissa) {
 
 int mantissa_bits(DType d) {
     switch (d) {
-        case DType::f32: return 23;
-        case DType::bf16: return 7;
-        case DType::f16: return 10;
-        case DType::fp8: return 3;  // e4m3
-        default: return 23;         // integers: values are small whole numbers, exact
+        case DType::f32:
+            return 23;
+        case DType::bf16:
+            return 7;
+        case DType::f16:
+            return 10;
+        case DType::fp8:
+            return 3;  // e4m3
+        default:
+            return 23;  // integers: values are small whole numbers, exact
     }
 }
 
@@ -55,24 +60,22 @@ std::string tuple2(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-MatmulSchedule matmul_schedule(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm,
-                               std::int64_t bk, std::int64_t bn, DType dtype,
-                               const std::string& order) {
+MatmulSchedule matmul_schedule(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm, std::int64_t bk,
+                               std::int64_t bn, DType dtype, const std::string& order) {
     const std::int64_t sizes[][2] = {{m, bm}, {k, bk}, {n, bn}};
     const char* names[] = {"M", "K", "N"};
     const char* bnames[] = {"bm", "bk", "bn"};
     for (int i = 0; i < 3; ++i) {
         if (sizes[i][0] < 1 || sizes[i][1] < 1)
-            throw InputError(std::string(names[i]) + " and " + bnames[i] +
-                             " must be positive integers");
+            throw InputError(std::string(names[i]) + " and " + bnames[i] + " must be positive integers");
         if (sizes[i][0] % sizes[i][1] != 0)
-            throw InputError(std::string(bnames[i]) + "=" + std::to_string(sizes[i][1]) +
-                             " does not divide " + names[i] + "=" + std::to_string(sizes[i][0]));
+            throw InputError(std::string(bnames[i]) + "=" + std::to_string(sizes[i][1]) + " does not divide " +
+                             names[i] + "=" + std::to_string(sizes[i][0]));
     }
     if (static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) > 16777216.0)
         throw InputError("M*K*N is too large for a quick host run: keep it at most 2^24 (256^3)");
-    if (order.size() != 3 || order.find('i') == std::string::npos ||
-        order.find('j') == std::string::npos || order.find('k') == std::string::npos)
+    if (order.size() != 3 || order.find('i') == std::string::npos || order.find('j') == std::string::npos ||
+        order.find('k') == std::string::npos)
         throw InputError("the grid order must be a permutation of ijk (got '" + order + "')");
     const int pi = static_cast<int>(order.find('i'));
     const int pj = static_cast<int>(order.find('j'));
@@ -109,14 +112,13 @@ Verification verify_matmul(const MatmulSchedule& s, std::uint64_t seed) {
     Verification v;
     v.provenance.kind = Kind::verified_off_chip;
     v.provenance.chip = "host CPU (no TPU)";
-    v.provenance.dtype = std::string(name(s.dtype)) + " in, f32 acc, " +
-                         std::string(name(s.dtype)) + " out";
-    v.provenance.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) +
-                          " N=" + std::to_string(s.n) + ", blocks " + std::to_string(s.bm) + "x" +
-                          std::to_string(s.bk) + "x" + std::to_string(s.bn) + ", grid order " +
-                          s.order;
-    v.provenance.model = "host run of the schedule, buffer by buffer, against a float64 "
-                         "reference matmul";
+    v.provenance.dtype = std::string(name(s.dtype)) + " in, f32 acc, " + std::string(name(s.dtype)) + " out";
+    v.provenance.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) +
+                          ", blocks " + std::to_string(s.bm) + "x" + std::to_string(s.bk) + "x" + std::to_string(s.bn) +
+                          ", grid order " + s.order;
+    v.provenance.model =
+        "host run of the schedule, buffer by buffer, against a float64 "
+        "reference matmul";
     v.provenance.assumptions = {
         "Checks correctness only, never speed.",
         "Inputs are rounded to the dtype, products accumulate in f32, and the output is rounded "
@@ -153,8 +155,8 @@ Verification verify_matmul(const MatmulSchedule& s, std::uint64_t seed) {
     auto write_back = [&](const std::vector<std::int64_t>& at) {
         for (std::size_t r = 0; r < bm; ++r)
             for (std::size_t c = 0; c < bn; ++c)
-                O[(static_cast<std::size_t>(at[0]) * bm + r) * N +
-                  static_cast<std::size_t>(at[1]) * bn + c] = ob[r * bn + c];
+                O[(static_cast<std::size_t>(at[0]) * bm + r) * N + static_cast<std::size_t>(at[1]) * bn + c] =
+                    ob[r * bn + c];
     };
     const std::int64_t last_k = s.grid[static_cast<std::size_t>(s.reduction_axis)] - 1;
     for (std::int64_t step = 0;; ++step) {
@@ -170,14 +172,12 @@ Verification verify_matmul(const MatmulSchedule& s, std::uint64_t seed) {
         if (step == 0 || xi != prev_x)
             for (std::size_t r = 0; r < bm; ++r)
                 std::memcpy(&xb[r * bk],
-                            &X[(static_cast<std::size_t>(xi[0]) * bm + r) * K +
-                               static_cast<std::size_t>(xi[1]) * bk],
+                            &X[(static_cast<std::size_t>(xi[0]) * bm + r) * K + static_cast<std::size_t>(xi[1]) * bk],
                             bk * sizeof(float));
         if (step == 0 || yi != prev_y)
             for (std::size_t r = 0; r < bk; ++r)
                 std::memcpy(&yb[r * bn],
-                            &Y[(static_cast<std::size_t>(yi[0]) * bk + r) * N +
-                               static_cast<std::size_t>(yi[1]) * bn],
+                            &Y[(static_cast<std::size_t>(yi[0]) * bk + r) * N + static_cast<std::size_t>(yi[1]) * bn],
                             bn * sizeof(float));
         if (step > 0 && oi != prev_o) {  // the finished block goes back; the new one is garbage
             write_back(prev_o);
@@ -240,14 +240,12 @@ Verification verify_matmul(const MatmulSchedule& s, std::uint64_t seed) {
         }
     v.passed = v.mismatches == 0;
     if (v.passed) {
-        v.reason = "all " + std::to_string(v.elements) +
-                   " outputs match the reference matmul within rounding";
+        v.reason = "all " + std::to_string(v.elements) + " outputs match the reference matmul within rounding";
     } else {
         v.reason = std::to_string(v.mismatches) + " of " + std::to_string(v.elements) +
-                   " outputs differ from the reference, the first at " +
-                   tuple2(first_r, first_c) + ": got " +
-                   (std::isfinite(got_first) ? std::to_string(got_first) : std::string("garbage")) +
-                   ", expected " + std::to_string(want_first);
+                   " outputs differ from the reference, the first at " + tuple2(first_r, first_c) + ": got " +
+                   (std::isfinite(got_first) ? std::to_string(got_first) : std::string("garbage")) + ", expected " +
+                   std::to_string(want_first);
         if (!v.coverage.problems.empty()) v.reason += "; " + v.coverage.problems.front();
     }
     return v;

@@ -15,8 +15,7 @@ const std::vector<Chip>& all_chips() {
 
 const Chip& chip(std::string_view id) {
     std::string_view wanted = id;
-    if (wanted == "7x" || wanted == "tpu7x" || wanted == "v7x" || wanted == "ironwood")
-        wanted = "v7";
+    if (wanted == "7x" || wanted == "tpu7x" || wanted == "v7x" || wanted == "ironwood") wanted = "v7";
     if (wanted == "trillium") wanted = "v6e";
     for (const Chip& c : all_chips())
         if (c.id == wanted) return c;
@@ -74,12 +73,12 @@ std::vector<FactRow> fact_rows(const Chip& c) {
 
 Fact peak_flops(const Chip& c, DType dtype) {
     auto need = [&](const Fact& f, const char* what) {
-        if (!f.published())
-            throw InputError(c.id + " has no published " + what + " rate: " + f.note);
+        if (!f.published()) throw InputError(c.id + " has no published " + what + " rate: " + f.note);
         return f;
     };
     switch (dtype) {
-        case DType::bf16: return c.peak_bf16;
+        case DType::bf16:
+            return c.peak_bf16;
         case DType::f16:
         case DType::f32: {
             Fact f = c.peak_bf16;
@@ -89,10 +88,14 @@ Fact peak_flops(const Chip& c, DType dtype) {
                      "to bf16 [JAX-DET]; full-precision f32 takes several passes, not modelled.";
             return f;
         }
-        case DType::int8: return need(c.peak_int8, "int8");
-        case DType::fp8: return need(c.peak_fp8, "fp8");
-        case DType::int4: return need(c.peak_int4, "int4");
-        case DType::int32: break;
+        case DType::int8:
+            return need(c.peak_int8, "int8");
+        case DType::fp8:
+            return need(c.peak_fp8, "fp8");
+        case DType::int4:
+            return need(c.peak_int4, "int4");
+        case DType::int32:
+            break;
     }
     throw InputError("int32 is not an MXU input type: use int8 operands with int32 accumulation");
 }

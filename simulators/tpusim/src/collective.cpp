@@ -14,10 +14,11 @@ namespace {
 
 constexpr double agreement_tolerance = 0.05;
 
-std::string percent(double x) { return format_fixed(100 * x, 1) + "%"; }
+std::string percent(double x) {
+    return format_fixed(100 * x, 1) + "%";
+}
 
-std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::Analytic& a,
-                    const CollectiveResult& r) {
+std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::Analytic& a, const CollectiveResult& r) {
     std::string why;
     auto add = [&why](const std::string& s) { why += (why.empty() ? "" : " ") + s; };
     if (r.agrees) {
@@ -25,8 +26,8 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
             " of the closed form: the busiest links stay busy from start to end, as the formula "
             "assumes, and the hop latencies are small next to the transfer time.");
     } else {
-        add("The simulation is " + percent(std::abs(r.difference)) +
-            (r.difference > 0 ? " slower" : " faster") + " than the closed form.");
+        add("The simulation is " + percent(std::abs(r.difference)) + (r.difference > 0 ? " slower" : " faster") +
+            " than the closed form.");
     }
     // Smallest chunk on any phase: below one hop latency's worth of bytes the
     // links idle while chunks are in flight.
@@ -38,9 +39,8 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
     const double chunk_s = smallest_chunk / plan.bandwidth;
     const bool latency_matters = a.latency_s > 0.1 * a.bandwidth_s || chunk_s < 2 * plan.latency;
     if (latency_matters) {
-        add("Small, latency-bound messages: a chunk of " + format_bytes(smallest_chunk) +
-            " takes " + format_time(chunk_s) + " on a link but every hop costs " +
-            format_time(plan.latency) +
+        add("Small, latency-bound messages: a chunk of " + format_bytes(smallest_chunk) + " takes " +
+            format_time(chunk_s) + " on a link but every hop costs " + format_time(plan.latency) +
             ". The closed form takes the larger of the latency and bandwidth terms; the "
             "simulation pays the latency of each hop on top of each chunk's transfer "
             "(store-and-forward), and links wait while chunks are in flight.");
@@ -52,14 +52,16 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
         switch (plan.kind) {
             case CollectiveKind::all_gather:
             case CollectiveKind::reduce_scatter:
-                effect = "the chips at the ends send or receive everything over one link, and "
-                         "the flows along the line have different lengths, so the pipeline "
-                         "fills and drains unevenly";
+                effect =
+                    "the chips at the ends send or receive everything over one link, and "
+                    "the flows along the line have different lengths, so the pipeline "
+                    "fills and drains unevenly";
                 break;
             case CollectiveKind::all_reduce:
-                effect = "the busiest links of the reduce-scatter (near the ends) differ from "
-                         "those of the all-gather, so the two halves overlap in the simulation "
-                         "where the closed form adds them";
+                effect =
+                    "the busiest links of the reduce-scatter (near the ends) differ from "
+                    "those of the all-gather, so the two halves overlap in the simulation "
+                    "where the closed form adds them";
                 break;
             case CollectiveKind::all_to_all:
                 effect = "the middle links carry the pieces of both halves of the line";
@@ -69,8 +71,7 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
                 break;
         }
         add("Axis " + std::to_string(plan.mesh_axis[i]) + " (" + std::to_string(ax.size) +
-            " chips) has no wraparound (" + ax.reason + "): it is a line, not a ring; " + effect +
-            ".");
+            " chips) has no wraparound (" + ax.reason + "): it is a line, not a ring; " + effect + ".");
     }
     if (plan.parts.size() > 1 && !r.agrees)
         add("Over several axes each part of the array moves to its next axis only when a device "
@@ -90,11 +91,16 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
 
 std::string_view collective_name(CollectiveKind kind) {
     switch (kind) {
-        case CollectiveKind::all_gather: return "all-gather";
-        case CollectiveKind::reduce_scatter: return "reduce-scatter";
-        case CollectiveKind::all_reduce: return "all-reduce";
-        case CollectiveKind::all_to_all: return "all-to-all";
-        case CollectiveKind::permute: return "permute";
+        case CollectiveKind::all_gather:
+            return "all-gather";
+        case CollectiveKind::reduce_scatter:
+            return "reduce-scatter";
+        case CollectiveKind::all_reduce:
+            return "all-reduce";
+        case CollectiveKind::all_to_all:
+            return "all-to-all";
+        case CollectiveKind::permute:
+            return "permute";
     }
     return "";
 }
@@ -102,8 +108,7 @@ std::string_view collective_name(CollectiveKind kind) {
 CollectiveKind parse_collective(std::string_view text) {
     std::string key;
     for (char c : text)
-        if (c != '-' && c != '_' && c != ' ')
-            key += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+        if (c != '-' && c != '_' && c != ' ') key += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     if (key == "allgather") return CollectiveKind::all_gather;
     if (key == "reducescatter") return CollectiveKind::reduce_scatter;
     if (key == "allreduce") return CollectiveKind::all_reduce;
@@ -113,8 +118,7 @@ CollectiveKind parse_collective(std::string_view text) {
                      "': use all-gather, reduce-scatter, all-reduce, all-to-all or permute");
 }
 
-CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
-                            const CollectiveOptions& options) {
+CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const CollectiveOptions& options) {
     const detail::Plan plan = detail::make_plan(mesh, spec);
     const detail::Analytic a = detail::closed_form(plan);
     detail::Simulation sim = detail::simulate_plan(mesh, plan, options);
@@ -143,8 +147,7 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
     for (std::size_t i = 0; i < plan.mesh_axis.size(); ++i)
         plan_axis[static_cast<std::size_t>(plan.mesh_axis[i])] = static_cast<int>(i);
     std::vector<std::int64_t> stride(mesh.axes.size(), 1);  // device id step per axis
-    for (std::size_t ax = mesh.axes.size(); ax-- > 1;)
-        stride[ax - 1] = stride[ax] * mesh.axes[ax].size;
+    for (std::size_t ax = mesh.axes.size(); ax-- > 1;) stride[ax - 1] = stride[ax] * mesh.axes[ax].size;
     // Walk the devices with a coordinate counter: no allocation per link, in
     // the order of mesh_links().
     const std::size_t axes = mesh.axes.size();
@@ -186,14 +189,12 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
     p.kind = Kind::predicted;
     p.chip = mesh.chip;
     p.dtype = "bytes";
-    p.shapes = std::string(collective_name(spec.kind)) + " of " + format_bytes(spec.bytes) +
-               " on a " + mesh.shape() + " mesh over " + std::to_string(plan.group_size) +
-               " chips";
+    p.shapes = std::string(collective_name(spec.kind)) + " of " + format_bytes(spec.bytes) + " on a " + mesh.shape() +
+               " mesh over " + std::to_string(plan.group_size) + " chips";
     p.model = "closed form [SB-SHARD] and a hop-by-hop simulation of chunks over ICI links";
     p.assumptions = {
-        "Each direction of a link sends one chunk at a time at " +
-            format_rate(plan.bandwidth, "B/s") + " " + mesh.bandwidth_source +
-            "; every hop adds " + format_time(plan.latency) + " " + mesh.latency_source +
+        "Each direction of a link sends one chunk at a time at " + format_rate(plan.bandwidth, "B/s") + " " +
+            mesh.bandwidth_source + "; every hop adds " + format_time(plan.latency) + " " + mesh.latency_source +
             " after the transfer (store-and-forward per chunk).",
         "Every message is cut into " + std::to_string(plan.chunks) +
             " chunk(s); a chunk moves on as soon as it has arrived and its next link is free.",
@@ -201,11 +202,14 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
             " rings where the axis wraps; an axis without wraparound is a line, and data flows "
             "both ways along it whatever the setting.",
         "Over several axes the array is cut into one part per axis; each part crosses the axes "
-            "in a rotated order so every axis works at once.",
+        "in a rotated order so every axis works at once.",
         "Reductions cost no time: adding a chunk is far faster than receiving it.",
         "Rings that are translations of each other along wrapped axes carry the same traffic "
-            "at the same times: " + std::to_string(r.lines_simulated) + " representative "
-            "line(s) simulated for " + std::to_string(r.lines_total) + ".",
+        "at the same times: " +
+            std::to_string(r.lines_simulated) +
+            " representative "
+            "line(s) simulated for " +
+            std::to_string(r.lines_total) + ".",
     };
     return r;
 }

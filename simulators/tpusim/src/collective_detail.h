@@ -19,10 +19,10 @@ enum class PhaseOp {
 };
 
 struct Phase {
-    int axis = 0;        // index into Plan::axes
+    int axis = 0;  // index into Plan::axes
     PhaseOp op = PhaseOp::gather;
-    double block = 0;    // gather/exchange/permute: bytes each device sends;
-                         // reduce: bytes each device ends with
+    double block = 0;  // gather/exchange/permute: bytes each device sends;
+                       // reduce: bytes each device ends with
 };
 
 // The array is cut into one part per axis; part p crosses the axes in
@@ -58,8 +58,7 @@ struct Flow {
 std::vector<Flow> phase_flows(const Plan& plan, const Phase& phase);
 
 // Position reached from `origin` after `hops` hops in `direction`.
-inline std::int64_t step_position(std::int64_t origin, int direction, std::int64_t hops,
-                                  std::int64_t n) {
+inline std::int64_t step_position(std::int64_t origin, int direction, std::int64_t hops, std::int64_t n) {
     return ((origin + direction * hops) % n + n) % n;
 }
 

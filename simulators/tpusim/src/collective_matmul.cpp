@@ -18,16 +18,15 @@ void check_spec(const CollectiveMatmulSpec& s) {
     if (s.directions != 1 && s.directions != 2)
         throw InputError("directions must be 1 (each chunk one way) or 2 (half each way)");
     if (s.m % s.devices != 0 || s.n % s.devices != 0)
-        throw InputError("the " + std::to_string(s.devices) + " devices must divide both m (" +
-                         std::to_string(s.m) + ") and n (" + std::to_string(s.n) + ")");
+        throw InputError("the " + std::to_string(s.devices) + " devices must divide both m (" + std::to_string(s.m) +
+                         ") and n (" + std::to_string(s.n) + ")");
     if (s.directions == 2 && s.m / s.devices < 2)
         throw InputError("a chunk of one row cannot be split between two directions");
 }
 
 std::string shapes_text(const CollectiveMatmulSpec& s) {
-    return "x[" + std::to_string(s.m) + "," + std::to_string(s.k) + "] by rows, w[" +
-           std::to_string(s.k) + "," + std::to_string(s.n) + "] by columns, over " +
-           std::to_string(s.devices) + " devices, " +
+    return "x[" + std::to_string(s.m) + "," + std::to_string(s.k) + "] by rows, w[" + std::to_string(s.k) + "," +
+           std::to_string(s.n) + "] by columns, over " + std::to_string(s.devices) + " devices, " +
            (s.directions == 2 ? "half of each chunk each way" : "each chunk one way");
 }
 
@@ -53,8 +52,7 @@ CollectiveMatmulResult collective_matmul(const Chip& chip, const CollectiveMatmu
     // direction with a neighbour's half: a whole chunk per direction either way.
     const double link_bytes = r.wraps ? r.chunk_bytes / s.directions : r.chunk_bytes;
     r.hops = r.wraps ? 1 : s.devices - 1;
-    r.step_transfer_s =
-        link_bytes / mesh.link_bandwidth + static_cast<double>(r.hops) * mesh.hop_latency;
+    r.step_transfer_s = link_bytes / mesh.link_bandwidth + static_cast<double>(r.hops) * mesh.hop_latency;
 
     const double steps = static_cast<double>(s.devices);
     r.time_s = (steps - 1) * std::max(r.step_compute_s, r.step_transfer_s) + r.step_compute_s;
@@ -83,10 +81,11 @@ CollectiveMatmulResult collective_matmul(const Chip& chip, const CollectiveMatmu
         "The compute-only baseline runs the same n local matmuls on an x already gathered, as "
         "gate G4 measures it; the last matmul is in both.",
         std::string("The ring runs along one mesh axis, which ") +
-            (r.wraps ? "wraps: each transfer crosses one link."
-                     : "has no wraparound link: the transfer back to the first device crosses " +
-                           std::to_string(r.hops) + " links the other way, and sending half of "
-                           "each chunk each way saves nothing."),
+            (r.wraps
+                 ? "wraps: each transfer crosses one link."
+                 : "has no wraparound link: the transfer back to the first device crosses " + std::to_string(r.hops) +
+                       " links the other way, and sending half of "
+                       "each chunk each way saves nothing."),
         "Links run at the chip's effective one-way bandwidth; each hop adds the hop latency once "
         "per step.",
         "Grid-step and DMA-issue overheads are left out; they grow with the number of steps.",

@@ -9,24 +9,28 @@ namespace tpusim::detail {
 
 namespace {
 
-bool ring(const Plan& p, int a) { return p.wraps[static_cast<std::size_t>(a)]; }
-std::int64_t size(const Plan& p, int a) { return p.n[static_cast<std::size_t>(a)]; }
+bool ring(const Plan& p, int a) {
+    return p.wraps[static_cast<std::size_t>(a)];
+}
+std::int64_t size(const Plan& p, int a) {
+    return p.n[static_cast<std::size_t>(a)];
+}
 
 // Chunks that take the longer way when a block is split between the two
 // directions (the device opposite on an even ring, or an all-to-all piece
 // going exactly half way round).
-int first_half(int chunks) { return (chunks + 1) / 2; }
+int first_half(int chunks) {
+    return (chunks + 1) / 2;
+}
 
-void add(std::vector<Flow>& out, std::int64_t origin, int dir, std::int64_t hops, int count,
-         double chunk_bytes) {
+void add(std::vector<Flow>& out, std::int64_t origin, int dir, std::int64_t hops, int count, double chunk_bytes) {
     if (hops > 0 && count > 0) out.push_back({origin, dir, hops, count, chunk_bytes});
 }
 
 // A piece from i to j (j != i) on the axis: the shortest way on a
 // bidirectional ring (split in half when both ways are equally long), the
 // + way on a one-way ring, the only way on a line.
-void route(std::vector<Flow>& out, const Plan& p, int a, std::int64_t i, std::int64_t j,
-           double piece) {
+void route(std::vector<Flow>& out, const Plan& p, int a, std::int64_t i, std::int64_t j, double piece) {
     const std::int64_t n = size(p, a);
     const int c = p.chunks;
     const double chunk = piece / c;
@@ -58,8 +62,7 @@ std::int64_t line_index(const Plan& p, int a, const std::vector<std::int64_t>& m
     std::int64_t line = 0;
     for (int b = 0; b < static_cast<int>(p.n.size()); ++b)
         if (b != a && !ring(p, b))
-            line = line * size(p, b) +
-                   mesh_coords[static_cast<std::size_t>(p.mesh_axis[static_cast<std::size_t>(b)])];
+            line = line * size(p, b) + mesh_coords[static_cast<std::size_t>(p.mesh_axis[static_cast<std::size_t>(b)])];
     return line;
 }
 
@@ -67,8 +70,7 @@ Plan make_plan(const Mesh& mesh, const CollectiveSpec& spec) {
     if (spec.axes.empty()) throw InputError("a collective needs at least one mesh axis");
     if (!std::isfinite(spec.bytes) || spec.bytes <= 0)
         throw InputError("the array size in bytes must be a number above 0");
-    if (spec.chunks < 1 || spec.chunks > 256)
-        throw InputError("chunks per message must be between 1 and 256");
+    if (spec.chunks < 1 || spec.chunks > 256) throw InputError("chunks per message must be between 1 and 256");
     Plan p;
     p.kind = spec.kind;
     p.bidirectional = spec.bidirectional;
@@ -77,14 +79,13 @@ Plan make_plan(const Mesh& mesh, const CollectiveSpec& spec) {
     p.latency = mesh.hop_latency;
     for (int axis : spec.axes) {
         if (axis < 0 || axis >= static_cast<int>(mesh.axes.size()))
-            throw InputError("axis " + std::to_string(axis) + " is not an axis of the " +
-                             mesh.shape() + " mesh (axes count from 0)");
+            throw InputError("axis " + std::to_string(axis) + " is not an axis of the " + mesh.shape() +
+                             " mesh (axes count from 0)");
         if (std::find(p.mesh_axis.begin(), p.mesh_axis.end(), axis) != p.mesh_axis.end())
             throw InputError("axis " + std::to_string(axis) + " is listed twice");
         const MeshAxis& ax = mesh.axes[static_cast<std::size_t>(axis)];
         if (ax.size < 2)
-            throw InputError("axis " + std::to_string(axis) +
-                             " has one chip: a collective over it moves nothing");
+            throw InputError("axis " + std::to_string(axis) + " has one chip: a collective over it moves nothing");
         p.mesh_axis.push_back(axis);
         p.n.push_back(ax.size);
         p.wraps.push_back(ax.wraps);
@@ -98,8 +99,8 @@ Plan make_plan(const Mesh& mesh, const CollectiveSpec& spec) {
         const std::int64_t n = p.n[0];
         p.shift = ((spec.shift % n) + n) % n;
         if (p.shift == 0)
-            throw InputError("a shift of " + std::to_string(spec.shift) + " on an axis of " +
-                             std::to_string(n) + " leaves every device where it is");
+            throw InputError("a shift of " + std::to_string(spec.shift) + " on an axis of " + std::to_string(n) +
+                             " leaves every device where it is");
         p.parts.push_back({{0, PhaseOp::permute, v / g}});
         return p;
     }
@@ -221,8 +222,7 @@ Analytic closed_form(const Plan& p) {
                         break;
                     case PhaseOp::exchange: {
                         const double m = std::floor(n / 2);
-                        pieces = both ? (n * n - std::fmod(n, 2)) / 8 / n
-                                      : (line ? m * (n - m) / n : (n - 1) / 2);
+                        pieces = both ? (n * n - std::fmod(n, 2)) / 8 / n : (line ? m * (n - m) / n : (n - 1) / 2);
                         break;
                     }
                     case PhaseOp::permute:
@@ -237,13 +237,13 @@ Analytic closed_form(const Plan& p) {
                     for (const Flow& f : phase_flows(p, ph)) {
                         link_hops = std::max(link_hops, static_cast<double>(f.hops));
                         for (std::int64_t h = 0; h < f.hops; ++h) {
-                            const auto at = static_cast<std::size_t>(
-                                step_position(f.origin, f.direction, h, ni));
+                            const auto at = static_cast<std::size_t>(step_position(f.origin, f.direction, h, ni));
                             (f.direction > 0 ? fwd : back)[at] += f.count * f.chunk_bytes;
                         }
                     }
                     pieces = std::max(*std::max_element(fwd.begin(), fwd.end()),
-                                      *std::max_element(back.begin(), back.end())) / ph.block;
+                                      *std::max_element(back.begin(), back.end())) /
+                             ph.block;
                 }
                 load[static_cast<std::size_t>(ph.axis)] += pieces * ph.block;
                 hops += link_hops;
@@ -270,22 +270,26 @@ Analytic closed_form(const Plan& p) {
     switch (p.kind) {
         case CollectiveKind::all_gather:
         case CollectiveKind::reduce_scatter:
-            r.formula = "T = max(T_hop x hops, V x (N-1)/N / W_bidi) per axis on a bidirectional "
-                        "ring, V x (N-1)/N / W_uni one way or without wraparound; several axes "
-                        "share V and work at once [SB-SHARD], exact (N-1)/N kept";
+            r.formula =
+                "T = max(T_hop x hops, V x (N-1)/N / W_bidi) per axis on a bidirectional "
+                "ring, V x (N-1)/N / W_uni one way or without wraparound; several axes "
+                "share V and work at once [SB-SHARD], exact (N-1)/N kept";
             break;
         case CollectiveKind::all_reduce:
-            r.formula = "T = reduce-scatter + all-gather = about 2 V / W_bidi on a bidirectional "
-                        "ring [SB-SHARD], exact (N-1)/N kept";
+            r.formula =
+                "T = reduce-scatter + all-gather = about 2 V / W_bidi on a bidirectional "
+                "ring [SB-SHARD], exact (N-1)/N kept";
             break;
         case CollectiveKind::all_to_all:
-            r.formula = "T = max(T_hop x hops, V / (4 W_bidi)) on a bidirectional ring (N^2/8 "
-                        "pieces of V/N^2 on the busiest link) [SB-SHARD]; twice that one way or "
-                        "without wraparound";
+            r.formula =
+                "T = max(T_hop x hops, V / (4 W_bidi)) on a bidirectional ring (N^2/8 "
+                "pieces of V/N^2 on the busiest link) [SB-SHARD]; twice that one way or "
+                "without wraparound";
             break;
         case CollectiveKind::permute:
-            r.formula = "T = max(T_hop x longest route, bytes on the busiest link / W_uni) "
-                        "[derived from SB-SHARD's link model]";
+            r.formula =
+                "T = max(T_hop x longest route, bytes on the busiest link / W_uni) "
+                "[derived from SB-SHARD's link model]";
             break;
     }
     return r;

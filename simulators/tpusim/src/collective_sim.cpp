@@ -31,14 +31,20 @@ constexpr double unknown = -1;
 // Beyond this the answer would take seconds (and event counters would overflow).
 constexpr double max_chunk_hops = 3e7;
 
-std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
+std::size_t at(std::int64_t i) {
+    return static_cast<std::size_t>(i);
+}
 
 std::string op_name(PhaseOp op) {
     switch (op) {
-        case PhaseOp::gather: return "gather";
-        case PhaseOp::reduce: return "reduce";
-        case PhaseOp::exchange: return "all-to-all";
-        case PhaseOp::permute: return "permute";
+        case PhaseOp::gather:
+            return "gather";
+        case PhaseOp::reduce:
+            return "reduce";
+        case PhaseOp::exchange:
+            return "all-to-all";
+        case PhaseOp::permute:
+            return "permute";
     }
     return "";
 }
@@ -47,7 +53,7 @@ struct Chunk {
     std::uint32_t stage;  // index into Engine::stages
     std::uint32_t line;
     std::uint32_t flow;
-    std::uint32_t hop;    // hops done
+    std::uint32_t hop;  // hops done
 };
 
 // 16 bytes, so the heap stays small in cache; ties go in push order.
@@ -72,7 +78,7 @@ struct Stage {
     // Per (line, position):
     std::vector<double> ready, last;
     std::vector<int> pending;
-    std::vector<std::vector<std::uint32_t>> parked;     // reduce chunks waiting for the device
+    std::vector<std::vector<std::uint32_t>> parked;  // reduce chunks waiting for the device
     // Per class: devices still to finish, and the latest finish.
     std::vector<int> remaining;
     std::vector<double> class_done;
@@ -125,8 +131,7 @@ public:
         for (std::size_t p = 0; p < plan_.parts.size(); ++p) {
             Stage& s = stages_[at(stage_of_[p][0])];
             for (std::int64_t line = 0; line < s.lines; ++line)
-                for (std::int64_t pos = 0; pos < s.n; ++pos)
-                    set_ready(stage_of_[p][0], line, pos, 0.0);
+                for (std::int64_t pos = 0; pos < s.n; ++pos) set_ready(stage_of_[p][0], line, pos, 0.0);
         }
         while (!queue_.empty()) {
             const Event e = queue_.top();
@@ -163,9 +168,8 @@ private:
         // A device sends the chunks with the farthest to go first, so the
         // last ones to leave finish soon after they leave.
         for (auto& ids : s.by_origin)
-            std::stable_sort(ids.begin(), ids.end(), [&s](std::uint32_t x, std::uint32_t y) {
-                return s.flows[x].hops > s.flows[y].hops;
-            });
+            std::stable_sort(ids.begin(), ids.end(),
+                             [&s](std::uint32_t x, std::uint32_t y) { return s.flows[x].hops > s.flows[y].hops; });
         const std::size_t nodes = at(s.lines * s.n);
         s.ready.assign(nodes, unknown);
         s.last.assign(nodes, 0.0);
@@ -213,8 +217,7 @@ private:
         s.ready[node] = t;
         for (std::uint32_t f : s.by_origin[at(pos)])
             for (int c = 0; c < s.flows[f].count; ++c) {
-                chunks_.push_back({static_cast<std::uint32_t>(stage),
-                                   static_cast<std::uint32_t>(line), f, 0});
+                chunks_.push_back({static_cast<std::uint32_t>(stage), static_cast<std::uint32_t>(line), f, 0});
                 push(static_cast<std::uint32_t>(chunks_.size() - 1), t);
             }
         for (std::uint32_t c : s.parked[node]) push(c, t);
@@ -228,8 +231,12 @@ private:
             const std::size_t node = at(line * s.n + pos);
             trace({"part " + std::to_string(s.part) + ": " + op_name(s.ph.op) + " on axis " +
                        std::to_string(plan_.mesh_axis[at(s.ph.axis)]),
-                   "phase", "devices", device_name(s.ph.axis, line, pos), s.ready[node],
-                   t - s.ready[node], {}});
+                   "phase",
+                   "devices",
+                   device_name(s.ph.axis, line, pos),
+                   s.ready[node],
+                   t - s.ready[node],
+                   {}});
         }
         const std::vector<std::int64_t> cc = class_coords(s.ph.axis, line, pos);
         const std::size_t cls = at(class_index(cc));
@@ -262,16 +269,14 @@ private:
         if (ch.hop > 0 && (s.ph.op == PhaseOp::gather || ch.hop == f.hops)) {
             s.last[node] = std::max(s.last[node], t);
             if (--s.pending[node] == 0 && s.ready[node] != unknown)
-                node_done(static_cast<int>(ch.stage), ch.line, pos,
-                          std::max(s.ready[node], s.last[node]));
+                node_done(static_cast<int>(ch.stage), ch.line, pos, std::max(s.ready[node], s.last[node]));
         }
         if (ch.hop == f.hops) return;
         if (s.ph.op == PhaseOp::reduce && s.ready[node] == unknown) {
             s.parked[node].push_back(id);  // adds this device's share once it has it
             return;
         }
-        const std::size_t link = link_base_[at(s.ph.axis)] +
-                                 at((static_cast<std::int64_t>(ch.line) * s.n + pos) * 2) +
+        const std::size_t link = link_base_[at(s.ph.axis)] + at((static_cast<std::int64_t>(ch.line) * s.n + pos) * 2) +
                                  (f.direction > 0 ? 0 : 1);
         if (link_free_at_[link] > t || link_wakeup_[link]) {
             // Busy: queue, and make sure the link wakes up when it is free.
@@ -332,10 +337,12 @@ private:
             const std::int64_t to = step_position(pos, f.direction, 1, s.n);
             trace({"part " + std::to_string(s.part) + " " + op_name(s.ph.op) + " from " +
                        device_name(s.ph.axis, ch.line, f.origin),
-                   "link", "links along axis " + std::to_string(plan_.mesh_axis[a]),
-                   device_name(s.ph.axis, ch.line, pos) + " -> " +
-                       device_name(s.ph.axis, ch.line, to),
-                   t, busy, {{"bytes", format_fixed(f.chunk_bytes, 0)}}});
+                   "link",
+                   "links along axis " + std::to_string(plan_.mesh_axis[a]),
+                   device_name(s.ph.axis, ch.line, pos) + " -> " + device_name(s.ph.axis, ch.line, to),
+                   t,
+                   busy,
+                   {{"bytes", format_fixed(f.chunk_bytes, 0)}}});
         }
         chunks_[id].hop = ch.hop + 1;
         push(id, t + busy + plan_.latency);
@@ -356,12 +363,12 @@ private:
     std::vector<Stage> stages_;
     std::vector<std::vector<int>> stage_of_;  // [part][phase] -> stage
     std::vector<Chunk> chunks_;
-    std::vector<std::size_t> link_base_;       // plan axis -> first link id
-    std::vector<double> link_free_at_;         // when the chunk on the link is sent
-    std::vector<char> link_wakeup_;            // a link_free event is pending
+    std::vector<std::size_t> link_base_;               // plan axis -> first link id
+    std::vector<double> link_free_at_;                 // when the chunk on the link is sent
+    std::vector<char> link_wakeup_;                    // a link_free event is pending
     std::vector<std::vector<std::uint32_t>> waiting_;  // [link][part] chunks queued, in order
     std::vector<std::size_t> waiting_head_;            // [link][part] next to send
-    std::vector<double> part_bytes_;           // [link][part] bytes sent so far
+    std::vector<double> part_bytes_;                   // [link][part] bytes sent so far
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
     std::uint32_t seq_ = 0;
     Simulation out_;

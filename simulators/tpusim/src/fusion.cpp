@@ -47,8 +47,8 @@ bool reads_only_sources(const Graph& g, const Node& n) {
     });
 }
 
-Kernel make_kernel(const Graph& g, const std::vector<int>& members, const std::vector<int>& recomputed,
-                   FusionKind kind, const std::vector<std::vector<int>>& consumers, const Chip& chip,
+Kernel make_kernel(const Graph& g, const std::vector<int>& members, const std::vector<int>& recomputed, FusionKind kind,
+                   const std::vector<std::vector<int>>& consumers, const Chip& chip,
                    std::vector<std::string>& assumptions) {
     Kernel k;
     k.kind = kind;
@@ -72,9 +72,9 @@ Kernel make_kernel(const Graph& g, const std::vector<int>& members, const std::v
     k.reads.assign(reads.begin(), reads.end());
     for (int id : members) {
         const Node& n = g.node(id);
-        const bool read_outside = std::any_of(consumers[static_cast<std::size_t>(id)].begin(),
-                                              consumers[static_cast<std::size_t>(id)].end(),
-                                              [&](int c) { return !inside.count(c); });
+        const bool read_outside =
+            std::any_of(consumers[static_cast<std::size_t>(id)].begin(), consumers[static_cast<std::size_t>(id)].end(),
+                        [&](int c) { return !inside.count(c); });
         if (id == members.back() || n.output || read_outside) k.bytes_written += n.bytes();
     }
     const Roofline r = roofline(chip, generic_cost(k.flops, k.bytes_read + k.bytes_written, compute, k.engine));
@@ -92,10 +92,14 @@ std::string shape_of(const Node& n) {
 
 std::string_view kind_name(FusionKind kind) {
     switch (kind) {
-        case FusionKind::single: return "op";
-        case FusionKind::loop: return "loop";
-        case FusionKind::input: return "input";
-        case FusionKind::output: return "output";
+        case FusionKind::single:
+            return "op";
+        case FusionKind::loop:
+            return "loop";
+        case FusionKind::input:
+            return "input";
+        case FusionKind::output:
+            return "output";
     }
     return "?";
 }
@@ -153,7 +157,8 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
                 const Node& pn = nodes[static_cast<std::size_t>(p)];
                 if (!is_kernel_op(p) || grp.members.count(p) || owner[static_cast<std::size_t>(p)] >= 0) continue;
                 const auto& pu = consumers[static_cast<std::size_t>(p)];
-                const bool all_inside = std::all_of(pu.begin(), pu.end(), [&](int c) { return grp.members.count(c) > 0; });
+                const bool all_inside =
+                    std::all_of(pu.begin(), pu.end(), [&](int c) { return grp.members.count(c) > 0; });
                 const bool epilogue = pn.cls == OpClass::dot && !grp.has_dot && root.cls != OpClass::reduce &&
                                       root.cls != OpClass::dot && root.cls != OpClass::other;
                 if (all_inside && !pn.output && (fusible_producer(pn) || epilogue)) {
@@ -168,8 +173,10 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
                 }
             }
         }
-        if (grp.members.size() + grp.recomputed.size() == 1) grp.kind = FusionKind::single;
-        else if (grp.has_dot) grp.kind = FusionKind::output;
+        if (grp.members.size() + grp.recomputed.size() == 1)
+            grp.kind = FusionKind::single;
+        else if (grp.has_dot)
+            grp.kind = FusionKind::output;
         else if (grp.kind == FusionKind::single && grp.members.size() + grp.recomputed.size() > 1)
             grp.kind = FusionKind::loop;
         groups.push_back(std::move(grp));
@@ -179,8 +186,8 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
     int fusion_count = 0;
     for (const Group& grp : groups) {
         std::vector<int> members(grp.members.begin(), grp.members.end());  // sorted: the root is last
-        Kernel k = make_kernel(g, members, {grp.recomputed.begin(), grp.recomputed.end()}, grp.kind, consumers,
-                               chip, assumptions);
+        Kernel k = make_kernel(g, members, {grp.recomputed.begin(), grp.recomputed.end()}, grp.kind, consumers, chip,
+                               assumptions);
         k.name = grp.kind == FusionKind::single
                      ? nodes[static_cast<std::size_t>(grp.root)].name
                      : "fusion" + (fusion_count ? "." + std::to_string(fusion_count) : std::string());
@@ -205,14 +212,23 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
         const auto& users = consumers[static_cast<std::size_t>(root)];
         if (users.empty()) continue;
         std::string why;
-        if (r.cls == OpClass::reduce) why = "a reduction's result is not fused into its consumers";
-        else if (r.cls == OpClass::dot && users.size() > 1) why = "a dot with " + std::to_string(users.size()) + " consumers is computed once, not per consumer";
-        else if (r.cls == OpClass::dot) why = "its consumer cannot take a dot as an epilogue";
-        else if (users.size() > 1 && r.expensive) why = "'" + r.opcode + "' is expensive and has " + std::to_string(users.size()) + " consumers";
-        else if (users.size() > 1) why = "it has " + std::to_string(users.size()) + " consumers in different kernels and reads more than parameters";
-        else if (r.output) why = "it is a program output";
-        else if (g.node(users.front()).cls == OpClass::dot) why = "its consumer is a dot, and nothing is fused into a dot's operands";
-        else why = "its consumer '" + g.node(users.front()).opcode + "' is never fused";
+        if (r.cls == OpClass::reduce)
+            why = "a reduction's result is not fused into its consumers";
+        else if (r.cls == OpClass::dot && users.size() > 1)
+            why = "a dot with " + std::to_string(users.size()) + " consumers is computed once, not per consumer";
+        else if (r.cls == OpClass::dot)
+            why = "its consumer cannot take a dot as an epilogue";
+        else if (users.size() > 1 && r.expensive)
+            why = "'" + r.opcode + "' is expensive and has " + std::to_string(users.size()) + " consumers";
+        else if (users.size() > 1)
+            why = "it has " + std::to_string(users.size()) +
+                  " consumers in different kernels and reads more than parameters";
+        else if (r.output)
+            why = "it is a program output";
+        else if (g.node(users.front()).cls == OpClass::dot)
+            why = "its consumer is a dot, and nothing is fused into a dot's operands";
+        else
+            why = "its consumer '" + g.node(users.front()).opcode + "' is never fused";
         res.notes.push_back("'" + r.name + "' " + shape_of(r) + " is written to HBM and read back: " + why + ".");
     }
     // Softmax attention: a reduction between two dots keeps the score matrix in HBM.
@@ -229,7 +245,7 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
         for (int in : node.inputs) {
             r1 = std::min(r1, reaching[static_cast<std::size_t>(in)]);
             r2 = std::min(r2, node.cls == OpClass::reduce ? reaching[static_cast<std::size_t>(in)]
-                                                           : through_reduce[static_cast<std::size_t>(in)]);
+                                                          : through_reduce[static_cast<std::size_t>(in)]);
         }
         if (node.cls == OpClass::dot) {
             first_d1 = std::min(first_d1, r2);
@@ -247,18 +263,21 @@ FusionResult fuse(const Graph& g, const Chip& chip) {
                 reach[static_cast<std::size_t>(i)] = std::max(reach[static_cast<std::size_t>(i)], r);
             }
         for (int d2 = d1 + 1; d2 < n; ++d2) {
-            if (nodes[static_cast<std::size_t>(d2)].cls != OpClass::dot || reach[static_cast<std::size_t>(d2)] != 2) continue;
+            if (nodes[static_cast<std::size_t>(d2)].cls != OpClass::dot || reach[static_cast<std::size_t>(d2)] != 2)
+                continue;
             int scores = -1;  // the first of the largest values between the dots that stay in HBM
             for (int i = d1; i < d2; ++i)
                 if (reach[static_cast<std::size_t>(i)] && materialized[static_cast<std::size_t>(i)] &&
-                    (scores < 0 || nodes[static_cast<std::size_t>(i)].bytes() > nodes[static_cast<std::size_t>(scores)].bytes()))
+                    (scores < 0 ||
+                     nodes[static_cast<std::size_t>(i)].bytes() > nodes[static_cast<std::size_t>(scores)].bytes()))
                     scores = i;
             if (scores < 0) continue;
             const Node& s = nodes[static_cast<std::size_t>(scores)];
             res.notes.push_back(
                 "Not streaming attention: the score matrix '" + s.name + "' " + shape_of(s) +
                 " is materialized in HBM between '" + nodes[static_cast<std::size_t>(d1)].name + "' and '" +
-                nodes[static_cast<std::size_t>(d2)].name + "'. The softmax reduction over each full row of scores "
+                nodes[static_cast<std::size_t>(d2)].name +
+                "'. The softmax reduction over each full row of scores "
                 "sits between the two dots, so a whole row must exist before any of it can be normalized and "
                 "multiplied by V. Fusion only merges ops along dataflow edges; it cannot restructure the "
                 "algorithm into an online-softmax loop over K/V blocks with running max and sum rescaling "

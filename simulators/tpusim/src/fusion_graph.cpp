@@ -24,13 +24,15 @@ void check_shape(const std::string& name, const std::vector<std::int64_t>& shape
 
 }  // namespace
 
-double Node::bytes() const { return count(shape) * element_bytes; }
+double Node::bytes() const {
+    return count(shape) * element_bytes;
+}
 
 bool is_expensive(std::string_view opcode) {
     static constexpr std::array<std::string_view, 20> names{
-        "exp",  "exponential", "log",  "tanh",  "logistic", "rsqrt",     "sqrt",
-        "div",  "divide",      "pow",  "power", "erf",      "atan2",     "sin",
-        "sine", "cos",         "cosine", "exponential-minus-one", "log-plus-one", "remainder"};
+        "exp",          "exponential", "log", "tanh",  "logistic", "rsqrt", "sqrt", "div",    "divide",
+        "pow",          "power",       "erf", "atan2", "sin",      "sine",  "cos",  "cosine", "exponential-minus-one",
+        "log-plus-one", "remainder"};
     return std::find(names.begin(), names.end(), opcode) != names.end();
 }
 
@@ -125,7 +127,9 @@ std::vector<std::vector<int>> Graph::consumers() const {
     return out;
 }
 
-std::vector<std::string_view> example_names() { return {"mlp", "softmax", "attention", "layernorm"}; }
+std::vector<std::string_view> example_names() {
+    return {"mlp", "softmax", "attention", "layernorm"};
+}
 
 Graph example(std::string_view name) {
     const DType bf = DType::bf16, f = DType::f32;

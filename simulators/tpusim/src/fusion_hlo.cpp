@@ -13,15 +13,47 @@ namespace tpusim::fusion {
 
 namespace {
 
-constexpr std::array<std::string_view, 38> elementwise_ops{
-    "add",      "subtract",   "multiply", "divide",   "maximum",  "minimum",  "exponential", "log",
-    "tanh",     "rsqrt",      "sqrt",     "negate",   "abs",      "compare",  "select",      "power",
-    "logistic", "exponential-minus-one", "log-plus-one", "sine", "cosine", "and", "or", "not",
-    "xor",      "clamp",      "floor",    "ceil",     "round-nearest-even", "sign", "is-finite",
-    "atan2",    "remainder",  "erf",      "cbrt",     "round-nearest-afz", "shift-left", "popcnt"};
-constexpr std::array<std::string_view, 12> movement_ops{
-    "broadcast", "reshape", "bitcast", "copy", "transpose", "convert", "slice", "concatenate",
-    "pad",       "reverse", "iota",    "bitcast-convert"};
+constexpr std::array<std::string_view, 38> elementwise_ops{"add",
+                                                           "subtract",
+                                                           "multiply",
+                                                           "divide",
+                                                           "maximum",
+                                                           "minimum",
+                                                           "exponential",
+                                                           "log",
+                                                           "tanh",
+                                                           "rsqrt",
+                                                           "sqrt",
+                                                           "negate",
+                                                           "abs",
+                                                           "compare",
+                                                           "select",
+                                                           "power",
+                                                           "logistic",
+                                                           "exponential-minus-one",
+                                                           "log-plus-one",
+                                                           "sine",
+                                                           "cosine",
+                                                           "and",
+                                                           "or",
+                                                           "not",
+                                                           "xor",
+                                                           "clamp",
+                                                           "floor",
+                                                           "ceil",
+                                                           "round-nearest-even",
+                                                           "sign",
+                                                           "is-finite",
+                                                           "atan2",
+                                                           "remainder",
+                                                           "erf",
+                                                           "cbrt",
+                                                           "round-nearest-afz",
+                                                           "shift-left",
+                                                           "popcnt"};
+constexpr std::array<std::string_view, 12> movement_ops{"broadcast", "reshape", "bitcast", "copy",
+                                                        "transpose", "convert", "slice",   "concatenate",
+                                                        "pad",       "reverse", "iota",    "bitcast-convert"};
 
 template <std::size_t N>
 bool in(const std::array<std::string_view, N>& set, std::string_view op) {
@@ -68,7 +100,8 @@ struct Importer {
         const ir::TensorType& t = op.result_types.front();
         if (t.is_tuple || t.element.empty()) {  // a tuple-valued op: cost it as one flat buffer
             double total = 0;
-            for (const auto& e : t.elements) total += std::max<double>(0, static_cast<double>(e.element_count())) * ir::element_bytes(e.element);
+            for (const auto& e : t.elements)
+                total += std::max<double>(0, static_cast<double>(e.element_count())) * ir::element_bytes(e.element);
             n.shape = {1};
             n.element_bytes = std::max(total, 1.0);
         } else {
@@ -108,7 +141,9 @@ struct Importer {
                 const std::string* number = op.attribute("number");
                 const std::size_t k = number ? first_number(*number, name, "parameter number") : 0;
                 if (depth > 0) {
-                    if (k >= args.size()) throw InputError("'" + name + "' reads parameter " + std::to_string(k) + " that the caller does not pass");
+                    if (k >= args.size())
+                        throw InputError("'" + name + "' reads parameter " + std::to_string(k) +
+                                         " that the caller does not pass");
                     result = args[k];
                 } else {
                     Node n = base(op);
@@ -128,7 +163,9 @@ struct Importer {
                 result = {k < t.size() ? t[k] : t.front()};
             } else if ((op.name == "fusion" || op.name == "call") && !op.called.empty()) {
                 const ir::Computation* callee = module.find(op.called.front());
-                if (!callee) throw InputError("'" + name + "' calls '" + op.called.front() + "', which the module does not define");
+                if (!callee)
+                    throw InputError("'" + name + "' calls '" + op.called.front() +
+                                     "', which the module does not define");
                 std::vector<std::vector<int>> call_args;
                 for (const auto& o : op.operands) call_args.push_back(value(o));
                 result = emit(*callee, call_args, depth + 1);
@@ -141,7 +178,9 @@ struct Importer {
                     const auto& lhs = graph.node(inputs.at(0)).shape;
                     const auto& rhs = graph.node(inputs.at(1)).shape;
                     n.cls = OpClass::dot;
-                    n.flops = ir::dot_general_shape(lhs, rhs, ir::dot_dims_of(op, ir::Format::hlo, lhs.size(), rhs.size())).flops;
+                    n.flops =
+                        ir::dot_general_shape(lhs, rhs, ir::dot_dims_of(op, ir::Format::hlo, lhs.size(), rhs.size()))
+                            .flops;
                     n.dtype = graph.node(inputs.at(0)).dtype;
                 } else if (op.name == "convolution") {
                     // 2 x output elements x (kernel elements / output features).
@@ -157,7 +196,8 @@ struct Importer {
                         }
                     }
                     n.cls = OpClass::dot;
-                    n.flops = kernel.empty() ? 0 : 2 * elements * kernel_elements / static_cast<double>(kernel[out_feature]);
+                    n.flops =
+                        kernel.empty() ? 0 : 2 * elements * kernel_elements / static_cast<double>(kernel[out_feature]);
                     n.dtype = graph.node(inputs.at(0)).dtype;
                 } else if (op.name == "reduce") {
                     n.cls = OpClass::reduce;
@@ -181,7 +221,8 @@ struct Importer {
             if (!op.results.empty()) values[op.results.front()] = result;
             if (op.is_root) root = result;
         }
-        if (root.empty() && !c.ops.empty()) root = values[c.ops.back().results.empty() ? "" : c.ops.back().results.front()];
+        if (root.empty() && !c.ops.empty())
+            root = values[c.ops.back().results.empty() ? "" : c.ops.back().results.front()];
         return root;
     }
 };

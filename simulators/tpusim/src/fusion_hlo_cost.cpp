@@ -34,8 +34,8 @@ std::string fusion_kind(const ir::Op& op) {
 }
 
 bool free_instruction(const std::string& opcode) {
-    return opcode == "parameter" || opcode == "constant" || opcode == "tuple" ||
-           opcode == "get-tuple-element" || opcode == "bitcast";
+    return opcode == "parameter" || opcode == "constant" || opcode == "tuple" || opcode == "get-tuple-element" ||
+           opcode == "bitcast";
 }
 
 std::string callee_name(const ir::Op& op, std::string_view key) {
@@ -74,7 +74,9 @@ public:
                 while_loop(c, op, runs, depth);
             } else if (op.name == "call") {
                 const ir::Computation* callee = module_.find(callee_name(op, "to_apply"));
-                if (!callee) throw InputError("line " + std::to_string(op.position.line) + ": the call's computation is not in the dump");
+                if (!callee)
+                    throw InputError("line " + std::to_string(op.position.line) +
+                                     ": the call's computation is not in the dump");
                 computation(*callee, runs, loop, depth + 1);
             } else if (op.name == "conditional") {
                 cost_.lower_bound = true;
@@ -98,7 +100,8 @@ private:
         if (trips.count < 0) cost_.lower_bound = true;
         cost_.loops.push_back(l);
         const ir::Computation* body = module_.find(callee_name(op, "body"));
-        if (!body) throw InputError("line " + std::to_string(op.position.line) + ": the loop's body is not in the dump");
+        if (!body)
+            throw InputError("line " + std::to_string(op.position.line) + ": the loop's body is not in the dump");
         computation(*body, checked_product(runs, trips.count < 0 ? 1 : trips.count), l.name, depth + 1);
     }
 
@@ -106,7 +109,8 @@ private:
                 const std::map<std::string, const ir::TensorType*, std::less<>>& types, std::int64_t runs,
                 const std::string& loop) {
         if (op.results.empty() || op.result_types.empty())
-            throw InputError("line " + std::to_string(op.position.line) + ": '" + op.name + "' has no result type to cost");
+            throw InputError("line " + std::to_string(op.position.line) + ": '" + op.name +
+                             "' has no result type to cost");
         HloKernel k;
         k.name = op.results.front();
         k.opcode = op.name;
@@ -144,7 +148,8 @@ private:
             const std::string* target = op.attribute("custom_call_target");
             const std::string name = target ? *target : std::string("?");
             k.uncosted = true;
-            k.uncosted_reason = "custom call '" + name + "': the work it does is not in the dump, so its FLOPs are unknown; "
+            k.uncosted_reason = "custom call '" + name +
+                                "': the work it does is not in the dump, so its FLOPs are unknown; "
                                 "its bytes are counted and its time is the time to move them";
             ++cost_.uncosted;
         } else {
@@ -192,7 +197,8 @@ HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip) {
     p.chip = chip.id;
     p.dtype = "as the dump's types";
     p.shapes = module.name.empty() ? "the entry computation" : module.name;
-    p.model = cost.optimized ? "roofline per kernel of the optimized HLO" : "roofline per op of HLO that was not optimized";
+    p.model =
+        cost.optimized ? "roofline per kernel of the optimized HLO" : "roofline per op of HLO that was not optimized";
     p.assumptions = {
         "Each kernel reads every operand from HBM and writes its result once; nothing stays in VMEM between kernels.",
         "Kernels run one after another on one TensorCore: the program's time is their sum.",
@@ -211,12 +217,15 @@ HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip) {
     }
     if (cost.uncosted > 0) {
         cost.lower_bound = true;
-        p.assumptions.push_back(std::to_string(cost.uncosted) + " custom call" + (cost.uncosted == 1 ? "" : "s") +
-                                " left uncosted: the dump does not hold the work, so only the bytes moved are counted and "
-                                "the totals are a lower bound.");
+        p.assumptions.push_back(
+            std::to_string(cost.uncosted) + " custom call" + (cost.uncosted == 1 ? "" : "s") +
+            " left uncosted: the dump does not hold the work, so only the bytes moved are counted and "
+            "the totals are a lower bound.");
     }
     if (walker.branches_left_out())
-        p.assumptions.push_back("A conditional's branches are left out (the dump does not say which runs), so the totals are a lower bound.");
+        p.assumptions.push_back(
+            "A conditional's branches are left out (the dump does not say which runs), so the totals are a lower "
+            "bound.");
     return cost;
 }
 

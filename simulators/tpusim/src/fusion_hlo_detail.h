@@ -7,9 +7,9 @@
 namespace tpusim::fusion {
 
 struct OpWork {
-    double flops = 0;               // of every op it runs, fusions inlined
-    Engine engine = Engine::vpu;    // MXU when it holds a dot or convolution
-    DType dtype = DType::f32;       // the MXU rate's input type
+    double flops = 0;             // of every op it runs, fusions inlined
+    Engine engine = Engine::vpu;  // MXU when it holds a dot or convolution
+    DType dtype = DType::f32;     // the MXU rate's input type
 };
 
 // `wrapped` holds the instruction as its root, its operands as parameters.

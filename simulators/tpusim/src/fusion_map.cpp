@@ -12,7 +12,9 @@ namespace tpusim::fusion {
 
 namespace {
 
-std::string quoted(const Node& n) { return "'" + n.name + "'"; }
+std::string quoted(const Node& n) {
+    return "'" + n.name + "'";
+}
 
 }  // namespace
 
@@ -101,8 +103,7 @@ bool FusionMap::enabled(int group) const {
 
 void FusionMap::set_enabled(int group, bool on) {
     if (group < 0 || static_cast<std::size_t>(group) >= on_.size())
-        throw InputError("there is no fusion " + std::to_string(group) + "; the map has " +
-                         std::to_string(on_.size()));
+        throw InputError("there is no fusion " + std::to_string(group) + "; the map has " + std::to_string(on_.size()));
     on_[static_cast<std::size_t>(group)] = on ? 1 : 0;
     recompute();
 }
@@ -132,7 +133,9 @@ MapTotals FusionMap::automatic() const {
     return t;
 }
 
-MapTotals FusionMap::current() const { return current_; }
+MapTotals FusionMap::current() const {
+    return current_;
+}
 
 void FusionMap::recompute() {
     MapTotals t;
@@ -174,23 +177,29 @@ std::string FusionMap::why_not_fused(int producer, int consumer) const {
     if (p.cls == OpClass::parameter || p.cls == OpClass::constant)
         return quoted(p) + " is an input of the program: it is read from HBM, there is nothing to fuse.";
     if (p.cls == OpClass::other)
-        return quoted(p) + " ('" + p.opcode + "') is never fused: custom calls, loops and collectives run as kernels of their own.";
+        return quoted(p) + " ('" + p.opcode +
+               "') is never fused: custom calls, loops and collectives run as kernels of their own.";
     if (c.cls == OpClass::other)
         return quoted(c) + " ('" + c.opcode + "') is never fused, so " + quoted(p) + " is written to HBM for it.";
     if (p.cls == OpClass::reduce && c.cls == OpClass::dot)
-        return "A reduction feeding a matmul: " + quoted(p) + " is complete only after its last input is read, "
+        return "A reduction feeding a matmul: " + quoted(p) +
+               " is complete only after its last input is read, "
                "and nothing is fused into a dot's operands, so it goes through HBM.";
     if (p.cls == OpClass::reduce && between_dots_[pi])
-        return "The softmax between attention's two matmuls: " + quoted(p) + " needs a whole row of scores before "
+        return "The softmax between attention's two matmuls: " + quoted(p) +
+               " needs a whole row of scores before "
                "any of it can be normalized, and a reduction's result is never fused into a consumer, so the scores "
                "and the row statistics go through HBM.";
     if (p.cls == OpClass::reduce)
-        return "A reduction's result is never fused into its consumer: " + quoted(p) + " is the root of its own "
+        return "A reduction's result is never fused into its consumer: " + quoted(p) +
+               " is the root of its own "
                "input fusion and is written to HBM.";
     if (c.cls == OpClass::dot) {
         if (between_dots_[pi])
-            return "The softmax between attention's two matmuls: " + quoted(c) + " needs the normalized scores as "
-                   "an operand, and nothing is fused into a dot's operands, so " + quoted(p) + " goes through HBM.";
+            return "The softmax between attention's two matmuls: " + quoted(c) +
+                   " needs the normalized scores as "
+                   "an operand, and nothing is fused into a dot's operands, so " +
+                   quoted(p) + " goes through HBM.";
         return "Nothing is fused into a dot's operands: " + quoted(c) + " reads " + quoted(p) + " from HBM.";
     }
     if (p.cls == OpClass::dot && users > 1)
@@ -202,7 +211,8 @@ std::string FusionMap::why_not_fused(int producer, int consumer) const {
         return "'" + p.opcode + "' is expensive and " + quoted(p) + " has " + std::to_string(users) +
                " consumers in different kernels: recomputing it in each would repeat the work.";
     if (users > 1)
-        return quoted(p) + " has " + std::to_string(users) + " consumers in different kernels and reads more than "
+        return quoted(p) + " has " + std::to_string(users) +
+               " consumers in different kernels and reads more than "
                "parameters, so it is computed once and goes through HBM.";
     return quoted(p) + " and " + quoted(c) + " ended up in different kernels.";
 }

@@ -11,7 +11,9 @@
 
 namespace tpusim {
 
-std::string_view grouped_pass_name(GroupedPass pass) { return pass == GroupedPass::forward ? "forward" : "tgmm"; }
+std::string_view grouped_pass_name(GroupedPass pass) {
+    return pass == GroupedPass::forward ? "forward" : "tgmm";
+}
 
 GroupedPass parse_grouped_pass(std::string_view text) {
     if (text == "forward" || text == "gmm") return GroupedPass::forward;

@@ -67,15 +67,19 @@ std::optional<std::int64_t> known_trip_count(const Op& loop) {
     if (end == begin || (end != std::string::npos && (*config)[end] != '"' && (*config)[end] != '}' &&
                          (*config)[end] != ',' && (*config)[end] != ' '))
         return std::nullopt;
-    return whole_number(std::string_view(*config).substr(begin, (end == std::string::npos ? config->size() : end) - begin));
+    return whole_number(
+        std::string_view(*config).substr(begin, (end == std::string::npos ? config->size() : end) - begin));
 }
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return a <= 0 ? 0 : (a + b - 1) / b;
+}
 
 // How far one trip moves the counter: the value the body returns for it,
 // followed back through adds and subtracts of constants (i + 1 + 1 steps
 // by 2) to the counter itself. Nothing when another op is on the way.
-std::optional<std::int64_t> step_of(const Computation& body, const std::string& value, std::int64_t index, int depth = 0) {
+std::optional<std::int64_t> step_of(const Computation& body, const std::string& value, std::int64_t index,
+                                    int depth = 0) {
     if (depth > 64) return std::nullopt;
     if (parameter_element(body, value) == index) return 0;
     const Op* op = defining(body, value);
@@ -149,18 +153,27 @@ TripCount while_trip_count(const Module& module, const Computation& caller, cons
         return t;
     }
     const std::int64_t s = *step, n = *limit, i0 = *start;
-    if (dir == "LT" && s > 0) t.count = ceil_div(n - i0, s);
-    else if (dir == "LE" && s > 0) t.count = ceil_div(n - i0 + 1, s);
-    else if (dir == "GT" && s < 0) t.count = ceil_div(i0 - n, -s);
-    else if (dir == "GE" && s < 0) t.count = ceil_div(i0 - n + 1, -s);
-    else if (dir == "NE" && (n - i0) % s == 0 && (n - i0) / s >= 0) t.count = (n - i0) / s;
+    if (dir == "LT" && s > 0)
+        t.count = ceil_div(n - i0, s);
+    else if (dir == "LE" && s > 0)
+        t.count = ceil_div(n - i0 + 1, s);
+    else if (dir == "GT" && s < 0)
+        t.count = ceil_div(i0 - n, -s);
+    else if (dir == "GE" && s < 0)
+        t.count = ceil_div(i0 - n + 1, -s);
+    else if (dir == "NE" && (n - i0) % s == 0 && (n - i0) / s >= 0)
+        t.count = (n - i0) / s;
     if (t.count < 0) {
         t.reason = "its counter never meets the condition's bound in a way the dump makes plain";
         return t;
     }
     t.reason = "its counter runs from " + std::to_string(i0) + " by " + std::to_string(s) + " while " +
-               (dir == "LT" ? "<" : dir == "LE" ? "<=" : dir == "GT" ? ">" : dir == "GE" ? ">=" : "!=") + " " +
-               std::to_string(n);
+               (dir == "LT"   ? "<"
+                : dir == "LE" ? "<="
+                : dir == "GT" ? ">"
+                : dir == "GE" ? ">="
+                              : "!=") +
+               " " + std::to_string(n);
     return t;
 }
 

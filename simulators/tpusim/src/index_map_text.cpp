@@ -18,8 +18,7 @@ constexpr std::int64_t kLargest = std::int64_t{1} << 31;  // no block index or f
 // Parentheses and signs nest by recursion: a bound keeps pasted text from
 // overflowing the stack; no real index map comes near it.
 constexpr int kMaxNesting = 64;
-const char* const kAffine =
-    "the sandbox's index maps are sums of grid indices times whole numbers plus a constant";
+const char* const kAffine = "the sandbox's index maps are sums of grid indices times whole numbers plus a constant";
 
 // An affine form: coeffs . grid + constant, and where its text lies.
 struct Affine {
@@ -33,8 +32,12 @@ struct Affine {
     }
 };
 
-bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool name_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 class Parser {
 public:
@@ -43,8 +46,7 @@ public:
 
     IndexMap parse() {
         skip();
-        if (pos_ == text_.size())
-            fail(pos_, "the index map is empty; write one such as `lambda i, j, k: (i, k)`");
+        if (pos_ == text_.size()) fail(pos_, "the index map is empty; write one such as `lambda i, j, k: (i, k)`");
         const std::size_t head = pos_;
         if (word_at(pos_) == "lambda") {
             pos_ += 6;
@@ -59,12 +61,12 @@ public:
                 fail(pos_, "expected `->` after the grid indices, as in `(i, j, k) -> (i, k)`");
             pos_ += 2;
         } else {
-            fail(head, "an index map starts with `lambda` or with its grid indices in parentheses, "
-                       "as in `lambda i, j, k: (i, k)`");
+            fail(head,
+                 "an index map starts with `lambda` or with its grid indices in parentheses, "
+                 "as in `lambda i, j, k: (i, k)`");
         }
         if (static_cast<int>(names_.size()) != grid_rank_)
-            fail(head, "the map declares " + count(names_.size(), "grid index", "grid indices") +
-                           " but the grid has " +
+            fail(head, "the map declares " + count(names_.size(), "grid index", "grid indices") + " but the grid has " +
                            count(static_cast<std::size_t>(grid_rank_), "axis", "axes"));
         const std::vector<Affine> outs = results();
         skip();
@@ -115,8 +117,7 @@ private:
         for (;;) {
             skip();
             const std::string_view w = word_at(pos_);
-            if (w.empty())
-                fail(pos_, "expected the name of a grid index, as in `lambda i, j, k: ...`");
+            if (w.empty()) fail(pos_, "expected the name of a grid index, as in `lambda i, j, k: ...`");
             for (const std::string& n : names_)
                 if (n == w) fail(pos_, "`" + std::string(w) + "` is declared twice");
             names_.emplace_back(w);
@@ -137,7 +138,8 @@ private:
             int depth = 0;
             for (std::size_t p = pos_; p < text_.size(); ++p) {
                 const char ch = text_[p];
-                if (ch == '(') ++depth;
+                if (ch == '(')
+                    ++depth;
                 else if (ch == ')' && --depth == 0) {
                     tuple = tuple || snippet(pos_ + 1, p).find_first_not_of(" \t\r\n") == std::string::npos;
                     break;
@@ -186,8 +188,7 @@ private:
             if (op == '*' && text_.substr(at, 2) == "**") {
                 pos_ += 2;
                 const Affine rhs = unary();
-                fail(product.begin, "`" + snippet(product.begin, rhs.end) + "` raises to a power; " +
-                                        kAffine);
+                fail(product.begin, "`" + snippet(product.begin, rhs.end) + "` raises to a power; " + kAffine);
             }
             if (op == '/' || op == '%' || op == '@') {
                 const std::string sym = op == '/' && text_.substr(at, 2) == "//" ? "//" : std::string(1, op);
@@ -195,8 +196,8 @@ private:
                 const Affine rhs = unary();
                 const std::string what = snippet(product.begin, rhs.end);
                 if (product.is_constant() && rhs.is_constant())
-                    fail(product.begin, "`" + what + "` uses " + sym +
-                                            ": write the whole number it comes to; " + kAffine);
+                    fail(product.begin,
+                         "`" + what + "` uses " + sym + ": write the whole number it comes to; " + kAffine);
                 fail(product.begin, "`" + what + "` is not affine; " + kAffine);
             }
             if (op != '*') return product;
@@ -204,8 +205,7 @@ private:
             const Affine rhs = unary();
             const std::string what = snippet(product.begin, rhs.end);
             if (!product.is_constant() && !rhs.is_constant())
-                fail(product.begin, "`" + what + "` multiplies two grid indices, which is not affine; " +
-                                        kAffine);
+                fail(product.begin, "`" + what + "` multiplies two grid indices, which is not affine; " + kAffine);
             const Affine& scale = product.is_constant() ? product : rhs;
             Affine out = product.is_constant() ? rhs : product;
             for (std::int64_t& c : out.coeffs) c = checked(c * scale.constant, product.begin, rhs.end);
@@ -282,21 +282,24 @@ private:
         const std::string_view w = word_at(pos_);
         if (w.empty()) {
             if (pos_ >= text_.size()) fail(pos_, "the expression ends too early");
-            fail(pos_, "unexpected `" + std::string(1, text_[pos_]) + "` where a grid index, a whole "
-                                                                      "number or `(` should be");
+            fail(pos_, "unexpected `" + std::string(1, text_[pos_]) +
+                           "` where a grid index, a whole "
+                           "number or `(` should be");
         }
         pos_ += w.size();
         if (peek() == '(' || peek() == '.' || peek() == '[') {
             std::size_t end = pos_;
             int depth = 0;
             for (; end < text_.size(); ++end) {
-                if (text_[end] == '(' || text_[end] == '[') ++depth;
-                else if ((text_[end] == ')' || text_[end] == ']') && --depth <= 0) break;
+                if (text_[end] == '(' || text_[end] == '[')
+                    ++depth;
+                else if ((text_[end] == ')' || text_[end] == ']') && --depth <= 0)
+                    break;
                 else if (depth == 0 && (text_[end] == ',' || std::isspace(static_cast<unsigned char>(text_[end]))))
                     break;
             }
-            fail(at, "`" + snippet(at, std::min(end + 1, text_.size())) +
-                         "` calls a function or reads an attribute; " + kAffine);
+            fail(at, "`" + snippet(at, std::min(end + 1, text_.size())) + "` calls a function or reads an attribute; " +
+                         kAffine);
         }
         for (std::size_t g = 0; g < names_.size(); ++g)
             if (names_[g] == w) {

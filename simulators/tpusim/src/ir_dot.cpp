@@ -55,7 +55,8 @@ std::vector<std::int64_t> list_after(std::string_view text, std::string_view key
             while (i < text.size() && text[i] == ' ') ++i;
             const char close = i < text.size() && text[i] == '{' ? '}' : ']';
             const std::size_t end = text.find(close, i);
-            if (end == std::string_view::npos) throw InputError("'" + std::string(key) + "' has no closing '" + close + "'");
+            if (end == std::string_view::npos)
+                throw InputError("'" + std::string(key) + "' has no closing '" + close + "'");
             if (found) *found = true;
             return detail::int_list(text.substr(i, end - i + 1));
         }
@@ -84,8 +85,10 @@ void pair_after(std::string_view text, std::string_view key, std::vector<std::in
 DotDims parse_jaxpr_dimension_numbers(std::string_view text) {
     const auto groups = leaf_groups(text);
     if (groups.size() != 4)
-        throw InputError("dimension_numbers must be ((lhs_contracting, rhs_contracting), "
-                         "(lhs_batch, rhs_batch)), got '" + std::string(text) + "'");
+        throw InputError(
+            "dimension_numbers must be ((lhs_contracting, rhs_contracting), "
+            "(lhs_batch, rhs_batch)), got '" +
+            std::string(text) + "'");
     DotDims d;
     d.lhs_contracting = detail::int_list(groups[0]);
     d.rhs_contracting = detail::int_list(groups[1]);
@@ -109,8 +112,8 @@ DotDims parse_stablehlo_dot_dims(std::string_view text) {
     return d;
 }
 
-DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
-                           const std::vector<std::int64_t>& rhs, const DotDims& dims) {
+DotShape dot_general_shape(const std::vector<std::int64_t>& lhs, const std::vector<std::int64_t>& rhs,
+                           const DotDims& dims) {
     const std::vector<const std::vector<std::int64_t>*> shapes{&lhs, &rhs};
     const char* side[] = {"lhs", "rhs"};
     const std::vector<std::int64_t>* batch[] = {&dims.lhs_batch, &dims.rhs_batch};
@@ -126,14 +129,14 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
         const auto& shape = *shapes[s];
         used[s].assign(shape.size(), false);
         for (auto d : shape)
-            if (d < 0) throw InputError(std::string(side[s]) + " shape [" + dims_text(shape) +
-                                        "] has a dynamic size; the FLOPs need static sizes");
+            if (d < 0)
+                throw InputError(std::string(side[s]) + " shape [" + dims_text(shape) +
+                                 "] has a dynamic size; the FLOPs need static sizes");
         for (const auto* list : {batch[s], contract[s]}) {
             for (auto d : *list) {
                 if (d < 0 || d >= static_cast<std::int64_t>(shape.size()))
                     throw InputError(std::string(side[s]) + " dim " + std::to_string(d) +
-                                     " is out of range for a rank-" + std::to_string(shape.size()) +
-                                     " operand");
+                                     " is out of range for a rank-" + std::to_string(shape.size()) + " operand");
                 if (used[s][static_cast<std::size_t>(d)])
                     throw InputError(std::string(side[s]) + " dim " + std::to_string(d) +
                                      " is listed twice among the batch and contracting dims");
@@ -142,8 +145,8 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
         }
     }
     DotShape out;
-    auto pairwise = [&](const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r,
-                        const char* what, std::int64_t& product) {
+    auto pairwise = [&](const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r, const char* what,
+                        std::int64_t& product) {
         for (std::size_t i = 0; i < l.size(); ++i) {
             const auto a = lhs[static_cast<std::size_t>(l[i])], b = rhs[static_cast<std::size_t>(r[i])];
             if (a != b)

@@ -68,8 +68,8 @@ DotDims dot_dims_of(const Op& op, Format format, std::size_t lhs_rank, std::size
     }
     // A plain dot: vector or matrix, the last lhs dim against the first rhs dim.
     if (lhs_rank < 1 || lhs_rank > 2 || rhs_rank < 1 || rhs_rank > 2)
-        throw InputError("a plain dot takes vectors or matrices, not rank " + std::to_string(lhs_rank) +
-                         " and rank " + std::to_string(rhs_rank));
+        throw InputError("a plain dot takes vectors or matrices, not rank " + std::to_string(lhs_rank) + " and rank " +
+                         std::to_string(rhs_rank));
     DotDims d;
     d.lhs_contracting = {static_cast<std::int64_t>(lhs_rank) - 1};
     d.rhs_contracting = {0};

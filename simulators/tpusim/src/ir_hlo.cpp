@@ -71,8 +71,7 @@ TensorType parse_shape(Cursor& c, int depth = 0) {
     }
     const Position at = c.position();
     const std::string_view element = c.name("a shape such as f32[8,128]");
-    if (!detail::is_element_type(element))
-        Cursor::fail_at(at, "'" + std::string(element) + "' is not an element type");
+    if (!detail::is_element_type(element)) Cursor::fail_at(at, "'" + std::string(element) + "' is not an element type");
     t.element = detail::canonical_element(element);
     c.expect("[", "after the element type");
     if (!c.accept("]")) {
@@ -109,9 +108,12 @@ Metadata parse_metadata(std::string_view text, Position at) {
                 while (!c.at_end() && c.peek() != ' ' && c.peek() != '}') c.advance();
                 value = std::string(text.substr(start, c.offset() - start));
             }
-            if (key == "op_name") m.op_name = value;
-            else if (key == "source_file") m.source_file = value;
-            else if (key == "source_line") m.source_line = std::atoi(value.substr(0, 9).c_str());
+            if (key == "op_name")
+                m.op_name = value;
+            else if (key == "source_file")
+                m.source_file = value;
+            else if (key == "source_line")
+                m.source_line = std::atoi(value.substr(0, 9).c_str());
         }
     } catch (const ParseError& e) {
         Cursor::fail_at(at, "bad metadata: " + std::string(e.what()));
@@ -131,8 +133,7 @@ std::string attribute_value(Cursor& c) {
         const char ch = c.peek();
         if (ch == '{' || ch == '(' || ch == '[') {
             c.balanced();
-        } else if (ch == ',' || ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t' ||
-                   ch == ')' || ch == '}') {
+        } else if (ch == ',' || ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t' || ch == ')' || ch == '}') {
             break;
         } else {
             c.advance();
@@ -149,8 +150,10 @@ std::string typed_literal(Cursor& c) {
     const std::size_t start = c.offset();
     parse_shape(c);
     c.skip_space();
-    if (c.peek() == '{' || c.peek() == '(') c.balanced();
-    else attribute_value(c);
+    if (c.peek() == '{' || c.peek() == '(')
+        c.balanced();
+    else
+        attribute_value(c);
     return std::string(c.text().substr(start, c.offset() - start));
 }
 
@@ -198,8 +201,7 @@ Op parse_instruction(Cursor& c) {
         if (!c.accept(")")) {
             do {
                 c.skip_space();
-                const bool typed = c.peek() == '(' ||
-                                   (detail::is_name_start(c.peek()) && [&] {
+                const bool typed = c.peek() == '(' || (detail::is_name_start(c.peek()) && [&] {
                                        Cursor probe = c;
                                        const auto word = probe.name("x");
                                        return probe.peek() == '[' && detail::is_element_type(word);
@@ -228,8 +230,8 @@ Op parse_instruction(Cursor& c) {
         if (key == "metadata") {
             op.metadata = parse_metadata(value, at);
         } else if (key == "calls" || key == "to_apply" || key == "body" || key == "condition" ||
-                   key == "branch_computations" || key == "true_computation" ||
-                   key == "false_computation" || key == "called_computations") {
+                   key == "branch_computations" || key == "true_computation" || key == "false_computation" ||
+                   key == "called_computations") {
             add_called(op, value);
         }
         bool quoted = false;
@@ -259,25 +261,28 @@ TensorType inferred_type(const Op& op, const std::vector<std::pair<std::string, 
     const auto type_of = [&](std::size_t i) -> const TensorType& {
         if (i < op.operand_types.size()) return op.operand_types[i];
         if (i >= op.operands.size())
-            Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape and has no operand to take it from");
+            Cursor::fail_at(op.position,
+                            "'" + op.results.front() + "' omits its shape and has no operand to take it from");
         for (auto it = known.rbegin(); it != known.rend(); ++it)
             if (it->first == op.operands[i]) return it->second;
-        Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and its operand '" + op.operands[i] +
-                                         "' is not defined before it in the computation");
+        Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and its operand '" +
+                                         op.operands[i] + "' is not defined before it in the computation");
     };
     static constexpr std::string_view same_as_operand[] = {
-        "add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "remainder", "and", "or", "xor",
-        "negate", "abs", "exponential", "log", "tanh", "sqrt", "rsqrt", "logistic", "copy", "floor", "ceil",
-        "round-nearest-afz", "sign", "cosine", "sine", "not", "clamp"};
+        "add",      "subtract", "multiply", "divide", "maximum",           "minimum", "power",  "remainder", "and",
+        "or",       "xor",      "negate",   "abs",    "exponential",       "log",     "tanh",   "sqrt",      "rsqrt",
+        "logistic", "copy",     "floor",    "ceil",   "round-nearest-afz", "sign",    "cosine", "sine",      "not",
+        "clamp"};
     if (op.name == "get-tuple-element") {
         const TensorType& tuple = type_of(0);
         const std::string* index = op.attribute("index");
         std::size_t at = 0;
-        const bool number = index && !index->empty() && std::all_of(index->begin(), index->end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+        const bool number = index && !index->empty() &&
+                            std::all_of(index->begin(), index->end(), [](char ch) { return ch >= '0' && ch <= '9'; });
         if (number) at = static_cast<std::size_t>(std::stoull(*index));
         if (!tuple.is_tuple || !number || at >= tuple.elements.size())
-            Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and element " + (index ? *index : "?") +
-                                             " of its operand's tuple does not exist");
+            Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape, and element " +
+                                             (index ? *index : "?") + " of its operand's tuple does not exist");
         return tuple.elements[at];
     }
     if (op.name == "tuple") {
@@ -298,8 +303,8 @@ TensorType inferred_type(const Op& op, const std::vector<std::pair<std::string, 
     if (std::find(std::begin(same_as_operand), std::end(same_as_operand), op.name) != std::end(same_as_operand))
         return type_of(op.name == "clamp" ? 1 : 0);
     Cursor::fail_at(op.position, "'" + op.results.front() + "' omits its shape: tpusim infers the shape of a " +
-                                     "get-tuple-element, tuple, compare, select or elementwise op, not of a '" + op.name +
-                                     "'; print the module with every shape");
+                                     "get-tuple-element, tuple, compare, select or elementwise op, not of a '" +
+                                     op.name + "'; print the module with every shape");
 }
 
 Computation parse_computation(Cursor& c) {
@@ -323,8 +328,10 @@ Computation parse_computation(Cursor& c) {
         }
         c.expect("->", "before the result shape");
         const TensorType result = parse_shape(c);
-        if (result.is_tuple) comp.result_types = result.elements;
-        else comp.result_types.push_back(result);
+        if (result.is_tuple)
+            comp.result_types = result.elements;
+        else
+            comp.result_types.push_back(result);
     }
     skip_computation_attributes(c);
     c.expect("{", "to open the computation body");

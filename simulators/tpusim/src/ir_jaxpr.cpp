@@ -70,8 +70,9 @@ private:
         const Position at = probe.position();
         while (detail::is_name_start(probe.peek()) || detail::is_digit(probe.peek())) probe.advance();
         if (probe.peek() != ':')
-            Cursor::fail_at(at, "this jaxpr's variables carry no types (an older JAX print format), "
-                                "so no shape can be read from it; print it with a newer JAX");
+            Cursor::fail_at(at,
+                            "this jaxpr's variables carry no types (an older JAX print format), "
+                            "so no shape can be read from it; print it with a newer JAX");
     }
 
     bool binder_ahead() {
@@ -124,8 +125,7 @@ private:
                 Cursor probe = c_;
                 if (probe.accept("in")) {
                     probe.skip_space();
-                    if (probe.peek() == '(' || probe.peek() == '}' || detail::is_name_start(probe.peek()))
-                        break;
+                    if (probe.peek() == '(' || probe.peek() == '}' || detail::is_name_start(probe.peek())) break;
                 }
             }
             comp.ops.push_back(equation(depth));
@@ -181,7 +181,7 @@ private:
             op.result_types.push_back(b.type);
         }
         c_.skip_space();
-        if (c_.peek() == '_' ) {  // a dropped result printed without its type
+        if (c_.peek() == '_') {  // a dropped result printed without its type
             word("a variable");
         }
         c_.expect("=", "after the results of the equation");
@@ -262,7 +262,7 @@ private:
                 if (probe.peek() == ']') break;
                 if (detail::is_name_start(probe.peek())) {
                     while (detail::is_name_start(probe.peek()) || detail::is_digit(probe.peek())) probe.advance();
-                    if (probe.peek() == '=' ) break;
+                    if (probe.peek() == '=') break;
                 }
                 c_.advance();
             } else {

@@ -18,7 +18,9 @@ using detail::Cursor;
 using detail::Tok;
 using detail::Token;
 
-bool is(const Token& t, std::string_view text) { return t.kind == Tok::punct && t.text == text; }
+bool is(const Token& t, std::string_view text) {
+    return t.kind == Tok::punct && t.text == text;
+}
 
 std::string unquote(std::string_view quoted) {
     Cursor c(quoted, detail::Comments::none);
@@ -27,9 +29,7 @@ std::string unquote(std::string_view quoted) {
 
 class Parser {
 public:
-    explicit Parser(std::string_view text) : text_(text), toks_(detail::lex_mlir(text)) {
-        find_aliases();
-    }
+    explicit Parser(std::string_view text) : text_(text), toks_(detail::lex_mlir(text)) { find_aliases(); }
 
     std::vector<Op> parse_top() {
         std::vector<Op> ops = parse_block(0, nullptr);
@@ -38,9 +38,7 @@ public:
     }
 
 private:
-    [[noreturn]] static void fail(const Token& t, const std::string& what) {
-        Cursor::fail_at(t.position, what);
-    }
+    [[noreturn]] static void fail(const Token& t, const std::string& what) { Cursor::fail_at(t.position, what); }
 
     const Token& at(std::size_t k) const { return toks_[std::min(k, toks_.size() - 1)]; }
 
@@ -163,9 +161,12 @@ private:
         }
         const Token& name = at(i_);
         std::string full;
-        if (name.kind == Tok::string) full = unquote(name.text);
-        else if (name.kind == Tok::word) full = std::string(name.text);
-        else fail(name, "expected an operation name");
+        if (name.kind == Tok::string)
+            full = unquote(name.text);
+        else if (name.kind == Tok::word)
+            full = std::string(name.text);
+        else
+            fail(name, "expected an operation name");
         const std::size_t dot = full.find('.');
         op.dialect = dot == std::string::npos ? "" : full.substr(0, dot);
         op.name = dot == std::string::npos ? full : full.substr(dot + 1);
@@ -198,7 +199,8 @@ private:
                 continue;
             }
             if (is(t, "(") || is(t, "[") || is(t, "{")) {
-                if (++nest > max_nesting) fail(t, "brackets nest deeper than " + std::to_string(max_nesting) + " levels");
+                if (++nest > max_nesting)
+                    fail(t, "brackets nest deeper than " + std::to_string(max_nesting) + " levels");
             } else if (is(t, ")") || is(t, "]") || is(t, "}")) {
                 if (nest == 0) break;  // closes something outside this op
                 --nest;
@@ -274,17 +276,22 @@ private:
         int nest = 0;
         for (std::size_t k = 0; k < body.size(); ++k) {
             const Token& t = toks_[body[k]];
-            if (is(t, "(") || is(t, "[") || is(t, "{")) ++nest;
-            else if (is(t, ")") || is(t, "]") || is(t, "}")) --nest;
-            else if (nest == 0 && is(t, ":")) colon = k;
+            if (is(t, "(") || is(t, "[") || is(t, "{"))
+                ++nest;
+            else if (is(t, ")") || is(t, "]") || is(t, "}"))
+                --nest;
+            else if (nest == 0 && is(t, ":"))
+                colon = k;
         }
         // Operands, attributes, called symbols.
         nest = 0;
         for (std::size_t k = 0; k < colon; ++k) {
             const Token& t = toks_[body[k]];
             const Token& next = k + 1 < body.size() ? toks_[body[k + 1]] : at(toks_.size() - 1);
-            if (is(t, "(") || is(t, "[") || is(t, "{")) ++nest;
-            else if (is(t, ")") || is(t, "]") || is(t, "}")) --nest;
+            if (is(t, "(") || is(t, "[") || is(t, "{"))
+                ++nest;
+            else if (is(t, ")") || is(t, "]") || is(t, "}"))
+                --nest;
             if (t.kind == Tok::value && !is(next, "=")) op.operands.emplace_back(t.text);
             if (t.kind == Tok::symbol) op.called.push_back(std::string(t.text.substr(1)));
             if (t.kind == Tok::word && is(next, "=") && (nest == 0 || (nest == 1 && in_dict(body, k)))) {
@@ -292,18 +299,19 @@ private:
                 int inner = 0;
                 while (end < colon) {
                     const Token& v = toks_[body[end]];
-                    if (is(v, "(") || is(v, "[") || is(v, "{")) ++inner;
+                    if (is(v, "(") || is(v, "[") || is(v, "{"))
+                        ++inner;
                     else if (is(v, ")") || is(v, "]") || is(v, "}")) {
                         if (inner == 0) break;
                         --inner;
-                    } else if (inner == 0 && is(v, ",")) break;
+                    } else if (inner == 0 && is(v, ","))
+                        break;
                     ++end;
                 }
                 if (end > k + 2) op.attributes.push_back({std::string(t.text), slice(body[k + 2], body[end - 1])});
             }
         }
-        if (op.name == "constant" && !body.empty() && toks_[body[0]].kind != Tok::punct &&
-            !op.attribute("value"))
+        if (op.name == "constant" && !body.empty() && toks_[body[0]].kind != Tok::punct && !op.attribute("value"))
             op.attributes.push_back({"value", std::string(toks_[body[0]].text)});
         if (op.name == "custom_call" && !op.called.empty())
             op.attributes.push_back({"call_target_name", op.called.front()});
@@ -322,8 +330,10 @@ private:
             if (is(t, ")") || is(t, "]") || is(t, "}")) {
                 ++closed;
             } else if (is(t, "(") || is(t, "[") || is(t, "{")) {
-                if (closed > 0) --closed;
-                else return is(t, "{");
+                if (closed > 0)
+                    --closed;
+                else
+                    return is(t, "{");
             }
         }
         return false;
@@ -334,10 +344,14 @@ private:
             int nest = 0;
             for (; j < body.size(); ++j) {
                 const Token& t = toks_[body[j]];
-                if (is(t, "{")) ++nest;
-                else if (is(t, "}")) --nest;
-                else if (stop_at_paren && nest == 0 && is(t, ")")) break;
-                else if (nest == 0 && detail::is_mlir_type(t)) out.push_back(detail::mlir_type(t));
+                if (is(t, "{"))
+                    ++nest;
+                else if (is(t, "}"))
+                    --nest;
+                else if (stop_at_paren && nest == 0 && is(t, ")"))
+                    break;
+                else if (nest == 0 && detail::is_mlir_type(t))
+                    out.push_back(detail::mlir_type(t));
                 else if (nest == 0 && !is(t, ",") && !is(t, "(") && !is(t, ")") && !is(t, "->"))
                     fail(t, "expected a type, found '" + std::string(t.text) + "'");
             }
@@ -381,10 +395,14 @@ private:
                 int braces = 0;
                 for (std::size_t j = k + 1; j < body.size(); ++j) {
                     const Token& r = toks_[body[j]];
-                    if (is(r, "{")) ++braces;
-                    else if (is(r, "}")) --braces;
-                    else if (braces == 0 && detail::is_mlir_type(r)) c.result_types.push_back(detail::mlir_type(r));
-                    else if (r.kind == Tok::word && r.text == "attributes") break;
+                    if (is(r, "{"))
+                        ++braces;
+                    else if (is(r, "}"))
+                        --braces;
+                    else if (braces == 0 && detail::is_mlir_type(r))
+                        c.result_types.push_back(detail::mlir_type(r));
+                    else if (r.kind == Tok::word && r.text == "attributes")
+                        break;
                 }
                 break;
             }
@@ -396,8 +414,10 @@ private:
             const auto tokens = detail::lex_mlir(*type);
             bool after_arrow = false;
             for (const auto& t : tokens) {
-                if (is(t, "->")) after_arrow = true;
-                else if (after_arrow && detail::is_mlir_type(t)) c.result_types.push_back(detail::mlir_type(t));
+                if (is(t, "->"))
+                    after_arrow = true;
+                else if (after_arrow && detail::is_mlir_type(t))
+                    c.result_types.push_back(detail::mlir_type(t));
             }
         }
         c.is_entry = c.name == "main";

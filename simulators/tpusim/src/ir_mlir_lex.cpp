@@ -6,8 +6,12 @@ namespace tpusim::ir::detail {
 
 namespace {
 
-bool is_mlir_name_char(char c) { return is_name_start(c) || is_digit(c) || c == '.' || c == '$'; }
-bool is_suffix_char(char c) { return is_mlir_name_char(c) || c == '-'; }
+bool is_mlir_name_char(char c) {
+    return is_name_start(c) || is_digit(c) || c == '.' || c == '$';
+}
+bool is_suffix_char(char c) {
+    return is_mlir_name_char(c) || c == '-';
+}
 
 }  // namespace
 
@@ -91,8 +95,7 @@ std::vector<Token> lex_mlir(std::string_view text) {
 bool is_mlir_type(const Token& token) {
     if (token.kind != Tok::word) return false;
     const std::string_view s = token.text;
-    return s.starts_with("tensor<") || s.starts_with("tuple<") || s == "!stablehlo.token" ||
-           is_element_type(s);
+    return s.starts_with("tensor<") || s.starts_with("tuple<") || s == "!stablehlo.token" || is_element_type(s);
 }
 
 namespace {
@@ -120,8 +123,10 @@ TensorType type_from_text(std::string_view s, Position at, int depth) {
     std::size_t start = 0;
     for (std::size_t i = 0; i < inner.size(); ++i) {
         const char c = inner[i];
-        if (c == '<' || c == '(' || c == '[' || c == '{') ++nest;
-        else if ((c == '>' && (i == 0 || inner[i - 1] != '-')) || c == ')' || c == ']' || c == '}') --nest;
+        if (c == '<' || c == '(' || c == '[' || c == '{')
+            ++nest;
+        else if ((c == '>' && (i == 0 || inner[i - 1] != '-')) || c == ')' || c == ']' || c == '}')
+            --nest;
         else if (c == ',' && nest == 0) {
             parts.push_back(inner.substr(start, i - start));
             start = i + 1;
@@ -163,6 +168,8 @@ TensorType type_from_text(std::string_view s, Position at, int depth) {
 
 }  // namespace
 
-TensorType mlir_type(const Token& token) { return type_from_text(token.text, token.position, 0); }
+TensorType mlir_type(const Token& token) {
+    return type_from_text(token.text, token.position, 0);
+}
 
 }  // namespace tpusim::ir::detail

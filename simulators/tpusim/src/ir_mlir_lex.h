@@ -10,14 +10,14 @@
 namespace tpusim::ir::detail {
 
 enum class Tok {
-    value,    // %0, %arg0, %0#1
-    symbol,   // @main
-    hash,     // #loc3, #stablehlo.dot<...>
-    caret,    // ^bb0
-    string,   // "stablehlo.add" (text keeps the quotes)
-    number,   // 1, -2, 1.5e+00, 0x7F800000
-    word,     // stablehlo.add, tensor<8xf32>, dense<1.0>, x, loc
-    punct,    // ( ) [ ] { } , : = -> < > ? * +
+    value,   // %0, %arg0, %0#1
+    symbol,  // @main
+    hash,    // #loc3, #stablehlo.dot<...>
+    caret,   // ^bb0
+    string,  // "stablehlo.add" (text keeps the quotes)
+    number,  // 1, -2, 1.5e+00, 0x7F800000
+    word,    // stablehlo.add, tensor<8xf32>, dense<1.0>, x, loc
+    punct,   // ( ) [ ] { } , : = -> < > ? * +
     end,
 };
 

@@ -7,16 +7,18 @@
 namespace tpusim::ir {
 
 ParseError::ParseError(int line, int column, const std::string& what)
-    : InputError("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " +
-                 what),
+    : InputError("line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what),
       line_(line),
       column_(column) {}
 
 std::string_view format_name(Format format) {
     switch (format) {
-        case Format::jaxpr: return "jaxpr";
-        case Format::stablehlo: return "stablehlo";
-        case Format::hlo: return "hlo";
+        case Format::jaxpr:
+            return "jaxpr";
+        case Format::stablehlo:
+            return "stablehlo";
+        case Format::hlo:
+            return "hlo";
     }
     return "?";
 }
@@ -48,9 +50,7 @@ Format detect_format(std::string_view text) {
     // The first meaningful word decides; comments and MLIR aliases come first sometimes.
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-                                   text[i] == '\r'))
-            ++i;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
         const std::string_view rest = text.substr(i);
         if (rest.starts_with("//") || rest.starts_with("#")) {
             while (i < text.size() && text[i] != '\n') ++i;
@@ -63,15 +63,15 @@ Format detect_format(std::string_view text) {
         }
         if (rest.starts_with("let ") && jaxpr_follows(rest.substr(4))) return Format::jaxpr;
         if (rest.starts_with("HloModule") || rest.starts_with("ENTRY")) return Format::hlo;
-        if (rest.starts_with("module") || rest.starts_with("func.func") ||
-            rest.starts_with("\"builtin.module\""))
+        if (rest.starts_with("module") || rest.starts_with("func.func") || rest.starts_with("\"builtin.module\""))
             return Format::stablehlo;
         break;
     }
     if (text.find("stablehlo.") != std::string_view::npos) return Format::stablehlo;
     if (text.find("ENTRY") != std::string_view::npos) return Format::hlo;
-    throw InputError("cannot tell which IR this is: a jaxpr starts with '{ lambda', StableHLO "
-                     "with 'module', HLO with 'HloModule'; pass --format");
+    throw InputError(
+        "cannot tell which IR this is: a jaxpr starts with '{ lambda', StableHLO "
+        "with 'module', HLO with 'HloModule'; pass --format");
 }
 
 std::int64_t TensorType::element_count() const {
@@ -148,9 +148,12 @@ const Computation* Module::find(std::string_view computation_name) const {
 
 Module parse(std::string_view text, Format format) {
     switch (format) {
-        case Format::jaxpr: return parse_jaxpr(text);
-        case Format::stablehlo: return parse_stablehlo(text);
-        case Format::hlo: return parse_hlo(text);
+        case Format::jaxpr:
+            return parse_jaxpr(text);
+        case Format::stablehlo:
+            return parse_stablehlo(text);
+        case Format::hlo:
+            return parse_hlo(text);
     }
     throw InputError("unknown IR format");
 }

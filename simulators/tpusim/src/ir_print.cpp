@@ -35,7 +35,8 @@ void print_hlo(const Module& m, std::string& out) {
             std::vector<std::string> ps;
             for (const auto& p : c.parameters) ps.push_back(p.name + ": " + type_text(p.type, true));
             TensorType result;
-            if (c.result_types.size() == 1) result = c.result_types.front();
+            if (c.result_types.size() == 1)
+                result = c.result_types.front();
             else {
                 result.is_tuple = true;
                 result.elements = c.result_types;
@@ -96,7 +97,8 @@ std::string mlir_types(const std::vector<TensorType>& ts) {
 
 std::string mlir_loc(const Metadata& m) {
     if (m.op_name.empty() && m.source_file.empty()) return "";
-    const std::string file = m.source_file.empty() ? "" : quote(m.source_file) + ":" + std::to_string(m.source_line) + ":0";
+    const std::string file =
+        m.source_file.empty() ? "" : quote(m.source_file) + ":" + std::to_string(m.source_line) + ":0";
     if (m.op_name.empty()) return " loc(" + file + ")";
     return " loc(" + quote(m.op_name) + "(" + (file.empty() ? "unknown" : file) + "))";
 }
@@ -159,8 +161,10 @@ void print_stablehlo(const Module& m, std::string& out) {
 
 std::string jaxpr_type(const TensorType& t) {
     std::string e = t.element;
-    if (e == "pred") e = "bool";
-    else if (e.size() > 1 && e[0] == 's' && detail::is_digit(e[1])) e = "i" + e.substr(1);
+    if (e == "pred")
+        e = "bool";
+    else if (e.size() > 1 && e[0] == 's' && detail::is_digit(e[1]))
+        e = "i" + e.substr(1);
     return e + "[" + dims_text(t.dims) + "]";
 }
 
@@ -190,8 +194,12 @@ void print_jaxpr(const Computation& c, int indent, std::string& out) {
 std::string print(const Module& module) {
     std::string out;
     switch (module.format) {
-        case Format::hlo: print_hlo(module, out); break;
-        case Format::stablehlo: print_stablehlo(module, out); break;
+        case Format::hlo:
+            print_hlo(module, out);
+            break;
+        case Format::stablehlo:
+            print_stablehlo(module, out);
+            break;
         case Format::jaxpr:
             if (!module.computations.empty()) print_jaxpr(module.computations.front(), 0, out);
             out += "\n";

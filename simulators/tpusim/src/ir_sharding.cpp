@@ -17,11 +17,11 @@ namespace tpusim::ir {
 
 namespace {
 
+using detail::decode_groups;
+using detail::decode_shardy;
 using detail::join;
 using detail::Meshes;
 using detail::Reader;
-using detail::decode_groups;
-using detail::decode_shardy;
 
 // The array a sharding belongs to: the nearest "tensor<...>" before it on
 // the line (a function argument or result), else after it (a constraint's
@@ -75,8 +75,8 @@ struct Context {
 };
 
 bool holds_collectives(std::string_view text) {
-    for (const char* op : {" all-gather(", " all-gather-start(", " all-reduce(", " all-reduce-start(", " reduce-scatter(",
-                           " collective-permute(", " collective-permute-start(", " all-to-all("})
+    for (const char* op : {" all-gather(", " all-gather-start(", " all-reduce(", " all-reduce-start(",
+                           " reduce-scatter(", " collective-permute(", " collective-permute-start(", " all-to-all("})
         if (text.find(op) != std::string_view::npos) return true;
     return false;
 }
@@ -118,8 +118,10 @@ void add_tile_shape(ShardingSite& s, bool partitioned) {
 std::size_t closing_brace(std::string_view line, std::size_t open) {
     int depth = 0;
     for (std::size_t k = open; k < line.size(); ++k) {
-        if (line[k] == '{') ++depth;
-        else if (line[k] == '}' && --depth == 0) return k;
+        if (line[k] == '{')
+            ++depth;
+        else if (line[k] == '}' && --depth == 0)
+            return k;
     }
     return std::string_view::npos;
 }
@@ -169,8 +171,10 @@ void scan_line(std::string_view line, int line_no, const Context& context, std::
             int depth = 0;
             std::size_t end = at;
             for (; end < line.size(); ++end) {
-                if (line[end] == '<') ++depth;
-                else if (line[end] == '>' && --depth == 0) break;
+                if (line[end] == '<')
+                    ++depth;
+                else if (line[end] == '>' && --depth == 0)
+                    break;
             }
             add_site(out, ShardingForm::shardy, line_no, at, line.substr(at + 1, end - at - 1), line, context);
         }

@@ -12,10 +12,14 @@ namespace tpusim::ir {
 
 std::string_view sharding_form_name(ShardingForm form) {
     switch (form) {
-        case ShardingForm::hlo: return "sharding";
-        case ShardingForm::gspmd: return "mhlo.sharding";
-        case ShardingForm::shardy: return "sdy.sharding";
-        case ShardingForm::replica_groups: return "replica_groups";
+        case ShardingForm::hlo:
+            return "sharding";
+        case ShardingForm::gspmd:
+            return "mhlo.sharding";
+        case ShardingForm::shardy:
+            return "sdy.sharding";
+        case ShardingForm::replica_groups:
+            return "replica_groups";
     }
     return "";
 }
@@ -32,12 +36,11 @@ std::string join(const std::vector<std::int64_t>& v, const char* sep) {
 
 namespace {
 
-using detail::Reader;
 using detail::join;
+using detail::Reader;
 
 constexpr std::int64_t max_devices = 1 << 20;
 constexpr std::size_t listed = 3;  // tiles and groups spelled out
-
 
 std::int64_t product(const std::vector<std::int64_t>& v) {
     std::int64_t p = 1;
@@ -53,8 +56,10 @@ std::string groups_text(const std::vector<std::vector<std::int64_t>>& groups, st
     std::string out;
     for (const auto& g : groups) {
         std::string inner;
-        if (g.size() > 6) inner = join({g.begin(), g.begin() + 3}) + ", …, " + std::to_string(g.back());
-        else inner = join(g);
+        if (g.size() > 6)
+            inner = join({g.begin(), g.begin() + 3}) + ", …, " + std::to_string(g.back());
+        else
+            inner = join(g);
         out += (out.empty() ? "{" : ", {") + inner + "}";
     }
     return out + (total > static_cast<std::int64_t>(groups.size()) ? " and so on" : "");
@@ -76,7 +81,8 @@ std::vector<std::int64_t> iota_after(Reader& r, std::int64_t count) {
     if (r.eat("T")) perm = r.list('(', ')');
     std::vector<std::int64_t> devices = iota_devices(reshape, perm);
     if (static_cast<std::int64_t>(devices.size()) != count)
-        r.fail("the iota holds " + std::to_string(devices.size()) + " devices, the tiles need " + std::to_string(count));
+        r.fail("the iota holds " + std::to_string(devices.size()) + " devices, the tiles need " +
+               std::to_string(count));
     return devices;
 }
 
@@ -92,10 +98,9 @@ std::string split_words(const std::vector<std::int64_t>& tiles) {
 }
 
 void describe_tiles(ShardingSite& s) {
-    std::string m = "Each device holds a tile: " + split_words(s.tiles) + ", " + std::to_string(s.devices) +
-                    " devices in all";
-    if (s.replicas > 1)
-        m += ", each tile on " + std::to_string(s.replicas) + " of them (copies, not splits)";
+    std::string m =
+        "Each device holds a tile: " + split_words(s.tiles) + ", " + std::to_string(s.devices) + " devices in all";
+    if (s.replicas > 1) m += ", each tile on " + std::to_string(s.replicas) + " of them (copies, not splits)";
     m += ".";
     if (!s.first_tiles.empty())
         m += " Tiles 0, 1, 2 sit on devices " + groups_text(s.first_tiles, s.devices / s.replicas) + ".";
@@ -135,10 +140,14 @@ ShardingSite decode_one(Reader& r) {
             r.expect("=");
             r.expect("{");
             while (!r.eat("}")) {
-                if (r.eat("replicated")) subgroups.push_back("replicated");
-                else if (r.eat("manual")) subgroups.push_back("manual");
-                else if (r.eat("unreduced")) subgroups.push_back("unreduced");
-                else r.fail("expected replicated, manual or unreduced");
+                if (r.eat("replicated"))
+                    subgroups.push_back("replicated");
+                else if (r.eat("manual"))
+                    subgroups.push_back("manual");
+                else if (r.eat("unreduced"))
+                    subgroups.push_back("unreduced");
+                else
+                    r.fail("expected replicated, manual or unreduced");
                 r.eat(",");
             }
         }
@@ -225,7 +234,8 @@ ShardingSite decode_shardy(std::string_view text, const Meshes& meshes) {
         std::string names;
         for (const std::string& a : s.dim_axes[d])
             if (a != "?") names += (names.empty() ? "\"" : ", \"") + a + "\"";
-        if (!names.empty()) m += (m.empty() ? "" : "; ") + std::string("dimension ") + std::to_string(d) + " over " + names;
+        if (!names.empty())
+            m += (m.empty() ? "" : "; ") + std::string("dimension ") + std::to_string(d) + " over " + names;
     }
     if (mesh == meshes.end()) {
         s.meaning = (m.empty() ? std::string("Not split") : "Split: " + m) + ". The mesh @" + s.mesh +
@@ -305,8 +315,8 @@ ShardingSite decode_groups(std::string_view text) {
             groups.resize(std::min(groups.size(), listed));
             s.first_groups = groups;
             s.meaning = std::to_string(s.groups) + " groups of up to " + std::to_string(s.group_size) +
-                        " devices (-1 pads the shorter ones), " + std::to_string(devices) + " devices in all: " +
-                        groups_text(s.first_groups, s.groups) + ".";
+                        " devices (-1 pads the shorter ones), " + std::to_string(devices) +
+                        " devices in all: " + groups_text(s.first_groups, s.groups) + ".";
             return s;
         }
         groups.resize(std::min(groups.size(), listed));
@@ -319,8 +329,8 @@ ShardingSite decode_groups(std::string_view text) {
     }
     s.devices = s.groups * s.group_size;
     s.meaning = std::to_string(s.groups) + " group" + (s.groups == 1 ? "" : "s") + " of " +
-                std::to_string(s.group_size) + " devices, each running the collective among its own: " +
-                groups_text(s.first_groups, s.groups) + ".";
+                std::to_string(s.group_size) +
+                " devices, each running the collective among its own: " + groups_text(s.first_groups, s.groups) + ".";
     return s;
 }
 
@@ -389,7 +399,8 @@ ShardingSite decode_hlo_sharding(std::string_view text) {
             std::size_t end = k + 1;
             while (end < meanings.size() && meanings[end] == meanings[k]) ++end;
             parts += (parts.empty() ? "" : " ") +
-                     (end - k == 1 ? "Member " + std::to_string(k) : "Members " + std::to_string(k) + " to " + std::to_string(end - 1)) +
+                     (end - k == 1 ? "Member " + std::to_string(k)
+                                   : "Members " + std::to_string(k) + " to " + std::to_string(end - 1)) +
                      ": " + meanings[k];
             k = end;
         }

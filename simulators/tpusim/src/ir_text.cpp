@@ -9,8 +9,12 @@ namespace tpusim::ir::detail {
 bool is_name_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_name_char(char c) { return is_name_start(c) || is_digit(c) || c == '.' || c == '-'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_name_char(char c) {
+    return is_name_start(c) || is_digit(c) || c == '.' || c == '-';
+}
 
 Cursor::Cursor(std::string_view text, Comments comments) : text_(text), comments_(comments) {}
 
@@ -53,24 +57,20 @@ bool Cursor::accept(std::string_view word) {
     skip_space();
     if (!starts_with(word)) return false;
     // A word must not run on into a longer name ("ROOT" is not "ROOTS").
-    if (!word.empty() && is_name_char(word.back()) && is_name_char(peek(word.size())))
-        return false;
+    if (!word.empty() && is_name_char(word.back()) && is_name_char(peek(word.size()))) return false;
     advance(word.size());
     return true;
 }
 
 void Cursor::expect(std::string_view word, std::string_view context) {
-    if (!accept(word))
-        fail("expected '" + std::string(word) + "' " + std::string(context));
+    if (!accept(word)) fail("expected '" + std::string(word) + "' " + std::string(context));
 }
 
 std::string_view Cursor::name(std::string_view what, std::string_view extra) {
     skip_space();
     const std::size_t start = pos_;
-    if (!is_name_start(peek()) && extra.find(peek()) == std::string_view::npos)
-        fail("expected " + std::string(what));
-    while (!at_end() && (is_name_char(peek()) || extra.find(peek()) != std::string_view::npos))
-        advance();
+    if (!is_name_start(peek()) && extra.find(peek()) == std::string_view::npos) fail("expected " + std::string(what));
+    while (!at_end() && (is_name_char(peek()) || extra.find(peek()) != std::string_view::npos)) advance();
     return text_.substr(start, pos_ - start);
 }
 
@@ -137,20 +137,20 @@ std::string_view Cursor::balanced(bool angles) {
             if (!arrow) {
                 if (open.empty() || open.back().first != c)
                     fail(open.empty() ? std::string("unexpected '") + c + "'"
-                                      : std::string("expected '") + open.back().first +
-                                            "' before '" + c + "'");
+                                      : std::string("expected '") + open.back().first + "' before '" + c + "'");
                 open.pop_back();
             }
         }
         advance();
         if (at_end() && !open.empty())
-            fail_at(open.back().second, std::string("this bracket is never closed with '") +
-                                            open.back().first + "'");
+            fail_at(open.back().second, std::string("this bracket is never closed with '") + open.back().first + "'");
     } while (!open.empty());
     return text_.substr(start, pos_ - start);
 }
 
-void Cursor::fail(const std::string& what) const { fail_at(position(), what); }
+void Cursor::fail(const std::string& what) const {
+    fail_at(position(), what);
+}
 
 void Cursor::fail_at(Position at, const std::string& what) {
     throw ParseError(at.line, at.column, what);
@@ -158,36 +158,31 @@ void Cursor::fail_at(Position at, const std::string& what) {
 
 void check_size(std::string_view text) {
     if (text.size() > max_input_bytes)
-        throw InputError("the dump is " + std::to_string(text.size() >> 20) +
-                         " MiB; dumps larger than " + std::to_string(max_input_bytes >> 20) +
-                         " MiB are refused");
+        throw InputError("the dump is " + std::to_string(text.size() >> 20) + " MiB; dumps larger than " +
+                         std::to_string(max_input_bytes >> 20) + " MiB are refused");
 }
 
 namespace {
 
 // MLIR and jaxpr spellings of the HLO names.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 25> aliases{{
-    {"i1", "pred"},      {"bool", "pred"},    {"i2", "s2"},       {"i4", "s4"},
-    {"i8", "s8"},        {"i16", "s16"},      {"i32", "s32"},     {"i64", "s64"},
-    {"si2", "s2"},       {"si4", "s4"},       {"si8", "s8"},      {"si16", "s16"},
-    {"si32", "s32"},     {"si64", "s64"},     {"ui1", "u1"},      {"ui2", "u2"},
-    {"ui4", "u4"},       {"ui8", "u8"},       {"ui16", "u16"},    {"ui32", "u32"},
-    {"ui64", "u64"},     {"int32", "s32"},    {"float32", "f32"}, {"bfloat16", "bf16"},
-    {"index", "s64"},
+    {"i1", "pred"},  {"bool", "pred"}, {"i2", "s2"},       {"i4", "s4"},         {"i8", "s8"},
+    {"i16", "s16"},  {"i32", "s32"},   {"i64", "s64"},     {"si2", "s2"},        {"si4", "s4"},
+    {"si8", "s8"},   {"si16", "s16"},  {"si32", "s32"},    {"si64", "s64"},      {"ui1", "u1"},
+    {"ui2", "u2"},   {"ui4", "u4"},    {"ui8", "u8"},      {"ui16", "u16"},      {"ui32", "u32"},
+    {"ui64", "u64"}, {"int32", "s32"}, {"float32", "f32"}, {"bfloat16", "bf16"}, {"index", "s64"},
 }};
 
 // Every element type of XLA's PrimitiveType and StableHLO, with its width in
 // bytes (sub-byte types as fractions: XLA packs them).
 constexpr std::array<std::pair<std::string_view, double>, 35> widths{{
-    {"pred", 1},           {"s1", 0.125},        {"u1", 0.125},        {"s2", 0.25},
-    {"u2", 0.25},          {"s4", 0.5},          {"u4", 0.5},          {"s8", 1},
-    {"u8", 1},             {"s16", 2},           {"u16", 2},           {"s32", 4},
-    {"u32", 4},            {"s64", 8},           {"u64", 8},           {"f16", 2},
-    {"bf16", 2},           {"f32", 4},           {"f64", 8},           {"c64", 8},
-    {"c128", 16},          {"tf32", 4},          {"f8e4m3fn", 1},      {"f8e5m2", 1},
-    {"f8e4m3b11fnuz", 1},  {"f8e4m3", 1},        {"f8e3m4", 1},        {"f8e4m3fnuz", 1},
-    {"f8e5m2fnuz", 1},     {"f8e8m0fnu", 1},     {"f4e2m1fn", 0.5},    {"f6e2m3fn", 0.75},
-    {"f6e3m2fn", 0.75},    {"f0", 0},            {"opaque", 0},
+    {"pred", 1},       {"s1", 0.125},      {"u1", 0.125},      {"s2", 0.25},      {"u2", 0.25},
+    {"s4", 0.5},       {"u4", 0.5},        {"s8", 1},          {"u8", 1},         {"s16", 2},
+    {"u16", 2},        {"s32", 4},         {"u32", 4},         {"s64", 8},        {"u64", 8},
+    {"f16", 2},        {"bf16", 2},        {"f32", 4},         {"f64", 8},        {"c64", 8},
+    {"c128", 16},      {"tf32", 4},        {"f8e4m3fn", 1},    {"f8e5m2", 1},     {"f8e4m3b11fnuz", 1},
+    {"f8e4m3", 1},     {"f8e3m4", 1},      {"f8e4m3fnuz", 1},  {"f8e5m2fnuz", 1}, {"f8e8m0fnu", 1},
+    {"f4e2m1fn", 0.5}, {"f6e2m3fn", 0.75}, {"f6e3m2fn", 0.75}, {"f0", 0},         {"opaque", 0},
 }};
 
 // The storage type of `!quant.uniform<i8:f32, 0.5>` (or `<i8<-127:127>:f32:1, {...}>`):
@@ -224,13 +219,11 @@ bool is_element_type(std::string_view word) {
 std::vector<std::int64_t> int_list(std::string_view text) {
     std::vector<std::int64_t> out;
     std::size_t i = 0;
-    auto bad = [&]() -> InputError {
-        return InputError("'" + std::string(text) + "' is not a list of integers");
-    };
+    auto bad = [&]() -> InputError { return InputError("'" + std::string(text) + "' is not a list of integers"); };
     while (i < text.size()) {
         const char c = text[i];
-        if (c == '{' || c == '}' || c == '[' || c == ']' || c == '(' || c == ')' || c == ',' ||
-            c == ' ' || c == '\n' || c == '\t') {
+        if (c == '{' || c == '}' || c == '[' || c == ']' || c == '(' || c == ')' || c == ',' || c == ' ' || c == '\n' ||
+            c == '\t') {
             ++i;
             continue;
         }

@@ -19,9 +19,7 @@ public:
     Cursor(std::string_view text, Comments comments);
 
     bool at_end() const { return pos_ >= text_.size(); }
-    char peek(std::size_t ahead = 0) const {
-        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-    }
+    char peek(std::size_t ahead = 0) const { return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0'; }
     std::size_t offset() const { return pos_; }
     Position position() const { return {line_, column_}; }
     std::string_view text() const { return text_; }

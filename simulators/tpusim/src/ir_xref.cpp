@@ -25,11 +25,13 @@ std::string jit_name(std::string_view component) {
 }
 
 bool skipped(const Op& op) {
-    return op.metadata.op_name.empty() || op.name == "return" || op.name == "func" ||
-           op.name == "module" || op.name == "parameter";
+    return op.metadata.op_name.empty() || op.name == "return" || op.name == "func" || op.name == "module" ||
+           op.name == "parameter";
 }
 
-bool same_line(int a, int b) { return a == 0 || b == 0 || a == b; }
+bool same_line(int a, int b) {
+    return a == 0 || b == 0 || a == b;
+}
 
 }  // namespace
 
@@ -105,31 +107,31 @@ std::vector<CrossLink> correspond(const Module& jaxpr, const Module& stablehlo, 
     std::map<std::string, std::deque<std::size_t>> queue;
     for (std::size_t i = 0; i < links.size(); ++i) queue[links[i].scope + "|" + links[i].primitive].push_back(i);
     std::vector<CrossLink> unclaimed;
-    std::function<void(const Computation&, const std::string&, int)> walk =
-        [&](const Computation& c, const std::string& scope, int depth) {
-            if (depth > max_nesting) return;
-            for (const auto& op : c.ops) {
-                std::string primitive = op.name, inner = scope;
-                if (op.name == "jit" || op.name == "pjit") {
-                    const std::string* name = op.attribute("name");
-                    const std::string n = name ? *name : "";
-                    primitive = "jit(" + n + ")";
-                    inner += (inner.empty() ? "" : "/") + n;
-                }
-                auto& q = queue[scope + "|" + primitive];
-                if (!q.empty()) {
-                    links[q.front()].jaxpr.push_back(op.position);
-                    q.pop_front();
-                } else if (op.regions.empty()) {
-                    CrossLink l;
-                    l.primitive = primitive;
-                    l.scope = scope;
-                    l.jaxpr.push_back(op.position);
-                    unclaimed.push_back(std::move(l));
-                }
-                for (const auto& r : op.regions) walk(r, inner, depth + 1);
+    std::function<void(const Computation&, const std::string&, int)> walk = [&](const Computation& c,
+                                                                                const std::string& scope, int depth) {
+        if (depth > max_nesting) return;
+        for (const auto& op : c.ops) {
+            std::string primitive = op.name, inner = scope;
+            if (op.name == "jit" || op.name == "pjit") {
+                const std::string* name = op.attribute("name");
+                const std::string n = name ? *name : "";
+                primitive = "jit(" + n + ")";
+                inner += (inner.empty() ? "" : "/") + n;
             }
-        };
+            auto& q = queue[scope + "|" + primitive];
+            if (!q.empty()) {
+                links[q.front()].jaxpr.push_back(op.position);
+                q.pop_front();
+            } else if (op.regions.empty()) {
+                CrossLink l;
+                l.primitive = primitive;
+                l.scope = scope;
+                l.jaxpr.push_back(op.position);
+                unclaimed.push_back(std::move(l));
+            }
+            for (const auto& r : op.regions) walk(r, inner, depth + 1);
+        }
+    };
     for (const auto& c : jaxpr.computations) walk(c, "", 0);
     links.insert(links.end(), unclaimed.begin(), unclaimed.end());
     return links;
@@ -144,15 +146,17 @@ const CrossLink* link_at_line(const std::vector<CrossLink>& links, Format layer,
     return nullptr;
 }
 
-std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module,
-                                   Format layer, int line_count) {
+std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module, Format layer,
+                                   int line_count) {
     const std::size_t lines = static_cast<std::size_t>(std::max(line_count, 0));
     std::vector<int> owner(lines, -1);
     // The link of an op starting on each line (the first, as link_at_line
     // answers), in one pass: a dump of many thousand ops stays linear.
     std::vector<int> starts(lines + 1, -1);
     for (std::size_t l = 0; l < links.size(); ++l) {
-        const auto& ps = layer == Format::jaxpr ? links[l].jaxpr : layer == Format::stablehlo ? links[l].stablehlo : links[l].hlo;
+        const auto& ps = layer == Format::jaxpr       ? links[l].jaxpr
+                         : layer == Format::stablehlo ? links[l].stablehlo
+                                                      : links[l].hlo;
         for (const auto& p : ps)
             if (p.line >= 1 && p.line <= line_count && starts[static_cast<std::size_t>(p.line)] < 0)
                 starts[static_cast<std::size_t>(p.line)] = static_cast<int>(l);

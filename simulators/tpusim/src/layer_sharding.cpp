@@ -10,7 +10,9 @@
 
 namespace tpusim {
 
-std::string_view axis_role_name(AxisRole role) { return role == AxisRole::data ? "data" : "model"; }
+std::string_view axis_role_name(AxisRole role) {
+    return role == AxisRole::data ? "data" : "model";
+}
 
 AxisRole parse_axis_role(std::string_view text) {
     if (text == "data") return AxisRole::data;
@@ -18,14 +20,17 @@ AxisRole parse_axis_role(std::string_view text) {
     throw InputError("\"" + std::string(text) + "\" is not an axis role: each mesh axis is data or model");
 }
 
-std::string_view data_mode_name(DataMode mode) { return mode == DataMode::dp ? "DP" : "FSDP"; }
+std::string_view data_mode_name(DataMode mode) {
+    return mode == DataMode::dp ? "DP" : "FSDP";
+}
 
 DataMode parse_data_mode(std::string_view text) {
     std::string lower(text);
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower == "dp") return DataMode::dp;
     if (lower == "fsdp") return DataMode::fsdp;
-    throw InputError("\"" + std::string(text) + "\" is not a data mode: dp keeps whole weights on every data "
+    throw InputError("\"" + std::string(text) +
+                     "\" is not a data mode: dp keeps whole weights on every data "
                      "device, fsdp a shard of them");
 }
 
@@ -36,16 +41,16 @@ enum Slot { fwd_in = 0, fwd_out = 1, bwd_out = 2, bwd_in = 3 };
 
 void check_spec(const LayerShardingSpec& s, std::int64_t x, std::int64_t y) {
     if (s.roles.size() != s.mesh.size())
-        throw InputError("give one role per mesh axis: the mesh has " + std::to_string(s.mesh.size()) +
-                         " axes and " + std::to_string(s.roles.size()) + " roles were given");
+        throw InputError("give one role per mesh axis: the mesh has " + std::to_string(s.mesh.size()) + " axes and " +
+                         std::to_string(s.roles.size()) + " roles were given");
     if (s.batch < 1 || s.d_model < 1 || s.d_ff < 1)
         throw InputError("the batch, d_model and d_ff must each be at least 1");
     if (s.batch % x != 0)
         throw InputError("the batch of " + std::to_string(s.batch) + " rows does not split evenly over the " +
                          std::to_string(x) + " data devices");
     if (s.d_ff % y != 0 || s.d_model % y != 0)
-        throw InputError("TP over " + std::to_string(y) + " devices must divide both d_ff (" +
-                         std::to_string(s.d_ff) + ") and d_model (" + std::to_string(s.d_model) + ")");
+        throw InputError("TP over " + std::to_string(y) + " devices must divide both d_ff (" + std::to_string(s.d_ff) +
+                         ") and d_model (" + std::to_string(s.d_model) + ")");
 }
 
 // A PartitionSpec entry for the axes of one role: None, "data", or ("data0", "data1").
@@ -134,20 +139,22 @@ void lay_out_timeline(LayerShardingResult& r) {
 
 std::string shapes_text(const LayerShardingSpec& s) {
     return "B=" + std::to_string(s.batch) + " D=" + std::to_string(s.d_model) + " F=" + std::to_string(s.d_ff) +
-           " on a " + [&] {
+           " on a " +
+           [&] {
                std::string t;
-               for (std::size_t i = 0; i < s.mesh.size(); ++i)
-                   t += (i ? "x" : "") + std::to_string(s.mesh[i]);
+               for (std::size_t i = 0; i < s.mesh.size(); ++i) t += (i ? "x" : "") + std::to_string(s.mesh[i]);
                return t;
-           }() + " mesh";
+           }() +
+           " mesh";
 }
 
 // 2189 -> "2,189", as the chapters write counts.
-std::string rows_text(double rows) { return format_count(rows); }
+std::string rows_text(double rows) {
+    return format_count(rows);
+}
 
 std::string verdict(const LayerShardingResult& r, const LayerShardingSpec& s) {
-    if (r.collectives.empty())
-        return "Nothing to exchange: one device does the whole block.";
+    if (r.collectives.empty()) return "Nothing to exchange: one device does the whole block.";
     const double share = r.step_s > 0 ? r.exposed_s / r.step_s : 0;
     if (r.exposed_s <= 0)
         return "Compute-bound: every collective finishes under a matmul, and the step is its matmuls' " +
@@ -166,7 +173,7 @@ std::string verdict(const LayerShardingResult& r, const LayerShardingSpec& s) {
              "): run them as collective matmuls, or use fewer model devices.";
     if (data_exposed > 0 && r.data_threshold_rows > 0)
         v += " The data axes hide their transfers above about " + rows_text(r.data_threshold_rows) +
-              " rows per device; this has " + rows_text(static_cast<double>(r.rows_per_device)) + ".";
+             " rows per device; this has " + rows_text(static_cast<double>(r.rows_per_device)) + ".";
     if (s.overlap_tp && r.model_threshold > 0 && critical == 0 &&
         static_cast<double>(s.d_ff / r.model_ways) < r.model_threshold)
         v += " F / Y = " + rows_text(static_cast<double>(s.d_ff / r.model_ways)) + " is below the " +
@@ -220,8 +227,8 @@ LayerShardingResult shard_mlp_block(const Chip& chip, const LayerShardingSpec& s
         spec.m = m, spec.k = k, spec.n = n;
         spec.in = spec.out = s.dtype;
         const bool backward = pass == "backward";
-        const Roofline rf = roofline_sequence(
-            chip, matmul_pass_costs(spec, backward ? MatmulPass::backward : MatmulPass::forward));
+        const Roofline rf =
+            roofline_sequence(chip, matmul_pass_costs(spec, backward ? MatmulPass::backward : MatmulPass::forward));
         r.matmuls.push_back({std::move(name), std::move(pass), m, k, n, rf.flops, rf.time_s});
     };
     matmul("x @ W_in", "forward", b, d, f);
@@ -305,8 +312,9 @@ LayerShardingResult shard_mlp_block(const Chip& chip, const LayerShardingSpec& s
     p.chip = chip.id;
     p.dtype = std::string(name(s.dtype)) + " weights and activations, f32 accumulation";
     p.shapes = shapes_text(s);
-    p.model = "the scaling book's collectives per strategy [SB-TRAIN], each priced hop by hop on the links; "
-              "matmuls by the roofline";
+    p.model =
+        "the scaling book's collectives per strategy [SB-TRAIN], each priced hop by hop on the links; "
+        "matmuls by the roofline";
     p.assumptions = {
         "One block of a stack of identical blocks in steady state: the next block's gathers and the "
         "block above's reductions cost what this block's do.",

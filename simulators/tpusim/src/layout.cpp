@@ -7,9 +7,13 @@
 
 namespace tpusim {
 
-int packing(DType dtype) { return 32 / bits(dtype); }
+int packing(DType dtype) {
+    return 32 / bits(dtype);
+}
 
-Tiling native_tiling(DType dtype) { return Tiling{8 * packing(dtype), 128}; }
+Tiling native_tiling(DType dtype) {
+    return Tiling{8 * packing(dtype), 128};
+}
 
 Layout tiled_layout(const std::vector<std::int64_t>& shape, DType dtype) {
     return tiled_layout(shape, dtype, native_tiling(dtype));
@@ -41,14 +45,13 @@ Layout tiled_layout(const std::vector<std::int64_t>& shape, DType dtype, Tiling 
     for (std::int64_t d : shape) logical *= static_cast<double>(d);
     l.tiles = static_cast<std::int64_t>(leading) * tile_rows * tile_cols;
     l.logical_bytes = logical * bytes(dtype);
-    l.padded_bytes = static_cast<double>(l.tiles) * static_cast<double>(tile.rows * tile.cols) *
-                     bytes(dtype);
+    l.padded_bytes = static_cast<double>(l.tiles) * static_cast<double>(tile.rows * tile.cols) * bytes(dtype);
     l.waste = 1.0 - l.logical_bytes / l.padded_bytes;
     return l;
 }
 
-Relayout relayout_cost(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype,
-                       Tiling from, Tiling to, bool transpose) {
+Relayout relayout_cost(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype, Tiling from, Tiling to,
+                       bool transpose) {
     Relayout r;
     r.from = tiled_layout(shape, dtype, from);
     std::vector<std::int64_t> out_shape = shape;
@@ -63,9 +66,8 @@ Relayout relayout_cost(const Chip& chip, const std::vector<std::int64_t>& shape,
     p.kind = Kind::predicted;
     p.chip = chip.id;
     p.dtype = std::string(name(dtype));
-    p.shapes = shape_text(shape) + ", (" + std::to_string(from.rows) + "," +
-               std::to_string(from.cols) + ") to (" + std::to_string(to.rows) + "," +
-               std::to_string(to.cols) + ")" + (transpose ? ", transposed" : "");
+    p.shapes = shape_text(shape) + ", (" + std::to_string(from.rows) + "," + std::to_string(from.cols) + ") to (" +
+               std::to_string(to.rows) + "," + std::to_string(to.cols) + ")" + (transpose ? ", transposed" : "");
     p.model = "relayout through HBM: read the padded array once, write it once";
     p.assumptions = {
         "The relayout is a separate pass through HBM at full bandwidth; done inside a kernel "

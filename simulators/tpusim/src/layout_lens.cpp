@@ -11,7 +11,9 @@ namespace tpusim {
 
 namespace {
 
-std::string tile_text(Tiling t) { return "(" + std::to_string(t.rows) + ", " + std::to_string(t.cols) + ")"; }
+std::string tile_text(Tiling t) {
+    return "(" + std::to_string(t.rows) + ", " + std::to_string(t.cols) + ")";
+}
 
 double elements(const std::vector<std::int64_t>& shape) {
     double n = 1;
@@ -20,8 +22,12 @@ double elements(const std::vector<std::int64_t>& shape) {
 }
 
 // The (rows, lanes) a shape puts in its tiles; a rank-1 array is one row.
-std::int64_t plane_rows(const std::vector<std::int64_t>& s) { return s.size() >= 2 ? s[s.size() - 2] : 1; }
-std::int64_t plane_cols(const std::vector<std::int64_t>& s) { return s.back(); }
+std::int64_t plane_rows(const std::vector<std::int64_t>& s) {
+    return s.size() >= 2 ? s[s.size() - 2] : 1;
+}
+std::int64_t plane_cols(const std::vector<std::int64_t>& s) {
+    return s.back();
+}
 
 const char* const kHbmPass =
     "A relayout is priced as one pass through HBM at the chip's full bandwidth: the padded source read "
@@ -59,10 +65,14 @@ TileGrid tile_grid(const Layout& l) {
 
 std::string_view relayout_name(RelayoutKind kind) {
     switch (kind) {
-        case RelayoutKind::none: return "none";
-        case RelayoutKind::transpose: return "transpose";
-        case RelayoutKind::reshape: return "reshape";
-        case RelayoutKind::cast: return "cast";
+        case RelayoutKind::none:
+            return "none";
+        case RelayoutKind::transpose:
+            return "transpose";
+        case RelayoutKind::reshape:
+            return "reshape";
+        case RelayoutKind::cast:
+            return "cast";
     }
     return "none";
 }
@@ -88,9 +98,10 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
             if (shape.size() < 2) throw InputError("a transpose needs at least two dimensions");
             std::swap(out_shape[shape.size() - 1], out_shape[shape.size() - 2]);
             c.moves = true;
-            c.verdict = "Swapping the last two dimensions sends every element to another lane and sublane: "
-                        "inside a kernel it goes through the transpose unit, and a dot_general that contracts "
-                        "the other dimension avoids it.";
+            c.verdict =
+                "Swapping the last two dimensions sends every element to another lane and sublane: "
+                "inside a kernel it goes through the transpose unit, and a dot_general that contracts "
+                "the other dimension avoids it.";
             break;
         case RelayoutKind::reshape: {
             out_shape = spec.to_shape;
@@ -106,8 +117,9 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
                 c.verdict = "Only the untiled leading dimensions change: the same tiles, renamed; nothing moves.";
             } else if (same_lanes && (to_rows % rows == 0 || rows % to_rows == 0) && rows % tile == 0 &&
                        to_rows % tile == 0) {
-                c.verdict = "Whole tiles of rows merge into the second-to-last dimension or split out of it: "
-                            "the same tiles in the same order; nothing moves.";
+                c.verdict =
+                    "Whole tiles of rows merge into the second-to-last dimension or split out of it: "
+                    "the same tiles in the same order; nothing moves.";
             } else if (same_lanes) {
                 c.moves = true;
                 c.verdict = "The rows regroup across tiles that are not whole (" + std::to_string(rows) + " and " +
@@ -116,9 +128,10 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
             } else {
                 c.moves = true;
                 c.in_kernel = false;
-                c.verdict = "The lanes regroup, so every tile is rebuilt. Inside a kernel Mosaic only merges "
-                            "leading dimensions into the second-to-last; this reshape belongs outside it, where "
-                            "XLA does it once as a copy through HBM.";
+                c.verdict =
+                    "The lanes regroup, so every tile is rebuilt. Inside a kernel Mosaic only merges "
+                    "leading dimensions into the second-to-last; this reshape belongs outside it, where "
+                    "XLA does it once as a copy through HBM.";
             }
             break;
         }
@@ -128,8 +141,9 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
                 c.verdict = "Already " + std::string(name(dtype)) + ": nothing to cast.";
             } else {
                 c.moves = true;
-                c.verdict = "A cast to " + std::string(name(out_dtype)) + " changes the element width and the native tile, " +
-                            tile_text(native_tiling(dtype)) + " to " + tile_text(native_tiling(out_dtype)) +
+                c.verdict = "A cast to " + std::string(name(out_dtype)) +
+                            " changes the element width and the native tile, " + tile_text(native_tiling(dtype)) +
+                            " to " + tile_text(native_tiling(out_dtype)) +
                             ": every tile is read and a new one written.";
             }
             break;
@@ -150,7 +164,8 @@ LayoutChange layout_change(const Chip& chip, const std::vector<std::int64_t>& sh
     p.model = std::string("relayout (") + std::string(relayout_name(spec.kind)) +
               ") as data movement: padded bytes read plus padded bytes written, at HBM bandwidth";
     p.assumptions = {kHbmPass, kPaddingMoves};
-    if (!c.moves) p.assumptions.push_back("A change that keeps every tile where it is moves no bytes and takes no time.");
+    if (!c.moves)
+        p.assumptions.push_back("A change that keeps every tile where it is moves no bytes and takes no time.");
     return c;
 }
 

@@ -52,15 +52,16 @@ std::string Mesh::device_name(std::int64_t id) const {
 }
 
 // Chips with 4 ICI ports form 2D tori, chips with 6 form 3D tori [SB-TPU].
-int torus_rank(const Chip& chip) { return chip.ici_ports.value <= 4 ? 2 : 3; }
+int torus_rank(const Chip& chip) {
+    return chip.ici_ports.value <= 4 ? 2 : 3;
+}
 
 Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     const int rank = torus_rank(chip);
     if (shape.empty()) throw InputError("a mesh needs at least one axis, like 8 or 8x4");
     if (static_cast<int>(shape.size()) > rank)
-        throw InputError(chip.name + " chips form a " + std::to_string(rank) +
-                         "D torus: a mesh has at most " + std::to_string(rank) + " axes, not " +
-                         std::to_string(shape.size()));
+        throw InputError(chip.name + " chips form a " + std::to_string(rank) + "D torus: a mesh has at most " +
+                         std::to_string(rank) + " axes, not " + std::to_string(shape.size()));
     double chips = 1;
     for (std::int64_t n : shape) {
         if (n < 1) throw InputError("every mesh axis needs at least one chip");
@@ -68,8 +69,8 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     }
     const double pod = chip.pod_chips.value;
     if (chips > pod)
-        throw InputError("a " + shape_text(shape) + " mesh has " + format_fixed(chips, 0) +
-                         " chips, more than a " + chip.name + " pod's " + format_fixed(pod, 0));
+        throw InputError("a " + shape_text(shape) + " mesh has " + format_fixed(chips, 0) + " chips, more than a " +
+                         chip.name + " pod's " + format_fixed(pod, 0));
     const std::int64_t wrap_size = static_cast<std::int64_t>(chip.wraparound_min_axis.value);
     const std::string source = chip.wraparound.source;
 
@@ -83,9 +84,8 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
         const auto side = static_cast<std::int64_t>(std::lround(std::sqrt(pod)));
         for (std::int64_t n : shape) {
             if (n > side)
-                throw InputError(chip.name + " pods are " + std::to_string(side) + "x" +
-                                 std::to_string(side) + ": an axis of " + std::to_string(n) +
-                                 " does not fit");
+                throw InputError(chip.name + " pods are " + std::to_string(side) + "x" + std::to_string(side) +
+                                 ": an axis of " + std::to_string(n) + " does not fit");
             MeshAxis a;
             a.size = n;
             a.wraps = n == wrap_size;
@@ -102,9 +102,8 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
         a.size = n;
         a.wraps = cubes;
         a.reason = (cubes ? "wraps: " : "no wraparound: ") + chip.id +
-                   " slices wrap on every axis only when built of whole " +
-                   std::to_string(wrap_size) + "x" + std::to_string(wrap_size) + "x" +
-                   std::to_string(wrap_size) + " cubes " + source;
+                   " slices wrap on every axis only when built of whole " + std::to_string(wrap_size) + "x" +
+                   std::to_string(wrap_size) + "x" + std::to_string(wrap_size) + " cubes " + source;
         m.axes.push_back(a);
     }
     return m;

@@ -16,11 +16,10 @@ namespace detail {
 
 void check_mxu_sizes(std::int64_t m, std::int64_t k, std::int64_t n, int array) {
     if (m < 1 || k < 1 || n < 1)
-        throw InputError("M, K and N must be positive integers (got " + std::to_string(m) + ", " +
-                         std::to_string(k) + ", " + std::to_string(n) + ")");
+        throw InputError("M, K and N must be positive integers (got " + std::to_string(m) + ", " + std::to_string(k) +
+                         ", " + std::to_string(n) + ")");
     if (array < 1 || array > 1024)
-        throw InputError("the array size must be between 1 and 1024 (got " +
-                         std::to_string(array) + ")");
+        throw InputError("the array size must be between 1 and 1024 (got " + std::to_string(array) + ")");
 }
 
 std::vector<Fold> plan_folds(std::int64_t k, std::int64_t n, int array) {
@@ -47,22 +46,21 @@ std::int64_t schedule_starts(std::vector<Fold>& folds, std::int64_t m, int array
     return end;
 }
 
-Provenance mxu_provenance(std::int64_t m, std::int64_t k, std::int64_t n, int array,
-                          MxuMode mode) {
+Provenance mxu_provenance(std::int64_t m, std::int64_t k, std::int64_t n, int array, MxuMode mode) {
     Provenance p;
     p.kind = Kind::predicted;
     p.dtype = "bf16 in, f32 acc";
-    p.shapes = "M=" + std::to_string(m) + " K=" + std::to_string(k) + " N=" + std::to_string(n) +
-               " on a " + std::to_string(array) + "x" + std::to_string(array) + " array";
+    p.shapes = "M=" + std::to_string(m) + " K=" + std::to_string(k) + " N=" + std::to_string(n) + " on a " +
+               std::to_string(array) + "x" + std::to_string(array) + " array";
     p.chip = "generic array";
-    p.model = std::string("weight-stationary systolic array, one row of the left operand per "
-                          "cycle; ") +
+    p.model = std::string(
+                  "weight-stationary systolic array, one row of the left operand per "
+                  "cycle; ") +
               (mode == MxuMode::overlapped ? "the next tile's weights load during the current tile"
                                            : "each tile loads, streams and drains in turn");
-    p.assumptions = {
-        "Loading a weight tile takes one cycle per array row, whatever the tile's size.",
-        "Partial tiles are zero-padded; sums always pass through every row of the array.",
-        "The left operand streams with no bubbles: the vector unit and VMEM keep up."};
+    p.assumptions = {"Loading a weight tile takes one cycle per array row, whatever the tile's size.",
+                     "Partial tiles are zero-padded; sums always pass through every row of the array.",
+                     "The left operand streams with no bubbles: the vector unit and VMEM keep up."};
     if (mode == MxuMode::overlapped)
         p.assumptions.emplace_back(
             "The next tile's weights load on a separate path while the current tile computes, "
@@ -95,8 +93,8 @@ MxuRun mxu_cycles(std::int64_t m, std::int64_t k, std::int64_t n, int array, Mxu
         r.cycles = s + (r.folds - 1) * gap + m + s + last_cols - 2;
         r.exposed_load_cycles = s + (r.folds - 1) * (gap - m);
     }
-    r.utilization = static_cast<double>(r.macs) /
-                    (static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(r.cycles));
+    r.utilization =
+        static_cast<double>(r.macs) / (static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(r.cycles));
     r.provenance = detail::mxu_provenance(m, k, n, array, mode);
     return r;
 }

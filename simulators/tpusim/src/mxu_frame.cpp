@@ -16,11 +16,12 @@ namespace tpusim {
 
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
 
 // Cells (r, c) with r < rows, c < cols and lo <= r + c <= hi.
-std::int64_t cells_on_diagonals(std::int64_t rows, std::int64_t cols, std::int64_t lo,
-                                std::int64_t hi) {
+std::int64_t cells_on_diagonals(std::int64_t rows, std::int64_t cols, std::int64_t lo, std::int64_t hi) {
     lo = std::max<std::int64_t>(lo, 0);
     hi = std::min<std::int64_t>(hi, rows + cols - 2);
     std::int64_t total = 0;
@@ -65,15 +66,23 @@ MxuScaleSimCount mxu_scalesim_count(std::int64_t m, std::int64_t k, std::int64_t
     // Each fold maps rows_used x cols_used cells; summed over all folds that is K x N.
     const double mapped = static_cast<double>(k) * static_cast<double>(n);
     c.mapping_efficiency = mapped / (cells * static_cast<double>(c.folds));
-    c.compute_utilization = mapped * static_cast<double>(m) /
-                            (cells * static_cast<double>(4 * s + m - 3) * static_cast<double>(c.folds));
+    c.compute_utilization =
+        mapped * static_cast<double>(m) / (cells * static_cast<double>(4 * s + m - 3) * static_cast<double>(c.folds));
     return c;
 }
 
-std::int64_t MxuTimeline::fold_k0(std::int64_t i) const { return (i % k_tiles) * array; }
-std::int64_t MxuTimeline::fold_n0(std::int64_t i) const { return (i / k_tiles) * array; }
-std::int64_t MxuTimeline::fold_rows(std::int64_t i) const { return std::min<std::int64_t>(array, k - fold_k0(i)); }
-std::int64_t MxuTimeline::fold_cols(std::int64_t i) const { return std::min<std::int64_t>(array, n - fold_n0(i)); }
+std::int64_t MxuTimeline::fold_k0(std::int64_t i) const {
+    return (i % k_tiles) * array;
+}
+std::int64_t MxuTimeline::fold_n0(std::int64_t i) const {
+    return (i / k_tiles) * array;
+}
+std::int64_t MxuTimeline::fold_rows(std::int64_t i) const {
+    return std::min<std::int64_t>(array, k - fold_k0(i));
+}
+std::int64_t MxuTimeline::fold_cols(std::int64_t i) const {
+    return std::min<std::int64_t>(array, n - fold_n0(i));
+}
 std::int64_t MxuTimeline::fold_end(std::int64_t i) const {
     const std::int64_t cols = mode == MxuMode::overlapped ? fold_cols(i) : array;
     return fold_start(i) + m + array + cols - 2;
@@ -112,7 +121,6 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
     f.cells.assign(static_cast<std::size_t>(s * s), 0);
     f.corner = static_cast<int>(std::min<std::int64_t>(std::max(corner, 0), s));
 
-
     // The wave of each fold with rows in the array: cell (r, c) holds row
     // e = t - start - r - c of x when 0 <= e < M.
     std::int64_t first = 0, last = -1;
@@ -130,8 +138,10 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
             for (std::int64_t c = lo; c <= hi; ++c) {
                 const bool useful = r < rows && c < cols;
                 row[c] = static_cast<std::uint8_t>(useful ? MxuCellState::useful : MxuCellState::padding);
-                if (useful) ++f.useful_cells;
-                else ++f.padding_cells;
+                if (useful)
+                    ++f.useful_cells;
+                else
+                    ++f.padding_cells;
             }
         }
         if (any) {
@@ -148,8 +158,10 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
     } else {
         const std::int64_t lag = t - tl.fold_start(f.fold);
         const bool fresh = f.fold == 0 || tl.mode == MxuMode::no_overlap || tl.m < s;
-        if (lag < tl.m) f.phase = fresh && lag < 2 * s - 2 ? "fill" : "steady state";
-        else f.phase = "drain";
+        if (lag < tl.m)
+            f.phase = fresh && lag < 2 * s - 2 ? "fill" : "steady state";
+        else
+            f.phase = "drain";
     }
     // A fold's weights shift in from the top during the S cycles before it starts.
     for (std::int64_t i = std::max<std::int64_t>(0, last); i < std::min(tl.folds, last + 2); ++i) {
@@ -206,16 +218,13 @@ MxuFrame mxu_frame(const MxuTimeline& tl, std::int64_t cycle, int corner) {
             // and take over when its first row reaches the cell; without
             // overlap they replace the old ones as they load, a row per cycle.
             for (std::int64_t i = std::min(tl.folds - 1, last + 1); i >= 0; --i) {
-                const std::int64_t arrives = tl.mode == MxuMode::overlapped && i > 0
-                                                 ? tl.fold_start(i) + r + c
-                                                 : tl.fold_start(i) - s + r;
+                const std::int64_t arrives =
+                    tl.mode == MxuMode::overlapped && i > 0 ? tl.fold_start(i) + r + c : tl.fold_start(i) - s + r;
                 if (arrives > t) continue;
                 cell.fold = i;
                 cell.has_weight = true;
                 const std::int64_t k0 = tl.fold_k0(i), n0 = tl.fold_n0(i);
-                cell.weight = r < tl.fold_rows(i) && c < tl.fold_cols(i)
-                                  ? mxu_sample_value(k0 + r, n0 + c, 2)
-                                  : 0.0f;
+                cell.weight = r < tl.fold_rows(i) && c < tl.fold_cols(i) ? mxu_sample_value(k0 + r, n0 + c, 2) : 0.0f;
                 break;
             }
         }
@@ -242,7 +251,8 @@ std::vector<float> mxu_activity(const MxuTimeline& tl, int samples) {
         std::int64_t count = 0;
         const std::int64_t step = exact ? 1 : std::max<std::int64_t>(1, (hi - lo) / 8);
         for (std::int64_t t = lo; t < hi; t += step, ++count) sum += static_cast<double>(busy(t));
-        out[static_cast<std::size_t>(b)] = static_cast<float>(sum / static_cast<double>(std::max<std::int64_t>(1, count)));
+        out[static_cast<std::size_t>(b)] =
+            static_cast<float>(sum / static_cast<double>(std::max<std::int64_t>(1, count)));
     }
     return out;
 }

@@ -68,20 +68,20 @@ struct Placed {
 struct ArrayState {
     std::int64_t m = 0, n = 0, s = 0;
     bool drain_whole = false;  // no-overlap mode: a fold ends when all S columns have drained
-    std::size_t row = 0;     // stride of a plane row: S + kLanes
-    std::size_t column = 0;  // stride of an input column: M + kLanes
+    std::size_t row = 0;       // stride of a plane row: S + kLanes
+    std::size_t column = 0;    // stride of an input column: M + kLanes
     // x by columns, each reversed: xr[k * column + M-1-e] = x[e][k], then S
     // zero columns: the activations of array rows past a fold's K slice.
     Placed xr;
-    Placed psum;                    // S rows of partial-sum registers
+    Placed psum;                      // S rows of partial-sum registers
     std::vector<Placed> weight_pool;  // weight planes, reused across folds
     std::vector<std::size_t> free_planes;
 };
 
 // Columns [lo, hi] that hold rows 0 <= e < M of a fold in array row r at
 // cycle t; they depend only on t - r.
-inline bool band(const detail::Fold& f, std::int64_t m, std::int64_t s, std::int64_t t_minus_r,
-                 std::int64_t& lo, std::int64_t& hi) {
+inline bool band(const detail::Fold& f, std::int64_t m, std::int64_t s, std::int64_t t_minus_r, std::int64_t& lo,
+                 std::int64_t& hi) {
     lo = std::max<std::int64_t>(0, t_minus_r - (f.start + m - 1));
     hi = std::min<std::int64_t>(s - 1, t_minus_r - f.start);
     return lo <= hi;
@@ -95,9 +95,9 @@ inline bool band(const detail::Fold& f, std::int64_t m, std::int64_t s, std::int
 // registers are still written out. `above` is the row over the first one
 // (null when the first row is the array's top). Rows are `row` floats apart
 // in `out` and `weight`, input columns `column` apart in `act`.
-inline void staircase(float* __restrict__ out, const float* __restrict__ above,
-                      const float* __restrict__ act, const float* __restrict__ weight,
-                      std::size_t row, std::size_t column, std::size_t count, std::size_t len) {
+inline void staircase(float* __restrict__ out, const float* __restrict__ above, const float* __restrict__ act,
+                      const float* __restrict__ weight, std::size_t row, std::size_t column, std::size_t count,
+                      std::size_t len) {
     std::size_t v = 0;
     // Two vectors side by side, so the additions down a column overlap.
     for (; v + 2 * kLanes <= len; v += 2 * kLanes) {
@@ -108,8 +108,7 @@ inline void staircase(float* __restrict__ out, const float* __restrict__ above,
             for (std::size_t j = 0; j < kLanes; ++j) s1[j] = above[v + kLanes + j];
         } else {
             for (std::size_t j = 0; j < kLanes; ++j) s0[j] = act[v + j] * weight[v + j];
-            for (std::size_t j = 0; j < kLanes; ++j)
-                s1[j] = act[v + kLanes + j] * weight[v + kLanes + j];
+            for (std::size_t j = 0; j < kLanes; ++j) s1[j] = act[v + kLanes + j] * weight[v + kLanes + j];
             for (std::size_t j = 0; j < kLanes; ++j) out[v + j] = s0[j];
             for (std::size_t j = 0; j < kLanes; ++j) out[v + kLanes + j] = s1[j];
             i = 1;
@@ -169,7 +168,7 @@ void sweep(ArrayState& a, const std::vector<FoldInArray>& folds, std::int64_t t0
         const std::int64_t lag = t0 - r;
         const std::int64_t i0 = std::max<std::int64_t>(0, -r);
         const std::int64_t i1 = std::min(depth, s - r);  // rows r + i0 .. r + i1 - 1
-        for (std::size_t q = folds.size(); q-- > 0;) {  // newest fold first: it lies leftmost
+        for (std::size_t q = folds.size(); q-- > 0;) {   // newest fold first: it lies leftmost
             std::int64_t lo = 0, hi = 0;
             const detail::Fold& f = folds[q].fold;
             if (!band(f, m, s, lag, lo, hi)) continue;
@@ -178,13 +177,10 @@ void sweep(ArrayState& a, const std::vector<FoldInArray>& folds, std::int64_t t0
             const std::size_t e_at = static_cast<std::size_t>(m - 1 - (lag - f.start - lo));
             // Array rows past the fold's K slice read the zero columns after x's.
             const std::size_t first = static_cast<std::size_t>(r + i0);
-            const std::size_t len = static_cast<std::size_t>(hi - lo + kLanes) &
-                                    ~static_cast<std::size_t>(kLanes - 1);
-            staircase(&a.psum.data[first * a.row + l],
-                      first == 0 ? nullptr : &a.psum.data[(first - 1) * a.row + l],
+            const std::size_t len = static_cast<std::size_t>(hi - lo + kLanes) & ~static_cast<std::size_t>(kLanes - 1);
+            staircase(&a.psum.data[first * a.row + l], first == 0 ? nullptr : &a.psum.data[(first - 1) * a.row + l],
                       &a.xr.data[(static_cast<std::size_t>(f.k0) + first) * a.column + e_at],
-                      folds[q].weights + first * a.row + l, a.row, a.column,
-                      static_cast<std::size_t>(i1 - i0), len);
+                      folds[q].weights + first * a.row + l, a.row, a.column, static_cast<std::size_t>(i1 - i0), len);
             const std::int64_t used = std::min(hi, f.cols - 1) - lo + 1;
             if (used <= 0) continue;
             if (activity)
@@ -193,16 +189,14 @@ void sweep(ArrayState& a, const std::vector<FoldInArray>& folds, std::int64_t t0
             if (i1 == s - r) {  // the bottom row took cycle t0 + i1 - 1: its sums leave
                 const float* bottom = &a.psum.data[static_cast<std::size_t>(s - 1) * a.row];
                 for (std::int64_t c = lo; c < lo + used; ++c)
-                    output[static_cast<std::size_t>((lag - c - f.start) * a.n + f.n0 + c)] +=
-                        bottom[c];
+                    output[static_cast<std::size_t>((lag - c - f.start) * a.n + f.n0 + c)] += bottom[c];
             }
         }
     }
 }
 
 // Puts a fold's weights into a free plane (zero outside its rows and columns).
-FoldInArray load_fold(ArrayState& a, const std::vector<float>& w, const detail::Fold& fold,
-                      std::size_t index) {
+FoldInArray load_fold(ArrayState& a, const std::vector<float>& w, const detail::Fold& fold, std::size_t index) {
     FoldInArray f;
     f.index = index;
     f.fold = fold;
@@ -229,12 +223,13 @@ FoldInArray load_fold(ArrayState& a, const std::vector<float>& w, const detail::
 
 }  // namespace
 
-MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m,
-                std::int64_t k, std::int64_t n, int array, MxuMode mode, bool record_activity) {
+MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m, std::int64_t k,
+                std::int64_t n, int array, MxuMode mode, bool record_activity) {
     detail::check_mxu_sizes(m, k, n, array);
     if (static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n) > 67108864.0)
-        throw InputError("stepping is for small GEMMs (up to 2^26 multiply-accumulates); "
-                         "use the cycle formula for larger ones");
+        throw InputError(
+            "stepping is for small GEMMs (up to 2^26 multiply-accumulates); "
+            "use the cycle formula for larger ones");
     if (x.size() != static_cast<std::size_t>(m * k) || w.size() != static_cast<std::size_t>(k * n))
         throw InputError("x must hold M*K values and w K*N values");
 
@@ -272,8 +267,7 @@ MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::i
     st.xr.assign(static_cast<std::size_t>(k + S) * st.column, 2048 + 256);
     for (std::int64_t e = 0; e < m; ++e)
         for (std::int64_t r = 0; r < k; ++r)
-            st.xr.data[static_cast<std::size_t>(r) * st.column +
-                       static_cast<std::size_t>(m - 1 - e)] =
+            st.xr.data[static_cast<std::size_t>(r) * st.column + static_cast<std::size_t>(m - 1 - e)] =
                 x[static_cast<std::size_t>(e * k + r)];
     st.psum.assign(s * st.row, 0);
 
@@ -284,8 +278,7 @@ MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::i
 
     for (std::int64_t t0 = 0;;) {
         // Folds whose first row enters during this sweep take a weight plane.
-        while (next_fold < folds.size() && folds[next_fold].start >= 0 &&
-               folds[next_fold].start < t0 + depth) {
+        while (next_fold < folds.size() && folds[next_fold].start >= 0 && folds[next_fold].start < t0 + depth) {
             in_array.push_back(load_fold(st, w, folds[next_fold], next_fold));
             ++next_fold;
         }
@@ -296,8 +289,7 @@ MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::i
             continue;
         }
         if (record_activity) run.active_cells.resize(static_cast<std::size_t>(t0 + depth), 0);
-        sweep(st, in_array, t0, depth, run.output,
-              record_activity ? run.active_cells.data() : nullptr);
+        sweep(st, in_array, t0, depth, run.output, record_activity ? run.active_cells.data() : nullptr);
 
         for (std::size_t i = 0; i < in_array.size();) {
             const FoldInArray& f = in_array[i];
@@ -318,8 +310,7 @@ MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::i
     if (record_activity) run.active_cells.resize(static_cast<std::size_t>(run.cycles), 0);
     run.exposed_load_cycles = mxu_cycles(m, k, n, array, mode).exposed_load_cycles;
     run.utilization = static_cast<double>(run.macs) /
-                      (static_cast<double>(S) * static_cast<double>(S) *
-                       static_cast<double>(run.cycles));
+                      (static_cast<double>(S) * static_cast<double>(S) * static_cast<double>(run.cycles));
     run.provenance = detail::mxu_provenance(m, k, n, array, mode);
     run.provenance.model += " (stepped cycle by cycle)";
     return run;

@@ -15,17 +15,19 @@ namespace {
 
 constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
 
-std::size_t idx(std::int64_t i) { return static_cast<std::size_t>(i); }
+std::size_t idx(std::int64_t i) {
+    return static_cast<std::size_t>(i);
+}
 
 void check(const OnlineSoftmaxProblem& p) {
     if (p.seq_q < 1 || p.seq_kv < 1 || p.head_dim < 1 || p.block_q < 1 || p.block_k < 1)
         throw InputError("sequence lengths, head dimension and blocks must be at least 1");
     if (p.seq_q % p.block_q != 0)
-        throw InputError("block_q " + std::to_string(p.block_q) +
-                         " does not divide the query length " + std::to_string(p.seq_q));
+        throw InputError("block_q " + std::to_string(p.block_q) + " does not divide the query length " +
+                         std::to_string(p.seq_q));
     if (p.seq_kv % p.block_k != 0)
-        throw InputError("block_k " + std::to_string(p.block_k) +
-                         " does not divide the key length " + std::to_string(p.seq_kv));
+        throw InputError("block_k " + std::to_string(p.block_k) + " does not divide the key length " +
+                         std::to_string(p.seq_kv));
     if (p.q.size() != idx(p.seq_q * p.head_dim) || p.k.size() != idx(p.seq_kv * p.head_dim) ||
         p.v.size() != idx(p.seq_kv * p.head_dim))
         throw InputError("Q must hold seq_q x head_dim values and K and V seq_kv x head_dim");
@@ -58,8 +60,7 @@ std::int64_t visible_keys(bool causal, std::int64_t row, std::int64_t c0, std::i
 // Both products of a tile are this: S = Q K^T (K stored transposed) and
 // acc += P V.
 TPUSIM_VECTOR_CLONES void multiply_add(const double* __restrict a, std::int64_t inner, const double* __restrict b,
-                                       std::int64_t ldb, std::int64_t rows, std::int64_t cols,
-                                       double* __restrict c) {
+                                       std::int64_t ldb, std::int64_t rows, std::int64_t cols, double* __restrict c) {
     std::int64_t r = 0;
     for (; r + 4 <= rows; r += 4) {
         double* __restrict c0 = c + r * cols;
@@ -91,9 +92,8 @@ TPUSIM_VECTOR_CLONES void multiply_add(const double* __restrict a, std::int64_t 
 
 }  // namespace
 
-OnlineSoftmaxProblem random_attention_problem(std::int64_t seq_q, std::int64_t seq_kv,
-                                              std::int64_t head_dim, std::int64_t block_q,
-                                              std::int64_t block_k, bool causal,
+OnlineSoftmaxProblem random_attention_problem(std::int64_t seq_q, std::int64_t seq_kv, std::int64_t head_dim,
+                                              std::int64_t block_q, std::int64_t block_k, bool causal,
                                               std::uint64_t seed) {
     OnlineSoftmaxProblem p;
     p.seq_q = seq_q;
@@ -125,8 +125,7 @@ OnlineSoftmaxStepper::OnlineSoftmaxStepper(OnlineSoftmaxProblem problem) : p_(st
     kv_blocks_ = p_.seq_kv / p_.block_k;
     kt_.resize(p_.k.size());
     for (std::int64_t key = 0; key < p_.seq_kv; ++key)
-        for (std::int64_t c = 0; c < p_.head_dim; ++c)
-            kt_[idx(c * p_.seq_kv + key)] = p_.k[idx(key * p_.head_dim + c)];
+        for (std::int64_t c = 0; c < p_.head_dim; ++c) kt_[idx(c * p_.seq_kv + key)] = p_.k[idx(key * p_.head_dim + c)];
     tile_.assign(idx(p_.block_q * p_.block_k), 0.0);
     reset();
 }

@@ -34,12 +34,13 @@ double exposed_copy_time(double bytes, const Rates& r) {
 }
 
 // Behind the double buffer several DMAs are in flight, so only their bytes count.
-double copy_time(double bytes, const Rates& r) { return bytes / r.bandwidth; }
+double copy_time(double bytes, const Rates& r) {
+    return bytes / r.bandwidth;
+}
 
 // Walks the grid points [lo, hi) of one core in row-major order.
-CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
-                 const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
-                 const Rates& rates, int core, std::size_t timeline_cap,
+CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs, const std::vector<std::int64_t>& lo,
+                 const std::vector<std::int64_t>& hi, const Rates& rates, int core, std::size_t timeline_cap,
                  std::vector<StepRecord>& timeline, PipelineResult* schedule, double clock0) {
     CoreRun run;
     const std::size_t rank = lo.size();
@@ -95,15 +96,13 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
             const double dma = copy_time(in_now + pending_out, rates);
             const double step = std::max({rates.step_floor_s, c, dma});
             if (recording && static_cast<std::size_t>(s - 1) < timeline_cap)
-                timeline.push_back(StepRecord{s - 1, core, prev_g, fetched_prev, written_prev,
-                                              run.time_s, c, dma, rates.step_floor_s,
-                                              run.time_s + step});
+                timeline.push_back(StepRecord{s - 1, core, prev_g, fetched_prev, written_prev, run.time_s, c, dma,
+                                              rates.step_floor_s, run.time_s + step});
             if (schedule) {
                 schedule->schedule.push_back(ScheduleStep{clock0 + run.time_s, clock0 + (run.time_s + step), c,
                                                           copy_time(in_now, rates), copy_time(pending_out, rates),
                                                           in_mask, pending_out_mask, core});
-                schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(),
-                                               sched_prev_g.end());
+                schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(), sched_prev_g.end());
             }
             run.time_s += step;
             run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
@@ -144,13 +143,12 @@ CoreRun run_core(std::vector<Operand>& ops, std::size_t n_inputs,
         written_last.push_back(static_cast<int>(o - n_inputs));
     }
     if (recording && static_cast<std::size_t>(run.steps - 1) < timeline_cap)
-        timeline.push_back(StepRecord{run.steps - 1, core, prev_g, fetched_prev, written_last,
-                                      run.time_s, c, dma, rates.step_floor_s, run.time_s + step});
+        timeline.push_back(StepRecord{run.steps - 1, core, prev_g, fetched_prev, written_last, run.time_s, c, dma,
+                                      rates.step_floor_s, run.time_s + step});
     if (schedule) {
-        schedule->schedule.push_back(ScheduleStep{clock0 + run.time_s, clock0 + (run.time_s + step), c, 0,
-                                                  dma, 0, pending_out_mask, core});
-        schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(),
-                                       sched_prev_g.end());
+        schedule->schedule.push_back(
+            ScheduleStep{clock0 + run.time_s, clock0 + (run.time_s + step), c, 0, dma, 0, pending_out_mask, core});
+        schedule->schedule_grid.insert(schedule->schedule_grid.end(), sched_prev_g.begin(), sched_prev_g.end());
     }
     run.time_s += step;
     run.exposed_dma_s += std::max(0.0, dma - std::max(c, rates.step_floor_s));
@@ -176,10 +174,9 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     result.vmem_limit_bytes = detail::vmem_limit(chip, options);
     if (result.vmem_bytes > result.vmem_limit_bytes)
         throw InputError("the kernel needs " + format_bytes(result.vmem_bytes) +
-                         " of VMEM (buffers x blocks + scratch), over the " +
-                         format_bytes(result.vmem_limit_bytes) + " scoped limit on " + chip.id +
-                         (options.vmem_limit_bytes ? std::string()
-                                                   : std::string(" (an assumed default)")) +
+                         " of VMEM (buffers x blocks + scratch), over the " + format_bytes(result.vmem_limit_bytes) +
+                         " scoped limit on " + chip.id +
+                         (options.vmem_limit_bytes ? std::string() : std::string(" (an assumed default)")) +
                          ": use smaller blocks or raise the limit");
 
     const detail::CoreSplit split = detail::split_cores(chip, kernel);
@@ -212,8 +209,8 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
             lo[split.axis] = core == 0 ? 0 : half;
             hi[split.axis] = core == 0 ? half : kernel.grid[split.axis];
         }
-        const CoreRun run = run_core(ops, n_inputs, lo, hi, rates, core, options.timeline_steps,
-                                     result.timeline, options.schedule ? &result : nullptr, launch_s);
+        const CoreRun run = run_core(ops, n_inputs, lo, hi, rates, core, options.timeline_steps, result.timeline,
+                                     options.schedule ? &result : nullptr, launch_s);
         hbm += run.hbm_bytes;
         steps += run.steps;
         in_copies += run.input_copies;
@@ -235,8 +232,7 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     result.epilogue_s = slowest.epilogue_s;
     result.flops = kernel.useful_flops;
     result.utilization = result.flops > 0 ? result.flops / (result.time_s * dev.device_flops) : 0;
-    result.floor_s = std::max(result.flops / dev.device_flops,
-                              detail::array_bytes(kernel) / dev.device_bandwidth);
+    result.floor_s = std::max(result.flops / dev.device_flops, detail::array_bytes(kernel) / dev.device_bandwidth);
     result.provenance = detail::provenance(chip, kernel, options, split, dev);
     return result;
 }

@@ -12,7 +12,7 @@ namespace tpusim::detail {
 struct Operand {
     std::vector<std::int64_t> key_coeff;  // per grid axis
     std::int64_t key_const = 0;
-    bool ragged = false;                  // a block runs past the array's edge
+    bool ragged = false;  // a block runs past the array's edge
     double full_block_bytes = 0;
     const BlockSpec* spec = nullptr;
 
@@ -46,10 +46,9 @@ void validate(const Kernel& kernel);
 std::vector<Operand> prepare_operands(const Kernel& kernel);
 double vmem_limit(const Chip& chip, const PipelineOptions& options);
 CoreSplit split_cores(const Chip& chip, const Kernel& kernel);
-DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
-                         int cores);
+DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineOptions& options, int cores);
 double array_bytes(const Kernel& kernel);  // every input and output array once
-Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
-                      const CoreSplit& split, const DeviceRates& rates);
+Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOptions& options, const CoreSplit& split,
+                      const DeviceRates& rates);
 
 }  // namespace tpusim::detail

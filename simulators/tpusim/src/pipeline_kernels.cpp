@@ -14,8 +14,9 @@ IndexMap IndexMap::select(const std::vector<int>& grid_axes, int grid_rank) {
     IndexMap m;
     for (int g : grid_axes) {
         std::vector<std::int64_t> row(static_cast<std::size_t>(grid_rank), 0);
-        if (g >= grid_rank) throw InputError("an index map names grid axis " + std::to_string(g) +
-                                             " of a grid of rank " + std::to_string(grid_rank));
+        if (g >= grid_rank)
+            throw InputError("an index map names grid axis " + std::to_string(g) + " of a grid of rank " +
+                             std::to_string(grid_rank));
         if (g >= 0) row[static_cast<std::size_t>(g)] = 1;
         m.coeffs.push_back(std::move(row));
         m.offsets.push_back(0);
@@ -38,9 +39,7 @@ std::vector<std::int64_t> IndexMap::apply(const std::vector<std::int64_t>& grid_
 std::string IndexMap::text() const {
     static const char* names[] = {"i", "j", "k", "l", "m", "n"};
     const std::size_t grid_rank = coeffs.empty() ? 0 : coeffs.front().size();
-    auto var = [&](std::size_t g) {
-        return g < 6 ? std::string(names[g]) : "g" + std::to_string(g);
-    };
+    auto var = [&](std::size_t g) { return g < 6 ? std::string(names[g]) : "g" + std::to_string(g); };
     std::string s = "(";
     for (std::size_t g = 0; g < grid_rank; ++g) s += (g ? ", " : "") + var(g);
     s += ") -> (";
@@ -50,16 +49,17 @@ std::string IndexMap::text() const {
         for (std::size_t g = 0; g < coeffs[d].size(); ++g) {
             const std::int64_t c = coeffs[d][g];
             if (c == 0) continue;
-            if (!term.empty()) term += c > 0 ? " + " : " - ";
-            else if (c < 0) term += "-";
+            if (!term.empty())
+                term += c > 0 ? " + " : " - ";
+            else if (c < 0)
+                term += "-";
             const std::int64_t a = c < 0 ? -c : c;
             if (a != 1) term += std::to_string(a) + "*";
             term += var(g);
         }
         if (offsets[d] != 0 || term.empty()) {
             if (!term.empty()) term += offsets[d] < 0 ? " - " : " + ";
-            term += std::to_string(term.empty() ? offsets[d]
-                                                : (offsets[d] < 0 ? -offsets[d] : offsets[d]));
+            term += std::to_string(term.empty() ? offsets[d] : (offsets[d] < 0 ? -offsets[d] : offsets[d]));
         }
         s += term;
     }
@@ -76,15 +76,14 @@ double vmem_bytes(const Chip& chip, const Kernel& kernel) {
 
 namespace {
 void require_divides(std::int64_t block, std::int64_t size, const char* bname, const char* sname) {
-    if (block < 1 || size < 1)
-        throw InputError(std::string(bname) + " and " + sname + " must be positive integers");
+    if (block < 1 || size < 1) throw InputError(std::string(bname) + " and " + sname + " must be positive integers");
     if (size % block != 0)
-        throw InputError(std::string(bname) + "=" + std::to_string(block) + " does not divide " +
-                         sname + "=" + std::to_string(size));
+        throw InputError(std::string(bname) + "=" + std::to_string(block) + " does not divide " + sname + "=" +
+                         std::to_string(size));
 }
 
-void require_legal(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block,
-                   DType dtype, const std::string& name) {
+void require_legal(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block, DType dtype,
+                   const std::string& name) {
     const Legality l = check_block(array, block, dtype);
     if (!l.legal) throw InputError("the " + name + " block is illegal: " + l.reason);
 }
@@ -98,8 +97,7 @@ Kernel blocked_matmul(const BlockedMatmul& s) {
     require_legal({s.k, s.n}, {s.bk, s.bn}, s.in, "y");
     require_legal({s.m, s.n}, {s.bm, s.bn}, s.out, "output");
     if (s.order.size() != 3 || std::count(s.order.begin(), s.order.end(), 'm') != 1 ||
-        std::count(s.order.begin(), s.order.end(), 'n') != 1 ||
-        std::count(s.order.begin(), s.order.end(), 'k') != 1)
+        std::count(s.order.begin(), s.order.end(), 'n') != 1 || std::count(s.order.begin(), s.order.end(), 'k') != 1)
         throw InputError("the grid order must name m, n and k once each, like mnk (got '" + s.order + "')");
     // Grid axis of each of m, n, k.
     const int gm = static_cast<int>(s.order.find('m'));
@@ -115,22 +113,19 @@ Kernel blocked_matmul(const BlockedMatmul& s) {
     k.semantics[static_cast<std::size_t>(gk)] = Semantics::arbitrary;
     k.inputs.push_back(BlockSpec{"x", {s.m, s.k}, {s.bm, s.bk}, IndexMap::select({gm, gk}, 3), s.in, 2});
     k.inputs.push_back(BlockSpec{"y", {s.k, s.n}, {s.bk, s.bn}, IndexMap::select({gk, gn}, 3), s.in, 2});
-    k.outputs.push_back(
-        BlockSpec{"out", {s.m, s.n}, {s.bm, s.bn}, IndexMap::select({gm, gn}, 3), s.out, 2});
+    k.outputs.push_back(BlockSpec{"out", {s.m, s.n}, {s.bm, s.bn}, IndexMap::select({gm, gn}, 3), s.out, 2});
     k.scratch.push_back(ScratchBuffer{"acc", {s.bm, s.bn}, DType::f32});
     k.mxu = MxuWork{s.bm, s.bk, s.bn, s.in};
-    k.useful_flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) *
-                     static_cast<double>(s.n);
-    k.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) +
-               " N=" + std::to_string(s.n) + ", blocks bm=" + std::to_string(s.bm) +
-               " bk=" + std::to_string(s.bk) + " bn=" + std::to_string(s.bn) +
+    k.useful_flops = 2.0 * static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n);
+    k.shapes = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) +
+               ", blocks bm=" + std::to_string(s.bm) + " bk=" + std::to_string(s.bk) + " bn=" + std::to_string(s.bn) +
                (s.order == "mnk" ? std::string() : ", grid order " + s.order);
     k.dtype_text = std::string(name(s.in)) + " in, f32 acc, " + std::string(name(s.out)) + " out";
     return k;
 }
 
-Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br, std::int64_t bc,
-                           int inputs, DType dtype, double flops_per_element) {
+Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br, std::int64_t bc, int inputs,
+                           DType dtype, double flops_per_element) {
     require_divides(br, rows, "block rows", "rows");
     require_divides(bc, cols, "block columns", "columns");
     if (inputs < 1) throw InputError("an elementwise kernel needs at least one input");
@@ -141,13 +136,12 @@ Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br
     k.grid = {rows / br, cols / bc};
     k.semantics = {Semantics::parallel, Semantics::parallel};
     for (int i = 0; i < inputs; ++i)
-        k.inputs.push_back(BlockSpec{"x" + std::to_string(i), {rows, cols}, {br, bc},
-                                     IndexMap::select({0, 1}, 2), dtype, 2});
+        k.inputs.push_back(
+            BlockSpec{"x" + std::to_string(i), {rows, cols}, {br, bc}, IndexMap::select({0, 1}, 2), dtype, 2});
     k.outputs.push_back(BlockSpec{"out", {rows, cols}, {br, bc}, IndexMap::select({0, 1}, 2), dtype, 2});
     k.vpu = VpuWork{br, bc, flops_per_element};
     k.useful_flops = static_cast<double>(rows) * static_cast<double>(cols) * flops_per_element;
-    k.shapes = shape_text({rows, cols}) + ", " + std::to_string(inputs) + " in, 1 out, blocks " +
-               shape_text({br, bc});
+    k.shapes = shape_text({rows, cols}) + ", " + std::to_string(inputs) + " in, 1 out, blocks " + shape_text({br, bc});
     k.dtype_text = std::string(name(dtype));
     return k;
 }

@@ -9,8 +9,12 @@ namespace tpusim::detail {
 
 namespace {
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
+std::int64_t round_up(std::int64_t a, std::int64_t b) {
+    return ceil_div(a, b) * b;
+}
 
 void validate_spec(const BlockSpec& b, std::size_t grid_rank) {
     const std::string who = "operand '" + b.name + "'";
@@ -58,8 +62,7 @@ double Operand::block_bytes_at(const std::vector<std::int64_t>& g) const {
     double elements = 1;
     for (std::size_t d = 0; d < idx.size(); ++d) {
         const std::int64_t start = idx[d] * spec->block_shape[d];
-        elements *= static_cast<double>(
-            std::min(spec->block_shape[d], spec->array_shape[d] - start));
+        elements *= static_cast<double>(std::min(spec->block_shape[d], spec->array_shape[d] - start));
     }
     return elements * tpusim::bytes(spec->dtype);
 }
@@ -80,8 +83,7 @@ std::vector<Operand> prepare_operands(const Kernel& kernel) {
                 elements *= static_cast<double>(b.block_shape[d]);
             }
             op.full_block_bytes = elements * bytes(b.dtype);
-            for (std::size_t d = rank; d-- > 0;)
-                stride[d] = d + 1 == rank ? 1 : stride[d + 1] * blocks[d + 1];
+            for (std::size_t d = rank; d-- > 0;) stride[d] = d + 1 == rank ? 1 : stride[d + 1] * blocks[d + 1];
 
             // The index map must stay inside the array: an affine map takes
             // its extremes at the corners of the grid.
@@ -93,15 +95,13 @@ std::vector<Operand> prepare_operands(const Kernel& kernel) {
                 }
                 if (lo < 0 || hi >= blocks[d])
                     throw InputError("the index map of '" + b.name + "' reaches block " +
-                                     std::to_string(lo < 0 ? lo : hi) + " on axis " +
-                                     std::to_string(d) + ", but that axis has blocks 0 to " +
-                                     std::to_string(blocks[d] - 1));
+                                     std::to_string(lo < 0 ? lo : hi) + " on axis " + std::to_string(d) +
+                                     ", but that axis has blocks 0 to " + std::to_string(blocks[d] - 1));
             }
             op.key_coeff.assign(grid_rank, 0);
             for (std::size_t d = 0; d < rank; ++d) {
                 op.key_const += b.index_map.offsets[d] * stride[d];
-                for (std::size_t g = 0; g < grid_rank; ++g)
-                    op.key_coeff[g] += b.index_map.coeffs[d][g] * stride[d];
+                for (std::size_t g = 0; g < grid_rank; ++g) op.key_coeff[g] += b.index_map.coeffs[d][g] * stride[d];
             }
             ops.push_back(std::move(op));
         }
@@ -115,8 +115,7 @@ double vmem_limit(const Chip& chip, const PipelineOptions& options) {
     if (!(limit > 0)) throw InputError("the VMEM limit must be above zero");
     if (limit > chip.vmem_per_core.value)
         throw InputError("a VMEM limit of " + format_bytes(limit) + " is more than the " +
-                         format_bytes(chip.vmem_per_core.value) + " of VMEM a " + chip.id +
-                         " TensorCore has");
+                         format_bytes(chip.vmem_per_core.value) + " of VMEM a " + chip.id + " TensorCore has");
     return limit;
 }
 
@@ -133,8 +132,7 @@ CoreSplit split_cores(const Chip& chip, const Kernel& kernel) {
     return split;
 }
 
-DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
-                         int cores) {
+DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineOptions& options, int cores) {
     DeviceRates r;
     const double tcs = chip.tensorcores.value;
     const double chip_bw = options.hbm_bandwidth.value_or(chip.hbm_bandwidth.value);
@@ -160,12 +158,11 @@ DeviceRates device_rates(const Chip& chip, const Kernel& kernel, const PipelineO
         const std::int64_t tiles = (kp / s) * (np / s);
         r.active_mxus = static_cast<int>(std::min<std::int64_t>(r.mxus, tiles));
         const double rate = mxu_core * r.active_mxus / r.mxus;
-        t += 2.0 * static_cast<double>(mp) * static_cast<double>(kp) * static_cast<double>(np) /
-             rate;
+        t += 2.0 * static_cast<double>(mp) * static_cast<double>(kp) * static_cast<double>(np) / rate;
     }
     if (kernel.vpu) {
-        const double elements = static_cast<double>(round_up(kernel.vpu->rows, 8)) *
-                                static_cast<double>(round_up(kernel.vpu->cols, 128));
+        const double elements =
+            static_cast<double>(round_up(kernel.vpu->rows, 8)) * static_cast<double>(round_up(kernel.vpu->cols, 128));
         t += elements * kernel.vpu->flops_per_element / vpu_core;
     }
     r.step_compute_s = t;
@@ -183,26 +180,27 @@ double array_bytes(const Kernel& kernel) {
     return total;
 }
 
-Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOptions& options,
-                      const CoreSplit& split, const DeviceRates& rates) {
+Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOptions& options, const CoreSplit& split,
+                      const DeviceRates& rates) {
     Provenance p;
     p.kind = Kind::predicted;
     p.chip = chip.id;
     p.dtype = kernel.dtype_text;
     p.shapes = kernel.shapes;
-    p.model = "Pallas grid pipeline: each grid step takes the longest of its compute, its "
-              "double-buffered copies and a fixed step time, plus the unhidden first and last "
-              "copies and a fixed launch cost per call [JAX-PIPE][DOC-TPU]; validated against "
-              "published timings (tpusim validate)";
+    p.model =
+        "Pallas grid pipeline: each grid step takes the longest of its compute, its "
+        "double-buffered copies and a fixed step time, plus the unhidden first and last "
+        "copies and a fixed launch cost per call [JAX-PIPE][DOC-TPU]; validated against "
+        "published timings (tpusim validate)";
     auto& a = p.assumptions;
     if (!options.step_overhead_s) a.push_back(chip.grid_step_overhead.note);
     if (!options.launch_s) a.push_back(chip.kernel_launch.note);
     if (!options.dma_latency_s) a.push_back(chip.dma_latency.note);
-    a.emplace_back("A block is copied only when its index changes between consecutive steps; "
-                   "the DMAs of one step share the HBM bandwidth.");
+    a.emplace_back(
+        "A block is copied only when its index changes between consecutive steps; "
+        "the DMAs of one step share the HBM bandwidth.");
     if (kernel.mxu)
-        a.push_back("MXU work is padded: rows to 8, K and N to the " +
-                    format_fixed(chip.mxu_size.value, 0) +
+        a.push_back("MXU work is padded: rows to 8, K and N to the " + format_fixed(chip.mxu_size.value, 0) +
                     "-wide MXU. The MXUs of a core split a block by weight tiles, so a block "
                     "with fewer tiles than MXUs leaves some idle [SB-TPU] (" +
                     std::to_string(rates.active_mxus) + " of " + std::to_string(rates.mxus) +
@@ -216,14 +214,17 @@ Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOpti
                     " is parallel, so it is split between the two TensorCores of the megacore, "
                     "which share the HBM bandwidth equally.");
     else if (chip.megacore)
-        a.emplace_back("No parallel grid axis: one of the two TensorCores runs the kernel, at "
-                       "half the chip's peak but with all of its HBM bandwidth.");
+        a.emplace_back(
+            "No parallel grid axis: one of the two TensorCores runs the kernel, at "
+            "half the chip's peak but with all of its HBM bandwidth.");
     else if (chip.tensorcores.value > 1)
-        a.emplace_back("The kernel runs on one TensorCore, a device of its own: half the chip's "
-                       "peak and half its HBM bandwidth.");
-    a.emplace_back("VMEM use counts each buffer of each block, padded to the tiles it is stored in (128 "
-                   "lanes; 8 rows for 32- and 16-bit types before TPU7x, 8 x 32/bits from it and for narrower "
-                   "types), plus scratch; Mosaic's internal scratch and spills are not counted.");
+        a.emplace_back(
+            "The kernel runs on one TensorCore, a device of its own: half the chip's "
+            "peak and half its HBM bandwidth.");
+    a.emplace_back(
+        "VMEM use counts each buffer of each block, padded to the tiles it is stored in (128 "
+        "lanes; 8 rows for 32- and 16-bit types before TPU7x, 8 x 32/bits from it and for narrower "
+        "types), plus scratch; Mosaic's internal scratch and spills are not counted.");
     if (!options.vmem_limit_bytes) a.push_back(chip.scoped_vmem_default.note);
     return p;
 }

@@ -59,8 +59,8 @@ CoreSteps core_steps(const PipelineResult& r, int core) {
     require_schedule(r, core);
     CoreSteps c;
     // Cores are recorded one after another.
-    const auto first = std::find_if(r.schedule.begin(), r.schedule.end(),
-                                    [core](const ScheduleStep& s) { return s.core == core; });
+    const auto first =
+        std::find_if(r.schedule.begin(), r.schedule.end(), [core](const ScheduleStep& s) { return s.core == core; });
     c.begin = static_cast<std::size_t>(first - r.schedule.begin());
     c.end = c.begin;
     while (c.end < r.schedule.size() && r.schedule[c.end].core == core) ++c.end;
@@ -72,8 +72,7 @@ CoreSteps core_steps(const PipelineResult& r, int core) {
     return c;
 }
 
-std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core, double t0, double t1,
-                                               int buckets) {
+std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core, double t0, double t1, int buckets) {
     const CoreSteps c = core_steps(r, core);
     if (!(t1 > t0) || buckets < 1 || !std::isfinite(t0) || !std::isfinite(t1))
         throw InputError("a schedule is bucketed over a span of time that is not empty, in at least one bucket");
@@ -84,8 +83,8 @@ std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core
     spread(out, t0, w, c.steps_end_s, c.end_s, &ScheduleBucket::epilogue_s);
     // The steps inside the span: the first whose end is past t0, up to the first starting at t1.
     const auto* base = r.schedule.data();
-    const auto* lo = std::upper_bound(base + c.begin, base + c.end, t0,
-                                      [](double t, const ScheduleStep& s) { return t < s.end_s; });
+    const auto* lo =
+        std::upper_bound(base + c.begin, base + c.end, t0, [](double t, const ScheduleStep& s) { return t < s.end_s; });
     for (const ScheduleStep* s = lo; s < base + c.end && s->start_s < t1; ++s) {
         const std::int64_t idx = s - (base + c.begin);
         const double c_end = s->start_s + s->compute_s;
@@ -121,8 +120,8 @@ std::int64_t step_at(const PipelineResult& r, int core, double t) {
     const CoreSteps c = core_steps(r, core);
     if (c.end == c.begin) return -1;
     const auto* base = r.schedule.data();
-    const auto* it = std::upper_bound(base + c.begin, base + c.end, t,
-                                      [](double v, const ScheduleStep& s) { return v < s.end_s; });
+    const auto* it =
+        std::upper_bound(base + c.begin, base + c.end, t, [](double v, const ScheduleStep& s) { return v < s.end_s; });
     if (it == base + c.end) --it;
     return it - base;
 }
@@ -164,32 +163,51 @@ std::vector<TraceEvent> schedule_trace(const Kernel& kernel, const PipelineResul
         const std::size_t end = max_steps > 0 ? std::min(c.end, c.begin + max_steps) : c.end;
         if (r.launch_s > 0) events.push_back({"launch", "launch", process, "MXU", 0, r.launch_s, {}});
         if (c.steps_start_s > c.start_s)
-            events.push_back({"prologue: first blocks in", "dma", process, "DMA", c.start_s,
-                              c.steps_start_s - c.start_s, {}});
+            events.push_back(
+                {"prologue: first blocks in", "dma", process, "DMA", c.start_s, c.steps_start_s - c.start_s, {}});
         for (std::size_t i = c.begin; i < end; ++i) {
             const ScheduleStep& s = r.schedule[i];
             const std::string grid = grid_text(r.schedule_grid.data() + i * rank, rank);
             const std::string step = "step " + std::to_string(i - c.begin);
-            events.push_back({step + " " + grid, "compute", process, "MXU", s.start_s, s.compute_s,
-                              {{"grid index", grid}}});
+            events.push_back(
+                {step + " " + grid, "compute", process, "MXU", s.start_s, s.compute_s, {{"grid index", grid}}});
             const double held = std::max(s.compute_s, r.step_floor_s);
             if (held > s.compute_s)
-                events.push_back({"step overhead", "overhead", process, "MXU", s.start_s + s.compute_s,
-                                  held - s.compute_s, {{"step", step}}});
+                events.push_back({"step overhead",
+                                  "overhead",
+                                  process,
+                                  "MXU",
+                                  s.start_s + s.compute_s,
+                                  held - s.compute_s,
+                                  {{"step", step}}});
             if (s.end_s - s.start_s > held)
-                events.push_back({"waiting on DMA", "bubble", process, "MXU", s.start_s + held,
-                                  s.end_s - s.start_s - held, {{"step", step}}});
+                events.push_back({"waiting on DMA",
+                                  "bubble",
+                                  process,
+                                  "MXU",
+                                  s.start_s + held,
+                                  s.end_s - s.start_s - held,
+                                  {{"step", step}}});
             if (s.dma_in_s > 0)
-                events.push_back({"in: " + names(s.in_mask, kernel.inputs), "dma", process, "DMA", s.start_s,
-                                  s.dma_in_s, {{"during", step}, {"for", "the next step"}}});
+                events.push_back({"in: " + names(s.in_mask, kernel.inputs),
+                                  "dma",
+                                  process,
+                                  "DMA",
+                                  s.start_s,
+                                  s.dma_in_s,
+                                  {{"during", step}, {"for", "the next step"}}});
             if (s.dma_out_s > 0)
-                events.push_back({"out: " + names(s.out_mask, kernel.outputs), "dma", process, "DMA",
-                                  s.start_s + s.dma_in_s, s.dma_out_s,
+                events.push_back({"out: " + names(s.out_mask, kernel.outputs),
+                                  "dma",
+                                  process,
+                                  "DMA",
+                                  s.start_s + s.dma_in_s,
+                                  s.dma_out_s,
                                   {{"during", step}, {"of", "the step before"}}});
         }
         if (end == c.end && c.end_s > c.steps_end_s)
-            events.push_back({"epilogue: last blocks out", "dma", process, "DMA", c.steps_end_s,
-                              c.end_s - c.steps_end_s, {}});
+            events.push_back(
+                {"epilogue: last blocks out", "dma", process, "DMA", c.steps_end_s, c.end_s - c.steps_end_s, {}});
     }
     return events;
 }

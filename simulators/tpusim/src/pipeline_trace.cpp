@@ -27,18 +27,24 @@ std::vector<TraceEvent> pipeline_trace(const Kernel& kernel, const PipelineResul
     for (const StepRecord& s : r.timeline) {
         const std::string core = "TensorCore " + std::to_string(s.core);
         if (!last_end.count(s.core) && s.start_s > 0)
-            events.push_back({"prologue: first blocks in", "dma", core, "DMA engine", 0, s.start_s,
-                              {}});
+            events.push_back({"prologue: first blocks in", "dma", core, "DMA engine", 0, s.start_s, {}});
         const double begin = s.start_s + s.overhead_s;
         if (s.overhead_s > 0)
-            events.push_back({"step overhead", "overhead", core, "compute", s.start_s, s.overhead_s,
-                              {}});
+            events.push_back({"step overhead", "overhead", core, "compute", s.start_s, s.overhead_s, {}});
         events.push_back({"step " + std::to_string(s.step) + " " + grid_text(s.grid_index),
-                          "compute", core, "compute", begin, s.compute_s,
+                          "compute",
+                          core,
+                          "compute",
+                          begin,
+                          s.compute_s,
                           {{"grid", grid_text(s.grid_index)}}});
         if (s.dma_s > 0)
-            events.push_back({"copies during step " + std::to_string(s.step), "dma", core,
-                              "DMA engine", begin, s.dma_s,
+            events.push_back({"copies during step " + std::to_string(s.step),
+                              "dma",
+                              core,
+                              "DMA engine",
+                              begin,
+                              s.dma_s,
                               {{"next inputs", names(s.fetched, kernel.inputs)},
                                {"written back", names(s.written, kernel.outputs)}}});
         last_end[s.core] = s.end_s;
@@ -47,9 +53,13 @@ std::vector<TraceEvent> pipeline_trace(const Kernel& kernel, const PipelineResul
     // was cut short, the trace ends where the recording did.
     if (r.epilogue_s > 0 && static_cast<std::int64_t>(r.timeline.size()) >= r.steps)
         for (const auto& [core, end] : last_end)
-            events.push_back({"epilogue: last blocks out", "dma",
-                              "TensorCore " + std::to_string(core), "DMA engine", end,
-                              r.epilogue_s, {}});
+            events.push_back({"epilogue: last blocks out",
+                              "dma",
+                              "TensorCore " + std::to_string(core),
+                              "DMA engine",
+                              end,
+                              r.epilogue_s,
+                              {}});
     return events;
 }
 

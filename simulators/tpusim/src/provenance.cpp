@@ -8,18 +8,24 @@ namespace tpusim {
 
 std::string_view kind_name(Kind kind) {
     switch (kind) {
-        case Kind::predicted: return "predicted";
-        case Kind::verified_off_chip: return "verified off-chip";
-        case Kind::measured: return "measured";
+        case Kind::predicted:
+            return "predicted";
+        case Kind::verified_off_chip:
+            return "verified off-chip";
+        case Kind::measured:
+            return "measured";
     }
     return "predicted";
 }
 
 std::string_view kind_key(Kind kind) {
     switch (kind) {
-        case Kind::predicted: return "predicted";
-        case Kind::verified_off_chip: return "verified_off_chip";
-        case Kind::measured: return "measured";
+        case Kind::predicted:
+            return "predicted";
+        case Kind::verified_off_chip:
+            return "verified_off_chip";
+        case Kind::measured:
+            return "measured";
     }
     return "predicted";
 }
@@ -83,9 +89,9 @@ std::string format_rate(double per_second, std::string_view unit) {
         v /= 1000;
         ++i;
     }
-    std::string text = std::fabs(v) >= 100 ? format_fixed(v, 0)
-                     : std::fabs(v) >= 10 ? format_fixed(v, 1)
-                                          : format_fixed(v, 2);
+    std::string text = std::fabs(v) >= 100  ? format_fixed(v, 0)
+                       : std::fabs(v) >= 10 ? format_fixed(v, 1)
+                                            : format_fixed(v, 2);
     return text + " " + prefixes[i] + std::string(unit);
 }
 

@@ -15,8 +15,7 @@ namespace tpusim {
 
 namespace {
 
-constexpr std::string_view header =
-    "id\tfamily\twhat\tchip\tdtype\tshape\ttiming\tpublished_s\tsource\tquote\tnote";
+constexpr std::string_view header = "id\tfamily\twhat\tchip\tdtype\tshape\ttiming\tpublished_s\tsource\tquote\tnote";
 constexpr std::size_t field_count = 11;
 
 struct FamilyName {
@@ -77,7 +76,9 @@ const std::vector<Family>& all_families() {
     return families;
 }
 
-bool PublishedRow::has(std::string_view key) const { return shape.find(key) != shape.end(); }
+bool PublishedRow::has(std::string_view key) const {
+    return shape.find(key) != shape.end();
+}
 
 std::string PublishedRow::text(std::string_view key) const {
     const auto it = shape.find(key);
@@ -100,8 +101,9 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
     std::vector<PublishedRow> rows;
     const std::vector<std::string_view> lines = split(text, '\n');
     if (lines.empty() || trim(lines[0]) != header)
-        refuse(table_name, 1, "the header is not the published tables' eleven columns (id, family, what, chip, "
-                              "dtype, shape, timing, published_s, source, quote, note)");
+        refuse(table_name, 1,
+               "the header is not the published tables' eleven columns (id, family, what, chip, "
+               "dtype, shape, timing, published_s, source, quote, note)");
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const int n = static_cast<int>(i) + 1;
         const std::string_view line = trim(lines[i]);
@@ -121,7 +123,8 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
         r.family = family->family;
         r.what = trim(f[2]);
         r.chip = trim(f[3]);
-        const bool known = std::any_of(all_chips().begin(), all_chips().end(), [&](const Chip& c) { return c.id == r.chip; });
+        const bool known =
+            std::any_of(all_chips().begin(), all_chips().end(), [&](const Chip& c) { return c.id == r.chip; });
         if (!known) refuse(table_name, n, "'" + r.chip + "' is not a chip of the chip table");
         r.dtype = trim(f[4]);
         for (const std::string_view pair : split(trim(f[5]), ' ')) {
@@ -134,9 +137,12 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
         const std::string_view timing = trim(f[6]);
         const std::size_t colon = timing.find(':');
         const std::string_view kind = trim(timing.substr(0, colon));
-        if (kind == "device") r.timing = Timing::device;
-        else if (kind == "host") r.timing = Timing::host;
-        else refuse(table_name, n, "the timing must start with 'device' or 'host', not '" + std::string(kind) + "'");
+        if (kind == "device")
+            r.timing = Timing::device;
+        else if (kind == "host")
+            r.timing = Timing::host;
+        else
+            refuse(table_name, n, "the timing must start with 'device' or 'host', not '" + std::string(kind) + "'");
         r.timing_how = colon == std::string_view::npos ? std::string() : std::string(trim(timing.substr(colon + 1)));
         const std::string_view seconds = trim(f[7]);
         if (!seconds.empty()) {
@@ -165,8 +171,9 @@ const std::vector<PublishedRow>& published_rows() {
         for (std::size_t i = 0; i < all.size(); ++i)
             for (std::size_t j = 0; j < i; ++j)
                 if (all[i].id == all[j].id)
-                    refuse(all[i].table, all[i].line, "the id " + all[i].id + " is already used at " + all[j].table +
-                                                          ":" + std::to_string(all[j].line));
+                    refuse(all[i].table, all[i].line,
+                           "the id " + all[i].id + " is already used at " + all[j].table + ":" +
+                               std::to_string(all[j].line));
         return all;
     }();
     return rows;

@@ -10,9 +10,7 @@ namespace tpusim {
 namespace {
 
 void require_positive(std::int64_t v, const char* what) {
-    if (v < 1)
-        throw InputError(std::string(what) + " must be a positive integer (got " +
-                         std::to_string(v) + ")");
+    if (v < 1) throw InputError(std::string(what) + " must be a positive integer (got " + std::to_string(v) + ")");
 }
 
 double element_count(const std::vector<std::int64_t>& shape) {
@@ -27,7 +25,9 @@ double element_count(const std::vector<std::int64_t>& shape) {
     return n;
 }
 
-double vpu_peak(const Chip& c) { return c.vpu_flops_per_core.value * c.tensorcores.value; }
+double vpu_peak(const Chip& c) {
+    return c.vpu_flops_per_core.value * c.tensorcores.value;
+}
 
 }  // namespace
 
@@ -55,8 +55,8 @@ OpCost matmul_cost(const MatmulSpec& spec) {
     c.bytes = b * ((m * k + k * n) * bytes(spec.in) + m * n * bytes(spec.out));
     c.engine = Engine::mxu;
     c.compute_dtype = spec.in;
-    c.dtype_text = std::string(name(spec.in)) + " in, " + std::string(name(spec.acc)) +
-                   " acc, " + std::string(name(spec.out)) + " out";
+    c.dtype_text = std::string(name(spec.in)) + " in, " + std::string(name(spec.acc)) + " acc, " +
+                   std::string(name(spec.out)) + " out";
     c.shapes.clear();
     if (spec.batch > 1) c.shapes.append("B=").append(std::to_string(spec.batch)).append(" ");
     c.shapes.append("M=").append(std::to_string(spec.m));
@@ -65,13 +65,11 @@ OpCost matmul_cost(const MatmulSpec& spec) {
     return c;
 }
 
-OpCost elementwise_cost(const std::vector<std::int64_t>& shape, int inputs, int outputs,
-                        DType dtype, double flops_per_element) {
+OpCost elementwise_cost(const std::vector<std::int64_t>& shape, int inputs, int outputs, DType dtype,
+                        double flops_per_element) {
     const double n = element_count(shape);
-    if (inputs < 1 || outputs < 1)
-        throw InputError("an elementwise op needs at least one input and one output");
-    if (!(flops_per_element >= 0))
-        throw InputError("FLOPs per element must be zero or more");
+    if (inputs < 1 || outputs < 1) throw InputError("an elementwise op needs at least one input and one output");
+    if (!(flops_per_element >= 0)) throw InputError("FLOPs per element must be zero or more");
     OpCost c;
     c.op = "elementwise";
     c.flops = n * flops_per_element;
@@ -79,13 +77,11 @@ OpCost elementwise_cost(const std::vector<std::int64_t>& shape, int inputs, int 
     c.engine = Engine::vpu;
     c.compute_dtype = dtype;
     c.dtype_text = std::string(name(dtype));
-    c.shapes = shape_text(shape) + ", " + std::to_string(inputs) + " in, " +
-               std::to_string(outputs) + " out";
+    c.shapes = shape_text(shape) + ", " + std::to_string(inputs) + " in, " + std::to_string(outputs) + " out";
     return c;
 }
 
-OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<int>& axes,
-                      DType dtype) {
+OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<int>& axes, DType dtype) {
     const double n = element_count(shape);
     if (axes.empty()) throw InputError("a reduction needs at least one axis");
     std::vector<bool> reduced(shape.size(), false);
@@ -93,8 +89,7 @@ OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<
         if (a < 0 || a >= static_cast<int>(shape.size()))
             throw InputError("axis " + std::to_string(a) + " is outside an array of rank " +
                              std::to_string(shape.size()));
-        if (reduced[static_cast<std::size_t>(a)])
-            throw InputError("axis " + std::to_string(a) + " is listed twice");
+        if (reduced[static_cast<std::size_t>(a)]) throw InputError("axis " + std::to_string(a) + " is listed twice");
         reduced[static_cast<std::size_t>(a)] = true;
     }
     double out = 1;
@@ -117,8 +112,7 @@ OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<
 }
 
 OpCost generic_cost(double flops, double bytes_moved, DType dtype, Engine engine) {
-    if (!(flops >= 0) || !(bytes_moved >= 0))
-        throw InputError("FLOPs and bytes must be zero or more");
+    if (!(flops >= 0) || !(bytes_moved >= 0)) throw InputError("FLOPs and bytes must be zero or more");
     if (flops == 0 && bytes_moved == 0) throw InputError("an op with no FLOPs and no bytes takes no time");
     OpCost c;
     c.op = "generic";
@@ -132,8 +126,7 @@ OpCost generic_cost(double flops, double bytes_moved, DType dtype, Engine engine
 }
 
 double roofline_time(const Chip& chip, const OpCost& cost) {
-    const double peak =
-        cost.engine == Engine::mxu ? peak_flops(chip, cost.compute_dtype).value : vpu_peak(chip);
+    const double peak = cost.engine == Engine::mxu ? peak_flops(chip, cost.compute_dtype).value : vpu_peak(chip);
     return std::max(cost.flops / peak, cost.bytes / chip.hbm_bandwidth.value);
 }
 
@@ -170,8 +163,7 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
     p.shapes = cost.shapes;
     p.model = "roofline: time = max(FLOPs / peak, bytes / HBM bandwidth) [SB-ROOF]";
     p.assumptions.reserve(4 + cost.assumptions.size());
-    p.assumptions.emplace_back(
-        "Compute and HBM traffic overlap perfectly, so the slower of the two is the time.");
+    p.assumptions.emplace_back("Compute and HBM traffic overlap perfectly, so the slower of the two is the time.");
     p.assumptions.emplace_back(
         "Every operand crosses HBM exactly once; the peak rate is reached with no padding, "
         "pipeline bubbles or per-step overhead.");
@@ -239,7 +231,9 @@ Roofline roofline_sequence(const Chip& chip, const std::vector<OpCost>& ops) {
     return total;
 }
 
-std::string_view bound_name(Bound bound) { return bound == Bound::compute ? "compute" : "memory"; }
+std::string_view bound_name(Bound bound) {
+    return bound == Bound::compute ? "compute" : "memory";
+}
 
 Estimate to_estimate(const Roofline& r, const std::string& label) {
     Estimate e{label, r.time_s, std::string("s"), {}, r.provenance};

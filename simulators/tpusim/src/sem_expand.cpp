@@ -26,24 +26,27 @@ std::int64_t eval(const Expr& e, const Env& env) {
     auto arg = [&](std::size_t k) { return eval(e.args[k], env); };
     std::int64_t v = 0;
     switch (e.op) {
-        case Op::num: v = e.value; break;
+        case Op::num:
+            v = e.value;
+            break;
         case Op::var:
             if (e.name == "my") {
-                if (env.my < 0)
-                    fail(e.pos,
-                         "declarations are the same on every device: 'my' is not allowed here");
+                if (env.my < 0) fail(e.pos, "declarations are the same on every device: 'my' is not allowed here");
                 v = env.my;
             } else if (e.name == "N") {
                 v = env.n;
             } else {
                 const auto it = env.vars.find(e.name);
-                if (it == env.vars.end())
-                    fail(e.pos, "'" + e.name + "' is not a loop variable here");
+                if (it == env.vars.end()) fail(e.pos, "'" + e.name + "' is not a loop variable here");
                 v = it->second;
             }
             break;
-        case Op::add: v = arg(0) + arg(1); break;
-        case Op::sub: v = arg(0) - arg(1); break;
+        case Op::add:
+            v = arg(0) + arg(1);
+            break;
+        case Op::sub:
+            v = arg(0) - arg(1);
+            break;
         case Op::mul: {
             const std::int64_t a = arg(0), b = arg(1);  // each within kLimit: check before
             if (static_cast<double>(a) * static_cast<double>(b) > static_cast<double>(kLimit) ||
@@ -64,16 +67,36 @@ std::int64_t eval(const Expr& e, const Env& env) {
             }
             break;
         }
-        case Op::neg: v = -arg(0); break;
-        case Op::eq: v = arg(0) == arg(1); break;
-        case Op::ne: v = arg(0) != arg(1); break;
-        case Op::lt: v = arg(0) < arg(1); break;
-        case Op::le: v = arg(0) <= arg(1); break;
-        case Op::gt: v = arg(0) > arg(1); break;
-        case Op::ge: v = arg(0) >= arg(1); break;
-        case Op::land: v = arg(0) != 0 && arg(1) != 0; break;
-        case Op::lor: v = arg(0) != 0 || arg(1) != 0; break;
-        case Op::lnot: v = arg(0) == 0; break;
+        case Op::neg:
+            v = -arg(0);
+            break;
+        case Op::eq:
+            v = arg(0) == arg(1);
+            break;
+        case Op::ne:
+            v = arg(0) != arg(1);
+            break;
+        case Op::lt:
+            v = arg(0) < arg(1);
+            break;
+        case Op::le:
+            v = arg(0) <= arg(1);
+            break;
+        case Op::gt:
+            v = arg(0) > arg(1);
+            break;
+        case Op::ge:
+            v = arg(0) >= arg(1);
+            break;
+        case Op::land:
+            v = arg(0) != 0 && arg(1) != 0;
+            break;
+        case Op::lor:
+            v = arg(0) != 0 || arg(1) != 0;
+            break;
+        case Op::lnot:
+            v = arg(0) == 0;
+            break;
     }
     if (v > kLimit || v < -kLimit) fail(e.pos, "this value is too large");
     return v;
@@ -96,8 +119,8 @@ struct Expander {
             const std::int64_t k = eval(r.index, env);
             const std::int64_t len = eval(d.count, Env{-1, env.n, {}});
             if (k < 0 || k >= len)
-                fail(r.pos, "index " + std::to_string(k) + " is outside " + d.name + "[0.." +
-                                std::to_string(len - 1) + "]" + on_device());
+                fail(r.pos, "index " + std::to_string(k) + " is outside " + d.name + "[0.." + std::to_string(len - 1) +
+                                "]" + on_device());
             id += static_cast<int>(k);
             name += "[" + std::to_string(k) + "]";
         }
@@ -106,15 +129,13 @@ struct Expander {
     int target(const Expr& e, const Env& env) const {
         const std::int64_t t = eval(e, env);
         if (t < 0 || t >= env.n)
-            fail(e.pos, "device " + std::to_string(t) + " does not exist (devices 0.." +
-                            std::to_string(env.n - 1) + ")" + on_device());
+            fail(e.pos, "device " + std::to_string(t) + " does not exist (devices 0.." + std::to_string(env.n - 1) +
+                            ")" + on_device());
         return static_cast<int>(t);
     }
     std::int64_t amount(const Expr& e, const Env& env, const char* what) const {
         const std::int64_t a = eval(e, env);
-        if (a < 1)
-            fail(e.pos, std::string(what) + " must be at least 1 (got " + std::to_string(a) + ")" +
-                            on_device());
+        if (a < 1) fail(e.pos, std::string(what) + " must be at least 1 (got " + std::to_string(a) + ")" + on_device());
         return a;
     }
 
@@ -142,9 +163,8 @@ struct Expander {
                 k = end;
                 continue;
             }
-            if (s.kind == StmtKind::devices || s.kind == StmtKind::buffer ||
-                s.kind == StmtKind::dma_sem || s.kind == StmtKind::sem ||
-                s.kind == StmtKind::end_block || s.kind == StmtKind::else_block)
+            if (s.kind == StmtKind::devices || s.kind == StmtKind::buffer || s.kind == StmtKind::dma_sem ||
+                s.kind == StmtKind::sem || s.kind == StmtKind::end_block || s.kind == StmtKind::else_block)
                 continue;
             instruction(s, env);
         }
@@ -162,19 +182,19 @@ struct Expander {
                 in.src = resolve(s.src, env, a);
                 in.dst = resolve(s.dst, env, b);
                 in.sem = resolve(s.sem, env, c);
-                in.amount = s.has_bytes ? amount(s.bytes, env, "a copy's size")
-                                        : bytes[static_cast<std::size_t>(in.src)];
+                in.amount =
+                    s.has_bytes ? amount(s.bytes, env, "a copy's size") : bytes[static_cast<std::size_t>(in.src)];
                 if (in.amount > bytes[static_cast<std::size_t>(in.src)] ||
                     in.amount > bytes[static_cast<std::size_t>(in.dst)])
-                    fail(s.pos, "the copy moves " + std::to_string(in.amount) +
-                                    " bytes, more than " + a + " or " + b + " holds");
+                    fail(s.pos, "the copy moves " + std::to_string(in.amount) + " bytes, more than " + a + " or " + b +
+                                    " holds");
                 if (s.kind == StmtKind::local_copy) {
                     in.text = "local_copy " + a + " -> " + b + " sem " + c;
                 } else {
                     in.target = target(s.device, env);
                     in.sem2 = resolve(s.sem2, env, d);
-                    in.text = "remote_copy " + a + " -> " + b + " to " + std::to_string(in.target) +
-                              " send " + c + " recv " + d;
+                    in.text = "remote_copy " + a + " -> " + b + " to " + std::to_string(in.target) + " send " + c +
+                              " recv " + d;
                 }
                 break;
             }
@@ -193,8 +213,7 @@ struct Expander {
                 in.sem = resolve(s.sem, env, a);
                 in.amount = s.has_bytes ? amount(s.bytes, env, "the amount") : 1;
                 in.target = s.has_device ? target(s.device, env) : device;
-                in.text = (s.kind == StmtKind::signal ? "signal " : "wait ") + a + " " +
-                          std::to_string(in.amount) +
+                in.text = (s.kind == StmtKind::signal ? "signal " : "wait ") + a + " " + std::to_string(in.amount) +
                           (s.has_device ? " to " + std::to_string(in.target) : "");
                 break;
             case StmtKind::compute:
@@ -209,7 +228,9 @@ struct Expander {
                     in.text += (in.writes.size() == 1 ? " writes " : ", ") + a;
                 }
                 break;
-            default: in.text = "barrier"; break;
+            default:
+                in.text = "barrier";
+                break;
         }
         if (++total > kMaxInstructions)
             fail(s.pos, "the program unrolls to more than " + std::to_string(kMaxInstructions) +
@@ -228,14 +249,12 @@ Expanded expand(const Source& source, int devices) {
     const Env decl_env{-1, devices, {}};
     for (std::size_t k = 0; k < st.size(); ++k) {
         const Statement& s = st[k];
-        if (s.kind != StmtKind::buffer && s.kind != StmtKind::dma_sem && s.kind != StmtKind::sem)
-            continue;
+        if (s.kind != StmtKind::buffer && s.kind != StmtKind::dma_sem && s.kind != StmtKind::sem) continue;
         std::int64_t len = 1;
         if (s.array) {
             len = eval(s.count, decl_env);
             if (len < 1 || len > 65536)
-                fail(s.count.pos,
-                     "an array needs 1 to 65536 elements (got " + std::to_string(len) + ")");
+                fail(s.count.pos, "an array needs 1 to 65536 elements (got " + std::to_string(len) + ")");
         }
         std::int64_t size = 0;
         if (s.kind == StmtKind::buffer) {
@@ -243,8 +262,7 @@ Expanded expand(const Source& source, int devices) {
             if (size < 1) fail(s.size.pos, "a buffer needs at least 1 byte");
         }
         const bool buffer = s.kind == StmtKind::buffer;
-        x.first_id[k] =
-            static_cast<int>(buffer ? out.layout.buffer_names.size() : out.layout.sem_names.size());
+        x.first_id[k] = static_cast<int>(buffer ? out.layout.buffer_names.size() : out.layout.sem_names.size());
         for (std::int64_t j = 0; j < len; ++j) {
             const std::string name = s.array ? s.name + "[" + std::to_string(j) + "]" : s.name;
             if (buffer) {
@@ -318,9 +336,7 @@ std::vector<SemStatement> semaphore_statements(const SemProgram& p) {
         row.text = trimmed(text.substr(0, text.find('#')));
         row.block = s.kind == StmtKind::for_loop || s.kind == StmtKind::if_block;
         list.push_back(row);
-        if (s.kind == StmtKind::for_loop || s.kind == StmtKind::if_block ||
-            s.kind == StmtKind::else_block)
-            ++depth;
+        if (s.kind == StmtKind::for_loop || s.kind == StmtKind::if_block || s.kind == StmtKind::else_block) ++depth;
     }
     return list;
 }
@@ -342,18 +358,15 @@ SemProgram drop_statement(const SemProgram& p, std::size_t index) {
         if (k >= index && k <= last) continue;
         const semdetail::Statement& o = st[k];
         for (const semdetail::Ref* r : {&o.src, &o.dst, &o.sem, &o.sem2, &o.amount_buffer})
-            if (r->decl >= 0 && static_cast<std::size_t>(r->decl) >= index &&
-                static_cast<std::size_t>(r->decl) <= last)
+            if (r->decl >= 0 && static_cast<std::size_t>(r->decl) >= index && static_cast<std::size_t>(r->decl) <= last)
                 throw InputError("line " + std::to_string(o.pos.line) + " uses '" +
-                                 st[static_cast<std::size_t>(r->decl)].name +
-                                 "': drop that statement first");
+                                 st[static_cast<std::size_t>(r->decl)].name + "': drop that statement first");
         for (const auto* list : {&o.reads, &o.writes})
             for (const semdetail::Ref& r : *list)
                 if (r.decl >= 0 && static_cast<std::size_t>(r.decl) >= index &&
                     static_cast<std::size_t>(r.decl) <= last)
                     throw InputError("line " + std::to_string(o.pos.line) + " uses '" +
-                                     st[static_cast<std::size_t>(r.decl)].name +
-                                     "': drop that statement first");
+                                     st[static_cast<std::size_t>(r.decl)].name + "': drop that statement first");
     }
     std::vector<semdetail::Statement> kept;
     const int removed = static_cast<int>(last - index + 1);
@@ -376,12 +389,11 @@ SemProgram swap_statements(const SemProgram& p, std::size_t a, std::size_t b) {
     check_index(st, b);
     for (std::size_t k : {a, b}) {
         const StmtKind kind = st[k].kind;
-        if (kind == StmtKind::for_loop || kind == StmtKind::if_block ||
-            kind == StmtKind::else_block || kind == StmtKind::end_block ||
-            kind == StmtKind::buffer || kind == StmtKind::dma_sem || kind == StmtKind::sem ||
-            kind == StmtKind::devices)
-            throw InputError("only operations can be swapped (line " +
-                             std::to_string(st[k].pos.line) + " is a block or a declaration)");
+        if (kind == StmtKind::for_loop || kind == StmtKind::if_block || kind == StmtKind::else_block ||
+            kind == StmtKind::end_block || kind == StmtKind::buffer || kind == StmtKind::dma_sem ||
+            kind == StmtKind::sem || kind == StmtKind::devices)
+            throw InputError("only operations can be swapped (line " + std::to_string(st[k].pos.line) +
+                             " is a block or a declaration)");
     }
     std::vector<semdetail::Statement> copy = st;
     std::swap(copy[a], copy[b]);

@@ -23,16 +23,13 @@ std::vector<Token> lex(std::string_view line, int line_no) {
         const auto uc = static_cast<unsigned char>(c);
         if (std::isalpha(uc) || c == '_') {
             const std::size_t b = i;
-            while (i < line.size() &&
-                   (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_'))
-                ++i;
+            while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
             t.type = Token::ident;
             t.text = std::string(line.substr(b, i - b));
         } else if (std::isdigit(uc)) {
             const std::size_t b = i;
             while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
-            if (i + 1 < line.size() && line[i] == '.' &&
-                std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
+            if (i + 1 < line.size() && line[i] == '.' && std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
                 t.integral = false;
                 ++i;
                 while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;

@@ -63,17 +63,15 @@ public:
     // Copies that still own a buffer (not yet released at both ends), in start order.
     std::vector<std::size_t> open;
     // Pending landings and signal arrivals: (time, index), earliest first.
-    using Queue = std::priority_queue<std::pair<double, std::size_t>,
-                                      std::vector<std::pair<double, std::size_t>>, std::greater<>>;
+    using Queue = std::priority_queue<std::pair<double, std::size_t>, std::vector<std::pair<double, std::size_t>>,
+                                      std::greater<>>;
     Queue landings, arrivals;
     std::vector<std::vector<double>> engine_free;  // [device][engine]
     SemRun run;
 
     const Instr* current(int d) const;
     std::string sem_name(int s) const { return x.layout.sem_names[static_cast<std::size_t>(s)]; }
-    std::string buffer_name(int b) const {
-        return x.layout.buffer_names[static_cast<std::size_t>(b)];
-    }
+    std::string buffer_name(int b) const { return x.layout.buffer_names[static_cast<std::size_t>(b)]; }
 
 private:
     void execute(int d);
@@ -87,8 +85,8 @@ private:
     void race(const std::string& kind, int device, int buffer, int line, double t, const Dma& dma,
               const std::string& sentence);
     void event(double t, int d, const std::string& kind, const std::string& text, int line);
-    void span(int d, const std::string& track, const std::string& name, const std::string& cat,
-              double a, double b, int line);
+    void span(int d, const std::string& track, const std::string& name, const std::string& cat, double a, double b,
+              int line);
 };
 
 // After the last step: status, deadlock analysis, nonzero semaphores, summary.

@@ -11,8 +11,7 @@
 namespace tpusim::semdetail {
 
 void fail(Pos at, const std::string& what) {
-    throw InputError("line " + std::to_string(at.line) + ", column " + std::to_string(at.column) +
-                     ": " + what);
+    throw InputError("line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ": " + what);
 }
 
 namespace {
@@ -37,7 +36,7 @@ struct Parser {
     std::vector<std::string> loop_vars;  // in scope
     std::vector<Token> toks;
     std::size_t i = 0;
-    int depth = 0;   // for/if blocks open
+    int depth = 0;    // for/if blocks open
     int nesting = 0;  // parentheses and prefixes open in the expression being read
 
     const Token& peek() const { return toks[i]; }
@@ -53,8 +52,7 @@ struct Parser {
         return t.type == Token::end ? "the end of the line" : "'" + t.text + "'";
     }
     void expect(const char* text) {
-        if (!accept(text))
-            fail(peek().pos, std::string("expected '") + text + "', found " + describe(peek()));
+        if (!accept(text)) fail(peek().pos, std::string("expected '") + text + "', found " + describe(peek()));
     }
     std::string ident(const char* what) {
         if (peek().type != Token::ident)
@@ -115,9 +113,8 @@ struct Parser {
     }
     Expr comparison() {
         Expr a = sum();
-        static const std::pair<const char*, Op> ops[] = {{"==", Op::eq}, {"!=", Op::ne},
-                                                         {"<=", Op::le}, {">=", Op::ge},
-                                                         {"<", Op::lt},  {">", Op::gt}};
+        static const std::pair<const char*, Op> ops[] = {{"==", Op::eq}, {"!=", Op::ne}, {"<=", Op::le},
+                                                         {">=", Op::ge}, {"<", Op::lt},  {">", Op::gt}};
         for (const auto& [text, op] : ops)
             if (peek().type == Token::symbol && peek().text == text) {
                 const Pos p = toks[i++].pos;
@@ -136,8 +133,7 @@ struct Parser {
     }
     Expr term() {
         Expr a = unary();
-        while (peek().type == Token::symbol &&
-               (peek().text == "*" || peek().text == "/" || peek().text == "%")) {
+        while (peek().type == Token::symbol && (peek().text == "*" || peek().text == "/" || peek().text == "%")) {
             const Op op = peek().text == "*" ? Op::mul : peek().text == "/" ? Op::div : Op::mod;
             const Pos p = toks[i++].pos;
             a = binary(op, std::move(a), unary(), p);
@@ -175,9 +171,7 @@ struct Parser {
         if (t.type == Token::ident && !is_keyword(t.text)) {
             bool known = t.text == "my" || t.text == "N";
             for (const auto& v : loop_vars) known = known || v == t.text;
-            if (!known)
-                fail(t.pos, "unknown name '" + t.text +
-                                "' in an expression (use my, N or a loop variable)");
+            if (!known) fail(t.pos, "unknown name '" + t.text + "' in an expression (use my, N or a loop variable)");
             ++i;
             e.op = Op::var;
             e.name = t.text;
@@ -209,8 +203,7 @@ struct Parser {
         r.pos = peek().pos;
         const std::string name = ident(what);
         const auto it = names.find(name);
-        if (it == names.end())
-            fail(r.pos, "'" + name + "' is not declared (declare it before use)");
+        if (it == names.end()) fail(r.pos, "'" + name + "' is not declared (declare it before use)");
         r.decl = it->second;
         const Statement& d = out[static_cast<std::size_t>(r.decl)];
         bool ok = false;
@@ -260,9 +253,7 @@ struct Parser {
                 fail(peek().pos, "devices takes a whole number, like 'devices 4'");
             s.count.value = static_cast<std::int64_t>(toks[i++].number_value);
         } else if (word == "buffer" || word == "dma_sem" || word == "sem") {
-            s.kind = word == "buffer" ? StmtKind::buffer
-                     : word == "sem"  ? StmtKind::sem
-                                      : StmtKind::dma_sem;
+            s.kind = word == "buffer" ? StmtKind::buffer : word == "sem" ? StmtKind::sem : StmtKind::dma_sem;
             declaration(s, s.kind);
         } else if (word == "local_copy" || word == "remote_copy") {
             s.kind = word == "local_copy" ? StmtKind::local_copy : StmtKind::remote_copy;
@@ -289,8 +280,7 @@ struct Parser {
             s.kind = StmtKind::wait_dma;
             s.sem = ref({StmtKind::dma_sem}, "a DMA semaphore");
             const auto it = peek().type == Token::ident ? names.find(peek().text) : names.end();
-            if (it != names.end() &&
-                out[static_cast<std::size_t>(it->second)].kind == StmtKind::buffer) {
+            if (it != names.end() && out[static_cast<std::size_t>(it->second)].kind == StmtKind::buffer) {
                 s.amount_is_buffer = true;
                 s.amount_buffer = ref({StmtKind::buffer}, "a buffer");
             } else {
@@ -313,8 +303,7 @@ struct Parser {
         } else if (word == "compute") {
             s.kind = StmtKind::compute;
             const Token t = peek();
-            if (t.type != Token::number)
-                fail(t.pos, "compute takes a duration, like 'compute 2us'");
+            if (t.type != Token::number) fail(t.pos, "compute takes a duration, like 'compute 2us'");
             ++i;
             static const std::pair<const char*, double> units[] = {
                 {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
@@ -356,8 +345,7 @@ struct Parser {
         } else {
             fail(s.pos, "unknown statement '" + word + "'");
         }
-        if (peek().type != Token::end)
-            fail(peek().pos, "unexpected " + describe(peek()) + " after the statement");
+        if (peek().type != Token::end) fail(peek().pos, "unexpected " + describe(peek()) + " after the statement");
     }
 };
 
@@ -370,8 +358,7 @@ void match_blocks(std::vector<Statement>& statements) {
         if (s.kind == StmtKind::for_loop || s.kind == StmtKind::if_block) {
             open.push_back(k);
         } else if (s.kind == StmtKind::else_block) {
-            if (open.empty() || statements[open.back()].kind != StmtKind::if_block)
-                fail(s.pos, "'else' without an if");
+            if (open.empty() || statements[open.back()].kind != StmtKind::if_block) fail(s.pos, "'else' without an if");
             statements[open.back()].match = k;
             open.back() = k;  // the else now waits for the end
         } else if (s.kind == StmtKind::end_block) {
@@ -410,8 +397,7 @@ SemProgram parse_program(std::string_view text, std::string name) {
                 loop_open.pop_back();
             }
             if (s.kind == StmtKind::devices) {
-                if (s.count.value < 1 || s.count.value > 4096)
-                    fail(s.pos, "devices must be between 1 and 4096");
+                if (s.count.value < 1 || s.count.value > 4096) fail(s.pos, "devices must be between 1 and 4096");
                 p.default_devices = static_cast<int>(s.count.value);
             }
             src->statements.push_back(std::move(s));

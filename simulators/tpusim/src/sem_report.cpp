@@ -12,11 +12,14 @@ namespace {
 // Could instruction `in`, run on device e, add to semaphore `sem` of device d?
 bool signals(const Instr& in, int e, int d, int sem) {
     switch (in.kind) {
-        case StmtKind::signal: return in.target == d && in.sem == sem;
-        case StmtKind::local_copy: return e == d && in.sem == sem;
+        case StmtKind::signal:
+            return in.target == d && in.sem == sem;
+        case StmtKind::local_copy:
+            return e == d && in.sem == sem;
         case StmtKind::remote_copy:
             return (in.target == d && in.sem2 == sem) || (e == d && in.sem == sem);
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -84,9 +87,8 @@ void analyse_deadlock(Machine& m) {
                 else
                     w.waits_for.push_back(e);
             }
-            w.reason = who + " waits at barrier " + std::to_string(s.barriers) + " (line " +
-                       std::to_string(in->line) + ") for device" +
-                       (w.waits_for.size() > 1 ? "s " : " ") + device_list(w.waits_for) +
+            w.reason = who + " waits at barrier " + std::to_string(s.barriers) + " (line " + std::to_string(in->line) +
+                       ") for device" + (w.waits_for.size() > 1 ? "s " : " ") + device_list(w.waits_for) +
                        ", which never arrive";
         } else {
             w.semaphore = m.sem_name(in->sem);
@@ -96,28 +98,24 @@ void analyse_deadlock(Machine& m) {
                 const auto& code = m.x.code[static_cast<std::size_t>(e)];
                 const DevState& es = m.dev[static_cast<std::size_t>(e)];
                 // The blocked statement itself cannot run; everything after it might.
-                for (std::size_t k = es.pc + (es.status == DevStatus::done ? 0 : 1);
-                     k < code.size(); ++k)
+                for (std::size_t k = es.pc + (es.status == DevStatus::done ? 0 : 1); k < code.size(); ++k)
                     if (signals(code[k], e, d, in->sem)) {
                         w.waits_for.push_back(e);
                         break;
                     }
             }
-            const std::string what = who + " waits on " + w.semaphore + " (line " +
-                                     std::to_string(in->line) + ": has " + std::to_string(w.value) +
-                                     ", needs " + std::to_string(w.needed) + ")";
+            const std::string what = who + " waits on " + w.semaphore + " (line " + std::to_string(in->line) +
+                                     ": has " + std::to_string(w.value) + ", needs " + std::to_string(w.needed) + ")";
             if (w.waits_for == std::vector<int>{d})
                 w.reason = what + ", which only a later statement of device " + std::to_string(d) +
                            " itself would signal: it waits for itself";
             else
-                w.reason =
-                    w.waits_for.empty()
-                        ? what +
-                              ", which nobody will signal: no device has a statement left that "
-                              "adds to it"
-                        : what + ", which only device" + (w.waits_for.size() > 1 ? "s " : " ") +
-                              device_list(w.waits_for) + " could still signal, and " +
-                              (w.waits_for.size() > 1 ? "they are" : "it is") + " stuck too";
+                w.reason = w.waits_for.empty() ? what +
+                                                     ", which nobody will signal: no device has a statement left that "
+                                                     "adds to it"
+                                               : what + ", which only device" + (w.waits_for.size() > 1 ? "s " : " ") +
+                                                     device_list(w.waits_for) + " could still signal, and " +
+                                                     (w.waits_for.size() > 1 ? "they are" : "it is") + " stuck too";
         }
         edges[static_cast<std::size_t>(d)] = w.waits_for;
         m.run.deadlock.push_back(std::move(w));
@@ -141,19 +139,18 @@ void finish(Machine& m) {
         } else if (!r.cycle.empty()) {
             std::string ring;
             for (int d : r.cycle) ring += std::to_string(d) + " -> ";
-            r.summary +=
-                "; devices wait on each other in a cycle " + ring + std::to_string(r.cycle.front());
+            r.summary += "; devices wait on each other in a cycle " + ring + std::to_string(r.cycle.front());
         }
     } else {
         for (int d = 0; d < m.x.devices; ++d)
             for (std::size_t s = 0; s < m.x.layout.sem_names.size(); ++s) {
                 const std::int64_t v = m.sems[static_cast<std::size_t>(d)][s];
                 if (v == 0) continue;
-                r.nonzero.push_back(SemNonzero{
-                    d, m.x.layout.sem_names[s], v,
-                    "device " + std::to_string(d) + " exits with " + m.x.layout.sem_names[s] +
-                        " = " + std::to_string(v) + (m.x.layout.sem_is_dma[s] ? " bytes" : "") +
-                        ": Pallas requires every semaphore to be zero at exit"});
+                r.nonzero.push_back(SemNonzero{d, m.x.layout.sem_names[s], v,
+                                               "device " + std::to_string(d) + " exits with " +
+                                                   m.x.layout.sem_names[s] + " = " + std::to_string(v) +
+                                                   (m.x.layout.sem_is_dma[s] ? " bytes" : "") +
+                                                   ": Pallas requires every semaphore to be zero at exit"});
             }
         if (!r.races.empty()) {
             r.status = SemStatus::race;
@@ -163,8 +160,7 @@ void finish(Machine& m) {
             r.summary = "nonzero semaphore: " + r.nonzero.front().text;
         } else {
             r.status = SemStatus::ok;
-            r.summary = "ok: every device finished at " + format_time(r.end_s) +
-                        " with every semaphore back at zero";
+            r.summary = "ok: every device finished at " + format_time(r.end_s) + " with every semaphore back at zero";
         }
     }
     Provenance& p = r.provenance;
@@ -180,8 +176,7 @@ void finish(Machine& m) {
             ", an assumption) plus, for a remote one, the ICI hop latency per hop plus its bytes "
             "over one link (" +
             format_rate(m.chip.ici_link_bandwidth.value, "B/s") + ").",
-        "A local copy moves its bytes at the HBM bandwidth (" +
-            format_rate(m.chip.hbm_bandwidth.value, "B/s") + ").",
+        "A local copy moves its bytes at the HBM bandwidth (" + format_rate(m.chip.hbm_bandwidth.value, "B/s") + ").",
         "Each device has one local DMA engine and one per ring direction; copies on one engine run "
         "one after another.",
         "A remote signal arrives after the ICI hop latency per hop; a local one at once. Issuing a "
@@ -196,10 +191,14 @@ namespace tpusim {
 
 std::string_view sem_status_name(SemStatus s) {
     switch (s) {
-        case SemStatus::ok: return "ok";
-        case SemStatus::deadlock: return "deadlock";
-        case SemStatus::race: return "race";
-        case SemStatus::nonzero_semaphore: return "nonzero-semaphore";
+        case SemStatus::ok:
+            return "ok";
+        case SemStatus::deadlock:
+            return "deadlock";
+        case SemStatus::race:
+            return "race";
+        case SemStatus::nonzero_semaphore:
+            return "nonzero-semaphore";
     }
     return "ok";
 }

@@ -46,48 +46,42 @@ void Machine::event(double t, int d, const std::string& kind, const std::string&
     run.events.push_back(SemEvent{t, d, kind, "device " + std::to_string(d) + ": " + text, line});
 }
 
-void Machine::span(int d, const std::string& track, const std::string& name, const std::string& cat,
-                   double a, double b, int line) {
+void Machine::span(int d, const std::string& track, const std::string& name, const std::string& cat, double a, double b,
+                   int line) {
     run.spans.push_back(SemSpan{d, track, name, cat, a, b, line});
 }
 
-void Machine::race(const std::string& kind, int device, int buffer, int line, double t,
-                   const Dma& dma, const std::string& sentence) {
+void Machine::race(const std::string& kind, int device, int buffer, int line, double t, const Dma& dma,
+                   const std::string& sentence) {
     for (const SemRace& r : run.races)
         if (r.kind == kind && r.device == device && r.line == line && r.dma_line == dma.line &&
             r.buffer == buffer_name(buffer))
             return;
     if (run.races.size() >= kMaxRaces) return;
-    run.races.push_back(
-        SemRace{kind, device, buffer_name(buffer), t, line, dma.line, dma.from, dma.to, sentence});
+    run.races.push_back(SemRace{kind, device, buffer_name(buffer), t, line, dma.line, dma.from, dma.to, sentence});
 }
 
 // A statement on `device` reads or writes `buffer` at time t: it races with
 // any copy that still owns the buffer (started, and not yet taken by a wait).
-void Machine::touch(int device, int buffer, bool write, int line, double t,
-                    const std::string& who) {
+void Machine::touch(int device, int buffer, bool write, int line, double t, const std::string& who) {
     auto b = [&] { return buffer_name(buffer) + " on device " + std::to_string(device); };
     for (std::size_t i : open) {
         const Dma& m = dmas[i];
         auto copy = [&] {
-            return "the copy of line " + std::to_string(m.line) + " from device " +
-                   std::to_string(m.from);
+            return "the copy of line " + std::to_string(m.line) + " from device " + std::to_string(m.from);
         };
         if (m.to == device && m.dst == buffer && !m.dst_released) {
             if (write)
                 race("two-writers", device, buffer, line, t, m,
-                     who + " writes " + b() + " while " + copy() +
-                         " still owns it (nothing waited for it)");
+                     who + " writes " + b() + " while " + copy() + " still owns it (nothing waited for it)");
             else
                 race("read-before-landed", device, buffer, line, t, m,
                      who + " reads " + b() + " before anyone waited for " + copy() +
-                         (m.landed ? " (it has landed, but nothing waited for it)"
-                                   : " (still in flight)"));
+                         (m.landed ? " (it has landed, but nothing waited for it)" : " (still in flight)"));
         }
         if (write && m.from == device && m.src == buffer && !m.src_released)
             race("overwrite-while-sending", device, buffer, line, t, m,
-                 who + " overwrites " + b() + " while " + copy() +
-                     " still reads it (nothing waited on its " +
+                 who + " overwrites " + b() + " while " + copy() + " still reads it (nothing waited on its " +
                      (m.send >= 0 ? "send semaphore" : "semaphore") + " yet)");
     }
 }
@@ -107,8 +101,7 @@ void Machine::issue_copy(int d, const Instr& in, double t) {
     if (remote) {
         m.send = in.sem;
         m.recv = in.sem2;
-        duration += hops * chip.ici_hop_latency.value +
-                    static_cast<double>(m.bytes) / chip.ici_link_bandwidth.value;
+        duration += hops * chip.ici_hop_latency.value + static_cast<double>(m.bytes) / chip.ici_link_bandwidth.value;
     } else {
         m.recv = in.kind == StmtKind::remote_copy ? in.sem2 : in.sem;
         m.send = in.kind == StmtKind::remote_copy ? in.sem : -1;
@@ -121,34 +114,28 @@ void Machine::issue_copy(int d, const Instr& in, double t) {
     m.engine = kEngines[engine];
     m.send_open = m.send >= 0 ? m.bytes : 0;
     m.recv_open = m.bytes;
-    const std::string who =
-        "the copy of line " + std::to_string(in.line) + " from device " + std::to_string(d);
+    const std::string who = "the copy of line " + std::to_string(in.line) + " from device " + std::to_string(d);
     touch(m.from, m.src, false, in.line, t, who);
     touch(m.to, m.dst, true, in.line, t, who);
     // Computes running now on either end.
     const DevState& src_dev = dev[static_cast<std::size_t>(m.from)];
     const DevState& dst_dev = dev[static_cast<std::size_t>(m.to)];
-    auto has = [](const std::vector<int>& v, int b) {
-        return std::find(v.begin(), v.end(), b) != v.end();
-    };
+    auto has = [](const std::vector<int>& v, int b) { return std::find(v.begin(), v.end(), b) != v.end(); };
     if (src_dev.compute_end > t && has(src_dev.compute_writes, m.src))
         race("overwrite-while-sending", m.from, m.src, src_dev.compute_line, t, m,
-             "the copy of line " + std::to_string(m.line) + " reads " + buffer_name(m.src) +
-                 " on device " + std::to_string(m.from) + " while the compute of line " +
-                 std::to_string(src_dev.compute_line) + " writes it");
-    if (dst_dev.compute_end > t &&
-        (has(dst_dev.compute_reads, m.dst) || has(dst_dev.compute_writes, m.dst)))
+             "the copy of line " + std::to_string(m.line) + " reads " + buffer_name(m.src) + " on device " +
+                 std::to_string(m.from) + " while the compute of line " + std::to_string(src_dev.compute_line) +
+                 " writes it");
+    if (dst_dev.compute_end > t && (has(dst_dev.compute_reads, m.dst) || has(dst_dev.compute_writes, m.dst)))
         race("read-before-landed", m.to, m.dst, dst_dev.compute_line, t, m,
-             "the copy of line " + std::to_string(m.line) + " lands in " + buffer_name(m.dst) +
-                 " on device " + std::to_string(m.to) + " while the compute of line " +
-                 std::to_string(dst_dev.compute_line) + " uses it");
+             "the copy of line " + std::to_string(m.line) + " lands in " + buffer_name(m.dst) + " on device " +
+                 std::to_string(m.to) + " while the compute of line " + std::to_string(dst_dev.compute_line) +
+                 " uses it");
     event(t, d, "dma-start",
-          in.text + " (" + format_bytes(static_cast<double>(m.bytes)) + ", lands at " +
-              format_time(m.end_s) + ")",
+          in.text + " (" + format_bytes(static_cast<double>(m.bytes)) + ", lands at " + format_time(m.end_s) + ")",
           in.line);
     span(d, m.engine,
-         buffer_name(m.src) + " -> " + (remote ? "device " + std::to_string(m.to) + " " : "") +
-             buffer_name(m.dst),
+         buffer_name(m.src) + " -> " + (remote ? "device " + std::to_string(m.to) + " " : "") + buffer_name(m.dst),
          "dma", m.start_s, m.end_s, in.line);
     landings.push({m.end_s, dmas.size()});
     open.push_back(dmas.size());
@@ -181,9 +168,7 @@ void Machine::release(int d, int sem, std::int64_t amount) {
         }
     }
     open.erase(std::remove_if(open.begin(), open.end(),
-                              [&](std::size_t i) {
-                                  return dmas[i].src_released && dmas[i].dst_released;
-                              }),
+                              [&](std::size_t i) { return dmas[i].src_released && dmas[i].dst_released; }),
                open.end());
 }
 
@@ -209,13 +194,12 @@ void Machine::wake(int d, double t) {
 
 void Machine::land(Dma& m) {
     m.landed = true;
-    if (m.send >= 0)
-        sems[static_cast<std::size_t>(m.from)][static_cast<std::size_t>(m.send)] += m.bytes;
+    if (m.send >= 0) sems[static_cast<std::size_t>(m.from)][static_cast<std::size_t>(m.send)] += m.bytes;
     sems[static_cast<std::size_t>(m.to)][static_cast<std::size_t>(m.recv)] += m.bytes;
-    event(m.end_s, m.to, "dma-land",
-          buffer_name(m.dst) + " landed from device " + std::to_string(m.from) + " (line " +
-              std::to_string(m.line) + ")",
-          m.line);
+    event(
+        m.end_s, m.to, "dma-land",
+        buffer_name(m.dst) + " landed from device " + std::to_string(m.from) + " (line " + std::to_string(m.line) + ")",
+        m.line);
     wake(m.to, m.end_s);
     if (m.from != m.to) wake(m.from, m.end_s);
 }
@@ -224,9 +208,7 @@ void Machine::deliver(Signal& s) {
     s.delivered = true;
     sems[static_cast<std::size_t>(s.to)][static_cast<std::size_t>(s.sem)] += s.amount;
     event(s.time_s, s.to, "signal",
-          sem_name(s.sem) + " += " + std::to_string(s.amount) + " from device " +
-              std::to_string(s.from),
-          s.line);
+          sem_name(s.sem) + " += " + std::to_string(s.amount) + " from device " + std::to_string(s.from), s.line);
     wake(s.to, s.time_s);
 }
 
@@ -241,7 +223,9 @@ void Machine::execute(int d) {
     }
     switch (in->kind) {
         case StmtKind::local_copy:
-        case StmtKind::remote_copy: issue_copy(d, *in, t); break;
+        case StmtKind::remote_copy:
+            issue_copy(d, *in, t);
+            break;
         case StmtKind::wait_dma:
         case StmtKind::wait:
             if (!try_wait(d, *in, t)) {
@@ -259,16 +243,14 @@ void Machine::execute(int d) {
             } else {
                 const int hops = route(d, in->target, x.devices).first;
                 arrivals.push({t + hops * chip.ici_hop_latency.value, signals.size()});
-                signals.push_back(Signal{t + hops * chip.ici_hop_latency.value, d, in->target,
-                                         in->sem, in->amount, in->line, false});
+                signals.push_back(
+                    Signal{t + hops * chip.ici_hop_latency.value, d, in->target, in->sem, in->amount, in->line, false});
                 event(t, d, "issue", in->text, in->line);
             }
             break;
         case StmtKind::compute:
-            for (int b : in->reads)
-                touch(d, b, false, in->line, t, "the compute of line " + std::to_string(in->line));
-            for (int b : in->writes)
-                touch(d, b, true, in->line, t, "the compute of line " + std::to_string(in->line));
+            for (int b : in->reads) touch(d, b, false, in->line, t, "the compute of line " + std::to_string(in->line));
+            for (int b : in->writes) touch(d, b, true, in->line, t, "the compute of line " + std::to_string(in->line));
             s.compute_end = t + in->duration_s;
             s.compute_reads = in->reads;
             s.compute_writes = in->writes;
@@ -285,20 +267,18 @@ void Machine::execute(int d) {
             bool all = true;
             for (std::size_t e = 0; e < dev.size(); ++e) {
                 const Instr* at = current(static_cast<int>(e));
-                all = all && dev[e].status == DevStatus::blocked && dev[e].barriers == s.barriers &&
-                      at && at->kind == StmtKind::barrier;
+                all = all && dev[e].status == DevStatus::blocked && dev[e].barriers == s.barriers && at &&
+                      at->kind == StmtKind::barrier;
             }
             if (!all) return;
             for (std::size_t e = 0; e < dev.size(); ++e) {
                 DevState& o = dev[e];
-                span(static_cast<int>(e), "program", "barrier", "barrier", o.blocked_since, t,
-                     in->line);
+                span(static_cast<int>(e), "program", "barrier", "barrier", o.blocked_since, t, in->line);
                 o.status = DevStatus::running;
                 o.ready_s = t;
                 ++o.pc;
             }
-            event(t, d, "resume",
-                  "barrier " + std::to_string(s.barriers) + " releases every device", in->line);
+            event(t, d, "resume", "barrier " + std::to_string(s.barriers) + " releases every device", in->line);
             return;
         }
     }
@@ -347,8 +327,7 @@ semdetail::Expanded expanded(const SemProgram& p, int devices) {
     if (n < 1 || n > 4096)
         throw InputError(devices == 0 && p.default_devices == 0
                              ? "the program has no 'devices' line: give a device count"
-                             : "the device count must be between 1 and 4096 (got " +
-                                   std::to_string(n) + ")");
+                             : "the device count must be between 1 and 4096 (got " + std::to_string(n) + ")");
     return semdetail::expand(*p.source, n);
 }
 
@@ -370,7 +349,8 @@ SemState snapshot(const semdetail::Machine& m, const semdetail::Expanded& x, std
     std::vector<bool> sending(into.size(), false);
     const auto slot = [&](int device, int buffer) -> std::ptrdiff_t {
         if (device < 0 || device >= x.devices || buffer < 0 || static_cast<std::size_t>(buffer) >= buffers) return -1;
-        return static_cast<std::ptrdiff_t>(static_cast<std::size_t>(device) * buffers + static_cast<std::size_t>(buffer));
+        return static_cast<std::ptrdiff_t>(static_cast<std::size_t>(device) * buffers +
+                                           static_cast<std::size_t>(buffer));
     };
     for (const semdetail::Dma& dma : m.dmas) {
         if (const auto k = slot(dma.to, dma.dst); !dma.dst_released && k >= 0)
@@ -401,8 +381,7 @@ SemState snapshot(const semdetail::Machine& m, const semdetail::Expanded& x, std
 
 }  // namespace
 
-SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
-                            std::size_t event_index) {
+SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices, std::size_t event_index) {
     const semdetail::Expanded x = expanded(p, devices);
     semdetail::Machine m(x, chip);
     while (m.run.events.size() <= event_index && m.run.events.size() < kMaxEvents && m.step()) {
@@ -435,8 +414,7 @@ SemRun run_semaphores(const SemProgram& p, const Chip& chip, int devices) {
     return run_semaphores(p, chip, devices, nullptr, 0);
 }
 
-std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices,
-                                       std::size_t max_states) {
+std::vector<SemState> semaphore_states(const SemProgram& p, const Chip& chip, int devices, std::size_t max_states) {
     std::vector<SemState> states;
     run_semaphores(p, chip, devices, &states, max_states);
     return states;

@@ -15,10 +15,14 @@ void append_string(std::string& out, const std::string& s) {
     out += '"';
     for (char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
-        if (ch == '"') out += "\\\"";
-        else if (ch == '\\') out += "\\\\";
-        else if (ch == '\n') out += "\\n";
-        else if (ch == '\t') out += "\\t";
+        if (ch == '"')
+            out += "\\\"";
+        else if (ch == '\\')
+            out += "\\\\";
+        else if (ch == '\n')
+            out += "\\n";
+        else if (ch == '\t')
+            out += "\\t";
         else if (c < 0x20) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -43,12 +47,10 @@ struct TrackIds {
     std::map<std::pair<int, std::string>, int> tids;
 };
 
-void append_metadata(std::string& out, const char* what, int pid, int tid, const std::string& name,
-                     int sort_index) {
+void append_metadata(std::string& out, const char* what, int pid, int tid, const std::string& name, int sort_index) {
     out += "{\"ph\":\"M\",\"name\":\"";
     out += what;
-    out += "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) +
-           ",\"args\":{\"name\":";
+    out += "\",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"args\":{\"name\":";
     append_string(out, name);
     out += "}},\n";
     // Perfetto orders tracks by these, so they appear as the model listed them.
@@ -65,16 +67,12 @@ std::string chrome_trace_json(const std::vector<TraceEvent>& events) {
     std::string meta;
     std::string body;
     for (const TraceEvent& e : events) {
-        if (!std::isfinite(e.start_s) || !std::isfinite(e.duration_s) || e.start_s < 0 ||
-            e.duration_s < 0)
-            throw InputError("trace event '" + e.name +
-                             "' has a negative or non-finite start or duration");
-        auto [p, new_process] =
-            ids.pids.emplace(e.process, static_cast<int>(ids.pids.size()) + 1);
+        if (!std::isfinite(e.start_s) || !std::isfinite(e.duration_s) || e.start_s < 0 || e.duration_s < 0)
+            throw InputError("trace event '" + e.name + "' has a negative or non-finite start or duration");
+        auto [p, new_process] = ids.pids.emplace(e.process, static_cast<int>(ids.pids.size()) + 1);
         const int pid = p->second;
         if (new_process) append_metadata(meta, "process_name", pid, 0, e.process, pid);
-        auto [t, new_thread] =
-            ids.tids.emplace(std::make_pair(pid, e.thread), static_cast<int>(ids.tids.size()) + 1);
+        auto [t, new_thread] = ids.tids.emplace(std::make_pair(pid, e.thread), static_cast<int>(ids.tids.size()) + 1);
         const int tid = t->second;
         if (new_thread) append_metadata(meta, "thread_name", pid, tid, e.thread, tid);
 

@@ -28,7 +28,9 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
-double worst(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+double worst(const std::vector<double>& v) {
+    return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
 
 struct Costed {
     const PublishedRow* row;
@@ -49,8 +51,10 @@ constexpr double short_run_s = 20e-6;
 std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k) {
     double mxu = 0, hbm = 0, vpu = 0, flash = 0;
     for (const detail::Stage& s : cost.stages) {
-        if (s.flash) flash += s.mxu_s + s.vpu_s;
-        else mxu += s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), vpu += s.vpu_s;
+        if (s.flash)
+            flash += s.mxu_s + s.vpu_s;
+        else
+            mxu += s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), vpu += s.vpu_s;
         hbm += s.hbm_s;
     }
     const std::pair<Unit, double> units[] = {
@@ -117,7 +121,8 @@ Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipC
         // Matmul and memory rows fix the MXU and HBM fractions; a kernel of
         // its own kind (attention) is tested with them, not fitted.
         const Family f = c->row->family;
-        if ((unit == Unit::mxu && f != Family::matmul) || (unit == Unit::hbm && f != Family::memory && f != Family::matmul))
+        if ((unit == Unit::mxu && f != Family::matmul) ||
+            (unit == Unit::hbm && f != Family::memory && f != Family::matmul))
             continue;
         // The Unit enum lists the units in the order of efficiency_fits.
         const auto [bound, at_peak] = binding(c->cost, k);
@@ -141,8 +146,8 @@ Evidence floor_evidence(const std::vector<const Costed*>& rows, const ChipConsta
     Evidence e;
     for (const Costed* c : rows) {
         const bool host = c->row->timing == Timing::host;
-        if (which == 2 && !host) continue;                  // dispatch: calls timed from Python
-        if (which == 1 && !c->cost.collective) continue;    // the collective floor: collectives
+        if (which == 2 && !host) continue;                         // dispatch: calls timed from Python
+        if (which == 1 && !c->cost.collective) continue;           // the collective floor: collectives
         if (which == 0 && (c->cost.collective || host)) continue;  // the op floor: device timings of ops
         ChipConstants without = k;
         without.*floor_fits[which].field = 0;
@@ -240,8 +245,8 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
                  "least time of a flash grid step", "s", "flash runs their steps dominate");
             for (int i = 0; i < 3; ++i) {
                 const ConstantFit& c = floor_fits[i];
-                take(floor_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 0.0, c.key, c.name, c.unit,
-                     "short runs it dominates");
+                take(floor_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 0.0, c.key, c.name,
+                     c.unit, "short runs it dominates");
             }
         }
     };
@@ -302,8 +307,9 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
         if (passes.fitted_on.empty()) {
             k.f32_passes = pooled.f32_passes;
             passes.value = pooled.f32_passes;
-            passes.how = pooled_passes.fitted_on.empty() ? "no long f32 row: left at 1"
-                                                         : "fewer than two " + chip_id + " f32 rows fix it: every chip's value";
+            passes.how = pooled_passes.fitted_on.empty()
+                             ? "no long f32 row: left at 1"
+                             : "fewer than two " + chip_id + " f32 rows fix it: every chip's value";
         } else {
             settle(k, by_chip[chip_id], &pooled, nullptr, chip_id);  // the fractions again, with its own passes
         }
@@ -311,12 +317,13 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
         for (FittedConstant& f : report) {
             // A constant this chip's rows do not fix takes every chip's value;
             // the rows that fixed that are named once, under every chip.
-            const std::vector<std::string> borrowed = f.how.empty() || f.key == "f32_passes" ? pooled_rows(f.key) : std::vector<std::string>{};
+            const std::vector<std::string> borrowed =
+                f.how.empty() || f.key == "f32_passes" ? pooled_rows(f.key) : std::vector<std::string>{};
             if (f.how.empty())
-                f.how = !borrowed.empty()               ? "fewer than two " + chip_id + " rows fix it: every chip's value"
-                        : f.key == "flash_step_s"       ? "no row fixes it: the chip's grid-step overhead"
-                        : f.unit == std::string("s")    ? "no row fixes it: left at 0"
-                                                        : "no row fixes it: left at the peak";
+                f.how = !borrowed.empty()            ? "fewer than two " + chip_id + " rows fix it: every chip's value"
+                        : f.key == "flash_step_s"    ? "no row fixes it: the chip's grid-step overhead"
+                        : f.unit == std::string("s") ? "no row fixes it: left at 0"
+                                                     : "no row fixes it: left at the peak";
             if (f.fitted_on.empty())
                 for (const std::string& id : borrowed) out.used.push_back(id);
             if (!by_chip[chip_id].empty() || !borrowed.empty() || !f.fitted_on.empty()) {
@@ -426,7 +433,8 @@ PipelineFit fit_pipeline_constants() {
     const Candidate* few = nullptr;
     std::vector<Candidate> candidates;
     for (const PublishedRow& r : published_rows()) {
-        if (r.family != Family::matmul || r.text("impl") != "pallas" || r.timing != Timing::host || held_out_by_rule(r.id))
+        if (r.family != Family::matmul || r.text("impl") != "pallas" || r.timing != Timing::host ||
+            held_out_by_rule(r.id))
             continue;
         const RowCost cost = detail::cost_of(r);
         if (cost.expressible) candidates.push_back({&r, cost.grid_steps});
@@ -435,7 +443,8 @@ PipelineFit fit_pipeline_constants() {
         if (!many || c.steps > many->steps) many = &c;
         if (!few || c.steps < few->steps) few = &c;
     }
-    if (!many || many->steps == few->steps) throw InputError("the pipeline fit needs two Pallas rows with different grids");
+    if (!many || many->steps == few->steps)
+        throw InputError("the pipeline fit needs two Pallas rows with different grids");
     const auto predict = [](const PublishedRow& r, const PipelineOptions& o) {
         return simulate(chip(r.chip), blocked_matmul(detail::pallas_matmul_of(r)), o).time_s;
     };

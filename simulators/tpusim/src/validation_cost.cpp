@@ -30,12 +30,15 @@ Provenance predicted(const PublishedRow& row, std::string model, std::vector<std
     for (const auto& [key, value] : row.shape) p.shapes += (p.shapes.empty() ? "" : " ") + key + "=" + value;
     p.model = std::move(model);
     p.assumptions = std::move(assumptions);
-    p.assumptions.push_back("Attainable fractions of the peaks and the floors of a small op are fitted on "
-                            "published rows of the same chip (the validation page names them).");
+    p.assumptions.push_back(
+        "Attainable fractions of the peaks and the floors of a small op are fitted on "
+        "published rows of the same chip (the validation page names them).");
     return p;
 }
 
-double mxu_peak(const Chip& c, DType dtype) { return peak_flops(c, dtype).value; }
+double mxu_peak(const Chip& c, DType dtype) {
+    return peak_flops(c, dtype).value;
+}
 
 // A run on one JAX device of a chip whose TensorCores are devices of their
 // own (TPU7x: two a chip [JAX-INFO]) has that core's share of the chip's
@@ -147,7 +150,8 @@ RowCost host_link(const PublishedRow& row, const Chip& c) {
     cost.link_s = moved / c.host_link_bandwidth.value;
     cost.stages.push_back({});
     cost.model = "host link";
-    cost.provenance = predicted(row, cost.model, {"The copy streams over the host link one way at its attainable rate."});
+    cost.provenance =
+        predicted(row, cost.model, {"The copy streams over the host link one way at its attainable rate."});
     return cost;
 }
 
@@ -163,7 +167,8 @@ std::vector<std::int64_t> parse_topology(const std::string& text) {
     return dims;
 }
 
-RowCost collective_cost(const PublishedRow& row, const Mesh& mesh, const CollectiveResult& r, double times, std::vector<std::string> a) {
+RowCost collective_cost(const PublishedRow& row, const Mesh& mesh, const CollectiveResult& r, double times,
+                        std::vector<std::string> a) {
     RowCost cost;
     cost.ici_s = r.time_s * times;
     cost.collective = true;
@@ -190,9 +195,15 @@ RowCost pair_exchange(const PublishedRow& row, const Mesh& mesh, CollectiveSpec 
     double sent = 0;
     double times = 1;
     switch (spec.kind) {
-        case CollectiveKind::all_gather: sent = in > 0 ? in : out / 2; break;
-        case CollectiveKind::reduce_scatter: sent = (in > 0 ? in : out * 2) / 2; break;
-        default: sent = (in > 0 ? in : out) / 2, times = 2; break;
+        case CollectiveKind::all_gather:
+            sent = in > 0 ? in : out / 2;
+            break;
+        case CollectiveKind::reduce_scatter:
+            sent = (in > 0 ? in : out * 2) / 2;
+            break;
+        default:
+            sent = (in > 0 ? in : out) / 2, times = 2;
+            break;
     }
     if (sent <= 0) return refused("the row does not say which bytes each chip holds before or after");
     const std::int64_t along = mesh.axes[static_cast<std::size_t>(spec.axes[0])].size;
@@ -210,7 +221,8 @@ RowCost pair_exchange(const PublishedRow& row, const Mesh& mesh, CollectiveSpec 
         return refused(e.what());
     }
     std::vector<std::string> a{
-        "Each chip exchanges with a partner " + std::to_string(stride) + " chips along axis " + std::to_string(spec.axes[0]) +
+        "Each chip exchanges with a partner " + std::to_string(stride) + " chips along axis " +
+            std::to_string(spec.axes[0]) +
             (times > 1 ? ": the reduce-scatter and the all-gather are one exchange each" : ": one exchange") +
             ", a permute by the stride, with every pair of the axis at once sharing its links.",
         "One collective floor per call: launch and synchronisation."};
@@ -255,7 +267,8 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     // groups give such pairs): each half of an all-reduce, or a gather or a
     // scatter, is one exchange with the partner, which is a permute by the
     // stride along that axis.
-    if (const std::int64_t stride = row.dim("stride", 1); stride > 1) return pair_exchange(row, mesh, spec, wanted, stride, assumed);
+    if (const std::int64_t stride = row.dim("stride", 1); stride > 1)
+        return pair_exchange(row, mesh, spec, wanted, stride, assumed);
     // Over the one axis of the group's size, else over every axis of more
     // than one chip; a permute, whose pattern the tables do not give, along
     // the longest axis.
@@ -268,12 +281,14 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
         // sent one message over each link: a swap between neighbours.
         std::size_t shortest = mesh.axes.size();
         for (std::size_t a = 0; a < mesh.axes.size(); ++a)
-            if (mesh.axes[a].size > 1 && (shortest == mesh.axes.size() || mesh.axes[a].size < mesh.axes[shortest].size)) shortest = a;
+            if (mesh.axes[a].size > 1 && (shortest == mesh.axes.size() || mesh.axes[a].size < mesh.axes[shortest].size))
+                shortest = a;
         if (shortest == mesh.axes.size()) return refused("a permute needs an axis of more than one chip");
         spec.axes.push_back(static_cast<int>(shortest));
         assumed += (assumed.empty() ? "" : " ") +
-                   std::string("The permute's pattern is not given: one step along the shortest axis, each link carrying one "
-                               "message each way.");
+                   std::string(
+                       "The permute's pattern is not given: one step along the shortest axis, each link carrying one "
+                       "message each way.");
     }
     if (spec.axes.empty())
         for (std::size_t a = 0; a < mesh.axes.size(); ++a)
@@ -284,10 +299,18 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     const double in = static_cast<double>(row.dim("in_bytes")), out = static_cast<double>(row.dim("out_bytes"));
     const double stated = static_cast<double>(row.dim("bytes"));
     switch (spec.kind) {
-        case CollectiveKind::all_gather: spec.bytes = out > 0 ? out : in * group; break;
-        case CollectiveKind::reduce_scatter: spec.bytes = in > 0 ? in : out * group; break;
-        case CollectiveKind::all_reduce: spec.bytes = in > 0 ? in : out; break;
-        case CollectiveKind::all_to_all: spec.bytes = in > 0 ? in * group : out * group; break;
+        case CollectiveKind::all_gather:
+            spec.bytes = out > 0 ? out : in * group;
+            break;
+        case CollectiveKind::reduce_scatter:
+            spec.bytes = in > 0 ? in : out * group;
+            break;
+        case CollectiveKind::all_reduce:
+            spec.bytes = in > 0 ? in : out;
+            break;
+        case CollectiveKind::all_to_all:
+            spec.bytes = in > 0 ? in * group : out * group;
+            break;
         case CollectiveKind::permute: {
             // The model's V is the axis's whole array; each chip sends its V / G.
             const std::int64_t along = mesh.axes[static_cast<std::size_t>(spec.axes[0])].size;
@@ -305,8 +328,9 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     } catch (const InputError& e) {
         return refused(e.what());
     }
-    std::vector<std::string> a{"The ring schedule of the collective model, slowed to the fitted fraction of the links' peak.",
-                               "One collective floor per call: launch and synchronisation."};
+    std::vector<std::string> a{
+        "The ring schedule of the collective model, slowed to the fitted fraction of the links' peak.",
+        "One collective floor per call: launch and synchronisation."};
     if (!assumed.empty()) a.push_back(assumed);
     return collective_cost(row, mesh, r, 1, std::move(a));
 }
@@ -325,7 +349,8 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     spec.pass = row.family == Family::attention_fwd   ? AttentionPass::forward
                 : row.family == Family::attention_bwd ? AttentionPass::backward
                                                       : AttentionPass::forward_backward;
-    if (spec.heads < 1 || spec.seq_q < 1 || spec.head_dim < 1) return refused("the row does not give heads, seq_q and head_dim");
+    if (spec.heads < 1 || spec.seq_q < 1 || spec.head_dim < 1)
+        return refused("the row does not give heads, seq_q and head_dim");
     const std::string impl = row.text("impl");
     const bool xla = impl == "xla";
     if (!xla && impl != "flash" && impl != "splash" && !impl.empty())
@@ -376,13 +401,18 @@ RowCost cost_of(const PublishedRow& row) {
     try {
         const Chip& c = chip(row.chip);
         switch (row.family) {
-            case Family::matmul: return matmul(row, c);
-            case Family::memory: return memory(row, c);
-            case Family::host_link: return host_link(row, c);
-            case Family::collective: return collective(row, c);
+            case Family::matmul:
+                return matmul(row, c);
+            case Family::memory:
+                return memory(row, c);
+            case Family::host_link:
+                return host_link(row, c);
+            case Family::collective:
+                return collective(row, c);
             case Family::attention_fwd:
             case Family::attention_bwd:
-            case Family::attention_fwdbwd: return attention_cost(row, c);
+            case Family::attention_fwdbwd:
+                return attention_cost(row, c);
         }
     } catch (const InputError& e) {
         return refused(e.what());
@@ -407,9 +437,10 @@ double device_time(const RowCost& cost, const ChipConstants& k) {
     double t = cost.fixed_s;
     const double step_s = flash_step_time(cost, k);
     for (const Stage& s : cost.stages)
-        t += (s.flash ? flash_kernel_time(s.mxu_s + s.vpu_s, s.hbm_s, s.steps, k.flash_efficiency, k.hbm_efficiency, step_s)
-                      : xla_op_time(s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), s.vpu_s, s.hbm_s, k.mxu_efficiency,
-                                    k.hbm_efficiency)) +
+        t += (s.flash
+                  ? flash_kernel_time(s.mxu_s + s.vpu_s, s.hbm_s, s.steps, k.flash_efficiency, k.hbm_efficiency, step_s)
+                  : xla_op_time(s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), s.vpu_s, s.hbm_s, k.mxu_efficiency,
+                                k.hbm_efficiency)) +
              k.op_floor_s;
     t += cost.ici_s / k.ici_efficiency + cost.link_s / k.link_efficiency;
     if (cost.collective) t += k.collective_floor_s;

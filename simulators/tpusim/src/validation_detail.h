@@ -7,19 +7,19 @@
 #include <vector>
 
 #include "tpusim/pipeline.h"
-#include "tpusim/published.h"
 #include "tpusim/provenance.h"
+#include "tpusim/published.h"
 
 namespace tpusim::detail {
 
 // One kernel's work at the chip's peaks: its time is the slowest of the
 // three once each is divided by its attainable fraction.
 struct Stage {
-    double mxu_s = 0;   // at the MXU's peak for the dtype (bf16 rate for f32)
+    double mxu_s = 0;  // at the MXU's peak for the dtype (bf16 rate for f32)
     double vpu_s = 0;
-    double hbm_s = 0;   // at HBM's peak bandwidth
-    bool f32_mxu = false;  // f32 operands: multiplied by the fitted passes
-    bool flash = false;    // a flash-attention kernel: its MXU and VPU work at the kernel's own fraction
+    double hbm_s = 0;        // at HBM's peak bandwidth
+    bool f32_mxu = false;    // f32 operands: multiplied by the fitted passes
+    bool flash = false;      // a flash-attention kernel: its MXU and VPU work at the kernel's own fraction
     std::int64_t steps = 0;  // a flash kernel's computed grid steps, each at least a step's least time
 };
 
@@ -27,15 +27,15 @@ struct RowCost {
     bool expressible = true;
     std::string why_not;
     std::string model;
-    std::vector<Stage> stages;    // one per XLA op or kernel
-    double ici_s = 0;             // a collective at the links' peak
-    double link_s = 0;            // a copy at the host link's peak
-    double fixed_s = 0;           // already final: Pallas grid steps, the pipeline model's time
-    bool pipeline = false;        // fixed_s is the pipeline model's time, launch included
-    double pipeline_launch_s = 0; // the launch inside it, left out for a device timing
-    bool collective = false;      // pays the collective floor
-    std::int64_t flash_steps = 0; // a flash kernel's computed grid steps ...
-    double grid_step_s = 0;       // ... each at least this, unless a flash step time is fitted
+    std::vector<Stage> stages;     // one per XLA op or kernel
+    double ici_s = 0;              // a collective at the links' peak
+    double link_s = 0;             // a copy at the host link's peak
+    double fixed_s = 0;            // already final: Pallas grid steps, the pipeline model's time
+    bool pipeline = false;         // fixed_s is the pipeline model's time, launch included
+    double pipeline_launch_s = 0;  // the launch inside it, left out for a device timing
+    bool collective = false;       // pays the collective floor
+    std::int64_t flash_steps = 0;  // a flash kernel's computed grid steps ...
+    double grid_step_s = 0;        // ... each at least this, unless a flash step time is fitted
     std::int64_t grid_steps = 0;
     Provenance provenance;
 };
@@ -44,8 +44,8 @@ struct RowCost {
 struct ChipConstants {
     double mxu_efficiency = 1;
     double hbm_efficiency = 1;
-    double flash_efficiency = 1;    // of the flash kernel's MXU and VPU work
-    double flash_step_s = 0;        // least time of a flash grid step; 0: the chip's grid-step overhead
+    double flash_efficiency = 1;  // of the flash kernel's MXU and VPU work
+    double flash_step_s = 0;      // least time of a flash grid step; 0: the chip's grid-step overhead
     double ici_efficiency = 1;
     double link_efficiency = 1;
     double op_floor_s = 0;          // least device time of one XLA op or kernel

@@ -13,7 +13,9 @@ namespace tpusim {
 
 namespace {
 
-std::int64_t round_up(std::int64_t v, std::int64_t to) { return (v + to - 1) / to * to; }
+std::int64_t round_up(std::int64_t v, std::int64_t to) {
+    return (v + to - 1) / to * to;
+}
 
 std::string tuple(const std::vector<std::int64_t>& v) {
     std::string t = "(";
@@ -41,33 +43,36 @@ std::vector<std::int64_t> padded_shape(const Chip& chip, const std::vector<std::
 void judge(const Chip& chip, VmemBudget& b) {
     const std::string limit = format_bytes(b.limit_bytes);
     const std::string physical = format_bytes(b.physical_bytes);
-    const std::string which = b.limit_raised ? "raised" : b.limit_bytes < b.default_limit_bytes ? "lowered"
-                                                                                               : "assumed default";
+    const std::string which = b.limit_raised                          ? "raised"
+                              : b.limit_bytes < b.default_limit_bytes ? "lowered"
+                                                                      : "assumed default";
     b.fits_physical = b.total_bytes <= b.physical_bytes;
     b.fits = b.legal && b.total_bytes <= b.limit_bytes;
     if (!b.legal) {
         // Not legal means some line is not: the first one is named.
-        const BudgetLine& bad = *std::find_if(b.lines.begin(), b.lines.end(),
-                                              [](const BudgetLine& l) { return !l.legality.legal; });
-        b.verdict = "does not lower: the " + bad.name + " " + tuple(bad.block) + " breaks Mosaic's block rule: " +
-                    bad.legality.reason + "; the compiler never gets as far as VMEM";
+        const BudgetLine& bad =
+            *std::find_if(b.lines.begin(), b.lines.end(), [](const BudgetLine& l) { return !l.legality.legal; });
+        b.verdict = "does not lower: the " + bad.name + " " + tuple(bad.block) +
+                    " breaks Mosaic's block rule: " + bad.legality.reason + "; the compiler never gets as far as VMEM";
         CompilerMessage e;
         e.stage = "lowering";
         if (bad.block.size() >= 2) {
-            e.quoted = "The Pallas TPU lowering currently requires that the last two dimensions of your block "
-                       "shape are divisible by 8 and 128 respectively, or be equal to the respective dimensions "
-                       "of the overall array.";
+            e.quoted =
+                "The Pallas TPU lowering currently requires that the last two dimensions of your block "
+                "shape are divisible by 8 and 128 respectively, or be equal to the respective dimensions "
+                "of the overall array.";
             e.source = "jax-ml/jax, jax/_src/pallas/mosaic/lowering.py, _check_block_mappings";
         }
-        e.explanation = "Raised by pallas_call when it lowers the kernel, before any compiling; the message goes "
-                        "on with the block shape " + tuple(bad.block) + ", the array shape " + tuple(bad.array) +
-                        ", the index map and the memory space.";
+        e.explanation =
+            "Raised by pallas_call when it lowers the kernel, before any compiling; the message goes "
+            "on with the block shape " +
+            tuple(bad.block) + ", the array shape " + tuple(bad.array) + ", the index map and the memory space.";
         b.error = e;
         return;
     }
     if (b.fits) {
-        b.verdict = "fits: " + format_bytes(b.total_bytes) + " of the " + limit + " scoped limit (" + which +
-                    "), " + format_bytes(b.limit_bytes - b.total_bytes) + " to spare";
+        b.verdict = "fits: " + format_bytes(b.total_bytes) + " of the " + limit + " scoped limit (" + which + "), " +
+                    format_bytes(b.limit_bytes - b.total_bytes) + " to spare";
         return;
     }
     CompilerMessage e;
@@ -85,8 +90,9 @@ void judge(const Chip& chip, VmemBudget& b) {
                     format_bytes(b.total_bytes - b.limit_bytes) + ": it does not compile; a vmem_limit_bytes of " +
                     format_bytes(b.total_bytes) + " or more would let it, within the " + physical +
                     " of VMEM per TensorCore";
-        e.explanation += " Raise the kernel's limit with pltpu.CompilerParams(vmem_limit_bytes=...); JAX's "
-                         "docstring pairs it with --xla_tpu_scoped_vmem_limit_kib set above that value [JAX-CP].";
+        e.explanation +=
+            " Raise the kernel's limit with pltpu.CompilerParams(vmem_limit_bytes=...); JAX's "
+            "docstring pairs it with --xla_tpu_scoped_vmem_limit_kib set above that value [JAX-CP].";
     } else {
         b.verdict = format_bytes(b.total_bytes) + " is more than the " + physical + " of VMEM a " + chip.id +
                     " TensorCore has: no limit lets it compile; use smaller blocks or fewer buffers";
@@ -120,10 +126,14 @@ double padded_vmem_bytes(const Chip& chip, const std::vector<std::int64_t>& shap
 
 std::string_view role_name(BudgetRole role) {
     switch (role) {
-    case BudgetRole::input: return "input";
-    case BudgetRole::output: return "output";
-    case BudgetRole::scratch: return "scratch";
-    case BudgetRole::temporary: return "temporary";
+        case BudgetRole::input:
+            return "input";
+        case BudgetRole::output:
+            return "output";
+        case BudgetRole::scratch:
+            return "scratch";
+        case BudgetRole::temporary:
+            return "temporary";
     }
     return "input";
 }
@@ -134,9 +144,12 @@ double padded_bytes(const Chip& chip, const std::int64_t* shape, int rank, DType
     double elements = 1;
     for (int d = 0; d < rank; ++d) {
         std::int64_t v = shape[d];
-        if (rank == 1) v = round_up(v, 1024);
-        else if (d + 1 == rank) v = round_up(v, 128);
-        else if (d + 2 == rank) v = round_up(v, block_tile_rows(chip, dtype, v));
+        if (rank == 1)
+            v = round_up(v, 1024);
+        else if (d + 1 == rank)
+            v = round_up(v, 128);
+        else if (d + 2 == rank)
+            v = round_up(v, block_tile_rows(chip, dtype, v));
         elements *= static_cast<double>(v);
     }
     return elements * bytes(dtype);
@@ -170,7 +183,8 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
         l.padded = padded_shape(chip, l.block, op.dtype);
         l.dtype = op.dtype;
         l.tile = memory_tiling(chip, op.dtype);
-        if (op.rank >= 2) l.tile.rows = block_tile_rows(chip, op.dtype, op.block[static_cast<std::size_t>(op.rank - 2)]);
+        if (op.rank >= 2)
+            l.tile.rows = block_tile_rows(chip, op.dtype, op.block[static_cast<std::size_t>(op.rank - 2)]);
         l.buffers = op.buffers;
         double elements = 1;
         for (std::int64_t d : l.block) elements *= static_cast<double>(d);
@@ -180,8 +194,8 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
         if (op.role == BudgetRole::input || op.role == BudgetRole::output) {
             l.array = dims(op.array, op.rank);
             l.legality = check_block(l.array, l.block, op.dtype);
-            l.what = shape_text(l.block) + " " + std::string(name(op.dtype)) + " of " + shape_text(l.array) + " " +
-                     op.what;
+            l.what =
+                shape_text(l.block) + " " + std::string(name(op.dtype)) + " of " + shape_text(l.array) + " " + op.what;
             b.legal = b.legal && l.legality.legal;
         } else {
             l.legality.legal = true;
@@ -215,7 +229,8 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
         "outputs stay at two [JAX-PIPE].",
         "Blocks are padded to the tile they are stored in: 128 lanes, and " +
             std::to_string(memory_tiling(chip, spec.dtype).rows) + " rows for " + std::string(name(spec.dtype)) +
-            " on " + chip.id + " [JAX-INFO]; a block with fewer rows takes the fewest that hold them, from "
+            " on " + chip.id +
+            " [JAX-INFO]; a block with fewer rows takes the fewest that hold them, from "
             "the packing factor up in powers of two [MOSAIC-LAYOUT].",
         "Values the body makes that are too large for the vector registers (a flash tile's f32 scores, a "
         "layernorm block upcast to f32) are counted once each; Mosaic's own scratch and register spills are "
@@ -237,7 +252,7 @@ BlockSuggestion largest_fitting_blocks(const Chip& chip, const BudgetKernelSpec&
     for (std::size_t d = 0; d < info.blocks.size(); ++d) {
         // The size the block walks: bm over M, bk over K, bn over N; both
         // attention blocks over the sequence; the layernorm's over its rows.
-        const std::int64_t size = spec.kind == BudgetKernelKind::tiled_matmul ? spec.sizes[d]
+        const std::int64_t size = spec.kind == BudgetKernelKind::tiled_matmul      ? spec.sizes[d]
                                   : spec.kind == BudgetKernelKind::flash_attention ? spec.sizes[1]
                                                                                    : spec.sizes[0];
         std::vector<std::int64_t> c;
@@ -277,8 +292,8 @@ BlockSuggestion largest_fitting_blocks(const Chip& chip, const BudgetKernelSpec&
     }
     if (best.found) {
         best.reason = "the legal blocks that copy the fewest HBM bytes (" + format_bytes(best.hbm_bytes) +
-                      ") in the fewest steps (" + std::to_string(best.steps) + ") within the " +
-                      format_bytes(limit) + " limit: " + format_bytes(best.total_bytes) +
+                      ") in the fewest steps (" + std::to_string(best.steps) + ") within the " + format_bytes(limit) +
+                      " limit: " + format_bytes(best.total_bytes) +
                       " of VMEM, with Mosaic's own scratch and spills still to come on top";
     } else {
         best.reason = "no legal blocks fit the " + format_bytes(limit) +

@@ -35,25 +35,25 @@ struct DocBlock
 {
     enum class Kind { Heading, Paragraph, List, Quote, Code, Table, Rule, Piece, Figure };
     Kind kind = Kind::Paragraph;
-    int level = 0;      // a heading's level
-    QString anchor;     // a heading's id, for links and --open chNN#id
-    QString title;      // a heading's plain text
+    int level = 0;  // a heading's level
+    QString anchor; // a heading's id, for links and --open chNN#id
+    QString title;  // a heading's plain text
     // Rich-text templates with slots for live numbers: one for a heading,
     // paragraph or quote; one per item of a list; one per cell of a table,
     // row by row, the header row first.
     QStringList texts;
-    bool ordered = false; // list
-    int start = 1;        // ordered list
-    int columns = 0;      // table
+    bool ordered = false;       // list
+    int start = 1;              // ordered list
+    int columns = 0;            // table
     QList<Qt::Alignment> align; // table, per column
-    QString language;     // code
-    QString code;         // code, exactly as written
-    QString figureSource; // figure: the image's path, relative to the chapter's folder
-    QString caption;      // figure: its title, else its alt text
-    QString pieceId;      // piece
+    QString language;           // code
+    QString code;               // code, exactly as written
+    QString figureSource;       // figure: the image's path, relative to the chapter's folder
+    QString caption;            // figure: its title, else its alt text
+    QString pieceId;            // piece
     QMap<QString, QString> pieceArgs;
-    QStringList placeholders;    // the live numbers' placeholders, in order of their slots
-    QList<int> lines;            // and the Markdown line each is on
+    QStringList placeholders; // the live numbers' placeholders, in order of their slots
+    QList<int> lines;         // and the Markdown line each is on
     QList<LiveInput> inputs;
 };
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QtPlugin>
 #include <QString>
 #include <QUrl>
+#include <QtPlugin>
 
 namespace course {
 

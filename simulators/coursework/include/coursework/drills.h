@@ -33,9 +33,9 @@ struct Field {
     std::string id;     // "time", "bound", "intensity", "legal", "vmem", "reason"
     std::string label;  // "time floor"
     FieldType type = FieldType::time;
-    std::string unit;   // the unit a bare number is in: "µs", "B", "FLOP/B"
+    std::string unit;                  // the unit a bare number is in: "µs", "B", "FLOP/B"
     std::vector<std::string> choices;  // for a choice: the canonical answers
-    double tolerance = 0;  // relative, for numbers: 0.1 is within 10 %
+    double tolerance = 0;              // relative, for numbers: 0.1 is within 10 %
     // Only asked when another field has a given answer ("reason" when "legal" is "no").
     std::string only_when_field;
     std::string only_when_value;
@@ -52,15 +52,15 @@ struct Question {
     std::string kind;   // the card kind: "D2.matmul", "D3.blocks", ...
     int level = 1;      // 1 to 3
     std::uint64_t seed = 0;
-    std::string prompt;              // one sentence
+    std::string prompt;  // one sentence
     std::vector<Given> givens;
-    std::string code;                // a snippet to show (D3: the BlockSpecs); may be empty
-    std::string code_language;       // "python", "jaxpr", "stablehlo", "hlo"
-    std::string code_unmasked;       // D1: the code with the output's type printed (the answer shows)
+    std::string code;           // a snippet to show (D3: the BlockSpecs); may be empty
+    std::string code_language;  // "python", "jaxpr", "stablehlo", "hlo"
+    std::string code_unmasked;  // D1: the code with the output's type printed (the answer shows)
     std::vector<Field> fields;
-    std::map<std::string, std::string> expected;  // field id -> the answer as shown
-    std::map<std::string, double> expected_value; // numeric fields, in SI units
-    std::map<std::string, double> expected_alt;   // a second model's value that counts too
+    std::map<std::string, std::string> expected;   // field id -> the answer as shown
+    std::map<std::string, double> expected_value;  // numeric fields, in SI units
+    std::map<std::string, double> expected_alt;    // a second model's value that counts too
     // Shapes and dims: "shape" -> the output shape; "contract_lhs",
     // "contract_rhs" -> the contracting dims, paired in order.
     std::map<std::string, std::vector<std::int64_t>> expected_dims;
@@ -83,10 +83,10 @@ struct FieldResult {
 };
 
 struct Check {
-    bool refused = false;     // the answer could not be read: not graded
-    std::string refusal;      // one sentence when refused
+    bool refused = false;       // the answer could not be read: not graded
+    std::string refusal;        // one sentence when refused
     std::string refused_field;  // the id of the field whose text could not be read
-    bool correct = false;     // every asked field right
+    bool correct = false;       // every asked field right
     int fields_right = 0;
     int fields_asked = 0;
     std::vector<FieldResult> fields;
@@ -94,7 +94,7 @@ struct Check {
 };
 
 // The drills and their card kinds, in the order they are taught.
-const std::vector<std::string>& drill_ids();                   // {"D2", "D3", "D4"}
+const std::vector<std::string>& drill_ids();  // {"D2", "D3", "D4"}
 const std::vector<std::string>& card_kinds(const std::string& drill);
 int max_level();  // 3
 
@@ -110,8 +110,7 @@ Check check(const Question& question, const std::map<std::string, std::string>& 
 
 // The parsers, for tests and the app's live hints. Each returns the value in
 // SI units, or nothing with `why` set to one sentence.
-std::optional<double> parse_number(const std::string& text, FieldType type, const std::string& unit,
-                                   std::string* why);
+std::optional<double> parse_number(const std::string& text, FieldType type, const std::string& unit, std::string* why);
 // The whole numbers of a shape or of one side of a dims answer, or nothing (with `why`).
 std::optional<std::vector<std::int64_t>> parse_shape(const std::string& text, std::string* why);
 // "lhs x rhs": two lists of dims, or nothing (with `why`).

@@ -17,11 +17,11 @@ namespace coursework::tracer {
 
 // An abstract value: what a tracer knows of an array.
 struct Aval {
-    std::string dtype;                // "f32", "bf16", "bool", "i32"
+    std::string dtype;  // "f32", "bf16", "bool", "i32"
     std::vector<std::int64_t> shape;
-    bool weak = false;                // a Python scalar's weak type
+    bool weak = false;  // a Python scalar's weak type
 
-    std::string text() const;         // "f32[8,128]"
+    std::string text() const;  // "f32[8,128]"
     bool operator==(const Aval&) const = default;
 };
 
@@ -29,24 +29,24 @@ struct Jaxpr;
 
 // An equation's input: a variable, or a literal such as `0.0:f32[]`.
 struct Atom {
-    int var = -1;          // index into Trace::vars, or -1 for a literal
-    std::string literal;   // "0.0"
+    int var = -1;         // index into Trace::vars, or -1 for a literal
+    std::string literal;  // "0.0"
     Aval aval;
 };
 
 struct Param {
     std::string name;
-    std::string value;             // as printed, when not sub-jaxprs
-    std::vector<Jaxpr> jaxprs;     // `jaxpr={...}` (one) or `branches=(...)` (a tuple)
+    std::string value;          // as printed, when not sub-jaxprs
+    std::vector<Jaxpr> jaxprs;  // `jaxpr={...}` (one) or `branches=(...)` (a tuple)
     bool tuple = false;
 };
 
 struct Eqn {
     std::string primitive;
-    std::vector<Param> params;     // in print order (JAX sorts them by name)
+    std::vector<Param> params;  // in print order (JAX sorts them by name)
     std::vector<Atom> inputs;
-    std::vector<int> outputs;      // variables
-    int line = 0;                  // the Python line that recorded it (1-based)
+    std::vector<int> outputs;  // variables
+    int line = 0;              // the Python line that recorded it (1-based)
 };
 
 struct Jaxpr {
@@ -57,41 +57,41 @@ struct Jaxpr {
 
 // A name in the Python frame at a step: a tracer or a static Python value.
 struct Binding {
-    std::string name;      // "x", "h", "act"
+    std::string name;  // "x", "h", "act"
     bool traced = true;
-    Aval aval;             // when traced
-    std::string value;     // when static: "'relu'", "8"
-    int var = -1;          // the jaxpr variable it holds, when traced
+    Aval aval;          // when traced
+    std::string value;  // when static: "'relu'", "8"
+    int var = -1;       // the jaxpr variable it holds, when traced
 };
 
 // One Python line executed during tracing.
 struct Step {
-    int line = 0;                       // 1-based, into Program::lines
-    std::string note;                   // what happened, one sentence
-    std::vector<Binding> frame;         // names bound after the line ran
-    int recorded_from = 0;              // equations of the printed jaxpr this step appended:
-    int recorded_to = 0;                //   [from, to) in Trace::printed
-    std::string inner_label;            // a sub-jaxpr being traced ("scan body"), else ""
-    std::string inner;                  // that sub-jaxpr so far, as printed
+    int line = 0;                // 1-based, into Program::lines
+    std::string note;            // what happened, one sentence
+    std::vector<Binding> frame;  // names bound after the line ran
+    int recorded_from = 0;       // equations of the printed jaxpr this step appended:
+    int recorded_to = 0;         //   [from, to) in Trace::printed
+    std::string inner_label;     // a sub-jaxpr being traced ("scan body"), else ""
+    std::string inner;           // that sub-jaxpr so far, as printed
 };
 
 // One printed equation of the finished jaxpr (top level), with the step that appended it.
 struct PrintedEqn {
-    std::string text;       // as JAX prints it, possibly several lines, no indent
+    std::string text;  // as JAX prints it, possibly several lines, no indent
     std::string primitive;
     int step = 0;
 };
 
 struct Knob {
-    std::string id;                     // "B", "act"
-    std::string label;                  // "batch B"
-    bool choice = false;                // a static argument chosen from `choices`
-    std::int64_t value = 0;             // default size
-    std::vector<std::string> choices;   // default is choices[0]
+    std::string id;                    // "B", "act"
+    std::string label;                 // "batch B"
+    bool choice = false;               // a static argument chosen from `choices`
+    std::int64_t value = 0;            // default size
+    std::vector<std::string> choices;  // default is choices[0]
 };
 
 struct Program {
-    std::string id;                     // "mlp", "softmax", "scan", "vmap", "static-if", "traced-if"
+    std::string id;  // "mlp", "softmax", "scan", "vmap", "static-if", "traced-if"
     std::string title;
     std::string blurb;
     std::vector<Knob> knobs;
@@ -104,18 +104,18 @@ struct Settings {
 };
 
 struct Trace {
-    std::string problem;                // bad input, one sentence; nothing else is set
-    std::vector<std::string> lines;     // the Python source, as traced
-    std::vector<Aval> vars;             // every jaxpr variable
-    std::vector<std::string> names;     // their printed names ("a", "b", ...)
-    Jaxpr jaxpr;                        // the finished (or, on an error, partial) jaxpr
+    std::string problem;             // bad input, one sentence; nothing else is set
+    std::vector<std::string> lines;  // the Python source, as traced
+    std::vector<Aval> vars;          // every jaxpr variable
+    std::vector<std::string> names;  // their printed names ("a", "b", ...)
+    Jaxpr jaxpr;                     // the finished (or, on an error, partial) jaxpr
     std::vector<Step> steps;
-    std::vector<PrintedEqn> printed;    // top-level equations in order
-    std::string header;                 // "{ lambda ; a:f32[8,128]. let"
-    std::string footer;                 // "  in (e,) }"
-    std::string error;                  // JAX's error text when the trace fails, else ""
+    std::vector<PrintedEqn> printed;  // top-level equations in order
+    std::string header;               // "{ lambda ; a:f32[8,128]. let"
+    std::string footer;               // "  in (e,) }"
+    std::string error;                // JAX's error text when the trace fails, else ""
     int error_line = 0;
-    std::string cache_key;              // what jit's cache keys on: avals and static args
+    std::string cache_key;  // what jit's cache keys on: avals and static args
 
     // The whole jaxpr as JAX prints it; up to step `upto` (exclusive end of
     // recorded equations), and without the `in (...)` when unfinished.

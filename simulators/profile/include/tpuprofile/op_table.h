@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tpusim/chips.h"
 #include "tpuprofile/profile.h"
+#include "tpusim/chips.h"
 
 namespace tpuprofile {
 
@@ -32,10 +32,10 @@ std::string_view family_plural(Family f);  // "Fusions", "Matmuls", "Pallas kern
 
 struct Prediction {
     bool available = false;
-    double time_s = 0;          // one occurrence, on one device
-    std::string model;          // "roofline", "host link", "ring collective"
-    std::string bound;          // "HBM", "MXU", "VPU", "PCIe", "ICI"
-    std::string reason;         // when not available: why, in one sentence
+    double time_s = 0;   // one occurrence, on one device
+    std::string model;   // "roofline", "host link", "ring collective"
+    std::string bound;   // "HBM", "MXU", "VPU", "PCIe", "ICI"
+    std::string reason;  // when not available: why, in one sentence
     std::vector<std::string> assumptions;
 };
 
@@ -51,22 +51,22 @@ struct InstructionCost {
 };
 
 struct OpRow {
-    std::int32_t op = -1;       // index into Device::ops
+    std::int32_t op = -1;  // index into Device::ops
     Family family = Family::other;
-    std::string kind;           // "loop fusion", "copy-done (host to HBM)", "Pallas kernel"
+    std::string kind;  // "loop fusion", "copy-done (host to HBM)", "Pallas kernel"
     double self_total_s = 0;
     double self_per_call_s = 0;
-    double share = 0;           // of the device's busy time
-    double flops_per_s = -1;    // achieved, from the profile's FLOPs and the self time
+    double share = 0;         // of the device's busy time
+    double flops_per_s = -1;  // achieved, from the profile's FLOPs and the self time
     double bytes_per_s = -1;
-    double intensity = -1;      // FLOP per byte
-    std::string dtype;          // of the result: "f32", "bf16"
+    double intensity = -1;  // FLOP per byte
+    std::string dtype;      // of the result: "f32", "bf16"
     // An asynchronous op's done: its start op, and the mean measured time
     // from the start's beginning to the done's end (the whole transfer).
     std::int32_t start_op = -1;
     double transfer_s = -1;
-    Prediction predicted;       // per occurrence
-    InstructionCost tpusim_cost;  // the same instruction as libtpusim costs it from the HLO
+    Prediction predicted;                                     // per occurrence
+    InstructionCost tpusim_cost;                              // the same instruction as libtpusim costs it from the HLO
     double error = std::numeric_limits<double>::quiet_NaN();  // (predicted - measured) / measured
 };
 
@@ -100,7 +100,7 @@ struct DeviceSummary {
     std::vector<Gap> largest_gaps;  // up to five, longest first
     std::vector<ProgramSummary> programs;
     std::vector<HostLinkUse> host_link;  // where the device copied to or from the host
-    std::string finding;       // what took the time and why, in a sentence or two
+    std::string finding;                 // what took the time and why, in a sentence or two
 };
 
 struct OpTable {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tpusim/error.h"
 #include "tpuprofile/profile.h"
+#include "tpusim/error.h"
 
 namespace tpuprofile {
 

@@ -60,26 +60,26 @@ struct AttentionSpec {
 // One kernel (or XLA op) of a form, at the chip's peaks.
 struct AttentionKernel {
     std::string name;
-    double mxu_s = 0;     // its matmuls at the MXU peak, a head dim below 128 padded to 128
-    double vpu_s = 0;     // its elementwise work at the VPU peak
-    double memory_s = 0;  // its HBM traffic at peak bandwidth
+    double mxu_s = 0;        // its matmuls at the MXU peak, a head dim below 128 padded to 128
+    double vpu_s = 0;        // its elementwise work at the VPU peak
+    double memory_s = 0;     // its HBM traffic at peak bandwidth
     std::int64_t steps = 0;  // a Pallas kernel's computed grid steps; 0 for an XLA op
 };
 
 // One form of attention evaluated on a chip.
 struct AttentionForm {
-    double mxu_flops = 0;    // matmul FLOPs executed (masked work included)
-    double vpu_flops = 0;    // softmax and rescaling work on the VPU
+    double mxu_flops = 0;  // matmul FLOPs executed (masked work included)
+    double vpu_flops = 0;  // softmax and rescaling work on the VPU
     double hbm_bytes = 0;
-    double mxu_s = 0;        // at the MXU peak, padding included
-    double vpu_s = 0;        // vpu_flops / VPU peak
-    double memory_s = 0;     // hbm_bytes / HBM bandwidth
-    double peak_s = 0;       // the same work with every unit at its peak and no step costs
-    double time_s = 0;       // predicted: the attainable fractions and, flash, the step floor
-    std::int64_t grid_steps = 0;  // flash: the computed steps of its grids
-    std::string bound;       // what sets the predicted time: "MXU", "VPU", "HBM", "grid steps"
-    std::vector<Figure> bytes;   // the HBM traffic by array, "read Q", "write S", ...
-    std::vector<Figure> stages;  // the predicted time of each kernel
+    double mxu_s = 0;                      // at the MXU peak, padding included
+    double vpu_s = 0;                      // vpu_flops / VPU peak
+    double memory_s = 0;                   // hbm_bytes / HBM bandwidth
+    double peak_s = 0;                     // the same work with every unit at its peak and no step costs
+    double time_s = 0;                     // predicted: the attainable fractions and, flash, the step floor
+    std::int64_t grid_steps = 0;           // flash: the computed steps of its grids
+    std::string bound;                     // what sets the predicted time: "MXU", "VPU", "HBM", "grid steps"
+    std::vector<Figure> bytes;             // the HBM traffic by array, "read Q", "write S", ...
+    std::vector<Figure> stages;            // the predicted time of each kernel
     std::vector<AttentionKernel> kernels;  // naive: its XLA ops; flash: its kernel(s) as one
 };
 
@@ -92,9 +92,10 @@ struct AttentionResult {
     std::int64_t kv_blocks = 0;
     std::int64_t tiles = 0;           // q_blocks x kv_blocks, per (batch, head)
     std::int64_t tiles_computed = 0;  // per (batch, head)
-    std::int64_t tiles_skipped = 0;   // tiles the mask leaves wholly empty (above the diagonal, outside a window or document)
+    std::int64_t tiles_skipped =
+        0;  // tiles the mask leaves wholly empty (above the diagonal, outside a window or document)
     std::int64_t kv_block_fetches = 0;  // K (and V) blocks copied in, per (batch, head)
-    double speedup = 0;               // naive time / flash time
+    double speedup = 0;                 // naive time / flash time
     Provenance provenance;
 };
 

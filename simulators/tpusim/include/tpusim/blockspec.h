@@ -15,8 +15,8 @@ enum class MemorySpace { vmem, any, smem };
 
 struct Legality {
     bool legal = false;
-    std::string reason;               // one sentence, for legal and illegal blocks alike
-    std::vector<std::string> notes;   // advice that does not affect legality (packing)
+    std::string reason;              // one sentence, for legal and illegal blocks alike
+    std::vector<std::string> notes;  // advice that does not affect legality (packing)
 };
 
 // Mosaic's block-shape check ([JAX-LOWER], `_check_block_mappings`):
@@ -26,8 +26,8 @@ struct Legality {
 // rank 0 is refused; in ANY (HBM) only the whole array. The check is the
 // same for every dtype; the dtype only adds packing advice.
 // Throws InputError for malformed shapes (rank mismatch, sizes below 1).
-Legality check_block(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block,
-                     DType dtype, MemorySpace space = MemorySpace::vmem);
+Legality check_block(const std::vector<std::int64_t>& array, const std::vector<std::int64_t>& block, DType dtype,
+                     MemorySpace space = MemorySpace::vmem);
 
 // Who wrote one output block, for drawing the coverage map.
 struct BlockVisit {
@@ -39,12 +39,12 @@ struct BlockVisit {
 };
 
 struct Coverage {
-    bool ok = false;               // complete, race-free and revisits consecutive
-    std::int64_t blocks = 0;       // output blocks in the array
+    bool ok = false;          // complete, race-free and revisits consecutive
+    std::int64_t blocks = 0;  // output blocks in the array
     std::int64_t blocks_written = 0;
-    std::int64_t writes = 0;       // grid steps, each writing one block
-    bool race = false;             // two steps that differ on a parallel axis write one block
-    bool non_consecutive = false;  // a block is revisited after another block was written
+    std::int64_t writes = 0;                         // grid steps, each writing one block
+    bool race = false;                               // two steps that differ on a parallel axis write one block
+    bool non_consecutive = false;                    // a block is revisited after another block was written
     std::vector<std::vector<std::int64_t>> missing;  // the first few unwritten blocks
     std::vector<std::string> problems;               // one sentence each
     // With a window: the blocks whose every index is below it, row-major over
@@ -77,9 +77,8 @@ struct MatmulSchedule {
 
 // The docs' schedule with the grid axes in `order`, a permutation of "ijk"
 // (i over M blocks, j over N blocks, k over K blocks; "ijk" is the docs').
-MatmulSchedule matmul_schedule(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm,
-                               std::int64_t bk, std::int64_t bn, DType dtype,
-                               const std::string& order = "ijk");
+MatmulSchedule matmul_schedule(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t bm, std::int64_t bk,
+                               std::int64_t bn, DType dtype, const std::string& order = "ijk");
 
 struct Verification {
     bool passed = false;

@@ -41,11 +41,11 @@ struct SandboxReport {
     std::vector<SandboxOperand> operands;  // x, y, out
     std::optional<Coverage> coverage;      // when the output's map parsed
     std::string coverage_error;
-    double vmem_bytes = 0;                 // buffers x padded blocks + the f32 accumulator
-    double vmem_limit_bytes = 0;           // the chip's scoped default
+    double vmem_bytes = 0;        // buffers x padded blocks + the f32 accumulator
+    double vmem_limit_bytes = 0;  // the chip's scoped default
     Provenance vmem_provenance;
     std::optional<PipelineResult> prediction;
-    std::string prediction_error;          // why there is no prediction
+    std::string prediction_error;  // why there is no prediction
     // Every block legal, every map parsed, the output covered without races.
     bool sound = false;
     // A block illegal, an output block never written, or a race: a schedule
@@ -65,9 +65,9 @@ Kernel sandbox_kernel(const SandboxInputs& in, const IndexMap& x, const IndexMap
 
 struct SandboxVerification {
     Verification result;
-    bool shrunk = false;     // the blocks were shrunk so the host run stays quick
-    MatmulSchedule run;      // what was run: shapes, blocks, grid, maps
-    std::string ran;         // "M=32 K=512 N=512 in blocks 8 x 128 x 128, grid (4, 4, 4)"
+    bool shrunk = false;  // the blocks were shrunk so the host run stays quick
+    MatmulSchedule run;   // what was run: shapes, blocks, grid, maps
+    std::string ran;      // "M=32 K=512 N=512 in blocks 8 x 128 x 128, grid (4, 4, 4)"
 };
 
 // Runs the schedule numerically with verify_matmul. When M*K*N is too large

@@ -15,8 +15,8 @@ namespace tpusim {
 struct Fact {
     double value = 0;
     std::string unit;
-    std::string source;  // tags such as "[JAX-INFO][SB-TPU]", or "[derived] ..."
-    std::string note;    // what other sources say, and why this value was chosen
+    std::string source;       // tags such as "[JAX-INFO][SB-TPU]", or "[derived] ..."
+    std::string note;         // what other sources say, and why this value was chosen
     bool assumption = false;  // true: our choice, not a published figure
     // A yes/no figure (unit "yes/no") is published whatever its value.
     bool published() const { return value != 0 || unit == "yes/no"; }
@@ -37,22 +37,22 @@ struct Chip {
     Fact peak_int8;  // OP/s
     Fact peak_fp8;
     Fact peak_int4;
-    Fact tensorcores;      // per chip
+    Fact tensorcores;       // per chip
     bool megacore = false;  // two TensorCores shown as one device (v4, v5p)
     Fact megacore_fact;     // the source of `megacore` (value 1 or 0)
     Fact mxus_per_core;
-    Fact mxu_size;          // rows = columns of one systolic array
-    Fact clock_hz;          // derived where possible; unpublished on v6e and 7x
+    Fact mxu_size;            // rows = columns of one systolic array
+    Fact clock_hz;            // derived where possible; unpublished on v6e and 7x
     Fact vpu_flops_per_core;  // 32-bit elementwise FLOP/s of one TensorCore's VPU
     Fact vpu_sublanes;
     Fact vpu_lanes;
     Fact vregs_per_core;
 
     // Memory.
-    Fact hbm_capacity;       // bytes per chip
-    Fact hbm_bandwidth;      // B/s per chip
-    Fact vmem_per_core;      // bytes
-    Fact smem_per_core;      // bytes
+    Fact hbm_capacity;         // bytes per chip
+    Fact hbm_bandwidth;        // B/s per chip
+    Fact vmem_per_core;        // bytes
+    Fact smem_per_core;        // bytes
     Fact scoped_vmem_default;  // bytes a kernel may use by default (an assumption)
 
     // Interconnect.

@@ -41,8 +41,8 @@ struct CollectiveSpec {
 };
 
 struct CollectiveOptions {
-    bool link_loads = true;            // fill CollectiveResult::links
-    bool trace = false;                // fill CollectiveResult::trace
+    bool link_loads = true;  // fill CollectiveResult::links
+    bool trace = false;      // fill CollectiveResult::trace
     std::size_t max_trace_events = 50000;
 };
 
@@ -54,7 +54,7 @@ struct LinkLoad {
 };
 
 struct CollectiveResult {
-    double time_s = 0;       // the simulated time: the headline
+    double time_s = 0;  // the simulated time: the headline
     double simulated_s = 0;
     double analytic_s = 0;
     double analytic_bandwidth_s = 0;  // busiest link's bytes / one-way bandwidth
@@ -66,18 +66,17 @@ struct CollectiveResult {
     std::int64_t group_size = 0;      // devices in one collective
     std::int64_t groups = 0;          // independent copies (the other axes)
     double busiest_link_bytes = 0;
-    double total_link_bytes = 0;      // summed over every directed link of the mesh
-    std::int64_t chunk_hops = 0;      // transmissions the simulation ran
-    std::int64_t lines_simulated = 0; // rings or lines simulated ...
-    std::int64_t lines_total = 0;     // ... out of all the collective uses
-    std::vector<LinkLoad> links;      // every directed link of the mesh (if asked)
-    std::vector<TraceEvent> trace;    // links and devices over time (if asked)
+    double total_link_bytes = 0;       // summed over every directed link of the mesh
+    std::int64_t chunk_hops = 0;       // transmissions the simulation ran
+    std::int64_t lines_simulated = 0;  // rings or lines simulated ...
+    std::int64_t lines_total = 0;      // ... out of all the collective uses
+    std::vector<LinkLoad> links;       // every directed link of the mesh (if asked)
+    std::vector<TraceEvent> trace;     // links and devices over time (if asked)
     bool trace_truncated = false;
     Provenance provenance;
 };
 
 // Throws InputError for bad axes, bytes, chunks or shift.
-CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec,
-                            const CollectiveOptions& options = {});
+CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const CollectiveOptions& options = {});
 
 }  // namespace tpusim

@@ -31,24 +31,24 @@
 namespace tpusim {
 
 struct CollectiveMatmulSpec {
-    std::int64_t m = 0;        // rows of x, all devices together (sharded by rows)
-    std::int64_t k = 0;        // the contracted size
-    std::int64_t n = 0;        // columns of w, all devices together (sharded by columns)
-    std::int64_t devices = 4;  // the ring, along one mesh axis
-    int directions = 1;        // 1: each chunk one way; 2: half of each chunk each way
-    DType dtype = DType::bf16; // x, w and y; the accumulator is f32 on chip
+    std::int64_t m = 0;         // rows of x, all devices together (sharded by rows)
+    std::int64_t k = 0;         // the contracted size
+    std::int64_t n = 0;         // columns of w, all devices together (sharded by columns)
+    std::int64_t devices = 4;   // the ring, along one mesh axis
+    int directions = 1;         // 1: each chunk one way; 2: half of each chunk each way
+    DType dtype = DType::bf16;  // x, w and y; the accumulator is f32 on chip
 };
 
 struct CollectiveMatmulResult {
-    double chunk_bytes = 0;      // one device's x chunk: m / devices x k
-    double step_compute_s = 0;   // C: one chunk times the local w columns
-    double step_transfer_s = 0;  // X: the busiest link direction's bytes, plus the hops' latency
-    std::int64_t hops = 0;       // hops of the slowest transfer in a step
-    bool wraps = false;          // whether the ring's axis has a wraparound link
-    double time_s = 0;           // (devices - 1) * max(C, X) + C
-    double compute_only_s = 0;   // devices * C
-    double exposed_s = 0;        // time - compute only
-    double exposed_fraction = 0; // exposed / compute only
+    double chunk_bytes = 0;           // one device's x chunk: m / devices x k
+    double step_compute_s = 0;        // C: one chunk times the local w columns
+    double step_transfer_s = 0;       // X: the busiest link direction's bytes, plus the hops' latency
+    std::int64_t hops = 0;            // hops of the slowest transfer in a step
+    bool wraps = false;               // whether the ring's axis has a wraparound link
+    double time_s = 0;                // (devices - 1) * max(C, X) + C
+    double compute_only_s = 0;        // devices * C
+    double exposed_s = 0;             // time - compute only
+    double exposed_fraction = 0;      // exposed / compute only
     double gather_then_matmul_s = 0;  // the direct program: all-gather x, then the local matmuls
     Provenance provenance;
 };

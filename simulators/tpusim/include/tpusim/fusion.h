@@ -36,8 +36,8 @@ struct Node {
     double element_bytes = 4;
     DType dtype = DType::f32;  // the rate used when the node runs on the MXU
     double flops = 0;
-    bool output = false;       // a result of the program: always written to HBM
-    bool expensive = false;    // transcendental or divide: never recomputed
+    bool output = false;     // a result of the program: always written to HBM
+    bool expensive = false;  // transcendental or divide: never recomputed
 
     double bytes() const;  // elements x element_bytes
 };
@@ -81,14 +81,14 @@ std::string_view kind_name(FusionKind kind);  // "op", "loop", "input", "output"
 
 // One kernel: an op on its own, or a fusion of several.
 struct Kernel {
-    std::string name;              // "fusion.2", or the op's name when alone
+    std::string name;  // "fusion.2", or the op's name when alone
     FusionKind kind = FusionKind::single;
-    std::vector<int> nodes;        // members in graph order; the root is last
-    std::vector<int> recomputed;   // cheap shared producers copied into this kernel
-    std::vector<int> reads;        // values read from HBM (parameters and other kernels' results)
+    std::vector<int> nodes;       // members in graph order; the root is last
+    std::vector<int> recomputed;  // cheap shared producers copied into this kernel
+    std::vector<int> reads;       // values read from HBM (parameters and other kernels' results)
     double flops = 0;
     double bytes_read = 0, bytes_written = 0;
-    double time_s = 0;             // roofline on the chip
+    double time_s = 0;  // roofline on the chip
     Engine engine = Engine::vpu;
 };
 
@@ -120,17 +120,17 @@ Graph graph_from_hlo(const ir::Module& module);
 // the chip (a fusion, a lone dot, reduce or copy, a custom call), costed on
 // the roofline as reading each operand and writing its result once.
 struct HloKernel {
-    std::string name;         // "fusion.2", "dot.5"
-    std::string opcode;       // "fusion", "dot", "copy", "custom-call"
-    std::string kind;         // fusions: "loop", "input", "output", "custom"; else the opcode
-    std::string computation;  // the fused computation it runs; "" when none
-    std::string loop;         // the innermost while loop it runs in; "" when none
-    ir::Position position;    // of the instruction in the dump
-    std::int64_t runs = 1;    // the trip counts of the loops around it, multiplied
-    double flops = 0;         // one run's; whole numbers
+    std::string name;                          // "fusion.2", "dot.5"
+    std::string opcode;                        // "fusion", "dot", "copy", "custom-call"
+    std::string kind;                          // fusions: "loop", "input", "output", "custom"; else the opcode
+    std::string computation;                   // the fused computation it runs; "" when none
+    std::string loop;                          // the innermost while loop it runs in; "" when none
+    ir::Position position;                     // of the instruction in the dump
+    std::int64_t runs = 1;                     // the trip counts of the loops around it, multiplied
+    double flops = 0;                          // one run's; whole numbers
     double bytes_read = 0, bytes_written = 0;  // one run's; whole bytes
     Engine engine = Engine::vpu;
-    double time_s = 0;        // one run's
+    double time_s = 0;  // one run's
     Bound bound = Bound::memory;
     // A custom call whose work the dump does not hold (a cuBLAS gemm, an
     // FFT, a Pallas kernel): its bytes are counted, its FLOPs are not known.
@@ -149,8 +149,8 @@ struct HloLoop {
 struct HloCost {
     std::vector<HloKernel> kernels;  // in program order, loop bodies where their loop runs
     std::vector<HloLoop> loops;
-    double time_s = 0;                        // every kernel's runs, one after another on one core
-    std::int64_t flops = 0, bytes = 0;        // exact totals over every run
+    double time_s = 0;                  // every kernel's runs, one after another on one core
+    std::int64_t flops = 0, bytes = 0;  // exact totals over every run
     bool lower_bound = false;  // a loop with an unknown trip count, a conditional's branches or an uncosted custom call
     int uncosted = 0;          // custom calls whose FLOPs are not known
     bool optimized = true;     // false when the dump has no fusions and is not scheduled

@@ -16,10 +16,10 @@ namespace tpusim::fusion {
 
 // One fusion the pass made (a kernel of two or more ops), which can be undone.
 struct MapGroup {
-    std::string name;              // "fusion.3"
+    std::string name;  // "fusion.3"
     FusionKind kind = FusionKind::loop;
-    std::vector<int> nodes;        // members, the root last
-    std::vector<int> recomputed;   // cheap producers copied into it
+    std::vector<int> nodes;                  // members, the root last
+    std::vector<int> recomputed;             // cheap producers copied into it
     double bytes_fused = 0, time_fused = 0;  // as one kernel
     double bytes_split = 0, time_split = 0;  // its members as separate kernels (recomputed producers excluded)
 };

@@ -47,16 +47,16 @@ struct GroupedMatmulResult {
     std::int64_t visits = 0;             // (row tile, group) pairs the kernel walks
     std::int64_t boundaries_inside = 0;  // group boundaries that fall inside a row tile
     std::int64_t empty_groups = 0;
-    std::int64_t rows = 0;               // visits x tm: the rows the kernel computes
-    double overhead = 0;                 // rows / M - 1
-    std::int64_t steps = 0;              // grid steps
-    double flops = 0;                    // useful: 2 M K N
+    std::int64_t rows = 0;   // visits x tm: the rows the kernel computes
+    double overhead = 0;     // rows / M - 1
+    std::int64_t steps = 0;  // grid steps
+    double flops = 0;        // useful: 2 M K N
     double hbm_bytes = 0;
-    double time_s = 0;                   // device time
-    double call_s = 0;                   // as a Python caller sees one call
-    std::string bound;                   // "MXU", "HBM" or "grid steps"
-    double padded_time_s = 0;            // XLA: every group padded to the largest
-    double dense_time_s = 0;             // XLA: every token through every group
+    double time_s = 0;         // device time
+    double call_s = 0;         // as a Python caller sees one call
+    std::string bound;         // "MXU", "HBM" or "grid steps"
+    double padded_time_s = 0;  // XLA: every group padded to the largest
+    double dense_time_s = 0;   // XLA: every token through every group
     Provenance provenance;
 };
 

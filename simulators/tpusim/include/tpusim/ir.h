@@ -39,12 +39,12 @@ private:
 // An array type, or a tuple of them. Element types are spelled the HLO way
 // whatever the source ("f32", "bf16", "s32", "u8", "pred", "f8e4m3fn").
 struct TensorType {
-    std::string element;              // empty for a tuple or a token
-    std::vector<std::int64_t> dims;   // -1 for a dynamic or symbolic size
+    std::string element;             // empty for a tuple or a token
+    std::vector<std::int64_t> dims;  // -1 for a dynamic or symbolic size
     // HLO layout, when printed: minor-to-major order, then tiles and memory space.
     std::vector<std::int64_t> minor_to_major;
     std::vector<std::vector<std::int64_t>> tiles;  // T(8,128)(2,1) -> {{8,128},{2,1}}
-    int memory_space = 0;             // S(1) -> 1 (VMEM on TPU); 0 is HBM
+    int memory_space = 0;                          // S(1) -> 1 (VMEM on TPU); 0 is HBM
     bool has_layout = false;
     bool is_tuple = false;
     std::vector<TensorType> elements;  // the members of a tuple
@@ -73,28 +73,28 @@ struct Metadata {
 };
 
 struct Attribute {
-    std::string name;   // "lhs_contracting_dims", "dimension_numbers", "kind"
-    std::string value;  // the text as printed: "{1}", "(([1], [0]), ([], []))", "kLoop"
+    std::string name;     // "lhs_contracting_dims", "dimension_numbers", "kind"
+    std::string value;    // the text as printed: "{1}", "(([1], [0]), ([], []))", "kLoop"
     bool quoted = false;  // HLO: the value was a quoted string (quotes removed in `value`)
 };
 
 struct Computation;
 
 struct Op {
-    std::vector<std::string> results;    // "dot.3", "%0", "c"; empty when none
-    std::string name;                    // "dot_general", "dot", "add", "fusion", "return"
-    std::string dialect;                 // "stablehlo", "func", "" for HLO and jaxpr
-    std::vector<std::string> operands;   // value names or literals ("2.0:f32[]")
+    std::vector<std::string> results;       // "dot.3", "%0", "c"; empty when none
+    std::string name;                       // "dot_general", "dot", "add", "fusion", "return"
+    std::string dialect;                    // "stablehlo", "func", "" for HLO and jaxpr
+    std::vector<std::string> operands;      // value names or literals ("2.0:f32[]")
     std::vector<TensorType> operand_types;  // when the dump prints them
     std::vector<TensorType> result_types;
     std::vector<Attribute> attributes;
-    Position position;                   // of the op's first character
-    int last_line = 0;                   // of its last character: params, attributes and regions span lines
+    Position position;  // of the op's first character
+    int last_line = 0;  // of its last character: params, attributes and regions span lines
     Metadata metadata;
-    bool is_root = false;                // HLO ROOT
-    bool type_inferred = false;          // HLO printed without its result shape, inferred from the operands
-    std::vector<std::string> called;     // HLO calls=/to_apply=/body=..., MLIR call @f
-    std::vector<Computation> regions;    // reduce bodies, while cond/body, sub-jaxprs
+    bool is_root = false;              // HLO ROOT
+    bool type_inferred = false;        // HLO printed without its result shape, inferred from the operands
+    std::vector<std::string> called;   // HLO calls=/to_apply=/body=..., MLIR call @f
+    std::vector<Computation> regions;  // reduce bodies, while cond/body, sub-jaxprs
 
     // The attribute's value, or nullptr.
     const std::string* attribute(std::string_view attr_name) const;

@@ -43,8 +43,8 @@ struct DotShape {
 // Checks the dims (in range, not repeated, not both batch and contracting,
 // sizes matching pairwise) and derives the output shape and FLOPs. Throws
 // InputError with the offending dims named.
-DotShape dot_general_shape(const std::vector<std::int64_t>& lhs,
-                           const std::vector<std::int64_t>& rhs, const DotDims& dims);
+DotShape dot_general_shape(const std::vector<std::int64_t>& lhs, const std::vector<std::int64_t>& rhs,
+                           const DotDims& dims);
 
 // One dot_general (or dot) found in a parsed module.
 struct DotSite {

@@ -16,7 +16,7 @@
 namespace tpusim::ir {
 
 struct MisspeltOp {
-    Position position;  // of the op
+    Position position;    // of the op
     std::string written;  // "stablehlo.dot_genral", "multipy"
     std::string meant;    // "stablehlo.dot_general", "multiply"
 

@@ -19,25 +19,26 @@
 namespace tpusim::ir {
 
 enum class ShardingForm { hlo, gspmd, shardy, replica_groups };
-std::string_view sharding_form_name(ShardingForm form);  // "sharding", "mhlo.sharding", "sdy.sharding", "replica_groups"
+std::string_view sharding_form_name(
+    ShardingForm form);  // "sharding", "mhlo.sharding", "sdy.sharding", "replica_groups"
 
 // One sharding or device grouping found in a dump.
 struct ShardingSite {
     ShardingForm form = ShardingForm::hlo;
-    Position position;      // of the attribute's first character
-    std::string text;       // the attribute's value as printed
-    bool decoded = false;   // false: `meaning` says what could not be read
+    Position position;     // of the attribute's first character
+    std::string text;      // the attribute's value as printed
+    bool decoded = false;  // false: `meaning` says what could not be read
     // A sharding of an array.
-    bool replicated = false;             // every device holds all of it
-    bool manual = false;                 // inside shard_map: each device's own value
-    std::int64_t maximal_device = -1;    // only this device holds it
-    std::vector<std::int64_t> tiles;     // ways each dimension is split
-    std::int64_t replicas = 1;           // devices holding each tile
-    std::int64_t devices = 0;            // tiles x replicas; 0 when not known
-    std::vector<std::vector<std::string>> dim_axes;  // Shardy: the mesh axes of each dimension
-    std::string mesh;                    // Shardy: the mesh's name
+    bool replicated = false;                             // every device holds all of it
+    bool manual = false;                                 // inside shard_map: each device's own value
+    std::int64_t maximal_device = -1;                    // only this device holds it
+    std::vector<std::int64_t> tiles;                     // ways each dimension is split
+    std::int64_t replicas = 1;                           // devices holding each tile
+    std::int64_t devices = 0;                            // tiles x replicas; 0 when not known
+    std::vector<std::vector<std::string>> dim_axes;      // Shardy: the mesh axes of each dimension
+    std::string mesh;                                    // Shardy: the mesh's name
     std::vector<std::vector<std::int64_t>> first_tiles;  // the devices of tiles 0, 1, 2 (when listed)
-    std::int64_t tuple_elements = 0;     // a tuple's sharding: how many members
+    std::int64_t tuple_elements = 0;                     // a tuple's sharding: how many members
     // Device groups of a collective.
     std::int64_t groups = 0;
     std::int64_t group_size = 0;
@@ -49,7 +50,7 @@ struct ShardingSite {
     bool type_is_tile = false;
     std::vector<std::int64_t> tile_dims;   // one device's tile
     std::vector<std::int64_t> whole_dims;  // the whole array
-    std::string meaning;  // one to three sentences
+    std::string meaning;                   // one to three sentences
 };
 
 // Every sharding and replica_groups attribute of a dump, in text order.

@@ -37,7 +37,7 @@ const CrossLink* link_at_line(const std::vector<CrossLink>& links, Format layer,
 // or -1. An op covers its first to its last line (jaxpr params and MLIR
 // regions span several); an op nested in another's region owns its own
 // lines. `module` is the parse of that dump; `line_count` its lines.
-std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module,
-                                   Format layer, int line_count);
+std::vector<int> link_of_each_line(const std::vector<CrossLink>& links, const Module& module, Format layer,
+                                   int line_count);
 
 }  // namespace tpusim::ir

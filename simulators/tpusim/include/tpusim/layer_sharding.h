@@ -54,13 +54,13 @@ struct LayerShardingSpec {
     std::int64_t d_model = 0;  // D
     std::int64_t d_ff = 0;     // F
     DType dtype = DType::bf16;
-    bool overlap_tp = false;   // TP's collectives as collective matmuls
+    bool overlap_tp = false;  // TP's collectives as collective matmuls
 };
 
 // A matmul of the block on one device.
 struct ShardedMatmul {
-    std::string name;  // "x @ W_in", "backward of W_out (dh, dW_out)"
-    std::string pass;  // "forward", "backward"
+    std::string name;                  // "x @ W_in", "backward of W_out (dh, dW_out)"
+    std::string pass;                  // "forward", "backward"
     std::int64_t m = 0, k = 0, n = 0;  // of the forward matmul it belongs to
     double flops = 0;
     double time_s = 0;
@@ -68,39 +68,39 @@ struct ShardedMatmul {
 };
 
 struct ShardedCollective {
-    std::string what;   // "all-gather W_in"
-    std::string pass;   // "forward", "backward"
+    std::string what;  // "all-gather W_in"
+    std::string pass;  // "forward", "backward"
     CollectiveKind kind = CollectiveKind::all_gather;
     AxisRole role = AxisRole::data;  // which axes it spans
     std::vector<int> axes;
-    double bytes = 0;   // V, the whole array (collective.h)
+    double bytes = 0;  // V, the whole array (collective.h)
     double time_s = 0;
-    int under = -1;     // the matmul (index into `matmuls`) it runs under; -1: on the critical path
+    int under = -1;        // the matmul (index into `matmuls`) it runs under; -1: on the critical path
     double exposed_s = 0;  // the part of time_s no matmul covers
     double start_s = 0;    // on the step's timeline
 };
 
 struct LayerShardingResult {
-    std::string strategy;  // "FSDP + TP"
-    std::vector<std::string> axis_names;  // per mesh axis: "data", "model", or "data0", "data1"...
-    std::int64_t data_ways = 1;   // X: devices the batch is split over
-    std::int64_t model_ways = 1;  // Y: devices F is split over
-    std::int64_t rows_per_device = 0;  // B / X
-    std::string x_spec, w_in_spec, w_out_spec;  // PartitionSpecs as JAX prints them: P('data', None)
-    double weight_bytes_per_device = 0;  // W_in and W_out as held between uses
-    double gathered_weight_bytes = 0;    // FSDP: one weight gathered for use; else 0
-    std::vector<ShardedMatmul> matmuls;  // the four, in run order
+    std::string strategy;                        // "FSDP + TP"
+    std::vector<std::string> axis_names;         // per mesh axis: "data", "model", or "data0", "data1"...
+    std::int64_t data_ways = 1;                  // X: devices the batch is split over
+    std::int64_t model_ways = 1;                 // Y: devices F is split over
+    std::int64_t rows_per_device = 0;            // B / X
+    std::string x_spec, w_in_spec, w_out_spec;   // PartitionSpecs as JAX prints them: P('data', None)
+    double weight_bytes_per_device = 0;          // W_in and W_out as held between uses
+    double gathered_weight_bytes = 0;            // FSDP: one weight gathered for use; else 0
+    std::vector<ShardedMatmul> matmuls;          // the four, in run order
     std::vector<ShardedCollective> collectives;  // in run order
-    double compute_s = 0;     // the matmuls
-    double collective_s = 0;  // every collective, end to end
-    double exposed_s = 0;     // collective time no matmul covers
-    double step_s = 0;        // compute + exposed, one block's forward and backward
+    double compute_s = 0;                        // the matmuls
+    double collective_s = 0;                     // every collective, end to end
+    double exposed_s = 0;                        // collective time no matmul covers
+    double step_s = 0;                           // compute + exposed, one block's forward and backward
     // The rows per device above which the data axes' transfers hide:
     // C / (the data axes' links, both directions where they wrap); 0 without data axes.
     double data_threshold_rows = 0;
     // TP hides (with overlap_tp) when F / Y passes this: C / the model axes' links; 0 without model axes.
     double model_threshold = 0;
-    std::string verdict;      // one or two sentences: what binds, and what would change it
+    std::string verdict;  // one or two sentences: what binds, and what would change it
     Provenance provenance;
 };
 

@@ -29,10 +29,10 @@ struct Layout {
     std::vector<std::int64_t> padded_shape;
     DType dtype = DType::f32;
     Tiling tile;
-    std::int64_t tiles = 0;     // tiles in the whole array
+    std::int64_t tiles = 0;  // tiles in the whole array
     double logical_bytes = 0;
     double padded_bytes = 0;
-    double waste = 0;           // fraction of padded bytes that hold padding
+    double waste = 0;  // fraction of padded bytes that hold padding
 };
 
 // The tiled layout of an array; `tile` defaults to the native tiling.
@@ -51,8 +51,8 @@ struct Relayout {
 
 // Changing an array's tiling (and optionally transposing its last two
 // dimensions) costs a read and a write of the whole padded array through HBM.
-Relayout relayout_cost(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype,
-                       Tiling from, Tiling to, bool transpose = false);
+Relayout relayout_cost(const Chip& chip, const std::vector<std::int64_t>& shape, DType dtype, Tiling from, Tiling to,
+                       bool transpose = false);
 
 // What a layout is, for a badge: predicted from Mosaic's native tiling.
 Provenance layout_provenance(const Layout& layout);
@@ -94,13 +94,13 @@ struct LayoutChange {
     RelayoutKind kind = RelayoutKind::none;
     Layout from;
     Layout to;
-    bool moves = false;      // false: the same tiles, renamed
-    bool in_kernel = true;   // false: Mosaic does not do it inside a kernel
+    bool moves = false;     // false: the same tiles, renamed
+    bool in_kernel = true;  // false: Mosaic does not do it inside a kernel
     double bytes_read = 0;
     double bytes_written = 0;
     double bytes_moved = 0;
-    double time_s = 0;       // at the chip's HBM bandwidth
-    std::string verdict;     // one sentence
+    double time_s = 0;    // at the chip's HBM bandwidth
+    std::string verdict;  // one sentence
     Provenance provenance;
 };
 

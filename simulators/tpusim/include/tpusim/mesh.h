@@ -20,11 +20,11 @@ struct MeshAxis {
 };
 
 struct Mesh {
-    std::string chip;                // "v5e"
-    std::vector<MeshAxis> axes;      // axis 0 first; device ids are row-major, last axis fastest
-    double link_bandwidth = 0;       // B/s, one direction of one link
-    double hop_latency = 0;          // s per hop
-    std::string bandwidth_source;    // the chip fact's source tag
+    std::string chip;              // "v5e"
+    std::vector<MeshAxis> axes;    // axis 0 first; device ids are row-major, last axis fastest
+    double link_bandwidth = 0;     // B/s, one direction of one link
+    double hop_latency = 0;        // s per hop
+    std::string bandwidth_source;  // the chip fact's source tag
     std::string latency_source;
 
     std::int64_t devices() const;

@@ -34,13 +34,13 @@ enum class MxuMode { overlapped, no_overlap };
 struct MxuRun {
     std::int64_t cycles = 0;
     std::int64_t folds = 0;
-    std::int64_t macs = 0;           // useful multiply-accumulates, M*K*N
+    std::int64_t macs = 0;                 // useful multiply-accumulates, M*K*N
     std::int64_t exposed_load_cycles = 0;  // cycles spent only loading weights
-    double utilization = 0;          // macs / (S*S*cycles)
+    double utilization = 0;                // macs / (S*S*cycles)
     int array = 0;
     MxuMode mode = MxuMode::overlapped;
-    bool stepped = false;            // counted by stepping the array, not by the formula
-    std::vector<float> output;       // M x N, from a stepped run with values
+    bool stepped = false;                    // counted by stepping the array, not by the formula
+    std::vector<float> output;               // M x N, from a stepped run with values
     std::vector<std::int32_t> active_cells;  // per cycle, when asked for
     Provenance provenance;
 };
@@ -55,9 +55,8 @@ MxuRun mxu_cycles(std::int64_t m, std::int64_t k, std::int64_t n, int array, Mxu
 // columns have drained too, as that count has it). `record_activity` fills
 // active_cells.
 // Throws InputError above 2^26 multiply-accumulates (the formula covers those).
-MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m,
-                std::int64_t k, std::int64_t n, int array, MxuMode mode,
-                bool record_activity = false);
+MxuRun mxu_step(const std::vector<float>& x, const std::vector<float>& w, std::int64_t m, std::int64_t k,
+                std::int64_t n, int array, MxuMode mode, bool record_activity = false);
 
 std::string_view mode_name(MxuMode mode);  // "overlapped", "no overlap"
 
@@ -70,8 +69,8 @@ std::string_view mode_name(MxuMode mode);  // "overlapped", "no overlap"
 // Folds run one after another, so with ideal memory the run takes
 // folds x (3S + M - 2) cycles, the same as MxuMode::no_overlap.
 struct MxuScaleSimCount {
-    std::int64_t row_folds = 0;       // ceil(K / S)
-    std::int64_t col_folds = 0;       // ceil(N / S)
+    std::int64_t row_folds = 0;  // ceil(K / S)
+    std::int64_t col_folds = 0;  // ceil(N / S)
     std::int64_t folds = 0;
     std::int64_t cycles_per_fold = 0;  // 3S + M - 2
     std::int64_t cycles = 0;
@@ -105,10 +104,10 @@ struct MxuCornerCell {
     MxuCellState state = MxuCellState::idle;
     bool has_weight = false;
     float weight = 0;
-    bool has_row = false;       // a row of x is in the cell
-    std::int64_t row = -1;      // which row of x
-    float activation = 0;       // x[row][k0 + r], 0 past the tile's rows
-    float sum = 0;              // the partial sum the cell passes down
+    bool has_row = false;   // a row of x is in the cell
+    std::int64_t row = -1;  // which row of x
+    float activation = 0;   // x[row][k0 + r], 0 past the tile's rows
+    float sum = 0;          // the partial sum the cell passes down
     std::int64_t fold = -1;
 };
 
@@ -119,7 +118,7 @@ struct MxuCornerCell {
 // one product per row above.
 struct MxuFrame {
     std::int64_t cycle = 0;
-    std::int64_t cycles = 0;          // the run's length
+    std::int64_t cycles = 0;  // the run's length
     int array = 0;
     // "loading weights" (no rows in the array), "fill" (a fold's rows are
     // entering an array that was empty, and the wave has not reached the
@@ -129,11 +128,11 @@ struct MxuFrame {
     std::vector<std::uint8_t> cells;  // S*S MxuCellState, row-major
     std::int64_t useful_cells = 0;
     std::int64_t padding_cells = 0;
-    std::int64_t fold = -1;           // the newest fold with rows in the array
-    std::int64_t loading_fold = -1;   // a fold whose weights are shifting in
-    std::int64_t loading_rows = 0;    // how many of its rows are in
-    std::int64_t rows_entered = 0;    // rows of x that entered fold `fold` so far
-    std::int64_t results_done = 0;    // outputs of M x N whose last sum has left
+    std::int64_t fold = -1;          // the newest fold with rows in the array
+    std::int64_t loading_fold = -1;  // a fold whose weights are shifting in
+    std::int64_t loading_rows = 0;   // how many of its rows are in
+    std::int64_t rows_entered = 0;   // rows of x that entered fold `fold` so far
+    std::int64_t results_done = 0;   // outputs of M x N whose last sum has left
     int corner = 0;
     std::vector<MxuCornerCell> corner_cells;  // corner x corner, row-major
 };
@@ -152,8 +151,8 @@ struct MxuTimeline {
     std::int64_t drain_start = 0;  // the last fold's rows have all entered
     bool fills = false;            // some cycle has every cell of a full tile busy
     std::int64_t fold_start(std::int64_t i) const { return first_start + i * gap; }
-    std::int64_t fold_rows(std::int64_t i) const;   // K rows the fold holds
-    std::int64_t fold_cols(std::int64_t i) const;   // N columns
+    std::int64_t fold_rows(std::int64_t i) const;  // K rows the fold holds
+    std::int64_t fold_cols(std::int64_t i) const;  // N columns
     std::int64_t fold_k0(std::int64_t i) const;
     std::int64_t fold_n0(std::int64_t i) const;
     // The cycle after the fold's last sum leaves.

@@ -24,17 +24,16 @@ struct OnlineSoftmaxProblem {
     std::int64_t head_dim = 0;
     std::int64_t block_q = 0;
     std::int64_t block_k = 0;
-    bool causal = false;  // row r sees keys 0..r
-    double scale = 0;     // 0: 1 / sqrt(head_dim)
+    bool causal = false;    // row r sees keys 0..r
+    double scale = 0;       // 0: 1 / sqrt(head_dim)
     std::vector<double> q;  // seq_q x head_dim, row-major
     std::vector<double> k;  // seq_kv x head_dim
     std::vector<double> v;  // seq_kv x head_dim
 };
 
 // Q, K and V filled with reproducible values in [-1, 1) from `seed`.
-OnlineSoftmaxProblem random_attention_problem(std::int64_t seq_q, std::int64_t seq_kv,
-                                              std::int64_t head_dim, std::int64_t block_q,
-                                              std::int64_t block_k, bool causal,
+OnlineSoftmaxProblem random_attention_problem(std::int64_t seq_q, std::int64_t seq_kv, std::int64_t head_dim,
+                                              std::int64_t block_q, std::int64_t block_k, bool causal,
                                               std::uint64_t seed);
 
 class OnlineSoftmaxStepper {

@@ -122,23 +122,23 @@ struct ScheduleStep {
 
 struct PipelineResult {
     double time_s = 0;
-    std::int64_t steps = 0;        // grid points in total
-    int cores = 1;                 // TensorCores the grid was split over
-    double vmem_bytes = 0;         // buffers x blocks + scratch, per core
+    std::int64_t steps = 0;  // grid points in total
+    int cores = 1;           // TensorCores the grid was split over
+    double vmem_bytes = 0;   // buffers x blocks + scratch, per core
     double vmem_limit_bytes = 0;
-    double hbm_bytes = 0;          // everything copied in and out
+    double hbm_bytes = 0;  // everything copied in and out
     std::int64_t input_copies = 0;
     std::int64_t output_copies = 0;
-    double flops = 0;              // useful FLOPs
-    double utilization = 0;        // flops / (time x the device's peak)
-    double compute_s = 0;          // summed over the slowest core's steps
-    double overhead_s = 0;         // time steps spent at their fixed least time beyond their work
-    double launch_s = 0;           // the fixed cost of the call
-    double step_floor_s = 0;       // the least time of a grid step
-    double exposed_dma_s = 0;      // DMA time not hidden under compute or the step's fixed time
+    double flops = 0;          // useful FLOPs
+    double utilization = 0;    // flops / (time x the device's peak)
+    double compute_s = 0;      // summed over the slowest core's steps
+    double overhead_s = 0;     // time steps spent at their fixed least time beyond their work
+    double launch_s = 0;       // the fixed cost of the call
+    double step_floor_s = 0;   // the least time of a grid step
+    double exposed_dma_s = 0;  // DMA time not hidden under compute or the step's fixed time
     double prologue_s = 0;
     double epilogue_s = 0;
-    double floor_s = 0;            // roofline floor of the same op on the same device
+    double floor_s = 0;  // roofline floor of the same op on the same device
     std::vector<StepRecord> timeline;
     // With PipelineOptions::schedule: every step of every core, core by core
     // in walk order; schedule_grid holds each step's grid index (grid rank
@@ -181,7 +181,7 @@ Kernel blocked_matmul(const BlockedMatmul& spec);
 
 // An elementwise op over `inputs` arrays of rows x cols, blocks (br, bc),
 // grid (rows/br, cols/bc), both axes parallel.
-Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br, std::int64_t bc,
-                           int inputs, DType dtype, double flops_per_element = 1);
+Kernel blocked_elementwise(std::int64_t rows, std::int64_t cols, std::int64_t br, std::int64_t bc, int inputs,
+                           DType dtype, double flops_per_element = 1);
 
 }  // namespace tpusim

@@ -23,12 +23,12 @@ namespace tpusim {
 struct ScheduleBucket {
     double compute_s = 0;
     double overhead_s = 0;
-    double exposed_s = 0;   // MXU idle waiting on DMA inside steps
+    double exposed_s = 0;  // MXU idle waiting on DMA inside steps
     double dma_in_s = 0;
     double dma_out_s = 0;
     double launch_s = 0;
-    double prologue_s = 0;  // first copies in, nothing to overlap
-    double epilogue_s = 0;  // last copies out, nothing to overlap
+    double prologue_s = 0;         // first copies in, nothing to overlap
+    double epilogue_s = 0;         // last copies out, nothing to overlap
     std::int64_t first_step = -1;  // steps overlapping the bucket (-1: none)
     std::int64_t last_step = -1;
 };
@@ -36,18 +36,17 @@ struct ScheduleBucket {
 // One core's steps in the schedule: [begin, end) into PipelineResult::schedule.
 struct CoreSteps {
     std::size_t begin = 0, end = 0;
-    double start_s = 0;     // the launch's end: the prologue starts here
+    double start_s = 0;  // the launch's end: the prologue starts here
     double steps_start_s = 0;
     double steps_end_s = 0;
-    double end_s = 0;       // after the epilogue
+    double end_s = 0;  // after the epilogue
 };
 CoreSteps core_steps(const PipelineResult& r, int core);
 
 // `buckets` equal buckets over [t0, t1) of `core`'s schedule. Takes time in
 // the steps that fall inside the span, plus the buckets. Throws InputError
 // for a run without a schedule, a core it does not have, or an empty span.
-std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core, double t0, double t1,
-                                               int buckets);
+std::vector<ScheduleBucket> aggregate_schedule(const PipelineResult& r, int core, double t0, double t1, int buckets);
 
 // The index into PipelineResult::schedule of `core`'s step running at time
 // t, or the nearest step when t falls in the launch, prologue or epilogue; -1
@@ -61,9 +60,9 @@ struct StepDetail {
     int core = 0;
     std::vector<std::int32_t> grid_index;
     double start_s = 0, end_s = 0, compute_s = 0, dma_in_s = 0, dma_out_s = 0;
-    double overhead_s = 0;   // idle for the step's fixed time
-    double exposed_s = 0;    // idle waiting on DMA
-    std::string copies_in;   // "x, y" or "-"
+    double overhead_s = 0;  // idle for the step's fixed time
+    double exposed_s = 0;   // idle waiting on DMA
+    std::string copies_in;  // "x, y" or "-"
     std::string copies_out;
 };
 StepDetail step_detail(const Kernel& kernel, const PipelineResult& r, std::int64_t index);
@@ -73,7 +72,6 @@ StepDetail step_detail(const Kernel& kernel, const PipelineResult& r, std::int64
 // "DMA" track (prologue, each step's copies in and out, epilogue). At most
 // `max_steps` steps per core (0: all); the last event ends at time_s when
 // every step is in.
-std::vector<TraceEvent> schedule_trace(const Kernel& kernel, const PipelineResult& r,
-                                       std::size_t max_steps = 0);
+std::vector<TraceEvent> schedule_trace(const Kernel& kernel, const PipelineResult& r, std::size_t max_steps = 0);
 
 }  // namespace tpusim

@@ -14,18 +14,18 @@
 namespace tpusim {
 
 enum class Family { matmul, attention_fwd, attention_bwd, attention_fwdbwd, memory, host_link, collective };
-std::string_view family_key(Family family);   // "matmul", "attention-fwd", ...
+std::string_view family_key(Family family);    // "matmul", "attention-fwd", ...
 std::string_view family_title(Family family);  // "matmul", "attention forward", ...
 const std::vector<Family>& all_families();
 
 enum class Timing { device, host };  // on-device timer or profile; Python's clock around the call
 
 struct PublishedRow {
-    std::string id;       // "amb-matmul-v6e-8192-bf16"
+    std::string id;  // "amb-matmul-v6e-8192-bf16"
     Family family = Family::matmul;
-    std::string what;     // "XLA jnp.matmul"
-    std::string chip;     // "v6e"
-    std::string dtype;    // "bf16"
+    std::string what;                                       // "XLA jnp.matmul"
+    std::string chip;                                       // "v6e"
+    std::string dtype;                                      // "bf16"
     std::map<std::string, std::string, std::less<>> shape;  // "m" -> "8192", "impl" -> "xla"
     Timing timing = Timing::device;
     std::string timing_how;  // how the source timed it
@@ -33,8 +33,8 @@ struct PublishedRow {
     std::string source;      // repository@commit path:line, or an address and section
     std::string quote;       // the excerpt the number stands in
     std::string note;
-    std::string table;       // "matmul.tsv"
-    int line = 0;            // in that table
+    std::string table;  // "matmul.tsv"
+    int line = 0;       // in that table
 
     // A shape key as a whole number; `fallback` when absent. Throws
     // InputError naming the row when present but not a whole number.

@@ -17,13 +17,13 @@ namespace tpusim {
 enum class Engine { mxu, vpu };
 
 struct OpCost {
-    std::string op;      // "matmul", "elementwise", "reduction", "generic"
+    std::string op;  // "matmul", "elementwise", "reduction", "generic"
     double flops = 0;
-    double bytes = 0;    // HBM traffic, each operand read or written once
+    double bytes = 0;  // HBM traffic, each operand read or written once
     Engine engine = Engine::mxu;
-    DType compute_dtype = DType::bf16;  // picks the MXU rate
-    std::string dtype_text;             // for provenance: "bf16 in, f32 acc, bf16 out"
-    std::string shapes;                 // for provenance: "M=4096 K=4096 N=4096"
+    DType compute_dtype = DType::bf16;     // picks the MXU rate
+    std::string dtype_text;                // for provenance: "bf16 in, f32 acc, bf16 out"
+    std::string shapes;                    // for provenance: "M=4096 K=4096 N=4096"
     std::vector<std::string> assumptions;  // op-specific ones
 };
 
@@ -40,19 +40,18 @@ struct MatmulSpec {
 OpCost matmul_cost(const MatmulSpec& spec);
 // `inputs` arrays of `shape` in, `outputs` out; `flops_per_element` VPU
 // operations per output element (1 for add; more for exp and friends).
-OpCost elementwise_cost(const std::vector<std::int64_t>& shape, int inputs, int outputs,
-                        DType dtype, double flops_per_element = 1);
+OpCost elementwise_cost(const std::vector<std::int64_t>& shape, int inputs, int outputs, DType dtype,
+                        double flops_per_element = 1);
 // Sum over `axes` of an array of `shape`: one add per input element; reads
 // the input once and writes the reduced output.
-OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<int>& axes,
-                      DType dtype);
+OpCost reduction_cost(const std::vector<std::int64_t>& shape, const std::vector<int>& axes, DType dtype);
 // Anything else, given its FLOPs and HBM bytes.
 OpCost generic_cost(double flops, double bytes, DType dtype, Engine engine = Engine::mxu);
 
 enum class Bound { compute, memory };
 
 struct Roofline {
-    double time_s = 0;      // max(compute_s, memory_s): the floor
+    double time_s = 0;  // max(compute_s, memory_s): the floor
     double compute_s = 0;
     double memory_s = 0;
     double flops = 0;
@@ -62,7 +61,7 @@ struct Roofline {
     double peak_flops = 0;  // the rate used (MXU for the dtype, or the VPU)
     double bandwidth = 0;   // HBM B/s
     Bound bound = Bound::memory;
-    std::string resource;   // what binds: "MXU", "VPU" or "HBM"
+    std::string resource;  // what binds: "MXU", "VPU" or "HBM"
     // The same op at the fractions of the peaks real runs attain (the
     // chip's fitted mxu_attainable and hbm_attainable; the VPU at its peak,
     // which no published row fixes): a floor nearer what a chip shows.

@@ -167,8 +167,7 @@ struct SemDeviceState {
     int line = 0;        // the statement it is at (0 when done)
     std::string statement;
     std::vector<std::int64_t> semaphores;  // values, in SemState::semaphore_names order
-    std::vector<std::string>
-        buffers;  // per buffer: "idle", "in flight", "landed, not waited", "sending"
+    std::vector<std::string> buffers;      // per buffer: "idle", "in flight", "landed, not waited", "sending"
 };
 struct SemState {
     double time_s = 0;
@@ -177,8 +176,7 @@ struct SemState {
     std::vector<std::string> buffer_names;     // "x", "out[0]", ...
     std::vector<SemDeviceState> devices;
 };
-SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices,
-                            std::size_t event_index);
+SemState semaphore_state_at(const SemProgram& p, const Chip& chip, int devices, std::size_t event_index);
 // The state after each of the run's first `max_states` events, from one
 // simulation: entry k equals semaphore_state_at(..., k). For scrubbing
 // without re-running; past the cap, ask semaphore_state_at.

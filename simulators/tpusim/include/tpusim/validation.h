@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tpusim/published.h"
 #include "tpusim/provenance.h"
+#include "tpusim/published.h"
 
 namespace tpusim {
 
@@ -25,13 +25,13 @@ bool held_out_by_rule(std::string_view id);
 
 // One fitted constant, as the validation page and the command line show it.
 struct FittedConstant {
-    std::string key;     // "mxu_efficiency"
-    std::string name;    // "attainable MXU fraction"
-    std::string chip;    // "v6e", or "all" for one value for every chip
+    std::string key;   // "mxu_efficiency"
+    std::string name;  // "attainable MXU fraction"
+    std::string chip;  // "v6e", or "all" for one value for every chip
     double value = 0;
-    std::string unit;    // "" for a fraction, "s"
+    std::string unit;                    // "" for a fraction, "s"
     std::vector<std::string> fitted_on;  // the row ids that fixed it
-    std::string how;     // "fitted on 12 v6e rows", "no v7 row fixes it: the value of every chip"
+    std::string how;                     // "fitted on 12 v6e rows", "no v7 row fixes it: the value of every chip"
 };
 
 struct ValidationRow {
@@ -44,16 +44,16 @@ struct ValidationRow {
     std::int64_t grid_steps = 0;  // Pallas rows
     double device_s = 0;
     double call_s = 0;
-    double predicted_s = 0;       // the one the row's timing compares: device or call
-    double error = 0;             // predicted / published - 1
+    double predicted_s = 0;  // the one the row's timing compares: device or call
+    double error = 0;        // predicted / published - 1
     Provenance provenance;
 };
 
 struct FamilyErrors {
     Family family = Family::matmul;
-    int rows = 0;          // published with a time
+    int rows = 0;  // published with a time
     int expressible = 0;
-    int fitted = 0, held_out = 0;  // rows a fit used; rows the rule kept out
+    int fitted = 0, held_out = 0;                    // rows a fit used; rows the rule kept out
     double held_out_median = 0, held_out_worst = 0;  // of |error|
     double fitted_median = 0, fitted_worst = 0;
     double all_median = 0;  // over every expressible row: held out, fitted and the rest

@@ -45,9 +45,9 @@ std::string_view role_name(BudgetRole role);  // "input", "output", "scratch", "
 enum class BudgetKernelKind { tiled_matmul, flash_attention, layernorm };
 
 struct BudgetDimension {
-    std::string name;             // "bm", "block_q", "M"
+    std::string name;  // "bm", "block_q", "M"
     std::int64_t default_value = 0;
-    bool lanes = false;           // a block dimension on the lane axis (snaps to 128)
+    bool lanes = false;  // a block dimension on the lane axis (snaps to 128)
 };
 
 struct BudgetKernelInfo {
@@ -80,12 +80,12 @@ BudgetKernelSpec budget_preset(BudgetKernelKind kind);
 
 // One row of the budget.
 struct BudgetLine {
-    std::string name;                   // "x block", "acc", "scores"
+    std::string name;  // "x block", "acc", "scores"
     BudgetRole role = BudgetRole::input;
-    std::string what;                   // "(512, 1024) bf16 at (i, k)", or what the body keeps
-    std::vector<std::int64_t> array;    // empty for scratch and temporaries
+    std::string what;                 // "(512, 1024) bf16 at (i, k)", or what the body keeps
+    std::vector<std::int64_t> array;  // empty for scratch and temporaries
     std::vector<std::int64_t> block;
-    std::vector<std::int64_t> padded;   // the block padded to its tiles
+    std::vector<std::int64_t> padded;  // the block padded to its tiles
     DType dtype = DType::bf16;
     Tiling tile;
     int buffers = 1;
@@ -118,9 +118,9 @@ struct VmemBudget {
     // The least vmem_limit_bytes that would let it compile, when it is
     // legal, over the limit and within physical VMEM; 0 otherwise.
     double limit_needed_bytes = 0;
-    double hbm_bytes = 0;            // what the grid copies in and out with these blocks
-    std::int64_t steps = 0;          // grid steps
-    std::string verdict;             // one sentence
+    double hbm_bytes = 0;    // what the grid copies in and out with these blocks
+    std::int64_t steps = 0;  // grid steps
+    std::string verdict;     // one sentence
     std::optional<CompilerMessage> error;
     Provenance provenance;
 };
