@@ -86,7 +86,7 @@ QVariantList AboutInfo::licences() const
         entry("md4c, the Markdown parser", "MIT", "libmd4c"),
         entry("Graphviz, which lays out the fusion map", "Eclipse Public License 1.0", "libgvc6"),
         entry("Protocol Buffers, which reads profiles", "BSD 3-Clause", "libprotobuf"),
-        entry("OpenSSL's libcrypto, for the history's SHA-256", "Apache License 2.0", "libssl3"),
+        entry("libgcrypt, for the history's SHA-256", "LGPL 2.1 or later", "libgcrypt20"),
         entry("zlib", "zlib licence", "zlib1g"),
     };
 }

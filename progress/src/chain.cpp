@@ -2,7 +2,7 @@
 
 #include "schema.h"
 
-#include <openssl/evp.h>
+#include <gcrypt.h>
 
 #include <array>
 #include <map>
@@ -13,27 +13,33 @@
 #include <vector>
 
 namespace progress::chain {
+
+// libgcrypt, not OpenSSL: the Qt libraries the app loads bring libgcrypt
+// already (through libsystemd), so the hash costs no library of its own at
+// start-up. Its digests need no initialisation beyond the version check.
+std::string sha256Hex(std::string_view text) {
+    static const bool ready = gcry_check_version(nullptr) != nullptr;
+    if (!ready) {
+        throw std::runtime_error("SHA-256 is not available: libgcrypt did not start");
+    }
+    std::array<unsigned char, 32> digest{};
+    gcry_md_hash_buffer(GCRY_MD_SHA256, digest.data(), text.data(), text.size());
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    hex.reserve(2 * digest.size());
+    for (const unsigned char byte : digest) {
+        hex += kHex[byte >> 4];
+        hex += kHex[byte & 15];
+    }
+    return hex;
+}
+
 namespace {
 
 // Appended to in this order when a file's existing history is chained.
 constexpr std::array<std::string_view, 8> kHistoryTables{"event_log",     "run_records",   "predictions",
                                                          "gate_attempts", "drill_reviews", "profile_imports",
                                                          "profile_ops",   "drill_regrades"};
-
-std::string sha256Hex(std::string_view text) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_Digest(text.data(), text.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 is not available");
-    }
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < length; ++i) {
-        hex += kHex[digest[i] >> 4];
-        hex += kHex[digest[i] & 15];
-    }
-    return hex;
-}
 
 // A row as one JSON array of its columns, in table order; reals printed
 // with all 17 significant digits so the text is the stored value exactly.

@@ -18,6 +18,9 @@
 
 namespace progress::chain {
 
+// The SHA-256 of `text`, as 64 lowercase hex digits.
+std::string sha256Hex(std::string_view text);
+
 // Appends the entry for row `rowId` of history table `table`, just
 // inserted, inside the caller's write transaction.
 void append(const db::Connection& connection, std::string_view table, std::int64_t rowId);

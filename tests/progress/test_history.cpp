@@ -3,6 +3,7 @@
 // row inserted or deleted by hand) is named when the store opens.
 #include <catch2/catch.hpp>
 
+#include "chain.h"
 #include "progress/database.h"
 #include "progress/drills.h"
 #include "progress/runs.h"
@@ -179,4 +180,12 @@ TEST_CASE("processes killed at any moment while appending lose no committed row 
     CHECK(kills == 80);
     CHECK(committed > 0);
     WARN(kills << " writers killed mid-append; " << committed << " appends reported committed, none lost");
+}
+
+TEST_CASE("the chain's digest is SHA-256", "[history]") {
+    // FIPS 180-2's examples: a chain kept by one build verifies in any other.
+    CHECK(progress::chain::sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(progress::chain::sha256Hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(progress::chain::sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
