@@ -1,11 +1,16 @@
 # Builds tests/sanitized with clang (ASan + UBSan) and runs the progress
 # store's tests there, then the run-record fuzzer for SECONDS, seeded with
 # the shipped example records and the kept regressions. Run by ctest as
-#   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> -DTPUSIM_LIB=<libtpusim.a> [-DSECONDS=30] -P run.cmake
+#   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> -DTPUSIM_LIB=<libtpusim.a> [-DSECONDS=N] -P run.cmake
 # Prints "sanitized build skipped" (which ctest reports as skipped) only
 # when no clang is installed.
-if(NOT SECONDS)
-    set(SECONDS 30)
+# Seconds each fuzzer runs: TPU_COURSE_FUZZ_SECONDS (./course fuzz sets 30),
+# else SECONDS, else a short run that still replays every seed and every
+# input that once broke a target.
+if(DEFINED ENV{TPU_COURSE_FUZZ_SECONDS})
+    set(SECONDS $ENV{TPU_COURSE_FUZZ_SECONDS})
+elseif(NOT SECONDS)
+    set(SECONDS 5)
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/../clang_project.cmake)
 if(NOT CLANGXX)

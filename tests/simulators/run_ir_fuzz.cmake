@@ -3,11 +3,16 @@
 # tests/simulators/ir-corpus (libFuzzer reads the first max_len bytes of the
 # large ones), the index-map language on a few maps (two leading characters
 # pick the grid and array ranks). Run by ctest as
-#   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> [-DSECONDS=10] -P run_ir_fuzz.cmake
+#   cmake -DSOURCE_DIR=<repo> -DWORK_DIR=<dir> [-DSECONDS=N] -P run_ir_fuzz.cmake
 # Prints "IR fuzzing skipped" (which ctest reports as skipped) only when no
 # clang with libFuzzer is installed.
-if(NOT SECONDS)
-    set(SECONDS 10)
+# Seconds each fuzzer runs: TPU_COURSE_FUZZ_SECONDS (./course fuzz sets 30),
+# else SECONDS, else a short run that still replays every seed and every
+# input that once broke a target.
+if(DEFINED ENV{TPU_COURSE_FUZZ_SECONDS})
+    set(SECONDS $ENV{TPU_COURSE_FUZZ_SECONDS})
+elseif(NOT SECONDS)
+    set(SECONDS 5)
 endif()
 include(${CMAKE_CURRENT_LIST_DIR}/../clang_project.cmake)
 if(NOT CLANGXX)
