@@ -16,7 +16,10 @@
 #include <tpusim/error.h>
 #include <tpusim/provenance.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,6 +62,16 @@ QVariantMap recordSummary(const progress::RunRecordRow &r)
 }
 
 } // namespace
+
+QString LabRuns::labsFolder() const
+{
+    const QDir bin(QCoreApplication::applicationDirPath());
+    for (const QString &dir : {QDir::cleanPath(bin.filePath(QStringLiteral(TPU_COURSE_LABS_FROM_BIN))),
+                               QStringLiteral(TPU_COURSE_LABS_IN_SOURCE)})
+        if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("labs.json"))))
+            return dir;
+    return {};
+}
 
 LabRuns::LabRuns(progress::Store &store, QObject *parent)
     : QObject(parent), m_store(store), m_labs(LabCatalog::fromResources())

@@ -28,12 +28,17 @@ class LabRuns : public QObject
     Q_OBJECT
     QML_ELEMENT
     QML_SINGLETON
+    // The folder of lab scripts on this machine, which a learner copies to
+    // a TPU VM: installed with the app, or the source tree's assets/labs
+    // when it runs from its build folder; empty when neither is there.
+    Q_PROPERTY(QString labsFolder READ labsFolder CONSTANT)
 
 public:
     LabRuns(progress::Store &store, QObject *parent = nullptr);
     // The app's LabRuns, which Course made: what QML's LabRuns stands for.
     static LabRuns *create(QQmlEngine *, QJSEngine *);
 
+    QString labsFolder() const;
     // The labs a chapter owns, each with its records and gate attempts.
     Q_INVOKABLE QVariantList labsOfChapter(int chapter) const;
     // Imports a run record file (a path or a file: URL); the result says

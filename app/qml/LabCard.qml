@@ -69,7 +69,7 @@ Rectangle {
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
-        MonoText { text: "on a TPU VM, from assets/labs/:"; color: Theme.inkFaint; Layout.topMargin: Theme.gap }
+        MonoText { text: "on a TPU VM, in the labs copied over (~/labs):"; color: Theme.inkFaint; Layout.topMargin: Theme.gap }
         Repeater {
             model: root.lab.commands || []
             delegate: ShellCommand {

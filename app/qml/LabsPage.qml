@@ -21,14 +21,19 @@ Flickable {
         }
         return ""
     }
+    // A path as one word of a shell command: quoted only when it must be.
+    function shellWord(path) { return /^[A-Za-z0-9_\/.~+-]+$/.test(path) ? path : "'" + path.replace(/'/g, "'\\''") + "'" }
     // The route's commands, with the names a learner replaces in capitals.
     // The VM's shape is Google Cloud's own example [CL-TPUVM]: eight v5e
     // chips, enough for the collectives of L10 and L11.
     readonly property var steps: [
         { text: "Create a TPU VM in a zone where your project has TPU quota.",
           commands: ["gcloud compute tpus tpu-vm create MY_TPU --zone=ZONE --accelerator-type=v5litepod-8 --version=v2-alpha-tpuv5-lite"] },
-        { text: "Copy the labs over, then log in.",
-          commands: ["gcloud compute tpus tpu-vm scp --recurse assets/labs MY_TPU:~ --zone=ZONE",
+        { text: LabRuns.labsFolder !== ""
+                ? "Copy the labs over (on this machine they are in " + LabRuns.labsFolder + "), then log in."
+                : "Copy the labs over (assets/labs in the course's source; this copy of the app has none beside it), then log in.",
+          commands: ["gcloud compute tpus tpu-vm scp --recurse " + root.shellWord(LabRuns.labsFolder || "assets/labs")
+                     + " MY_TPU:~ --zone=ZONE",
                      "gcloud compute tpus tpu-vm ssh MY_TPU --zone=ZONE"] },
         { text: "On the VM, install JAX within the range the labs are written for; each script checks it as it starts and says what to install when it is out of range.",
           commands: ["pip install -U 'jax[tpu]>=0.7,<0.12'", "cd labs"] },

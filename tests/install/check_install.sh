@@ -36,9 +36,11 @@ for f in bin/tpu-course bin/tpusim \
          share/metainfo/org.tpucourse.TpuCourse.metainfo.xml \
          share/man/man1/tpu-course.1.gz share/man/man1/tpusim.1.gz \
          share/bash-completion/completions/tpu-course share/bash-completion/completions/tpusim \
-         share/doc/tpu-course/copyright; do
+         share/doc/tpu-course/copyright \
+         share/tpu-course/labs/labs.json share/tpu-course/labs/l07_tiled_matmul.py share/tpu-course/labs/README.md; do
     [ -f "$usr/$f" ] || fail "the package lacks /usr/$f"
 done
+[ -z "$(find "$usr/share/tpu-course/labs" -name __pycache__)" ] || fail "the package holds the labs' __pycache__"
 plugins=("$usr"/lib/*/tpu-course/chapters/libchapter*.so)
 [ "${#plugins[@]}" -eq 15 ] || fail "the package holds ${#plugins[@]} chapter plugins, not 15"
 
@@ -101,6 +103,18 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 texts = " ".join(str(item.get("text", "")) for item in report.get("items", []))
 sys.exit(0 if "Pallas" in texts else 1)
+PY
+    # The Labs page names the lab scripts installed beside the app, not the source tree's.
+    rm -f "$work/labs.json"
+    bare "$prefix/bin/tpu-course" --db "$work/progress.sqlite" --layout-report "$work/labs.json" --open labs \
+        --size 1280x800 >/dev/null 2>"$work/app.log" || { cat "$work/app.log"; fail "the installed app did not render labs"; }
+    python3 - "$work/labs.json" "$(cd "$prefix/share/tpu-course/labs" && pwd)" <<'PY' || fail "the Labs page does not name $prefix/share/tpu-course/labs"
+import json, sys
+report = json.load(open(sys.argv[1]))
+texts = " ".join(str(item.get("text", "")) for item in report.get("items", []))
+# A long command is shown over lines joined by a backslash, as a shell reads it.
+texts = " ".join(texts.replace("\\\n", " ").split())
+sys.exit(0 if "scp --recurse " + sys.argv[2] + " MY_TPU" in texts else 1)
 PY
     bare "$prefix/bin/tpu-course" --db "$work/progress.sqlite" --screenshot "$work/stack.png" --size 1280x800 >/dev/null 2>&1 \
         || fail "the installed app did not render the stack"
