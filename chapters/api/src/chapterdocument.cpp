@@ -1,3 +1,4 @@
+#include "liveinput.h"
 #include "liveslots.h"
 
 #include <chapters/chapterdocument.h>
@@ -400,47 +401,6 @@ private:
     QStringList m_anchors;
 };
 
-// {{input n=4096 from=256 to=16384 step=256 log unit=rows}}
-bool parseInput(const QString &spec, LiveInput &input, QString &problem)
-{
-    const QStringList words = spec.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    for (int i = 1; i < words.size(); ++i) {
-        const QString &w = words.at(i);
-        const qsizetype eq = w.indexOf(QLatin1Char('='));
-        const QString key = eq < 0 ? w : w.left(eq);
-        const QString value = eq < 0 ? QString() : w.mid(eq + 1);
-        bool ok = true;
-        if (key == QLatin1String("log") && eq < 0)
-            input.logarithmic = true;
-        else if (key == QLatin1String("from"))
-            input.from = value.toDouble(&ok);
-        else if (key == QLatin1String("to"))
-            input.to = value.toDouble(&ok);
-        else if (key == QLatin1String("step"))
-            input.step = value.toDouble(&ok);
-        else if (key == QLatin1String("unit"))
-            input.unit = value;
-        else if (input.name.isEmpty() && eq > 0 && key.front().isLetter())
-            input.name = key, input.value = value.toDouble(&ok);
-        else
-            ok = false;
-        if (!ok) {
-            problem = QStringLiteral(
-                          "{{%1}}: \"%2\" is not something an input takes (name=value, from=, to=, step=, log, unit=).")
-                          .arg(spec, w);
-            return false;
-        }
-    }
-    if (input.name.isEmpty() || !(input.from < input.to) || input.value < input.from || input.value > input.to ||
-        input.step <= 0) {
-        problem =
-            QStringLiteral("{{%1}}: an input needs name=value with from <= value <= to, from < to and a positive step.")
-                .arg(spec);
-        return false;
-    }
-    return true;
-}
-
 // The slots of each block renumbered from 0, with their placeholders.
 void collectSlots(DocBlock &block, const Tokenized &tokens, QStringList &problems)
 {
@@ -451,7 +411,7 @@ void collectSlots(DocBlock &block, const Tokenized &tokens, QStringList &problem
             if (spec.startsWith(QLatin1String("input "))) {
                 LiveInput input;
                 QString problem;
-                if (parseInput(spec, input, problem))
+                if (parseLiveInput(spec, input, problem))
                     block.inputs << input;
                 else
                     problems << QStringLiteral("line %1: %2").arg(line).arg(problem);
