@@ -12,6 +12,7 @@
 
 int main(int argc, char *argv[])
 {
+    startuptrace::stamp("main");
     if (argc != 2) {
         std::fprintf(stderr, "usage: bare-window-yardstick OUT.png\n");
         return 2;

@@ -43,6 +43,11 @@ done
 [ -z "$(find "$usr/share/tpu-course/labs" -name __pycache__)" ] || fail "the package holds the labs' __pycache__"
 plugins=("$usr"/lib/*/tpu-course/chapters/libchapter*.so)
 [ "${#plugins[@]}" -eq 15 ] || fail "the package holds ${#plugins[@]} chapter plugins, not 15"
+# Every library of the course is linked in or opened by path: a run path
+# would only send the loader looking in /usr/bin or the current folder.
+for elf in "$usr/bin/tpu-course" "$usr/bin/tpusim" "${plugins[@]}"; do
+    ! readelf -d "$elf" | grep -Eq '\((RUNPATH|RPATH)\)' || fail "$(basename "$elf") carries a run path"
+done
 
 step "launcher entry, metadata, manuals, completions"
 desktop-file-validate "$usr/share/applications/org.tpucourse.TpuCourse.desktop"
