@@ -156,9 +156,10 @@ int main(int argc, char *argv[])
     std::printf("  tpu-course, the whole stack made    %6.0f ms   peak %6.1f MB   %.2fx (goal: at most 1.5x),",
                 wholeT * 1e3, wholeM / 1024.0, wholeT / bareT);
     quartiles(wholeRatios);
-    std::printf("  main() reached at %.1f ms by tpu-course, %.1f ms by the bare window: loading libraries, "
-                "static initialisers\n",
-                median(appToMain) * 1e3, median(bareToMain) * 1e3);
+    std::printf(
+        "  main() reached at %.1f ms by tpu-course, %.1f ms by the bare window: loading libraries, "
+        "static initialisers\n",
+        median(appToMain) * 1e3, median(bareToMain) * 1e3);
     std::printf("  memory: %.2fx the bare window's at the first frame, %.2fx with the whole stack\n",
                 double(appM) / double(bareM), double(wholeM) / double(bareM));
     std::printf(

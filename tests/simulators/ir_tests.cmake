@@ -20,6 +20,7 @@ target_compile_definitions(test_tpusim_ir PRIVATE
     TPUSIM_IR_SAMPLES="${PROJECT_SOURCE_DIR}/assets/ir-samples"
     TPUSIM_IR_CORPUS="${CMAKE_CURRENT_SOURCE_DIR}/ir-corpus")
 tpu_course_warnings(test_tpusim_ir)
+target_precompile_headers(test_tpusim_ir PRIVATE <catch2/catch.hpp>)
 add_test(NAME tpusim.ir COMMAND test_tpusim_ir)
 
 # The fuzz targets under libFuzzer with ASan and UBSan (built with clang in
