@@ -154,13 +154,30 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
     WAIT_VERIFY(shell.store().masteryItemsDone(9).count("ch09-hop-by-hop") == 1);
 
+    // Axis 0 dragged far past the pod's side stops at it (v5e pods are
+    // 16x16), so the times never turn into a refusal mid-drag.
+    auto *axis0 = qobject_cast<QQuickItem *>(shell.find("ex11Axis_0"));
+    REQUIRE(axis0 != nullptr);
+    dragScrub(shell, axis0, 24 * 12);
+    WAIT_COMPARE(axis0->property("value").toInt(), 16);
+    r = expected("v5e", {16, 16}, 1, 64 * mib);
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+
     // Another chip states another wraparound rule.
     const QString v5eRule = shown(shell, "ex11WrapRule");
     CHECK(v5eRule.contains(QStringLiteral("v5e")));
     QMetaObject::invokeMethod(shell.find("ex11Chip_v5p"), "clicked");
     WAIT_VERIFY(shown(shell, "ex11WrapRule").contains(QStringLiteral("v5p")));
     CHECK(shown(shell, "ex11WrapRule") != v5eRule);
-    r = expected("v5p", {8, 16}, 1, 64 * mib);
+    r = expected("v5p", {16, 16}, 1, 64 * mib);
+    WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
+
+    // A v5p slice of 24 x 16 taken back to v5e is cut to v5e's 16 x 16.
+    dragScrub(shell, axis0, 8 * 12);
+    WAIT_COMPARE(axis0->property("value").toInt(), 24);
+    QMetaObject::invokeMethod(shell.find("ex11Chip_v5e"), "clicked");
+    WAIT_COMPARE(axis0->property("value").toInt(), 16);
+    r = expected("v5e", {16, 16}, 1, 64 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     shell.shot("ex11_v5p");
 }

@@ -54,6 +54,19 @@ TEST_CASE("mesh: shapes the chip cannot build are refused", "[mesh]") {
     CHECK_THROWS_AS(make_mesh(chip("v5p"), {4, 0, 4}), InputError);
 }
 
+TEST_CASE("mesh: the largest axis each chip accepts, the others as they are", "[mesh]") {
+    // v5e's 256 chips form a 16x16 torus: a side of 16 whatever the other axis.
+    CHECK(largest_axis(chip("v5e"), {8, 4}, 0) == 16);
+    CHECK(largest_axis(chip("v5e"), {8, 4}, 1) == 16);
+    CHECK_NOTHROW(make_mesh(chip("v5e"), {16, 4}));
+    CHECK_THROWS_AS(make_mesh(chip("v5e"), {17, 4}), InputError);
+    // A 3D pod is bounded by its chips over the other axes': 8960 / (16 x 20) = 28.
+    CHECK(largest_axis(chip("v5p"), {16, 20, 4}, 2) == 28);
+    CHECK_NOTHROW(make_mesh(chip("v5p"), {16, 20, 28}));
+    CHECK_THROWS_AS(make_mesh(chip("v5p"), {16, 20, 29}), InputError);
+    CHECK(largest_axis(chip("v5p"), {16}, 3) == 1);  // no such axis
+}
+
 // A ring of 4 (axis 0 of a v5p 4x4x4 torus, which wraps): W = 9e10 B/s one
 // way, 1 µs per hop. Each device's block B = 180,000 B is cut into 2 chunks of
 // 90,000 B, 1 µs on a link. Bidirectional: each device sends chunk a two hops

@@ -23,13 +23,17 @@ FocusScope {
     readonly property var view: mesh.view     // a map from C++, read untyped
 
     // The course's one chip, wherever it was chosen; a slice with more axes
-    // than the chip's torus has is cut down to fit it first.
+    // than the chip's torus has, or longer ones than its pod, is cut down to
+    // fit it first.
     readonly property string courseChip: Course.chip
     onCourseChipChanged: fitChip(courseChip)
     Component.onCompleted: fitChip(courseChip)
     function fitChip(id) {
         const k = mesh.maxAxes(id)
-        if (mesh.shape.length > k) mesh.shape = Array.from(mesh.shape).slice(0, k)
+        const s = Array.from(mesh.shape).slice(0, k)
+        for (let i = 0; i < s.length; ++i)
+            s[i] = Math.min(s[i], mesh.largestAxis(id, s, i))
+        if (String(s) !== String(mesh.shape)) mesh.shape = s
         if (mesh.axis >= mesh.shape.length) mesh.axis = 0
         mesh.chip = id
     }
@@ -71,6 +75,7 @@ FocusScope {
                 chip: mesh.chip
                 shape: mesh.shape
                 maxAxes: mesh.maxAxes(mesh.chip)
+                axisLimits: Array.from(mesh.shape).map((n, i) => mesh.largestAxis(mesh.chip, mesh.shape, i))
                 plane: root.view.plane || 0
                 planes: root.view.planes || 1
                 onChipChosen: id => { root.learnerRan = true; Course.chip = id }

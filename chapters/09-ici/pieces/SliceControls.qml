@@ -11,6 +11,8 @@ ColumnLayout {
     property string chip: Sim.defaultChip
     property var shape: [8, 4]
     property int maxAxes: 2
+    // The most chips each axis can take on this chip, the others as they are.
+    property var axisLimits: []
     property int plane: 0
     property int planes: 1
     signal chipChosen(string id)
@@ -47,14 +49,18 @@ ColumnLayout {
         Repeater {
             model: root.shape.length
             ScrubNumber {
+                id: axisScrub
                 required property int index
                 objectName: "ex11Axis_" + index
                 label: (index > 0 ? "× " : "") + "axis " + index
                 minimumDigits: 2
-                from: 1; to: 32; stepSize: 1
+                // No further than the pod allows, and 32 at most: the drawing's reach.
+                from: 1; to: Math.min(32, root.axisLimits[index] || 32); stepSize: 1
                 pixelsPerStep: 12
                 defaultValue: 4
-                value: root.shape[index] || 1
+                // Kept to the slice after the learner's own edits too: a chip
+                // switch can cut an axis to the new pod.
+                Binding { target: axisScrub; property: "value"; value: root.shape[axisScrub.index] || 1 }
                 onValueEdited: v => root.shapeEdited(root.withAxis(index, v))
             }
         }

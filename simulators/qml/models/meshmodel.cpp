@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using simqml::qs;
 
@@ -107,6 +108,20 @@ int MeshModel::maxAxes(const QString &chipId) const
         return tpusim::torus_rank(tpusim::chip(chipId.toStdString()));
     } catch (const tpusim::InputError &) {
         return 2; // an unknown chip: the flat torus of most
+    }
+}
+
+int MeshModel::largestAxis(const QString &chipId, const QVariantList &shape, int axis) const
+{
+    std::vector<std::int64_t> sizes;
+    for (const QVariant &v : shape)
+        sizes.push_back(v.toLongLong());
+    try {
+        const std::int64_t most = tpusim::largest_axis(tpusim::chip(chipId.toStdString()), sizes,
+                                                       static_cast<std::size_t>(std::max(0, axis)));
+        return static_cast<int>(std::min<std::int64_t>(most, std::numeric_limits<int>::max()));
+    } catch (const tpusim::InputError &) {
+        return 1;
     }
 }
 

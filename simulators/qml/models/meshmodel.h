@@ -68,6 +68,9 @@ public:
 
     // The most axes a slice of this chip can have: 2 or 3.
     Q_INVOKABLE int maxAxes(const QString &chipId) const;
+    // The most chips axis `axis` of `shape` can take on `chipId`, the other
+    // axes as they are (1 for an unknown chip or axis).
+    Q_INVOKABLE int largestAxis(const QString &chipId, const QVariantList &shape, int axis) const;
 
     QVariantMap result() const { return m_result; }
     QVariantMap view() const { return m_view; }

@@ -56,6 +56,16 @@ int torus_rank(const Chip& chip) {
     return chip.ici_ports.value <= 4 ? 2 : 3;
 }
 
+std::int64_t largest_axis(const Chip& chip, const std::vector<std::int64_t>& shape, std::size_t axis) {
+    if (axis >= shape.size()) return 1;
+    const double pod = chip.pod_chips.value;
+    if (torus_rank(chip) == 2) return std::max<std::int64_t>(1, std::lround(std::sqrt(pod)));
+    double others = 1;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if (i != axis) others *= static_cast<double>(std::max<std::int64_t>(1, shape[i]));
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(pod / others)));
+}
+
 Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     const int rank = torus_rank(chip);
     if (shape.empty()) throw InputError("a mesh needs at least one axis, like 8 or 8x4");

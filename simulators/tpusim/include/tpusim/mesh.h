@@ -41,6 +41,12 @@ int torus_rank(const Chip& chip);
 
 Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape);
 
+// The most chips axis `axis` of `shape` can take, the other axes as they
+// are, for make_mesh to accept it: a side of the pod on a flat torus, the
+// pod's chips over the other axes' on a 3D one. At least 1; an axis outside
+// the shape gives 1.
+std::int64_t largest_axis(const Chip& chip, const std::vector<std::int64_t>& shape, std::size_t axis);
+
 // One direction of one ICI link: from `from` to its neighbour along `axis`.
 struct Link {
     std::int64_t from = 0;
