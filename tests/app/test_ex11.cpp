@@ -120,6 +120,9 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     tpusim::CollectiveResult r = expected("v5e", {8, 4}, 1, 32 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
+    // The link's bandwidth in the chip sheet's and D4's unit: "45.0 GB/s".
+    const double link = tpusim::chip("v5e").ici_link_bandwidth.value;
+    CHECK(shown(shell, "ex11LinkLine").contains(q(tpusim::format_rate(link, "B/s") + " one way")));
 
     // libtpusim simulates one row of the eight and says the rest run the
     // same: the view draws that row's chunks on every row.

@@ -54,6 +54,7 @@ ColumnLayout {
         text: root.result.error || root.result.explanation || ""
     }
     Text {
+        objectName: "ex11LinkLine"
         Layout.fillWidth: true
         wrapMode: Text.WordWrap
         font.family: Theme.sans; font.pixelSize: Theme.smallSize

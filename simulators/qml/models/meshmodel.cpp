@@ -215,7 +215,7 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
                     {"wrapRule", qs(chip.wraparound.text)},
                     {"wrapSource", qs(chip.wraparound.source)},
                     {"topology", qs(chip.topology.text)},
-                    {"linkBandwidth", qs(tpusim::format_bytes(m.link_bandwidth)) + QStringLiteral("/s")},
+                    {"linkBandwidth", qs(tpusim::format_rate(m.link_bandwidth, "B/s"))},
                     {"hopLatency", text(m.hop_latency)},
                     {"provenance", simqml::provenance(r.provenance)}};
     }
