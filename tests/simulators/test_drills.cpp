@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "coursework/drills.h"
+#include "tpusim/chips.h"
 #include "tpusim/error.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
@@ -223,6 +224,78 @@ TEST_CASE("D4 checks a hand-worked all-gather on a v5e ring", "[drills]") {
         return;
     }
     FAIL("no level-1 all-gather over a ring in 400 seeds");
+}
+
+// How far a printed figure ("3.8 MiB", "43.7 µs") may lie from the value
+// it rounds, relative to it: half its last digit's place.
+double rounding_of(const std::string& figure) {
+    const auto end = figure.find_first_not_of("0123456789.");
+    const std::string digits = figure.substr(0, end);
+    const auto dot = digits.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(digits.size() - dot - 1);
+    return 0.5 * std::pow(10.0, -decimals) / std::stod(digits);
+}
+
+// The answers a card counts right, as a learner would type them.
+std::map<std::string, std::string> d4_answers(const Question& q, double time_s, double link_bytes) {
+    return {{"time", std::to_string(time_s * 1e6)},
+            {"links", q.expected.at("links")},
+            {"link_bytes", std::to_string(link_bytes)}};
+}
+
+TEST_CASE("D4 counts an all-reduce on a line by either model, and its steps add up", "[drills]") {
+    // A v5e axis of 4 has no wraparound. The closed form runs each half one
+    // way [SB-SHARD]: the reduce-scatter puts V x 3/4 on the busiest link,
+    // the all-gather as much again, 1.5 V at 45 GB/s. The simulation sends
+    // the halves both ways along the line and counts its own busiest link.
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+        const Question q = generate("D4.reduce", 1, seed);
+        if (q.givens[0].value.find("(v5e)") == std::string::npos || q.givens[1].value.rfind("4x4 ", 0) != 0 ||
+            q.expected.at("links") != "line")
+            continue;
+        double mib = 0;
+        REQUIRE(std::sscanf(q.givens[3].value.c_str(), "V = %lf MiB", &mib) == 1);
+        const double v = mib * 1048576, closed = 1.5 * v, t = closed / 45e9;
+        INFO(q.givens[1].value << " " << q.givens[2].value << " " << q.givens[3].value);
+        CHECK(q.expected_value.at("link_bytes") == Approx(closed).epsilon(0.01));
+        CHECK(check(q, d4_answers(q, t, closed)).correct);
+        CHECK(check(q, d4_answers(q, t, q.expected_alt.at("link_bytes"))).correct);
+        CHECK_FALSE(check(q, d4_answers(q, t, 0.5 * v)).correct);  // one half's, one way
+        return;
+    }
+    FAIL("no level-1 all-reduce on a v5e 4x4 line in 400 seeds");
+}
+
+TEST_CASE("D4's worked steps hold: the closed form's bytes over the link's rate are its bandwidth time", "[drills]") {
+    for (const std::string kind : {"D4.gather", "D4.reduce", "D4.all-to-all"})
+        for (int level = 1; level <= max_level(); ++level)
+            for (std::uint64_t seed = 0; seed < 40; ++seed) {
+                const Question q = generate(kind, level, seed);
+                const std::string& chip_given = q.givens[0].value;
+                const auto open = chip_given.rfind('(');
+                const double rate =
+                    tpusim::chip(chip_given.substr(open + 1, chip_given.size() - open - 2)).ici_link_bandwidth.value;
+                const Check c = check(q, d4_answers(q, q.expected_value.at("time"), q.expected_value.at("link_bytes")));
+                INFO(kind << " level " << level << " seed " << seed);
+                REQUIRE(c.correct);
+                std::string why;
+                std::optional<double> bytes, seconds;
+                double rounding = 0;
+                for (const Step& step : c.steps) {
+                    if (step.text.rfind("bytes on the busiest link by the closed form", 0) == 0) {
+                        bytes = parse_number(step.figure, FieldType::bytes, "B", &why);
+                        rounding += rounding_of(step.figure);
+                    }
+                    if (step.text.rfind("bandwidth time:", 0) == 0) {
+                        seconds = parse_number(step.figure, FieldType::time, "s", &why);
+                        rounding += rounding_of(step.figure);
+                    }
+                }
+                REQUIRE(bytes);
+                REQUIRE(seconds);
+                // Equal but for the rounding of the two printed figures.
+                CHECK(*bytes / rate == Approx(*seconds).epsilon(rounding * 1.01));
+            }
 }
 
 TEST_CASE("D1 reads shapes and dims where the intent is clear", "[drills]") {

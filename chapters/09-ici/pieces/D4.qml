@@ -41,7 +41,7 @@ FocusScope {
             y: Theme.gapM
             width: scroller.availableWidth
             compact: root.compact
-            intro: "Collective cost: a chip, a slice of it, an axis, the bytes and a collective; give the time it takes (within 15 % of the closed form or of the hop-by-hop simulation), whether the axis's links make a ring (with wraparound) or a line, and how many bytes cross the busiest link. Checked with the mesh models EX·11 draws. A sharded layer's cards start one step earlier: from a mesh and an MLP block's PartitionSpecs, name the collective XLA inserts for one array, its bytes V, and whether the matmul beside it hides it, checked as EX·14 prices it."
+            intro: "Collective cost: a chip, a slice of it, an axis, the bytes and a collective; give the time it takes and how many bytes cross the busiest link (each within 15 % of the closed form or of the hop-by-hop simulation), and whether the axis's links make a ring (with wraparound) or a line. Checked with the mesh models EX·11 draws. A sharded layer's cards start one step earlier: from a mesh and an MLP block's PartitionSpecs, name the collective XLA inserts for one array, its bytes V, and whether the matmul beside it hides it, checked as EX·14 prices it."
             question: root.question
             result: root.result
             stats: root.stats

@@ -278,7 +278,8 @@ Analytic closed_form(const Plan& p) {
         case CollectiveKind::all_reduce:
             r.formula =
                 "T = reduce-scatter + all-gather = about 2 V / W_bidi on a bidirectional "
-                "ring [SB-SHARD], exact (N-1)/N kept";
+                "ring, 2 V x (N-1)/N / W_uni one way or without wraparound [SB-SHARD], "
+                "exact (N-1)/N kept";
             break;
         case CollectiveKind::all_to_all:
             r.formula =
