@@ -84,11 +84,13 @@ QVariantMap Drills::question(const QString &drill)
             return {{"error", QStringLiteral("There is no drill %1.").arg(drill)}};
         progress::DrillLedger ledger(m_store);
         const std::int64_t now = m_store.nowMs();
-        const auto due = ledger.dueKinds(kinds, todayStartMs(now) + progress::fsrs::kDayMs - 1);
-        // Due kinds first; when none is due, practice goes on with the kind seen longest ago.
+        const std::int64_t endOfDay = todayStartMs(now) + progress::fsrs::kDayMs - 1;
+        const auto due = ledger.dueKinds(kinds, endOfDay);
+        // Due kinds first (one waiting out its relearning step after new
+        // ones); when none is due, practice goes on with the kind seen longest ago.
         std::string kind;
         if (!due.empty()) {
-            kind = due.front();
+            kind = ledger.practiceOrder(kinds, now, endOfDay).front();
         } else {
             std::int64_t oldest = INT64_MAX;
             for (const auto &k : kinds) {

@@ -217,6 +217,23 @@ std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& las
     return out;
 }
 
+std::vector<std::string> DrillLedger::practiceOrder(const std::vector<std::string>& kinds, std::int64_t nowMs,
+                                                    std::int64_t endOfDayMs) const {
+    return progress::practiceOrder(lastDueByKind(), kinds, nowMs, endOfDayMs);
+}
+
+std::vector<std::string> practiceOrder(const std::map<std::string, std::int64_t>& lastDue,
+                                       const std::vector<std::string>& kinds, std::int64_t nowMs,
+                                       std::int64_t endOfDayMs) {
+    std::vector<std::string> now, later;
+    for (const std::string& k : dueAmong(lastDue, kinds, endOfDayMs)) {
+        const auto last = lastDue.find(k);
+        (last != lastDue.end() && last->second > nowMs ? later : now).push_back(k);
+    }
+    now.insert(now.end(), later.begin(), later.end());
+    return now;
+}
+
 DrillStats DrillLedger::stats(const std::string& drill, const std::vector<std::string>& kinds,
                               std::int64_t todayStartMs, int days) const {
     DrillStats s;

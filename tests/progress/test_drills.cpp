@@ -156,6 +156,22 @@ TEST_CASE("a kind answered wrong is relearnt in the session, then spaced out aga
     CHECK(relearnt.dueAtMs >= *clock.now + kDay);
 }
 
+TEST_CASE("a kind waiting out its relearning step comes after the kinds due now and the new ones", "[drills]") {
+    Store store = Store::openInMemory();
+    Clock clock;
+    store.setClock(clock);
+    DrillLedger ledger(store);
+    const std::vector<std::string> kinds{"D4.gather", "D4.reduce", "D4.all-to-all"};
+    const std::int64_t endOfDay = kStart + kDay - 1;
+    ledger.addReview(answer("D4.gather", true));   // Good: in 3 days
+    ledger.addReview(answer("D4.reduce", false));  // Again: in 10 minutes
+    CHECK(ledger.dueKinds(kinds, endOfDay) == std::vector<std::string>{"D4.reduce", "D4.all-to-all"});
+    CHECK(ledger.practiceOrder(kinds, *clock.now, endOfDay) == std::vector<std::string>{"D4.all-to-all", "D4.reduce"});
+    // Its step waited out, the missed kind comes before the new one.
+    *clock.now += progress::kRelearnStepMs;
+    CHECK(ledger.practiceOrder(kinds, *clock.now, endOfDay) == std::vector<std::string>{"D4.reduce", "D4.all-to-all"});
+}
+
 TEST_CASE("drill reviews are append-only in SQL", "[drills]") {
     Store store = Store::openInMemory();
     DrillLedger ledger(store);

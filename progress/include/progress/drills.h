@@ -84,6 +84,14 @@ int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel = 3);
 std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& lastDue,
                                   const std::vector<std::string>& kinds, std::int64_t endOfDayMs);
 
+// The order to practise kinds in: those due by `nowMs`, most overdue first;
+// then new ones; then those due later today (a missed kind waiting out its
+// relearning step), soonest first, so a step is waited out while other
+// work remains.
+std::vector<std::string> practiceOrder(const std::map<std::string, std::int64_t>& lastDue,
+                                       const std::vector<std::string>& kinds, std::int64_t nowMs,
+                                       std::int64_t endOfDayMs);
+
 class DrillLedger {
 public:
     explicit DrillLedger(const Store& store) : store_(store) {}
@@ -103,6 +111,8 @@ public:
     // The kinds of `kinds` due by `endOfDayMs`, never-reviewed ones included,
     // most overdue first, new ones last.
     std::vector<std::string> dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const;
+    std::vector<std::string> practiceOrder(const std::vector<std::string>& kinds, std::int64_t nowMs,
+                                           std::int64_t endOfDayMs) const;
     // Every reviewed kind's due time, from its last review, in one statement:
     // for asking dueAmong() of many drills at once.
     std::map<std::string, std::int64_t> lastDueByKind() const;
