@@ -67,3 +67,11 @@ TEST_CASE("time formatting keeps the landing page's digits", "[bench]") {
     CHECK(format_time(1.25e-3) == "1.25 ms");
     CHECK(format_time(2.0) == "2.00 s");
 }
+
+TEST_CASE("byte counts step up to the next binary unit, TiB included", "[bench]") {
+    CHECK(format_bytes(512) == "512 B");
+    CHECK(format_bytes(64.0 * 1024 * 1024) == "64.0 MiB");
+    CHECK(format_bytes(1000.0 * 1024 * 1024 * 1024) == "1000.0 GiB");
+    // A profile's host copies: 1,500 GiB reads as TiB, not "1500.0 GiB".
+    CHECK(format_bytes(1500.0 * 1024 * 1024 * 1024) == "1.46 TiB");
+}

@@ -78,7 +78,8 @@ std::string format_bytes(double bytes) {
     if (a < 1024) return format_fixed(bytes, 0) + " B";
     if (a < 1024.0 * 1024) return format_fixed(bytes / 1024, 1) + " KiB";
     if (a < 1024.0 * 1024 * 1024) return format_fixed(bytes / (1024.0 * 1024), 1) + " MiB";
-    return format_fixed(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
+    if (a < 1024.0 * 1024 * 1024 * 1024) return format_fixed(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
+    return format_fixed(bytes / (1024.0 * 1024 * 1024 * 1024), 2) + " TiB";
 }
 
 std::string format_rate(double per_second, std::string_view unit) {
