@@ -158,6 +158,27 @@ Window {
     // those they use) are not even read before they are first opened; a
     // loader's item is read through Object() for the functions a page has.
     function made(loader) { loader.active = true; return loader.item }
+
+    // The page on show, whose keys scroll it.
+    function pageOnShow() {
+        if (page === "stack")
+            return stackPage
+        for (const loader of [chapterLoader, pieceLoader, benchLoader, chipsLoader, validationLoader,
+                              profileLoader, labsLoader, aboutLoader])
+            if (loader.visible && loader.item)
+                return loader.item
+        return null
+    }
+    // A file dialog or a popup that closes, or an item that goes with the
+    // keys (a welcome replaced by what it opened), leaves them with the
+    // window's root, where no page hears them: they go back to the page on
+    // show, so Page Down and the arrows go on scrolling it.
+    onActiveFocusItemChanged: if (activeFocusItem === contentItem) Qt.callLater(keysToPage) // qmllint disable type
+    function keysToPage() {
+        const shown = pageOnShow()
+        if (activeFocusItem === contentItem && shown)
+            shown.forceActiveFocus()
+    }
     // A page's signals, joined to the window's moves once it is made.
     function wire(item, name) {
         if (name) item.objectName = name
@@ -191,6 +212,7 @@ Window {
         onLoaded: window.wire(item, "")
     }
     Loader {
+        id: chipsLoader
         anchors.fill: parent
         active: window.page === "chips" || item !== null
         visible: window.page === "chips"
@@ -219,6 +241,7 @@ Window {
     }
 
     Loader {
+        id: labsLoader
         anchors.fill: parent
         active: window.page === "labs" || item !== null
         visible: window.page === "labs"
@@ -226,6 +249,7 @@ Window {
         onLoaded: window.wire(item, "")
     }
     Loader {
+        id: aboutLoader
         anchors.fill: parent
         active: window.page === "about" || item !== null
         visible: window.page === "about"

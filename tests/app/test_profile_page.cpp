@@ -182,3 +182,33 @@ TEST_CASE("Escape in the profile page's file dialog closes the dialog, not the p
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
+
+TEST_CASE("the profile page keeps the keys once a first profile opens on it", "[profile][qml][keys]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("profile")));
+    QObject *page = shell.findShown("profilePage");
+    REQUIRE(page);
+    auto *session = ProfileSession::instance();
+    // Chosen in the page's file dialog as a learner does, a path typed after
+    // Ctrl+L: a damaged file, then a good one. The dialog, closing, leaves
+    // the keys with the window's root item; the window gives them back.
+    for (const char *file :
+         {"xprof_tpu_inference_2.CORRUPT_utf8_mangled.xplane.pb", "xprof_tpu_inference_2.xplane.pb"}) {
+        QMetaObject::invokeMethod(page, "chooseFile");
+        QObject *dialog = nullptr;
+        WAIT_VERIFY((dialog = page->property("dialog").value<QObject *>()) && dialog->property("visible").toBool());
+        QTest::qWait(200);
+        QTest::keyClick(shell.window(), Qt::Key_L, Qt::ControlModifier);
+        QTest::qWait(100);
+        for (const QChar c : profiles + QLatin1String(file))
+            QTest::keyClick(shell.window(), c.toLatin1());
+        QTest::keyClick(shell.window(), Qt::Key_Return);
+        WAIT_VERIFY(!dialog->property("visible").toBool());
+        WAIT_VERIFY(readDone(session));
+    }
+    REQUIRE(session->state() == QStringLiteral("ready"));
+    WAIT_VERIFY(page->property("contentHeight").toDouble() > 2 * page->property("height").toDouble());
+    QTest::keyClick(shell.window(), Qt::Key_PageDown);
+    WAIT_VERIFY(page->property("contentY").toDouble() > 0);
+}

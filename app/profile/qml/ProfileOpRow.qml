@@ -66,7 +66,10 @@ Rectangle {
                 id: cell
                 required property int index
                 width: root.cellWidth(root.columns[index])
-                anchors.verticalCenter: parent.verticalCenter
+                // Centred by its own height, not by anchors: a cell the
+                // Repeater drops has no parent while its bindings run.
+                height: root.height
+                verticalAlignment: Text.AlignVCenter
                 text: root.header ? root.columns[index].title : (root.cellText(index) || "")
                 color: root.cellColor(index)
                 font.pixelSize: Theme.tinySize
