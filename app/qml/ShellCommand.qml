@@ -1,18 +1,20 @@
 import QtQuick
 import TpuCourse.Ui
+import TpuCourse.Backend
 
 // A shell command set as it would be typed: when it does not fit its width,
 // it breaks before an option (an option and its value stay together), each
 // broken line ending in " \" and the next indented, so what is selected and
 // copied still runs. Only a single word longer than the line is broken
-// inside it.
+// inside it. Its copy button copies the command on one line, as given.
 TextEdit {
     id: root
     objectName: "shellCommand"
     required property string command
 
-    // The mono face's columns at this width.
-    readonly property int columns: Math.max(16, Math.floor(width / Math.max(1, metrics.advanceWidth("0"))))
+    // The mono face's columns at this width, beside the copy button.
+    readonly property int columns: Math.max(16, Math.floor((width - rightPadding) / Math.max(1, metrics.advanceWidth("0"))))
+    rightPadding: copyButton.width + Theme.gap
 
     function wrapped(command: string, columns: int): string {
         // Options with their values: "--out run.json" is one piece.
@@ -49,4 +51,20 @@ TextEdit {
     color: Theme.inkText
 
     FontMetrics { id: metrics; font: root.font }
+
+    PlainButton {
+        id: copyButton
+        objectName: "copyCommand"
+        anchors.right: parent.right
+        // Centred on the first line, the prompt's.
+        y: Math.round((metrics.height - height) / 2)
+        text: copiedTimer.running ? "copied" : "copy"
+        mono: true
+        fillColor: "transparent"
+        hoverColor: Theme.cardHover
+        textColor: Theme.accent
+        Accessible.name: "copy the command " + root.command
+        onClicked: { Course.copyText(root.command); copiedTimer.restart() }
+    }
+    Timer { id: copiedTimer; interval: 1500 }
 }

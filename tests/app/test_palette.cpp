@@ -2,12 +2,16 @@
 
 #include "palette/fuzzymatch.h"
 #include "palette/palettemodel.h"
+#include "pieceinput.h"
 #include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/published.h>
 
+#include <QClipboard>
 #include <QFont>
+#include <QGuiApplication>
+#include <QQuickItem>
 #include <QTest>
 
 #include <algorithm>
@@ -306,6 +310,15 @@ TEST_CASE("the Labs page walks a run end to end and holds every lab's card", "[p
         pinned = pinned || c->property("command").toString().contains(QStringLiteral("'jax[tpu]>=0.7,<0.12'"));
     CHECK(pinned);
     CHECK_FALSE(shell.find("shellCommand")->property("font").value<QFont>().styleStrategy() == QFont::PreferDefault);
+    // Each command's copy button copies it on one line, as given, without the prompt.
+    QQuickItem *copy = nullptr;
+    for (QObject *c : shell.findAll("shellCommand"))
+        if (c->property("command").toString().startsWith(QStringLiteral("pip install")))
+            copy = c->findChild<QQuickItem *>(QStringLiteral("copyCommand"));
+    REQUIRE(copy != nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(copy, 0.5));
+    CHECK(QGuiApplication::clipboard()->text() == QStringLiteral("pip install -U 'jax[tpu]>=0.7,<0.12'"));
+    WAIT_COMPARE(copy->property("text").toString(), QStringLiteral("copied"));
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
