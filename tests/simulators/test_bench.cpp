@@ -75,3 +75,9 @@ TEST_CASE("byte counts step up to the next binary unit, TiB included", "[bench]"
     // A profile's host copies: 1,500 GiB reads as TiB, not "1500.0 GiB".
     CHECK(format_bytes(1500.0 * 1024 * 1024 * 1024) == "1.46 TiB");
 }
+
+TEST_CASE("rates keep three figures, and none is 0.00", "[bench]") {
+    CHECK(format_rate(1.97e14, "FLOP/s") == "197 TFLOP/s");
+    CHECK(format_rate(4.5e10, "B/s") == "45.0 GB/s");
+    CHECK(format_rate(0, "FLOP") == "0 FLOP");  // a collective's FLOPs in EX·05's card
+}

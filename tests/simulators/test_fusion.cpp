@@ -2,10 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include "ir_samples.h"
+#include "tpusim/collective.h"
 #include "tpusim/error.h"
 #include "tpusim/fusion.h"
+#include "tpusim/mesh.h"
 
 using namespace tpusim;
 using namespace tpusim::fusion;
@@ -205,4 +208,79 @@ TEST_CASE("every shipped HLO dump costs, kernel by kernel", "[fusion][hlo]") {
         CHECK(cost.time_s == Approx(sum));
     }
     CHECK_THROWS_AS(cost_hlo_kernels(tpusim::ir::parse_jaxpr(read_sample("mlp.jaxpr")), chip("v5e")), InputError);
+}
+
+TEST_CASE("a collective is timed on the ICI, its -done free", "[fusion][hlo]") {
+    // Two all-reduces among the 8 chips of one group, a v5e line of 8 (v5e
+    // wraps only axes of 16): a scalar, latency-bound, and 64 MiB of f32;
+    // and an asynchronous all-gather to 8 x 1 MiB, whose -done only waits.
+    const char* text = R"(HloModule jit_step, is_scheduled=true
+
+ENTRY %main (p0: f32[], p1: f32[16777216], p2: bf16[524288]) -> (f32[], f32[16777216], bf16[4194304]) {
+  %p0 = f32[] parameter(0)
+  %p1 = f32[16777216]{0} parameter(1)
+  %p2 = bf16[524288]{0} parameter(2)
+  %all-reduce = f32[] all-reduce(f32[] %p0), channel_id=1, replica_groups=[1,8]<=[8], use_global_device_ids=true, to_apply=%add
+  %all-reduce.1 = f32[16777216]{0} all-reduce(f32[16777216]{0} %p1), channel_id=2, replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=%add
+  %all-gather-start = (bf16[524288]{0}, bf16[4194304]{0}) all-gather-start(bf16[524288]{0} %p2), channel_id=3, replica_groups=[1,8]<=[8], dimensions={0}
+  %all-gather-done = bf16[4194304]{0} all-gather-done((bf16[524288]{0}, bf16[4194304]{0}) %all-gather-start)
+  ROOT %tuple = (f32[], f32[16777216]{0}, bf16[4194304]{0}) tuple(f32[] %all-reduce, f32[16777216]{0} %all-reduce.1, bf16[4194304]{0} %all-gather-done)
+}
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %sum = f32[] add(f32[] %a, f32[] %b)
+}
+)";
+    const Chip& v5e = chip("v5e");
+    const HloCost cost = cost_hlo_kernels(tpusim::ir::parse_hlo(text), v5e);
+    const auto expected = [&](CollectiveKind kind, double bytes) {
+        CollectiveSpec spec;
+        spec.kind = kind;
+        spec.axes = {0};
+        spec.bytes = bytes;
+        return collective(make_mesh(v5e, {8}), spec).time_s;
+    };
+    std::map<std::string, const HloKernel*> by;
+    for (const HloKernel& k : cost.kernels) by[k.name] = &k;
+    REQUIRE(by.size() == 4);
+    const HloKernel& scalar = *by.at("all-reduce");
+    CHECK(scalar.time_s == Approx(expected(CollectiveKind::all_reduce, 4)));
+    CHECK(scalar.time_s > 5e-6);  // hops of a microsecond each, not 8 bytes of HBM
+    CHECK(scalar.ici.find("among 8 chips, laid as one line of 8, latency-bound") != std::string::npos);
+    CHECK(by.at("all-reduce.1")->time_s == Approx(expected(CollectiveKind::all_reduce, 64.0 * 1024 * 1024)));
+    CHECK(by.at("all-reduce.1")->ici.find("bandwidth-bound") != std::string::npos);
+    // The all-gather's V is what each chip holds after it: 8 MiB.
+    CHECK(by.at("all-gather-start")->time_s == Approx(expected(CollectiveKind::all_gather, 8.0 * 1024 * 1024)));
+    const HloKernel& done = *by.at("all-gather-done");
+    CHECK(done.time_s == 0);
+    CHECK(done.bytes_read + done.bytes_written == 0);
+    CHECK(cost.collectives == 3);
+    CHECK(cost.time_s == Approx(scalar.time_s + by.at("all-reduce.1")->time_s + by.at("all-gather-start")->time_s));
+    CHECK(std::any_of(cost.provenance.assumptions.begin(), cost.provenance.assumptions.end(),
+                      [](const std::string& a) { return a.starts_with("3 collectives are timed on the ICI"); }));
+}
+
+TEST_CASE("a collective too large to simulate is priced by its closed form", "[fusion][hlo]") {
+    // A whole v5p pod in one group: the simulation refuses that many chunk
+    // hops, and the kernel still gets the closed form's time.
+    const char* text = R"(HloModule m, is_scheduled=true
+
+ENTRY %main (p0: f32[1048576]) -> f32[1048576] {
+  %p0 = f32[1048576]{0} parameter(0)
+  ROOT %all-reduce = f32[1048576]{0} all-reduce(f32[1048576]{0} %p0), replica_groups=[1,8960]<=[8960], to_apply=%add
+}
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %sum = f32[] add(f32[] %a, f32[] %b)
+}
+)";
+    const HloCost cost = cost_hlo_kernels(tpusim::ir::parse_hlo(text), chip("v5p"));
+    REQUIRE(cost.kernels.size() == 1);
+    const HloKernel& k = cost.kernels.front();
+    CHECK(k.ici.find("by the closed form") != std::string::npos);
+    CHECK(k.time_s > 8959 * chip("v5p").ici_hop_latency.value / 2);  // at least the hops around half the ring
 }

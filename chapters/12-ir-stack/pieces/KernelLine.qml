@@ -40,7 +40,8 @@ ColumnLayout {
         MonoText {
             objectName: "ex05KernelTime"
             width: Math.min(implicitWidth, figures.width)
-            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip + ", " + root.kernel.bound + "-bound"
+            text: root.kernel ? "· " + root.kernel.time + " on " + root.chip
+                                + (root.kernel.ici ? " over the ICI: " + root.kernel.ici : ", " + root.kernel.bound + "-bound")
                                 + (root.kernel.runs !== 1 ? " · runs " + root.kernel.runs + " times in " + root.kernel.loop : "")
                               : ""
             color: Theme.predicted

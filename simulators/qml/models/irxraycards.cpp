@@ -87,7 +87,10 @@ QVariantMap kernelCard(const tpusim::fusion::HloKernel &k)
             {"uncostedReason", qs(k.uncosted_reason)},
             {"readText", qs(tpusim::format_bytes(k.bytes_read))},
             {"writtenText", qs(tpusim::format_bytes(k.bytes_written))},
-            {"engine", k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU") : QStringLiteral("VPU")},
+            {"engine", !k.ici.empty()                    ? QStringLiteral("ICI")
+                       : k.engine == tpusim::Engine::mxu ? QStringLiteral("MXU")
+                                                         : QStringLiteral("VPU")},
+            {"ici", qs(k.ici)},
             {"timeS", k.time_s},
             {"time", qs(tpusim::format_time(k.time_s))},
             {"bound", qs(std::string(tpusim::bound_name(k.bound)))}};

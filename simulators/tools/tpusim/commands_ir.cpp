@@ -150,6 +150,14 @@ std::string trips_text(const fusion::HloLoop& l) {
     return l.trips < 0 ? "unknown" : std::to_string(l.trips);
 }
 
+// Where a kernel's time goes: a collective's is the ICI's.
+std::string engine_of(const fusion::HloKernel& k) {
+    return !k.ici.empty() ? "ICI" : k.engine == Engine::mxu ? "MXU" : "VPU";
+}
+std::string bound_of(const fusion::HloKernel& k) {
+    return !k.ici.empty() ? "ICI" : std::string(bound_name(k.bound));
+}
+
 // An HLO dump's kernels as XLA fused them, each costed on the chip; loop
 // bodies times their trip counts.
 int cost(const Args& args) {
@@ -178,10 +186,11 @@ int cost(const Args& args) {
             j.begin_object().field("name", k.name).field("opcode", k.opcode).field("kind", k.kind);
             j.field("computation", k.computation).field("line", static_cast<std::int64_t>(k.position.line));
             j.field("loop", k.loop).field("runs", k.runs);
-            j.field("engine", k.engine == Engine::mxu ? "MXU" : "VPU").field("flops", whole(k.flops));
+            j.field("engine", engine_of(k)).field("flops", whole(k.flops));
             j.field("bytes_read", whole(k.bytes_read)).field("bytes_written", whole(k.bytes_written));
-            j.field("time_s", k.time_s).field("bound", bound_name(k.bound)).field("uncosted", k.uncosted);
+            j.field("time_s", k.time_s).field("bound", bound_of(k)).field("uncosted", k.uncosted);
             if (k.uncosted) j.field("uncosted_reason", k.uncosted_reason);
+            if (!k.ici.empty()) j.field("ici", k.ici);
             j.end_object();
         }
         j.end_array().key("provenance");
@@ -206,10 +215,9 @@ int cost(const Args& args) {
     Table t({"line", "kernel", "kind", "engine", "runs", "FLOPs", "read", "written", "time", "bound"},
             {true, false, false, false, true, true, true, true, true, false});
     for (const auto& k : c.kernels)
-        t.add({std::to_string(k.position.line), k.name, k.kind, k.engine == Engine::mxu ? "MXU" : "VPU",
-               std::to_string(k.runs), k.uncosted ? std::string("uncosted") : std::to_string(whole(k.flops)),
-               format_bytes(k.bytes_read), format_bytes(k.bytes_written), format_time(k.time_s),
-               std::string(bound_name(k.bound))});
+        t.add({std::to_string(k.position.line), k.name, k.kind, engine_of(k), std::to_string(k.runs),
+               k.uncosted ? std::string("uncosted") : std::to_string(whole(k.flops)), format_bytes(k.bytes_read),
+               format_bytes(k.bytes_written), format_time(k.time_s), bound_of(k)});
     t.print(std::cout);
     print_provenance(c.provenance);
     return 0;

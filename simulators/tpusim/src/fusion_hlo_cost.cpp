@@ -33,6 +33,16 @@ std::string fusion_kind(const ir::Op& op) {
     return *kind;
 }
 
+// What an instruction leaves behind: an asynchronous -start's result pairs
+// its operands with its outputs, and only the outputs, the second half, are new.
+double gathered_bytes(const ir::Op& op, double written) {
+    const ir::TensorType& out = op.result_types.front();
+    if (!op.name.ends_with("-start") || !out.is_tuple || out.elements.size() < 2) return written;
+    double bytes = 0;
+    for (std::size_t i = out.elements.size() / 2; i < out.elements.size(); ++i) bytes += type_bytes(out.elements[i]);
+    return bytes;
+}
+
 bool free_instruction(const std::string& opcode) {
     return opcode == "parameter" || opcode == "constant" || opcode == "tuple" || opcode == "get-tuple-element" ||
            opcode == "bitcast";
@@ -160,7 +170,15 @@ private:
             k.engine = work.engine;
             dtype = work.dtype;
         }
-        if (k.flops > 0 || k.bytes_read + k.bytes_written > 0) {
+        if (waits_for_collective(op.name)) {
+            // Its -start moved the data and is timed; the -done only waits.
+            k.bytes_read = k.bytes_written = 0;
+            k.ici = "waits for its " + op.name.substr(0, op.name.size() - 5) + "-start, which is timed";
+        } else if (const auto ici = ici_cost(op, chip_, k.bytes_read, gathered_bytes(op, k.bytes_written), priced_)) {
+            k.time_s = ici->time_s;
+            k.ici = ici->how;
+            ++cost_.collectives;
+        } else if (k.flops > 0 || k.bytes_read + k.bytes_written > 0) {
             const Roofline r = roofline(chip_, generic_cost(k.flops, k.bytes_read + k.bytes_written, dtype, k.engine));
             k.time_s = r.time_s;
             k.bound = r.bound;
@@ -181,6 +199,7 @@ private:
     const ir::Module& module_;
     const Chip& chip_;
     HloCost& cost_;
+    std::map<std::string, IciCost> priced_;  // collectives already simulated
     bool branches_left_out_ = false;
 };
 
@@ -222,6 +241,11 @@ HloCost cost_hlo_kernels(const ir::Module& module, const Chip& chip) {
             " left uncosted: the dump does not hold the work, so only the bytes moved are counted and "
             "the totals are a lower bound.");
     }
+    if (cost.collectives > 0)
+        p.assumptions.push_back(
+            std::to_string(cost.collectives) + " collective" + (cost.collectives == 1 ? " is" : "s are") +
+            " timed on the ICI by the collective model, each device group laid as one ring or line of the chip's "
+            "torus (or the pod's side by the rest): the dump does not say how its devices are wired.");
     if (walker.branches_left_out())
         p.assumptions.push_back(
             "A conditional's branches are left out (the dump does not say which runs), so the totals are a lower "

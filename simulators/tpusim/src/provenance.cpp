@@ -83,6 +83,7 @@ std::string format_bytes(double bytes) {
 }
 
 std::string format_rate(double per_second, std::string_view unit) {
+    if (per_second == 0) return "0 " + std::string(unit);
     static const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
     int i = 0;
     double v = per_second;

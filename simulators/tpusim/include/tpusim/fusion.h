@@ -136,6 +136,9 @@ struct HloKernel {
     // FFT, a Pallas kernel): its bytes are counted, its FLOPs are not known.
     bool uncosted = false;
     std::string uncosted_reason;
+    // A collective is timed on the ICI by the collective model, not on the
+    // roofline: how its group was laid on the torus; empty for other kernels.
+    std::string ici;
 };
 
 // A while loop met on the way, and how often its body was counted.
@@ -153,6 +156,7 @@ struct HloCost {
     std::int64_t flops = 0, bytes = 0;  // exact totals over every run
     bool lower_bound = false;  // a loop with an unknown trip count, a conditional's branches or an uncosted custom call
     int uncosted = 0;          // custom calls whose FLOPs are not known
+    int collectives = 0;       // kernels timed on the ICI
     bool optimized = true;     // false when the dump has no fusions and is not scheduled
     Provenance provenance;
 };
