@@ -1,13 +1,16 @@
 #include <catch2/catch.hpp>
 
+#include "meshmodel.h"
 #include "qtwait.h"
 #include "shellfixture.h"
 
 #include <tpusim/collective.h>
 #include <tpusim/mesh.h>
 
+#include <QCoreApplication>
 #include <QImage>
 #include <QQuickItem>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <cstdlib>
@@ -183,4 +186,26 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     r = expected("v5e", {16, 16}, 1, 64 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     shell.shot("ex11_v5p");
+}
+
+TEST_CASE("a burst of edits to a large slice runs once more, on the newest inputs only", "[ex11]")
+{
+    // 16 x 16 chips go to a worker thread. Edits while it runs leave one
+    // more run for when it ends; the result shown is the last edit's, and
+    // never the stale run's (its picture would be of another slice).
+    MeshModel model;
+    QSignalSpy results(&model, &MeshModel::resultChanged);
+    const double mib = 1024.0 * 1024.0;
+    model.setProperty("shape", QVariantList{16, 16});
+    WAIT_VERIFY(!model.busy() && results.count() >= 1);
+    results.clear();
+    for (int step = 1; step <= 6; ++step) {
+        model.setProperty("bytes", step * mib);
+        QCoreApplication::processEvents();
+    }
+    WAIT_VERIFY(!model.busy() && !results.isEmpty());
+    QTest::qWait(50); // nothing more comes
+    const tpusim::CollectiveResult r = expected("v5e", {16, 16}, 1, 6 * mib);
+    CHECK(model.result().value(QStringLiteral("simulated")).toString() == q(tpusim::format_time(r.simulated_s)));
+    CHECK(results.count() <= 2); // the first run's, when its inputs were still the newest, and the last
 }

@@ -2,7 +2,6 @@
 #include "variants.h"
 
 #include <QStringList>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <tpusim/chips.h>
@@ -67,19 +66,18 @@ QString shortName(const tpusim::ShardedMatmul &m)
 
 } // namespace
 
-LayerShardingModel::LayerShardingModel(QObject *parent) : QObject(parent)
+LayerShardingModel::LayerShardingModel(QObject *parent)
+    : QObject(parent),
+      m_run(
+          this, simqml::LatestRun<QVariantMap>::Stale::shown, [this] { return launch(); },
+          [this](QVariantMap plan) {
+              m_plan = std::move(plan);
+              emit planChanged();
+          },
+          [this] { emit busyChanged(); })
 {
     connect(this, &LayerShardingModel::inputsChanged, this, &LayerShardingModel::recompute);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        emit busyChanged();
-        m_plan = m_watcher.result();
-        emit planChanged();
-        if (m_stale) {
-            m_stale = false;
-            start();
-        }
-    });
-    start();
+    m_run.start();
 }
 
 void LayerShardingModel::setChip(const QString &id)
@@ -191,38 +189,21 @@ constexpr std::int64_t inlineChips = 256;
 
 } // namespace
 
-LayerShardingModel::~LayerShardingModel()
-{
-    m_watcher.waitForFinished();
-}
+LayerShardingModel::~LayerShardingModel() = default;
 
 // Several inputs change together (a new slice resets the roles): price once.
 void LayerShardingModel::recompute()
 {
-    if (m_scheduled)
-        return;
-    m_scheduled = true;
-    QTimer::singleShot(0, this, [this] {
-        m_scheduled = false;
-        start();
-    });
+    m_run.schedule();
 }
 
-void LayerShardingModel::start()
+std::variant<QVariantMap, QFuture<QVariantMap>> LayerShardingModel::launch() const
 {
-    if (m_watcher.isRunning()) {
-        m_stale = true;
-        return;
-    }
     Inputs in{m_chip.toStdString(), m_mesh, m_roles, m_dataMode, m_batch, m_dModel, m_dFf, m_overlapTp};
     std::int64_t chips = 1;
     for (const QString &part : m_mesh.split(QLatin1Char('x')))
         chips *= std::max<qlonglong>(1, part.toLongLong());
-    if (chips <= inlineChips) {
-        m_plan = planFor(in);
-        emit planChanged();
-        return;
-    }
-    m_watcher.setFuture(QtConcurrent::run(planFor, in));
-    emit busyChanged();
+    if (chips <= inlineChips)
+        return planFor(in);
+    return QtConcurrent::run(planFor, in);
 }

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "latestrun.h"
+
 #include <QtQml/qqmlregistration.h>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -47,7 +48,7 @@ public:
     QString chip() const { return m_chip; }
     void setChip(const QString &id);
     int torusAxes() const;
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_run.busy(); }
     Q_INVOKABLE void recompute();
 
 signals:
@@ -66,9 +67,7 @@ private:
     double m_dFf = 32768;
     bool m_overlapTp = false;
     QVariantMap m_plan;
-    QFutureWatcher<QVariantMap> m_watcher;
-    bool m_scheduled = false;
-    bool m_stale = false; // inputs changed while a worker ran
 
-    void start();
+    std::variant<QVariantMap, QFuture<QVariantMap>> launch() const;
+    simqml::LatestRun<QVariantMap> m_run;
 };

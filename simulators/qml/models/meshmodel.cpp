@@ -6,7 +6,6 @@
 #include <tpusim/mesh.h>
 
 #include <QtQml/qqml.h>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -86,21 +85,18 @@ QString text(double seconds)
 
 } // namespace
 
-MeshModel::MeshModel(QObject *parent) : QObject(parent)
+MeshModel::MeshModel(QObject *parent)
+    : QObject(parent),
+      m_run(
+          this, simqml::LatestRun<std::shared_ptr<MeshRun>>::Stale::dropped, [this] { return launch(); },
+          [this](std::shared_ptr<MeshRun> run) { finished(std::move(run)); }, [this] { emit busyChanged(); })
 {
-    connect(this, &MeshModel::inputsChanged, this, &MeshModel::schedule);
+    connect(this, &MeshModel::inputsChanged, this, [this] { m_run.schedule(); });
     connect(this, &MeshModel::planeChanged, this, &MeshModel::rebuildView);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        emit busyChanged();
-        finished(m_watcher.result());
-    });
-    schedule();
+    m_run.schedule();
 }
 
-MeshModel::~MeshModel()
-{
-    m_watcher.waitForFinished();
-}
+MeshModel::~MeshModel() = default;
 
 int MeshModel::maxAxes(const QString &chipId) const
 {
@@ -125,24 +121,8 @@ int MeshModel::largestAxis(const QString &chipId, const QVariantList &shape, int
     }
 }
 
-// Several inputs change together (a chip switch resets the shape): run once.
-void MeshModel::schedule()
+std::variant<std::shared_ptr<MeshRun>, QFuture<std::shared_ptr<MeshRun>>> MeshModel::launch() const
 {
-    if (m_scheduled)
-        return;
-    m_scheduled = true;
-    QTimer::singleShot(0, this, [this] {
-        m_scheduled = false;
-        start();
-    });
-}
-
-void MeshModel::start()
-{
-    if (m_watcher.isRunning()) {
-        m_stale = true;
-        return;
-    }
     Inputs in;
     in.chip = m_chip.toStdString();
     std::int64_t chips = 1;
@@ -155,34 +135,25 @@ void MeshModel::start()
     } catch (const tpusim::InputError &e) {
         auto run = std::make_shared<MeshRun>();
         run->error = QString::fromUtf8(e.what());
-        finished(run);
-        return;
+        return run;
     }
     in.spec.axes = {m_axis};
     in.spec.bytes = m_bytes;
     in.spec.bidirectional = m_bidirectional;
     in.spec.chunks = m_chunks;
-    if (chips <= inlineChips) {
-        finished(simulate(in));
-        return;
-    }
-    m_watcher.setFuture(QtConcurrent::run(simulate, in));
-    emit busyChanged();
+    if (chips <= inlineChips)
+        return simulate(in);
+    return QtConcurrent::run(simulate, in);
 }
 
 void MeshModel::finished(std::shared_ptr<MeshRun> run)
 {
-    if (m_stale) {
-        m_stale = false;
-        start();
-        return;
-    }
-    m_run = std::move(run);
-    if (!m_run->error.isEmpty()) {
-        m_result = {{"error", m_run->error}};
+    m_shown = std::move(run);
+    if (!m_shown->error.isEmpty()) {
+        m_result = {{"error", m_shown->error}};
     } else {
-        const tpusim::CollectiveResult &r = m_run->result;
-        const tpusim::Mesh &m = m_run->mesh;
+        const tpusim::CollectiveResult &r = m_shown->result;
+        const tpusim::Mesh &m = m_shown->mesh;
         QVariantList axes;
         for (const auto &a : m.axes)
             axes.append(QVariantMap{{"size", qlonglong(a.size)}, {"wraps", a.wraps}, {"reason", qs(a.reason)}});
@@ -200,7 +171,7 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
                     {"agrees", r.agrees},
                     {"formula", qs(r.formula)},
                     {"explanation", qs(r.explanation)},
-                    {"bytesText", qs(tpusim::format_bytes(m_run->bytes))},
+                    {"bytesText", qs(tpusim::format_bytes(m_shown->bytes))},
                     {"groupSize", qlonglong(r.group_size)},
                     {"groups", qlonglong(r.groups)},
                     {"busiestLinkBytes", qs(tpusim::format_bytes(r.busiest_link_bytes))},
@@ -228,12 +199,12 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
 void MeshModel::rebuildView()
 {
     m_picture = {};
-    if (!m_run || !m_run->error.isEmpty()) {
+    if (!m_shown || !m_shown->error.isEmpty()) {
         m_view = {};
         emit viewChanged();
         return;
     }
-    const tpusim::Mesh &mesh = m_run->mesh;
+    const tpusim::Mesh &mesh = m_shown->mesh;
     const std::size_t rank = mesh.axes.size();
     const std::int64_t planes = rank == 3 ? mesh.axes[2].size : 1;
     const std::int64_t plane = std::clamp<std::int64_t>(m_plane, 0, planes - 1);
@@ -247,7 +218,7 @@ void MeshModel::rebuildView()
     };
 
     double maxBytes = 0;
-    for (const tpusim::LinkLoad &l : m_run->result.links) {
+    for (const tpusim::LinkLoad &l : m_shown->result.links) {
         if (l.link.axis > 1)
             continue;
         std::int64_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
@@ -261,8 +232,8 @@ void MeshModel::rebuildView()
     // When one line stands for all (the model's stated assumption: the others
     // are its translations), MeshView repeats its chunks on every line of
     // the plane, whichever plane is shown.
-    const tpusim::CollectiveResult &result = m_run->result;
-    const bool everyLine = result.lines_simulated == 1 && result.lines_total > 1 && rank > 1 && m_run->axis < 2;
+    const tpusim::CollectiveResult &result = m_shown->result;
+    const bool everyLine = result.lines_simulated == 1 && result.lines_total > 1 && rank > 1 && m_shown->axis < 2;
     double end = 0;
     std::vector<std::int64_t> from, to;
     for (const tpusim::TraceEvent &e : result.trace) {
@@ -285,9 +256,9 @@ void MeshModel::rebuildView()
     m_picture.rows = static_cast<int>(rank == 1 ? 1 : mesh.axes[0].size);
     m_picture.cols = static_cast<int>(rank == 1 ? mesh.axes[0].size : mesh.axes[1].size);
     m_picture.maxBytes = maxBytes;
-    m_picture.repeat = !everyLine         ? MeshPicture::Repeat::none
-                       : m_run->axis == 1 ? MeshPicture::Repeat::rows
-                                          : MeshPicture::Repeat::cols;
+    m_picture.repeat = !everyLine           ? MeshPicture::Repeat::none
+                       : m_shown->axis == 1 ? MeshPicture::Repeat::rows
+                                            : MeshPicture::Repeat::cols;
 
     // The links and hops themselves stay in m_picture: turned into QVariants
     // they would be copied into JavaScript by every binding that reads `view`.
@@ -295,7 +266,7 @@ void MeshModel::rebuildView()
               {"planes", qlonglong(planes)},
               {"hopCount", qlonglong(m_picture.hops.size())},
               // "rows": draw each hop on every row; "cols": on every column
-              {"repeatHops", everyLine ? QString::fromLatin1(m_run->axis == 1 ? "rows" : "cols") : QString()},
+              {"repeatHops", everyLine ? QString::fromLatin1(m_shown->axis == 1 ? "rows" : "cols") : QString()},
               {"endS", end}};
     emit viewChanged();
 }

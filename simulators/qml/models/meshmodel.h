@@ -1,7 +1,8 @@
 #pragma once
 
+#include "latestrun.h"
+
 #include <QtQml/qqmlregistration.h>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QVariantList>
@@ -74,7 +75,7 @@ public:
 
     QVariantMap result() const { return m_result; }
     QVariantMap view() const { return m_view; }
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_run.busy(); }
     const MeshPicture &picture() const { return m_picture; }
 
 signals:
@@ -85,8 +86,7 @@ signals:
     void busyChanged();
 
 private:
-    void schedule();
-    void start();
+    std::variant<std::shared_ptr<MeshRun>, QFuture<std::shared_ptr<MeshRun>>> launch() const;
     void finished(std::shared_ptr<MeshRun> run);
     void rebuildView();
 
@@ -99,11 +99,10 @@ private:
     int m_chunks = 4;
     int m_plane = 0;
 
-    bool m_scheduled = false;
-    bool m_stale = false; // inputs changed while a run was in flight
-    std::shared_ptr<MeshRun> m_run;
-    QFutureWatcher<std::shared_ptr<MeshRun>> m_watcher;
+    std::shared_ptr<MeshRun> m_shown; // the run the result and the picture are of
     QVariantMap m_result;
     QVariantMap m_view;
     MeshPicture m_picture;
+    // A stale run is dropped: its picture is of a slice no longer asked for.
+    simqml::LatestRun<std::shared_ptr<MeshRun>> m_run;
 };
