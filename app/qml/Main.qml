@@ -169,10 +169,10 @@ Window {
                 return loader.item
         return null
     }
-    // A file dialog or a popup that closes, or an item that goes with the
-    // keys (a welcome replaced by what it opened), leaves them with the
-    // window's root, where no page hears them: they go back to the page on
-    // show, so Page Down and the arrows go on scrolling it.
+    // A file dialog or a popup that closes, or an item that goes away while
+    // it holds the keys, leaves them with the window's root, where no page
+    // hears them: they go back to the page on show, so Page Down and the
+    // arrows go on scrolling it.
     onActiveFocusItemChanged: if (activeFocusItem === contentItem) Qt.callLater(keysToPage) // qmllint disable type
     function keysToPage() {
         const shown = pageOnShow()
