@@ -1,13 +1,14 @@
 """The parts of the example run records that make_examples.py assembles:
-timing samples and checks, the programs L02 and L12 trace, and the
-strategies and schedules of L17 and L18, with values plausible for a TPU
-v5e. Not measurements: every example says it is one."""
+timing samples and checks, the programs L02 to L04 trace and lower, L12's
+HLO, and the strategies and schedules of L17 and L18, with values
+plausible for a TPU v5e. Not measurements: every example says it is one."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from common import record
+
 
 def samples(median_s: float, n: int = 10) -> list[float]:
     """Deterministic spread of +-1.5% around a median, like a quiet chip."""
