@@ -85,12 +85,13 @@ QVariantMap Drills::question(const QString &drill)
         progress::DrillLedger ledger(m_store);
         const std::int64_t now = m_store.nowMs();
         const std::int64_t endOfDay = todayStartMs(now) + progress::fsrs::kDayMs - 1;
-        const auto due = ledger.dueKinds(kinds, endOfDay);
+        const auto lastDue = ledger.lastDueByKind();
+        const auto due = progress::dueAmong(lastDue, kinds, endOfDay);
         // Due kinds first (one waiting out its relearning step after new
         // ones); when none is due, practice goes on with the kind seen longest ago.
         std::string kind;
         if (!due.empty()) {
-            kind = ledger.practiceOrder(kinds, now, endOfDay).front();
+            kind = progress::practiceOrder(lastDue, kinds, now, endOfDay).front();
         } else {
             std::int64_t oldest = INT64_MAX;
             for (const auto &k : kinds) {

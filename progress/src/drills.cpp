@@ -217,11 +217,6 @@ std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& las
     return out;
 }
 
-std::vector<std::string> DrillLedger::practiceOrder(const std::vector<std::string>& kinds, std::int64_t nowMs,
-                                                    std::int64_t endOfDayMs) const {
-    return progress::practiceOrder(lastDueByKind(), kinds, nowMs, endOfDayMs);
-}
-
 std::vector<std::string> practiceOrder(const std::map<std::string, std::int64_t>& lastDue,
                                        const std::vector<std::string>& kinds, std::int64_t nowMs,
                                        std::int64_t endOfDayMs) {

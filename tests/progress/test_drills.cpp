@@ -166,10 +166,12 @@ TEST_CASE("a kind waiting out its relearning step comes after the kinds due now 
     ledger.addReview(answer("D4.gather", true));   // Good: in 3 days
     ledger.addReview(answer("D4.reduce", false));  // Again: in 10 minutes
     CHECK(ledger.dueKinds(kinds, endOfDay) == std::vector<std::string>{"D4.reduce", "D4.all-to-all"});
-    CHECK(ledger.practiceOrder(kinds, *clock.now, endOfDay) == std::vector<std::string>{"D4.all-to-all", "D4.reduce"});
+    CHECK(practiceOrder(ledger.lastDueByKind(), kinds, *clock.now, endOfDay) ==
+          std::vector<std::string>{"D4.all-to-all", "D4.reduce"});
     // Its step waited out, the missed kind comes before the new one.
     *clock.now += progress::kRelearnStepMs;
-    CHECK(ledger.practiceOrder(kinds, *clock.now, endOfDay) == std::vector<std::string>{"D4.reduce", "D4.all-to-all"});
+    CHECK(practiceOrder(ledger.lastDueByKind(), kinds, *clock.now, endOfDay) ==
+          std::vector<std::string>{"D4.reduce", "D4.all-to-all"});
 }
 
 TEST_CASE("drill reviews are append-only in SQL", "[drills]") {

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "chapterfiles.h"
+
 #include <chapters/chapterdocument.h>
 #include <chapters/livetext.h>
 
@@ -12,20 +14,9 @@
 #include <QRegularExpression>
 #include <QTextDocument>
 
+using namespace chapterfiles;
+
 namespace {
-
-const QString kChapters = QStringLiteral(TPU_COURSE_SOURCE_DIR "/chapters");
-
-QString readText(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-QStringList chapterFolders()
-{
-    return QDir(kChapters).entryList({QStringLiteral("[0-9][0-9]-*")}, QDir::Dirs, QDir::Name);
-}
 
 // A chapter's Markdown as the reader sets it for `chip`: every block's
 // text filled and joined, what each value is, and what went wrong.

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "chapterfiles.h"
+
 #include <QTextBoundaryFinder>
 
 #include <chapters/chapterdocument.h>
@@ -22,20 +24,9 @@
 
 using course::DocBlock;
 
+using namespace chapterfiles;
+
 namespace {
-
-const QString kChapters = QStringLiteral(TPU_COURSE_SOURCE_DIR "/chapters");
-
-QString readText(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-}
-
-QStringList chapterFolders()
-{
-    return QDir(kChapters).entryList({QStringLiteral("[0-9][0-9]-*")}, QDir::Dirs, QDir::Name);
-}
 
 QString chapterMarkdown(const QString &folder)
 {

@@ -111,8 +111,6 @@ public:
     // The kinds of `kinds` due by `endOfDayMs`, never-reviewed ones included,
     // most overdue first, new ones last.
     std::vector<std::string> dueKinds(const std::vector<std::string>& kinds, std::int64_t endOfDayMs) const;
-    std::vector<std::string> practiceOrder(const std::vector<std::string>& kinds, std::int64_t nowMs,
-                                           std::int64_t endOfDayMs) const;
     // Every reviewed kind's due time, from its last review, in one statement:
     // for asking dueAmong() of many drills at once.
     std::map<std::string, std::int64_t> lastDueByKind() const;

@@ -89,36 +89,22 @@ std::shared_ptr<const PipelineModel::Computed> compute(const Inputs &in)
 
 } // namespace
 
-PipelineModel::PipelineModel(QObject *parent) : QObject(parent)
+PipelineModel::PipelineModel(QObject *parent)
+    : QObject(parent),
+      m_latest(
+          this, simqml::LatestRun<std::shared_ptr<const Computed>>::Stale::shown,
+          [this]() -> std::variant<std::shared_ptr<const Computed>, QFuture<std::shared_ptr<const Computed>>> {
+              Inputs in{m_chip.toStdString(), m_order.toStdString(), whole(m_m),  whole(m_k),
+                        whole(m_n),           whole(m_bm),           whole(m_bk), whole(m_bn)};
+              return QtConcurrent::run([in] { return compute(in); });
+          },
+          [this](std::shared_ptr<const Computed> c) { publish(std::move(c)); }, [this] { emit busyChanged(); })
 {
-    connect(this, &PipelineModel::inputsChanged, this, &PipelineModel::recompute);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        publish(m_watcher.result());
-        if (m_again) {
-            m_again = false;
-            recompute();
-        }
-        emit busyChanged();
-    });
-    recompute();
+    connect(this, &PipelineModel::inputsChanged, this, [this] { m_latest.start(); });
+    m_latest.start();
 }
 
-PipelineModel::~PipelineModel()
-{
-    m_watcher.waitForFinished();
-}
-
-void PipelineModel::recompute()
-{
-    if (m_watcher.isRunning()) {
-        m_again = true;
-        return;
-    }
-    Inputs in{m_chip.toStdString(), m_order.toStdString(), whole(m_m),  whole(m_k),
-              whole(m_n),           whole(m_bm),           whole(m_bk), whole(m_bn)};
-    m_watcher.setFuture(QtConcurrent::run([in] { return compute(in); }));
-    emit busyChanged();
-}
+PipelineModel::~PipelineModel() = default;
 
 void PipelineModel::publish(std::shared_ptr<const Computed> c)
 {

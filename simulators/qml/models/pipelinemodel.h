@@ -1,7 +1,8 @@
 #pragma once
 
+#include "latestrun.h"
+
 #include <QtQml/qqmlregistration.h>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QVariantMap>
@@ -45,7 +46,7 @@ public:
     ~PipelineModel() override;
 
     QVariantMap run() const { return m_run; }
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_latest.busy(); }
     QString shownInputs() const { return m_shownInputs; }
 
     // One step of the schedule (an index into it): {index, step, core, grid,
@@ -82,7 +83,6 @@ signals:
     void busyChanged();
 
 private:
-    void recompute();
     void publish(std::shared_ptr<const Computed> c);
 
     QString m_chip = QStringLiteral("v5e");
@@ -93,6 +93,6 @@ private:
     QVariantMap m_run;
     QString m_shownInputs;
     std::shared_ptr<const Computed> m_computed;
-    bool m_again = false;
-    QFutureWatcher<std::shared_ptr<const Computed>> m_watcher;
+    // Every run off the GUI thread; the last finished one stays on show.
+    simqml::LatestRun<std::shared_ptr<const Computed>> m_latest;
 };
