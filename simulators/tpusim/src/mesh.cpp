@@ -91,7 +91,7 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     m.bandwidth_source = chip.ici_link_bandwidth.source;
     m.latency_source = chip.ici_hop_latency.source;
     if (rank == 2) {
-        const auto side = static_cast<std::int64_t>(std::lround(std::sqrt(pod)));
+        const std::int64_t side = largest_axis(chip, shape, 0);  // a flat torus: the pod's side, whatever the axis
         for (std::int64_t n : shape) {
             if (n > side)
                 throw InputError(chip.name + " pods are " + std::to_string(side) + "x" + std::to_string(side) +
