@@ -108,10 +108,6 @@ TEST_CASE("each family's held-out rows within its goal, or no worse than they st
         double median, worst;
     };
     const std::map<Family, Ceiling> short_of_goal{
-        // Three f32 matmuls on v6e timed from Python run 1.5 to 1.6 times
-        // faster than two bf16 passes predict; only v7 has long f32 rows
-        // enough to fix its own passes.
-        {Family::matmul, {0.15, 0.65}},
         // All-gathers timed from Python on v5e run at half the rate of the
         // all-reduces timed beside them, which the ring model meets.
         {Family::collective, {0.27, 0.45}},
@@ -166,12 +162,34 @@ TEST_CASE("every fitted constant names the rows that fixed it, none of them held
             ++own;
             CHECK(c.fitted_on.size() >= 2);
         }
-        if (c.unit.empty() && c.key != "f32_passes") {
+        if (c.unit.empty() && c.key != "f32_over_bf16") {
             CHECK(c.value > 0);
             CHECK(c.value <= 1);
         }
     }
     CHECK(own >= 3);
+}
+
+TEST_CASE("f32's factor over bf16 sits midway in the span its own chip's long f32 runs give", "[validation]") {
+    // The published f32 runs on v6e fall into two groups, about 1x and
+    // about 2x their bf16 twins; a factor from one group misses the other
+    // by half. The factor is the geometric middle of what the rows give.
+    int own = 0;
+    for (const FittedConstant& c : validation().constants) {
+        if (c.key != "f32_over_bf16" || c.fitted_on.empty()) continue;
+        INFO(c.chip << ": " << c.how);
+        ++own;
+        CHECK(c.fitted_on.size() >= 2);
+        CHECK(c.value >= 1.0);
+        CHECK(c.value <= 2.2);
+        CHECK(c.how.find("span") != std::string::npos);
+    }
+    CHECK(own >= 3);  // every chip's rows together, v6e's and v7's
+    for (const ValidationRow& r : validation().rows) {
+        if (r.row->family != Family::matmul || r.row->dtype != "f32" || !r.held_out) continue;
+        INFO(r.row->id << ": " << r.error);
+        CHECK(std::abs(r.error) <= 0.40);
+    }
 }
 
 TEST_CASE("each prediction says what it is: predicted, by its model, on the row's chip; or why it cannot be made",

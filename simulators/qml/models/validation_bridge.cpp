@@ -127,8 +127,8 @@ QVariantMap constantMap(const tpusim::FittedConstant &c)
     QString value;
     if (c.unit == "s")
         value = qs(tpusim::format_time(c.value));
-    else if (c.key == "f32_passes")
-        value = QString::number(c.value);
+    else if (c.key == "f32_over_bf16")
+        value = QString::number(c.value, 'f', 2) + QStringLiteral("×");
     else
         value = percent(c.value);
     QStringList on;

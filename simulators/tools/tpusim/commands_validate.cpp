@@ -27,7 +27,7 @@ std::string shape_of(const PublishedRow& r) {
 
 std::string constant_value(const FittedConstant& c) {
     if (c.unit == "s") return format_time(c.value);
-    if (c.key == "f32_passes") return format_fixed(c.value, 0);
+    if (c.key == "f32_over_bf16") return format_fixed(c.value, 2) + "x";
     return format_fixed(100 * c.value, 1) + " %";
 }
 

@@ -47,14 +47,14 @@ constexpr double long_run_s = 50e-6;
 constexpr double short_run_s = 20e-6;
 
 // The unit that sets a row's time at the peaks, when one clearly does
-// (half again the next one), and that time.
-std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k) {
+// (`margin` times the next one), and that time.
+std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k, double margin = 1.5) {
     double mxu = 0, hbm = 0, vpu = 0, flash = 0;
     for (const detail::Stage& s : cost.stages) {
         if (s.flash)
             flash += s.mxu_s + s.vpu_s;
         else
-            mxu += s.mxu_s * (s.f32_mxu ? k.f32_passes : 1), vpu += s.vpu_s;
+            mxu += s.mxu_s * (s.f32_mxu ? k.f32_over_bf16 : 1), vpu += s.vpu_s;
         hbm += s.hbm_s;
     }
     const std::pair<Unit, double> units[] = {
@@ -69,7 +69,7 @@ std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k) {
             second = std::max(second, u.second);
         }
     }
-    if (top.second < 1.5 * second) return {Unit::none, 0};
+    if (top.second < margin * second) return {Unit::none, 0};
     return top;
 }
 
@@ -123,6 +123,11 @@ Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipC
         const Family f = c->row->family;
         if ((unit == Unit::mxu && f != Family::matmul) ||
             (unit == Unit::hbm && f != Family::memory && f != Family::matmul))
+            continue;
+        // f32 rows fix their own factor over bf16 (fit_passes), not the
+        // MXU's fraction: their factor changes with the shape.
+        if (unit == Unit::mxu &&
+            std::any_of(c->cost.stages.begin(), c->cost.stages.end(), [](const detail::Stage& s) { return s.f32_mxu; }))
             continue;
         // The Unit enum lists the units in the order of efficiency_fits.
         const auto [bound, at_peak] = binding(c->cost, k);
@@ -254,31 +259,34 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
     std::vector<FittedConstant> pooled_report;
     settle(pooled, training, nullptr, nullptr, "all");
     const auto fit_passes = [](const std::vector<const Costed*>& rows, ChipConstants& k, const std::string& chip_id) {
-        // f32 at default precision: the bf16 passes the long f32 rows need.
+        // f32 at default precision: how much longer the MXU takes over the
+        // long f32 rows than at the bf16 rate. Not a whole number of passes:
+        // published f32 runs take 0.8 to 2 times their bf16 twins' time and
+        // fall in two groups by shape (about 1x and about 2x on v6e). A
+        // median would sit on one group and miss the other by half, so the
+        // value is the geometric middle of the range, which bounds the
+        // error either way. The MXU need only lead: f32 doubles the bytes.
         std::vector<double> ratios;
         std::vector<const Costed*> used_rows;
         for (const Costed* c : rows) {
             if (c->row->family != Family::matmul || c->cost.stages.empty() || !c->cost.stages[0].f32_mxu) continue;
             ChipConstants one = k;
-            one.f32_passes = 1;
-            const auto [bound, at_peak] = binding(c->cost, one);
+            one.f32_over_bf16 = 1;
+            const auto [bound, at_peak] = binding(c->cost, one, 1.0);
             if (bound != Unit::mxu || at_peak < long_run_s) continue;
             const double left = c->row->published_s - floors_of(*c, one);
-            if (left < 0.8 * c->row->published_s) continue;
-            ratios.push_back(left * k.mxu_efficiency / at_peak);
+            if (left < 0.5 * c->row->published_s) continue;
+            ratios.push_back(std::max(1.0, left * k.mxu_efficiency / at_peak));
             used_rows.push_back(c);
         }
-        FittedConstant f{"f32_passes", "bf16 passes of an f32 matmul", chip_id, k.f32_passes, "", {}, ""};
+        FittedConstant f{"f32_over_bf16", "f32 matmul time over bf16's", chip_id, k.f32_over_bf16, "", {}, ""};
         if (ratios.size() < 2) return f;
-        const double r = median(ratios);
-        double best = 1;
-        for (const double passes : {1.0, 2.0, 3.0, 6.0})
-            if (std::abs(std::log(passes / r)) < std::abs(std::log(best / r))) best = passes;
-        k.f32_passes = best;
-        f.value = best;
+        const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
+        k.f32_over_bf16 = std::sqrt(*lo * *hi);
+        f.value = k.f32_over_bf16;
         f.fitted_on = ids_of(used_rows);
-        f.how = "the nearest of 1, 2, 3 and 6 to the median of " + std::to_string(ratios.size()) + " long f32 runs (" +
-                format_fixed(r, 2) + ")";
+        f.how = "the geometric middle of " + std::to_string(ratios.size()) + " long f32 runs, which span " +
+                format_fixed(*lo, 2) + "x to " + format_fixed(*hi, 2) + "x with the shape";
         return f;
     };
     const FittedConstant pooled_passes = fit_passes(training, pooled, "all");
@@ -294,7 +302,7 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
     }
     if (!pooled_passes.fitted_on.empty()) out.constants.push_back(pooled_passes);
     const auto pooled_rows = [&](const std::string& key) {
-        if (key == "f32_passes") return pooled_passes.fitted_on;
+        if (key == "f32_over_bf16") return pooled_passes.fitted_on;
         for (const FittedConstant& f : pooled_report)
             if (f.key == key) return f.fitted_on;
         return std::vector<std::string>{};
@@ -305,8 +313,8 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
         settle(k, by_chip[chip_id], &pooled, &report, chip_id);
         FittedConstant passes = fit_passes(by_chip[chip_id], k, chip_id);
         if (passes.fitted_on.empty()) {
-            k.f32_passes = pooled.f32_passes;
-            passes.value = pooled.f32_passes;
+            k.f32_over_bf16 = pooled.f32_over_bf16;
+            passes.value = pooled.f32_over_bf16;
             passes.how = pooled_passes.fitted_on.empty()
                              ? "no long f32 row: left at 1"
                              : "fewer than two " + chip_id + " f32 rows fix it: every chip's value";
@@ -318,7 +326,7 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
             // A constant this chip's rows do not fix takes every chip's value;
             // the rows that fixed that are named once, under every chip.
             const std::vector<std::string> borrowed =
-                f.how.empty() || f.key == "f32_passes" ? pooled_rows(f.key) : std::vector<std::string>{};
+                f.how.empty() || f.key == "f32_over_bf16" ? pooled_rows(f.key) : std::vector<std::string>{};
             if (f.how.empty())
                 f.how = !borrowed.empty()            ? "fewer than two " + chip_id + " rows fix it: every chip's value"
                         : f.key == "flash_step_s"    ? "no row fixes it: the chip's grid-step overhead"

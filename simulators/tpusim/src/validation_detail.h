@@ -51,7 +51,7 @@ struct ChipConstants {
     double op_floor_s = 0;          // least device time of one XLA op or kernel
     double collective_floor_s = 0;  // least device time of one collective
     double dispatch_s = 0;          // Python's share of a call, beyond the device time
-    double f32_passes = 1;          // MXU passes an f32 matmul takes at default precision
+    double f32_over_bf16 = 1;       // an f32 matmul's MXU time over bf16's, at default precision
 };
 
 // A Pallas matmul row's kernel: its dims, its blocks (512 where the row
