@@ -1,5 +1,4 @@
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 
 // One workshop piece: its id and chapter, its name, what you do with it,
@@ -21,7 +20,7 @@ Rectangle {
     Keys.onEnterPressed: openPlace(piece.id)
     Keys.onSpacePressed: openPlace(piece.id)
 
-    ColumnLayout {
+    Column {
         id: content
         x: Theme.gapM; y: Theme.gapM
         width: parent.width - 2 * Theme.gapM
@@ -29,14 +28,16 @@ Rectangle {
         opacity: root.built ? 1 : 0.6
         PieceTag { pieceId: root.piece.displayId; chapter: root.piece.chapter }
         Text {
-            Layout.fillWidth: true
+            width: parent.width
+            textFormat: Text.PlainText
             text: root.piece.name
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
             color: Theme.inkText
             wrapMode: Text.WordWrap
         }
         Text {
-            Layout.fillWidth: true
+            width: parent.width
+            textFormat: Text.PlainText
             text: root.piece.does
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
             color: Theme.inkMuted
@@ -45,14 +46,14 @@ Rectangle {
         MonoText {
             objectName: "notBuilt_" + (root.piece.id || "")
             visible: !root.built
-            Layout.topMargin: Theme.gap / 2
+            topPadding: Theme.gap / 2
             text: "not built yet · opens chapter " + root.piece.chapter
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }
         ProgressLine {
             visible: root.built
-            Layout.topMargin: Theme.gap / 2
+            topPadding: Theme.gap / 2
             value: root.piece.progress || 0
             barWidth: Theme.px(100)
             fillColor: Theme.accent
