@@ -274,6 +274,28 @@ TEST_CASE("EX09: a large grid is judged off the GUI thread, its map capped and s
     CHECK(model.prediction().contains("time"));
 }
 
+TEST_CASE("EX09: a block dragged by the learner still follows its model afterwards", "[ex09][qml]")
+{
+    // The scrub's number is the model's: a drag edits the model through
+    // it, and a later change of the model's own (a preset, a chip's
+    // limits) shows in the number, not only in the figures.
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    WAIT_VERIFY(shownItem(shell, "ex09Bn") != nullptr);
+    QQuickItem *bn = item(shell, "ex09Bn");
+    QObject *model = shell.find("ex09Model");
+    drag(shell.window(), bn, 17); // 256 -> 512
+    WAIT_COMPARE(intValue(bn), 512);
+    CHECK(model->property("bn").toInt() == 512);
+    model->setProperty("bn", 1024);
+    WAIT_COMPARE(intValue(bn), 1024);
+    // Typed values too.
+    typeInto(shell.window(), bn, "384");
+    WAIT_COMPARE(model->property("bn").toInt(), 384);
+    model->setProperty("bn", 128);
+    WAIT_COMPARE(intValue(bn), 128);
+}
+
 TEST_CASE("EX09: a preset that races is the course's doing, not a break of the learner's", "[ex09][qml]")
 {
     ShellFixture shell;

@@ -38,7 +38,7 @@ ColumnLayout {
             from: 1; to: 16 * 1024 * 1024; defaultValue: 32 * 1024
             minimumDigits: 6
             // Held in KiB so every power of two from 1 KiB to 16 GiB is a step.
-            value: root.bytes / 1024
+            Binding on value { value: root.bytes / 1024; restoreMode: Binding.RestoreNone }
             onValueEdited: v => root.bytesEdited(v * 1024)
         }
         Caption { objectName: "ex11BytesText"; text: "KiB" + (root.bytesText ? " = " + root.bytesText : "") }

@@ -71,7 +71,7 @@ ColumnLayout {
             minimumDigits: 2
             from: 0; to: Math.max(0, root.planes - 1); stepSize: 1
             pixelsPerStep: 12
-            value: root.plane
+            Binding on value { value: root.plane; restoreMode: Binding.RestoreNone }
             unit: "of axis 2"
             onValueEdited: v => root.planeEdited(v)
         }

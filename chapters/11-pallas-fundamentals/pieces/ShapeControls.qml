@@ -24,19 +24,22 @@ GridLayout {
         spacing: Theme.gapM
         ScrubNumber {
             objectName: "ex09M"; label: "M"
-            value: root.model.m; defaultValue: 1024
+            Binding on value { value: root.model.m; restoreMode: Binding.RestoreNone }
+            defaultValue: 1024
             from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.m = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09K"; label: "K"
-            value: root.model.k; defaultValue: 1024
+            Binding on value { value: root.model.k; restoreMode: Binding.RestoreNone }
+            defaultValue: 1024
             from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.k = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09N"; label: "N"
-            value: root.model.n; defaultValue: 1024
+            Binding on value { value: root.model.n; restoreMode: Binding.RestoreNone }
+            defaultValue: 1024
             from: 8; to: 65536; logarithmic: true; powersOnly: true; fineStep: 8; minimumDigits: 5
             onValueEdited: v => { root.model.n = v; root.edited() }
         }
@@ -54,21 +57,24 @@ GridLayout {
         spacing: Theme.gapM
         ScrubNumber {
             objectName: "ex09Bm"; label: "bm"
-            value: root.model.bm; defaultValue: 256
+            Binding on value { value: root.model.bm; restoreMode: Binding.RestoreNone }
+            defaultValue: 256
             from: 1; to: 8192; stepSize: root.model.tileRows; fineStep: 1; minimumDigits: 4
             snapReason: root.model.tileRows + "-row " + root.model.dtype + " tile"
             onValueEdited: v => { root.model.bm = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09Bk"; label: "bk"
-            value: root.model.bk; defaultValue: 256
+            Binding on value { value: root.model.bk; restoreMode: Binding.RestoreNone }
+            defaultValue: 256
             from: 1; to: 8192; stepSize: root.model.tileLanes; fineStep: 1; minimumDigits: 4
             snapReason: root.model.tileLanes + " lanes"
             onValueEdited: v => { root.model.bk = v; root.edited() }
         }
         ScrubNumber {
             objectName: "ex09Bn"; label: "bn"
-            value: root.model.bn; defaultValue: 256
+            Binding on value { value: root.model.bn; restoreMode: Binding.RestoreNone }
+            defaultValue: 256
             from: 1; to: 8192; stepSize: root.model.tileLanes; fineStep: 1; minimumDigits: 4
             snapReason: root.model.tileLanes + " lanes"
             onValueEdited: v => { root.model.bn = v; root.edited() }

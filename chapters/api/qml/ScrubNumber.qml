@@ -12,7 +12,10 @@ import TpuCourse.Ui
 // the snaps. A click without a drag lets you type any value (kept to
 // `fineStep`); a double click restores `defaultValue`. Keyboard: arrows
 // step (Alt: fine), Enter (or a digit) types, Delete resets. The hint says
-// what the number snaps to.
+// what the number snaps to. An edit writes `value`, then says so
+// (valueEdited), which ends a plain binding on `value`: a number that shows
+// a model's field binds it with `Binding on value { value: model.x;
+// restoreMode: Binding.RestoreNone }`, so it follows the model after edits.
 Item {
     id: root
     property real value: 0
@@ -34,7 +37,8 @@ Item {
         if (stepSize > 1)
             return "snaps to multiples of " + stepSize + (snapReason !== "" ? " (" + snapReason + ")" : "") + fine
         return ""
-    }    property int decimals: 0
+    }
+    property int decimals: 0
     property string unit: ""
     property string label: ""
     property real labelWidth: 0         // at least; keeps the number still when the label changes
