@@ -166,15 +166,17 @@ constexpr qint64 maxDumpBytes = 64LL * 1024 * 1024;
 
 } // namespace
 
-FusionMapModel::FusionMapModel(QObject *parent) : QObject(parent)
+FusionMapModel::FusionMapModel(QObject *parent)
+    : QObject(parent),
+      // A finished load is shown even when a newer one waits: it is a whole
+      // program, and the newer one follows it at once.
+      m_run(
+          this, simqml::LatestRun<std::shared_ptr<Result>>::Stale::shown, [this] { return launch(); },
+          [this](std::shared_ptr<Result> res) { finished(std::move(res)); }, [this] { emit busyChanged(); })
 {
-    connect(&m_watcher, &QFutureWatcher<void>::finished, this, &FusionMapModel::finished);
 }
 
-FusionMapModel::~FusionMapModel()
-{
-    m_watcher.waitForFinished();
-}
+FusionMapModel::~FusionMapModel() = default;
 
 int FusionMapModel::opCount() const
 {
@@ -192,8 +194,8 @@ void FusionMapModel::setChip(const QString &chip)
         return;
     m_chip = chip;
     emit chipChanged();
-    if (m_request)
-        start(m_request); // re-costed; the layout is kept
+    if (m_wanted)
+        m_run.start(); // the newest program re-costed; one shown already keeps its layout
 }
 
 void FusionMapModel::loadExample(const QString &name)
@@ -250,24 +252,21 @@ std::shared_ptr<FusionMapModel::Result> runLoad(std::shared_ptr<const FusionLoad
 
 void FusionMapModel::start(std::shared_ptr<const FusionLoad> request)
 {
-    if (m_watcher.isRunning()) { // only the newest waiting request matters
-        m_queued = std::move(request);
-        return;
-    }
-    const bool same = m_request && request == m_request && m_layout;
-    auto keep = same ? m_layout : std::shared_ptr<const FusionLayout>();
-    auto slot = std::make_shared<std::shared_ptr<Result>>();
-    m_pending = slot;
-    m_watcher.setFuture(
-        QtConcurrent::run([request, chip = m_chip, keep, slot] { *slot = runLoad(request, chip, keep); }));
-    emit busyChanged();
+    m_wanted = std::move(request); // only the newest waiting request matters
+    m_run.start();
 }
 
-void FusionMapModel::finished()
+std::variant<std::shared_ptr<FusionMapModel::Result>, QFuture<std::shared_ptr<FusionMapModel::Result>>>
+FusionMapModel::launch()
 {
-    std::shared_ptr<Result> res = m_pending ? *m_pending : nullptr;
-    m_pending.reset();
-    emit busyChanged();
+    // The same program again (a chip change) keeps its layout.
+    const bool same = m_request && m_wanted == m_request && m_layout;
+    auto keep = same ? m_layout : std::shared_ptr<const FusionLayout>();
+    return QtConcurrent::run(runLoad, m_wanted, m_chip, keep);
+}
+
+void FusionMapModel::finished(std::shared_ptr<Result> res)
+{
     if (res) {
         if (!res->problem.isEmpty()) {
             m_problem = res->problem; // what was shown stays
@@ -302,11 +301,6 @@ void FusionMapModel::finished()
             emit selectionChanged();
             emit look();
         }
-    }
-    if (m_queued) {
-        auto next = std::move(m_queued);
-        m_queued.reset();
-        start(std::move(next));
     }
 }
 

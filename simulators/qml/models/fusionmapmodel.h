@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QtQml/qqmlregistration.h>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QPointF>
 #include <QPolygonF>
@@ -14,9 +13,12 @@
 
 #include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include <tpusim/fusion_map.h>
+
+#include "latestrun.h"
 
 // EX·04's fusion map for QML (type TpuCourse.Sim/FusionMapModel): a program
 // (a built-in graph, or an HLO dump the learner opens) is read, fused by
@@ -75,7 +77,7 @@ public:
     QString chip() const { return m_chip; }
     void setChip(const QString &chip);
     QString program() const { return m_program; }
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_run.busy(); }
     QString problem() const { return m_problem; }
     int opCount() const;
     double layoutMs() const { return m_layout ? m_layout->seconds * 1000.0 : 0.0; }
@@ -112,21 +114,21 @@ signals:
 
 private:
     void start(std::shared_ptr<const FusionLoad> request);
-    void finished();
+    std::variant<std::shared_ptr<Result>, QFuture<std::shared_ptr<Result>>> launch();
+    void finished(std::shared_ptr<Result> res);
     void updateTotals();
 
     QString m_chip = QStringLiteral("v5e");
     QString m_program, m_problem;
     std::shared_ptr<const FusionLoad> m_request; // what is shown (re-costed on a chip change)
-    std::shared_ptr<const FusionLoad> m_queued;
+    std::shared_ptr<const FusionLoad> m_wanted;  // what the next run loads
     std::unique_ptr<tpusim::fusion::FusionMap> m_map;
     std::shared_ptr<const FusionLayout> m_layout;
     const FusionLayout *m_layoutRaw = nullptr;
-    QFutureWatcher<void> m_watcher;
-    std::shared_ptr<std::shared_ptr<Result>> m_pending;
     QVariantMap m_totals;
     QStringList m_notes;
     int m_selected = -1;
     std::vector<int> m_matches;
     QString m_lastFind;
+    simqml::LatestRun<std::shared_ptr<Result>> m_run;
 };
