@@ -1,4 +1,4 @@
-#include "ex05support.h"
+#include "ex05_support.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "ex05support.h"
+#include "ex05_support.h"
 #include "labruns/labruns.h"
 #include "layout/layoutreport.h"
 #include "profilerows.h"

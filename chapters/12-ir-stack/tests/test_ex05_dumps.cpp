@@ -3,7 +3,7 @@
 // the card, and Ctrl+F.
 #include <catch2/catch.hpp>
 
-#include "ex05support.h"
+#include "ex05_support.h"
 #include "qtwait.h"
 #include "shellfixture.h"
 
