@@ -6,7 +6,6 @@
 #include <tpusim/layout.h>
 
 #include <QtQml/qqml.h>
-#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 using simqml::qs;
@@ -102,10 +101,14 @@ std::shared_ptr<SandboxRun> runVerification(std::shared_ptr<SandboxRun> run)
 
 } // namespace
 
-BlockSpecModel::BlockSpecModel(QObject *parent) : QObject(parent)
+BlockSpecModel::BlockSpecModel(QObject *parent)
+    : QObject(parent),
+      m_judge(
+          this, simqml::LatestRun<std::shared_ptr<SandboxReportMaps>>::Stale::dropped, [this] { return launch(); },
+          [this](std::shared_ptr<SandboxReportMaps> r) { apply(r); }, [this] { emit busyChanged(); })
 {
     connect(this, &BlockSpecModel::inputsChanged, this, &BlockSpecModel::invalidate);
-    connect(this, &BlockSpecModel::inputsChanged, this, &BlockSpecModel::schedule);
+    connect(this, &BlockSpecModel::inputsChanged, this, [this] { m_judge.schedule(); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
         const std::shared_ptr<SandboxRun> run = m_watcher.result();
         // An answer for inputs the learner has since changed is not shown.
@@ -115,33 +118,12 @@ BlockSpecModel::BlockSpecModel(QObject *parent) : QObject(parent)
             m_verification.clear();
         emit verificationChanged();
     });
-    connect(&m_evaluator, &QFutureWatcherBase::finished, this, [this] {
-        emit busyChanged();
-        if (m_stale) {
-            m_stale = false;
-            recompute();
-            return;
-        }
-        apply(m_evaluator.result());
-    });
     recompute();
 }
 
 BlockSpecModel::~BlockSpecModel()
 {
     m_watcher.waitForFinished();
-    m_evaluator.waitForFinished();
-}
-
-void BlockSpecModel::schedule()
-{
-    if (m_scheduled)
-        return;
-    m_scheduled = true;
-    QTimer::singleShot(0, this, [this] {
-        if (m_scheduled)
-            recompute();
-    });
 }
 
 void BlockSpecModel::invalidate()
@@ -278,11 +260,11 @@ constexpr double inlineSteps = 4096;
 
 void BlockSpecModel::recompute()
 {
-    m_scheduled = false;
-    if (m_evaluator.isRunning()) {
-        m_stale = true; // judged again when the running evaluation returns
-        return;
-    }
+    m_judge.start();
+}
+
+std::variant<std::shared_ptr<SandboxReportMaps>, QFuture<std::shared_ptr<SandboxReportMaps>>> BlockSpecModel::launch()
+{
     Evaluation e;
     e.chip = m_chip;
     e.window = m_window;
@@ -294,15 +276,11 @@ void BlockSpecModel::recompute()
     } catch (const tpusim::InputError &error) {
         auto failed = std::make_shared<SandboxReportMaps>();
         failed->error = QString::fromUtf8(error.what());
-        apply(failed);
-        return;
+        return failed;
     }
-    if (steps <= inlineSteps) {
-        apply(evaluate(e));
-        return;
-    }
-    m_evaluator.setFuture(QtConcurrent::run(evaluate, e));
-    emit busyChanged();
+    if (steps <= inlineSteps)
+        return evaluate(e);
+    return QtConcurrent::run(evaluate, e);
 }
 
 void BlockSpecModel::apply(const std::shared_ptr<SandboxReportMaps> &r)

@@ -9,8 +9,11 @@
 #include <QVariantMap>
 
 #include <memory>
+#include <variant>
 
 #include <tpusim/blockspec_sandbox.h>
+
+#include "latestrun.h"
 
 struct SandboxRun;
 struct SandboxReportMaps;
@@ -92,7 +95,7 @@ public:
     int tileRows() const;
     int tileLanes() const;
     QString error() const;
-    bool busy() const { return m_evaluator.isRunning(); }
+    bool busy() const { return m_judge.busy(); }
     QVariantMap verification() const { return m_verification; }
     bool verifying() const { return m_watcher.isRunning(); }
 
@@ -108,8 +111,8 @@ signals:
     void busyChanged();
 
 private:
-    void schedule();
     void invalidate();
+    std::variant<std::shared_ptr<SandboxReportMaps>, QFuture<std::shared_ptr<SandboxReportMaps>>> launch();
     void apply(const std::shared_ptr<SandboxReportMaps> &report);
     tpusim::SandboxInputs currentInputs() const; // throws tpusim::InputError
 
@@ -127,12 +130,14 @@ private:
     int m_reductionAxis = 2;
     int m_window = 64;
 
-    bool m_scheduled = false;
-    bool m_stale = false; // inputs changed while a large grid was being judged
     std::shared_ptr<SandboxReportMaps> m_report;
-    QFutureWatcher<std::shared_ptr<SandboxReportMaps>> m_evaluator;
 
     quint64 m_generation = 0; // bumped by every input change; a stale verify is dropped
     QVariantMap m_verification;
+    // A learner's press: one run at a time, its answer dropped if the
+    // inputs change meanwhile (m_generation).
     QFutureWatcher<std::shared_ptr<SandboxRun>> m_watcher;
+    // The schedule judged once per burst of input changes, a large grid
+    // off the GUI thread; a judgement of inputs since changed is dropped.
+    simqml::LatestRun<std::shared_ptr<SandboxReportMaps>> m_judge;
 };

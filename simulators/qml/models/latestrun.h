@@ -54,13 +54,15 @@ public:
             return;
         m_scheduled = true;
         QTimer::singleShot(0, m_owner, [this] {
-            m_scheduled = false;
-            start();
+            if (m_scheduled)
+                start();
         });
     }
-    // Runs now, or marks the run that is out stale.
+    // Runs now, or marks the run that is out stale; a run scheduled
+    // meanwhile is this one.
     void start()
     {
+        m_scheduled = false;
         if (m_watcher.isRunning()) {
             m_outdated = true;
             return;

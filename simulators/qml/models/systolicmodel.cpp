@@ -43,30 +43,57 @@ std::int64_t whole(double v)
 
 } // namespace
 
-SystolicModel::SystolicModel(QObject *parent) : QObject(parent)
+SystolicModel::SystolicModel(QObject *parent)
+    : QObject(parent),
+      // A count stepped for inputs that have since changed is dropped: the
+      // newest inputs are stepped next.
+      m_step(
+          this, simqml::LatestRun<StepJob>::Stale::dropped,
+          [this]() -> std::variant<StepJob, QFuture<StepJob>> {
+              return QtConcurrent::run(&SystolicModel::stepCycles, wantedStep());
+          },
+          [this](StepJob done) { stepped(done); }, [] {})
 {
     connect(this, &SystolicModel::inputsChanged, this, &SystolicModel::recompute);
     connect(this, &SystolicModel::cycleChanged, this, &SystolicModel::rebuildFrame);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        const StepJob done = m_watcher.result();
-        if (m_stepAgain) {
-            m_stepAgain = false;
-            startStepping();
-            return;
-        }
-        const bool agrees = m_valid && done.cycles == m_run.value(QStringLiteral("cycles")).toLongLong();
-        m_stepped = {{"state", QStringLiteral("done")},
-                     {"cycles", static_cast<double>(done.cycles)},
-                     {"cyclesText", grouped(done.cycles)},
-                     {"agrees", agrees}};
-        emit steppedChanged();
-    });
     recompute();
 }
 
-SystolicModel::~SystolicModel()
+SystolicModel::~SystolicModel() = default;
+
+// The stepped simulation's cycle count for a job, on a worker thread.
+SystolicModel::StepJob SystolicModel::stepCycles(StepJob job)
 {
-    m_watcher.waitForFinished();
+    std::vector<float> x(static_cast<std::size_t>(job.m * job.k)), w(static_cast<std::size_t>(job.k * job.n));
+    for (std::int64_t i = 0; i < job.m; ++i)
+        for (std::int64_t j = 0; j < job.k; ++j)
+            x[static_cast<std::size_t>(i * job.k + j)] = tpusim::mxu_sample_value(i, j, 1);
+    for (std::int64_t i = 0; i < job.k; ++i)
+        for (std::int64_t j = 0; j < job.n; ++j)
+            w[static_cast<std::size_t>(i * job.n + j)] = tpusim::mxu_sample_value(i, j, 2);
+    job.cycles = tpusim::mxu_step(x, w, job.m, job.k, job.n, job.array, job.mode).cycles;
+    return job;
+}
+
+SystolicModel::StepJob SystolicModel::wantedStep() const
+{
+    return {m_timeline.m, m_timeline.k, m_timeline.n, m_timeline.array, m_timeline.mode, -1};
+}
+
+void SystolicModel::stepped(const StepJob &done)
+{
+    // Inputs that no longer step at all (invalid, or too many to step)
+    // have said so already; a count of other inputs is not theirs.
+    const StepJob now = wantedStep();
+    if (m_stepped.value(QStringLiteral("state")).toString() != QStringLiteral("running") || done.m != now.m ||
+        done.k != now.k || done.n != now.n || done.array != now.array || done.mode != now.mode)
+        return;
+    const bool agrees = m_valid && done.cycles == m_run.value(QStringLiteral("cycles")).toLongLong();
+    m_stepped = {{"state", QStringLiteral("done")},
+                 {"cycles", static_cast<double>(done.cycles)},
+                 {"cyclesText", grouped(done.cycles)},
+                 {"agrees", agrees}};
+    emit steppedChanged();
 }
 
 int SystolicModel::arrayOf(const QString &chipId) const
@@ -215,24 +242,7 @@ void SystolicModel::startStepping()
         emit steppedChanged();
         return;
     }
-    if (m_watcher.isRunning()) {
-        m_stepAgain = true;
-        return;
-    }
-    m_pending = {m_timeline.m, m_timeline.k, m_timeline.n, m_timeline.array, m_timeline.mode, -1};
     m_stepped = {{"state", QStringLiteral("running")}};
     emit steppedChanged();
-    const StepJob job = m_pending;
-    m_watcher.setFuture(QtConcurrent::run([job]() {
-        StepJob out = job;
-        std::vector<float> x(static_cast<std::size_t>(job.m * job.k)), w(static_cast<std::size_t>(job.k * job.n));
-        for (std::int64_t i = 0; i < job.m; ++i)
-            for (std::int64_t j = 0; j < job.k; ++j)
-                x[static_cast<std::size_t>(i * job.k + j)] = tpusim::mxu_sample_value(i, j, 1);
-        for (std::int64_t i = 0; i < job.k; ++i)
-            for (std::int64_t j = 0; j < job.n; ++j)
-                w[static_cast<std::size_t>(i * job.n + j)] = tpusim::mxu_sample_value(i, j, 2);
-        out.cycles = tpusim::mxu_step(x, w, job.m, job.k, job.n, job.array, job.mode).cycles;
-        return out;
-    }));
+    m_step.start();
 }

@@ -2,7 +2,6 @@
 
 #include <QtQml/qqmlregistration.h>
 #include <QColor>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -13,6 +12,8 @@
 #include <vector>
 
 #include <tpusim/mxu.h>
+
+#include "latestrun.h"
 
 // libtpusim's MXU for QML (type TpuCourse.Sim/SystolicModel): a chip (its
 // array size), a GEMM M x K x N and a mode in; the run's cycles and
@@ -95,7 +96,8 @@ private:
         tpusim::MxuMode mode{};
         std::int64_t cycles = -1;
     };
-    StepJob m_pending;        // the run the stepped count should be of
-    bool m_stepAgain = false; // inputs changed while a run was stepping
-    QFutureWatcher<StepJob> m_watcher;
+    static StepJob stepCycles(StepJob job); // on a worker thread
+    StepJob wantedStep() const;             // the run the stepped count should be of
+    void stepped(const StepJob &done);
+    simqml::LatestRun<StepJob> m_step;
 };
