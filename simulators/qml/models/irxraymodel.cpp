@@ -235,24 +235,28 @@ QString readResource(const QString &path)
 
 } // namespace
 
-IrXrayModel::IrXrayModel(QObject *parent) : QObject(parent)
+IrXrayModel::IrXrayModel(QObject *parent)
+    : QObject(parent),
+      m_parse(
+          this, simqml::LatestRun<std::shared_ptr<XrayParse>>::Stale::shown,
+          [this]() -> std::variant<std::shared_ptr<XrayParse>, QFuture<std::shared_ptr<XrayParse>>> {
+              return QtConcurrent::run(runRequest, m_wanted, m_chip);
+          },
+          [this](std::shared_ptr<XrayParse> result) { finished(std::move(result)); }, [this] { emit busyChanged(); }),
+      m_costing(
+          this, simqml::LatestRun<Costing>::Stale::dropped,
+          [this]() -> std::variant<Costing, QFuture<Costing>> {
+              return QtConcurrent::run([parse = m_current, chip = m_chip] {
+                  const PaneParse &pane = parse->panes[slot(ir::Format::hlo)];
+                  return Costing{parse, chip,
+                                 simqml::hloKernels(pane.module, static_cast<int>(pane.lines.size()), chip)};
+              });
+          },
+          [this](const Costing &done) { costed(done); }, [] {})
 {
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        std::shared_ptr<XrayParse> result = m_watcher.result();
-        if (m_queued)
-            start(std::exchange(m_queued, nullptr));
-        else
-            emit busyChanged();
-        finished(std::move(result));
-    });
-    connect(&m_costing, &QFutureWatcherBase::finished, this, &IrXrayModel::costed);
 }
 
-IrXrayModel::~IrXrayModel()
-{
-    m_watcher.waitForFinished();
-    m_costing.waitForFinished();
-}
+IrXrayModel::~IrXrayModel() = default;
 
 void IrXrayModel::setChip(const QString &id)
 {
@@ -312,12 +316,8 @@ void IrXrayModel::loadFile(const QUrl &file)
 
 void IrXrayModel::start(std::shared_ptr<const XrayRequest> request)
 {
-    if (m_watcher.isRunning()) { // only the newest waiting request matters
-        m_queued = std::move(request);
-        return;
-    }
-    m_watcher.setFuture(QtConcurrent::run(runRequest, std::move(request), m_chip));
-    emit busyChanged();
+    m_wanted = std::move(request); // only the newest waiting request matters
+    m_parse.start();
 }
 
 void IrXrayModel::finished(std::shared_ptr<XrayParse> result)
@@ -432,25 +432,17 @@ void IrXrayModel::price()
     emit priced();
 }
 
-// Starts costing the HLO pane for the current chip on a worker; one at a
-// time: when it ends, costed() starts the next if the chip moved on.
+// Costs the HLO pane for the current chip on a worker; a costing out for
+// another parse or chip is dropped when it ends, and the newest run instead.
 void IrXrayModel::recost()
 {
-    if (m_costing.isRunning())
-        return;
-    m_costingParse = m_current;
-    m_costingChip = m_chip;
-    m_costing.setFuture(QtConcurrent::run([parse = m_current, chip = m_chip] {
-        const PaneParse &pane = parse->panes[slot(ir::Format::hlo)];
-        return simqml::hloKernels(pane.module, static_cast<int>(pane.lines.size()), chip);
-    }));
+    m_costing.start();
 }
 
-void IrXrayModel::costed()
+void IrXrayModel::costed(const Costing &done)
 {
-    const std::shared_ptr<XrayParse> parse = std::exchange(m_costingParse, nullptr);
-    if (parse && parse == m_current && m_costingChip == m_chip) {
-        m_current->hloCost = m_costing.result();
+    if (done.parse == m_current && done.chip == m_chip) {
+        m_current->hloCost = done.table;
         m_current->hloCostChip = m_chip;
     }
     price(); // shows the new costs, or starts the costing the chip now wants

@@ -2,8 +2,8 @@
 
 #include <QtQml/qqmlregistration.h>
 #include "irxraycards.h"
+#include "latestrun.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -61,7 +61,7 @@ public:
     bool ownProgram() const { return m_ownProgram; }
     QString chip() const { return m_chip; }
     void setChip(const QString &id);
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_parse.busy(); }
     QString refusal() const { return m_refusal; }
 
     // A shipped program: reads base + ".jaxpr", ".stablehlo.mlir" and ".hlo"
@@ -94,21 +94,22 @@ signals:
 
 private:
     std::shared_ptr<XrayRequest> ownProgramRequest() const;
+    // The HLO pane's kernels costed for a parse on a chip.
+    struct Costing
+    {
+        std::shared_ptr<XrayParse> parse;
+        QString chip;
+        simqml::HloKernelTable table;
+    };
     void start(std::shared_ptr<const XrayRequest> request);
     void finished(std::shared_ptr<XrayParse> result);
     void convert();
     void price();
     void recost();
-    void costed();
+    void costed(const Costing &done);
     void setRefusal(const QString &sentence);
 
-    QFutureWatcher<std::shared_ptr<XrayParse>> m_watcher;
-    // A chip switch re-costs the HLO kernels off the GUI thread: for the parse
-    // and the chip below; the panes show the previous chip's costs meanwhile.
-    QFutureWatcher<simqml::HloKernelTable> m_costing;
-    std::shared_ptr<XrayParse> m_costingParse;
-    QString m_costingChip;
-    std::shared_ptr<const XrayRequest> m_queued; // the newest request while one runs
+    std::shared_ptr<const XrayRequest> m_wanted; // the newest request: the next run parses it
     std::shared_ptr<XrayParse> m_current;
     bool m_ownProgram = false;
     QVariantList m_panes;
@@ -118,4 +119,10 @@ private:
     QString m_pythonFile;
     QString m_chip = QStringLiteral("v5e");
     QString m_refusal;
+    // A request parsed off the GUI thread; one that ends after a newer
+    // request is still shown, the newer following at once.
+    simqml::LatestRun<std::shared_ptr<XrayParse>> m_parse;
+    // A chip switch re-costs the HLO kernels off the GUI thread; the panes
+    // show the previous chip's costs meanwhile.
+    simqml::LatestRun<Costing> m_costing;
 };
