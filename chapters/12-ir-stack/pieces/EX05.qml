@@ -125,13 +125,17 @@ Item {
     // A program's optimized HLO handed over by the profile page (decoded
     // from the profile's Hlo Proto), opened at the op a row of it names.
     property string pendingOp: ""
+    property string pendingOrigin: ""
     function showDump(text, origin, op) {
         reset()
         pendingOp = op
+        pendingOrigin = origin
         xray.loadText(text, origin)
     }
     function revealPending() {
-        if (pendingOp === "")
+        // Only in the dump's own panes: a parse asked for before it (the
+        // program the page opened with) may end after it was asked for.
+        if (pendingOp === "" || !panes.some(p => Object(p).origin === pendingOrigin))
             return
         const needle = "%" + pendingOp + " = "
         for (let p = 0; p < panes.length; ++p) {
@@ -150,6 +154,8 @@ Item {
         target: xray
         // Qt.callLater is a method; qmllint 6.4 reads it as a property.
         function onParsed() { Qt.callLater(root.revealPending) } // qmllint disable type
+        // A dump refused never shows the op asked for.
+        function onRefusalChanged() { if (xray.refusal !== "") root.pendingOp = "" }
     }
     // Ctrl+F: the next line of any pane that holds `text` (case ignored),
     // from the op picked onwards, pane after pane, round to the start.
