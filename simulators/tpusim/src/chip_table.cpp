@@ -121,8 +121,8 @@ Chip v4() {
         "[CL-v4][SB-TPU]"};
     c.wraparound = {"wraparound on slices made of full 4x4x4 cubes", "[CL-v4][SB-TPU]"};
     c.host_link_bandwidth = fact(1.6e10, "B/s", "[SB-TPU]", "16 GB/s each way.");
-    attainable(c, 0.8925, "median of 15 long bf16 and int8 matmuls on v5e, v6e and v7, every chip's value", 0.8239,
-               "median of 9 long collectives on v5e, v5p, v6e and v7, every chip's value");
+    attainable(c, 0.8925, "median of 15 long bf16 and int8 matmuls on v5e, v6e and v7, every chip's value", 0.8506,
+               "median of 12 long collectives on v5e, v5p, v6e and v7, every chip's value");
     common(c);
     return c;
 }
@@ -204,8 +204,8 @@ Chip v5p() {
     c.topology = {"3D torus, 16x20x28 chips per pod, built of 4x4x4 cubes", "[CL-v5p][SB-TPU][MT-SPEC]"};
     c.wraparound = {"slices of one 4x4x4 cube or more are full 3D tori (optical switches)", "[CL-v5p][SB-TPU]"};
     c.host_link_bandwidth = fact(1.6e10, "B/s", "[SB-TPU]");
-    attainable(c, 0.8925, "median of 15 long bf16 and int8 matmuls on v5e, v6e and v7, every chip's value", 0.8239,
-               "median of 9 long collectives on v5e, v5p, v6e and v7, every chip's value");
+    attainable(c, 0.8925, "median of 15 long bf16 and int8 matmuls on v5e, v6e and v7, every chip's value", 0.8506,
+               "median of 12 long collectives on v5e, v5p, v6e and v7, every chip's value");
     common(c);
     return c;
 }
@@ -283,7 +283,7 @@ Chip v7() {
     c.topology = {"3D torus, 9216 chips per pod", "[CL-7x][MT-SPEC]"};
     c.wraparound = {"slices of 4x4x4 or more wrap on every axis; smaller ones do not", "[MT-SPEC]"};
     c.host_link_bandwidth = unpublished("B/s", "Not in the sources read.");
-    attainable(c, 0.8313, "median of 6 long bf16 and int8 TPU7x matmuls", 0.792, "median of 2 long TPU7x collectives");
+    attainable(c, 0.8313, "median of 6 long bf16 and int8 TPU7x matmuls", 0.8773, "median of 5 long TPU7x collectives");
     common(c);
     return c;
 }
