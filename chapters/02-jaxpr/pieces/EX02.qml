@@ -426,7 +426,7 @@ FocusScope {
                     objectName: "ex02Mastery"
                     heading: "Tracing, step by step:"
                     goals: root.goals
-                    chapter: 2
+                    chapter: mastery.chapter
                 }
             }
         }

@@ -298,7 +298,7 @@ FocusScope {
                         Layout.fillWidth: true
                         heading: "Fusion decisions, by your own hand:"
                         goals: root.goals
-                        chapter: 4
+                        chapter: mastery.chapter
                     }
                 }
             }

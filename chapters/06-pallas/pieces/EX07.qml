@@ -146,7 +146,7 @@ FocusScope {
                     Layout.fillWidth: true
                     heading: "Fit, break and raise:"
                     goals: root.goals
-                    chapter: 6
+                    chapter: mastery.chapter
                 }
             }
         }

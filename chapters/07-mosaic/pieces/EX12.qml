@@ -168,7 +168,7 @@ FocusScope {
                     Layout.fillWidth: true
                     heading: "Tiles, packing and relayouts:"
                     goals: root.goals
-                    chapter: 7
+                    chapter: mastery.chapter
                 }
             }
         }

@@ -173,7 +173,7 @@ FocusScope {
                     objectName: "ex06Mastery"
                     heading: "Fill, drain, and the shapes that waste the array:"
                     goals: root.goals
-                    chapter: 8
+                    chapter: mastery.chapter
                 }
             }
         }

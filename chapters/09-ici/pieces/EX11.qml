@@ -155,7 +155,7 @@ FocusScope {
                 objectName: "ex11Mastery"
                 Layout.fillWidth: true
                 goals: root.goals
-                chapter: 9
+                chapter: mastery.chapter
             }
         }
     }

@@ -105,7 +105,7 @@ FocusScope {
                         Layout.fillWidth: true
                         heading: "Shard it:"
                         goals: root.goals
-                        chapter: 9
+                        chapter: mastery.chapter
                     }
                 }
             }

@@ -201,7 +201,7 @@ Item {
                     Layout.fillWidth: true
                     heading: "Move an op across the ridge:"
                     goals: root.goals
-                    chapter: 10
+                    chapter: mastery.chapter
                 }
                 Item { Layout.fillHeight: true }
             }

@@ -144,7 +144,7 @@ FocusScope {
                         Layout.fillWidth: true
                         heading: "Find the bubbles, then remove them:"
                         goals: root.goals
-                        chapter: 11
+                        chapter: mastery.chapter
                     }
                 }
             }

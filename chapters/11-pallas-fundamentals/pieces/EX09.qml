@@ -154,7 +154,7 @@ FocusScope {
                     objectName: "ex09Mastery"
                     Layout.fillWidth: true
                     goals: root.goals
-                    chapter: 11
+                    chapter: mastery.chapter
                 }
             }
         }

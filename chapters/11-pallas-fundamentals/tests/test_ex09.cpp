@@ -296,6 +296,19 @@ TEST_CASE("EX09: a block dragged by the learner still follows its model afterwar
     WAIT_COMPARE(intValue(bn), 128);
 }
 
+TEST_CASE("EX09: its goals say the chapter they count toward, as the catalog has it", "[ex09][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    WAIT_VERIFY(shownItem(shell, "ex09Mastery") != nullptr);
+    CHECK(shell.findShown("ex09Mastery")->property("chapter").toInt() == shell.course().chapterOfPiece("EX09"));
+    CHECK(shell.course().chapterOfPiece("EX09") == 11);
+    // Said once the item is done; kept in the layout, unseen, until then.
+    const QObject *closing = shell.findShown("ex09Mastery")->findChild<QObject *>(QStringLiteral("goalsDone"));
+    REQUIRE(closing != nullptr);
+    CHECK(closing->property("text").toString() == QStringLiteral("Counted toward chapter 11."));
+}
+
 TEST_CASE("EX09: a preset that races is the course's doing, not a break of the learner's", "[ex09][qml]")
 {
     ShellFixture shell;

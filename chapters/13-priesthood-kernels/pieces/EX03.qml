@@ -159,7 +159,7 @@ FocusScope {
                 Layout.fillWidth: true
                 heading: "Match the full softmax:"
                 goals: root.goals
-                chapter: 13
+                chapter: mastery.chapter
             }
         }
     }

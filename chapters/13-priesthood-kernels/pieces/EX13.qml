@@ -111,7 +111,7 @@ FocusScope {
                     Layout.fillWidth: true
                     heading: "Make the step fast:"
                     goals: root.goals
-                    chapter: 13
+                    chapter: mastery.chapter
                 }
             }
         }
