@@ -138,29 +138,20 @@ Value resolveAttention(const Placeholder &p, const tpusim::Chip &chip)
     else if (pass != "forward")
         throw PlaceholderError("\"pass=" + pass + "\" must be forward, backward or both.");
     const tpusim::AttentionResult r = named([&] { return tpusim::attention(chip, s); });
-    const std::string &f = p.field;
-    auto with = [&](std::string text, double number) {
-        Value v = answer(std::move(text), r.provenance);
-        v.number = number;
-        return v;
-    };
-    if (f == "naive_time")
-        return with(tpusim::format_time(r.naive.time_s), r.naive.time_s);
-    if (f == "flash_time")
-        return with(tpusim::format_time(r.flash.time_s), r.flash.time_s);
-    if (f == "naive_bytes")
-        return with(tpusim::format_bytes(r.naive.hbm_bytes), r.naive.hbm_bytes);
-    if (f == "flash_bytes")
-        return with(tpusim::format_bytes(r.flash.hbm_bytes), r.flash.hbm_bytes);
-    if (f == "score_bytes")
-        return with(tpusim::format_bytes(r.score_bytes), r.score_bytes);
-    if (f == "flash_steps")
-        return with(std::to_string(r.flash.grid_steps), static_cast<double>(r.flash.grid_steps));
-    if (f == "tiles") {
+    if (auto v = numberField(p,
+                             {{"naive_time", Reads::time, r.naive.time_s},
+                              {"flash_time", Reads::time, r.flash.time_s},
+                              {"naive_bytes", Reads::bytes, r.naive.hbm_bytes},
+                              {"flash_bytes", Reads::bytes, r.flash.hbm_bytes},
+                              {"score_bytes", Reads::bytes, r.score_bytes},
+                              {"flash_steps", Reads::count, static_cast<double>(r.flash.grid_steps)}},
+                             r.provenance))
+        return *v;
+    if (p.field == "tiles") {
         // The tiles of one head the flash kernel computes, of all its grid's.
         const double share = static_cast<double>(r.tiles_computed) / static_cast<double>(r.tiles);
-        return with(std::to_string(r.tiles_computed) + " of " + std::to_string(r.tiles) + ", " + percent(share),
-                    static_cast<double>(r.tiles_computed));
+        return numbered(std::to_string(r.tiles_computed) + " of " + std::to_string(r.tiles) + ", " + percent(share),
+                        static_cast<double>(r.tiles_computed), r.provenance);
     }
     unknownField(p, "naive_time, flash_time, naive_bytes, flash_bytes, score_bytes, flash_steps, tiles");
 }
@@ -200,34 +191,24 @@ Value resolveCollectiveMatmul(const Placeholder &p, const tpusim::Chip &chip)
     s.directions = static_cast<int>(a.integer("directions", 1));
     s.dtype = a.dtype();
     const tpusim::CollectiveMatmulResult r = tpusim::collective_matmul(chip, s);
-    const std::string &f = p.field;
-    std::string t;
-    double number = 0;
-    if (f == "time")
-        t = tpusim::format_time(number = r.time_s);
-    else if (f == "compute_only")
-        t = tpusim::format_time(number = r.compute_only_s);
-    else if (f == "step_compute")
-        t = tpusim::format_time(number = r.step_compute_s);
-    else if (f == "step_transfer")
-        t = tpusim::format_time(number = r.step_transfer_s);
-    else if (f == "exposed")
-        t = tpusim::format_time(number = r.exposed_s);
-    else if (f == "exposed_fraction")
-        t = percent(number = r.exposed_fraction);
-    else if (f == "ratio")
-        t = tpusim::format_fixed(number = r.time_s / r.compute_only_s, 2) + "×";
-    else if (f == "gather_then_matmul")
-        t = tpusim::format_time(number = r.gather_then_matmul_s);
-    else if (f == "hops")
-        t = tpusim::format_fixed(number = static_cast<double>(r.hops), 0);
-    else
-        unknownField(p,
-                     "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
-                     "gather_then_matmul, hops");
-    Value v = answer(t, r.provenance);
-    v.number = number;
-    return v;
+    if (auto v = numberField(p,
+                             {{"time", Reads::time, r.time_s},
+                              {"compute_only", Reads::time, r.compute_only_s},
+                              {"step_compute", Reads::time, r.step_compute_s},
+                              {"step_transfer", Reads::time, r.step_transfer_s},
+                              {"exposed", Reads::time, r.exposed_s},
+                              {"exposed_fraction", Reads::percent, r.exposed_fraction},
+                              {"gather_then_matmul", Reads::time, r.gather_then_matmul_s},
+                              {"hops", Reads::count, static_cast<double>(r.hops)}},
+                             r.provenance))
+        return *v;
+    if (p.field == "ratio") {
+        const double ratio = r.time_s / r.compute_only_s;
+        return numbered(tpusim::format_fixed(ratio, 2) + "×", ratio, r.provenance);
+    }
+    unknownField(p,
+                 "time, compute_only, step_compute, step_transfer, exposed, exposed_fraction, ratio, "
+                 "gather_then_matmul, hops");
 }
 
 } // namespace

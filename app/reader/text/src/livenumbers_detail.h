@@ -10,6 +10,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -117,6 +118,40 @@ inline Value numbered(std::string text, double number, const tpusim::Provenance 
 [[noreturn]] inline void unknownField(const Placeholder &p, const char *fields)
 {
     throw PlaceholderError("\"" + p.kind + "\" has no field \"" + p.field + "\" (it has " + fields + ").");
+}
+
+// A field of a kind's answer that reads as a number: its name, how it is
+// written, and its value.
+enum class Reads { time, bytes, count, percent, perByte };
+struct NumberField
+{
+    const char *name;
+    Reads reads;
+    double value;
+};
+
+// The placeholder's field among `fields`, written as it reads; nullopt when
+// it names none of them.
+inline std::optional<Value> numberField(const Placeholder &p, std::initializer_list<NumberField> fields,
+                                        const tpusim::Provenance &prov)
+{
+    for (const NumberField &f : fields) {
+        if (p.field != f.name)
+            continue;
+        switch (f.reads) {
+            case Reads::time:
+                return numbered(tpusim::format_time(f.value), f.value, prov);
+            case Reads::bytes:
+                return numbered(tpusim::format_bytes(f.value), f.value, prov);
+            case Reads::count:
+                return numbered(std::to_string(static_cast<long long>(f.value)), f.value, prov);
+            case Reads::percent:
+                return numbered(percent(f.value), f.value, prov);
+            case Reads::perByte:
+                return numbered(perByte(f.value), f.value, prov);
+        }
+    }
+    return std::nullopt;
 }
 
 // The kinds of the production kernels (livenumbers_kernels.cpp).

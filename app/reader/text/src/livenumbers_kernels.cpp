@@ -75,21 +75,18 @@ Value resolveQuantizedMatmul(const Placeholder &p, const tpusim::Chip &chip)
         return unpublishedRate(chip, s.scheme);
     }
     const tpusim::QuantizedMatmulResult r = tpusim::quantized_matmul(chip, s);
-    if (f == "time")
-        return numbered(tpusim::format_time(r.time_s), r.time_s, r.provenance);
-    if (f == "call_time")
-        return numbered(tpusim::format_time(r.call_s), r.call_s, r.provenance);
-    if (f == "hbm_bytes")
-        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, r.provenance);
-    if (f == "weight_bytes")
-        return numbered(tpusim::format_bytes(r.weight_bytes), r.weight_bytes, r.provenance);
-    if (f == "scale_bytes")
-        return numbered(tpusim::format_bytes(r.scale_bytes), r.scale_bytes, r.provenance);
+    if (auto v = numberField(p,
+                             {{"time", Reads::time, r.time_s},
+                              {"call_time", Reads::time, r.call_s},
+                              {"hbm_bytes", Reads::bytes, r.hbm_bytes},
+                              {"weight_bytes", Reads::bytes, r.weight_bytes},
+                              {"scale_bytes", Reads::bytes, r.scale_bytes},
+                              {"intensity", Reads::perByte, r.intensity}},
+                             r.provenance))
+        return *v;
     if (f == "mxu_rate")
         return numbered(tpusim::format_rate(r.mxu_rate, tpusim::is_integer(r.mxu_dtype) ? "OP/s" : "FLOP/s"),
                         r.mxu_rate, r.provenance);
-    if (f == "intensity")
-        return numbered(perByte(r.intensity), r.intensity, r.provenance);
     if (f == "bound")
         return answer(r.bound, r.provenance);
     if (f == "saved" || f == "speedup") {
@@ -127,34 +124,24 @@ Value resolveDecode(const Placeholder &p, const tpusim::Chip &chip)
     s.full_grid = grid == "full";
     const tpusim::DecodeAttentionResult r = named([&] { return tpusim::decode_attention(chip, s); });
     const tpusim::Provenance &prov = r.provenance;
-    const std::string &f = p.field;
-    if (f == "time")
-        return numbered(tpusim::format_time(r.time_s), r.time_s, prov);
-    if (f == "call_time")
-        return numbered(tpusim::format_time(r.call_s), r.call_s, prov);
-    if (f == "kv_bytes")
-        return numbered(tpusim::format_bytes(r.kv_bytes), r.kv_bytes, prov);
-    if (f == "hbm_bytes")
-        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, prov);
-    if (f == "bytes_per_token")
-        return numbered(tpusim::format_bytes(r.bytes_per_token), r.bytes_per_token, prov);
-    if (f == "intensity")
-        return numbered(perByte(r.intensity), r.intensity, prov);
-    if (f == "bandwidth")
-        return numbered(percent(r.bandwidth), r.bandwidth, prov);
-    if (f == "pages")
-        return numbered(std::to_string(r.pages), static_cast<double>(r.pages), prov);
-    if (f == "padding")
-        return numbered(percent(r.padding), r.padding, prov);
-    if (f == "steps")
-        return numbered(std::to_string(r.steps), static_cast<double>(r.steps), prov);
-    if (f == "tokens_per_s")
+    if (auto v = numberField(p,
+                             {{"time", Reads::time, r.time_s},
+                              {"call_time", Reads::time, r.call_s},
+                              {"kv_bytes", Reads::bytes, r.kv_bytes},
+                              {"hbm_bytes", Reads::bytes, r.hbm_bytes},
+                              {"bytes_per_token", Reads::bytes, r.bytes_per_token},
+                              {"intensity", Reads::perByte, r.intensity},
+                              {"bandwidth", Reads::percent, r.bandwidth},
+                              {"pages", Reads::count, static_cast<double>(r.pages)},
+                              {"padding", Reads::percent, r.padding},
+                              {"steps", Reads::count, static_cast<double>(r.steps)},
+                              {"xla_time", Reads::time, r.xla_time_s},
+                              {"xla_bytes", Reads::bytes, r.xla_bytes}},
+                             prov))
+        return *v;
+    if (p.field == "tokens_per_s")
         return numbered(tpusim::format_rate(r.sequences_per_s, "tokens/s"), r.sequences_per_s, prov);
-    if (f == "xla_time")
-        return numbered(tpusim::format_time(r.xla_time_s), r.xla_time_s, prov);
-    if (f == "xla_bytes")
-        return numbered(tpusim::format_bytes(r.xla_bytes), r.xla_bytes, prov);
-    if (f == "bound")
+    if (p.field == "bound")
         return answer(r.bound, prov);
     unknownField(p,
                  "time, call_time, kv_bytes, hbm_bytes, bytes_per_token, intensity, bandwidth, pages, padding, "
@@ -177,24 +164,18 @@ Value resolveGroupedMatmul(const Placeholder &p, const tpusim::Chip &chip)
     s.dtype = a.dtype();
     const tpusim::GroupedMatmulResult r = named([&] { return tpusim::grouped_matmul(chip, s); });
     const tpusim::Provenance &prov = r.provenance;
-    const std::string &f = p.field;
-    if (f == "time")
-        return numbered(tpusim::format_time(r.time_s), r.time_s, prov);
-    if (f == "call_time")
-        return numbered(tpusim::format_time(r.call_s), r.call_s, prov);
-    if (f == "steps")
-        return numbered(std::to_string(r.steps), static_cast<double>(r.steps), prov);
-    if (f == "rows")
-        return numbered(std::to_string(r.rows), static_cast<double>(r.rows), prov);
-    if (f == "overhead")
-        return numbered(percent(r.overhead), r.overhead, prov);
-    if (f == "hbm_bytes")
-        return numbered(tpusim::format_bytes(r.hbm_bytes), r.hbm_bytes, prov);
-    if (f == "padded_time")
-        return numbered(tpusim::format_time(r.padded_time_s), r.padded_time_s, prov);
-    if (f == "dense_time")
-        return numbered(tpusim::format_time(r.dense_time_s), r.dense_time_s, prov);
-    if (f == "bound")
+    if (auto v = numberField(p,
+                             {{"time", Reads::time, r.time_s},
+                              {"call_time", Reads::time, r.call_s},
+                              {"steps", Reads::count, static_cast<double>(r.steps)},
+                              {"rows", Reads::count, static_cast<double>(r.rows)},
+                              {"overhead", Reads::percent, r.overhead},
+                              {"hbm_bytes", Reads::bytes, r.hbm_bytes},
+                              {"padded_time", Reads::time, r.padded_time_s},
+                              {"dense_time", Reads::time, r.dense_time_s}},
+                             prov))
+        return *v;
+    if (p.field == "bound")
         return answer(r.bound, prov);
     unknownField(p, "time, call_time, steps, rows, overhead, hbm_bytes, padded_time, dense_time, bound");
 }
