@@ -124,13 +124,17 @@ ScrollPage {
             }
         }
 
-        // By file: not read until the rest is made.
+        // By file: not read until the rest is made; made at its width, so
+        // that its cards' texts are laid out once.
         Loader {
             id: workshopLoader
             width: parent.width
             active: root.restMade
-            source: "Workshop.qml"
+            function make() { if (active && !item) setSource("Workshop.qml", { "width": column.width }) }
+            onActiveChanged: make()
+            Component.onCompleted: make()
             onLoaded: root.passOn(item)
+            Binding { target: workshopLoader.item; property: "width"; value: column.width; when: workshopLoader.status === Loader.Ready }
         }
 
         Loader {

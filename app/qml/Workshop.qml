@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
 
@@ -9,7 +8,7 @@ Rectangle {
     id: root
     signal openPlace(string place)
     color: Theme.floor
-    implicitHeight: column.y + column.implicitHeight + Theme.gapXXL
+    implicitHeight: column.y + column.height + Theme.gapXXL
 
     readonly property int margin: Math.max(Theme.gapL, (width - Theme.contentWidth) / 2)
     readonly property var kinds: [
@@ -29,7 +28,10 @@ Rectangle {
         return kind === "lab" ? all : all.filter(p => p.hasPage).concat(all.filter(p => !p.hasPage))
     }
 
-    ColumnLayout {
+    // Positioners with widths known as they are made, not layouts: a
+    // wrapping text laid out at one width and then moved to another is
+    // shaped twice, and the cards' texts are most of the workshop's cost.
+    Column {
         id: column
         // Room above the heading, so a jump here does not press it to the window's edge.
         y: Theme.gapXL
@@ -45,7 +47,7 @@ Rectangle {
             color: Theme.inkText
         }
         Text {
-            Layout.fillWidth: true
+            width: parent.width
             text: root.count("instrument") + " instruments · " + root.count("drill") + " drills · "
                   + root.count("exhibit") + " museum exhibits · " + root.count("lab")
                   + " labs. Every one belongs to a chapter above; press Ctrl+K to jump anywhere."
@@ -57,30 +59,33 @@ Rectangle {
 
         Repeater {
             model: root.kinds
-            delegate: ColumnLayout {
+            delegate: Column {
                 id: group
                 required property var modelData
-                Layout.fillWidth: true
-                Layout.topMargin: Theme.gapL
+                width: column.width
+                topPadding: Theme.gapL
                 spacing: Theme.gapM
                 Row {
                     spacing: Theme.gapM
                     Text {
+                        id: groupTitle
                         text: group.modelData.title
                         font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
                         color: Theme.inkText
                     }
                     MonoText {
-                        anchors.baseline: parent.children[0].baseline
+                        anchors.baseline: groupTitle.baseline
                         text: root.count(group.modelData.kind) + " · " + group.modelData.what
                         color: Theme.inkFaint
                     }
                 }
-                GridLayout {
-                    Layout.fillWidth: true
-                    columns: Math.max(1, Math.floor((root.width - 2 * root.margin) / Theme.px(300)))
+                Grid {
+                    id: grid
+                    width: group.width
+                    columns: Math.max(1, Math.floor(width / Theme.px(300)))
                     columnSpacing: Theme.gapM
                     rowSpacing: Theme.gapM
+                    readonly property real cellWidth: (width - (columns - 1) * columnSpacing) / columns
                     Repeater {
                         id: cards
                         // By count: progress made anywhere (a goal reached while
@@ -88,13 +93,21 @@ Rectangle {
                         // making the whole workshop again under the page on show.
                         readonly property var pieces: root.ofKind(group.modelData.kind)
                         model: pieces.length
-                        // Cards of a row share their top edge and their height.
+                        // Cards of a row share their height: the tallest one's.
+                        function rowHeight(index) {
+                            const first = index - index % grid.columns
+                            let tallest = 0
+                            for (let i = first; i < Math.min(first + grid.columns, cards.count); ++i) {
+                                const card = cards.itemAt(i)
+                                if (card)
+                                    tallest = Math.max(tallest, card.implicitHeight)
+                            }
+                            return tallest
+                        }
                         delegate: WorkshopCard {
                             required property int index
-                            Layout.fillWidth: true
-                            Layout.fillHeight: true
-                            Layout.alignment: Qt.AlignTop
-                            Layout.preferredWidth: Theme.px(300)
+                            width: grid.cellWidth
+                            height: cards.rowHeight(index)
                             piece: cards.pieces[index] || ({})
                             onOpenPlace: place => root.openPlace(place)
                         }
