@@ -4,6 +4,7 @@
 
 #include "mini_json.h"
 #include "tpusim/collective.h"
+#include "tpusim/collective_groups.h"
 #include "tpusim/error.h"
 
 using namespace tpusim;
@@ -218,4 +219,35 @@ TEST_CASE("collective: bad requests are refused", "[collective]") {
     CHECK_THROWS_AS(collective(m, s), InputError);
     CHECK_THROWS_AS(parse_collective("all-sum"), InputError);
     CHECK(parse_collective("AllReduce") == CollectiveKind::all_reduce);
+}
+
+TEST_CASE("device groups read from either form of replica_groups", "[collective]") {
+    const DeviceGroups iota = device_groups("all-reduce(f32[8] %p), replica_groups=[4,2]<=[2,4]T(1,0), to_apply=%add");
+    CHECK(iota.size == 2);
+    CHECK(iota.devices == 8);
+    REQUIRE(iota.first.size() >= 2);
+    CHECK(iota.first[0] == std::vector<std::int64_t>{0, 4});
+    CHECK(iota.first[1] == std::vector<std::int64_t>{1, 5});
+    const DeviceGroups listed = device_groups("replica_groups={{0,1,2,3},{4,5,6,7}}");
+    CHECK(listed.size == 4);
+    CHECK(listed.devices == 8);
+    CHECK(device_groups("all-reduce(f32[8] %p), to_apply=%add").size == 0);  // every device: not counted
+}
+
+TEST_CASE("a strided pair exchange is a permute by the stride, once or twice", "[collective]") {
+    const Mesh mesh = make_mesh(chip("v6e"), {2, 4});
+    const double v = 16.0 * 1024 * 1024;
+    const PairExchange gather = pair_exchange(mesh, 1, 2, CollectiveKind::all_gather, v);
+    const PairExchange reduce = pair_exchange(mesh, 1, 2, CollectiveKind::all_reduce, v);
+    CHECK(gather.exchanges == 1);
+    CHECK(reduce.exchanges == 2);
+    CHECK(reduce.time_s == Approx(2 * gather.time_s));
+    CollectiveSpec permute;
+    permute.kind = CollectiveKind::permute;
+    permute.axes = {1};
+    permute.shift = 2;
+    permute.bytes = v / 2 * 4;  // each of the axis's four chips sends its partner V / 2
+    CHECK(gather.time_s == Approx(collective(mesh, permute).time_s));
+    CHECK_THROWS_AS(pair_exchange(mesh, 1, 3, CollectiveKind::all_gather, v), InputError);  // no axis of 6
+    CHECK_THROWS_AS(pair_exchange(mesh, 1, 2, CollectiveKind::all_to_all, v), InputError);
 }

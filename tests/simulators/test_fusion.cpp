@@ -262,6 +262,44 @@ ENTRY %main (p0: f32[], p1: f32[16777216], p2: bf16[524288]) -> (f32[], f32[1677
                       [](const std::string& a) { return a.starts_with("3 collectives are timed on the ICI"); }));
 }
 
+TEST_CASE("pairs of chips two apart share the links between, as XLA's strided groups lay them", "[fusion][hlo]") {
+    // jax.lax.psum over one axis of a (2, 4) device mesh on a v6e-8: four
+    // pairs {i, i+4}. Device ids run along the slice's short axis first, so
+    // each pair's chips are two apart along the axis of four, and the two
+    // pairs of a row cross the middle link both: twice a neighbour's time.
+    const auto module = [](const std::string& groups) {
+        return R"(HloModule jit__psum, is_scheduled=true
+
+ENTRY %main (p0: f32[16777216]) -> f32[16777216] {
+  %p0 = f32[16777216]{0} parameter(0)
+  ROOT %all-reduce = f32[16777216]{0} all-reduce(f32[16777216]{0} %p0), channel_id=1, replica_groups=)" +
+               groups + R"(, use_global_device_ids=true, to_apply=%add
+}
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %sum = f32[] add(f32[] %a, f32[] %b)
+}
+)";
+    };
+    const Chip& v6e = chip("v6e");
+    const double bytes = 64.0 * 1024 * 1024;
+    const HloCost apart = cost_hlo_kernels(tpusim::ir::parse_hlo(module("[4,2]<=[2,4]T(1,0)")), v6e);
+    REQUIRE(apart.kernels.size() == 1);
+    const HloKernel& k = apart.kernels.front();
+    const PairExchange pairs = pair_exchange(make_mesh(v6e, {2, 4}), 1, 2, CollectiveKind::all_reduce, bytes);
+    CHECK(k.time_s == Approx(pairs.time_s));
+    CHECK(pairs.exchanges == 2);
+    CHECK(k.ici.find("between pairs 2 chips apart along an axis of 4 of a 2x4 slice") != std::string::npos);
+
+    // Neighbours share no link: each pair is a line of two on its own.
+    const HloCost near = cost_hlo_kernels(tpusim::ir::parse_hlo(module("{{0,1},{2,3},{4,5},{6,7}}")), v6e);
+    REQUIRE(near.kernels.size() == 1);
+    CHECK(near.kernels.front().ici.find("among 2 chips, laid as one line of 2") != std::string::npos);
+    CHECK(k.time_s > 1.8 * near.kernels.front().time_s);
+}
+
 TEST_CASE("a collective too large to simulate is priced by its closed form", "[fusion][hlo]") {
     // A whole v5p pod in one group: the simulation refuses that many chunk
     // hops, and the kernel still gets the closed form's time.

@@ -1,6 +1,5 @@
 // Reading an HLO instruction's text as the op table needs it: the element
-// type and the bytes of a result shape, and the size of a collective's
-// replica groups.
+// type and the bytes of a result shape.
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -66,29 +65,6 @@ double shape_bytes(std::string_view shape) {
         i = close + 1;
     }
     return any ? total : -1;
-}
-
-int replica_group_size(std::string_view text) {
-    const std::string key = "replica_groups=";
-    const auto at = text.find(key);
-    if (at == std::string_view::npos) return 0;
-    std::string_view v = text.substr(at + key.size());
-    if (!v.empty() && v[0] == '[') {  // iota form: [groups,size]<=[...]
-        const auto close = v.find(']');
-        const auto comma = v.rfind(',', close);
-        if (close == std::string_view::npos || comma == std::string_view::npos) return 0;
-        try {
-            return std::stoi(std::string(v.substr(comma + 1, close - comma - 1)));
-        } catch (const std::exception&) {
-            return 0;
-        }
-    }
-    if (v.size() < 2 || v[0] != '{' || v[1] != '{') return 0;
-    const auto close = v.find('}');
-    if (close == std::string_view::npos) return 0;
-    const std::string_view first = v.substr(2, close - 2);
-    if (first.empty()) return 0;
-    return static_cast<int>(std::count(first.begin(), first.end(), ',')) + 1;
 }
 
 }  // namespace tpuprofile

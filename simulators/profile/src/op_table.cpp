@@ -4,8 +4,9 @@
 //     MXU rate for matmuls and Pallas kernels, VPU rate otherwise;
 //   - copies to or from host memory (memory space 5 [XLA-LAYOUT]): the
 //     bytes over the chip's host link (PCIe) [SB-TPU];
-//   - collectives: the simulator's ring collective over the group the
-//     instruction's replica_groups name.
+//   - collectives: the simulator's collective over the groups the
+//     instruction's replica_groups name, laid on the chip's links
+//     (tpusim/collective_groups.h).
 #include "tpuprofile/op_table.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "nesting.h"
 #include "op_table_detail.h"
 #include "tpusim/collective.h"
+#include "tpusim/collective_groups.h"
 #include "tpusim/dtype.h"
 #include "tpusim/error.h"
 #include "tpusim/fusion.h"
@@ -151,32 +153,26 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
         kind = CollectiveKind::permute;
     else
         return not_predicted("The simulator has no model of " + o + ".");
-    int group = replica_group_size(op.hlo_text);
-    if (group == 0) group = devices;
-    if (group < 2) return not_predicted("Its group holds one device, so nothing crosses a link.");
+    tpusim::DeviceGroups groups = tpusim::device_groups(op.hlo_text);
+    if (groups.size == 0) groups.size = groups.devices = devices;  // no groups: every device
+    if (groups.size < 2) return not_predicted("Its group holds one device, so nothing crosses a link.");
     // The whole array V of collective.h: the result for all-gather and
     // all-reduce, the operand for reduce-scatter (the result times G).
     const double result = shape_bytes(result_shape_of(op));
     if (result <= 0) return not_predicted("The profile does not give the op's array size.");
-    tpusim::CollectiveSpec spec;
-    spec.kind = kind;
-    spec.axes = {0};
-    spec.bytes = kind == CollectiveKind::reduce_scatter ? result * group : result;
+    const double bytes = kind == CollectiveKind::reduce_scatter ? result * static_cast<double>(groups.size) : result;
     try {
-        const tpusim::Mesh mesh = tpusim::make_mesh(chip, {group});
-        tpusim::CollectiveOptions options;
-        options.link_loads = false;
-        const tpusim::CollectiveResult r = tpusim::collective(mesh, spec, options);
+        const auto placed = tpusim::group_collective(chip, kind, groups, bytes);
+        if (!placed)
+            return not_predicted("Its group of " + std::to_string(groups.size) + " chips does not fit " + chip.name +
+                                 "'s pod.");
         Prediction p;
         p.available = true;
-        p.time_s = r.time_s;
-        p.model = "ring collective over " + std::to_string(group) + " chips";
+        p.time_s = placed->time_s;
+        p.model = placed->how;
         p.bound = "ICI";
-        p.assumptions = r.provenance.assumptions;
-        p.assumptions.insert(p.assumptions.begin(),
-                             "The group's " + std::to_string(group) +
-                                 " chips are neighbours on one ring of ICI links; the reduction's "
-                                 "arithmetic and any launch cost are not counted.");
+        p.assumptions = placed->assumptions;
+        p.assumptions.push_back("The reduction's arithmetic and any launch cost are not counted.");
         return p;
     } catch (const tpusim::InputError& e) {
         return not_predicted(e.what());

@@ -214,4 +214,25 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const 
     return r;
 }
 
+PairExchange pair_exchange(const Mesh& mesh, int axis, std::int64_t stride, CollectiveKind kind, double bytes,
+                           const CollectiveOptions& options) {
+    if (kind == CollectiveKind::all_to_all || kind == CollectiveKind::permute)
+        throw InputError("a strided pair is modelled for all-gathers, reduce-scatters and all-reduces");
+    if (axis < 0 || static_cast<std::size_t>(axis) >= mesh.axes.size() ||
+        mesh.axes[static_cast<std::size_t>(axis)].size != 2 * stride)
+        throw InputError("pairs " + std::to_string(stride) + " chips apart need an axis of " +
+                         std::to_string(2 * stride) + " chips");
+    const std::int64_t along = mesh.axes[static_cast<std::size_t>(axis)].size;
+    CollectiveSpec spec;
+    spec.kind = CollectiveKind::permute;
+    spec.axes = {axis};
+    spec.shift = stride;
+    spec.bytes = bytes / 2 * static_cast<double>(along);  // the permute's V: every chip of the axis sends V / 2
+    PairExchange out;
+    out.exchange = collective(mesh, spec, options);
+    out.exchanges = kind == CollectiveKind::all_reduce ? 2 : 1;
+    out.time_s = out.exchange.time_s * out.exchanges;
+    return out;
+}
+
 }  // namespace tpusim

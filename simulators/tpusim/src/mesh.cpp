@@ -1,5 +1,6 @@
 #include "tpusim/mesh.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tpusim/error.h"
@@ -54,6 +55,29 @@ std::string Mesh::device_name(std::int64_t id) const {
 // Chips with 4 ICI ports form 2D tori, chips with 6 form 3D tori [SB-TPU].
 int torus_rank(const Chip& chip) {
     return chip.ici_ports.value <= 4 ? 2 : 3;
+}
+
+std::vector<std::int64_t> squarest_slice(const Chip& chip, std::int64_t chips) {
+    std::vector<std::int64_t> shape;
+    std::int64_t left = std::max<std::int64_t>(1, chips);
+    for (int d = torus_rank(chip); d >= 1; --d) {
+        auto side = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(left), 1.0 / d)));
+        while (side > 1 && left % side) --side;
+        side = std::max<std::int64_t>(1, side);
+        shape.push_back(side);
+        left /= side;
+    }
+    std::sort(shape.begin(), shape.end());
+    return shape;
+}
+
+std::vector<std::int64_t> runtime_device_coords(const std::vector<std::int64_t>& shape, std::int64_t id) {
+    std::vector<std::int64_t> c(shape.size());
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        c[i] = id % shape[i];
+        id /= shape[i];
+    }
+    return c;
 }
 
 std::int64_t largest_axis(const Chip& chip, const std::vector<std::int64_t>& shape, std::size_t axis) {

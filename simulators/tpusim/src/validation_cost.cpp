@@ -182,55 +182,36 @@ RowCost collective_cost(const PublishedRow& row, const Mesh& mesh, const Collect
     return cost;
 }
 
-RowCost pair_exchange(const PublishedRow& row, const Mesh& mesh, CollectiveSpec spec, std::int64_t group,
+RowCost pair_exchange(const PublishedRow& row, const Mesh& mesh, CollectiveKind kind, std::int64_t group,
                       std::int64_t stride, const std::string& assumed) {
     if (group != 2) return refused("a group spread with a stride is modelled for pairs only");
-    if (spec.kind == CollectiveKind::all_to_all || spec.kind == CollectiveKind::permute)
-        return refused("a strided pair is modelled for all-gathers, reduce-scatters and all-reduces");
     // The axis the pairs lie along: its length is the pair's span.
-    for (std::size_t a = 0; a < mesh.axes.size() && spec.axes.empty(); ++a)
-        if (mesh.axes[a].size == group * stride) spec.axes.push_back(static_cast<int>(a));
-    if (spec.axes.empty())
+    int axis = -1;
+    for (std::size_t a = 0; a < mesh.axes.size() && axis < 0; ++a)
+        if (mesh.axes[a].size == group * stride) axis = static_cast<int>(a);
+    if (axis < 0)
         return refused("no axis of the slice has the " + std::to_string(group * stride) + " chips a pair " +
                        std::to_string(stride) + " apart spans");
     const double in = static_cast<double>(row.dim("in_bytes")), out = static_cast<double>(row.dim("out_bytes"));
-    // What each chip sends its partner, once or (all-reduce) twice.
-    double sent = 0;
-    double times = 1;
-    switch (spec.kind) {
-        case CollectiveKind::all_gather:
-            sent = in > 0 ? in : out / 2;
-            break;
-        case CollectiveKind::reduce_scatter:
-            sent = (in > 0 ? in : out * 2) / 2;
-            break;
-        default:
-            sent = (in > 0 ? in : out) / 2, times = 2;
-            break;
-    }
-    if (sent <= 0) return refused("the row does not say which bytes each chip holds before or after");
-    const std::int64_t along = mesh.axes[static_cast<std::size_t>(spec.axes[0])].size;
-    CollectiveSpec exchange;
-    exchange.kind = CollectiveKind::permute;
-    exchange.axes = spec.axes;
-    exchange.shift = stride;
-    exchange.bytes = sent * static_cast<double>(along);  // the permute's V: every chip of the axis sends `sent`
+    const double bytes = kind == CollectiveKind::all_gather       ? (out > 0 ? out : in * 2)
+                         : kind == CollectiveKind::reduce_scatter ? (in > 0 ? in : out * 2)
+                                                                  : (in > 0 ? in : out);
+    if (bytes <= 0) return refused("the row does not say which bytes each chip holds before or after");
     CollectiveOptions options;
     options.link_loads = false;
-    CollectiveResult r;
+    PairExchange r;
     try {
-        r = tpusim::collective(mesh, exchange, options);
+        r = tpusim::pair_exchange(mesh, axis, stride, kind, bytes, options);
     } catch (const InputError& e) {
         return refused(e.what());
     }
     std::vector<std::string> a{
-        "Each chip exchanges with a partner " + std::to_string(stride) + " chips along axis " +
-            std::to_string(spec.axes[0]) +
-            (times > 1 ? ": the reduce-scatter and the all-gather are one exchange each" : ": one exchange") +
+        "Each chip exchanges with a partner " + std::to_string(stride) + " chips along axis " + std::to_string(axis) +
+            (r.exchanges > 1 ? ": the reduce-scatter and the all-gather are one exchange each" : ": one exchange") +
             ", a permute by the stride, with every pair of the axis at once sharing its links.",
         "One collective floor per call: launch and synchronisation."};
     if (!assumed.empty()) a.push_back(assumed);
-    return collective_cost(row, mesh, r, times, std::move(a));
+    return collective_cost(row, mesh, r.exchange, r.exchanges, std::move(a));
 }
 
 RowCost collective(const PublishedRow& row, const Chip& c) {
@@ -246,15 +227,7 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
         shape = parse_topology(row.text("topology"));
     } else if (const std::int64_t chips = row.dim("chips"); chips > 1) {
         // The slice's shape is not given: as square as the chip's torus allows.
-        const int rank = c.ici_ports.value <= 4 ? 2 : 3;  // as mesh.cpp reads the ports [SB-TPU]
-        std::int64_t left = chips;
-        for (int d = rank; d >= 1; --d) {
-            std::int64_t side = static_cast<std::int64_t>(std::llround(std::pow(static_cast<double>(left), 1.0 / d)));
-            while (side > 1 && left % side) --side;
-            shape.push_back(side);
-            left /= side;
-        }
-        std::sort(shape.begin(), shape.end());
+        shape = squarest_slice(c, chips);
         assumed = "The source gives no slice shape; taken as the squarest one of " + std::to_string(chips) + " chips.";
     } else {
         return refused("the row gives neither the slice's topology nor its chips");
@@ -271,7 +244,7 @@ RowCost collective(const PublishedRow& row, const Chip& c) {
     // scatter, is one exchange with the partner, which is a permute by the
     // stride along that axis.
     if (const std::int64_t stride = row.dim("stride", 1); stride > 1)
-        return pair_exchange(row, mesh, spec, wanted, stride, assumed);
+        return pair_exchange(row, mesh, spec.kind, wanted, stride, assumed);
     // Over the one axis of the group's size, else over every axis of more
     // than one chip; a permute, whose pattern the tables do not give, along
     // the longest axis.

@@ -119,8 +119,5 @@ OpTable op_table(const Profile& profile, std::size_t device, const std::string& 
 std::string element_of(std::string_view shape_text);
 // Bytes of every array in a shape text ("(f32[8,128], bf16[4])"), or -1.
 double shape_bytes(std::string_view shape_text);
-// The devices in one group of a collective's replica_groups, from its HLO
-// text ("{{0,1},{2,3}}" -> 2, "[4,2]<=[8]" -> 2), or 0 when not given.
-int replica_group_size(std::string_view hlo_text);
 
 }  // namespace tpuprofile

@@ -79,4 +79,20 @@ struct CollectiveResult {
 // Throws InputError for bad axes, bytes, chunks or shift.
 CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const CollectiveOptions& options = {});
 
+// A collective among pairs of chips `stride` apart along axis `axis`, every
+// pair of the axis at once, as XLA's strided replica groups ({i, i+s}) lay
+// them. A gather or a scatter is one exchange with the partner, an
+// all-reduce two (its reduce-scatter and its all-gather), each a permute by
+// the stride in which the middle links carry several pairs' bytes. `bytes`
+// is V as above: each chip sends its partner V / 2 per exchange.
+struct PairExchange {
+    CollectiveResult exchange;  // one exchange, simulated
+    int exchanges = 1;
+    double time_s = 0;  // exchanges x the exchange's time
+};
+// Throws InputError for an all-to-all or a permute, or an axis that is not
+// 2 x stride chips long.
+PairExchange pair_exchange(const Mesh& mesh, int axis, std::int64_t stride, CollectiveKind kind, double bytes,
+                           const CollectiveOptions& options = {});
+
 }  // namespace tpusim

@@ -47,6 +47,15 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape);
 // the shape gives 1.
 std::int64_t largest_axis(const Chip& chip, const std::vector<std::int64_t>& shape, std::size_t axis);
 
+// A slice of `chips` chips as square as the chip's torus allows, shortest
+// axis first: 2x4 for 8 v6e chips, 2x2x2 for 8 v5p chips.
+std::vector<std::int64_t> squarest_slice(const Chip& chip, std::int64_t chips);
+
+// Where the runtime's device `id` sits in a slice of `shape`: TPU device
+// ids run along the first (shortest) axis first [JAX-37230], unlike
+// Mesh::coords, whose last axis runs fastest.
+std::vector<std::int64_t> runtime_device_coords(const std::vector<std::int64_t>& shape, std::int64_t id);
+
 // One direction of one ICI link: from `from` to its neighbour along `axis`.
 struct Link {
     std::int64_t from = 0;
