@@ -1,6 +1,5 @@
 // Reading an HLO instruction's text as the op table needs it: the element
 // type and the bytes of a result shape.
-#include <algorithm>
 #include <cctype>
 #include <string>
 

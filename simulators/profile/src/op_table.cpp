@@ -161,22 +161,18 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
     const double result = shape_bytes(result_shape_of(op));
     if (result <= 0) return not_predicted("The profile does not give the op's array size.");
     const double bytes = kind == CollectiveKind::reduce_scatter ? result * static_cast<double>(groups.size) : result;
-    try {
-        const auto placed = tpusim::group_collective(chip, kind, groups, bytes);
-        if (!placed)
-            return not_predicted("Its group of " + std::to_string(groups.size) + " chips does not fit " + chip.name +
-                                 "'s pod.");
-        Prediction p;
-        p.available = true;
-        p.time_s = placed->time_s;
-        p.model = placed->how;
-        p.bound = "ICI";
-        p.assumptions = placed->assumptions;
-        p.assumptions.push_back("The reduction's arithmetic and any launch cost are not counted.");
-        return p;
-    } catch (const tpusim::InputError& e) {
-        return not_predicted(e.what());
-    }
+    const auto placed = tpusim::group_collective(chip, kind, groups, bytes);
+    if (!placed)
+        return not_predicted("The collective model cannot lay its group of " + std::to_string(groups.size) +
+                             " chips on " + chip.name + "'s links.");
+    Prediction p;
+    p.available = true;
+    p.time_s = placed->time_s;
+    p.model = placed->how;
+    p.bound = "ICI";
+    p.assumptions = placed->assumptions;
+    p.assumptions.push_back("The reduction's arithmetic and any launch cost are not counted.");
+    return p;
 }
 
 Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices) {

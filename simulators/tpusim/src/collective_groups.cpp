@@ -58,12 +58,6 @@ std::optional<std::pair<Mesh, std::vector<int>>> group_mesh(const Chip& chip, st
     return std::nullopt;
 }
 
-std::string slice_words(const std::vector<std::int64_t>& shape) {
-    std::string s;
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
-    return s;
-}
-
 }  // namespace
 
 DeviceGroups device_groups(std::string_view text) {
@@ -98,8 +92,7 @@ std::optional<GroupCollective> group_collective(const Chip& chip, CollectiveKind
                 out.assumptions.insert(
                     out.assumptions.begin(),
                     "The groups' " + std::to_string(groups.devices) + " devices are taken as the squarest slice, " +
-                        slice_words(pairs->slice) +
-                        ", their ids along its shortest axis first [JAX-37230]; each pair's chips sit " +
+                        mesh.shape() + ", their ids along its shortest axis first [JAX-37230]; each pair's chips sit " +
                         std::to_string(pairs->stride) + " apart, so the pairs between share the links. " +
                         (r.exchanges > 1 ? "The reduce-scatter and the all-gather are one exchange each."
                                          : "One exchange with the partner."));

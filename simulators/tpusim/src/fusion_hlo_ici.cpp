@@ -3,7 +3,6 @@
 // among 8 chips costs the hops' latency, microseconds, not 4 bytes of HBM.
 #include "fusion_hlo_detail.h"
 #include "tpusim/collective_groups.h"
-#include "tpusim/error.h"
 
 namespace tpusim::fusion {
 

@@ -40,8 +40,8 @@ struct GroupCollective {
 //     pair at once, sharing the links between (pair_exchange);
 //   - any other group: one axis of the torus, or the pod's side by the
 //     rest, simulated hop by hop, or by the closed form when too large.
-// A group of one crosses no link (time 0). nullopt when the group cannot
-// be laid on the chip's pod.
+// A group of one crosses no link (time 0). Never throws: nullopt when the
+// model cannot lay the group on the chip's pod or refuses it.
 std::optional<GroupCollective> group_collective(const Chip& chip, CollectiveKind kind, const DeviceGroups& groups,
                                                 double bytes);
 
