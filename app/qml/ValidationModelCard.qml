@@ -110,6 +110,16 @@ Rectangle {
             }
         }
         Text {
+            objectName: "validationInDoubt_" + root.model
+            Layout.fillWidth: true
+            visible: (root.summary.heldOutInDoubt || 0) > 0
+            text: (root.summary.heldOutInDoubt || 0) + " of the " + (root.summary.heldOut || 0)
+                  + " held-out rows are in doubt, their own sources contradicting them; they count all the same, and each says why."
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.25
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
+        Text {
             Layout.fillWidth: true
             visible: (root.summary.expressible || 0) < (root.summary.rows || 0)
             text: ((root.summary.rows || 0) - (root.summary.expressible || 0)) + " of " + (root.summary.rows || 0)

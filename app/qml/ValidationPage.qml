@@ -75,7 +75,7 @@ ScrollPage {
         Text {
             Layout.fillWidth: true
             Layout.maximumWidth: Theme.px(860)
-            text: "Every time the course predicts comes from these models, so each one is set against timings of real TPU runs that others have published, with their sources, family by family. A published time is a measurement on a real chip, but not yours: it never counts toward a gate. A few constants per chip (how much of each peak is attainable, the least time of a small op, Python's share of a call) are fitted on some rows; a third of every family, picked by a hash of the row's id, is kept out of every fit, and those held-out rows are the test. The error is predicted ÷ published − 1: below zero, the model predicts less time than the chip took."
+            text: "Every time the course predicts comes from these models, so each one is set against timings of real TPU runs that others have published, with their sources, family by family. A published time is a measurement on a real chip, but not yours: it never counts toward a gate. A few constants per chip (how much of each peak is attainable, the least time of a small op, Python's share of a call) are fitted on some rows; a third of every family, picked by a hash of the rows' ids, is kept out of every fit, and those held-out rows are the test. A row its own source contradicts is marked in doubt: no fit uses it, and when held out its error counts like any other. The error is predicted ÷ published − 1: below zero, the model predicts less time than the chip took."
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
             color: Theme.inkMuted
             wrapMode: Text.WordWrap

@@ -2,6 +2,7 @@
 // constant as tpusim::validation() computes them, every published time badged as
 // published with its source, and the page reachable from the bench, the
 // palette and --open's place name.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "qtwait.h"
@@ -80,9 +81,10 @@ TEST_CASE("the validation page shows every row as tpusim::validation() computes 
         if (r.expressible) {
             CHECK(shownText(shell, "validationPredicted_" + id) == qs(tpusim::format_time(r.predicted_s)));
             CHECK(shownText(shell, "validationError_" + id) == signedPercent(r.error));
-            CHECK(shownText(shell, "validationKind_" + id) == (r.fitted     ? QStringLiteral("fitted")
-                                                               : r.held_out ? QStringLiteral("held out")
-                                                                            : QStringLiteral("tested")));
+            CHECK(shownText(shell, "validationKind_" + id) == (r.fitted           ? QStringLiteral("fitted")
+                                                               : r.held_out       ? QStringLiteral("held out")
+                                                               : !m.doubt.empty() ? QStringLiteral("in doubt")
+                                                                                  : QStringLiteral("tested")));
         } else {
             CHECK(shownText(shell, "validationWhyNot_" + id).contains(qs(r.not_expressible)));
         }
@@ -97,6 +99,10 @@ TEST_CASE("the validation page shows every row as tpusim::validation() computes 
         CHECK(details.contains(qs(m.source)));
         CHECK(details.contains(qs(m.timing_how)));
         CHECK(details.contains(qs(m.quote)));
+        // A row in doubt says why on its card.
+        CHECK(details.contains(QStringLiteral("in doubt")) == !m.doubt.empty());
+        if (!m.doubt.empty())
+            CHECK(details.contains(qs(m.doubt)));
     }
 }
 
@@ -159,7 +165,18 @@ TEST_CASE("the validation page sums up each family and lists every fitted consta
         CHECK(shownText(shell, "validationFitted_" + family) == QString::number(e.fitted));
         CHECK(shownText(shell, "validationFittedWorst_" + family) ==
               (e.fitted > 0 ? percent(e.fitted_worst) : QStringLiteral("—")));
+        // A family whose held-out rows include some in doubt says how many.
+        QObject *doubt = shell.findShown(("validationInDoubt_" + family).toUtf8().constData());
+        CHECK((doubt != nullptr) == (e.held_out_in_doubt > 0));
+        if (doubt)
+            CHECK(doubt->property("text").toString().startsWith(QString::number(e.held_out_in_doubt) + " of the " +
+                                                                QString::number(e.held_out) + " held-out rows"));
     }
+    const auto collectives = std::find_if(v.families.begin(), v.families.end(), [](const tpusim::FamilyErrors &e) {
+        return e.family == tpusim::Family::collective;
+    });
+    REQUIRE(collectives != v.families.end());
+    CHECK(collectives->held_out_in_doubt >= 1);
     CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationConstant_")) == int(v.constants.size()));
     for (const tpusim::FittedConstant &c : v.constants) {
         QObject *line = shell.findShown(("validationConstant_" + c.chip + "_" + c.key).c_str());

@@ -60,6 +60,8 @@ QString publishedDetails(const tpusim::PublishedRow &r)
             .arg(qs(r.chip), qs(r.dtype), shape, qs(r.source), timed, qs(r.timing_how));
     if (!r.quote.empty())
         text += QStringLiteral("\nprinted as: ") + qs(r.quote);
+    if (!r.doubt.empty())
+        text += QStringLiteral("\nin doubt, so no fit uses it: ") + qs(r.doubt);
     return text;
 }
 
@@ -92,6 +94,7 @@ QVariantMap rowMap(const tpusim::ValidationRow &v)
         {"errorText", v.expressible ? signedPercent(v.error) : QStringLiteral("—")},
         {"fitted", v.fitted},
         {"heldOut", v.held_out},
+        {"doubt", qs(r.doubt)},
         {"timing", qs(r.timing_how)},
         {"source", qs(r.source)},
     };
@@ -109,6 +112,7 @@ QVariantMap familyMap(const tpusim::FamilyErrors &e)
         {"expressible", e.expressible},
         {"chips", chips},
         {"heldOut", e.held_out},
+        {"heldOutInDoubt", e.held_out_in_doubt},
         {"heldOutMedian", e.held_out_median},
         {"heldOutMedianText", e.held_out > 0 ? percent(e.held_out_median) : QStringLiteral("—")},
         {"heldOutWorst", e.held_out_worst},

@@ -48,7 +48,8 @@ void print_json(const Validation& v) {
         } else {
             j.field("not_expressible", r.not_expressible);
         }
-        j.field("held_out", r.held_out).field("fitted", r.fitted).field("source", p.source).field("quote", p.quote);
+        j.field("held_out", r.held_out).field("fitted", r.fitted).field("doubt", p.doubt);
+        j.field("source", p.source).field("quote", p.quote);
         j.field("table", p.table).field("line", p.line).end_object();
     }
     j.end_array().key("families").begin_array();
@@ -57,7 +58,8 @@ void print_json(const Validation& v) {
             .field("family", family_key(e.family))
             .field("rows", e.rows)
             .field("expressible", e.expressible);
-        j.field("held_out_rows", e.held_out).field("held_out_median", e.held_out_median);
+        j.field("held_out_rows", e.held_out).field("held_out_in_doubt", e.held_out_in_doubt);
+        j.field("held_out_median", e.held_out_median);
         j.field("held_out_worst", e.held_out_worst).field("fitted_rows", e.fitted);
         j.field("fitted_median", e.fitted_median)
             .field("fitted_worst", e.fitted_worst)
@@ -98,9 +100,10 @@ int cmd_validate(const Args& args) {
         }
         t.add({p.id, std::string(family_key(p.family)), p.chip, shape_of(p), timed, format_time(p.published_s),
                format_time(r.predicted_s), percent(r.error),
-               r.fitted     ? "fitted"
-               : r.held_out ? "held out"
-                            : "tested"});
+               r.fitted           ? "fitted"
+               : r.held_out       ? "held out"
+               : !p.doubt.empty() ? "in doubt"
+                                  : "tested"});
     }
     t.print(std::cout);
     std::cout << "\n";
@@ -120,8 +123,9 @@ int cmd_validate(const Args& args) {
     Table k({"constant", "chip", "value", "how"}, {false, false, true, false});
     for (const FittedConstant& c : v.constants) k.add({c.name, c.chip, constant_value(c), c.how});
     k.print(std::cout);
-    std::cout << "\nA third of every family (by a hash of the row's id) is kept out of every fit. Each row's "
-                 "source, the excerpt its number stands in and the rows each constant was fitted on are in --json. "
+    std::cout << "\nA third of every family's rows (the first by a hash of their ids) is kept out of every fit; a "
+                 "row its own source contradicts is in doubt, and no fit uses it either. Each row's source, the "
+                 "excerpt its number stands in, its doubt and the rows each constant was fitted on are in --json. "
                  "A device row is compared with the predicted device time, a host row with the predicted call time.\n";
     return 0;
 }

@@ -15,8 +15,9 @@ namespace tpusim {
 
 namespace {
 
-constexpr std::string_view header = "id\tfamily\twhat\tchip\tdtype\tshape\ttiming\tpublished_s\tsource\tquote\tnote";
-constexpr std::size_t field_count = 11;
+constexpr std::string_view header =
+    "id\tfamily\twhat\tchip\tdtype\tshape\ttiming\tpublished_s\tsource\tquote\tnote\tdoubt";
+constexpr std::size_t field_count = 12;
 
 struct FamilyName {
     Family family;
@@ -102,15 +103,15 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
     const std::vector<std::string_view> lines = split(text, '\n');
     if (lines.empty() || trim(lines[0]) != header)
         refuse(table_name, 1,
-               "the header is not the published tables' eleven columns (id, family, what, chip, "
-               "dtype, shape, timing, published_s, source, quote, note)");
+               "the header is not the published tables' twelve columns (id, family, what, chip, "
+               "dtype, shape, timing, published_s, source, quote, note, doubt)");
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const int n = static_cast<int>(i) + 1;
         const std::string_view line = trim(lines[i]);
         if (line.empty()) continue;
         const std::vector<std::string_view> f = split(line, '\t');
         if (f.size() != field_count)
-            refuse(table_name, n, "the row has " + std::to_string(f.size()) + " fields where the header has 11");
+            refuse(table_name, n, "the row has " + std::to_string(f.size()) + " fields where the header has 12");
         PublishedRow r;
         r.table = table_name;
         r.line = n;
@@ -156,6 +157,7 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
         if (r.source.empty()) refuse(table_name, n, "row " + r.id + " names no source");
         r.quote = trim(f[9]);
         r.note = trim(f[10]);
+        r.doubt = trim(f[11]);
         rows.push_back(std::move(r));
     }
     return rows;

@@ -35,7 +35,7 @@ double worst(const std::vector<double>& v) {
 struct Costed {
     const PublishedRow* row;
     RowCost cost;
-    bool trainable;  // expressible, not held out, not a pipeline row (those fix the pipeline's own fit)
+    bool trainable;  // expressible, not held out, not in doubt, not a pipeline row (those fix the pipeline's own fit)
 };
 
 // Each constant is the median of what the rows it dominates say it is:
@@ -348,7 +348,7 @@ Validation build() {
     std::vector<Costed> costed;
     for (const PublishedRow& r : published_rows()) {
         RowCost cost = detail::cost_of(r);
-        const bool trainable = cost.expressible && !cost.pipeline && !held_out_by_rule(r.id);
+        const bool trainable = cost.expressible && !cost.pipeline && !held_out_by_rule(r.id) && r.doubt.empty();
         costed.push_back({&r, std::move(cost), trainable});
     }
     std::vector<const Costed*> training;
@@ -397,6 +397,7 @@ Validation build() {
             every.push_back(std::abs(r.error));
             if (r.fitted) fit.push_back(std::abs(r.error));
             if (r.held_out) held.push_back(std::abs(r.error));
+            if (r.held_out && !r.row->doubt.empty()) ++e.held_out_in_doubt;
         }
         if (e.rows == 0) continue;
         e.fitted = static_cast<int>(fit.size());
@@ -413,14 +414,32 @@ Validation build() {
 
 }  // namespace
 
-bool held_out_by_rule(std::string_view id) {
-    // FNV-1a: fixed by the id's bytes alone, on every platform.
+std::uint64_t held_out_rank(std::string_view id) {
     std::uint64_t h = 14695981039346656037ull;
     for (const unsigned char ch : id) {
         h ^= ch;
         h *= 1099511628211ull;
     }
-    return h % 3 == 0;
+    return h;
+}
+
+bool held_out_by_rule(std::string_view id) {
+    static const std::set<std::string, std::less<>> held = [] {
+        std::map<Family, std::vector<const PublishedRow*>> priced;
+        for (const PublishedRow& r : published_rows())
+            if (r.published_s > 0 && detail::cost_of(r).expressible) priced[r.family].push_back(&r);
+        std::set<std::string, std::less<>> out;
+        for (auto& [family, rows] : priced) {
+            std::sort(rows.begin(), rows.end(), [](const PublishedRow* a, const PublishedRow* b) {
+                const std::uint64_t ha = held_out_rank(a->id), hb = held_out_rank(b->id);
+                return ha != hb ? ha < hb : a->id < b->id;
+            });
+            const std::size_t third = (rows.size() + 2) / 3;
+            for (std::size_t i = 0; i < third; ++i) out.insert(rows[i]->id);
+        }
+        return out;
+    }();
+    return held.count(id) > 0;
 }
 
 const Validation& validation() {
@@ -442,7 +461,7 @@ PipelineFit fit_pipeline_constants() {
     std::vector<Candidate> candidates;
     for (const PublishedRow& r : published_rows()) {
         if (r.family != Family::matmul || r.text("impl") != "pallas" || r.timing != Timing::host ||
-            held_out_by_rule(r.id))
+            held_out_by_rule(r.id) || !r.doubt.empty())
             continue;
         const RowCost cost = detail::cost_of(r);
         if (cost.expressible) candidates.push_back({&r, cost.grid_steps});

@@ -33,6 +33,10 @@ struct PublishedRow {
     std::string source;      // repository@commit path:line, or an address and section
     std::string quote;       // the excerpt the number stands in
     std::string note;
+    // Why no fit may use the row, when its own source contradicts it; empty
+    // for most. A row in doubt is still predicted, and still held out when
+    // the rule says so.
+    std::string doubt;
     std::string table;  // "matmul.tsv"
     int line = 0;       // in that table
 

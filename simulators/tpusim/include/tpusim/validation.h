@@ -7,9 +7,10 @@
 // sees) and a call time (what Python's clock sees: the device time plus
 // dispatch). A handful of constants per chip, the attainable fractions of
 // the MXU, HBM, ICI and host-link peaks and the floors of a small op, are
-// fitted on the rows a fixed rule leaves in: a third of every family (by a
-// hash of the row's id) is kept out of every fit, and its errors are
-// reported apart. The constants name the rows they came from.
+// fitted on the rows a fixed rule leaves in: a third of every family's
+// priced rows (the lowest by a hash of the row's id) is kept out of every
+// fit, and its errors are reported apart. The constants name the rows they
+// came from.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,9 +20,16 @@
 
 namespace tpusim {
 
-// True for the rows no fit may use: a third of the ids, fixed by the id
-// alone, so adding a row never moves another across the line.
+// True for the rows no fit may use. Each family's rows the models can price
+// (a published time, expressible) are ranked by a hash of their ids, and
+// the first third of them, rounded up, is held out: a third of every family,
+// however few its rows, and adding a row moves at most one other across
+// the line.
 bool held_out_by_rule(std::string_view id);
+
+// The hash the rule ranks by: FNV-1a of the id's bytes, the same on every
+// platform.
+std::uint64_t held_out_rank(std::string_view id);
 
 // One fitted constant, as the validation page and the command line show it.
 struct FittedConstant {
@@ -54,6 +62,7 @@ struct FamilyErrors {
     int rows = 0;  // published with a time
     int expressible = 0;
     int fitted = 0, held_out = 0;                    // rows a fit used; rows the rule kept out
+    int held_out_in_doubt = 0;                       // of the held out, rows their sources contradict
     double held_out_median = 0, held_out_worst = 0;  // of |error|
     double fitted_median = 0, fitted_worst = 0;
     double all_median = 0;  // over every expressible row: held out, fitted and the rest
