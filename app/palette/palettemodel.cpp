@@ -20,6 +20,19 @@ void PaletteModel::setQuery(const QString &query)
     refilter();
 }
 
+namespace {
+
+// Whether every word typed appears whole in the text, as against letters
+// strewn through it ("psum" in "Pallas fundamentals").
+bool holdsEveryWord(const QString &query, const QString &text)
+{
+    const QStringList words = query.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    return !words.isEmpty() && std::all_of(words.begin(), words.end(),
+                                           [&text](const QString &w) { return text.contains(w, Qt::CaseInsensitive); });
+}
+
+} // namespace
+
 void PaletteModel::refilter()
 {
     struct Scored
@@ -27,16 +40,18 @@ void PaletteModel::refilter()
         int score;
         qsizetype order;
         const Entry *entry;
+        bool whole; // every word typed is in it, not only its letters
     };
     QList<Scored> scored;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
         const Entry &e = m_entries.at(i);
         // The title counts most; the id, kind and keywords help find it.
+        const QString rest = e.place + QLatin1Char(' ') + e.keywords + QLatin1Char(' ') + e.subtitle;
         const int onTitle = fuzzyScore(m_query, e.title);
-        const int onAll = fuzzyScore(m_query, e.place + QLatin1Char(' ') + e.keywords + QLatin1Char(' ') + e.subtitle);
+        const int onAll = fuzzyScore(m_query, rest);
         const int score = std::max(onTitle >= 0 ? onTitle + 8 : -1, onAll);
         if (score >= 0)
-            scored.append({score, i, &e});
+            scored.append({score, i, &e, holdsEveryWord(m_query, e.title + QLatin1Char(' ') + rest)});
     }
     // A weak match is one scoring under 70% of the best: letters strewn
     // across a title ("mesh" in "megablocks-style matmul") next to a clean
@@ -50,13 +65,19 @@ void PaletteModel::refilter()
             return a.entry->built;
         return a.score != b.score ? a.score > b.score : a.order < b.order;
     });
+    // Places holding the words come first, then the paragraphs that hold
+    // them, and only then places whose titles merely hold their letters in
+    // order ("bnch" for the bench), which is all an abbreviation finds.
     beginResetModel();
     m_matches.clear();
     for (const Scored &s : scored)
-        if (s.score >= floor)
+        if (s.score >= floor && s.whole)
             m_matches.append(*s.entry);
     if (m_textSearch && m_query.trimmed().size() >= kTextQueryLength)
         m_matches.append(m_textSearch(m_query));
+    for (const Scored &s : scored)
+        if (s.score >= floor && !s.whole)
+            m_matches.append(*s.entry);
     endResetModel();
     emit countChanged();
 }

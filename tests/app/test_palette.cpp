@@ -204,6 +204,19 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     CHECK(palette->placeAt(0) == QStringLiteral("ch13#the-online-softmax"));
     palette->setQuery(QStringLiteral("softmax zzzzqq"));
     CHECK(palette->rowCount() == 0);
+    // A word the text holds outranks titles that only hold its letters in
+    // order ("psum" in "Pallas fundamentals"); those come after, if at all.
+    palette->setQuery(QStringLiteral("psum"));
+    REQUIRE(palette->rowCount() >= 2);
+    CHECK(palette->data(palette->index(0), PaletteModel::KindRole).toString() == QStringLiteral("in the text"));
+    bool strewn = false;
+    for (int i = 0; i < palette->rowCount(); ++i) {
+        const bool inText =
+            palette->data(palette->index(i), PaletteModel::KindRole).toString() == QStringLiteral("in the text");
+        INFO(i << " " << palette->placeAt(i).toStdString());
+        CHECK_FALSE((inText && strewn));
+        strewn = strewn || !inText;
+    }
 
     // From the keyboard: Ctrl+K, the words, Enter: the chapter opens at that section.
     QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
