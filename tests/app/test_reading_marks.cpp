@@ -36,6 +36,13 @@ TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed
     // Pointing at a paragraph shows its gutter; the star bookmarks it.
     pointAtFirstParagraph(shell);
     WAIT_VERIFY(shownItem(shell, "markBookmark") != nullptr);
+    // It keeps to the gap between the margin's contents and the column.
+    QQuickItem *gutter = shownItem(shell, "markGutter");
+    QQuickItem *margin = shownItem(shell, "readerMargin");
+    REQUIRE(gutter != nullptr);
+    REQUIRE(margin != nullptr);
+    CHECK(gutter->mapToScene(QPointF(0, 0)).x() >= margin->mapToScene(QPointF(margin->width(), 0)).x());
+    CHECK(gutter->mapToScene(QPointF(gutter->width(), 0)).x() <= item(shell, "readerParagraph")->mapToScene({}).x());
     click(shell, "markBookmark");
     WAIT_COMPARE(shell.store().readingMarks(1).size(), std::size_t(1));
     const progress::Store::ReadingMark mark = shell.store().readingMarks(1).front();

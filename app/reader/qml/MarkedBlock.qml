@@ -67,8 +67,11 @@ Item {
     HoverHandler { id: hover; margin: root.gutter }
 
     Row {
+        id: gutterRow
         objectName: "markGutter"
-        x: root.gutterOnLeft ? -root.gutter : root.width + Theme.gap
+        // Against the column, inside the gap that keeps the margin's
+        // contents apart from it.
+        x: root.gutterOnLeft ? -gutterRow.width - Theme.gap : root.width + Theme.gap
         y: Theme.px(4)
         spacing: Theme.px(2)
         visible: root.markKey !== "" && (hover.hovered || root.bookmarked || root.editing)
