@@ -134,9 +134,11 @@ ScrollPage {
     // Every block built: the page's height is final, the reveal can rest.
     onReadyBlocksChanged: if (readyBlocks === doc.count && pendingReveal !== "") { revealPending(); revealWindow.restart() }
     function revealPending() {
-        const target = pendingReveal !== "" ? anchorOf(pendingReveal) : null
-        // A piece in the text is shown with the words that lead to it.
-        const above = target && target.kind === "piece" ? height / 4 : Theme.gapL
+        // Opened from a search: at the first block of the section holding its words.
+        const found = pendingReveal !== "" ? anchorOf(pendingReveal) : null
+        const target = pendingReveal.startsWith("#") ? blockWords.markedFrom(found, mark) : found
+        // A piece in the text, or a search's words, shown with what leads to it.
+        const above = target && (target.kind === "piece" || target !== found) ? height / 4 : Theme.gapL
         if (target)
             contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - above))
     }
@@ -209,6 +211,7 @@ ScrollPage {
     readonly property var headingAnchors: (doc.headings || []).map(h => h.anchor)
     readonly property var pieceBlocks: (doc.pieces || []).map(p => p.index)
     ParagraphKeys { id: keys; headingBlocks: root.headingBlocks; headingAnchors: root.headingAnchors }
+    BlockWords { id: blockWords; page: root }
 
     // The heading the reader is in: the last one above a quarter of the view.
     property string currentAnchor: ""
@@ -228,8 +231,7 @@ ScrollPage {
             currentAnchor = found
     }
     onContentYChanged: { followScroll(); checkMargin() }
-    // The top of the view, in the reader's own coordinates (where its
-    // blocks are placed).
+    // The top of the view in the reader's coordinates, where its blocks are placed.
     readonly property real readerViewTop: contentY - column.y - reader.y
     NearView {
         id: nearView
@@ -240,8 +242,7 @@ ScrollPage {
         enabled: !!root.shell && !root.shell.wholePages && !root.shell.assistiveTechnology
     }
     readonly property var shell: root.Window.window     // Main.qml's, untyped: those two are its own
-    // Every piece set into the text made: the page a reader finds after a
-    // rest (for benchmarks and tests).
+    // Every piece set into the text made: the page a reader finds after a rest (benchmarks, tests).
     function piecesMade() { return piecesAhead.allMade() }
     PiecesAhead {
         id: piecesAhead

@@ -253,6 +253,37 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     WAIT_VERIFY(markedParagraphs() == 0);
 }
 
+TEST_CASE("a text hit opens its section at the first paragraph that holds the words", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    // Chapter 10 names the profile's program well below its section's heading.
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    auto *field = shell.find("paletteField");
+    REQUIRE(field != nullptr);
+    WAIT_VERIFY(field->property("activeFocus").toBool());
+    shell.typeText(QStringLiteral("jit__psum"));
+    WAIT_COMPARE(shell.course().palette()->placeAt(0), QStringLiteral("ch10#worked-example-5-a-real-v6e-profile"));
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    shell.waitUntilBuilt();
+    shell.shot("palette-text-hit-paragraph");
+    // The paragraph holding the words is in view, the words marked in it.
+    const auto markedInView = [&shell, window] {
+        for (QObject *p : shell.findAll("readerParagraph")) {
+            auto *item = qobject_cast<QQuickItem *>(p);
+            if (!item || !ShellFixture::isShown(p) ||
+                !p->property("text").toString().contains(QStringLiteral("\">jit__psum</span>")))
+                continue;
+            const qreal top = item->mapToScene(QPointF(0, 0)).y();
+            if (top >= 0 && top + item->height() <= window->height())
+                return true;
+        }
+        return false;
+    };
+    WAIT_VERIFY(markedInView());
+}
+
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
 {
     ShellFixture shell;

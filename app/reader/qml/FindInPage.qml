@@ -40,27 +40,14 @@ Rectangle {
     }
     onPageChanged: if (!page) close()
 
-    // A block's words as shown, tags and the few entities the filler writes taken out.
-    function textOf(block) {
-        if (!block)
-            return ""
-        return [block.title || "", (block.html || []).join(" "), block.code || "", (block.details || []).join(" ")].join(" ")
-            .replace(/<[^>]*>/g, " ").replace(/&nbsp;/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
-            .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase()
-    }
+    BlockWords { id: words; page: root.page }
     function find() {
-        const words = field.text.toLowerCase().split(/\s+/).filter(w => w.length > 0)
+        const typed = words.wordsOf(field.text)
         page.mark = field.text
         const found = []
-        const items = page.blockItems
-        for (let i = 0; words.length > 0 && i < items.length; ++i) {
-            const item = items[i]
-            if (!item || item.kind === "piece")
-                continue
-            const text = textOf(item.block)
-            if (words.every(w => text.indexOf(w) >= 0))
+        for (let i = 0; typed.length > 0 && i < page.blockItems.length; ++i)
+            if (words.holds(i, typed))
                 found.push(i)
-        }
         hits = found
     }
     function topOf(i) { return page.blockItems[i].mapToItem(page.contentItem, 0, 0).y - Theme.gapL }
