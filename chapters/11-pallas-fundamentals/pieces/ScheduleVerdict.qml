@@ -34,7 +34,8 @@ ColumnLayout {
         objectName: "ex09TimeDetail"
         Layout.fillWidth: true
         text: root.prediction.error ? root.prediction.error
-              : root.prediction.time ? root.prediction.utilizationText + " of peak · " + root.prediction.hbm
+              : root.prediction.time ? "a call from Python: " + root.prediction.launch + " launch + " + root.prediction.device
+                                       + " on the device · " + root.prediction.utilizationText + " of peak · " + root.prediction.hbm
                                        + " through HBM · roofline floor " + root.prediction.floor + " · "
                                        + root.prediction.steps + " steps on " + root.prediction.cores
                                        + (root.prediction.cores === 1 ? " core" : " cores") : ""

@@ -232,6 +232,9 @@ std::shared_ptr<SandboxReportMaps> evaluate(const Evaluation &e)
             out->prediction = {
                 {"timeS", p.time_s},
                 {"time", qs(tpusim::format_time(p.time_s))},
+                // The time a Python caller sees, launch included, and the device's share of it.
+                {"launch", qs(tpusim::format_time(p.launch_s))},
+                {"device", qs(tpusim::format_time(p.time_s - p.launch_s))},
                 {"utilization", p.utilization},
                 {"utilizationText", qs(tpusim::format_fixed(p.utilization * 100, 1)) + QStringLiteral(" %")},
                 {"hbmBytes", p.hbm_bytes},
