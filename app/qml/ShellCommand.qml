@@ -7,14 +7,17 @@ import TpuCourse.Backend
 // broken line ending in " \" and the next indented, so what is selected and
 // copied still runs. Only a single word longer than the line is broken
 // inside it. Its copy button copies the command on one line, as given.
-TextEdit {
+Item {
     id: root
     objectName: "shellCommand"
     required property string command
+    // The command as set, for tests and for whoever lays it out.
+    readonly property alias text: edit.text
+    readonly property alias font: edit.font
+    implicitHeight: edit.implicitHeight
 
     // The mono face's columns at this width, beside the copy button.
-    readonly property int columns: Math.max(16, Math.floor((width - rightPadding) / Math.max(1, metrics.advanceWidth("0"))))
-    rightPadding: copyButton.width + Theme.gap
+    readonly property int columns: Math.max(16, Math.floor((width - edit.rightPadding) / Math.max(1, metrics.advanceWidth("0"))))
 
     function wrapped(command: string, columns: int): string {
         // Options with their values: "--out run.json" is one piece.
@@ -42,15 +45,27 @@ TextEdit {
         return lines.join("\n")
     }
 
-    text: wrapped(command, columns)
-    readOnly: true
-    selectByMouse: true
-    wrapMode: TextEdit.WrapAnywhere
-    // Characters as typed: the mono face's ligatures would draw ">=" as one glyph.
-    font.family: Theme.mono; font.pixelSize: Theme.smallSize; font.preferShaping: false
-    color: Theme.inkText
 
-    FontMetrics { id: metrics; font: root.font }
+    // A text edit with the keyboard takes the window's shortcuts (Escape,
+    // Ctrl+K) for itself, and so does a button inside one. So the text is
+    // selected with the mouse without taking the keyboard, the selection
+    // kept in view, and the copy button is the text's sibling.
+    TextEdit {
+        id: edit
+        width: parent.width
+        rightPadding: copyButton.width + Theme.gap
+        text: root.wrapped(root.command, root.columns)
+        readOnly: true
+        selectByMouse: true
+        activeFocusOnPress: false
+        persistentSelection: true
+        wrapMode: TextEdit.WrapAnywhere
+        // Characters as typed: the mono face's ligatures would draw ">=" as one glyph.
+        font.family: Theme.mono; font.pixelSize: Theme.smallSize; font.preferShaping: false
+        color: Theme.inkText
+    }
+
+    FontMetrics { id: metrics; font: edit.font }
 
     PlainButton {
         id: copyButton

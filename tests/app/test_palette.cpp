@@ -365,4 +365,39 @@ TEST_CASE("the Labs page walks a run end to end and holds every lab's card", "[p
     WAIT_COMPARE(copy->property("text").toString(), QStringLiteral("copied"));
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
+
+    // From the keyboard alone: Tab to a copy button; Ctrl+K and Escape still
+    // reach the window, as they do from any other button.
+    REQUIRE(shell.navigate(QStringLiteral("labs")));
+    WAIT_VERIFY(shell.findShown("labsTitle") != nullptr);
+    const auto copyFocused = [&shell] {
+        QQuickItem *focused = shell.window()->activeFocusItem();
+        return focused && focused->objectName() == QStringLiteral("copyCommand");
+    };
+    for (int tab = 0; tab < 8 && !copyFocused(); ++tab)
+        QTest::keyClick(shell.window(), Qt::Key_Tab);
+    REQUIRE(copyFocused());
+    QTest::keyClick(shell.window(), Qt::Key_K, Qt::ControlModifier);
+    WAIT_VERIFY(shell.findShown("paletteField") != nullptr);
+    QTest::keyClick(shell.window(), Qt::Key_Escape); // closes the palette
+    WAIT_VERIFY(shell.findShown("paletteField") == nullptr);
+    for (int tab = 0; tab < 8 && !copyFocused(); ++tab)
+        QTest::keyClick(shell.window(), Qt::Key_Tab);
+    REQUIRE(copyFocused());
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
+
+    // And with a command's text clicked into, to select some of it.
+    REQUIRE(shell.navigate(QStringLiteral("labs")));
+    WAIT_VERIFY(shell.findShown("labsTitle") != nullptr);
+    auto *command = qobject_cast<QQuickItem *>(shell.findShown("shellCommand"));
+    REQUIRE(command != nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(command, 0.2, 0.5));
+    QTest::keyClick(shell.window(), Qt::Key_K, Qt::ControlModifier);
+    WAIT_VERIFY(shell.findShown("paletteField") != nullptr);
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_VERIFY(shell.findShown("paletteField") == nullptr);
+    QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(command, 0.2, 0.5));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
 }
