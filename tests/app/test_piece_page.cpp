@@ -6,9 +6,13 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 
+#include <chapters/chapterinfo.h>
+
 #include <QCoreApplication>
 #include <QJSValue>
 #include <QPointer>
+#include <QQuickItem>
+#include <functional>
 
 namespace {
 
@@ -78,4 +82,33 @@ TEST_CASE("a piece looked up by id carries its catalog entry, and an unknown id 
           QStringLiteral("instrument"));
     CHECK(shell.course().piece(QStringLiteral("EX99")).isEmpty());
     CHECK(shell.course().piece(QString()).isEmpty());
+}
+
+TEST_CASE("a piece page offers one chip choice: the page's or the piece's own", "[pieces][qml]")
+{
+    ShellFixture shell;
+    // The buttons that choose a chip, wherever they are: each names one.
+    const auto chipButtons = [&shell] {
+        int n = 0;
+        std::function<void(QQuickItem *)> walk = [&](QQuickItem *item) {
+            if (!ShellFixture::isShown(item))
+                return;
+            if (item->property("text").toString() == QStringLiteral("v5p") &&
+                item->metaObject()->indexOfSignal("clicked()") >= 0)
+                ++n;
+            for (QQuickItem *child : item->childItems())
+                walk(child);
+        };
+        walk(shell.window()->contentItem());
+        return n;
+    };
+    for (const course::ChapterInfo &c : shell.catalog().chapters())
+        for (const auto &piece : c.pieces) {
+            if (!piece.hasPage || piece.kind == QLatin1String("lab"))
+                continue;
+            INFO(piece.id.toStdString());
+            REQUIRE(shell.navigate(piece.id));
+            shell.waitUntilBuilt();
+            CHECK(chipButtons() <= 1);
+        }
 }

@@ -11,6 +11,8 @@ import TpuCourse.Backend
 // would say; take the largest legal blocks that fit.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     // The chapter's mastery item for this piece, goal by goal, as the store holds it.
     Mastery { id: mastery; piece: "EX07" }
     readonly property var goals: mastery.goals

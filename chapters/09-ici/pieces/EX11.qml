@@ -10,6 +10,8 @@ import TpuCourse.Backend
 // (MeshModel) and prices it twice: the closed form and the simulation.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: mesh.busy
     property real time: 0

@@ -13,6 +13,8 @@ import TpuCourse.Backend
 // move; export the schedule as a Chrome trace for Perfetto.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     // Working out its figures off the GUI thread: the page waits for it.
     readonly property bool busy: sim.busy
     objectName: "ex08"

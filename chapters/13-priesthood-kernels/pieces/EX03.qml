@@ -11,6 +11,8 @@ import TpuCourse.Backend
 // libtpusim's stepper; scrubbing only picks which step to show.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     // Small enough to read every number: 8 query rows, 16 keys in 4 blocks;
     // with a causal mask, row r sees keys 0..r, so 8 keys in 4 blocks of 2.
     property bool causal: false

@@ -12,6 +12,8 @@ import TpuCourse.Backend
 // steps straight into a deadlock.
 FocusScope {
     id: root
+    // Shows its own chip choice: the piece page's title bar leaves its out.
+    readonly property bool choosesChip: true
     Mastery { id: mastery; piece: "EX10" }
     property int eventIndex: 0
     property int selected: -1
