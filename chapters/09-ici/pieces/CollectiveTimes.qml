@@ -16,6 +16,7 @@ ColumnLayout {
         property alias name: nameText.text
         property alias value: valueText.text
         property string valueName: ""
+        property var provenance: root.provenance
         spacing: Theme.gap
         Caption { id: nameText; Layout.preferredWidth: Theme.px(150) }
         MonoText {
@@ -24,7 +25,7 @@ ColumnLayout {
             font.pixelSize: Theme.subheadingSize
             color: root.busy ? Theme.inkFaint : Theme.inkText
         }
-        ProvenanceBadge { kind: root.provenance.kind || "predicted"; details: root.provenance.details || "" }
+        ProvenanceBadge { kind: parent.provenance.kind || "predicted"; details: parent.provenance.details || "" }
     }
 
     Figure { name: "closed form"; valueName: "ex11ClosedForm"; value: root.result.analytic || "—" }
@@ -37,6 +38,22 @@ ColumnLayout {
         color: root.result.agrees ? Theme.verified : Theme.inkMuted
         text: root.busy ? "simulating…"
                         : root.result.error ? "" : (root.result.agrees ? "agree" : "differ") + " · simulated / closed form − 1 = " + (root.result.differenceText || "")
+    }
+    // The two above run the links at their peak; a real chip reaches less.
+    Figure {
+        name: "on a real chip, about"
+        valueName: "ex11Attainable"
+        value: root.result.attainable || "—"
+        provenance: root.result.attainableProvenance || ({})
+    }
+    Text {
+        objectName: "ex11AttainableWhy"
+        Layout.fillWidth: true
+        visible: !!root.result.attainable
+        wrapMode: Text.WordWrap
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+        color: Theme.inkMuted
+        text: "the simulation with the links at " + (root.result.attainableFraction || "") + " of their peak: the share long collectives reach on this chip in published timings (the validation page)"
     }
     Text {
         Layout.fillWidth: true

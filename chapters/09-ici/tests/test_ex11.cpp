@@ -123,6 +123,13 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     tpusim::CollectiveResult r = expected("v5e", {8, 4}, 1, 32 * mib);
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
+    // Beside the peak's times, what a real chip shows: the links at the
+    // fraction of their peak the validation fits for the chip.
+    const tpusim::Fact &fraction = tpusim::chip("v5e").ici_attainable;
+    REQUIRE(fraction.value > 0);
+    REQUIRE(fraction.value < 1);
+    CHECK(shown(shell, "ex11Attainable") == q(tpusim::format_time(r.time_s / fraction.value)));
+    CHECK(shown(shell, "ex11AttainableWhy").contains(q(tpusim::format_fixed(100 * fraction.value, 1) + " %")));
     // The link's bandwidth in the chip sheet's and D4's unit: "45.0 GB/s".
     const double link = tpusim::chip("v5e").ici_link_bandwidth.value;
     CHECK(shown(shell, "ex11LinkLine").contains(q(tpusim::format_rate(link, "B/s") + " one way")));
