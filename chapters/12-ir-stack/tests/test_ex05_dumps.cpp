@@ -87,6 +87,25 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
     tick.stop();
     WARN("longest stall of the window while the Llama dump was re-costed for v6e: " << longestStall << " ms");
 
+    // An op of a computation a reduce applies (to_apply) runs in that
+    // reduce's kernel, and says so.
+    {
+        QFile f8b(corpus.filePath(QStringLiteral("xla_llama31_8b_bf16_1x8.hlo")));
+        REQUIRE(f8b.open(QIODevice::ReadOnly));
+        const ir::Module m8b = ir::parse_hlo(f8b.readAll().toStdString());
+        const ir::Computation *region = m8b.find("region_0.2724");
+        REQUIRE(region != nullptr);
+        const auto cost8b = tpusim::fusion::cost_hlo_kernels(m8b, tpusim::chip("v6e"));
+        const auto applying = std::find_if(cost8b.kernels.begin(), cost8b.kernels.end(),
+                                           [](const auto &k) { return k.name == "reduce.128"; });
+        REQUIRE(applying != cost8b.kernels.end());
+        QTest::mouseMove(shell.window(), QPoint(2, 2)); // away: the pick governs
+        QObject *ex05 = shell.find("ex05");
+        ex05->setProperty("pickPane", 2);
+        ex05->setProperty("pickLine", region->ops.back().position.line); // its ROOT add
+        WAIT_VERIFY(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel reduce.128 · ")));
+    }
+
     // An op in the body of Llama 3.1 70B's layer loop: its kernel runs 80 times.
     const QString file70b = corpus.filePath(QStringLiteral("xla_llama31_70b_bf16_16x8.hlo"));
     QFile f70b(file70b);

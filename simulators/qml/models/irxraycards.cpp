@@ -9,6 +9,10 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
 
 namespace ir = tpusim::ir;
 
@@ -110,15 +114,48 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
             for (int line = std::max(first, 1); line <= std::min(last, lineCount); ++line)
                 kernelOf[static_cast<std::size_t>(line - 1)] = index;
         };
+        const auto lastLine = [](const ir::Computation &c) {
+            int last = c.position.line;
+            for (const ir::Op &op : c.ops)
+                last = std::max({last, op.position.line, op.last_line});
+            return last + 1; // through its closing brace
+        };
+        std::set<std::string> claimed; // computations whose lines are a kernel's
         for (std::size_t i = 0; i < cost.kernels.size(); ++i) {
             const tpusim::fusion::HloKernel &k = cost.kernels[i];
             claim(k.position.line, k.position.line, static_cast<int>(i));
             if (const ir::Computation *body = k.computation.empty() ? nullptr : module.find(k.computation)) {
-                int last = body->position.line;
-                for (const ir::Op &op : body->ops)
-                    last = std::max({last, op.position.line, op.last_line});
-                claim(body->position.line, last + 1, static_cast<int>(i)); // through its closing brace
+                claim(body->position.line, lastLine(*body), static_cast<int>(i));
+                claimed.insert(body->name);
             }
+        }
+        // A computation an op applies (a reduce's to_apply, a sort's
+        // comparator) runs inside that op's kernel: its lines are the
+        // kernel's, the first one's when several apply it. Lines some
+        // kernel already holds (a loop body's own kernels) keep theirs.
+        std::map<int, const ir::Op *> opAt;
+        for (const ir::Computation &c : module.computations)
+            for (const ir::Op &op : c.ops)
+                opAt[op.position.line] = &op;
+        std::function<void(const ir::Op &, int)> claimApplied = [&](const ir::Op &op, int index) {
+            for (const std::string &name : op.called) {
+                const ir::Computation *c = module.find(name);
+                if (!c || !claimed.insert(name).second)
+                    continue;
+                for (int line = std::max(c->position.line, 1); line <= std::min(lastLine(*c), lineCount); ++line)
+                    if (kernelOf[static_cast<std::size_t>(line - 1)] < 0)
+                        kernelOf[static_cast<std::size_t>(line - 1)] = index;
+                for (const ir::Op &inner : c->ops)
+                    claimApplied(inner, index);
+            }
+        };
+        for (std::size_t i = 0; i < cost.kernels.size(); ++i) {
+            const tpusim::fusion::HloKernel &k = cost.kernels[i];
+            if (const auto at = opAt.find(k.position.line); at != opAt.end())
+                claimApplied(*at->second, static_cast<int>(i));
+            if (const ir::Computation *body = k.computation.empty() ? nullptr : module.find(k.computation))
+                for (const ir::Op &op : body->ops)
+                    claimApplied(op, static_cast<int>(i));
         }
         out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())},
                        {"module", qs(module.name)},
