@@ -114,6 +114,8 @@ Item {
         }
         return null
     }
+    // An HLO line of a computation no op calls: it never runs.
+    readonly property string uncalled: hloCost.kernelCount && activePane === 2 && activeLine > 0 ? xray.uncalledAt(activeLine) : ""
     // The shell hands over files dropped on the window; run records (.json)
     // go on to the importer.
     function openDroppedFile(url) {
@@ -357,6 +359,7 @@ Item {
                 dotLayer: root.dotChoice.layer
                 chip: root.chip
                 kernel: root.kernel
+                uncalled: root.uncalled
                 kernelProvenance: root.hloCost.provenance || ({})
                 // A profile of the same program, imported earlier, times the kernel.
                 measured: root.kernel && Course.revision >= 0 ? LabRuns.measuredInstruction(root.hloCost.module || "", root.kernel.name) : ({})

@@ -13,6 +13,7 @@ Rectangle {
     property string dotLayer: ""
     property string chip: ""
     property var kernel: null        // the HLO kernel the op runs in, or null
+    property string uncalled: ""     // the computation the op lies in when nothing calls it
     property var kernelProvenance: ({})
     property var measured: ({})      // the kernel's device time in an imported profile, or empty
     property bool measuredLine: false // keep a line for it: a profile ran this program
@@ -46,7 +47,7 @@ Rectangle {
     radius: Theme.radius
     border.color: Theme.cardBorder
 
-    readonly property bool showing: !!(root.link || root.dot || root.kernel || root.shardings.length > 0)
+    readonly property bool showing: !!(root.link || root.dot || root.kernel || root.uncalled || root.shardings.length > 0)
 
     implicitHeight: content.implicitHeight + 2 * Theme.gapM
 
@@ -127,7 +128,9 @@ Rectangle {
             objectName: "ex05LinkWhere"
             Layout.fillWidth: true
             opacity: root.showing ? 1 : 0
-            text: root.link ? root.where(root.link) : "this op is not linked to the other layers"
+            text: root.link ? root.where(root.link)
+                  : root.uncalled ? "in %" + root.uncalled + ", which no op of this module calls: it never runs"
+                  : "this op is not linked to the other layers"
             color: Theme.inkText
             elide: Text.ElideRight
         }

@@ -104,6 +104,17 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
         ex05->setProperty("pickPane", 2);
         ex05->setProperty("pickLine", region->ops.back().position.line); // its ROOT add
         WAIT_VERIFY(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel reduce.128 · ")));
+
+        // A computation no op calls never runs, and its ops say so.
+        const ir::Computation *dead = m8b.find("region_6.3145");
+        REQUIRE(dead != nullptr);
+        for (const ir::Computation &c : m8b.computations)
+            for (const ir::Op &op : c.ops)
+                REQUIRE(std::find(op.called.begin(), op.called.end(), dead->name) == op.called.end());
+        ex05->setProperty("pickLine", dead->ops.back().position.line);
+        WAIT_COMPARE(shown(shell, "ex05LinkWhere"),
+                     QStringLiteral("in %region_6.3145, which no op of this module calls: it never runs"));
+        CHECK_FALSE(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel")));
     }
 
     // An op in the body of Llama 3.1 70B's layer loop: its kernel runs 80 times.

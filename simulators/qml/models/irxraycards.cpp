@@ -157,6 +157,22 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
                 for (const ir::Op &op : body->ops)
                     claimApplied(op, static_cast<int>(i));
         }
+        // What is left of a computation nothing calls never runs.
+        std::set<std::string> calledNames;
+        for (const ir::Computation &c : module.computations)
+            for (const ir::Op &op : c.ops)
+                calledNames.insert(op.called.begin(), op.called.end());
+        std::vector<int> uncalledOf(kernelOf.size(), -1);
+        for (const ir::Computation &c : module.computations) {
+            if (c.is_entry || c.name.empty() || calledNames.count(c.name))
+                continue;
+            const int index = static_cast<int>(out.uncalled.size());
+            out.uncalled.push_back(c.name);
+            for (int line = std::max(c.position.line, 1); line <= std::min(lastLine(c), lineCount); ++line)
+                if (kernelOf[static_cast<std::size_t>(line - 1)] < 0)
+                    uncalledOf[static_cast<std::size_t>(line - 1)] = index;
+        }
+        out.uncalledOf = std::move(uncalledOf);
         out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())},
                        {"module", qs(module.name)},
                        {"time", qs(tpusim::format_time(cost.time_s))},

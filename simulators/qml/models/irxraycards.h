@@ -4,6 +4,7 @@
 #include <QVariantList>
 #include <QVariantMap>
 
+#include <string>
 #include <vector>
 
 #include <tpusim/fusion.h>
@@ -30,6 +31,10 @@ struct HloKernelTable
     // As libtpusim costed them; kernelCard makes one QML's.
     std::vector<tpusim::fusion::HloKernel> kernels;
     std::vector<int> kernelOf; // per line: the index of the kernel it belongs to, or -1
+    // Computations no op of the module calls (an unoptimized dump keeps
+    // some), and per line the one it lies in, or -1: they never run.
+    std::vector<std::string> uncalled;
+    std::vector<int> uncalledOf;
 };
 
 // {name, kind, opcode, line, runs, loop, flops, flopsText, uncosted,

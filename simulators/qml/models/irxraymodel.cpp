@@ -482,3 +482,14 @@ QVariant IrXrayModel::kernelAt(int line) const
                ? QVariant(simqml::kernelCard(table.kernels[static_cast<std::size_t>(k)]))
                : QVariant();
 }
+
+QString IrXrayModel::uncalledAt(int line) const
+{
+    if (!m_current || m_current->hloCostChip != m_chip || line < 1)
+        return {};
+    const simqml::HloKernelTable &table = m_current->hloCost;
+    if (static_cast<std::size_t>(line) > table.uncalledOf.size())
+        return {};
+    const int c = table.uncalledOf[static_cast<std::size_t>(line) - 1];
+    return c >= 0 ? QString::fromStdString(table.uncalled[static_cast<std::size_t>(c)]) : QString();
+}

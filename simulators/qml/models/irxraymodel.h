@@ -80,6 +80,9 @@ public:
     // The costed kernel (see simqml::HloKernelTable) that a line of the HLO
     // pane belongs to on the current chip, or undefined.
     Q_INVOKABLE QVariant kernelAt(int line) const;
+    // The computation a line of the HLO pane lies in when no op calls it,
+    // so that it never runs; empty otherwise.
+    Q_INVOKABLE QString uncalledAt(int line) const;
     // The shardings and replica groups a line of a pane prints, read out
     // (simqml::shardingCard); a pane's `shardingOf` says which lines have any.
     Q_INVOKABLE QVariantList shardingsAt(int pane, int line) const;
