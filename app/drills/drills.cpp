@@ -203,7 +203,16 @@ QVariantMap Drills::stats(const QString &drill) const
         QVariantList dueKinds;
         for (const auto &k : s.dueKinds)
             dueKinds.append(kindName(k));
+        // Opened before its chapter, with nothing reviewed: practice ahead,
+        // nothing due yet, as the stack's list of drills due has it.
+        const course::WorkshopPiece *piece = m_catalog.piece(drill);
+        bool opened = false;
+        for (const auto &c : m_store.chapterStates())
+            opened = opened || (piece && c.number == piece->chapter && c.firstOpenedMs);
+        const bool ahead = s.reviews == 0 && piece && !opened;
         return {{"drill", drill},
+                {"ahead", ahead},
+                {"chapter", piece ? piece->chapter : 0},
                 {"reviews", s.reviews},
                 {"correct", s.correct},
                 {"accuracy", s.accuracy},

@@ -104,9 +104,13 @@ void roundOf(const char *drill, const char *piece)
     WAIT_VERIFY(shownItem(shell, "drillPrompt") != nullptr);
     progress::DrillLedger ledger(shell.store());
     REQUIRE(ledger.reviews(drill).empty());
-    // Nothing reviewed yet: every card kind is new, and due.
+    // Nothing reviewed yet and its chapter not opened: practice ahead of
+    // the path, nothing due, as the stack's list of drills due has it.
     const std::string kinds = std::to_string(coursework::drills::card_kinds(drill).size());
-    CHECK(shown(shell, "drillDue").rfind(kinds + " of " + kinds + " card kinds due today", 0) == 0);
+    const int chapter = shell.catalog().piece(QString::fromLatin1(drill))->chapter;
+    CHECK(shown(shell, "drillDue") == "Ahead of the path: chapter " + std::to_string(chapter) +
+                                          " is not open yet, so nothing here is due. Its " + kinds +
+                                          " card kinds are new: practise them now if you like.");
 
     // A right answer from the keyboard alone: kept, graded, explained.
     const auto first = shownQuestion(shell, piece);
@@ -263,6 +267,11 @@ TEST_CASE("a drill is due on the stack once its chapter is opened, never as a co
     const std::string kinds = std::to_string(coursework::drills::card_kinds("D2").size());
     WAIT_COMPARE(shown(shell, "due_D2"), "D2 · " + kinds);
     CHECK(shell.findShown("due_D1") == nullptr);
+    // Its page agrees: every kind due, where before the chapter it said
+    // the drill was ahead of the path.
+    REQUIRE(shell.navigate(QStringLiteral("D2")));
+    WAIT_VERIFY(shownItem(shell, "drillDue") != nullptr);
+    CHECK(shown(shell, "drillDue").rfind(kinds + " of " + kinds + " card kinds due today", 0) == 0);
 }
 
 TEST_CASE("the singletons Course makes outlive an engine that used them", "[qml]")

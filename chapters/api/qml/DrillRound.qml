@@ -121,9 +121,11 @@ ColumnLayout {
             Text {
                 objectName: "drillDue"
                 Layout.fillWidth: true
-                text: (root.stats.due > 0
-                       ? root.stats.due + " of " + root.stats.kinds + " card kinds due today: " + (root.stats.dueKinds || []).join(", ")
-                       : "Nothing due today; practice goes on with the kind seen longest ago.")
+                text: root.stats.ahead
+                      ? "Ahead of the path: chapter " + root.stats.chapter + " is not open yet, so nothing here is due. Its " + root.stats.kinds + " card kinds are new: practise them now if you like."
+                      : root.stats.due > 0
+                        ? root.stats.due + " of " + root.stats.kinds + " card kinds due today: " + (root.stats.dueKinds || []).join(", ")
+                        : "Nothing due today; practice goes on with the kind seen longest ago."
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
                 color: Theme.inkText
