@@ -410,7 +410,9 @@ Item {
                     title: root.titles[index]
                     dump: root.panes[index] || ({})
                     price: root.prices[index] || ({})
-                    litLines: root.link ? root.link.lines[index] : []
+                    // A linked op's lines in every pane; else the HLO line the card tells of.
+                    litLines: root.link ? root.link.lines[index]
+                              : index === 2 && root.activePane === 2 && (root.kernel || root.uncalled) ? [root.activeLine] : []
                     pickedLine: root.pickPane === index ? root.pickLine : 0
                     bandOf: root.bandsOf(root.panes[index])
                     onHovered: line => root.hover(index, line)

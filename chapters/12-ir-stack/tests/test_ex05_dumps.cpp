@@ -115,6 +115,10 @@ TEST_CASE("EX05 opens every real dump of the corpus, the 3 MB Llama dump include
         WAIT_COMPARE(shown(shell, "ex05LinkWhere"),
                      QStringLiteral("in %region_6.3145, which no op of this module calls: it never runs"));
         CHECK_FALSE(shown(shell, "ex05Kernel").startsWith(QStringLiteral("in HLO kernel")));
+        // The line the card tells of is lit, though no other layer links it.
+        const int deadLine = dead->ops.back().position.line;
+        WAIT_VERIFY(lineItem(shell, 2, deadLine) != nullptr && lineItem(shell, 2, deadLine)->property("lit").toBool());
+        CHECK_FALSE(lineItem(shell, 2, deadLine + 2)->property("lit").toBool());
     }
 
     // An op in the body of Llama 3.1 70B's layer loop: its kernel runs 80 times.
