@@ -287,6 +287,10 @@ TEST_CASE("the chip table's attainable fractions are the ones the validation fit
                               &c.flash_attainable, &c.flash_step}) {
             CHECK(f->assumption);
             CHECK(f->source.rfind("[fit] tpusim validate, ", 0) == 0);
+            // Shares of a peak read as percentages, never rounded to 0 or 1.
+            if (f == &c.flash_step) continue;
+            CHECK(f->unit == "fraction");
+            CHECK(format_fact(*f) == format_fixed(100 * f->value, 1) + " %");
         }
     }
 }

@@ -34,18 +34,19 @@ Fact unpublished(const char* unit, const char* note) {
 void attainable(Chip& c, double mxu, const char* mxu_how, double ici, const char* ici_how) {
     const std::string fit = "[fit] tpusim validate, ";
     c.mxu_attainable =
-        assumed(mxu, "", (fit + mxu_how).c_str(),
+        assumed(mxu, "fraction", (fit + mxu_how).c_str(),
                 "The fraction of the MXU peak a long XLA matmul reaches on this chip, from published timings.");
-    c.hbm_attainable = assumed(0.8208, "", (fit + "median of 3 long memory-bound v6e ops, every chip's value").c_str(),
-                               "The fraction of HBM bandwidth a long memory-bound op reaches; only v6e rows fix it.");
+    c.hbm_attainable =
+        assumed(0.8208, "fraction", (fit + "median of 3 long memory-bound v6e ops, every chip's value").c_str(),
+                "The fraction of HBM bandwidth a long memory-bound op reaches; only v6e rows fix it.");
     c.ici_attainable =
-        assumed(ici, "", (fit + ici_how).c_str(),
+        assumed(ici, "fraction", (fit + ici_how).c_str(),
                 "The fraction of the links' peak a long collective reaches on this chip, from published timings.");
     c.host_link_attainable =
-        assumed(0.9034, "", (fit + "median of 2 long v6e host copies, every chip's value").c_str(),
+        assumed(0.9034, "fraction", (fit + "median of 2 long v6e host copies, every chip's value").c_str(),
                 "The fraction of the host link's bandwidth a long copy reaches; only v6e rows fix it.");
     c.flash_attainable =
-        assumed(0.4202, "", (fit + "median of 5 long v4 flash-attention runs, every chip's value").c_str(),
+        assumed(0.4202, "fraction", (fit + "median of 5 long v4 flash-attention runs, every chip's value").c_str(),
                 "The fraction of the MXU and VPU peaks a flash-attention kernel's work reaches, its "
                 "softmax waiting on its matmuls; only v4 rows (512 blocks) fix it.");
     c.flash_step = assumed(5.72e-7, "s",

@@ -29,6 +29,7 @@ std::string format_fact(const Fact& f) {
         return format_rate(f.value, f.unit);
     if (f.unit == "B") return format_bytes(f.value);
     if (f.unit == "s") return format_time(f.value);
+    if (f.unit == "fraction") return format_fixed(100 * f.value, 1) + " %";
     return format_fixed(f.value, 0);
 }
 

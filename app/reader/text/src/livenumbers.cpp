@@ -84,6 +84,9 @@ const tpusim::Fact &chipFact(const tpusim::Chip &c, const std::string &name)
         {"kernel_launch", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.kernel_launch; }},
         {"flash_step", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_step; }},
         {"flash_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_attainable; }},
+        {"mxu_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.mxu_attainable; }},
+        {"hbm_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.hbm_attainable; }},
+        {"ici_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.ici_attainable; }},
     };
     const auto it = facts.find(name);
     if (it == facts.end())

@@ -10,8 +10,9 @@
 
 namespace tpusim {
 
-// One hardware figure. `value` is in SI units (bytes, B/s, FLOP/s, s, Hz)
-// or a plain count. A figure that no source publishes has published() false.
+// One hardware figure. `value` is in SI units (bytes, B/s, FLOP/s, s, Hz),
+// a share of a peak (unit "fraction", shown as a percentage) or a plain
+// count. A figure that no source publishes has published() false.
 struct Fact {
     double value = 0;
     std::string unit;
