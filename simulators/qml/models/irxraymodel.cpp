@@ -233,6 +233,13 @@ QString readResource(const QString &path)
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
+// Entry `line` (from 1) of a per-line index, or -1 for a line outside it.
+int atLine(const std::vector<int> &perLine, int line)
+{
+    return line >= 1 && static_cast<std::size_t>(line) <= perLine.size() ? perLine[static_cast<std::size_t>(line) - 1]
+                                                                         : -1;
+}
+
 } // namespace
 
 IrXrayModel::IrXrayModel(QObject *parent)
@@ -472,12 +479,10 @@ QVariantList IrXrayModel::shardingsAt(int pane, int line) const
 
 QVariant IrXrayModel::kernelAt(int line) const
 {
-    if (!m_current || m_current->hloCostChip != m_chip || line < 1)
+    if (!m_current || m_current->hloCostChip != m_chip)
         return {};
     const simqml::HloKernelTable &table = m_current->hloCost;
-    if (static_cast<std::size_t>(line) > table.kernelOf.size())
-        return {};
-    const int k = table.kernelOf[static_cast<std::size_t>(line) - 1];
+    const int k = atLine(table.kernelOf, line);
     return k >= 0 && static_cast<std::size_t>(k) < table.kernels.size()
                ? QVariant(simqml::kernelCard(table.kernels[static_cast<std::size_t>(k)]))
                : QVariant();
@@ -485,11 +490,9 @@ QVariant IrXrayModel::kernelAt(int line) const
 
 QString IrXrayModel::uncalledAt(int line) const
 {
-    if (!m_current || m_current->hloCostChip != m_chip || line < 1)
+    if (!m_current || m_current->hloCostChip != m_chip)
         return {};
     const simqml::HloKernelTable &table = m_current->hloCost;
-    if (static_cast<std::size_t>(line) > table.uncalledOf.size())
-        return {};
-    const int c = table.uncalledOf[static_cast<std::size_t>(line) - 1];
+    const int c = atLine(table.uncalledOf, line);
     return c >= 0 ? QString::fromStdString(table.uncalled[static_cast<std::size_t>(c)]) : QString();
 }
