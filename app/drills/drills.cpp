@@ -20,6 +20,17 @@
 
 namespace {
 
+// The chapters a learner has opened: a drill of one is due, one of any
+// other ahead of the path until a card of it is answered.
+std::set<int> openedChapters(const progress::Store &store)
+{
+    std::set<int> opened;
+    for (const auto &c : store.chapterStates())
+        if (c.firstOpenedMs)
+            opened.insert(c.number);
+    return opened;
+}
+
 std::vector<std::string> kindsOf(const QString &drill)
 {
     try {
@@ -206,10 +217,7 @@ QVariantMap Drills::stats(const QString &drill) const
         // Opened before its chapter, with nothing reviewed: practice ahead,
         // nothing due yet, as the stack's list of drills due has it.
         const course::WorkshopPiece *piece = m_catalog.piece(drill);
-        bool opened = false;
-        for (const auto &c : m_store.chapterStates())
-            opened = opened || (piece && c.number == piece->chapter && c.firstOpenedMs);
-        const bool ahead = s.reviews == 0 && piece && !opened;
+        const bool ahead = s.reviews == 0 && piece && !openedChapters(m_store).count(piece->chapter);
         return {{"drill", drill},
                 {"ahead", ahead},
                 {"chapter", piece ? piece->chapter : 0},
@@ -238,10 +246,7 @@ QVariantList Drills::dueToday() const
         const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
         const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
         // A drill is first due once its chapter has been opened.
-        std::set<int> reached;
-        for (const auto &c : m_store.chapterStates())
-            if (c.firstOpenedMs)
-                reached.insert(c.number);
+        const std::set<int> reached = openedChapters(m_store);
         for (const course::ChapterInfo &c : m_catalog.chapters())
             for (const auto &piece : c.pieces) {
                 if (piece.kind != QLatin1String("drill") || !piece.hasPage)

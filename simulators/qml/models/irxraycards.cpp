@@ -134,17 +134,24 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
         // kernel's, the first one's when several apply it. Lines some
         // kernel already holds (a loop body's own kernels) keep theirs.
         std::map<int, const ir::Op *> opAt;
+        std::set<std::string> calledNames;
         for (const ir::Computation &c : module.computations)
-            for (const ir::Op &op : c.ops)
+            for (const ir::Op &op : c.ops) {
                 opAt[op.position.line] = &op;
+                calledNames.insert(op.called.begin(), op.called.end());
+            }
+        // Sets `target` over the lines of `c` that no kernel holds yet.
+        const auto fillFree = [&](std::vector<int> &target, const ir::Computation &c, int value) {
+            for (int line = std::max(c.position.line, 1); line <= std::min(lastLine(c), lineCount); ++line)
+                if (kernelOf[static_cast<std::size_t>(line - 1)] < 0)
+                    target[static_cast<std::size_t>(line - 1)] = value;
+        };
         std::function<void(const ir::Op &, int)> claimApplied = [&](const ir::Op &op, int index) {
             for (const std::string &name : op.called) {
                 const ir::Computation *c = module.find(name);
                 if (!c || !claimed.insert(name).second)
                     continue;
-                for (int line = std::max(c->position.line, 1); line <= std::min(lastLine(*c), lineCount); ++line)
-                    if (kernelOf[static_cast<std::size_t>(line - 1)] < 0)
-                        kernelOf[static_cast<std::size_t>(line - 1)] = index;
+                fillFree(kernelOf, *c, index);
                 for (const ir::Op &inner : c->ops)
                     claimApplied(inner, index);
             }
@@ -158,19 +165,13 @@ HloKernelTable hloKernels(const ir::Module &module, int lineCount, const QString
                     claimApplied(op, static_cast<int>(i));
         }
         // What is left of a computation nothing calls never runs.
-        std::set<std::string> calledNames;
-        for (const ir::Computation &c : module.computations)
-            for (const ir::Op &op : c.ops)
-                calledNames.insert(op.called.begin(), op.called.end());
         std::vector<int> uncalledOf(kernelOf.size(), -1);
         for (const ir::Computation &c : module.computations) {
             if (c.is_entry || c.name.empty() || calledNames.count(c.name))
                 continue;
             const int index = static_cast<int>(out.uncalled.size());
             out.uncalled.push_back(c.name);
-            for (int line = std::max(c.position.line, 1); line <= std::min(lastLine(c), lineCount); ++line)
-                if (kernelOf[static_cast<std::size_t>(line - 1)] < 0)
-                    uncalledOf[static_cast<std::size_t>(line - 1)] = index;
+            fillFree(uncalledOf, c, index);
         }
         out.uncalledOf = std::move(uncalledOf);
         out.summary = {{"kernelCount", static_cast<qlonglong>(cost.kernels.size())},

@@ -162,13 +162,13 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
         // peak that long published collectives reach on it (validation.h).
         const double ici = chip.ici_attainable.value > 0 ? chip.ici_attainable.value : 1;
         tpusim::Provenance atChip = r.provenance;
-        atChip.assumptions.push_back("The links reach " + tpusim::format_fixed(100 * ici, 1) +
-                                     " % of their peak, the share long published collectives reach on this chip " +
+        atChip.assumptions.push_back("The links reach " + tpusim::format_fact(chip.ici_attainable) +
+                                     " of their peak, the share long published collectives reach on this chip " +
                                      chip.ici_attainable.source + ".");
         m_result = {{"timeS", r.time_s},
                     {"attainableS", r.time_s / ici},
                     {"attainable", text(r.time_s / ici)},
-                    {"attainableFraction", qs(tpusim::format_fixed(100 * ici, 1)) + QStringLiteral(" %")},
+                    {"attainableFraction", qs(tpusim::format_fact(chip.ici_attainable))},
                     {"attainableProvenance", simqml::provenance(atChip)},
                     {"time", text(r.time_s)},
                     {"simulatedS", r.simulated_s},

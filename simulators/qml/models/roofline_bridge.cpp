@@ -163,10 +163,9 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
                                    .arg(qs(tpusim::format_rate(peakRoof.attainable_peak_flops, "FLOP/s")),
                                         qs(tpusim::format_rate(peakRoof.attainable_bandwidth, "B/s")))},
             {"attainableDetails",
-             QStringLiteral("predicted · %1\n%2 % of the MXU peak (%3)\n%4 % of HBM bandwidth (%5)")
-                 .arg(qs(chip.id), qs(tpusim::format_fixed(100 * chip.mxu_attainable.value, 1)),
-                      qs(chip.mxu_attainable.source), qs(tpusim::format_fixed(100 * chip.hbm_attainable.value, 1)),
-                      qs(chip.hbm_attainable.source))},
+             QStringLiteral("predicted · %1\n%2 of the MXU peak (%3)\n%4 of HBM bandwidth (%5)")
+                 .arg(qs(chip.id), qs(tpusim::format_fact(chip.mxu_attainable)), qs(chip.mxu_attainable.source),
+                      qs(tpusim::format_fact(chip.hbm_attainable)), qs(chip.hbm_attainable.source))},
         };
         return m;
     } catch (const tpusim::InputError &e) {

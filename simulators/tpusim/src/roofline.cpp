@@ -169,10 +169,9 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
         "pipeline bubbles or per-step overhead.");
     if (peak.assumption) p.assumptions.push_back(peak.note);
     if (chip.mxu_attainable.value > 0 && chip.hbm_attainable.value > 0)
-        p.assumptions.push_back("Its attainable time takes " + format_fixed(100 * chip.mxu_attainable.value, 1) +
-                                " % of the MXU peak (" + chip.mxu_attainable.source + ") and " +
-                                format_fixed(100 * chip.hbm_attainable.value, 1) + " % of HBM bandwidth (" +
-                                chip.hbm_attainable.source + ").");
+        p.assumptions.push_back("Its attainable time takes " + format_fact(chip.mxu_attainable) + " of the MXU peak (" +
+                                chip.mxu_attainable.source + ") and " + format_fact(chip.hbm_attainable) +
+                                " of HBM bandwidth (" + chip.hbm_attainable.source + ").");
     if (chip.tensorcores.value > 1 && !chip.megacore)
         p.assumptions.emplace_back(
             "Figures are for the whole chip; each of its TensorCores is a separate device "
