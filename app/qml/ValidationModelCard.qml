@@ -3,13 +3,15 @@ import QtQuick.Layouts
 import TpuCourse.Ui
 
 // One family's errors against the published timings: the rows kept out of
-// every fit (the test) apart from the rows the constants were fitted on.
+// every fit (the test) apart from the rows the constants were fitted on,
+// and apart again the rows their own sources contradict.
 Rectangle {
     id: root
     property var summary: ({})
     property string what: ""
     readonly property string model: summary.family || ""
     readonly property var chips: summary.chips || []
+    readonly property int inDoubt: summary.inDoubt || 0
 
     implicitHeight: body.implicitHeight + 2 * Theme.gapL
     radius: Theme.radius
@@ -108,13 +110,48 @@ Rectangle {
                 color: Theme.inkMuted
                 font.pixelSize: Theme.bodySize
             }
+
+            Text {
+                Layout.fillWidth: true
+                visible: root.inDoubt > 0
+                text: "in doubt"
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize
+                color: Theme.inkMuted
+            }
+            MonoText {
+                objectName: "validationInDoubt_" + root.model
+                visible: root.inDoubt > 0
+                Layout.preferredWidth: Theme.px(48)
+                horizontalAlignment: Text.AlignRight
+                text: String(root.inDoubt)
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
+            MonoText {
+                objectName: "validationInDoubtMedian_" + root.model
+                visible: root.inDoubt > 0
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.inDoubtMedianText || ""
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
+            MonoText {
+                objectName: "validationInDoubtWorst_" + root.model
+                visible: root.inDoubt > 0
+                Layout.preferredWidth: Theme.px(120)
+                horizontalAlignment: Text.AlignRight
+                text: root.summary.inDoubtWorstText || ""
+                color: Theme.inkMuted
+                font.pixelSize: Theme.bodySize
+            }
         }
         Text {
-            objectName: "validationInDoubt_" + root.model
+            objectName: "validationInDoubtNote_" + root.model
             Layout.fillWidth: true
-            visible: (root.summary.heldOutInDoubt || 0) > 0
-            text: (root.summary.heldOutInDoubt || 0) + " of the " + (root.summary.heldOut || 0)
-                  + " held-out rows are in doubt, their own sources contradicting them; they count all the same, and each says why."
+            visible: root.inDoubt > 0
+            text: root.inDoubt + (root.inDoubt === 1 ? " row is" : " rows are")
+                  + " in doubt, their own sources contradicting them: no fit uses them, they are not counted with the held out, and each says why."
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.25
             color: Theme.inkMuted
             wrapMode: Text.WordWrap

@@ -204,7 +204,7 @@ Rectangle {
                 objectName: "validationKind_" + root.rowId
                 visible: !root.header
                 width: parent.width
-                text: root.row.expressible === false ? "—" : root.row.fitted ? "fitted" : root.row.heldOut ? "held out" : root.row.doubt ? "in doubt" : "tested"
+                text: root.row.expressible === false ? "—" : root.row.doubt ? "in doubt" : root.row.fitted ? "fitted" : root.row.heldOut ? "held out" : "tested"
                 color: root.row.fitted ? Theme.inkMuted : Theme.inkText
             }
         }

@@ -53,7 +53,7 @@ ColumnLayout {
         wrapMode: Text.WordWrap
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
         color: Theme.inkMuted
-        text: "the simulation with the links at " + (root.result.attainableFraction || "") + " of their peak: the share long collectives reach on this chip in published timings (the validation page)"
+        text: "the simulation with the links at " + (root.result.attainableFraction || "") + " of their peak, the share long collectives reach on this chip in published timings, plus " + (root.result.collectiveFloor || "") + " that every collective pays to launch and synchronise (both fitted on the validation page)"
     }
     Text {
         Layout.fillWidth: true

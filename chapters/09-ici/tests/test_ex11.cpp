@@ -124,12 +124,16 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     WAIT_COMPARE(shown(shell, "ex11Simulated"), q(tpusim::format_time(r.simulated_s)));
     CHECK(shown(shell, "ex11ClosedForm") == q(tpusim::format_time(r.analytic_s)));
     // Beside the peak's times, what a real chip shows: the links at the
-    // fraction of their peak the validation fits for the chip.
+    // fraction of their peak the validation fits for the chip, after the
+    // least time every collective pays.
     const tpusim::Fact &fraction = tpusim::chip("v5e").ici_attainable;
+    const tpusim::Fact &floor = tpusim::chip("v5e").collective_floor;
     REQUIRE(fraction.value > 0);
     REQUIRE(fraction.value < 1);
-    CHECK(shown(shell, "ex11Attainable") == q(tpusim::format_time(r.time_s / fraction.value)));
+    REQUIRE(floor.value > 0);
+    CHECK(shown(shell, "ex11Attainable") == q(tpusim::format_time(r.time_s / fraction.value + floor.value)));
     CHECK(shown(shell, "ex11AttainableWhy").contains(q(tpusim::format_fixed(100 * fraction.value, 1) + " %")));
+    CHECK(shown(shell, "ex11AttainableWhy").contains(q(tpusim::format_fact(floor))));
     // The link's bandwidth in the chip sheet's and D4's unit: "45.0 GB/s".
     const double link = tpusim::chip("v5e").ici_link_bandwidth.value;
     CHECK(shown(shell, "ex11LinkLine").contains(q(tpusim::format_rate(link, "B/s") + " one way")));

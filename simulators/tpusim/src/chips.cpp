@@ -69,6 +69,7 @@ std::vector<FactRow> fact_rows(const Chip& c) {
         {"model", "attainable host-link fraction", c.host_link_attainable},
         {"model", "attainable flash-attention fraction", c.flash_attainable},
         {"model", "least flash-attention grid step", c.flash_step},
+        {"model", "least time of a collective", c.collective_floor},
     };
 }
 

@@ -231,15 +231,20 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
                             std::vector<FittedConstant>* report, const std::string& chip_id) {
         for (int round = 0; round < 4; ++round) {
             const bool last = round == 3;
-            // A constant two or more rows fix takes their median; else the
-            // fallback's value, or its neutral one. The last round reports.
+            // A constant two or more rows fix takes their median (a least
+            // time, their least: what a row leaves over it beyond the model
+            // is some other cost); else the fallback's value, or its
+            // neutral one. The last round reports.
             const auto take = [&](const Evidence& e, double& field, double otherwise, const char* key, const char* name,
-                                  const char* unit, const char* rows_are) {
+                                  const char* unit, const char* rows_are, bool least = false) {
                 const bool own = e.rows.size() >= 2;
-                field = own ? median(e.values) : otherwise;
+                field = !own    ? otherwise
+                        : least ? *std::min_element(e.values.begin(), e.values.end())
+                                : median(e.values);
                 if (!last || !report) return;
-                report->push_back({key, name, chip_id, field, unit, own ? ids_of(e.rows) : std::vector<std::string>{},
-                                   own ? "median of " + std::to_string(e.rows.size()) + " " + rows_are : ""});
+                report->push_back(
+                    {key, name, chip_id, field, unit, own ? ids_of(e.rows) : std::vector<std::string>{},
+                     own ? (least ? "least of " : "median of ") + std::to_string(e.rows.size()) + " " + rows_are : ""});
             };
             for (int i = 0; i < 5; ++i) {
                 const ConstantFit& c = efficiency_fits[i];
@@ -251,7 +256,7 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
             for (int i = 0; i < 3; ++i) {
                 const ConstantFit& c = floor_fits[i];
                 take(floor_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 0.0, c.key, c.name,
-                     c.unit, "short runs it dominates");
+                     c.unit, "short runs it dominates", c.field != &ChipConstants::dispatch_s);
             }
         }
     };
@@ -387,7 +392,7 @@ Validation build() {
     for (const Family family : all_families()) {
         FamilyErrors e;
         e.family = family;
-        std::vector<double> held, fit, every;
+        std::vector<double> held, fit, doubted, every;
         for (const ValidationRow& r : v.rows) {
             if (r.row->family != family || !(r.row->published_s > 0)) continue;
             ++e.rows;
@@ -397,13 +402,16 @@ Validation build() {
             every.push_back(std::abs(r.error));
             if (r.fitted) fit.push_back(std::abs(r.error));
             if (r.held_out) held.push_back(std::abs(r.error));
-            if (r.held_out && !r.row->doubt.empty()) ++e.held_out_in_doubt;
+            if (!r.row->doubt.empty()) doubted.push_back(std::abs(r.error));
         }
         if (e.rows == 0) continue;
         e.fitted = static_cast<int>(fit.size());
         e.held_out = static_cast<int>(held.size());
         e.held_out_median = median(held);
         e.held_out_worst = worst(held);
+        e.in_doubt = static_cast<int>(doubted.size());
+        e.in_doubt_median = median(doubted);
+        e.in_doubt_worst = worst(doubted);
         e.fitted_median = median(fit);
         e.fitted_worst = worst(fit);
         e.all_median = median(every);
@@ -413,34 +421,6 @@ Validation build() {
 }
 
 }  // namespace
-
-std::uint64_t held_out_rank(std::string_view id) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (const unsigned char ch : id) {
-        h ^= ch;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-bool held_out_by_rule(std::string_view id) {
-    static const std::set<std::string, std::less<>> held = [] {
-        std::map<Family, std::vector<const PublishedRow*>> priced;
-        for (const PublishedRow& r : published_rows())
-            if (r.published_s > 0 && detail::cost_of(r).expressible) priced[r.family].push_back(&r);
-        std::set<std::string, std::less<>> out;
-        for (auto& [family, rows] : priced) {
-            std::sort(rows.begin(), rows.end(), [](const PublishedRow* a, const PublishedRow* b) {
-                const std::uint64_t ha = held_out_rank(a->id), hb = held_out_rank(b->id);
-                return ha != hb ? ha < hb : a->id < b->id;
-            });
-            const std::size_t third = (rows.size() + 2) / 3;
-            for (std::size_t i = 0; i < third; ++i) out.insert(rows[i]->id);
-        }
-        return out;
-    }();
-    return held.count(id) > 0;
-}
 
 const Validation& validation() {
     static const Validation v = build();

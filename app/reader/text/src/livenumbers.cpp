@@ -83,6 +83,7 @@ const tpusim::Fact &chipFact(const tpusim::Chip &c, const std::string &name)
         {"grid_step_overhead", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.grid_step_overhead; }},
         {"kernel_launch", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.kernel_launch; }},
         {"flash_step", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_step; }},
+        {"collective_floor", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.collective_floor; }},
         {"flash_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.flash_attainable; }},
         {"mxu_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.mxu_attainable; }},
         {"hbm_attainable", [](const tpusim::Chip &x) -> const tpusim::Fact & { return x.hbm_attainable; }},

@@ -80,6 +80,7 @@ struct Chip {
     Fact host_link_attainable;  // of the host link, long copies to and from host memory
     Fact flash_attainable;      // of the MXU and VPU peaks, a flash-attention kernel's work
     Fact flash_step;            // s: the least time of one flash-attention grid step
+    Fact collective_floor;      // s: the least time of one collective: its launch and synchronisation
 };
 
 // A labelled row of the chip sheet, for tables in the CLI and the app.

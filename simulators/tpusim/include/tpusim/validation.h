@@ -9,7 +9,9 @@
 // the MXU, HBM, ICI and host-link peaks and the floors of a small op, are
 // fitted on the rows a fixed rule leaves in: a third of every family's
 // priced rows (the lowest by a hash of the row's id) is kept out of every
-// fit, and its errors are reported apart. The constants name the rows they
+// fit, and its errors are reported apart. A row its own source contradicts
+// is in doubt: no fit uses it, it is not counted among the held out, and
+// its errors are reported apart again. The constants name the rows they
 // came from.
 #include <cstdint>
 #include <string>
@@ -20,11 +22,11 @@
 
 namespace tpusim {
 
-// True for the rows no fit may use. Each family's rows the models can price
-// (a published time, expressible) are ranked by a hash of their ids, and
-// the first third of them, rounded up, is held out: a third of every family,
-// however few its rows, and adding a row moves at most one other across
-// the line.
+// True for the rows the rule keeps out of every fit. Each family's rows the
+// models can price (a published time, expressible, not in doubt) are ranked
+// by a hash of their ids, and the first third of them, rounded up, is held
+// out: a third of every family, however few its rows, and adding a row
+// moves at most one other across the line.
 bool held_out_by_rule(std::string_view id);
 
 // The hash the rule ranks by: FNV-1a of the id's bytes, the same on every
@@ -62,8 +64,9 @@ struct FamilyErrors {
     int rows = 0;  // published with a time
     int expressible = 0;
     int fitted = 0, held_out = 0;                    // rows a fit used; rows the rule kept out
-    int held_out_in_doubt = 0;                       // of the held out, rows their sources contradict
     double held_out_median = 0, held_out_worst = 0;  // of |error|
+    int in_doubt = 0;                                // priced rows their own sources contradict
+    double in_doubt_median = 0, in_doubt_worst = 0;  // of |error|
     double fitted_median = 0, fitted_worst = 0;
     double all_median = 0;  // over every expressible row: held out, fitted and the rest
     std::vector<std::string> chips;
