@@ -251,3 +251,31 @@ TEST_CASE("a strided pair exchange is a permute by the stride, once or twice", "
     CHECK_THROWS_AS(pair_exchange(mesh, 1, 3, CollectiveKind::all_gather, v), InputError);  // no axis of 6
     CHECK_THROWS_AS(pair_exchange(mesh, 1, 2, CollectiveKind::all_to_all, v), InputError);
 }
+
+TEST_CASE("collective: HBM traffic and a reduction's adds, hidden unless they are slower than the links",
+          "[collective]") {
+    const Mesh m = make_mesh(chip("v5e"), {8, 4});
+    const double v = 32.0 * 1024 * 1024;
+    // An all-reduce over 4 chips: each sends and receives 3/4 V twice (its
+    // reduce-scatter, then its all-gather), and adds 3/4 V of bf16.
+    const CollectiveResult ar = collective(m, spec(CollectiveKind::all_reduce, {1}, v));
+    CHECK(ar.hbm_bytes == Approx(6 * 0.75 * v));
+    CHECK(ar.reduce_adds == Approx(0.75 * v / 2));
+    CHECK(ar.hbm_s == Approx(ar.hbm_bytes / chip("v5e").hbm_bandwidth.value));
+    CHECK(ar.reduce_s > 0);
+    CHECK(ar.bound == "the links");
+    CHECK(ar.time_s == ar.simulated_s);
+    CHECK(ar.memory_note.find("hidden under the transfers") != std::string::npos);
+    // An all-gather reads what it sends and writes what it receives; no adds.
+    const CollectiveResult ag = collective(m, spec(CollectiveKind::all_gather, {1}, v));
+    CHECK(ag.hbm_bytes == Approx(2 * 0.75 * v));
+    CHECK(ag.reduce_adds == 0);
+    // A chip whose HBM were slower than its links would wait on HBM.
+    Mesh slow = m;
+    slow.hbm_bandwidth = 10e9;
+    const CollectiveResult waits = collective(slow, spec(CollectiveKind::all_reduce, {1}, v));
+    CHECK(waits.bound == "HBM");
+    CHECK(waits.time_s == Approx(6 * 0.75 * v / 10e9));
+    CHECK(waits.time_s > waits.simulated_s);
+    CHECK(waits.memory_note.find("HBM, not the links, sets the time") != std::string::npos);
+}

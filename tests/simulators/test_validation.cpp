@@ -174,8 +174,7 @@ TEST_CASE("each family's held-out rows within the goal", "[validation]") {
     CHECK(families >= 6);
 }
 
-TEST_CASE("the small collectives pay the fitted floor, and it brings them near their published times",
-          "[validation]") {
+TEST_CASE("the small collectives pay the fitted floor, and it brings them near their published times", "[validation]") {
     // Without a floor a permute of a few KiB is priced at one hop's latency,
     // a fifth of what v5p and v6e take; the floor is fitted on such rows.
     bool floor_fitted = false;
@@ -189,7 +188,7 @@ TEST_CASE("the small collectives pay the fitted floor, and it brings them near t
         }
     CHECK(floor_fitted);
     for (const char* id : {"marin-ppermute-v5p-8-1to16kib", "marin-ppermute-v6e-8-1to16kib",
-                                  "sb-allgather-v5e-8x4-y4-32kib", "marin-ppermute-v5p-8-1mib"}) {
+                           "sb-allgather-v5e-8x4-y4-32kib", "marin-ppermute-v5p-8-1mib"}) {
         INFO(id);
         const ValidationRow& r = row_of(id);
         REQUIRE(r.expressible);

@@ -71,6 +71,15 @@ ColumnLayout {
         text: root.result.error || root.result.explanation || ""
     }
     Text {
+        objectName: "ex11Memory"
+        Layout.fillWidth: true
+        wrapMode: Text.WordWrap
+        font.family: Theme.sans; font.pixelSize: Theme.smallSize
+        color: Theme.inkMuted
+        visible: !root.result.error && !!root.result.memoryNote
+        text: root.result.memoryNote || ""
+    }
+    Text {
         objectName: "ex11LinkLine"
         Layout.fillWidth: true
         wrapMode: Text.WordWrap

@@ -134,6 +134,9 @@ TEST_CASE("EX11 shows libtpusim's simulated and closed-form collective times", "
     CHECK(shown(shell, "ex11Attainable") == q(tpusim::format_time(r.time_s / fraction.value + floor.value)));
     CHECK(shown(shell, "ex11AttainableWhy").contains(q(tpusim::format_fixed(100 * fraction.value, 1) + " %")));
     CHECK(shown(shell, "ex11AttainableWhy").contains(q(tpusim::format_fact(floor))));
+    // What HBM and the VPU do meanwhile, in libtpusim's words.
+    CHECK(shown(shell, "ex11Memory") == q(r.memory_note));
+    CHECK(shown(shell, "ex11Memory").contains(QStringLiteral("through HBM")));
     // The link's bandwidth in the chip sheet's and D4's unit: "45.0 GB/s".
     const double link = tpusim::chip("v5e").ici_link_bandwidth.value;
     CHECK(shown(shell, "ex11LinkLine").contains(q(tpusim::format_rate(link, "B/s") + " one way")));

@@ -187,6 +187,7 @@ void MeshModel::finished(std::shared_ptr<MeshRun> run)
                     {"agrees", r.agrees},
                     {"formula", qs(r.formula)},
                     {"explanation", qs(r.explanation)},
+                    {"memoryNote", qs(r.memory_note)},
                     {"bytesText", qs(tpusim::format_bytes(m_shown->bytes))},
                     {"groupSize", qlonglong(r.group_size)},
                     {"groups", qlonglong(r.groups)},

@@ -34,6 +34,9 @@ void write_result(Json& j, const Mesh& mesh, const CollectiveSpec& spec, const C
     j.field("analytic_latency_s", r.analytic_latency_s);
     j.field("difference", r.difference).field("agrees", r.agrees);
     j.field("formula", r.formula).field("explanation", r.explanation);
+    j.field("hbm_bytes", r.hbm_bytes).field("hbm_s", r.hbm_s);
+    j.field("reduce_adds", r.reduce_adds).field("reduce_s", r.reduce_s);
+    j.field("bound", r.bound).field("memory", r.memory_note);
     j.field("bytes", spec.bytes).field("bidirectional", spec.bidirectional);
     j.field("chunks", spec.chunks);
     j.field("group_size", r.group_size).field("groups", r.groups);
@@ -107,6 +110,7 @@ int cmd_collective(const Args& args) {
         {"collective", std::string(collective_name(spec.kind)) + " of " + format_bytes(spec.bytes) + " over axis " +
                            axes_text + " (" + std::to_string(r.group_size) + " chips, " + std::to_string(r.groups) +
                            " group" + (r.groups > 1 ? "s" : "") + ")"},
+        {"time", format_time(r.time_s) + ", set by " + r.bound},
         {"time (simulated)", format_time(r.simulated_s)},
         {"closed form", format_time(r.analytic_s) + " (bandwidth " + format_time(r.analytic_bandwidth_s) +
                             ", latency " + format_time(r.analytic_latency_s) + ")"},
@@ -119,7 +123,7 @@ int cmd_collective(const Args& args) {
                            std::to_string(mesh.axes[i].size) + " chips, " + mesh.axes[i].reason);
     if (options.trace) pairs.emplace_back("trace", trace_path + (r.trace_truncated ? " (truncated)" : ""));
     print_pairs(std::cout, pairs);
-    std::cout << "\nformula: " << r.formula << "\nwhy: " << r.explanation << "\n";
+    std::cout << "\nformula: " << r.formula << "\nwhy: " << r.explanation << "\nmemory: " << r.memory_note << "\n";
     if (options.link_loads) {
         std::cout << "\n";
         Table t({"link", "axis", "bytes", "busy"}, {false, true, true, true});

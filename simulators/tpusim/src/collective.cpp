@@ -87,6 +87,57 @@ std::string explain(const Mesh& mesh, const detail::Plan& plan, const detail::An
     return why;
 }
 
+// The HBM traffic and the adds of one chip, from the bytes it sends and
+// receives: G devices, V the whole array (collective.h).
+void memory_and_adds(const Mesh& mesh, const CollectiveSpec& spec, CollectiveResult& r) {
+    const double g = static_cast<double>(r.group_size), v = spec.bytes;
+    const double share = g > 1 ? (g - 1) / g : 0;  // of V a device sends and receives in a ring
+    double moved = 0, reduced = 0;
+    switch (spec.kind) {
+        case CollectiveKind::all_gather:
+            moved = share * v;
+            break;
+        case CollectiveKind::reduce_scatter:
+            moved = reduced = share * v;
+            break;
+        case CollectiveKind::all_reduce:  // a reduce-scatter, then an all-gather
+            moved = 2 * share * v;
+            reduced = share * v;
+            break;
+        case CollectiveKind::all_to_all:
+            moved = g > 0 ? share * v / g : 0;
+            break;
+        case CollectiveKind::permute:
+            moved = g > 0 ? v / g : 0;
+            break;
+    }
+    // Sent: read once; received: written once; reduced: the local chunk
+    // read and the sum written as well.
+    r.hbm_bytes = 2 * moved + 2 * reduced;
+    r.hbm_s = mesh.hbm_bandwidth > 0 ? r.hbm_bytes / mesh.hbm_bandwidth : 0;
+    r.reduce_adds = reduced / 2;
+    r.reduce_s = mesh.vpu_flops > 0 ? r.reduce_adds / mesh.vpu_flops : 0;
+    r.bound = "the links";
+    if (r.hbm_s > r.time_s) {
+        r.time_s = r.hbm_s;
+        r.bound = "HBM";
+    }
+    if (r.reduce_s > r.time_s) {
+        r.time_s = r.reduce_s;
+        r.bound = "the VPU's adds";
+    }
+    const double links = r.simulated_s;
+    auto share_of = [links](double t) { return links > 0 ? " (" + percent(t / links) + " of the links' time)" : ""; };
+    std::string note = "Each chip moves " + format_bytes(r.hbm_bytes) + " through HBM, " + format_time(r.hbm_s) +
+                       " at its " + format_rate(mesh.hbm_bandwidth, "B/s") + share_of(r.hbm_s);
+    if (r.reduce_adds > 0)
+        note += ", and adds " + format_count(r.reduce_adds) + " elements on its VPU, " + format_time(r.reduce_s) +
+                share_of(r.reduce_s);
+    note += r.bound == "the links" ? ": hidden under the transfers, which set the time."
+                                   : ": " + r.bound + ", not the links, sets the time.";
+    r.memory_note = note;
+}
+
 }  // namespace
 
 std::string_view collective_name(CollectiveKind kind) {
@@ -184,6 +235,7 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const 
     r.trace = std::move(sim.trace);
     r.trace_truncated = sim.trace_truncated;
     r.explanation = explain(mesh, plan, a, r);
+    memory_and_adds(mesh, spec, r);
 
     Provenance& p = r.provenance;
     p.kind = Kind::predicted;
@@ -203,7 +255,12 @@ CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const 
             "both ways along it whatever the setting.",
         "Over several axes the array is cut into one part per axis; each part crosses the axes "
         "in a rotated order so every axis works at once.",
-        "Reductions cost no time: adding a chunk is far faster than receiving it.",
+        "Each chip reads from HBM every byte it sends and writes every byte it receives, at " +
+            format_rate(mesh.hbm_bandwidth, "B/s") + " " + mesh.hbm_source +
+            "; a reduction also reads the chunk it adds to and writes the sum, and adds bf16 elements (2 bytes) on "
+            "the VPU at " +
+            format_rate(mesh.vpu_flops, "FLOP/s") + " " + mesh.vpu_source +
+            ". Both overlap the transfers: the time is the longest of the three.",
         "Rings that are translations of each other along wrapped axes carry the same traffic "
         "at the same times: " +
             std::to_string(r.lines_simulated) +

@@ -114,6 +114,10 @@ Mesh make_mesh(const Chip& chip, const std::vector<std::int64_t>& shape) {
     m.hop_latency = chip.ici_hop_latency.value;
     m.bandwidth_source = chip.ici_link_bandwidth.source;
     m.latency_source = chip.ici_hop_latency.source;
+    m.hbm_bandwidth = chip.hbm_bandwidth.value;
+    m.hbm_source = chip.hbm_bandwidth.source;
+    m.vpu_flops = chip.vpu_flops_per_core.value * std::max(1.0, chip.tensorcores.value);
+    m.vpu_source = chip.vpu_flops_per_core.source;
     if (rank == 2) {
         const std::int64_t side = largest_axis(chip, shape, 0);  // a flat torus: the pod's side, whatever the axis
         for (std::int64_t n : shape) {

@@ -66,7 +66,17 @@ struct CollectiveResult {
     std::int64_t group_size = 0;      // devices in one collective
     std::int64_t groups = 0;          // independent copies (the other axes)
     double busiest_link_bytes = 0;
-    double total_link_bytes = 0;       // summed over every directed link of the mesh
+    double total_link_bytes = 0;  // summed over every directed link of the mesh
+    // What each chip's HBM and VPU do meanwhile: every byte sent is read
+    // from HBM, every byte received written to it, and a reduction also
+    // reads the local chunk it adds to and writes the sum. time_s is the
+    // largest of the links', HBM's and the adds' times.
+    double hbm_bytes = 0;              // per chip
+    double hbm_s = 0;                  // hbm_bytes at the chip's HBM peak
+    double reduce_adds = 0;            // elements added per chip (bf16 taken: 2 bytes each)
+    double reduce_s = 0;               // those adds at the VPU's peak
+    std::string bound;                 // "the links", "HBM" or "the VPU's adds"
+    std::string memory_note;           // those figures in words
     std::int64_t chunk_hops = 0;       // transmissions the simulation ran
     std::int64_t lines_simulated = 0;  // rings or lines simulated ...
     std::int64_t lines_total = 0;      // ... out of all the collective uses

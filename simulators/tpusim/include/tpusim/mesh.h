@@ -26,6 +26,9 @@ struct Mesh {
     double hop_latency = 0;        // s per hop
     std::string bandwidth_source;  // the chip fact's source tag
     std::string latency_source;
+    double hbm_bandwidth = 0;  // B/s per chip: what a collective's copies in and out of HBM share
+    double vpu_flops = 0;      // FLOP/s per chip (every TensorCore's VPU): a reduction's adds
+    std::string hbm_source, vpu_source;
 
     std::int64_t devices() const;
     std::string shape() const;  // "8x4"
