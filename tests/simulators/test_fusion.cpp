@@ -322,3 +322,20 @@ ENTRY %main (p0: f32[1048576]) -> f32[1048576] {
     CHECK(k.ici.find("by the closed form") != std::string::npos);
     CHECK(k.time_s > 8959 * chip("v5p").ici_hop_latency.value / 2);  // at least the hops around half the ring
 }
+
+TEST_CASE("hlo cost: a ragged dot is an MXU kernel of its groups' FLOPs", "[fusion][hlo]") {
+    const char* text = R"(HloModule moe
+ENTRY %e (a: bf16[1024,512], b: bf16[8,512,256], c: s32[8]) -> bf16[1024,256] {
+  %a = bf16[1024,512]{1,0} parameter(0)
+  %b = bf16[8,512,256]{2,1,0} parameter(1)
+  %c = s32[8]{0} parameter(2)
+  ROOT %d = bf16[1024,256]{1,0} ragged-dot(%a, %b, %c), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+}
+)";
+    const HloCost cost = cost_hlo_kernels(tpusim::ir::parse_hlo(text), chip("v5e"));
+    REQUIRE(cost.kernels.size() == 1);
+    CHECK(cost.kernels[0].engine == Engine::mxu);
+    CHECK(cost.kernels[0].flops == 2.0 * 1024 * 512 * 256);
+    CHECK(cost.uncosted == 0);
+    CHECK_FALSE(cost.lower_bound);
+}

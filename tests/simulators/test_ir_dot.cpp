@@ -175,3 +175,80 @@ TEST_CASE("a dot whose printed result disagrees is an error at its line", "[ir][
               "has size 16 but rhs dim 0 has size 15");
     }
 }
+
+TEST_CASE("a ragged dot in each IR: its groups' FLOPs, in each of its three modes", "[ir][dot]") {
+    // A mixture of experts' layer: 1,024 tokens of width 512, 8 experts of
+    // 512 x 256. Each token meets one expert: 2 x 1024 x 512 x 256 FLOPs.
+    const double moe = 2.0 * 1024 * 512 * 256;
+    const Module j = parse_jaxpr(
+        "{ lambda ; a:bf16[1024,512] b:bf16[8,512,256] c:i32[8]. let\n"
+        "    d:bf16[1024,256] = ragged_dot_general[\n"
+        "      group_offset=None\n      precision=None\n      preferred_element_type=bfloat16\n"
+        "      ragged_dot_dimension_numbers=RaggedDotDimensionNumbers(dot_dimension_numbers=(([1], [1]), ([], [])), "
+        "lhs_ragged_dimensions=[0], rhs_group_dimensions=[0])\n    ] a b c\n  in (d,) }");
+    const Module old = parse_jaxpr(
+        "{ lambda ; a:bf16[1024,512] b:bf16[8,512,256] c:i32[8]. let\n"
+        "    d:bf16[1024,256] = ragged_dot[group_offset=None precision=None preferred_element_type=bfloat16] a b c\n"
+        "  in (d,) }");
+    const Module s = parse_stablehlo(
+        "func.func @main(%a: tensor<1024x512xbf16>, %b: tensor<8x512x256xbf16>, %c: tensor<8xi32>) -> "
+        "tensor<1024x256xbf16> {\n"
+        "  %0 = \"chlo.ragged_dot\"(%a, %b, %c) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision "
+        "DEFAULT>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], "
+        "rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
+        "lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<1024x512xbf16>, "
+        "tensor<8x512x256xbf16>, tensor<8xi32>) -> tensor<1024x256xbf16>\n"
+        "  return %0 : tensor<1024x256xbf16>\n}\n");
+    const Module h = parse_hlo(
+        "HloModule m\n\nENTRY %e (a: bf16[1024,512], b: bf16[8,512,256], c: s32[8]) -> bf16[1024,256] {\n"
+        "  %a = bf16[1024,512]{1,0} parameter(0)\n  %b = bf16[8,512,256]{2,1,0} parameter(1)\n"
+        "  %c = s32[8]{0} parameter(2)\n"
+        "  ROOT %d = bf16[1024,256]{1,0} ragged-dot(%a, %b, %c), lhs_contracting_dims={1}, "
+        "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}\n}\n");
+    for (const Module* m : {&j, &old, &s, &h}) {
+        const auto dots = find_dots(*m);
+        REQUIRE(dots.size() == 1);
+        CHECK(dots[0].output_shape == std::vector<std::int64_t>{1024, 256});
+        CHECK(dots[0].flops == moe);
+    }
+
+    // Ragged over the contracting dim (a weight gradient per expert): each
+    // group makes its own output, a leading dim of 8; the FLOPs stay those
+    // of the whole contraction.
+    RaggedDotDims contracted;
+    contracted.dot = dims({0}, {0});
+    contracted.lhs_ragged = {0};
+    const DotShape w = ragged_dot_shape({1024, 512}, {1024, 256}, contracted, 8);
+    CHECK(w.output == std::vector<std::int64_t>{8, 512, 256});
+    CHECK(w.flops == 2.0 * 1024 * 512 * 256);
+    // Ragged over a batch dim: the dot_general's shape.
+    RaggedDotDims batched;
+    batched.dot = dims({2}, {1}, {0}, {0});
+    batched.lhs_ragged = {0};
+    CHECK(ragged_dot_shape({4, 16, 32}, {4, 32, 8}, batched, 3).output == std::vector<std::int64_t>{4, 16, 8});
+
+    // Dims the modes do not allow, and group counts that disagree, say so.
+    RaggedDotDims moe_dims;
+    moe_dims.dot = dims({1}, {1});
+    moe_dims.lhs_ragged = {0};
+    moe_dims.rhs_group = {0};
+    const auto refusal = [](auto&& f) {
+        try {
+            f();
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refusal([&] {
+              ragged_dot_shape({1024, 512}, {8, 512, 256}, moe_dims, 4);
+          }) == "the rhs has 8 groups but the group sizes list 4");
+    contracted.rhs_group = {0};
+    CHECK(refusal([&] {
+              ragged_dot_shape({1024, 512}, {1024, 256}, contracted, 8);
+          }) == "the rhs has a group dim only when the ragged dim is free, not contracted");
+    moe_dims.rhs_group = {};
+    CHECK(refusal([&] {
+              ragged_dot_shape({1024, 512}, {8, 512, 256}, moe_dims, 8);
+          }) == "a ragged dot over a free dim needs one rhs group dim, not 0");
+}

@@ -174,13 +174,21 @@ struct Importer {
                 n.inputs = inputs;
                 double elements = 1;
                 for (auto d : n.shape) elements *= static_cast<double>(d);
-                if (op.name == "dot") {
+                if (op.name == "dot" || ir::is_ragged_dot(op)) {
                     const auto& lhs = graph.node(inputs.at(0)).shape;
                     const auto& rhs = graph.node(inputs.at(1)).shape;
                     n.cls = OpClass::dot;
-                    n.flops =
-                        ir::dot_general_shape(lhs, rhs, ir::dot_dims_of(op, ir::Format::hlo, lhs.size(), rhs.size()))
-                            .flops;
+                    if (op.name == "dot") {
+                        n.flops = ir::dot_general_shape(lhs, rhs,
+                                                        ir::dot_dims_of(op, ir::Format::hlo, lhs.size(), rhs.size()))
+                                      .flops;
+                    } else {
+                        const auto& sizes = graph.node(inputs.at(2)).shape;
+                        if (sizes.empty()) throw InputError("'" + name + "': the group sizes must be an array");
+                        n.flops =
+                            ir::ragged_dot_shape(lhs, rhs, ir::ragged_dot_dims_of(op, ir::Format::hlo), sizes.back())
+                                .flops;
+                    }
                     n.dtype = graph.node(inputs.at(0)).dtype;
                 } else if (op.name == "convolution") {
                     // 2 x output elements x (kernel elements / output features).

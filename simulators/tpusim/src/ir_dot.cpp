@@ -173,4 +173,99 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs, const std::vect
     return out;
 }
 
+bool is_ragged_dot(const Op& op) {
+    return op.name == "ragged_dot" || op.name == "ragged-dot" || op.name == "ragged_dot_general";
+}
+
+RaggedDotDims ragged_dot_dims_of(const Op& op, Format format) {
+    RaggedDotDims d;
+    if (format == Format::hlo) {
+        const auto read = [&op](const char* key) {
+            const std::string* v = op.attribute(key);
+            return v ? detail::int_list(*v) : std::vector<std::int64_t>{};
+        };
+        d.dot = {read("lhs_contracting_dims"), read("rhs_contracting_dims"), read("lhs_batch_dims"),
+                 read("rhs_batch_dims")};
+        d.lhs_ragged = read("lhs_ragged_dims");
+        d.rhs_group = read("rhs_group_dims");
+    } else {
+        const std::string* numbers = op.attribute("ragged_dot_dimension_numbers");
+        if (format == Format::jaxpr && !numbers) {  // the old primitive: ragged over m
+            d.dot.lhs_contracting = {1};
+            d.dot.rhs_contracting = {1};
+            d.lhs_ragged = {0};
+            d.rhs_group = {0};
+            return d;
+        }
+        // StableHLO prints the numbers as one attribute or, pretty, as several.
+        std::string text = numbers ? *numbers : std::string();
+        if (!numbers)
+            for (const Attribute& a : op.attributes) text += a.name + " = " + a.value + ", ";
+        if (format == Format::jaxpr) {
+            // RaggedDotDimensionNumbers(dot_dimension_numbers=((...), (...)), lhs_ragged_dimensions=[0], ...)
+            const std::size_t at = text.find("dot_dimension_numbers=");
+            if (at == std::string::npos) throw InputError("ragged_dot_dimension_numbers has no dot_dimension_numbers");
+            std::size_t i = text.find('(', at), depth = 0, end = i;
+            for (; end < text.size(); ++end) {
+                depth += text[end] == '(';
+                if (text[end] == ')' && --depth == 0) break;
+            }
+            if (i == std::string::npos || end >= text.size())
+                throw InputError("dot_dimension_numbers has no closing ')'");
+            d.dot = parse_jaxpr_dimension_numbers(std::string_view(text).substr(i, end - i + 1));
+        } else {
+            d.dot = parse_stablehlo_dot_dims(text);
+        }
+        d.lhs_ragged = list_after(text, "lhs_ragged_dimensions");
+        d.rhs_group = list_after(text, "rhs_group_dimensions");
+    }
+    return d;
+}
+
+DotShape ragged_dot_shape(const std::vector<std::int64_t>& lhs, const std::vector<std::int64_t>& rhs,
+                          const RaggedDotDims& dims, std::int64_t groups) {
+    if (dims.lhs_ragged.size() != 1)
+        throw InputError("a ragged dot names one lhs ragged dim, not " + std::to_string(dims.lhs_ragged.size()));
+    const std::int64_t ragged = dims.lhs_ragged.front();
+    if (ragged < 0 || ragged >= static_cast<std::int64_t>(lhs.size()))
+        throw InputError("lhs ragged dim " + std::to_string(ragged) + " is out of range for a rank-" +
+                         std::to_string(lhs.size()) + " operand");
+    const auto listed = [ragged](const std::vector<std::int64_t>& v) {
+        return std::find(v.begin(), v.end(), ragged) != v.end();
+    };
+    const bool contracted = listed(dims.dot.lhs_contracting), batched = listed(dims.dot.lhs_batch);
+    if (contracted || batched) {
+        if (!dims.rhs_group.empty())
+            throw InputError(std::string("the rhs has a group dim only when the ragged dim is free, not ") +
+                             (contracted ? "contracted" : "a batch dim"));
+        DotShape out = dot_general_shape(lhs, rhs, dims.dot);
+        if (!contracted) return out;
+        std::vector<std::int64_t> grouped{groups};
+        for (const std::int64_t d : out.output) grouped.push_back(d);
+        out.output = std::move(grouped);
+        return out;
+    }
+    // Free: the rhs's group dim is set aside, and the other rhs dims renumbered.
+    if (dims.rhs_group.size() != 1)
+        throw InputError("a ragged dot over a free dim needs one rhs group dim, not " +
+                         std::to_string(dims.rhs_group.size()));
+    const std::int64_t g = dims.rhs_group.front();
+    if (g < 0 || g >= static_cast<std::int64_t>(rhs.size()))
+        throw InputError("rhs group dim " + std::to_string(g) + " is out of range for a rank-" +
+                         std::to_string(rhs.size()) + " operand");
+    if (rhs[static_cast<std::size_t>(g)] != groups)
+        throw InputError("the rhs has " + std::to_string(rhs[static_cast<std::size_t>(g)]) +
+                         " groups but the group sizes list " + std::to_string(groups));
+    std::vector<std::int64_t> rest;
+    for (std::size_t i = 0; i < rhs.size(); ++i)
+        if (static_cast<std::int64_t>(i) != g) rest.push_back(rhs[i]);
+    DotDims renumbered = dims.dot;
+    for (auto* list : {&renumbered.rhs_contracting, &renumbered.rhs_batch})
+        for (auto& d : *list) {
+            if (d == g) throw InputError("rhs group dim " + std::to_string(g) + " is also a batch or contracting dim");
+            if (d > g) --d;
+        }
+    return dot_general_shape(lhs, rest, renumbered);
+}
+
 }  // namespace tpusim::ir

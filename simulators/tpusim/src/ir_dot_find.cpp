@@ -103,7 +103,8 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
     scope.parent = parent;
     for (const auto& p : c.parameters) scope.types[p.name] = p.type;
     for (const auto& op : c.ops) {
-        if (op.name == "dot_general" || op.name == "dot" || is_matmul_convolution(op)) {
+        const bool ragged = is_ragged_dot(op);
+        if (op.name == "dot_general" || op.name == "dot" || is_matmul_convolution(op) || ragged) {
             try {
                 DotSite s;
                 s.op = op.name;
@@ -112,8 +113,18 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
                 s.metadata = op.metadata;
                 s.lhs_shape = operand_type(op, 0, scope).dims;
                 s.rhs_shape = operand_type(op, 1, scope).dims;
-                s.dims = dot_dims_of(op, format, s.lhs_shape.size(), s.rhs_shape.size());
-                const DotShape shape = dot_general_shape(s.lhs_shape, s.rhs_shape, s.dims);
+                DotShape shape;
+                if (ragged) {
+                    if (op.operands.size() < 3) throw InputError("a ragged dot needs its group sizes operand");
+                    const std::vector<std::int64_t>& sizes = operand_type(op, 2, scope).dims;
+                    if (sizes.empty()) throw InputError("the group sizes must be an array, not a scalar");
+                    const RaggedDotDims dims = ragged_dot_dims_of(op, format);
+                    s.dims = dims.dot;
+                    shape = ragged_dot_shape(s.lhs_shape, s.rhs_shape, dims, sizes.back());
+                } else {
+                    s.dims = dot_dims_of(op, format, s.lhs_shape.size(), s.rhs_shape.size());
+                    shape = dot_general_shape(s.lhs_shape, s.rhs_shape, s.dims);
+                }
                 s.output_shape = shape.output;
                 s.flops = shape.flops;
                 // The printed result is the check on every reading of the dims

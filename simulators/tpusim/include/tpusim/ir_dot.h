@@ -46,9 +46,31 @@ struct DotShape {
 DotShape dot_general_shape(const std::vector<std::int64_t>& lhs, const std::vector<std::int64_t>& rhs,
                            const DotDims& dims);
 
+// A ragged dot (jax.lax.ragged_dot_general, chlo.ragged_dot, HLO
+// ragged-dot): a dot_general whose lhs dim `lhs_ragged` is cut into groups
+// whose sizes the third operand gives. Where that dim is free, each group
+// of rows meets its own slice of the rhs's group dim (a mixture of experts'
+// layer); where it is contracted, each group makes its own output, so the
+// output gains a leading group dim; where it is a batch dim, the output is
+// the dot_general's. Every element of the ragged dim meets one group only,
+// so the FLOPs are the dot_general's without the group dim, whatever the
+// sizes.
+struct RaggedDotDims {
+    DotDims dot;
+    std::vector<std::int64_t> lhs_ragged, rhs_group;
+};
+bool is_ragged_dot(const Op& op);
+// The dims as `format` prints them; the old jaxpr primitive `ragged_dot`
+// prints none and means lhs [m, k], rhs [g, k, n], ragged over m.
+RaggedDotDims ragged_dot_dims_of(const Op& op, Format format);
+// `groups` is the group sizes' last dim. Throws InputError like
+// dot_general_shape, and for dims the three modes do not allow.
+DotShape ragged_dot_shape(const std::vector<std::int64_t>& lhs, const std::vector<std::int64_t>& rhs,
+                          const RaggedDotDims& dims, std::int64_t groups);
+
 // One dot_general (or dot) found in a parsed module.
 struct DotSite {
-    std::string op;  // as written: "dot_general", "dot"
+    std::string op;  // as written: "dot_general", "dot", "ragged_dot"
     std::string result;
     std::string element;  // result element type
     std::vector<std::int64_t> lhs_shape, rhs_shape, output_shape;
