@@ -284,6 +284,35 @@ TEST_CASE("a text hit opens its section at the first paragraph that holds the wo
     WAIT_VERIFY(markedInView());
 }
 
+TEST_CASE("words typed together are found, shown and marked as one phrase", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
+    auto *field = shell.find("paletteField");
+    REQUIRE(field != nullptr);
+    WAIT_VERIFY(field->property("activeFocus").toBool());
+    shell.typeText(QStringLiteral("launch and bring"));
+    PaletteModel *palette = shell.course().palette();
+    WAIT_COMPARE(palette->placeAt(0), QStringLiteral("ch09#pricing-a-collective-on-a-ring"));
+    // The snippet stands at the phrase, not at the section's first "and".
+    CHECK(palette->data(palette->index(0), PaletteModel::SubtitleRole)
+              .toString()
+              .contains(QStringLiteral("launch and bring"), Qt::CaseInsensitive));
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    shell.waitUntilBuilt();
+    // The phrase is marked as one; the "and"s of other sentences are not.
+    const auto marks = [&shell](const QString &what) {
+        int n = 0;
+        for (QObject *p : shell.findAll("readerParagraph"))
+            n += int(p->property("text").toString().count(QStringLiteral("\">") + what + QStringLiteral("</span>")));
+        return n;
+    };
+    WAIT_VERIFY(marks(QStringLiteral("launch and bring")) == 1);
+    CHECK(marks(QStringLiteral("and")) == 0);
+}
+
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
 {
     ShellFixture shell;

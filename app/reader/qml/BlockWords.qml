@@ -1,4 +1,5 @@
 import QtQuick
+import "searchwords.js" as SearchWords
 
 // The words of a chapter's built blocks, to find those holding a search's
 // words: Ctrl+F's hits, and the block a palette hit opens the page at.
@@ -40,13 +41,13 @@ QtObject {
     // The block to open the page at for a search's words (`mark`): the
     // first from `heading` to the next heading that holds them all, one
     // that can show them marked (prose, a table) before code, which
-    // cannot; else the heading itself. Words under three letters, never
-    // marked, are not looked for.
+    // cannot; else the heading itself. Only the words marked are looked
+    // for: three letters or more, the commonest left out (searchwords.js).
     function markedFrom(heading, mark) {
         if (!heading || mark === "")
             return heading
         const from = page.blockItems.indexOf(heading)
-        const words = wordsOf(mark, 3)
+        const words = SearchWords.terms(mark)
         const shown = firstInSection(from, words, true)
         const hit = shown >= 0 ? shown : firstInSection(from, words, false)
         return hit >= 0 ? page.blockItems[hit] : heading

@@ -2,6 +2,7 @@ import QtQuick
 import TpuCourse.Ui
 import TpuCourse.Backend
 import TpuCourse.Shell   // BlockKinds, a singleton of this module
+import "searchwords.js" as SearchWords
 
 // One block of a chapter's text, drawn by its kind. It keeps the values of
 // its inputs and fills its numbers again when one is dragged, with the same
@@ -62,13 +63,7 @@ Loader {
     property string mark: ""
     readonly property var html: marked(block.html || [], mark)
     function marked(parts, words) {
-        const terms = words.split(/\s+/).filter(t => t.length >= 3).map(t => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-        if (!terms.length)
-            return parts
-        const rx = new RegExp("(" + terms.join("|") + ")", "gi")
-        const span = '<span style="background-color:' + Theme.pageMark + ';">$1</span>'
-        // Only the words: never inside a tag or an entity.
-        return parts.map(h => h.split(/(<[^>]*>|&[#a-zA-Z0-9]+;)/).map(s => s.startsWith("<") || s.startsWith("&") ? s : s.replace(rx, span)).join(""))
+        return words === "" ? parts : SearchWords.mark(parts, words, '<span style="background-color:' + Theme.pageMark + ';">$1</span>')
     }
     readonly property var details: block.details || []
 

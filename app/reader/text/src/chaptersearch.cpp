@@ -12,11 +12,12 @@ namespace course {
 
 namespace {
 
-// Rich text as the reader would show it, without its live numbers (their
-// values depend on the chip; the words around them are what is searched).
+// Rich text as the reader would show it, its live numbers left as "…"
+// (their values depend on the chip; the words around them are what is
+// searched, and a snippet reads on around the gap).
 QString plainOf(const QString &richText)
 {
-    QString text = liveslots::substitute(richText, [](int) { return QString(); });
+    QString text = liveslots::substitute(richText, [](int) { return QStringLiteral("…"); });
     if (text.contains(QLatin1Char('<')) || text.contains(QLatin1Char('&')))
         text = QTextDocumentFragment::fromHtml(text).toPlainText();
     return text.simplified();
@@ -111,9 +112,14 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     QList<TextHit> hits;
     if (words.isEmpty())
         return hits;
+    // The words typed together, found as one phrase, rank a section higher
+    // and set its snippet; else the snippet stands at the longest word,
+    // the least likely to fill every sentence.
+    const QString phrase = words.size() >= 2 ? words.join(QLatin1Char(' ')) : QString();
+    const QString longest = *std::max_element(words.begin(), words.end(),
+                                              [](const QString &a, const QString &b) { return a.size() < b.size(); });
     for (const TextSection &s : sections) {
         int score = 0;
-        qsizetype firstAt = -1, firstLength = 0;
         bool all = true;
         for (const QString &w : words) {
             const auto [inHeading, headingWhole] = find(s.heading, w);
@@ -123,15 +129,17 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
                 break;
             }
             score += (inHeading >= 0 ? 4 : 0) + (headingWhole || textWhole ? 2 : 1);
-            if (inText >= 0 && (firstAt < 0 || inText < firstAt)) {
-                firstAt = inText;
-                firstLength = w.size();
-            }
         }
         if (!all)
             continue;
-        hits.append({s.chapter, s.anchor, s.heading,
-                     firstAt >= 0 ? snippetAt(s.text, firstAt, firstLength) : snippetAt(s.text, 0, 0), score});
+        const qsizetype atPhrase = phrase.isEmpty() ? -1 : s.text.indexOf(phrase, 0, Qt::CaseInsensitive);
+        if (atPhrase >= 0)
+            score += 2 * int(words.size());
+        const qsizetype atWord = find(s.text, longest).first;
+        const QString snippet = atPhrase >= 0  ? snippetAt(s.text, atPhrase, phrase.size())
+                                : atWord >= 0 ? snippetAt(s.text, atWord, longest.size())
+                                              : snippetAt(s.text, 0, 0);
+        hits.append({s.chapter, s.anchor, s.heading, snippet, score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });
     if (hits.size() > limit)
