@@ -25,8 +25,8 @@ ScrollPage {
     readonly property var families: table.families || []
     readonly property var constants: table.constants || []
     readonly property var chips: [...new Set(rows.map(r => r.chip))]
-    readonly property var sources: [...new Set(rows.map(r => r.source))]
-    readonly property var timings: [...new Set(rows.map(r => r.timing))]
+    readonly property var sources: table.sources || []   // {text, rows}: each document once
+    readonly property var timings: table.timings || []   // {text, rows}: each way of timing once
     readonly property int margin: Math.max(Theme.gapL, (availableWidth - Theme.contentWidth) / 2)
 
     // What each family's model is, in a sentence, for its summary card.
@@ -163,29 +163,58 @@ ScrollPage {
             font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
             color: Theme.inkText
         }
+        Text {
+            Layout.fillWidth: true
+            Layout.maximumWidth: Theme.px(860)
+            text: "Each document once, with the rows taken from it; each row names its place in the document (its line, its key) in the table above."
+            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
+            color: Theme.inkMuted
+            wrapMode: Text.WordWrap
+        }
         Repeater {
             model: root.sources
-            delegate: MonoText {
-                required property string modelData
-                Layout.fillWidth: true
-                text: modelData
-                color: Theme.inkMuted
-                font.pixelSize: Theme.tinySize
-                // Repository@commit paths have no spaces to break at.
-                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+            delegate: CountedLine {
+                objectName: "validationSource"
+                mono: true
             }
+        }
+        Text {
+            Layout.fillWidth: true
+            Layout.topMargin: Theme.gapXL
+            text: "How they were timed"
+            font.family: Theme.sans; font.pixelSize: Theme.subheadingSize; font.weight: Font.DemiBold
+            color: Theme.inkText
         }
         Repeater {
             model: root.timings
-            delegate: Text {
-                required property string modelData
-                Layout.fillWidth: true
-                Layout.maximumWidth: Theme.px(860)
-                text: "Timed as: " + modelData + "."
-                font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
-                color: Theme.inkMuted
-                wrapMode: Text.WordWrap
+            delegate: CountedLine {
+                objectName: "validationTiming"
             }
+        }
+    }
+
+    // A line of text and, after it, how many rows it stands for.
+    component CountedLine: RowLayout {
+        required property var modelData
+        property bool mono: false
+        Layout.fillWidth: true
+        Layout.maximumWidth: Theme.px(1100)
+        spacing: Theme.gapM
+        Text {
+            Layout.fillWidth: true
+            text: parent.modelData.text
+            font.family: parent.mono ? Theme.mono : Theme.sans
+            font.pixelSize: parent.mono ? Theme.tinySize : Theme.smallSize
+            lineHeight: 1.3
+            color: Theme.inkMuted
+            // Repository@commit paths have no spaces to break at.
+            wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+        }
+        MonoText {
+            Layout.alignment: Qt.AlignTop
+            text: parent.modelData.rows + (parent.modelData.rows === 1 ? " row" : " rows")
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize
         }
     }
 }

@@ -4,6 +4,7 @@
 // palette and --open's place name.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "qtwait.h"
 #include "shellfixture.h"
@@ -179,6 +180,21 @@ TEST_CASE("the validation page sums up each family and lists every fitted consta
     });
     REQUIRE(collectives != v.families.end());
     CHECK(collectives->in_doubt >= 2);
+    // The sources once each, with how many rows each gave; they add up to
+    // the rows listed.
+    std::set<std::string> documents;
+    int listed = 0;
+    for (const tpusim::ValidationRow &r : v.rows)
+        if (r.row->published_s > 0) {
+            documents.insert(tpusim::source_document(r.row->source));
+            ++listed;
+        }
+    const QList<QObject *> sourceLines = shell.findAll("validationSource");
+    CHECK(sourceLines.size() == int(documents.size()));
+    int counted = 0;
+    for (QObject *line : sourceLines)
+        counted += line->property("modelData").toMap().value(QStringLiteral("rows")).toInt();
+    CHECK(counted == listed);
     CHECK(countShown(shell.window()->contentItem(), QStringLiteral("validationConstant_")) == int(v.constants.size()));
     for (const tpusim::FittedConstant &c : v.constants) {
         QObject *line = shell.findShown(("validationConstant_" + c.chip + "_" + c.key).c_str());

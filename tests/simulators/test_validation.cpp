@@ -352,3 +352,22 @@ TEST_CASE("an all-reduce over pairs two chips apart is two exchanges sharing the
         exchange |= a.find("a permute by the stride") != std::string::npos;
     CHECK(exchange);
 }
+
+TEST_CASE("a source's document is named without its place in it", "[validation]") {
+    CHECK(source_document("owner/repo@0123abc path/results.csv:76") == "owner/repo@0123abc path/results.csv");
+    CHECK(source_document("owner/repo@0123abc guides/all_gather.md:L66 ('Expected Results' table)") ==
+          "owner/repo@0123abc guides/all_gather.md");
+    CHECK(source_document("owner/repo@0123abc plots/run.json, key \"1024\" -> \"XLA MatMul\"") ==
+          "owner/repo@0123abc plots/run.json");
+    CHECK(source_document("https://github.com/o/r/issues/71 (issue description, result table)") ==
+          "https://github.com/o/r/issues/71");
+    CHECK(source_document("owner/repo docs/x.md, a later version") == "owner/repo docs/x.md");
+    CHECK(source_document("one-word") == "one-word");
+    // Every table's rows come from a few dozen documents, not one per row.
+    std::set<std::string> documents, sources;
+    for (const PublishedRow& r : published_rows()) {
+        documents.insert(source_document(r.source));
+        sources.insert(r.source);
+    }
+    CHECK(documents.size() < sources.size() / 4);
+}

@@ -6,7 +6,9 @@
 
 #include <tpusim/validation.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 using simqml::grouped;
 using simqml::qs;
@@ -144,6 +146,23 @@ QVariantMap constantMap(const tpusim::FittedConstant &c)
             {"valueText", value}, {"how", qs(c.how)},   {"fittedOn", on}};
 }
 
+// The distinct values `of` gives the rows with a published time (the
+// rows the page lists), each with how many give it, the commonest first.
+template <typename Of>
+QVariantList counted(const tpusim::Validation &v, Of of)
+{
+    std::map<std::string, int> counts;
+    for (const tpusim::ValidationRow &r : v.rows)
+        if (r.row->published_s > 0)
+            ++counts[of(*r.row)];
+    std::vector<std::pair<std::string, int>> sorted(counts.begin(), counts.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+    QVariantList out;
+    for (const auto &[text, rows] : sorted)
+        out.append(QVariantMap{{"text", qs(text)}, {"rows", rows}});
+    return out;
+}
+
 QVariantMap buildValidation()
 {
     const tpusim::Validation &v = tpusim::validation();
@@ -157,7 +176,11 @@ QVariantMap buildValidation()
     QVariantList constants;
     for (const tpusim::FittedConstant &c : v.constants)
         constants << constantMap(c);
-    return {{"rows", rows}, {"families", families}, {"constants", constants}};
+    return {{"rows", rows},
+            {"families", families},
+            {"constants", constants},
+            {"sources", counted(v, [](const tpusim::PublishedRow &r) { return tpusim::source_document(r.source); })},
+            {"timings", counted(v, [](const tpusim::PublishedRow &r) { return r.timing_how; })}};
 }
 
 } // namespace

@@ -181,4 +181,23 @@ const std::vector<PublishedRow>& published_rows() {
     return rows;
 }
 
+std::string source_document(std::string_view source) {
+    const auto word_end = [&source](std::size_t from) {
+        const std::size_t space = source.find(' ', from);
+        return space == std::string_view::npos ? source.size() : space;
+    };
+    if (source.starts_with("http")) return std::string(source.substr(0, word_end(0)));
+    // "owner/repo@commit path...": the first two words.
+    const std::size_t repo_end = word_end(0);
+    if (repo_end >= source.size()) return std::string(source);
+    std::string path(source.substr(repo_end + 1, word_end(repo_end + 1) - repo_end - 1));
+    while (!path.empty() && (path.back() == ',' || path.back() == ';')) path.pop_back();
+    // A trailing ":76", ":L66" or ":L66-L70" is a place in the file.
+    const std::size_t colon = path.rfind(':');
+    if (colon != std::string::npos && colon + 1 < path.size() &&
+        path.find_first_not_of("0123456789L-", colon + 1) == std::string::npos)
+        path.erase(colon);
+    return std::string(source.substr(0, repo_end)) + " " + path;
+}
+
 }  // namespace tpusim

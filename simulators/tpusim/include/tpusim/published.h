@@ -57,4 +57,9 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
 // their table lists them. Parsed once; a damaged table throws on first use.
 const std::vector<PublishedRow>& published_rows();
 
+// The document a row's source names, without the place within it: a web
+// address alone, or "owner/repo@commit path" without its ":L66" line or
+// ", key ..." detail. Rows from one table or thread share it.
+std::string source_document(std::string_view source);
+
 }  // namespace tpusim
