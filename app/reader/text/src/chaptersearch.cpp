@@ -136,7 +136,7 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
         if (atPhrase >= 0)
             score += 2 * int(words.size());
         const qsizetype atWord = find(s.text, longest).first;
-        const QString snippet = atPhrase >= 0  ? snippetAt(s.text, atPhrase, phrase.size())
+        const QString snippet = atPhrase >= 0 ? snippetAt(s.text, atPhrase, phrase.size())
                                 : atWord >= 0 ? snippetAt(s.text, atWord, longest.size())
                                               : snippetAt(s.text, 0, 0);
         hits.append({s.chapter, s.anchor, s.heading, snippet, score});
