@@ -26,23 +26,10 @@ ScrollPage {
     readonly property var summary: Array.from(Course.chapters).find(c => c.number === page.number) || ({})
     readonly property int depth: page.layer || 1
 
-    // The reading column: set to a measure of characters, with the margin
-    // (chip, contents) on its left when the window has room, and figures
-    // and pieces running wider to its right.
-    TextMetrics {
-        id: sample
-        font.family: Theme.sans
-        font.pixelSize: Theme.readerSize
-        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
-    }
-    readonly property real measure: Math.min(availableWidth - 2 * Theme.gapL,
-                                             Math.round(Theme.readerMeasure * sample.advanceWidth / sample.text.length))
-    readonly property bool sideMargin: availableWidth >= Theme.marginWidth + Theme.gapXL + measure + 2 * Theme.gapL
-    readonly property real groupWidth: sideMargin ? Theme.marginWidth + Theme.gapXL + Math.max(measure, Math.min(Theme.figureWidth, availableWidth - Theme.marginWidth - Theme.gapXL - 2 * Theme.gapL))
-                                                  : Math.min(availableWidth - 2 * Theme.gapL, Theme.figureWidth)
-    readonly property real groupLeft: Math.max(Theme.gapL, (availableWidth - groupWidth) / 2)
-    readonly property real columnX: sideMargin ? groupLeft + Theme.marginWidth + Theme.gapXL : groupLeft
-    readonly property real wide: Math.max(measure, groupLeft + groupWidth - columnX)
+    // The reading column, the margin and the width figures and pieces take.
+    ReadingColumns { id: columns; availableWidth: root.availableWidth }
+    readonly property real measure: columns.measure   // read by the blocks (host.measure)
+    readonly property real wide: columns.wide
 
     // Loads chapter `number`; false when the course has no such chapter or
     // `anchor` names neither a heading of it nor a piece in its text
@@ -213,13 +200,18 @@ ScrollPage {
     ParagraphKeys { id: keys; headingBlocks: root.headingBlocks; headingAnchors: root.headingAnchors }
     BlockWords { id: blockWords; page: root }
 
-    // The heading the reader is in: the last one above a quarter of the view.
+    // The heading the reader is in: the last one above a quarter of the view
+    // (at the end of the page, the last one in view).
     property string currentAnchor: ""
     ReadingPlace { id: place; shown: root.visible && !!root.Window.window && root.Window.window.visible }
     onCurrentAnchorChanged: place.reached(page.number, currentAnchor, doc.headings || [])
     function followScroll() {
         let found = ""
-        const line = contentY + height / 4 - reader.y
+        // In the reader's coordinates, where its blocks are placed (worked
+        // out here: readerViewTop's binding may not have followed contentY
+        // yet); at the end of the page, whose last headings never reach the
+        // top, the view's foot.
+        const line = contentY - column.y - reader.y + (contentY >= maximumY - 1 ? height - Theme.gapXL : height / 4)
         // Blocks are made in order; one not made yet has no place.
         for (let k = 0; k < headingBlocks.length && headingBlocks[k] < shownBlocks; ++k) {
             const block = blockItems[headingBlocks[k]]
@@ -299,7 +291,7 @@ ScrollPage {
 
     ChapterHeading {
         id: header
-        x: root.columnX
+        x: columns.columnX
         y: Theme.gapL * 2
         width: root.wide
         page: root.page
@@ -315,8 +307,8 @@ ScrollPage {
     ReaderMargin {
         id: margin
         objectName: "readerMargin"
-        visible: root.sideMargin && !root.pieceUnderMargin
-        x: root.groupLeft
+        visible: columns.sideMargin && !root.pieceUnderMargin
+        x: columns.groupLeft
         y: root.marginTop
         width: Theme.marginWidth
         height: root.marginHeight
@@ -331,11 +323,11 @@ ScrollPage {
     // Without room for a margin, the chip rides along the top instead.
     ChipStrip {
         id: chipStrip
-        visible: !root.sideMargin
+        visible: !columns.sideMargin
         z: 2
         y: Math.max(band.height, root.contentY)
         width: root.width
-        columnX: root.columnX
+        columnX: columns.columnX
     }
     // The one card that says what a number in the text is.
     ExplainCard { id: readerCard; objectName: "readerValueCard" }
@@ -349,7 +341,7 @@ ScrollPage {
 
     Column {
         id: column
-        x: root.columnX
+        x: columns.columnX
         y: band.height + Theme.gapXL + (chipStrip.visible ? chipStrip.height : 0)
         width: root.wide
         spacing: Theme.gapL
@@ -387,8 +379,8 @@ ScrollPage {
                     chapter: root.page.number || 0
                     measure: root.measure
                     wide: root.wide
-                    full: root.groupWidth
-                    fullOffset: root.groupLeft - root.columnX
+                    full: columns.groupWidth
+                    fullOffset: columns.groupLeft - columns.columnX
                     // Only a piece looks at the view (to be made when near it);
                     // the other blocks are left out of every scroll step.
                     viewTop: isPiece ? root.readerViewTop : 0

@@ -144,6 +144,21 @@ TEST_CASE("the contents follow the scroll and take the reader to a heading", "[r
     CHECK_FALSE(shell.navigate(QStringLiteral("ch08#no-such-heading")));
 }
 
+TEST_CASE("the section the reader is in is the one at the top quarter of the view", "[reader][qml]")
+{
+    // With the next heading in the lower half of the view, the reader is
+    // still in the section above it: that is the one the contents light
+    // and the place a relaunch offers to continue at.
+    ShellFixture shell;
+    REQUIRE(open(shell, "ch09#worked-example-1-an-all-gather-along-one-axis-of-a-v5e-pod"));
+    QObject *page = shell.find("chapterPage");
+    WAIT_COMPARE(page->property("currentAnchor").toString(),
+                 QStringLiteral("worked-example-1-an-all-gather-along-one-axis-of-a-v5e-pod"));
+    const qreal height = page->property("height").toReal();
+    page->setProperty("contentY", page->property("contentY").toReal() - height / 2);
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("pricing-a-collective-on-a-ring"));
+}
+
 TEST_CASE("the contents keep out of a piece's way while the text scrolls past it", "[reader][qml]")
 {
     // A piece runs the reading area's whole width, under the contents'
