@@ -16,6 +16,20 @@
 
 #include <algorithm>
 
+namespace {
+
+// Ctrl+K and `words` typed into the palette's field, as a learner does.
+void searchFor(ShellFixture &shell, const QString &words)
+{
+    QTest::keyClick(shell.window(), Qt::Key_K, Qt::ControlModifier);
+    QObject *field = shell.find("paletteField");
+    REQUIRE(field != nullptr);
+    WAIT_VERIFY(field->property("activeFocus").toBool());
+    shell.typeText(words);
+}
+
+} // namespace
+
 TEST_CASE("fuzzy scores: order matters, runs and word starts win", "[palette]")
 {
     CHECK(fuzzyScore(QStringLiteral("xla"), QStringLiteral("XLA")) > 0);
@@ -163,11 +177,7 @@ TEST_CASE("a pointer resting over the palette does not pick a row until it moves
     QQuickWindow *window = shell.window();
     // Rest the pointer where the list will appear, then open the palette.
     QTest::mouseMove(window, QPoint(window->width() / 2, window->height() / 3));
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    auto *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("playg"));
+    searchFor(shell, QStringLiteral("playg"));
     WAIT_COMPARE(shell.course().palette()->query(), QStringLiteral("playg"));
     auto *list = shell.find("paletteList");
     REQUIRE(list != nullptr);
@@ -219,11 +229,7 @@ TEST_CASE("the palette searches the chapters' text and opens the section a hit i
     }
 
     // From the keyboard: Ctrl+K, the words, Enter: the chapter opens at that section.
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    auto *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("softmax online"));
+    searchFor(shell, QStringLiteral("softmax online"));
     WAIT_COMPARE(palette->placeAt(0), QStringLiteral("ch13#the-online-softmax"));
     shell.shot("palette-text-hits");
     QTest::keyClick(window, Qt::Key_Return);
@@ -258,11 +264,7 @@ TEST_CASE("a text hit opens its section at the first paragraph that holds the wo
     ShellFixture shell;
     QQuickWindow *window = shell.window();
     // Chapter 10 names the profile's program well below its section's heading.
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    auto *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("jit__psum"));
+    searchFor(shell, QStringLiteral("jit__psum"));
     WAIT_COMPARE(shell.course().palette()->placeAt(0), QStringLiteral("ch10#worked-example-5-a-real-v6e-profile"));
     QTest::keyClick(window, Qt::Key_Return);
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
@@ -288,11 +290,7 @@ TEST_CASE("words typed together are found, shown and marked as one phrase", "[pa
 {
     ShellFixture shell;
     QQuickWindow *window = shell.window();
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    auto *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("launch and bring"));
+    searchFor(shell, QStringLiteral("launch and bring"));
     PaletteModel *palette = shell.course().palette();
     WAIT_COMPARE(palette->placeAt(0), QStringLiteral("ch09#pricing-a-collective-on-a-ring"));
     // The snippet stands at the phrase, not at the section's first "and".
@@ -336,12 +334,8 @@ TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape close
     WAIT_VERIFY(shell.findShown("shortcutsTitle") == nullptr);
 
     // In the palette's field, ? is a character of the query.
-    QTest::keyClick(window, Qt::Key_K, Qt::ControlModifier);
-    auto *field = shell.find("paletteField");
-    REQUIRE(field != nullptr);
-    WAIT_VERIFY(field->property("activeFocus").toBool());
-    shell.typeText(QStringLiteral("why?"));
-    WAIT_COMPARE(field->property("text").toString(), QStringLiteral("why?"));
+    searchFor(shell, QStringLiteral("why?"));
+    WAIT_COMPARE(shell.find("paletteField")->property("text").toString(), QStringLiteral("why?"));
     CHECK(shell.findShown("shortcutsTitle") == nullptr);
 }
 
