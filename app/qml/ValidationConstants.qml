@@ -21,7 +21,7 @@ ColumnLayout {
     Text {
         Layout.fillWidth: true
         Layout.maximumWidth: Theme.px(860)
-        text: "Each comes from the rows it governs: an attainable fraction is the median of what the long runs that unit bounds say, Python's share of a call the median over the short calls it dominates, and a least time the least that the short runs it dominates leave over the model, since whatever a run takes beyond the floor is some other cost. A chip with fewer than two such rows takes the value fitted on every chip's rows, and says so."
+        text: "Each comes from the rows it governs: an attainable fraction is the median of what the long runs that unit bounds say, a flash step's least time and Python's share of a call the median over the runs they dominate, and the floor of an op or of a collective the least that the short runs it dominates leave over the model, since whatever a run takes beyond the floor is some other cost. A chip with fewer than two such rows takes the value fitted on every chip's rows, and says so."
         font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
         color: Theme.inkMuted
         wrapMode: Text.WordWrap

@@ -231,10 +231,10 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
                             std::vector<FittedConstant>* report, const std::string& chip_id) {
         for (int round = 0; round < 4; ++round) {
             const bool last = round == 3;
-            // A constant two or more rows fix takes their median (a least
-            // time, their least: what a row leaves over it beyond the model
-            // is some other cost); else the fallback's value, or its
-            // neutral one. The last round reports.
+            // A constant two or more rows fix takes their median (an op's or
+            // a collective's floor, their least: what a row leaves over the
+            // floor beyond the model is some other cost); else the
+            // fallback's value, or its neutral one. The last round reports.
             const auto take = [&](const Evidence& e, double& field, double otherwise, const char* key, const char* name,
                                   const char* unit, const char* rows_are, bool least = false) {
                 const bool own = e.rows.size() >= 2;
