@@ -207,11 +207,10 @@ ScrollPage {
     onCurrentAnchorChanged: place.reached(page.number, currentAnchor, doc.headings || [])
     function followScroll() {
         let found = ""
-        // In the reader's coordinates, where its blocks are placed (worked
-        // out here: readerViewTop's binding may not have followed contentY
-        // yet); at the end of the page, whose last headings never reach the
-        // top, the view's foot.
-        const line = contentY - column.y - reader.y + (contentY >= maximumY - 1 ? height - Theme.gapXL : height / 4)
+        // In the reader's coordinates, where its blocks are placed; at the
+        // end of the page, whose last headings never reach the top, the
+        // view's foot.
+        const line = readerViewTop + (contentY >= maximumY - 1 ? height - Theme.gapXL : height / 4)
         // Blocks are made in order; one not made yet has no place.
         for (let k = 0; k < headingBlocks.length && headingBlocks[k] < shownBlocks; ++k) {
             const block = blockItems[headingBlocks[k]]
@@ -222,9 +221,12 @@ ScrollPage {
         if (found !== currentAnchor)
             currentAnchor = found
     }
-    onContentYChanged: { followScroll(); checkMargin() }
-    // The top of the view in the reader's coordinates, where its blocks are placed.
+    onContentYChanged: checkMargin()
+    // The top of the view in the reader's coordinates, where its blocks are
+    // placed. The section followed from it, not from contentY: in
+    // contentY's own change handler this binding has not followed yet.
     readonly property real readerViewTop: contentY - column.y - reader.y
+    onReaderViewTopChanged: followScroll()
     NearView {
         id: nearView
         blocks: root.blockItems

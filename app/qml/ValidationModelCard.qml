@@ -38,112 +38,36 @@ Rectangle {
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
-        GridLayout {
+        ColumnLayout {
             Layout.fillWidth: true
-            columns: 4
-            columnSpacing: Theme.gapM
-            rowSpacing: Theme.gap
+            spacing: Theme.gap
 
-            Item { Layout.fillWidth: true; Layout.minimumWidth: Theme.px(72); implicitHeight: 1 }
-            Caption { Layout.preferredWidth: Theme.px(48); horizontalAlignment: Text.AlignRight; text: "rows" }
-            Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "median |error|" }
-            Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "worst |error|" }
-
-            Text {
-                Layout.fillWidth: true
-                text: "held out"
-                font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
-                color: Theme.inkText
+            RowLayout {
+                spacing: Theme.gapM
+                Item { Layout.fillWidth: true; Layout.minimumWidth: Theme.px(72); implicitHeight: 1 }
+                Caption { Layout.preferredWidth: Theme.px(48); horizontalAlignment: Text.AlignRight; text: "rows" }
+                Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "median |error|" }
+                Caption { Layout.preferredWidth: Theme.px(120); horizontalAlignment: Text.AlignRight; text: "worst |error|" }
             }
-            MonoText {
-                objectName: "validationHeldOut_" + root.model
-                Layout.preferredWidth: Theme.px(48)
-                horizontalAlignment: Text.AlignRight
-                text: String(root.summary.heldOut || 0)
-                color: Theme.inkText
-                font.pixelSize: Theme.subheadingSize
+            ErrorLine {
+                model: root.model
+                strong: true
+                label: "held out"
+                names: ["validationHeldOut_", "validationMedian_", "validationWorst_"]
+                values: [String(root.summary.heldOut || 0), root.summary.heldOutMedianText || "", root.summary.heldOutWorstText || ""]
             }
-            MonoText {
-                objectName: "validationMedian_" + root.model
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.heldOutMedianText || ""
-                color: Theme.inkText
-                font.pixelSize: Theme.subheadingSize
+            ErrorLine {
+                model: root.model
+                label: "fitted"
+                names: ["validationFitted_", "validationFittedMedian_", "validationFittedWorst_"]
+                values: [String(root.summary.fitted || 0), root.summary.fittedMedianText || "", root.summary.fittedWorstText || ""]
             }
-            MonoText {
-                objectName: "validationWorst_" + root.model
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.heldOutWorstText || ""
-                color: Theme.inkText
-                font.pixelSize: Theme.subheadingSize
-            }
-
-            Text {
-                Layout.fillWidth: true
-                text: "fitted"
-                font.family: Theme.sans; font.pixelSize: Theme.bodySize
-                color: Theme.inkMuted
-            }
-            MonoText {
-                objectName: "validationFitted_" + root.model
-                Layout.preferredWidth: Theme.px(48)
-                horizontalAlignment: Text.AlignRight
-                text: String(root.summary.fitted || 0)
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
-            }
-            MonoText {
-                objectName: "validationFittedMedian_" + root.model
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.fittedMedianText || ""
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
-            }
-            MonoText {
-                objectName: "validationFittedWorst_" + root.model
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.fittedWorstText || ""
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
-            }
-
-            Text {
-                Layout.fillWidth: true
+            ErrorLine {
+                model: root.model
                 visible: root.inDoubt > 0
-                text: "in doubt"
-                font.family: Theme.sans; font.pixelSize: Theme.bodySize
-                color: Theme.inkMuted
-            }
-            MonoText {
-                objectName: "validationInDoubt_" + root.model
-                visible: root.inDoubt > 0
-                Layout.preferredWidth: Theme.px(48)
-                horizontalAlignment: Text.AlignRight
-                text: String(root.inDoubt)
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
-            }
-            MonoText {
-                objectName: "validationInDoubtMedian_" + root.model
-                visible: root.inDoubt > 0
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.inDoubtMedianText || ""
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
-            }
-            MonoText {
-                objectName: "validationInDoubtWorst_" + root.model
-                visible: root.inDoubt > 0
-                Layout.preferredWidth: Theme.px(120)
-                horizontalAlignment: Text.AlignRight
-                text: root.summary.inDoubtWorstText || ""
-                color: Theme.inkMuted
-                font.pixelSize: Theme.bodySize
+                label: "in doubt"
+                names: ["validationInDoubt_", "validationInDoubtMedian_", "validationInDoubtWorst_"]
+                values: [String(root.inDoubt), root.summary.inDoubtMedianText || "", root.summary.inDoubtWorstText || ""]
             }
         }
         Text {
@@ -165,5 +89,36 @@ Rectangle {
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
         }
+    }
+
+    // One line of the summary: its label, then its rows, median and worst
+    // under the captions; `names` are the three figures' object names.
+    component ErrorLine: RowLayout {
+        id: line
+        property string label: ""
+        property bool strong: false
+        property var names: []
+        property var values: []
+        property string model: ""
+        Layout.fillWidth: true
+        spacing: Theme.gapM
+        Text {
+            Layout.fillWidth: true
+            text: line.label
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+            font.weight: line.strong ? Font.DemiBold : Font.Normal
+            color: line.strong ? Theme.inkText : Theme.inkMuted
+        }
+        Figure { objectName: line.names[0] + line.model; Layout.preferredWidth: Theme.px(48); strong: line.strong; text: line.values[0] }
+        Figure { objectName: line.names[1] + line.model; strong: line.strong; text: line.values[1] }
+        Figure { objectName: line.names[2] + line.model; strong: line.strong; text: line.values[2] }
+    }
+
+    component Figure: MonoText {
+        property bool strong: false
+        Layout.preferredWidth: Theme.px(120)
+        horizontalAlignment: Text.AlignRight
+        color: strong ? Theme.inkText : Theme.inkMuted
+        font.pixelSize: strong ? Theme.subheadingSize : Theme.bodySize
     }
 }

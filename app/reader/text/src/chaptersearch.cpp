@@ -116,11 +116,12 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     // and set its snippet; else the snippet stands at the longest word,
     // the least likely to fill every sentence.
     const QString phrase = words.size() >= 2 ? words.join(QLatin1Char(' ')) : QString();
-    const QString longest = *std::max_element(words.begin(), words.end(),
-                                              [](const QString &a, const QString &b) { return a.size() < b.size(); });
+    const QString &longest = *std::max_element(words.begin(), words.end(),
+                                               [](const QString &a, const QString &b) { return a.size() < b.size(); });
     for (const TextSection &s : sections) {
         int score = 0;
         bool all = true;
+        qsizetype atWord = -1; // where the longest word stands in the text
         for (const QString &w : words) {
             const auto [inHeading, headingWhole] = find(s.heading, w);
             const auto [inText, textWhole] = find(s.text, w);
@@ -129,13 +130,14 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
                 break;
             }
             score += (inHeading >= 0 ? 4 : 0) + (headingWhole || textWhole ? 2 : 1);
+            if (&w == &longest)
+                atWord = inText;
         }
         if (!all)
             continue;
         const qsizetype atPhrase = phrase.isEmpty() ? -1 : s.text.indexOf(phrase, 0, Qt::CaseInsensitive);
         if (atPhrase >= 0)
             score += 2 * int(words.size());
-        const qsizetype atWord = find(s.text, longest).first;
         const QString snippet = atPhrase >= 0 ? snippetAt(s.text, atPhrase, phrase.size())
                                 : atWord >= 0 ? snippetAt(s.text, atWord, longest.size())
                                               : snippetAt(s.text, 0, 0);
