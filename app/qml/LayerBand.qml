@@ -7,6 +7,7 @@ import TpuCourse.Shell   // its C++ items (GapHatch) come with the module, not w
 // pinned at it. The gap is drawn as a gap: hatched and empty.
 Rectangle {
     id: root
+    objectName: "layer_" + (chapter.number || 0)
     property var chapter: ({})
     property var stages: []
     signal openPlace(string place)

@@ -145,7 +145,8 @@ Window {
     StackPage {
         id: stackPage
         objectName: "stackPage"
-        anchors.fill: parent
+        width: window.width
+        height: window.height
         visible: window.page === "stack"
         onOpenPlace: place => window.navigate(place)
         // The keys scroll the stack from launch: Page Down and End work at once.

@@ -26,7 +26,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_AboutPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_SimPlugin)
 Q_IMPORT_QML_PLUGIN(TpuCourse_BackendPlugin)
 
-ShellFixture::ShellFixture(const Prepare &prepare)
+ShellFixture::ShellFixture(const Prepare &prepare, bool shown)
 {
     REQUIRE(m_dir.isValid());
     const std::string file = m_dir.filePath(QStringLiteral("p.sqlite")).toStdString();
@@ -54,6 +54,12 @@ ShellFixture::ShellFixture(const Prepare &prepare)
     REQUIRE(loadShell(*m_engine));
     m_window = qobject_cast<QQuickWindow *>(m_engine->rootObjects().constFirst());
     REQUIRE(m_window != nullptr);
+    if (shown)
+        show();
+}
+
+void ShellFixture::show()
+{
     m_window->show();
     REQUIRE(QTest::qWaitForWindowExposed(m_window));
 }

@@ -25,7 +25,10 @@ public:
     // `prepare`, when given, writes the progress file (its path) before the
     // shell opens it: a store with history, or one tampered with by hand.
     using Prepare = std::function<void(const std::string &file)>;
-    explicit ShellFixture(const Prepare &prepare = {});
+    // `shown` false: the window is made but not shown (its first screen as
+    // it stands before the window system has sized it); show() shows it.
+    explicit ShellFixture(const Prepare &prepare = {}, bool shown = true);
+    void show();
     // Checks that the QML engine warned of nothing while the test ran.
     ~ShellFixture();
 

@@ -57,3 +57,25 @@ TEST_CASE("start-up readies exactly the fonts of the stack's first screen", "[st
     CHECK(shown - readied == QSet<QString>());
     CHECK(readied - shown == QSet<QString>());
 }
+
+// The window's content item takes its size only when the window system
+// first resizes it; a page filling it would make its first screen at width
+// 0 (every wrapping text broken at each word) and lay all of it out again a
+// moment later. The stack takes the window's own width and height instead.
+TEST_CASE("the stack's first screen is made at the window's width, once", "[startup][qml]")
+{
+    ShellFixture shell({}, false);
+    QQuickWindow *window = shell.window();
+    auto *stack = qobject_cast<QQuickItem *>(shell.find("stackPage"));
+    REQUIRE(stack != nullptr);
+    CHECK(stack->width() == window->width());
+    CHECK(stack->height() == window->height());
+    auto *firstLayer = qobject_cast<QQuickItem *>(shell.find("layer_1"));
+    REQUIRE(firstLayer != nullptr);
+    CHECK(firstLayer->width() == window->width());
+
+    int resized = 0;
+    QObject::connect(stack, &QQuickItem::widthChanged, stack, [&resized] { ++resized; });
+    shell.show();
+    CHECK(resized == 0);
+}
