@@ -47,7 +47,8 @@ Rectangle {
             objectName: "notBuilt_" + (root.piece.id || "")
             visible: !root.built
             topPadding: Theme.gap / 2
-            text: "not built yet · opens chapter " + root.piece.chapter
+            // Empty when hidden: a hidden text is still laid out.
+            text: root.built ? "" : "not built yet · opens chapter " + root.piece.chapter
             color: Theme.inkFaint
             font.pixelSize: Theme.tinySize
         }

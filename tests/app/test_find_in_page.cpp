@@ -45,6 +45,26 @@ TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[readin
     QTest::keyClick(shell.window(), Qt::Key_Return, Qt::ShiftModifier);
     CHECK(page->property("contentY").toDouble() == Approx(first));
 
+    // What is looked for is what is marked: a word of two letters beside
+    // longer ones is neither, so it does not hide the blocks that show them;
+    // typed alone, it is both.
+    const auto retype = [&shell](const QString &text) {
+        QTest::keyClick(shell.window(), Qt::Key_A, Qt::ControlModifier);
+        shell.typeText(text);
+    };
+    retype(QStringLiteral("ridge point zq"));
+    CHECK(find->property("hits").toList().size() == blocks);
+    const auto marks = [&shell](const QString &what) {
+        int n = 0;
+        for (QObject *p : shell.findAll("readerParagraph"))
+            n += int(p->property("text").toString().count(QStringLiteral("\">") + what + QStringLiteral("</span>"),
+                                                         Qt::CaseInsensitive));
+        return n;
+    };
+    retype(QStringLiteral("gb"));
+    CHECK_FALSE(find->property("hits").toList().isEmpty());
+    CHECK(marks(QStringLiteral("gb")) > 0);
+
     // Words in no block say so.
     shell.typeText(QStringLiteral("zzqx"));
     CHECK(find->property("hits").toList().isEmpty());

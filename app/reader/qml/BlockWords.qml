@@ -2,16 +2,14 @@ import QtQuick
 import "searchwords.js" as SearchWords
 
 // The words of a chapter's built blocks, to find those holding a search's
-// words: Ctrl+F's hits, and the block a palette hit opens the page at.
+// words: Ctrl+F's hits, and the block a palette hit opens the page at. The
+// words looked for are the ones marked (searchwords.js), so a block found
+// shows them.
 QtObject {
     // The chapter page: its built blocks (blockItems) and where its
     // headings are (headingBlocks).
     property var page: null
 
-    // A search's words, in lower case; `least` letters at the fewest.
-    function wordsOf(text, least) {
-        return text.toLowerCase().split(/\s+/).filter(w => w.length >= (least || 1))
-    }
     // A block's words as shown, tags and the few entities the filler writes taken out.
     function textOf(block) {
         if (!block)
@@ -20,6 +18,8 @@ QtObject {
             .replace(/<[^>]*>/g, " ").replace(/&nbsp;/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
             .replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&amp;/g, "&").toLowerCase()
     }
+    // The words of `text` to look for: the ones its marks show.
+    function termsOf(text) { return SearchWords.terms(text) }
     // Whether built block `i` (a piece never does) holds every word.
     function holds(i, words) {
         const item = page ? page.blockItems[i] : null
@@ -47,7 +47,7 @@ QtObject {
         if (!heading || mark === "")
             return heading
         const from = page.blockItems.indexOf(heading)
-        const words = SearchWords.terms(mark)
+        const words = termsOf(mark)
         const shown = firstInSection(from, words, true)
         const hit = shown >= 0 ? shown : firstInSection(from, words, false)
         return hit >= 0 ? page.blockItems[hit] : heading

@@ -42,7 +42,7 @@ Rectangle {
 
     BlockWords { id: words; page: root.page }
     function find() {
-        const typed = words.wordsOf(field.text)
+        const typed = words.termsOf(field.text)
         page.mark = field.text
         const found = []
         for (let i = 0; typed.length > 0 && i < page.blockItems.length; ++i)

@@ -7,11 +7,13 @@ const common = new Set(["and", "the", "for", "with", "that", "this", "from", "ar
                         "its", "into", "than", "then", "you", "your", "can", "has", "have", "all", "one"])
 
 // The words to find and mark, in lower case. When every word typed is a
-// common one, they are kept: the learner asked for them.
+// common one, they are kept, and so are words of one or two letters when
+// nothing longer was typed ("K", "2x"): the learner asked for them.
 function terms(text) {
-    const typed = text.toLowerCase().split(/\s+/).filter(w => w.length >= 3)
+    const all = text.toLowerCase().split(/\s+/).filter(w => w.length > 0)
+    const typed = all.filter(w => w.length >= 3)
     const rare = typed.filter(w => !common.has(w))
-    return rare.length > 0 ? rare : typed
+    return rare.length > 0 ? rare : typed.length > 0 ? typed : all
 }
 
 function escaped(word) {
