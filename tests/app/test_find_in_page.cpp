@@ -58,7 +58,7 @@ TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[readin
         int n = 0;
         for (QObject *p : shell.findAll("readerParagraph"))
             n += int(p->property("text").toString().count(QStringLiteral("\">") + what + QStringLiteral("</span>"),
-                                                         Qt::CaseInsensitive));
+                                                          Qt::CaseInsensitive));
         return n;
     };
     retype(QStringLiteral("gb"));

@@ -11,6 +11,9 @@ Text {
     property var details: []
     property var owner: null          // the ReaderBlock that owns the inputs
     property real pixelSize: Theme.readerSize
+    // Line pitch over the prose face's own line: every line is set to it,
+    // so one holding code or a live number is as tall as the others.
+    property real leading: Theme.readerLeading
     // Slot numbers of the values in this text, in reading order.
     readonly property var slots: {
         const found = []
@@ -27,7 +30,8 @@ Text {
     wrapMode: Text.Wrap
     font.family: Theme.sans
     font.pixelSize: pixelSize
-    lineHeight: Theme.readerLeading
+    lineHeightMode: Text.FixedHeight
+    lineHeight: pixelSize * Theme.sansLineRatio * leading
     // Rich text with a line height reports its last line's leading only in
     // contentHeight: take that, so nothing is cut and blocks never overlap.
     height: contentHeight

@@ -18,7 +18,6 @@ Item {
         x: root.cell.width - root.table.pad - (root.table.rightWidths[root.column] || 0) - width
         width: root.table.leftWidths[root.column] || implicitWidth
         pixelSize: Theme.bodySize
-        lineHeight: 1.3
         wrapMode: Text.NoWrap
         horizontalAlignment: Text.AlignRight
         text: root.table.leftParts[root.at] || ""
@@ -33,7 +32,6 @@ Item {
         x: left.x + left.width
         width: root.table.rightWidths[root.column] || implicitWidth
         pixelSize: Theme.bodySize
-        lineHeight: 1.3
         wrapMode: Text.NoWrap
         text: root.table.rightParts[root.at] || ""
         details: root.table.details

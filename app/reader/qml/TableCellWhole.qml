@@ -13,7 +13,6 @@ ReaderText {
     x: table.pad
     width: cell.width - 2 * table.pad
     pixelSize: Theme.bodySize
-    lineHeight: 1.3
     text: table.cells[at] || ""
     details: table.details
     owner: table.owner

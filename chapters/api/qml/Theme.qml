@@ -42,6 +42,10 @@ QtObject {
     property real readerScale: 1.0
     readonly property int readerSize: tpx(18 * readerScale)
     readonly property real readerLeading: 1.3
+    // The prose face's own line (ascent, descent and gap) per pixel of its
+    // size, which a reading text's leading multiplies (ReaderText).
+    readonly property FontMetrics sansMetrics: FontMetrics { font.family: theme.sans; font.pixelSize: 100 }
+    readonly property real sansLineRatio: sansMetrics.height / 100
     readonly property int readerMeasure: 68
     readonly property int codeSize: tpx(14)
     readonly property int codeSpanSize: tpx(16 * readerScale)   // code in a sentence: JetBrains Mono's letters run larger than Inter's

@@ -238,8 +238,13 @@ FilledBlock fillBlock(const DocBlock &block, const QString &chip, const QHash<QS
         // Qt's fixed blue, unreadable on the dark theme's ground.
         static const QRegularExpression plainLink(QStringLiteral("<a href=\"([^\"]*)\">"));
         html.replace(plainLink, QStringLiteral("<a href=\"\\1\" style=\"color:%1;\">").arg(style.input.name()));
-        html.replace(QLatin1String("<code>"), QStringLiteral("<span style=\"font-family:'%1'; color:%2;%3\">")
-                                                  .arg(style.monoFamily, style.codeInk.name(), size));
+        // The joiners asTyped puts in are in neither face: Qt takes each
+        // from a fallback font, whose tall line (DejaVu Math TeX Gyre's)
+        // would make the line it stands on taller. DejaVu Sans, named
+        // second, has them and a line no taller than the prose's.
+        html.replace(QLatin1String("<code>"),
+                     QStringLiteral("<span style=\"font-family:'%1','DejaVu Sans'; color:%2;%3\">")
+                         .arg(style.monoFamily, style.codeInk.name(), size));
         html.replace(QLatin1String("</code>"), QLatin1String("</span>"));
         // A source tag ([SB-TRAIN]) is one word: a word joiner after each of
         // its hyphens keeps the line from breaking inside it.
