@@ -167,7 +167,7 @@ void ProfileRoofline::paint(QPainter *p)
     roof(m_vpu, Qt::DashLine);
 
     // Ops: predicted ring, measured dot, the line between.
-    const double radius = std::max(3.0, m_fontSize * 0.4);
+    const double radius = dotRadius();
     for (std::size_t i = 0; i < m_points.size(); ++i) {
         const Point &pt = m_points[i];
         const bool lit = pt.row == m_litRow;
@@ -183,10 +183,12 @@ void ProfileRoofline::paint(QPainter *p)
         p->setPen(Qt::NoPen);
         p->setBrush(lit ? m_lit : m_measured);
         p->drawEllipse(m, radius, radius);
-        if (static_cast<double>(i) < kLabelled || lit) {
-            p->setPen(lit ? m_lit : m_ink);
-            p->drawText(QRectF(m.x() + radius + 3, m.y() - 8, 220, 16), Qt::AlignLeft | Qt::AlignVCenter, pt.label);
-        }
+    }
+    for (const Label &label : placeLabels()) {
+        if (label.over) // the lit one's, over the others, on the chart's ground
+            p->fillRect(label.box.adjusted(-2, 0, 2, 0), m_ground);
+        p->setPen(label.lit ? m_lit : m_ink);
+        p->drawText(label.box, Qt::AlignLeft | Qt::AlignVCenter, label.text);
     }
     p->restore();
     if (m_points.empty()) {
@@ -194,6 +196,60 @@ void ProfileRoofline::paint(QPainter *p)
         p->drawText(r, Qt::AlignCenter | Qt::TextWordWrap,
                     QStringLiteral("None of this device's longer ops does arithmetic the profile counts."));
     }
+}
+
+double ProfileRoofline::dotRadius() const
+{
+    return std::max(3.0, m_fontSize * 0.4);
+}
+
+std::vector<ProfileRoofline::Label> ProfileRoofline::placeLabels() const
+{
+    // The first few ops are named beside their dots, and the lit one
+    // whatever its rank. Ops whose dots sit together (fusions of one shape,
+    // timed alike) share one label that counts the others; a label that
+    // would run into one already placed is left out: pointing at its dot
+    // names it below the chart.
+    const QFontMetricsF metrics(font());
+    const double radius = dotRadius();
+    std::vector<Label> placed;
+    std::vector<bool> named(m_points.size(), false);
+    auto place = [&](std::size_t i) {
+        const QPointF m = at(m_points[i].intensity, m_points[i].measured);
+        std::vector<std::size_t> together;
+        for (std::size_t j = 0; j < m_points.size(); ++j)
+            if (QLineF(m, at(m_points[j].intensity, m_points[j].measured)).length() < radius)
+                together.push_back(j);
+        const auto others = static_cast<int>(together.size()) - 1;
+        Label label{m_points[i].label + (others > 0 ? QStringLiteral(" and %1 more").arg(others) : QString()),
+                    {},
+                    m_points[i].row == m_litRow,
+                    false};
+        label.box = QRectF(m.x() + radius + 3, m.y() - metrics.height() / 2, metrics.horizontalAdvance(label.text),
+                           metrics.height());
+        label.over =
+            std::any_of(placed.begin(), placed.end(), [&](const Label &l) { return l.box.intersects(label.box); });
+        if (label.over && !label.lit)
+            return;
+        placed.push_back(label);
+        for (std::size_t j : together)
+            named[j] = true;
+    };
+    for (std::size_t i = 0; i < m_points.size() && static_cast<double>(i) < kLabelled; ++i)
+        if (!named[i] && m_points[i].row != m_litRow)
+            place(i);
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+        if (m_points[i].row == m_litRow)
+            place(i);
+    return placed;
+}
+
+QStringList ProfileRoofline::labels() const
+{
+    QStringList texts;
+    for (const Label &l : placeLabels())
+        texts << l.text;
+    return texts;
 }
 
 int ProfileRoofline::pointAt(QPointF pos) const

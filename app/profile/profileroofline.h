@@ -26,6 +26,8 @@ public:
 
     int shown() const { return static_cast<int>(m_points.size()); }
     QString leftOut() const { return m_leftOut; }
+    // The ops named beside their dots, as drawn now.
+    Q_INVOKABLE QStringList labels() const;
 
     void paint(QPainter *painter) override;
 
@@ -47,6 +49,14 @@ private:
     QRectF plot() const;
     QPointF at(double intensity, double flops) const;
     int pointAt(QPointF pos) const;
+    struct Label
+    {
+        QString text;
+        QRectF box;
+        bool lit, over; // over: drawn over another label (only the lit one is)
+    };
+    double dotRadius() const;
+    std::vector<Label> placeLabels() const;
 
     std::vector<Point> m_points;
     QString m_leftOut;

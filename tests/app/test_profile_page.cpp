@@ -73,6 +73,16 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     }
     CHECK(shownText(shell, "profileFinding").startsWith(QStringLiteral("Copies between host memory and HBM took 96%")));
 
+    // The broadcast-add fusions sit on one spot of the roofline: one label
+    // counts them, where their names were written over one another.
+    QObject *roofline = shell.findShown("profileRoofline");
+    REQUIRE(roofline);
+    QStringList named;
+    QMetaObject::invokeMethod(roofline, "labels", Q_RETURN_ARG(QStringList, named));
+    INFO(named.join(QStringLiteral(" | ")).toStdString());
+    CHECK(named.contains(QStringLiteral("broadcast_add_fusion.1 and 2 more")));
+    CHECK(named.filter(QStringLiteral("broadcast_add_fusion")).size() == 1);
+
     // Measured, and says by what: chip, device, programs, date, file.
     QObject *badge = shell.findShown("profileMeasuredBadge");
     REQUIRE(badge);
