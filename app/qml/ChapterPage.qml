@@ -218,6 +218,11 @@ ScrollPage {
             if (block.y > line) break
             found = headingAnchors[k]
         }
+        // Above the first heading's line (the chapter's top), the section
+        // read is the first, once it is in view.
+        const first = headingBlocks.length > 0 && headingBlocks[0] < shownBlocks ? blockItems[headingBlocks[0]] : null
+        if (found === "" && first && first.y < readerViewTop + height)
+            found = headingAnchors[0]
         if (found !== currentAnchor)
             currentAnchor = found
     }

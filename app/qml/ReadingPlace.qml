@@ -16,10 +16,14 @@ QtObject {
     onShownChanged: if (!shown) stay.stop()
 
     // The heading chapter `number` was left at, if `headings()` (called only
-    // then) still holds it; "" otherwise.
+    // then) still holds it and it is not the first, which the chapter's top
+    // shows; "" otherwise.
     function resumeAt(number, headings) {
         const left = Reading.placeIn(number)
-        return left && headings().some(h => h.anchor === left) ? left : ""
+        if (!left)
+            return ""
+        const all = headings()
+        return all.length > 0 && all[0].anchor !== left && all.some(h => h.anchor === left) ? left : ""
     }
     // The reader is at heading `anchor` of chapter `number`.
     function reached(number, anchor, headings) {

@@ -89,6 +89,31 @@ TEST_CASE("the stack continues where the learner left off reading, and so does t
     CHECK(places->placeIn(6) == QStringLiteral("sources"));
 }
 
+// A chapter opened and read where it opens, never scrolled: its first
+// section is the one being read, kept once stayed on, and the chapter
+// opens again at its top.
+TEST_CASE("a chapter read at its top is kept, and opens again at its top", "[reading][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch03")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("chapterPage");
+    REQUIRE(page != nullptr);
+    CHECK(page->property("contentY").toDouble() == 0);
+    WAIT_COMPARE(page->property("currentAnchor").toString(), QStringLiteral("one-ir-under-every-framework"));
+    ReadingPlaces *places = ReadingPlaces::instance();
+    WAIT_COMPARE(places->placeIn(3), QStringLiteral("one-ir-under-every-framework")); // after 3 s
+
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    WAIT_VERIFY(shownText(shell, "startButton").startsWith(QStringLiteral("continue → chapter 3 at “")));
+    REQUIRE(shell.navigate(QStringLiteral("ch02")));
+    shell.waitUntilBuilt();
+    REQUIRE(shell.navigate(QStringLiteral("ch03")));
+    shell.waitUntilBuilt();
+    QTest::qWait(300);
+    CHECK(page->property("contentY").toDouble() == 0);
+}
+
 TEST_CASE("a place kept by an earlier session is offered after a relaunch", "[reading][qml]")
 {
     ShellFixture shell;
