@@ -32,6 +32,11 @@ Text {
     font.pixelSize: pixelSize
     lineHeightMode: Text.FixedHeight
     lineHeight: pixelSize * Theme.sansLineRatio * leading
+    // A fixed line has its baseline four fifths down (Qt's rule), lower
+    // than a proportional one, which leaves the extra below: drawn this much
+    // higher, the text stands where it did, level with a list's bullet and
+    // the margin's marks.
+    transform: Translate { y: -(0.8 * root.lineHeight - root.pixelSize * Theme.sansAscentRatio) }
     // Rich text with a line height reports its last line's leading only in
     // contentHeight: take that, so nothing is cut and blocks never overlap.
     height: contentHeight

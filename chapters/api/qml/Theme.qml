@@ -46,6 +46,7 @@ QtObject {
     // size, which a reading text's leading multiplies (ReaderText).
     readonly property FontMetrics sansMetrics: FontMetrics { font.family: theme.sans; font.pixelSize: 100 }
     readonly property real sansLineRatio: sansMetrics.height / 100
+    readonly property real sansAscentRatio: sansMetrics.ascent / 100
     readonly property int readerMeasure: 68
     readonly property int codeSize: tpx(14)
     readonly property int codeSpanSize: tpx(16 * readerScale)   // code in a sentence: JetBrains Mono's letters run larger than Inter's
