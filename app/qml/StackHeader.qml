@@ -46,6 +46,7 @@ Rectangle {
                 wrapMode: Text.WordWrap
             }
             Text {
+                objectName: "stackIntro"
                 width: Math.min(parent.width, Theme.px(640))
                 text: "This page is the stack. Scroll and you descend it: four layers of compiler land on paper, the gap, then the shaded depths where kernels live. Each layer is a chapter with its mastery work; the stages are pinned where they belong; your progress rides on every entry."
                 font.family: Theme.sans

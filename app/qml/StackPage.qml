@@ -14,9 +14,11 @@ ScrollPage {
 
     // The first screen (the header and the layers it reaches) is made before
     // the window's first frame; the other layers, the workshop and the notes
-    // below them right after it, so the window opens at once.
+    // below them right after it, so the window opens at once. A layer is let
+    // in once the one above it, or the descent's band for the first, ends
+    // above the window's bottom.
     property bool restMade: false
-    property int firstScreenLayers: 1
+    property int firstScreenLayers: 0
     Connections {
         target: root.Window.window
         enabled: !root.restMade
@@ -64,6 +66,7 @@ ScrollPage {
             width: parent.width
             height: Theme.px(44)
             color: Theme.layerColor(2)
+            onYChanged: if (y > 0 && y + height < root.height) root.firstScreenLayers = Math.max(root.firstScreenLayers, 1)
             MonoText {
                 x: Math.max(Theme.gapL, (parent.width - Theme.contentWidth) / 2)
                 anchors.verticalCenter: parent.verticalCenter
