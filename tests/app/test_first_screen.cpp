@@ -9,6 +9,7 @@
 
 #include <QQuickItem>
 #include <QSet>
+#include <QTest>
 
 namespace {
 
@@ -82,4 +83,27 @@ TEST_CASE("the stack's first screen is made at the window's width, once", "[star
     QObject::connect(stack, &QQuickItem::widthChanged, stack, [&resized] { ++resized; });
     shell.show();
     CHECK(resized == 0);
+}
+
+// A place opened before the window system has sized the window (--open with
+// --screenshot or --layout-report) is made in a content item of the
+// window's size, not of 0 x 0: Qt 6.4's layouts did not all lay out again
+// once it grew, and EX-08's badges stood over the figures they mark.
+TEST_CASE("a place opened before the window is shown is laid out as it would be after", "[startup][qml]")
+{
+    ShellFixture shell({}, false);
+    CHECK(shell.window()->contentItem()->size() == QSizeF(shell.window()->size()));
+    REQUIRE(shell.navigate(QStringLiteral("EX08")));
+    shell.show();
+    shell.waitUntilBuilt();
+    QTest::qWait(200);
+    auto *value = qobject_cast<QQuickItem *>(shell.findShown("ex08Time"));
+    REQUIRE(value != nullptr);
+    REQUIRE(value->property("text").toString().endsWith(QStringLiteral("s"))); // a time, not the placeholder
+    const QList<QQuickItem *> row = value->parentItem()->childItems();
+    const auto at = row.indexOf(value);
+    REQUIRE(at + 1 < row.size());
+    QQuickItem *badge = row.at(at + 1); // the figure's provenance
+    INFO("value " << value->x() << " + " << value->width() << ", badge at " << badge->x());
+    CHECK(badge->x() >= value->x() + value->implicitWidth());
 }
