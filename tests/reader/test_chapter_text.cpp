@@ -123,6 +123,26 @@ TEST_CASE("a sound question the model refuses on a chip is shown as such, not hi
     CHECK(v6e.values == 1);
 }
 
+// A figure's card starts with its own arithmetic: the pipeline's time, VMEM
+// and HBM traffic each with theirs, where all three once showed the model's
+// assumptions alone.
+TEST_CASE("a pipeline figure's card shows its own working first", "[text]")
+{
+    const QString md = QStringLiteral(
+        "{{pipeline m=4096 k=4096 n=4096 bm=512 bk=1024 bn=1024 dtype=bf16 : vmem}} "
+        "{{pipeline m=4096 k=4096 n=4096 bm=512 bk=1024 bn=1024 dtype=bf16 : time}} "
+        "{{pipeline m=4096 k=4096 n=4096 bm=512 bk=1024 bn=1024 dtype=bf16 : hbm_bytes}}");
+    const auto t = render(md, QStringLiteral("v5e"));
+    REQUIRE(t.details.size() == 3);
+    const QStringList vmem = t.details[0].split(QLatin1Char('\n'));
+    CHECK(vmem[1] == QStringLiteral("x block (512, 1024) bf16: 2 x 1.0 MiB = 2.0 MiB"));
+    CHECK(vmem[5].startsWith(QStringLiteral("in all: ")));
+    CHECK(t.details[1].split(QLatin1Char('\n'))[1].endsWith(QStringLiteral("launch, the call's fixed cost")));
+    CHECK(t.details[2].split(QLatin1Char('\n'))[2].endsWith(QStringLiteral("through HBM")));
+    for (const QString &card : t.details)
+        CHECK(card.indexOf(QStringLiteral("\nmodel:")) > card.indexOf(QLatin1Char('\n')));
+}
+
 TEST_CASE("every placeholder in every chapter resolves on every chip", "[text][course]")
 {
     const QStringList folders = chapterFolders();

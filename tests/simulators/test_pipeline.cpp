@@ -195,3 +195,45 @@ TEST_CASE("property: bigger blocks never copy more bytes", "[pipeline][property]
         previous = bytes;
     }
 }
+
+// The working on a figure's card adds up to the figure, on one core and on
+// two, for blocks stored as they are and blocks padded to their tiles.
+TEST_CASE("a pipeline's working adds up to its VMEM and its time", "[pipeline][working]") {
+    const Chip& v5e = chip("v5e");
+    const Kernel k = matmul(1024, 1024, 1024, 256, 256, 256);
+    const auto vmem = vmem_working(v5e, k);
+    REQUIRE(vmem.size() == 5);  // x, y, out, the accumulator, the sum
+    CHECK(vmem[0] == "x block (256, 256) bf16: 2 x 128.0 KiB = 256.0 KiB");
+    CHECK(vmem[3] == "acc scratch (256, 256) f32: 256.0 KiB");
+    CHECK(vmem.back() == "in all: " + format_bytes(vmem_bytes(v5e, k)) + " per core");
+    CHECK(vmem.back() == "in all: 1.0 MiB per core");
+
+    // A bf16 block of 12 rows (the whole array's) sits in 16 rows of tiles:
+    // padded, and said so.
+    const auto padded = vmem_working(v5e, matmul(12, 1024, 1024, 12, 256, 256));
+    CHECK(padded[0] == "x block (12, 256) bf16: 2 x 8.0 KiB (6.0 KiB padded to tiles) = 16.0 KiB");
+
+    for (const char* id : {"v5e", "v5p"}) {  // one TensorCore, then two
+        INFO(id);
+        const PipelineResult r = simulate(chip(id), k);
+        const auto lines = time_working(r);
+        CHECK(lines.back() == "= " + format_time(r.time_s));
+        // The launch, the first copies, the steps and the last copy make the
+        // time; the MXU's work is a part of the steps', never more.
+        const double steps_s = r.time_s - r.launch_s - r.prologue_s - r.epilogue_s;
+        CHECK(steps_s >= r.compute_s);
+        CHECK(lines.front() == format_time(r.launch_s) + " launch, the call's fixed cost");
+        REQUIRE(lines.size() == 6);
+        CHECK(lines[1] == "+ " + format_time(r.prologue_s) + " first copies in, before any step");
+        CHECK(lines[2].rfind("+ " + format_time(steps_s) + " for the grid's steps", 0) == 0);
+        CHECK((r.cores > 1) == (lines[2].find("TensorCores") != std::string::npos));
+        CHECK(lines[3] == "  the MXU works " + format_time(r.compute_s) + " of them");
+        CHECK(lines[4] == "+ " + format_time(r.epilogue_s) + " the last copy out, after the last step");
+        const auto hbm = hbm_working(r);
+        CHECK(hbm.back() == "= " + format_bytes(r.hbm_bytes) + " through HBM");
+    }
+    // Shown first on the card, after its kind, chip and dtype.
+    Provenance p = with_working(simulate(v5e, k).provenance, vmem);
+    const std::string card = describe(p);
+    CHECK(card.find("\nx block (256, 256) bf16") < card.find("\nmodel:"));
+}

@@ -19,6 +19,8 @@ ColumnLayout {
         property alias name: nameText.text
         property alias value: valueText.text
         property string valueName: ""
+        // The card's text: the model's, or a figure's own with its working first.
+        property string details: root.provenance.details || ""
         spacing: Theme.gap
         Caption { id: nameText; Layout.preferredWidth: Theme.px(220); wrapMode: Text.Wrap }
         MonoText {
@@ -26,10 +28,12 @@ ColumnLayout {
             objectName: fig.valueName
             font.pixelSize: Theme.subheadingSize
             color: Theme.inkText
+            HoverHandler { id: valuePointed }
         }
         ProvenanceBadge {
             kind: root.provenance.kind || "predicted"
-            details: root.provenance.details || ""
+            details: fig.details
+            figurePointed: valuePointed.hovered
         }
         Item { Layout.fillWidth: true }
     }
@@ -51,7 +55,7 @@ ColumnLayout {
         color: Theme.failed
         text: "K is not the innermost axis: each output block is visited again after others, so its partial sums are written back every step and the result is wrong (worked example 3). The timing shows what that order costs."
     }
-    Figure { name: "time of the call"; valueName: "ex08Time"; value: root.run.timeText || "—" }
+    Figure { name: "time of the call"; valueName: "ex08Time"; value: root.run.timeText || "—"; details: root.run.timeDetails || "" }
     Figure { name: "grid steps"; valueName: "ex08Steps"; value: root.run.stepsText || "—" }
     Text {
         objectName: "ex08Held"
@@ -77,8 +81,8 @@ ColumnLayout {
     Figure { name: "bubbles: exposed DMA in steps"; valueName: "ex08Exposed"; value: root.run.exposedText || "—" }
     Figure { name: "MXU idle, share of steps"; valueName: "ex08BubbleShare"; value: root.run.stepBubbleText || "—" }
     Figure { name: "launch · prologue · epilogue"; valueName: "ex08Fixed"; value: root.run.launchText ? root.run.launchText + " · " + root.run.prologueText + " · " + root.run.epilogueText : "—" }
-    Figure { name: "HBM traffic"; valueName: "ex08Hbm"; value: root.run.hbmText || "—" }
-    Figure { name: "VMEM, of the scoped limit"; valueName: "ex08Vmem"; value: root.run.vmemText ? root.run.vmemText + " of " + root.run.vmemLimitText : "—" }
+    Figure { name: "HBM traffic"; valueName: "ex08Hbm"; value: root.run.hbmText || "—"; details: root.run.hbmDetails || "" }
+    Figure { name: "VMEM, of the scoped limit"; valueName: "ex08Vmem"; value: root.run.vmemText ? root.run.vmemText + " of " + root.run.vmemLimitText : "—"; details: root.run.vmemDetails || "" }
     Figure { name: "MXU utilization"; valueName: "ex08Utilization"; value: root.run.utilizationText || "—" }
     Figure { name: "roofline floor"; valueName: "ex08Floor"; value: root.run.floorText || "—" }
     Text {

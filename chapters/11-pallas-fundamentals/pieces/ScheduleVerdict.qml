@@ -22,8 +22,11 @@ ColumnLayout {
             text: root.prediction.time || "—"
             color: Theme.inkText
             font.pixelSize: Theme.headingSize
+            HoverHandler { id: timePointed }
         }
         ProvenanceBadge {
+            objectName: "ex09TimeBadge"
+            figurePointed: timePointed.hovered
             visible: !!root.prediction.provenance
             kind: root.prediction.provenance ? root.prediction.provenance.kind : "predicted"
             details: root.prediction.provenance ? root.prediction.provenance.details : ""

@@ -19,6 +19,7 @@ ColumnLayout {
             text: root.vmem.usedText || "—"
             color: root.fits ? Theme.inkText : Theme.failed
             font.pixelSize: Theme.bodySize
+            HoverHandler { id: vmemPointed }
         }
         MonoText {
             objectName: "ex09VmemLimit"
@@ -28,6 +29,8 @@ ColumnLayout {
             elide: Text.ElideRight
         }
         ProvenanceBadge {
+            objectName: "ex09VmemBadge"
+            figurePointed: vmemPointed.hovered
             kind: root.vmem.provenance ? root.vmem.provenance.kind : "predicted"
             details: root.vmem.provenance ? root.vmem.provenance.details : ""
         }

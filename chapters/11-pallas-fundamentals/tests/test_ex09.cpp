@@ -408,3 +408,43 @@ TEST_CASE("EX09: the coverage map paints gaps and races in their colours and out
     CHECK(cellPixelsNear(moved, map, 0, 1, focusColour) > int(2 * s));
     CHECK(moved != first);
 }
+
+// Pointing at the time or the VMEM figure itself, not only at its small
+// badge, opens the figure's card, and the card starts with the figure's
+// own arithmetic: the launch, the copies and the steps that make the time;
+// the buffers that make the VMEM.
+TEST_CASE("EX09: pointing at a figure opens its card, its working first", "[ex09][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    shell.waitUntilBuilt();
+    const auto cardOf = [](QQuickItem *badge) -> QObject * {
+        for (QObject *child : badge->findChildren<QObject *>())
+            if (child->inherits("QQuickToolTip"))
+                return child;
+        return nullptr;
+    };
+    const struct
+    {
+        const char *figure, *badge, *firstWorking;
+    } figures[] = {{"ex09Time", "ex09TimeBadge", " launch, the call's fixed cost"},
+                   {"ex09Vmem", "ex09VmemBadge", "x block (256, 256) bf16: 2 x 128.0 KiB = 256.0 KiB"}};
+    for (const auto &f : figures) {
+        INFO(f.figure);
+        auto *figure = qobject_cast<QQuickItem *>(shell.findShown(f.figure));
+        auto *badge = qobject_cast<QQuickItem *>(shell.findShown(f.badge));
+        REQUIRE(figure != nullptr);
+        REQUIRE(badge != nullptr);
+        QTest::mouseMove(window, figure->mapToScene(QPointF(figure->width() / 2, figure->height() / 2)).toPoint());
+        WAIT_VERIFY(cardOf(badge) != nullptr);
+        QObject *card = cardOf(badge);
+        WAIT_VERIFY(card->property("visible").toBool());
+        const QStringList lines = card->property("text").toString().split(QLatin1Char('\n'));
+        REQUIRE(lines.size() > 3);
+        CHECK(lines[0].startsWith(QStringLiteral("predicted · v5e")));
+        CHECK(lines[1].endsWith(QLatin1String(f.firstWorking)));
+        QTest::mouseMove(window, QPoint(2, window->height() - 2));
+        WAIT_VERIFY(!card->property("visible").toBool());
+    }
+}

@@ -7,6 +7,8 @@ Rectangle {
     id: root
     property string kind: "predicted"
     property string details: ""
+    // The figure it marks is pointed at: its card opens as for the badge.
+    property bool figurePointed: false
 
     implicitWidth: label.implicitWidth + Theme.gapM
     implicitHeight: label.implicitHeight + Theme.gap / 2
@@ -29,7 +31,7 @@ Rectangle {
     // The card is made the first time it is wanted: a page shows many
     // badges and few are ever pointed at, and the stack's first screen
     // then loads without Qt Quick Controls.
-    readonly property bool cardWanted: details.length > 0 && (hover.hovered || activeFocus)
+    readonly property bool cardWanted: details.length > 0 && (hover.hovered || activeFocus || figurePointed)
     property bool cardMade: false
     onCardWantedChanged: if (cardWanted) cardMade = true
     Loader {

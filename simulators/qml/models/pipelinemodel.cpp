@@ -76,6 +76,7 @@ std::shared_ptr<const PipelineModel::Computed> compute(const Inputs &in)
         tpusim::PipelineOptions o;
         o.schedule = true;
         c->result = tpusim::simulate(tpusim::chip(in.chip), c->kernel, o);
+        c->vmemWorking = tpusim::vmem_working(tpusim::chip(in.chip), c->kernel);
         for (int core = 0; core < c->result.cores; ++core)
             c->overview.push_back(
                 tpusim::aggregate_schedule(c->result, core, 0, c->result.time_s, PipelineModel::overviewBuckets));
@@ -214,6 +215,10 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
         {"revisits", revisits},
         {"verdict", verdict},
         {"provenance", simqml::provenance(p)},
+        // The cards of the figures that have working of their own: it first.
+        {"timeDetails", qs(tpusim::describe(tpusim::with_working(p, tpusim::time_working(r))))},
+        {"hbmDetails", qs(tpusim::describe(tpusim::with_working(p, tpusim::hbm_working(r))))},
+        {"vmemDetails", qs(tpusim::describe(tpusim::with_working(p, c->vmemWorking)))},
     };
     emit runChanged();
 }

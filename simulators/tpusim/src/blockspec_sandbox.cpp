@@ -118,6 +118,7 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
                                          std::string(name(in.dtype)) + " on " + chip.id +
                                          " [JAX-INFO]; the f32 accumulator (bm, bn) is scratch.",
                                      chip.scoped_vmem_default.note};
+    r.vmem_provenance.working = vmem_working(chip, kernel);
 
     double steps = 1;
     for (std::int64_t g : in.grid) steps *= static_cast<double>(g);
@@ -131,6 +132,8 @@ SandboxReport evaluate_sandbox(const Chip& chip, const SandboxInputs& in, std::i
     } else {
         try {
             r.prediction = simulate(chip, kernel);
+            // The sandbox shows one figure of the run, its time: the card's working is the time's.
+            r.prediction->provenance.working = time_working(*r.prediction);
         } catch (const InputError& e) {
             r.prediction_error = e.what();
         }

@@ -97,8 +97,14 @@ std::string format_rate(double per_second, std::string_view unit) {
     return text + " " + prefixes[i] + std::string(unit);
 }
 
+Provenance with_working(Provenance p, std::vector<std::string> lines) {
+    p.working = std::move(lines);
+    return p;
+}
+
 std::string describe(const Provenance& p) {
     std::string d = std::string(kind_name(p.kind)) + " · " + p.chip + " · " + p.dtype;
+    for (const auto& w : p.working) d += "\n" + w;
     if (!p.shapes.empty()) d += "\n" + p.shapes;
     if (!p.model.empty()) d += "\nmodel: " + p.model;
     if (!p.date.empty()) d += "\ndate: " + p.date;

@@ -334,16 +334,20 @@ Value resolve(const Placeholder &p, const std::string &defaultChip)
         b.m = a.integer("m"), b.k = a.integer("k"), b.n = a.integer("n");
         b.bm = a.integer("bm"), b.bk = a.integer("bk"), b.bn = a.integer("bn");
         b.in = b.out = a.dtype();
-        const tpusim::PipelineResult r = tpusim::simulate(chip, tpusim::blocked_matmul(b));
+        const tpusim::Kernel kernel = tpusim::blocked_matmul(b);
+        const tpusim::PipelineResult r = tpusim::simulate(chip, kernel);
         const std::string &f = p.field;
+        // Each figure's card starts with its own working.
         if (f == "time")
-            return answer(tpusim::format_time(r.time_s), r.provenance);
+            return answer(tpusim::format_time(r.time_s), tpusim::with_working(r.provenance, tpusim::time_working(r)));
         if (f == "steps")
             return answer(tpusim::format_fixed(static_cast<double>(r.steps), 0), r.provenance);
         if (f == "vmem")
-            return answer(tpusim::format_bytes(r.vmem_bytes), r.provenance);
+            return answer(tpusim::format_bytes(r.vmem_bytes),
+                          tpusim::with_working(r.provenance, tpusim::vmem_working(chip, kernel)));
         if (f == "hbm_bytes")
-            return answer(tpusim::format_bytes(r.hbm_bytes), r.provenance);
+            return answer(tpusim::format_bytes(r.hbm_bytes),
+                          tpusim::with_working(r.provenance, tpusim::hbm_working(r)));
         if (f == "utilization")
             return answer(percent(r.utilization), r.provenance);
         unknownField(p, "time, steps, vmem, hbm_bytes, utilization");

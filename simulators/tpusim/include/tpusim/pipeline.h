@@ -159,6 +159,14 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
 // tiles it is stored in on this chip (memory_tiling in vmem_budget.h).
 double vmem_bytes(const Chip& chip, const Kernel& kernel);
 
+// The arithmetic behind a figure, a step a line, for the card that explains
+// it (Provenance::working): the VMEM of `kernel` buffer by buffer, ending in
+// vmem_bytes; a result's time term by term, ending in time_s; its HBM
+// traffic as the copies that make it.
+std::vector<std::string> vmem_working(const Chip& chip, const Kernel& kernel);
+std::vector<std::string> time_working(const PipelineResult& r);
+std::vector<std::string> hbm_working(const PipelineResult& r);
+
 // The blocked matmul of the Pallas TPU docs [JAX-MM]: grid (M/bm, N/bn, K/bk)
 // with semantics (parallel, parallel, arbitrary), x block (bm, bk) at (i, k),
 // y block (bk, bn) at (k, j), output block (bm, bn) at (i, j), and an f32

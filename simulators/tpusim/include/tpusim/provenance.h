@@ -25,7 +25,15 @@ struct Provenance {
     std::string date;    // only for measured values (ISO date); empty otherwise
     // Each assumption the answer rests on, in one sentence; the app shows them.
     std::vector<std::string> assumptions;
+    // The value's own arithmetic, a step a line ("2 buffers x 128.0 KiB"),
+    // shown before the model and its assumptions. Empty for most values:
+    // a result's provenance is shared by its figures, and each figure that
+    // has working gets a copy with its own (with_working).
+    std::vector<std::string> working;
 };
+
+// `p` with `lines` as its working.
+Provenance with_working(Provenance p, std::vector<std::string> lines);
 
 // One named number with its unit, for the secondary figures of an answer.
 struct Figure {
@@ -45,7 +53,8 @@ struct Estimate {
 };
 
 // What a value is, for a tooltip: "predicted · v5e · bf16", then the
-// shapes, the model, the date and each assumption on lines of their own.
+// working, the shapes, the model, the date and each assumption on lines of
+// their own.
 std::string describe(const Provenance& p);
 
 // Time for people: "697.7 µs", "1.25 ms", "850 ns", "2.00 s".
