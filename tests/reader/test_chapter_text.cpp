@@ -141,6 +141,11 @@ TEST_CASE("a pipeline figure's card shows its own working first", "[text]")
     CHECK(t.details[2].split(QLatin1Char('\n'))[2].endsWith(QStringLiteral("through HBM")));
     for (const QString &card : t.details)
         CHECK(card.indexOf(QStringLiteral("\nmodel:")) > card.indexOf(QLatin1Char('\n')));
+
+    // A roofline's figures: the division a learner does by hand, first.
+    const auto m = render(QStringLiteral("{{matmul m=4096 k=4096 n=4096 dtype=bf16 : time}}"), QStringLiteral("v5e"));
+    REQUIRE(m.details.size() == 1);
+    CHECK(m.details[0].split(QLatin1Char('\n'))[1] == QStringLiteral("137 GFLOP ÷ 197 TFLOP/s = 697.7 µs"));
 }
 
 TEST_CASE("every placeholder in every chapter resolves on every chip", "[text][course]")

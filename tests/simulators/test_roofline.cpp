@@ -149,3 +149,23 @@ TEST_CASE("the attainable roofline: the chip's fitted fractions of the MXU peak 
     CHECK(memory.attainable_s == Approx(memory.time_s / c.hbm_attainable.value));
     CHECK(memory.attainable_s > memory.time_s);
 }
+
+// A roofline card's working: the two times, the larger, the intensity.
+TEST_CASE("a roofline's working is the arithmetic a learner does by hand", "[roofline][working]") {
+    MatmulSpec s;
+    s.m = s.k = s.n = 4096;
+    const Roofline r = roofline(chip("v5e"), matmul_cost(s));
+    const auto lines = roofline_working(r);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0] == "137 GFLOP ÷ 197 TFLOP/s = 697.7 µs");
+    CHECK(lines[1] == format_bytes(r.bytes) + " ÷ 820 GB/s = " + format_time(r.memory_s));
+    CHECK(lines[2] == "the larger: 697.7 µs, bound by MXU");
+    CHECK(lines[3] == "intensity 1365 FLOP/B against the ridge 240 FLOP/B");
+
+    // A matmul bound by the MXU, then an add bound by HBM: each op's larger,
+    // added, which is neither sum alone.
+    const Roofline seq =
+        roofline_sequence(chip("v5e"), {matmul_cost(s), elementwise_cost({4096, 4096}, 2, 1, DType::bf16)});
+    CHECK(roofline_working(seq)[2] == "each op the larger of its own two, added: " + format_time(seq.time_s));
+    CHECK(seq.time_s > std::max(seq.compute_s, seq.memory_s));
+}

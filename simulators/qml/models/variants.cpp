@@ -53,7 +53,7 @@ QVariantMap roofline(const tpusim::Roofline &r)
         {"bandwidth", r.bandwidth},
         {"attainableS", r.attainable_s},
         {"attainableTime", qs(tpusim::format_time(r.attainable_s))},
-        {"provenance", provenance(r.provenance)},
+        {"provenance", provenance(tpusim::with_working(r.provenance, tpusim::roofline_working(r)))},
     };
 }
 

@@ -96,6 +96,7 @@ void write_provenance(Json& j, const Provenance& p) {
     j.field("shapes", p.shapes);
     j.field("model", p.model);
     if (!p.date.empty()) j.field("date", p.date);
+    if (!p.working.empty()) j.key("working").strings(p.working);
     j.key("assumptions").strings(p.assumptions);
     j.end_object();
 }

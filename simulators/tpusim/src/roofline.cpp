@@ -180,6 +180,20 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
     return r;
 }
 
+std::vector<std::string> roofline_working(const Roofline& r) {
+    const auto per_byte = [](double v) { return format_fixed(v, v < 10 ? 1 : 0) + " FLOP/B"; };
+    std::vector<std::string> lines{
+        format_rate(r.flops, "FLOP") + " ÷ " + format_rate(r.peak_flops, "FLOP/s") + " = " + format_time(r.compute_s),
+        format_bytes(r.bytes) + " ÷ " + format_rate(r.bandwidth, "B/s") + " = " + format_time(r.memory_s)};
+    // One op's time is the larger of its two; a sequence's, each op's larger, added.
+    if (r.time_s == std::max(r.compute_s, r.memory_s))
+        lines.push_back("the larger: " + format_time(r.time_s) + ", bound by " + r.resource);
+    else
+        lines.push_back("each op the larger of its own two, added: " + format_time(r.time_s));
+    if (r.bytes > 0) lines.push_back("intensity " + per_byte(r.intensity) + " against the ridge " + per_byte(r.ridge));
+    return lines;
+}
+
 std::vector<OpCost> matmul_pass_costs(const MatmulSpec& spec, MatmulPass pass) {
     std::vector<OpCost> ops;
     if (pass != MatmulPass::backward) ops.push_back(matmul_cost(spec));

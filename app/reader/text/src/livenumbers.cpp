@@ -56,7 +56,7 @@ Value rooflineField(const Placeholder &p, const tpusim::Roofline &r)
         t = std::string(tpusim::bound_name(r.bound));
     else
         unknownField(p, "time, compute_time, memory_time, flops, bytes, intensity, ridge, bound");
-    Value v = answer(t, r.provenance);
+    Value v = answer(t, tpusim::with_working(r.provenance, tpusim::roofline_working(r)));
     v.number = number;
     return v;
 }

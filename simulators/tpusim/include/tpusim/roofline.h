@@ -74,6 +74,12 @@ struct Roofline {
 // Evaluate a cost on a chip (the whole chip, all TensorCores). Throws
 // InputError when the chip publishes no rate for the dtype.
 Roofline roofline(const Chip& chip, const OpCost& cost);
+// The arithmetic behind a roofline, a step a line, for a card's working
+// (Provenance::working): FLOPs over the peak, bytes over the bandwidth,
+// the larger (or, for a sequence, each op's larger, added), and the
+// intensity against the ridge. Made when shown: roofline() leaves it out,
+// since a dump's thousands of ops never show theirs.
+std::vector<std::string> roofline_working(const Roofline& r);
 // Only the time, without provenance strings: for sweeps and plots.
 double roofline_time(const Chip& chip, const OpCost& cost);
 // The generic answer type for the app: time, with intensity, ridge and bound as details.
