@@ -146,6 +146,13 @@ TEST_CASE("a pipeline figure's card shows its own working first", "[text]")
     const auto m = render(QStringLiteral("{{matmul m=4096 k=4096 n=4096 dtype=bf16 : time}}"), QStringLiteral("v5e"));
     REQUIRE(m.details.size() == 1);
     CHECK(m.details[0].split(QLatin1Char('\n'))[1] == QStringLiteral("137 GFLOP ÷ 197 TFLOP/s = 697.7 µs"));
+
+    // A collective's: the closed form's terms, then the simulation.
+    const auto c = render(QStringLiteral("{{collective op=all-gather mesh=4 axis=0 bytes=33554432 : time}}"),
+                          QStringLiteral("v5e"));
+    REQUIRE(c.details.size() == 1);
+    CHECK(c.details[0].split(QLatin1Char('\n'))[1].startsWith(QStringLiteral("closed form: the larger of")));
+    CHECK(c.details[0].split(QLatin1Char('\n'))[2] == QStringLiteral("hop by hop: 48 chunk hops, 560.2 µs"));
 }
 
 TEST_CASE("every placeholder in every chapter resolves on every chip", "[text][course]")

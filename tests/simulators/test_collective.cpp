@@ -279,3 +279,24 @@ TEST_CASE("collective: HBM traffic and a reduction's adds, hidden unless they ar
     CHECK(waits.time_s > waits.simulated_s);
     CHECK(waits.memory_note.find("HBM, not the links, sets the time") != std::string::npos);
 }
+
+// A collective card's working: the closed form's two terms, the
+// simulation, and the longest of the three times, which is the time.
+TEST_CASE("a collective's working names the terms its times come from", "[collective][working]") {
+    const Mesh mesh = make_mesh(chip("v5e"), {4});
+    CollectiveSpec spec;
+    spec.kind = CollectiveKind::all_gather;
+    spec.axes = {0};
+    spec.bytes = 32.0 * 1024 * 1024;
+    const CollectiveResult r = collective(mesh, spec);
+    CHECK(r.time_s == std::max({r.simulated_s, r.hbm_s, r.reduce_s}));
+    CHECK(r.analytic_s == std::max(r.analytic_bandwidth_s, r.analytic_latency_s));
+    const auto lines = collective_working(r);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "closed form: the larger of 559.2 µs of bandwidth and 3.00 µs of hop latency, 559.2 µs");
+    CHECK(lines[1] == "hop by hop: 48 chunk hops, 560.2 µs");
+    CHECK(lines[2] == "the longest of the links' 560.2 µs, HBM's 61.4 µs: 560.2 µs, set by the links");
+
+    spec.kind = CollectiveKind::all_reduce;  // a reduction adds on the VPU too
+    CHECK(collective_working(collective(mesh, spec))[2].find("the adds'") != std::string::npos);
+}

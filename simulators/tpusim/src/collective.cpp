@@ -169,6 +169,18 @@ CollectiveKind parse_collective(std::string_view text) {
                      "': use all-gather, reduce-scatter, all-reduce, all-to-all or permute");
 }
 
+std::vector<std::string> collective_working(const CollectiveResult& r) {
+    std::vector<std::string> lines{"closed form: the larger of " + format_time(r.analytic_bandwidth_s) +
+                                       " of bandwidth and " + format_time(r.analytic_latency_s) + " of hop latency, " +
+                                       format_time(r.analytic_s),
+                                   "hop by hop: " + format_count(static_cast<double>(r.chunk_hops)) + " chunk hops, " +
+                                       format_time(r.simulated_s)};
+    std::string longest = "the links' " + format_time(r.simulated_s) + ", HBM's " + format_time(r.hbm_s);
+    if (r.reduce_adds > 0) longest += ", the adds' " + format_time(r.reduce_s);
+    lines.push_back("the longest of " + longest + ": " + format_time(r.time_s) + ", set by " + r.bound);
+    return lines;
+}
+
 CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const CollectiveOptions& options) {
     const detail::Plan plan = detail::make_plan(mesh, spec);
     const detail::Analytic a = detail::closed_form(plan);

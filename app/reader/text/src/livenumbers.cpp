@@ -175,12 +175,13 @@ Value resolveCollective(const Placeholder &p, const tpusim::Chip &chip)
     tpusim::CollectiveOptions options;
     options.link_loads = false;
     const tpusim::CollectiveResult r = tpusim::collective(mesh, spec, options);
+    const tpusim::Provenance worked = tpusim::with_working(r.provenance, tpusim::collective_working(r));
     if (p.field == "time")
-        return answer(tpusim::format_time(r.time_s), r.provenance);
+        return answer(tpusim::format_time(r.time_s), worked);
     if (p.field == "analytic")
-        return answer(tpusim::format_time(r.analytic_s), r.provenance);
+        return answer(tpusim::format_time(r.analytic_s), worked);
     if (p.field == "simulated")
-        return answer(tpusim::format_time(r.simulated_s), r.provenance);
+        return answer(tpusim::format_time(r.simulated_s), worked);
     unknownField(p, "time, analytic, simulated");
 }
 

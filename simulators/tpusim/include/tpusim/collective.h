@@ -89,6 +89,12 @@ struct CollectiveResult {
 // Throws InputError for bad axes, bytes, chunks or shift.
 CollectiveResult collective(const Mesh& mesh, const CollectiveSpec& spec, const CollectiveOptions& options = {});
 
+// The arithmetic behind a collective's times, a step a line, for a card's
+// working (Provenance::working): the closed form as the larger of its
+// bandwidth and latency terms, the hop-by-hop simulation, and the time as
+// the longest of the links', HBM's and the adds'.
+std::vector<std::string> collective_working(const CollectiveResult& r);
+
 // A collective among pairs of chips `stride` apart along axis `axis`, every
 // pair of the axis at once, as XLA's strided replica groups ({i, i+s}) lay
 // them. A gather or a scatter is one exchange with the partner, an
