@@ -7,7 +7,6 @@
 #include <QFont>
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
-#include <QQuickItem>
 #include <QQuickWindow>
 #include <QTextLayout>
 #include <QUrl>
@@ -81,12 +80,6 @@ bool ShellLoad::finish()
     if (m_engine.rootObjects().isEmpty())
         return false;
     auto *window = qobject_cast<QQuickWindow *>(m_engine.rootObjects().constFirst());
-    // The content item takes the window's size only at the window system's
-    // first resize: a page opened before it (a screenshot's, or a place
-    // named at launch) would be made at 0 x 0 and laid out again after,
-    // which some Qt 6.4 layouts do not do in full.
-    if (window)
-        window->contentItem()->setSize(window->size());
     if (auto *slices = dynamic_cast<SliceIncubation *>(m_engine.incubationController()))
         slices->followFrames(window);
     if (window)

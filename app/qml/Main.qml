@@ -15,6 +15,12 @@ Window {
     visible: true
     title: "tpu-course · Learn to make TPUs fast"
     color: Theme.floor
+    // The content item takes the window's size only at the window system's
+    // first resize: the pages made before it (the stack's first screen, a
+    // place named at launch) would be made at 0 x 0 and laid out again,
+    // which some Qt 6.4 layouts do not do in full.
+    contentItem.width: width
+    contentItem.height: height
 
     // One scale from the window's width and height (1 at 1440x900).
     onWidthChanged: Theme.fitWindow(width, height)
@@ -145,8 +151,7 @@ Window {
     StackPage {
         id: stackPage
         objectName: "stackPage"
-        width: window.width
-        height: window.height
+        anchors.fill: parent
         visible: window.page === "stack"
         onOpenPlace: place => window.navigate(place)
         // The keys scroll the stack from launch: Page Down and End work at once.

@@ -76,7 +76,11 @@ std::shared_ptr<const PipelineModel::Computed> compute(const Inputs &in)
         tpusim::PipelineOptions o;
         o.schedule = true;
         c->result = tpusim::simulate(tpusim::chip(in.chip), c->kernel, o);
-        c->vmemWorking = tpusim::vmem_working(tpusim::chip(in.chip), c->kernel);
+        const tpusim::Provenance &p = c->result.provenance;
+        c->timeDetails = qs(tpusim::describe(tpusim::with_working(p, tpusim::time_working(c->result))));
+        c->hbmDetails = qs(tpusim::describe(tpusim::with_working(p, tpusim::hbm_working(c->result))));
+        c->vmemDetails =
+            qs(tpusim::describe(tpusim::with_working(p, tpusim::vmem_working(tpusim::chip(in.chip), c->kernel))));
         for (int core = 0; core < c->result.cores; ++core)
             c->overview.push_back(
                 tpusim::aggregate_schedule(c->result, core, 0, c->result.time_s, PipelineModel::overviewBuckets));
@@ -215,10 +219,9 @@ void PipelineModel::publish(std::shared_ptr<const Computed> c)
         {"revisits", revisits},
         {"verdict", verdict},
         {"provenance", simqml::provenance(p)},
-        // The cards of the figures that have working of their own: it first.
-        {"timeDetails", qs(tpusim::describe(tpusim::with_working(p, tpusim::time_working(r))))},
-        {"hbmDetails", qs(tpusim::describe(tpusim::with_working(p, tpusim::hbm_working(r))))},
-        {"vmemDetails", qs(tpusim::describe(tpusim::with_working(p, c->vmemWorking)))},
+        {"timeDetails", c->timeDetails},
+        {"hbmDetails", c->hbmDetails},
+        {"vmemDetails", c->vmemDetails},
     };
     emit runChanged();
 }

@@ -73,7 +73,8 @@ public:
         QString inputs;
         // The whole call in `overviewBuckets` buckets per core, made with the run.
         std::vector<std::vector<tpusim::ScheduleBucket>> overview;
-        std::vector<std::string> vmemWorking; // the VMEM buffer by buffer (tpusim::vmem_working)
+        // The cards of the figures with working of their own, made with the run.
+        QString timeDetails, hbmDetails, vmemDetails;
     };
     static constexpr int overviewBuckets = 2048;
     std::shared_ptr<const Computed> computed() const { return m_computed; }

@@ -16,16 +16,6 @@ std::string str(std::int64_t v) {
     return std::to_string(v);
 }
 
-// "(0, 1, 2)" for grid points and block indices.
-std::string tuple(const std::vector<std::int64_t>& v) {
-    std::string t = "(";
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i) t += ", ";
-        t += std::to_string(v[i]);
-    }
-    return t + ")";
-}
-
 bool power_of_two(std::int64_t v) {
     return v > 0 && (v & (v - 1)) == 0;
 }
@@ -186,7 +176,8 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
         }
         ++c.writes;
         if (!inside) {
-            c.problems.push_back("step " + tuple(g) + " writes block " + tuple(idx) + ", outside the array");
+            c.problems.push_back("step " + format_tuple(g) + " writes block " + format_tuple(idx) +
+                                 ", outside the array");
             c.ok = false;
             return c;
         }
@@ -205,13 +196,13 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
             const bool scattered = v.last != step - 1;
             if (!c.race && race) {
                 c.race = true;
-                c.problems.push_back("block " + tuple(idx) +
+                c.problems.push_back("block " + format_tuple(idx) +
                                      " is written by steps that differ on a parallel axis: "
                                      "a race when the axis is split across cores");
             }
             if (!c.non_consecutive && scattered) {
                 c.non_consecutive = true;
-                c.problems.push_back("block " + tuple(idx) + " is revisited at step " + std::to_string(step) +
+                c.problems.push_back("block " + format_tuple(idx) + " is revisited at step " + std::to_string(step) +
                                      " after other blocks were written: "
                                      "its partial result went back to HBM and is lost");
             }
@@ -251,7 +242,7 @@ Coverage check_coverage(const std::vector<std::int64_t>& grid, const std::vector
                                                   std::to_string(c.blocks) +
                                                   " output blocks are never written, "
                                                   "the first " +
-                                                  tuple(c.missing.front()));
+                                                  format_tuple(c.missing.front()));
     }
     c.ok = c.problems.empty();
     return c;

@@ -19,16 +19,10 @@ namespace {
 constexpr int kGridRank = 3;
 constexpr double kMostSteps = 16.0 * 1024 * 1024;  // as check_coverage: beyond it a walk takes seconds
 
-std::string tuple(const std::vector<std::int64_t>& v) {
-    std::string t = "(";
-    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + std::to_string(v[i]);
-    return t + ")";
-}
-
 std::string shapes_text(const SandboxInputs& in) {
     return "M=" + std::to_string(in.m) + " K=" + std::to_string(in.k) + " N=" + std::to_string(in.n) +
            ", blocks bm=" + std::to_string(in.bm) + " bk=" + std::to_string(in.bk) + " bn=" + std::to_string(in.bn) +
-           ", grid " + tuple(in.grid);
+           ", grid " + format_tuple(in.grid);
 }
 
 void require_positive(const SandboxInputs& in) {
@@ -186,7 +180,7 @@ SandboxVerification verify_sandbox(const SandboxInputs& in, std::uint64_t seed) 
     }
     v.ran = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) + " in blocks " +
             std::to_string(s.bm) + " x " + std::to_string(s.bk) + " x " + std::to_string(s.bn) + ", grid " +
-            tuple(s.grid);
+            format_tuple(s.grid);
     v.result = verify_matmul(s, seed);
     v.result.provenance.shapes =
         v.ran + (v.shrunk ? " (blocks shrunk from " + std::to_string(in.bm) + " x " + std::to_string(in.bk) + " x " +

@@ -11,19 +11,13 @@ namespace tpusim {
 
 namespace {
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + (shape.size() == 1 ? ",)" : ")");
-}
-
 // "x block (256, 100) bf16: 2 x 64.0 KiB (50.0 KiB padded to tiles) = 128.0 KiB"
 std::string buffer_line(const Chip& chip, const std::string& what, const std::vector<std::int64_t>& shape, DType dtype,
                         int buffers) {
     const double padded = padded_vmem_bytes(chip, shape, dtype);
     const double raw = std::accumulate(shape.begin(), shape.end(), bytes(dtype),
                                        [](double a, std::int64_t d) { return a * static_cast<double>(d); });
-    std::string line = what + " " + shape_text(shape) + " " + std::string(name(dtype)) + ": ";
+    std::string line = what + " " + format_tuple(shape) + " " + std::string(name(dtype)) + ": ";
     line += buffers > 1 ? std::to_string(buffers) + " x " + format_bytes(padded) : format_bytes(padded);
     if (padded > raw) line += " (" + format_bytes(raw) + " padded to tiles)";
     if (buffers > 1) line += " = " + format_bytes(buffers * padded);

@@ -97,6 +97,16 @@ std::string format_rate(double per_second, std::string_view unit) {
     return text + " " + prefixes[i] + std::string(unit);
 }
 
+std::string format_tuple(const std::vector<std::int64_t>& values) {
+    std::string t = "(";
+    for (std::size_t i = 0; i < values.size(); ++i) t += (i ? ", " : "") + std::to_string(values[i]);
+    return t + ")";
+}
+
+std::string format_intensity(double flop_per_byte) {
+    return format_fixed(flop_per_byte, flop_per_byte < 10 ? 1 : 0) + " FLOP/B";
+}
+
 Provenance with_working(Provenance p, std::vector<std::string> lines) {
     p.working = std::move(lines);
     return p;

@@ -181,7 +181,6 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
 }
 
 std::vector<std::string> roofline_working(const Roofline& r) {
-    const auto per_byte = [](double v) { return format_fixed(v, v < 10 ? 1 : 0) + " FLOP/B"; };
     std::vector<std::string> lines{
         format_rate(r.flops, "FLOP") + " ÷ " + format_rate(r.peak_flops, "FLOP/s") + " = " + format_time(r.compute_s),
         format_bytes(r.bytes) + " ÷ " + format_rate(r.bandwidth, "B/s") + " = " + format_time(r.memory_s)};
@@ -190,7 +189,9 @@ std::vector<std::string> roofline_working(const Roofline& r) {
         lines.push_back("the larger: " + format_time(r.time_s) + ", bound by " + r.resource);
     else
         lines.push_back("each op the larger of its own two, added: " + format_time(r.time_s));
-    if (r.bytes > 0) lines.push_back("intensity " + per_byte(r.intensity) + " against the ridge " + per_byte(r.ridge));
+    if (r.bytes > 0)
+        lines.push_back("intensity " + format_intensity(r.intensity) + " against the ridge " +
+                        format_intensity(r.ridge));
     return lines;
 }
 

@@ -95,7 +95,7 @@ inline std::string percent(double fraction)
 }
 inline std::string perByte(double v)
 {
-    return tpusim::format_fixed(v, v < 10 ? 1 : 0) + " FLOP/B";
+    return tpusim::format_intensity(v);
 }
 
 inline Value answer(std::string text, const tpusim::Provenance &p)

@@ -3,6 +3,7 @@
 // The simulator only ever produces `predicted` values, or `verified_off_chip`
 // from the numeric run of a schedule; `measured` exists so that the app and
 // the progress store can use the same type for runs on real chips.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,10 @@ std::string format_bytes(double bytes);
 std::string format_rate(double per_second, std::string_view unit);
 // Fixed-point with `decimals` digits after the point.
 std::string format_fixed(double value, int decimals);
+// A shape, grid point or block index as Python prints it: "(256, 1024)".
+std::string format_tuple(const std::vector<std::int64_t>& values);
+// FLOPs per HBM byte, one decimal under 10: "1365 FLOP/B", "2.5 FLOP/B".
+std::string format_intensity(double flop_per_byte);
 // A count with thousands separated: 68719476736 -> "68,719,476,736";
 // from 1e15 on, three significant digits in scientific form.
 std::string format_count(double value);
