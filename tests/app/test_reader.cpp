@@ -16,6 +16,7 @@
 #include <QTest>
 #include <QTextDocument>
 
+#include <cmath>
 #include <optional>
 
 namespace {
@@ -246,6 +247,35 @@ TEST_CASE("pointing at a live number shows what it is", "[reader][qml]")
     const QString said = card->property("text").toString();
     INFO(said.toStdString());
     CHECK((said.startsWith(QStringLiteral("predicted")) || said.startsWith(QStringLiteral("published"))));
+
+    // Wherever on the number the pointer is, high on its line or low, the
+    // card clears the whole line: neither its descenders nor its capitals
+    // are covered,
+    const qreal pitch = text->property("lineHeight").toReal();
+    REQUIRE(pitch > 0);
+    const qreal lineTop = std::floor(point->y() / pitch) * pitch;
+    const QRectF line = text->mapRectToScene(QRectF(0, lineTop, text->width(), pitch));
+    auto *cardFace = card->property("background").value<QQuickItem *>();
+    REQUIRE(cardFace != nullptr);
+    int pointed = 0;
+    for (const qreal y : {lineTop + 0.3 * pitch, lineTop + 0.85 * pitch}) {
+        QString link;
+        QMetaObject::invokeMethod(text, "linkAt", Q_RETURN_ARG(QString, link), Q_ARG(qreal, point->x()),
+                                  Q_ARG(qreal, y));
+        if (!link.startsWith(QStringLiteral("value:")))
+            continue;
+        QTest::mouseMove(shell.window(), text->mapToScene(QPointF(point->x(), y)).toPoint());
+        QTest::qWait(250);
+        REQUIRE(card->property("visible").toBool());
+        const QRectF face = cardFace->mapRectToScene(QRectF(0, 0, cardFace->width(), cardFace->height()));
+        INFO("pointer " << y - lineTop << " px into a " << pitch << " px line; card " << face.top() << "-"
+                        << face.bottom() << ", line " << line.top() << "-" << line.bottom());
+        CHECK_FALSE(face.intersects(line));
+        // and stays beside it, not where an earlier position put it.
+        CHECK(std::min(std::abs(face.top() - line.bottom()), std::abs(line.top() - face.bottom())) < 16);
+        ++pointed;
+    }
+    CHECK(pointed == 2);
 }
 
 TEST_CASE("dragging an input re-fills the numbers of its paragraph; the arrows step it", "[reader][qml]")

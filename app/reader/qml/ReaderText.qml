@@ -135,10 +135,22 @@ Text {
         card.delay = cardByKeyboard ? 0 : 150
         card.heading = cardByKeyboard ? "number " + (slots.indexOf(focusSlot) + 1) + " of " + slots.length + " · ← → for the others" : ""
         card.text = details[cardSlot] || ""
-        card.targetRect = cardByKeyboard ? Qt.rect(0, 0, width, height)
-                                         : Qt.rect(hover.point.position.x - Theme.gapM, hover.point.position.y - pixelSize,
-                                                   Theme.gapL, pixelSize * 1.6)
+        card.targetRect = cardByKeyboard ? Qt.rect(0, 0, width, height) : pointedLine()
         card.shown = true
+    }
+    // The whole line under the pointer, not a box around the pointer: a card
+    // below (or above) it then clears the line's descenders (or capitals)
+    // wherever on the line the pointer is.
+    function pointedLine() {
+        const line = Math.floor(hover.point.position.y / lineHeight)
+        return Qt.rect(hover.point.position.x - Theme.gapM, line * lineHeight, Theme.gapL, lineHeight)
+    }
+    // The link under the pointer can change before the handler has the
+    // event's position: the card follows the position once it arrives.
+    Connections {
+        target: hover
+        enabled: root.card !== null && root.card.target === root && root.card.shown && !root.cardByKeyboard
+        function onPointChanged() { root.card.targetRect = root.pointedLine() }
     }
     onCardSlotChanged: updateCard()
     onDetailsChanged: if (card && card.target === root && card.shown) updateCard()
