@@ -19,6 +19,12 @@ Rectangle {
     readonly property int current: step - 1
     readonly property string j: current < 0 ? "ⱼ" : sub(current)
 
+    function stepWords(s) {
+        const j = s === 0 ? "" : sub(s - 1)
+        return String(s).padStart(2, "0") + "/" + String(blocks).padStart(2, "0") + " · "
+            + (s === 0 ? "Q lands in VMEM and stays"
+               : "one pass over K" + j + ", V" + j + ": rescale (m, l, acc), never materializing scores to HBM")
+    }
     function sub(n) { return String(n).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("") }
     function phase(block) {
         if (block === current) return "current"
@@ -130,14 +136,29 @@ Rectangle {
                 color: Theme.accent; font.pixelSize: Theme.tinySize
             }
         }
-        Text {
+        // As tall as the longest step's words, so the card, and the honesty
+        // card under it, stand still while the loop goes round.
+        Item {
             width: parent.width
-            text: String(root.step).padStart(2, "0") + "/" + String(root.blocks).padStart(2, "0") + " · "
-                  + (root.step === 0 ? "Q lands in VMEM and stays"
-                     : "one pass over K" + root.j + ", V" + root.j + ": rescale (m, l, acc), never materializing scores to HBM")
-            font.family: Theme.sans; font.pixelSize: Theme.smallSize
-            color: Theme.inkMuted
-            wrapMode: Text.WordWrap
+            height: Math.max(stepText.implicitHeight, longestStep.implicitHeight)
+            Text {
+                id: stepText
+                objectName: "liveStepText"
+                width: parent.width
+                text: root.stepWords(root.step)
+                font.family: Theme.sans; font.pixelSize: Theme.smallSize
+                color: Theme.inkMuted
+                wrapMode: Text.WordWrap
+            }
+            // Laid out, never drawn: it only measures.
+            Text {
+                id: longestStep
+                visible: false
+                width: parent.width
+                text: root.stepWords(root.blocks)
+                font: stepText.font
+                wrapMode: Text.WordWrap
+            }
         }
         Text {
             width: parent.width

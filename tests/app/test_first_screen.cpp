@@ -107,3 +107,31 @@ TEST_CASE("a place opened before the window is shown is laid out as it would be 
     INFO("value " << value->x() << " + " << value->width() << ", badge at " << badge->x());
     CHECK(badge->x() >= value->x() + value->implicitWidth());
 }
+
+TEST_CASE("the live card in the stack's header keeps its height as it loops", "[startup][qml]")
+{
+    // Its loop changes the words under the blocks every 1.8 s; a card that
+    // grew and shrank with them would move the honesty card under it.
+    for (const QSize size : {QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+        ShellFixture shell;
+        shell.window()->resize(size);
+        auto *area = qobject_cast<QQuickItem *>(shell.find("liveAttentionCard"));
+        REQUIRE(area != nullptr);
+        QQuickItem *card = area->parentItem();
+        REQUIRE(card != nullptr);
+        const int blocks = card->property("blocks").toInt();
+        REQUIRE(blocks > 1);
+        QTest::qWait(50);
+        QSet<qreal> heights;
+        QSet<int> lineCounts;
+        for (int step = 0; step <= blocks; ++step) {
+            card->setProperty("step", step);
+            QTest::qWait(20);
+            heights.insert(card->height());
+            lineCounts.insert(shell.find("liveStepText")->property("lineCount").toInt());
+        }
+        INFO(size.width() << "x" << size.height());
+        CHECK(lineCounts.size() > 1); // the steps' words do wrap differently
+        CHECK(heights.size() == 1);
+    }
+}
