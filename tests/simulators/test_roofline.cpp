@@ -161,6 +161,9 @@ TEST_CASE("a roofline's working is the arithmetic a learner does by hand", "[roo
     CHECK(lines[1] == format_bytes(r.bytes) + " ÷ 820 GB/s = " + format_time(r.memory_s));
     CHECK(lines[2] == "the larger: 697.7 µs, bound by MXU");
     CHECK(lines[3] == "intensity 1365 FLOP/B against the ridge 240 FLOP/B");
+    // An elementwise add's 1/6 as a learner works it out: 0.17, not 0.2.
+    CHECK(format_intensity(1.0 / 6.0) == "0.17 FLOP/B");
+    CHECK(format_intensity(2.5) == "2.5 FLOP/B");
 
     // A matmul bound by the MXU, then an add bound by HBM: each op's larger,
     // added, which is neither sum alone.

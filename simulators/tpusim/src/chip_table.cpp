@@ -146,7 +146,7 @@ Chip v5e() {
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
     c.clock_hz = fact(1.5e9, "Hz", "[SB-TPU]", "Derived from the peak: 1.503 GHz.");
     c.vpu_flops_per_core = assumed(8 * 128 * 4 * 1.5e9, "FLOP/s", "[derived] 8 x 128 x 4 ALUs x 1.5 GHz [SB-TPU]",
-                                   "Assumes v5p's 4 ALUs per lane and sublane; not published for v5e.");
+                                   "v5p's 4 ALUs per lane and sublane, taken for v5e, which no source gives.");
     c.vregs_per_core = unpublished("", "Not in the sources read.");
     c.hbm_capacity = fact(16 * GiB, "B", "[SB-TPU][JAX-INFO]", "Cloud writes 16 GB; [JAX-INFO] 17.2e9 B = 16 GiB.");
     c.hbm_bandwidth = fact(8.2e11, "B/s", "[JAX-INFO][SB-ROOF]",

@@ -104,7 +104,10 @@ std::string format_tuple(const std::vector<std::int64_t>& values) {
 }
 
 std::string format_intensity(double flop_per_byte) {
-    return format_fixed(flop_per_byte, flop_per_byte < 10 ? 1 : 0) + " FLOP/B";
+    // Two significant digits below 1: an elementwise add's 1/6 reads 0.17,
+    // as a learner works it out by hand, not 0.2.
+    const int decimals = flop_per_byte < 1 ? 2 : flop_per_byte < 10 ? 1 : 0;
+    return format_fixed(flop_per_byte, decimals) + " FLOP/B";
 }
 
 Provenance with_working(Provenance p, std::vector<std::string> lines) {

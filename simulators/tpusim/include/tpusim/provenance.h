@@ -68,7 +68,8 @@ std::string format_rate(double per_second, std::string_view unit);
 std::string format_fixed(double value, int decimals);
 // A shape, grid point or block index as Python prints it: "(256, 1024)".
 std::string format_tuple(const std::vector<std::int64_t>& values);
-// FLOPs per HBM byte, one decimal under 10: "1365 FLOP/B", "2.5 FLOP/B".
+// FLOPs per HBM byte: "1365 FLOP/B", "2.5 FLOP/B", and two significant
+// digits below 1, "0.17 FLOP/B".
 std::string format_intensity(double flop_per_byte);
 // A count with thousands separated: 68719476736 -> "68,719,476,736";
 // from 1e15 on, three significant digits in scientific form.
