@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ir_dot_detail.h"
 #include "ir_text.h"
 
 namespace tpusim::ir {
@@ -173,6 +174,27 @@ DotShape dot_general_shape(const std::vector<std::int64_t>& lhs, const std::vect
     return out;
 }
 
+namespace detail {
+
+std::optional<DotDims> hlo_dot_dims(const Op& op) {
+    DotDims d;
+    bool any = false;
+    const auto read = [&](const char* key, std::vector<std::int64_t>& into) {
+        if (const std::string* v = op.attribute(key)) {
+            into = int_list(*v);
+            any = true;
+        }
+    };
+    read("lhs_contracting_dims", d.lhs_contracting);
+    read("rhs_contracting_dims", d.rhs_contracting);
+    read("lhs_batch_dims", d.lhs_batch);
+    read("rhs_batch_dims", d.rhs_batch);
+    if (!any) return std::nullopt;
+    return d;
+}
+
+}  // namespace detail
+
 bool is_ragged_dot(const Op& op) {
     return op.name == "ragged_dot" || op.name == "ragged-dot" || op.name == "ragged_dot_general";
 }
@@ -184,8 +206,7 @@ RaggedDotDims ragged_dot_dims_of(const Op& op, Format format) {
             const std::string* v = op.attribute(key);
             return v ? detail::int_list(*v) : std::vector<std::int64_t>{};
         };
-        d.dot = {read("lhs_contracting_dims"), read("rhs_contracting_dims"), read("lhs_batch_dims"),
-                 read("rhs_batch_dims")};
+        d.dot = detail::hlo_dot_dims(op).value_or(DotDims{});
         d.lhs_ragged = read("lhs_ragged_dims");
         d.rhs_group = read("rhs_group_dims");
     } else {

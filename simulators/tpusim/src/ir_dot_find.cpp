@@ -2,6 +2,7 @@
 // whichever spelling the IR uses.
 #include <map>
 
+#include "ir_dot_detail.h"
 #include "ir_text.h"
 #include "tpusim/ir_dot.h"
 
@@ -51,20 +52,8 @@ DotDims dot_dims_of(const Op& op, Format format, std::size_t lhs_rank, std::size
         if (const std::string* b = op.attribute("batching_dims")) text += "batching_dims = " + *b + ", ";
         if (const std::string* c = op.attribute("contracting_dims")) text += "contracting_dims = " + *c;
         if (!text.empty() || op.name == "dot_general") return parse_stablehlo_dot_dims(text);
-    } else {
-        DotDims d;
-        bool any = false;
-        auto read = [&](const char* key, std::vector<std::int64_t>& into) {
-            if (const std::string* v = op.attribute(key)) {
-                into = detail::int_list(*v);
-                any = true;
-            }
-        };
-        read("lhs_contracting_dims", d.lhs_contracting);
-        read("rhs_contracting_dims", d.rhs_contracting);
-        read("lhs_batch_dims", d.lhs_batch);
-        read("rhs_batch_dims", d.rhs_batch);
-        if (any) return d;
+    } else if (std::optional<DotDims> d = detail::hlo_dot_dims(op)) {
+        return *d;
     }
     // A plain dot: vector or matrix, the last lhs dim against the first rhs dim.
     if (lhs_rank < 1 || lhs_rank > 2 || rhs_rank < 1 || rhs_rank > 2)
