@@ -22,12 +22,13 @@ Options:
   --open PLACE               With --screenshot or --layout-report: the page to render. PLACE
                              is stack (the default), ch01 ... ch15 (ch11#a-heading or
                              ch11#ex09 to open at a heading or a piece in the text), workshop,
-                             bench, chips, validation, profile, labs, palette, report, about, or a
-                             workshop piece id such as EX01.
-  --size WxH                 With --screenshot, --layout-report or --first-frame: the window size (default
-                             1440x900).
-  --theme light|dark         With --screenshot, --layout-report or --first-frame: render in this theme
-                             (default: the one kept in the progress file); the kept one is not changed.
+                             bench, chips, validation, profile, labs, palette, report, about,
+                             or a workshop piece id such as EX01.
+  --size WxH                 With --screenshot, --layout-report or --first-frame: the
+                             window size (default 1440x900).
+  --theme light|dark         With --screenshot, --layout-report or --first-frame: render in
+                             this theme (default: the one kept in the progress file); the
+                             kept one is not changed.
   --export-report FILE       Write the progress report as .pdf, .html or .json and exit.
   --page-size a4|letter      With --export-report: the PDF's paper (default: the locale's).
   --learner NAME             With --export-report: the name on the report (default: the

@@ -100,6 +100,11 @@ TEST_CASE("the binary answers --help, --version and bad flags", "[commandline][b
     CHECK(help.exitCode == 0);
     CHECK(help.out.contains("--screenshot FILE.png"));
     CHECK(help.out.contains("--export-report FILE"));
+    // Wrapped at one width: no line runs past the others.
+    for (const QByteArray &line : help.out.split('\n')) {
+        INFO(line.toStdString());
+        CHECK(line.size() <= 96);
+    }
 
     const RunResult version = runApp({"--version"});
     CHECK(version.exitCode == 0);
