@@ -56,8 +56,9 @@ Rectangle {
                 }
             }
             MonoText {
+                objectName: "benchBound_" + (root.row.id || "")
                 Layout.preferredWidth: Theme.px(190)
-                text: (root.r.resource || "") + " bound · " + Number(root.r.intensity || 0).toFixed(1) + " FLOP/B"
+                text: (root.r.resource || "") + " bound · " + (root.r.intensityText || "")
                 color: Theme.inkMuted
                 font.pixelSize: Theme.tinySize
                 horizontalAlignment: Text.AlignRight

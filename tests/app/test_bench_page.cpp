@@ -14,14 +14,19 @@
 
 namespace {
 
-QString shownTime(ShellFixture &shell, const std::string &rowId)
+QString shownText(ShellFixture &shell, const char *what, const std::string &rowId)
 {
     // The stack's bench entry shows the same rows; take the one on screen.
-    const QByteArray name = "benchTime_" + QByteArray::fromStdString(rowId);
+    const QByteArray name = what + QByteArray::fromStdString(rowId);
     for (QObject *item : shell.findAll(name.constData()))
         if (ShellFixture::isShown(item))
             return item->property("text").toString();
     return {};
+}
+
+QString shownTime(ShellFixture &shell, const std::string &rowId)
+{
+    return shownText(shell, "benchTime_", rowId);
 }
 
 } // namespace
@@ -45,6 +50,9 @@ TEST_CASE("the bench page shows libtpusim's floors, and the chip switcher change
     WAIT_COMPARE(shownTime(shell, "matmul_nnn"), QStringLiteral("697.7 µs"));
     CHECK(shownTime(shell, "matmul_skinny") == QStringLiteral("41.1 µs"));
     CHECK(shownTime(shell, "elementwise_add") == QStringLiteral("122.8 µs"));
+    // Intensities as the chapters write them: an add's 1/6 is 0.17, not 0.2.
+    CHECK(shownText(shell, "benchBound_", "elementwise_add") == QStringLiteral("HBM bound · 0.17 FLOP/B"));
+    CHECK(shownText(shell, "benchBound_", "matmul_nnn") == QStringLiteral("MXU bound · 1365 FLOP/B"));
 
     // The full bench adds rows beyond the landing three.
     QMetaObject::invokeMethod(shell.findShown("fullBenchToggle"), "clicked");

@@ -46,6 +46,7 @@ QVariantMap roofline(const tpusim::Roofline &r)
         {"flops", r.flops},
         {"bytes", r.bytes},
         {"intensity", r.intensity},
+        {"intensityText", qs(tpusim::format_intensity(r.intensity))},
         {"ridge", r.ridge},
         {"bound", qs(std::string(tpusim::bound_name(r.bound)))},
         {"resource", qs(r.resource)},
