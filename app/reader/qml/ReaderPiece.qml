@@ -27,7 +27,11 @@ Rectangle {
     function letGo() { released = true }
     // Being made, or made and still working out its figures off the GUI
     // thread (a piece that does so says it through a `busy` property).
-    readonly property bool loading: loader.active && String(source) !== "" && (!built || !pieceItem || pieceItem.busy === true)
+    readonly property bool loading: loader.active && String(source) !== ""
+                                    && (!built || !pieceItem || pieceItem.busy === true || layingOut)
+    // Made, and about to measure its layouts again (layOutAgain): its
+    // height is not yet its own.
+    property bool layingOut: false
     signal openPlace(string place)
 
     implicitHeight: bar.height + body.height
@@ -85,10 +89,12 @@ Rectangle {
             // into a chapter's text (a drill then leaves the keys to the reader).
             readonly property bool setIntoText: true
             // Made a little each frame, in the time the frame leaves over,
-            // so scrolling onto a heavy piece never stops for its making. An
-            // exhibit is made at once: it is made with the text above it,
-            // wherever the view is, and headings below it must not move later.
-            asynchronous: !root.isExhibit
+            // so scrolling onto a heavy piece never stops for its making.
+            // Exhibits too: made at once, chapter 8's two held the window
+            // still for 0.4 s just after it opened. One that grows above the
+            // view moves the view with it (ChapterPage), so the words being
+            // read stay put.
+            asynchronous: true
             onLoaded: {
                 root.made = true
                 if (root.args.preset !== undefined && typeof item.applyPresetNamed === "function")
@@ -96,6 +102,7 @@ Rectangle {
                 root.scroller = root.findScroller(item)
                 if (root.scroller)
                     root.scroller.interactive = false
+                root.layingOut = true
                 layOutAgain.start()
             }
             // Made a slice at a time, a piece's layouts can keep the heights
@@ -107,6 +114,7 @@ Rectangle {
                 id: layOutAgain
                 interval: 0
                 onTriggered: {
+                    root.layingOut = false
                     const item = loader.item
                     if (!item) return
                     item.visible = false
