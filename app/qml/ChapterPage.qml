@@ -417,16 +417,16 @@ ScrollPage {
             }
         }
 
-        ChapterGate {
+        // Made only for the chapters that show them (a stage's gate, G0's
+        // form); by file, as a bound component of this page cannot be (Qt 6.4).
+        Loader {
+            id: gateLoader
             width: column.width
-            visible: root.page.isStage === true
-            page: root.page
+            active: root.page.isStage === true
+            source: "ChapterGate.qml"
+            Binding { target: gateLoader.item; property: "page"; value: root.page; when: gateLoader.status === Loader.Ready }
         }
-
-        PredictionForm {
-            width: column.width
-            visible: root.page.gate === "G0"
-        }
+        Loader { width: column.width; active: root.page.gate === "G0"; source: "PredictionForm.qml" }
 
         Text {
             topPadding: Theme.gapL
