@@ -147,10 +147,16 @@ Text {
     }
     // The link under the pointer can change before the handler has the
     // event's position: the card follows the position once it arrives.
+    // Enabled by this text's own state, not the shared card's: a binding on
+    // the card would be evaluated again in every text of the chapter each
+    // time the card moved.
     Connections {
         target: hover
-        enabled: root.card !== null && root.card.target === root && root.card.shown && !root.cardByKeyboard
-        function onPointChanged() { root.card.targetRect = root.pointedLine() }
+        enabled: root.hoveredSlot >= 0
+        function onPointChanged() {
+            if (root.card && root.card.target === root && root.card.shown && !root.cardByKeyboard)
+                root.card.targetRect = root.pointedLine()
+        }
     }
     onCardSlotChanged: updateCard()
     onDetailsChanged: if (card && card.target === root && card.shown) updateCard()
