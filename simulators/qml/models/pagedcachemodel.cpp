@@ -95,7 +95,7 @@ void PagedCacheModel::recompute()
             {"xlaTimeS", r.xla_time_s},
             {"xlaBytes", qs(tpusim::format_bytes(r.xla_bytes))},
             {"intensityText", qs(tpusim::format_fixed(r.intensity, 1) + " FLOP/B")},
-            {"ridgeText", qs(tpusim::format_fixed(ridge, 0) + " FLOP/B")},
+            {"ridgeText", qs(tpusim::format_intensity(ridge))},
             {"tokensPerS", qs(tpusim::format_rate(r.sequences_per_s, "tokens/s"))},
         };
         QVariantMap out = pagesOf(s.context, s.page_size);
