@@ -88,7 +88,7 @@ int main(int argc, char *argv[])
     const bool headless = !opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() ||
                           !opt.reportPath.isEmpty() || !opt.importPath.isEmpty() || !opt.firstFramePath.isEmpty() ||
                           !opt.progressCopyPath.isEmpty() || profileOnly;
-    if (headless) {
+    if (headless && !startuptrace::onDisplay()) {
         // Renders identically on machines with and without a GPU or display.
         qputenv("QT_QPA_PLATFORM", "offscreen");
         qputenv("QT_QUICK_BACKEND", "software");

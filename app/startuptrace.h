@@ -58,4 +58,14 @@ inline void stamp(const char *what)
     }
 }
 
+// For bench_startup --window: with TPU_COURSE_FRAME_ON_DISPLAY set, the
+// pictures a bench asks for (--first-frame, --screenshot) are made in a
+// window on the display, with the platform and renderer Qt picks there,
+// as a learner's window is, rather than offscreen in software.
+inline bool onDisplay()
+{
+    const char *set = std::getenv("TPU_COURSE_FRAME_ON_DISPLAY");
+    return set && *set;
+}
+
 } // namespace startuptrace

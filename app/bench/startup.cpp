@@ -1,7 +1,12 @@
 // Start-up against a bare Qt Quick window, run alternately in one sitting so
-// both see the same machine: the app showing its first frame offscreen
-// (--first-frame), bare-window-yardstick doing the same for one rectangle,
-// and the app again until its whole stack page is made (--screenshot).
+// both see the same machine: the app showing its first frame (--first-frame),
+// bare-window-yardstick doing the same for one rectangle, and the app again
+// until its whole stack page is made (--screenshot). By default all three
+// draw offscreen with the software renderer, the same on every machine;
+// with --window they show real windows on the display in $DISPLAY (or
+// $WAYLAND_DISPLAY), with the platform and renderer Qt picks there, as a
+// learner's window is: connecting to the display, loading the graphics
+// stack and compiling shaders then count, for both programs.
 // Each process stamps the moment it reaches the frame on the clock it was
 // spawned on (startuptrace::stamp), so the times run from the process's
 // start, its libraries' loading included, to the frame on screen: saving
@@ -12,8 +17,9 @@
 // more than the difference sought, so each round's app run is also divided
 // by the bare run beside it, and the median and quartiles of those paired
 // ratios are printed.
-//   bench_startup [ROUNDS]   (default 21; other arguments, meant for the
-//                             simulator's benchmarks, are passed over)
+//   bench_startup [ROUNDS] [--window]   (default 21 rounds; other arguments,
+//                                        meant for the simulator's
+//                                        benchmarks, are passed over)
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -87,14 +93,35 @@ T median(std::vector<T> v)
 
 int main(int argc, char *argv[])
 {
-    const bool counted = argc > 1 && std::string(argv[1]).find_first_not_of("0123456789") == std::string::npos;
-    const int rounds = counted ? std::max(1, std::atoi(argv[1])) : 21;
+    int rounds = 21;
+    bool window = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--window")
+            window = true;
+        else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos)
+            rounds = std::max(1, std::atoi(arg.c_str()));
+    }
+    const auto named = [](const char *variable) {
+        const char *value = std::getenv(variable);
+        return value && *value;
+    };
+    if (window && !named("DISPLAY") && !named("WAYLAND_DISPLAY")) {
+        std::fprintf(stderr,
+                     "bench_startup: --window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is "
+                     "set (under no desktop, run it with xvfb-run).\n");
+        return 2;
+    }
     const std::filesystem::path bin = std::filesystem::canonical("/proc/self/exe").parent_path();
     const std::filesystem::path scratch =
         std::filesystem::temp_directory_path() / ("tpu-course-startup-" + std::to_string(getpid()));
     std::filesystem::create_directories(scratch);
-    setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    setenv("QT_QUICK_BACKEND", "software", 1);
+    if (window) {
+        setenv("TPU_COURSE_FRAME_ON_DISPLAY", "1", 1);
+    } else {
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        setenv("QT_QUICK_BACKEND", "software", 1);
+    }
     // Both runs find a runtime directory, as under a desktop session, and
     // neither spends its start warning that there is none.
     if (!std::getenv("XDG_RUNTIME_DIR")) {
@@ -149,6 +176,8 @@ int main(int argc, char *argv[])
         std::printf("   round by round %.2fx (quartiles %.2fx to %.2fx)\n", at(0.5), at(0.25), at(0.75));
     };
     std::printf("start-up, from the process's start to the frame on screen; median of %d alternating rounds\n", rounds);
+    std::printf("  %s\n", window ? "in windows on the display, with the platform and renderer Qt picks there"
+                                 : "offscreen, software renderer (--window: on the display)");
     std::printf("  bare Qt Quick window, first frame   %6.0f ms   peak %6.1f MB\n", bareT * 1e3, bareM / 1024.0);
     std::printf("  tpu-course, first frame             %6.0f ms   peak %6.1f MB   %.2fx (goal: at most 1.25x),",
                 appT * 1e3, appM / 1024.0, appT / bareT);
