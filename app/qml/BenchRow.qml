@@ -6,6 +6,7 @@ import TpuCourse.Ui
 // A click (or Enter) on the row opens its assumptions below it.
 Rectangle {
     id: root
+    objectName: "benchRow_" + (row.id || "")
     property var row: ({})
     // The learner's measured run of this row on the same chip, if any.
     property var measured: undefined
@@ -111,9 +112,11 @@ Rectangle {
             visible: root.expanded
             spacing: 2
             MonoText {
-                text: "model: " + (root.prov.model || "") + " · ridge " + Number(root.r.ridge || 0).toFixed(0)
-                      + " FLOP/B · compute " + (root.r.computeS * 1e6).toFixed(1) + " µs · memory "
-                      + (root.r.memoryS * 1e6).toFixed(1) + " µs"
+                objectName: "benchModel_" + (root.row.id || "")
+                Layout.fillWidth: true
+                text: "model: " + (root.prov.model || "") + " · ridge " + (root.r.ridgeText || "")
+                      + " · compute " + (root.r.computeTime || "") + " · memory " + (root.r.memoryTime || "")
+                wrapMode: Text.Wrap
                 color: Theme.inkMuted
                 font.pixelSize: Theme.tinySize
             }

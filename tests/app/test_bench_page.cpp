@@ -53,6 +53,17 @@ TEST_CASE("the bench page shows libtpusim's floors, and the chip switcher change
     // Intensities as the chapters write them: an add's 1/6 is 0.17, not 0.2.
     CHECK(shownText(shell, "benchBound_", "elementwise_add") == QStringLiteral("HBM bound · 0.17 FLOP/B"));
     CHECK(shownText(shell, "benchBound_", "matmul_nnn") == QStringLiteral("MXU bound · 1365 FLOP/B"));
+    // Opened, a row's model line writes its ridge and times the same way.
+    const auto landing = tpusim::landing_bench(tpusim::chip("v5e"));
+    const auto add = std::find_if(landing.begin(), landing.end(),
+                                  [](const tpusim::BenchRow &r) { return r.id == "elementwise_add"; });
+    REQUIRE(add != landing.end());
+    for (QObject *row : shell.findAll("benchRow_elementwise_add"))
+        row->setProperty("expanded", true);
+    const QString model = shownText(shell, "benchModel_", "elementwise_add");
+    CHECK(model.contains(QStringLiteral(" · ridge 7.5 FLOP/B · ")));
+    CHECK(model.contains(QString::fromStdString(" · compute " + tpusim::format_time(add->result.compute_s) +
+                                                " · memory " + tpusim::format_time(add->result.memory_s))));
 
     // The full bench adds rows beyond the landing three.
     QMetaObject::invokeMethod(shell.findShown("fullBenchToggle"), "clicked");

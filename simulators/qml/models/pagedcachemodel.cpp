@@ -94,7 +94,7 @@ void PagedCacheModel::recompute()
             {"xlaTime", qs(tpusim::format_time(r.xla_time_s))},
             {"xlaTimeS", r.xla_time_s},
             {"xlaBytes", qs(tpusim::format_bytes(r.xla_bytes))},
-            {"intensityText", qs(tpusim::format_fixed(r.intensity, 1) + " FLOP/B")},
+            {"intensityText", qs(tpusim::format_intensity(r.intensity))},
             {"ridgeText", qs(tpusim::format_intensity(ridge))},
             {"tokensPerS", qs(tpusim::format_rate(r.sequences_per_s, "tokens/s"))},
         };

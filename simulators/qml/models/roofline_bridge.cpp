@@ -21,10 +21,10 @@ QVariantMap failure(const std::exception &e)
     return {{"error", QString::fromUtf8(e.what())}};
 }
 
+// Written as the chapters and the bench write intensities.
 QString intensityText(double intensity)
 {
-    const int decimals = intensity < 1 ? 3 : intensity < 100 ? 1 : 0;
-    return qs(tpusim::format_fixed(intensity, decimals)) + QStringLiteral(" FLOP/B");
+    return qs(tpusim::format_intensity(intensity));
 }
 
 // The texts every op readout shows, next to the values they format. The
