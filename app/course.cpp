@@ -285,6 +285,8 @@ QVariantMap Course::chapterPage(int number)
                         m_catalog.problems().isEmpty() ? QString() : m_catalog.problems().constLast().message);
         }
         try {
+            if (m_store.writesRefused()) // a picture of the page: not a visit
+                return page;
             const auto states = m_store.chapterStates();
             const bool first = std::none_of(states.begin(), states.end(), [number](const progress::ChapterState &c) {
                 return c.number == number && c.firstOpenedMs;

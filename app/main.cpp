@@ -179,6 +179,12 @@ int main(int argc, char *argv[])
         }
     }
 
+    // A picture of a page shows the learner's progress and records none
+    // (no chapter counts as opened, no place as read to); a profile it was
+    // asked to import is kept above.
+    if (!opt.screenshotPath.isEmpty() || !opt.layoutReportPath.isEmpty() || !opt.firstFramePath.isEmpty())
+        store.refuseWrites();
+
     if (!opt.reportPath.isEmpty()) {
         QString error;
         const QString learner = opt.learner.isEmpty() ? reportsettings::learnerName() : opt.learner;

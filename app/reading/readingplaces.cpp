@@ -42,7 +42,7 @@ void ReadingPlaces::keep(int chapter, const QString &anchor, const QString &titl
 {
     storeGuarded([&]() -> void {
         // An empty anchor is the top of the chapter, above its first heading.
-        if (!g_store || chapter <= 0)
+        if (!g_store || g_store->writesRefused() || chapter <= 0)
             return;
         if (chapter == m_lastChapter && anchor == m_lastAnchor)
             return; // scrolling within the same heading writes nothing

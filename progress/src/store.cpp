@@ -90,6 +90,11 @@ Store Store::openInMemory() {
     return Store(std::move(connection));
 }
 
+void Store::refuseWrites() {
+    connection_.execute("PRAGMA query_only = ON");
+    writesRefused_ = true;
+}
+
 const std::string& Store::verifyHistory() {
     history_ = chain::verify(connection_);
     return history_;

@@ -3,6 +3,8 @@
 #include "imagefilewrite.h"
 #include "support.h"
 
+#include <progress/store.h>
+
 #include <QColor>
 #include <QDir>
 #include <QFile>
@@ -191,5 +193,34 @@ TEST_CASE("a PNG is written whole or not at all", "[screenshot]")
         ImageFileWrite idle(path);
         CHECK(idle.wait().isEmpty());
         CHECK_FALSE(QFile::exists(path));
+    }
+}
+
+TEST_CASE("a picture of a page records nothing in the progress file", "[screenshot][binary]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("p.sqlite"));
+    const auto history = [&db] {
+        const progress::Store store = progress::Store::open(db.toStdString());
+        return std::make_pair(store.events().size(), store.setting("reading.last.chapter"));
+    };
+    REQUIRE(runApp({"--db", db, "--export-progress", dir.filePath(QStringLiteral("copy.sqlite"))}).exitCode == 0);
+    const auto before = history();
+
+    // A chapter, at a piece in its text, pictured and reported on.
+    REQUIRE(
+        runApp({"--db", db, "--screenshot", dir.filePath(QStringLiteral("a.png")), "--open", "ch11#ex09"}).exitCode ==
+        0);
+    REQUIRE(
+        runApp({"--db", db, "--layout-report", dir.filePath(QStringLiteral("a.json")), "--open", "ch03"}).exitCode ==
+        0);
+    REQUIRE(runApp({"--db", db, "--first-frame", dir.filePath(QStringLiteral("b.png"))}).exitCode == 0);
+
+    CHECK(history() == before);
+    const progress::Store store = progress::Store::open(db.toStdString());
+    for (const progress::ChapterState &chapter : store.chapterStates()) {
+        INFO(chapter.number);
+        CHECK_FALSE(chapter.firstOpenedMs.has_value());
     }
 }

@@ -103,6 +103,29 @@ TEST_CASE("reopening an up-to-date database changes nothing") {
     CHECK(progress_test::readBytes(file) == bytesBefore);
 }
 
+TEST_CASE("a store that refuses writes reads as before and writes nothing") {
+    ScratchDir dir;
+    const auto file = dir / "progress.db";
+    {
+        Store store = Store::open(file);
+        store.syncChapters({{1, "roofline", "The roofline"}});
+        store.setMasteryItemDone(1, "ridge-point", true);
+    }
+    const auto bytesBefore = progress_test::readBytes(file);
+    {
+        Store store = Store::open(file);
+        CHECK_FALSE(store.writesRefused());
+        store.refuseWrites();
+        CHECK(store.writesRefused());
+        CHECK(store.masteryItemsDone() == std::set<std::string>{"ridge-point"});
+        CHECK_THROWS_AS(store.noteChapterOpened(1), progress::StoreError);
+        CHECK_THROWS_AS(store.setSetting("chip", "v6e"), progress::StoreError);
+        CHECK(store.setting("chip").empty());
+        CHECK_FALSE(store.chapterStates()[0].firstOpenedMs.has_value());
+    }
+    CHECK(progress_test::readBytes(file) == bytesBefore);
+}
+
 TEST_CASE("an in-memory store has the full schema and foreign keys") {
     Store store = Store::openInMemory();
     CHECK(store.schemaVersion() == Store::kLatestSchema);

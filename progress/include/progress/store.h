@@ -111,6 +111,13 @@ public:
     // The clock's reading now, for modules layered on the store.
     std::int64_t nowMs() const { return now(); }
 
+    // From now on this connection refuses every write with a StoreError
+    // (SQLite's query_only): for a run that shows progress and must make
+    // none, such as a picture of a page. What the app writes unasked (a
+    // chapter opened, the place read to) checks writesRefused() first.
+    void refuseWrites();
+    bool writesRefused() const noexcept { return writesRefused_; }
+
     // Chapters: the app passes the chapters it found at start. Known numbers get
     // the new slug and title; chapters missing from the list are kept, so a
     // plugin absent for one run does not lose its progress.
@@ -169,6 +176,7 @@ private:
     db::Connection connection_;
     Clock clock_;
     std::string history_;
+    bool writesRefused_ = false;
 };
 
 }  // namespace progress
