@@ -117,7 +117,7 @@ TEST_CASE("a catalogue of bad records, each refused for the right reason", "[imp
              t["samples"] = QJsonArray{1e-9};
              o["timing"] = t;
          },
-         "Impossible timing: the median 1.00 ns for matmul 4096×4096×4096 is below what a v5e can do; its roofline "
+         "Impossible timing: the median 1 ns for matmul 4096×4096×4096 is below what a v5e can do; its roofline "
          "floor is 697.7 µs"},
         {"every sample identical",
          [](QJsonObject &o) {

@@ -135,7 +135,7 @@ TEST_CASE("a pipeline figure's card shows its own working first", "[text]")
     const auto t = render(md, QStringLiteral("v5e"));
     REQUIRE(t.details.size() == 3);
     const QStringList vmem = t.details[0].split(QLatin1Char('\n'));
-    CHECK(vmem[1] == QStringLiteral("x block (512, 1024) bf16: 2 x 1.0 MiB = 2.0 MiB"));
+    CHECK(vmem[1] == QStringLiteral("x block (512, 1024) bf16: 2 x 1 MiB = 2 MiB"));
     CHECK(vmem[5].startsWith(QStringLiteral("in all: ")));
     CHECK(t.details[1].split(QLatin1Char('\n'))[1].endsWith(QStringLiteral("launch, the call's fixed cost")));
     CHECK(t.details[2].split(QLatin1Char('\n'))[2].endsWith(QStringLiteral("through HBM")));
@@ -323,7 +323,7 @@ TEST_CASE("the production kernels' live numbers: a quantized matmul and a paged 
     // 20 tokens in pages of 16, one page a step, 2 KV heads of 128 in bf16:
     // 2 blocks x 16 slots x 2 heads x 128 x 2 (K and V) x 2 B.
     CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : kv_bytes}}"),
-                   "v5e") == QStringLiteral("32.0 KiB"));
+                   "v5e") == QStringLiteral("32 KiB"));
     CHECK(rendered(QStringLiteral("{{decode context=20 heads=4 kv_heads=2 page=16 pages_per_block=1 : padding}}"),
                    "v5e") == QStringLiteral("37.5 %"));
     CHECK(rendered(QStringLiteral("{{decode context=512,4096,1000 heads=8 : steps}}"), "v5e") ==
@@ -400,7 +400,7 @@ TEST_CASE("the reviewed statements stay corrected", "[text][course]")
         rendered(QStringLiteral("{{collective op=all-gather mesh=16x16 axis=0 bytes=262144 chip=v5e : time}}"), "v5e"));
     // 5. (8192, 8) f32 blocks fill v5e's scoped default: 4 MiB each, four of them.
     CHECK(rendered(QStringLiteral("{{layout shape=8192x8 dtype=f32 : padded_bytes}}"), "v5e") ==
-          QStringLiteral("4.0 MiB"));
+          QStringLiteral("4 MiB"));
     CHECK(chapterText("07-mosaic").contains(QStringLiteral("needs a larger `vmem_limit_bytes`")));
     // 6. Fusion keeps numerics; XLA's simplifier need not.
     CHECK(chapterText("04-xla").contains(QStringLiteral("`exp(A)·exp(B)` into `exp(A+B)`")));

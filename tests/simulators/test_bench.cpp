@@ -63,21 +63,37 @@ TEST_CASE("rows without a published rate are left out of the full bench", "[benc
 TEST_CASE("time formatting keeps the landing page's digits", "[bench]") {
     CHECK(format_time(697.68e-6) == "697.7 µs");
     CHECK(format_time(41.08e-6) == "41.1 µs");
-    CHECK(format_time(850e-9) == "850.0 ns");
     CHECK(format_time(1.25e-3) == "1.25 ms");
-    CHECK(format_time(2.0) == "2.00 s");
+    CHECK(format_time(2.5) == "2.50 s");
+}
+
+TEST_CASE("a whole number of its unit is written without decimals; a rounded one keeps them", "[bench]") {
+    // As the chapters write constants and sizes: "350 ns", "16 MiB".
+    CHECK(format_time(850e-9) == "850 ns");
+    CHECK(format_time(350e-9) == "350 ns");
+    CHECK(format_time(3e-6) == "3 µs");
+    CHECK(format_time(2.0) == "2 s");
+    CHECK(format_bytes(16.0 * 1024 * 1024) == "16 MiB");
+    CHECK(format_bytes(1536) == "1.5 KiB");
+    CHECK(format_rate(4.5e10, "B/s") == "45 GB/s");
+    // A figure that only rounds to a whole keeps its decimals, so one that
+    // moves under a scrub keeps its width.
+    CHECK(format_time(119.96e-6) == "120.0 µs");
+    CHECK(format_time(2.999e-6) == "3.00 µs");
+    CHECK(format_bytes(16.02 * 1024 * 1024) == "16.0 MiB");
+    CHECK(format_rate(4.4999e10, "B/s") == "45.0 GB/s");
 }
 
 TEST_CASE("byte counts step up to the next binary unit, TiB included", "[bench]") {
     CHECK(format_bytes(512) == "512 B");
-    CHECK(format_bytes(64.0 * 1024 * 1024) == "64.0 MiB");
-    CHECK(format_bytes(1000.0 * 1024 * 1024 * 1024) == "1000.0 GiB");
-    // A profile's host copies: 1,500 GiB reads as TiB, not "1500.0 GiB".
+    CHECK(format_bytes(64.0 * 1024 * 1024) == "64 MiB");
+    CHECK(format_bytes(1000.0 * 1024 * 1024 * 1024) == "1000 GiB");
+    // A profile's host copies: 1,500 GiB reads as TiB, not "1500 GiB".
     CHECK(format_bytes(1500.0 * 1024 * 1024 * 1024) == "1.46 TiB");
 }
 
 TEST_CASE("rates keep three figures, and none is 0.00", "[bench]") {
     CHECK(format_rate(1.97e14, "FLOP/s") == "197 TFLOP/s");
-    CHECK(format_rate(4.5e10, "B/s") == "45.0 GB/s");
+    CHECK(format_rate(4.55e10, "B/s") == "45.5 GB/s");
     CHECK(format_rate(0, "FLOP") == "0 FLOP");  // a collective's FLOPs in EX·05's card
 }

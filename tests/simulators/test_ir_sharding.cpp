@@ -81,7 +81,7 @@ TEST_CASE("sharding: a real partitioned dump, every attribute read", "[ir][shard
     CHECK(param->type_is_tile);
     CHECK(param->tile_dims == std::vector<std::int64_t>{128, 80, 64, 128});
     CHECK(param->whole_dims == std::vector<std::int64_t>{8192, 80, 64, 128});
-    CHECK_THAT(param->meaning, Catch::Contains("the type printed, f32[128,80,64,128], is one device's tile (320.0 MiB) "
+    CHECK_THAT(param->meaning, Catch::Contains("the type printed, f32[128,80,64,128], is one device's tile (320 MiB) "
                                                "of a f32[8192,80,64,128] array"));
     // replica_groups=[2,64]<=[128]: two groups of 64, in order.
     const ShardingSite& g =

@@ -56,7 +56,7 @@ TEST_CASE("the docs' matmul budget, line by line: 10 MiB [JAX-MM]", "[vmem]") {
     CHECK(b.limit_bytes == 16 * MiB);
     CHECK(b.fits);
     CHECK_FALSE(b.error);
-    CHECK(b.verdict == "fits: 10.0 MiB of the 16.0 MiB scoped limit (assumed default), 6.0 MiB to spare");
+    CHECK(b.verdict == "fits: 10 MiB of the 16 MiB scoped limit (assumed default), 6 MiB to spare");
     CHECK(b.provenance.kind == Kind::predicted);
     // The same total as the pipeline model's VMEM for the same kernel.
     const Kernel k = blocked_matmul({4096, 4096, 4096, 512, 1024, 1024, DType::bf16, DType::bf16});
@@ -74,7 +74,7 @@ TEST_CASE("doubling bn goes over the limit; raising vmem_limit_bytes lets it com
     CHECK(over.error->stage == "compile");
     CHECK(over.error->quoted.rfind("RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem", 0) == 0);
     CHECK(over.error->source.find("error_1001") != std::string::npos);
-    CHECK(over.verdict.rfind("over the 16.0 MiB scoped limit (assumed default) by 2.0 MiB", 0) == 0);
+    CHECK(over.verdict.rfind("over the 16 MiB scoped limit (assumed default) by 2 MiB", 0) == 0);
 
     const VmemBudget raised = vmem_budget(v5e, matmul(512, 1024, 2048), 32 * MiB);
     CHECK(raised.limit_raised);
@@ -155,10 +155,10 @@ TEST_CASE("past the physical VMEM no limit helps; a limit past it is refused", "
     CHECK_FALSE(b.fits_physical);
     CHECK(b.limit_needed_bytes == 0);
     CHECK(b.verdict ==
-          "256.0 MiB is more than the 128.0 MiB of VMEM a v5e TensorCore has: no limit lets it compile; "
+          "256 MiB is more than the 128 MiB of VMEM a v5e TensorCore has: no limit lets it compile; "
           "use smaller blocks or fewer buffers");
     CHECK_THROWS_WITH(vmem_budget(v5e, matmul(512, 1024, 1024), 129 * MiB),
-                      "a VMEM limit of 129.0 MiB is more than the 128.0 MiB of VMEM a v5e TensorCore has");
+                      "a VMEM limit of 129 MiB is more than the 128 MiB of VMEM a v5e TensorCore has");
     CHECK_THROWS_AS(vmem_budget(v5e, matmul(512, 1024, 1024), 0.0), InputError);
     CHECK_THROWS_AS(vmem_budget(v5e, matmul(0, 1024, 1024)), InputError);
     CHECK_THROWS_AS(budget_kernel_info("conv"), InputError);
@@ -189,7 +189,7 @@ TEST_CASE("the largest blocks that fit, worked by hand", "[vmem]") {
     // Nothing fits a limit below the smallest tiles' budget.
     const BlockSuggestion none = largest_fitting_blocks(v5e, ln, 64 * KiB);
     CHECK_FALSE(none.found);
-    CHECK(none.reason.rfind("no legal blocks fit the 64.0 KiB limit", 0) == 0);
+    CHECK(none.reason.rfind("no legal blocks fit the 64 KiB limit", 0) == 0);
 }
 
 TEST_CASE("every suggestion is legal, fits, and no single doubling of a block fits with fewer bytes", "[vmem]") {

@@ -16,7 +16,7 @@ ColumnLayout {
         return Theme.seriesColor(Array.of("input", "output", "scratch", "temporary").indexOf(role))
     }
 
-    // The widest "2 × 1.0 MiB = 2.0 MiB", so the names line up.
+    // The widest "2 × 1.5 MiB = 3 MiB", so the names line up.
     TextMetrics {
         id: widest
         font.family: Theme.mono

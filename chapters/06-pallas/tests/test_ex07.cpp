@@ -57,7 +57,7 @@ TEST_CASE("EX07: drag over the limit, read the compiler, raise the limit, fit th
     tpusim::VmemBudget budget = tpusim::vmem_budget(v5e, spec);
     WAIT_COMPARE(shown(shell, "ex07Total"), tpusim::format_bytes(budget.total_bytes));
     CHECK(shown(shell, "ex07Verdict") == budget.verdict);
-    CHECK(shown(shell, "ex07LineTotal_1") == "2 × 2.0 MiB = 4.0 MiB");
+    CHECK(shown(shell, "ex07LineTotal_1") == "2 × 2 MiB = 4 MiB");
     CHECK(shown(shell, "ex07DefaultLimitValue") == tpusim::format_fact(v5e.scoped_vmem_default));
     CHECK(shownItem(shell, "ex07ErrorToggle") == nullptr);
     shell.shot("ex07_docs");
@@ -169,4 +169,19 @@ TEST_CASE("EX07: presets and the suggestion are the course's doing, not fits of 
     QTest::qWait(200);
     CHECK(shell.store().masteryGoalsReached(6).empty());
     CHECK_FALSE(shell.findShown("goal_fit-three")->property("reached").toBool());
+}
+
+TEST_CASE("EX07: the words after the total keep their place while a block is scrubbed", "[ex07][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX07")));
+    WAIT_VERIFY(shownItem(shell, "ex07Block_bm") != nullptr);
+    WAIT_COMPARE(shown(shell, "ex07Total"), std::string("10 MiB"));
+    QQuickItem *limitText = item(shell, "ex07LimitText");
+    const double before = limitText->mapToScene(QPointF(0, 0)).x();
+
+    // bm up a few sublane steps: no longer a whole number of MiB.
+    drag(shell.window(), item(shell, "ex07Block_bm"), 12);
+    WAIT_VERIFY(shown(shell, "ex07Total").find('.') != std::string::npos);
+    WAIT_COMPARE(limitText->mapToScene(QPointF(0, 0)).x(), before);
 }

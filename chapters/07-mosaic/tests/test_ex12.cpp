@@ -65,7 +65,7 @@ TEST_CASE("EX12: tiles, packing, waste and relayouts as libtpusim says; goals fr
     // The half-filled bf16 case, from its button: half the tile is padding; a preset reaches nothing.
     click(shell, "ex12Preset_half-bf16");
     WAIT_COMPARE(shown(shell, "ex12Waste"), std::string("50.0 %"));
-    CHECK(shown(shell, "ex12Bytes") == "2.0 KiB of 4.0 KiB");
+    CHECK(shown(shell, "ex12Bytes") == "2 KiB of 4 KiB");
     CHECK(shown(shell, "ex12PresetNote") == coursework::lens_preset("half-bf16").note);
     QTest::qWait(50);
     CHECK(goalsReached(shell).empty());

@@ -11,7 +11,7 @@ ColumnLayout {
     property bool bidirectional: true
     property int axis: 1
     property var shape: [8, 4]
-    property string bytesText: ""    // libtpusim's reading of the bytes, "32.0 MiB"
+    property string bytesText: ""    // libtpusim's reading of the bytes, "32 MiB"
     signal kindChosen(string kind)
     signal bytesEdited(real bytes)
     signal bidirectionalChosen(bool on)

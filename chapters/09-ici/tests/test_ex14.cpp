@@ -71,7 +71,7 @@ TEST_CASE("EX14: a sharded block's collectives, step and timeline as libtpusim s
     QQuickItem *gather = item(shell, "ex14Model_0");
     QTest::mouseMove(window, at(gather, 0.5) + QPoint(1, 0));
     QTest::mouseMove(window, at(gather, 0.5));
-    WAIT_VERIFY(shown(shell, "ex14Pointed").rfind("all-gather x on the model axes: 64.0 MiB in", 0) == 0);
+    WAIT_VERIFY(shown(shell, "ex14Pointed").rfind("all-gather x on the model axes: 64 MiB in", 0) == 0);
     CHECK(shown(shell, "ex14Pointed").find("on the critical path") != std::string::npos);
     // The MXU's waits are hatched, first of all before the first matmul: TP's gather of x.
     QQuickItem *wait = item(shell, "ex14Idle_0");

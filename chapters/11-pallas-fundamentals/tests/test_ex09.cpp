@@ -429,7 +429,7 @@ TEST_CASE("EX09: pointing at a figure opens its card, its working first", "[ex09
     {
         const char *figure, *badge, *firstWorking;
     } figures[] = {{"ex09Time", "ex09TimeBadge", " launch, the call's fixed cost"},
-                   {"ex09Vmem", "ex09VmemBadge", "x block (256, 256) bf16: 2 x 128.0 KiB = 256.0 KiB"}};
+                   {"ex09Vmem", "ex09VmemBadge", "x block (256, 256) bf16: 2 x 128 KiB = 256 KiB"}};
     for (const auto &f : figures) {
         INFO(f.figure);
         auto *figure = qobject_cast<QQuickItem *>(shell.findShown(f.figure));

@@ -1,5 +1,6 @@
 #include "tpusim/provenance.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -54,12 +55,19 @@ std::string format_fixed(double value, int decimals) {
 }
 
 namespace {
-// Three significant figures, at least one decimal below 100 so the landing
-// page's "697.7 µs" keeps its tenth.
-std::string three_figures(double v) {
-    if (v >= 100) return format_fixed(v, 1);
-    if (v >= 10) return format_fixed(v, 1);
-    return format_fixed(v, 2);
+// A value that is a whole number of its unit is written without decimals,
+// as people write sizes and constants ("16 MiB", "350 ns"); any other keeps
+// `decimals`. Whole means exactly, not once rounded: a scrubbed figure that
+// rounds to 120.0 µs keeps its tenth, so its width holds while it moves.
+std::string in_unit(double v, int decimals) {
+    const bool whole = std::fabs(v - std::round(v)) <= 1e-9 * std::max(1.0, std::fabs(v));
+    return format_fixed(v, whole ? 0 : decimals);
+}
+
+// One decimal from 10 up, so the landing page's "697.7 µs" keeps its
+// tenth; two below 10.
+std::string time_figures(double v) {
+    return in_unit(v, std::fabs(v) >= 10 ? 1 : 2);
 }
 }  // namespace
 
@@ -67,19 +75,19 @@ std::string format_time(double seconds) {
     if (!std::isfinite(seconds)) return "inf";
     const double a = std::fabs(seconds);
     if (a == 0) return "0 s";
-    if (a < 1e-6) return three_figures(seconds * 1e9) + " ns";
-    if (a < 1e-3) return three_figures(seconds * 1e6) + " µs";
-    if (a < 1) return three_figures(seconds * 1e3) + " ms";
-    return three_figures(seconds) + " s";
+    if (a < 1e-6) return time_figures(seconds * 1e9) + " ns";
+    if (a < 1e-3) return time_figures(seconds * 1e6) + " µs";
+    if (a < 1) return time_figures(seconds * 1e3) + " ms";
+    return time_figures(seconds) + " s";
 }
 
 std::string format_bytes(double bytes) {
     const double a = std::fabs(bytes);
     if (a < 1024) return format_fixed(bytes, 0) + " B";
-    if (a < 1024.0 * 1024) return format_fixed(bytes / 1024, 1) + " KiB";
-    if (a < 1024.0 * 1024 * 1024) return format_fixed(bytes / (1024.0 * 1024), 1) + " MiB";
-    if (a < 1024.0 * 1024 * 1024 * 1024) return format_fixed(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
-    return format_fixed(bytes / (1024.0 * 1024 * 1024 * 1024), 2) + " TiB";
+    if (a < 1024.0 * 1024) return in_unit(bytes / 1024, 1) + " KiB";
+    if (a < 1024.0 * 1024 * 1024) return in_unit(bytes / (1024.0 * 1024), 1) + " MiB";
+    if (a < 1024.0 * 1024 * 1024 * 1024) return in_unit(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
+    return in_unit(bytes / (1024.0 * 1024 * 1024 * 1024), 2) + " TiB";
 }
 
 std::string format_rate(double per_second, std::string_view unit) {
@@ -91,9 +99,7 @@ std::string format_rate(double per_second, std::string_view unit) {
         v /= 1000;
         ++i;
     }
-    std::string text = std::fabs(v) >= 100  ? format_fixed(v, 0)
-                       : std::fabs(v) >= 10 ? format_fixed(v, 1)
-                                            : format_fixed(v, 2);
+    const std::string text = in_unit(v, std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2);
     return text + " " + prefixes[i] + std::string(unit);
 }
 

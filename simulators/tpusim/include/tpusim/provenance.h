@@ -58,9 +58,10 @@ struct Estimate {
 // their own.
 std::string describe(const Provenance& p);
 
-// Time for people: "697.7 µs", "1.25 ms", "850 ns", "2.00 s".
+// Time for people: "697.7 µs", "1.25 ms", "850 ns", "2.50 s". A whole
+// number of the unit has no decimals (the same for bytes and rates).
 std::string format_time(double seconds);
-// Bytes for people with binary prefixes: "16.0 MiB", "512 B".
+// Bytes for people with binary prefixes: "16 MiB", "1.5 KiB", "512 B".
 std::string format_bytes(double bytes);
 // A rate with decimal prefixes: format_rate(1.97e14, "FLOP/s") == "197 TFLOP/s".
 std::string format_rate(double per_second, std::string_view unit);
