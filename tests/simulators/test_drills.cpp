@@ -218,6 +218,13 @@ TEST_CASE("D4 checks a hand-worked all-gather on a v5e ring", "[drills]") {
         const auto c = check(
             q, {{"time", std::to_string(t * 1e6)}, {"links", "ring"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
         CHECK(c.correct);
+        // The hop latency is the simulator's own figure, and its step says
+        // so; every other figure is a prediction.
+        REQUIRE(tpusim::chip("v5e").ici_hop_latency.assumption);
+        for (const Step& step : c.steps) {
+            INFO(step.text);
+            CHECK(step.assumed == (step.text.find("a hop costs") != std::string::npos));
+        }
         const auto line = check(
             q, {{"time", std::to_string(t * 1e6)}, {"links", "line"}, {"link_bytes", std::to_string(v / 16 * 7.5)}});
         CHECK_FALSE(line.correct);

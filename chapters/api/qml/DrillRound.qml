@@ -7,7 +7,7 @@ import TpuCourse.Ui
 // A drill's round, the same for every drill: what is due, the question
 // (its givens and, when it has one, its code), a field per answer, and once
 // checked, each answer against the model's and the worked explanation, every
-// figure predicted. It works from the keyboard alone: type, Enter to the
+// figure predicted, or assumed where it is a chip figure no source publishes. It works from the keyboard alone: type, Enter to the
 // next field, Enter on the last to check, Enter again for the next question.
 // The piece owns the data: it sets `question`, `result` and `stats`, and
 // answers `checkRequested`, `nextRequested` and `regradeRequested` (the
@@ -439,13 +439,14 @@ ColumnLayout {
                         Layout.alignment: Qt.AlignTop
                         visible: step.modelData.figure !== ""
                         text: step.modelData.figure
-                        color: Theme.predicted
+                        color: step.modelData.assumed ? Theme.assumed : Theme.predicted
                     }
                     ProvenanceBadge {
                         Layout.alignment: Qt.AlignTop
                         visible: step.modelData.figure !== ""
-                        kind: "predicted"
-                        details: "predicted by libtpusim"
+                        kind: step.modelData.assumed ? "assumed" : "predicted"
+                        details: step.modelData.assumed ? "the simulator's own figure: no source publishes one"
+                                                        : "predicted by libtpusim"
                     }
                 }
             }

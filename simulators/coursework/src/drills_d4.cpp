@@ -134,7 +134,7 @@ std::vector<Step> d4_steps(const Question& q) {
                                      : ", so each group is a line; the end chips have no link between them."),
                      ""});
     steps.push_back({"One link carries " + format_rate(mesh.link_bandwidth, "B/s") + " each way; a hop costs",
-                     format_time(mesh.hop_latency)});
+                     format_time(mesh.hop_latency), tpusim::chip(d.chip_id).ici_hop_latency.assumption});
     steps.push_back({"The closed form: " + r.formula, ""});
     const bool halves = d.kind == CollectiveKind::all_reduce;
     steps.push_back({halves ? "bytes on the busiest link by the closed form: the reduce-scatter's, then the "

@@ -88,7 +88,7 @@ QVariantMap drillCheck(const QString &kind, int level, std::uint64_t seed, const
                                       {"correct", f.correct}});
         }
         for (const d::Step &s : c.steps)
-            steps.append(QVariantMap{{"text", qs(s.text)}, {"figure", qs(s.figure)}});
+            steps.append(QVariantMap{{"text", qs(s.text)}, {"figure", qs(s.figure)}, {"assumed", s.assumed}});
         return {{"refused", false},
                 {"correct", c.correct},
                 {"fieldsRight", c.fields_right},

@@ -71,6 +71,9 @@ struct Question {
 struct Step {
     std::string text;
     std::string figure;  // "697.7 µs"; empty when the step has none
+    // The figure is a chip figure no source publishes, the simulator's own
+    // choice (Fact::assumption): shown as assumed rather than predicted.
+    bool assumed = false;
 };
 
 struct FieldResult {
