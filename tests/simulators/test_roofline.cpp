@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "tpusim/error.h"
 #include "tpusim/roofline.h"
 
@@ -148,6 +150,17 @@ TEST_CASE("the attainable roofline: the chip's fitted fractions of the MXU peak 
     REQUIRE(memory.bound == Bound::memory);
     CHECK(memory.attainable_s == Approx(memory.time_s / c.hbm_attainable.value));
     CHECK(memory.attainable_s > memory.time_s);
+    // Each says which peak its attainable time takes: the add runs on the
+    // VPU, whose peak is kept whole.
+    const auto says = [](const Roofline& r, const std::string& words) {
+        const auto& a = r.provenance.assumptions;
+        return std::any_of(a.begin(), a.end(),
+                           [&](const std::string& s) { return s.find(words) != std::string::npos; });
+    };
+    CHECK(memory.attainable_peak_flops == Approx(memory.peak_flops));
+    CHECK(says(memory, "the whole VPU peak"));
+    CHECK_FALSE(says(memory, "MXU peak"));
+    CHECK(says(compute, "of the MXU peak"));
 }
 
 // A roofline card's working: the two times, the larger, the intensity.

@@ -168,10 +168,17 @@ Roofline roofline(const Chip& chip, const OpCost& cost) {
         "Every operand crosses HBM exactly once; the peak rate is reached with no padding, "
         "pipeline bubbles or per-step overhead.");
     if (peak.assumption) p.assumptions.push_back(peak.note);
-    if (chip.mxu_attainable.value > 0 && chip.hbm_attainable.value > 0)
-        p.assumptions.push_back("Its attainable time takes " + format_fact(chip.mxu_attainable) + " of the MXU peak (" +
-                                chip.mxu_attainable.source + ") and " + format_fact(chip.hbm_attainable) +
-                                " of HBM bandwidth (" + chip.hbm_attainable.source + ").");
+    if (chip.mxu_attainable.value > 0 && chip.hbm_attainable.value > 0) {
+        const std::string hbm =
+            format_fact(chip.hbm_attainable) + " of HBM bandwidth (" + chip.hbm_attainable.source + ")";
+        // The fitted fraction is the MXU's; a VPU op's attainable time
+        // keeps the VPU's peak whole (r.attainable_peak_flops above).
+        p.assumptions.push_back(cost.engine == Engine::mxu
+                                    ? "Its attainable time takes " + format_fact(chip.mxu_attainable) +
+                                          " of the MXU peak (" + chip.mxu_attainable.source + ") and " + hbm + "."
+                                    : "Its attainable time takes " + hbm +
+                                          " and the whole VPU peak: no fraction of it is fitted.");
+    }
     if (chip.tensorcores.value > 1 && !chip.megacore)
         p.assumptions.emplace_back(
             "Figures are for the whole chip; each of its TensorCores is a separate device "
