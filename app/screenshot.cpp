@@ -118,11 +118,15 @@ int saveFirstFrame(QQmlApplicationEngine &engine, QSize size, ImageFileWrite &ou
     if (!window)
         return 1;
     // Connected before the event loop runs, so the frame caught is the first.
+    // Stamped where the frame is swapped: with a render thread, the queued
+    // call below may wait while this thread syncs the next frame.
+    QObject::connect(
+        window, &QQuickWindow::frameSwapped, window, [] { startuptrace::stamp("first-frame"); },
+        static_cast<Qt::ConnectionType>(Qt::DirectConnection | Qt::SingleShotConnection));
     QObject::connect(
         window, &QQuickWindow::frameSwapped, window,
         [window, size, &out] {
             startuptrace::mark("first frame swapped");
-            startuptrace::stamp("first-frame");
             QCoreApplication::exit(grabInto(window, size, out));
         },
         Qt::SingleShotConnection);

@@ -39,10 +39,13 @@ int main(int argc, char *argv[])
         return 1;
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
+    // Stamped as the app stamps its first frame: where it is swapped.
+    QObject::connect(
+        window, &QQuickWindow::frameSwapped, window, [] { startuptrace::stamp("first-frame"); },
+        static_cast<Qt::ConnectionType>(Qt::DirectConnection | Qt::SingleShotConnection));
     QObject::connect(
         window, &QQuickWindow::frameSwapped, &app,
         [window, out] {
-            startuptrace::stamp("first-frame");
             window->grabWindow().save(out, "PNG");
             QCoreApplication::exit(0);
         },
