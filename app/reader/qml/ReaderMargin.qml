@@ -27,7 +27,7 @@ Item {
         MonoText {
             width: parent.width
             visible: root.values > 0
-            text: root.values + " live numbers · amber: predicted; point at one for what it is"
+            text: root.values + " live numbers · amber: predicted, magenta: assumed; point at one for what it is"
             color: Theme.pageMuted
             font.pixelSize: Theme.tinySize
             wrapMode: Text.WordWrap
