@@ -94,22 +94,12 @@ ColumnLayout {
         }
     }
 
-    TextMetrics {
-        id: withTenth
-        font: total.font
-        text: "88.8 MiB"
-    }
     RowLayout {
         Layout.fillWidth: true
         spacing: Theme.gap
         Caption { text: "VMEM" }
-        MonoText {
-            id: total
+        SteadyFigure {
             objectName: "ex07Total"
-            // Never narrower than a total with a tenth, so the words after
-            // it keep their place when a scrub lands on a whole "10 MiB".
-            Layout.preferredWidth: Math.max(implicitWidth, withTenth.advanceWidth)
-            horizontalAlignment: Text.AlignRight
             text: root.budget.totalText || "—"
             color: root.budget.fits ? Theme.inkText : Theme.failed
             font.pixelSize: Theme.headingSize

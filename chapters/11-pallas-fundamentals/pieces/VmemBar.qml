@@ -14,7 +14,7 @@ ColumnLayout {
         Layout.fillWidth: true
         spacing: Theme.gap
         Caption { text: "VMEM" }
-        MonoText {
+        SteadyFigure {
             objectName: "ex09Vmem"
             text: root.vmem.usedText || "—"
             color: root.fits ? Theme.inkText : Theme.failed

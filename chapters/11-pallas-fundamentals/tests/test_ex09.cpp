@@ -448,3 +448,18 @@ TEST_CASE("EX09: pointing at a figure opens its card, its working first", "[ex09
         WAIT_VERIFY(!card->property("visible").toBool());
     }
 }
+
+TEST_CASE("EX09: the words after the VMEM figure keep their place while a block is scrubbed", "[ex09][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX09")));
+    WAIT_VERIFY(shownItem(shell, "ex09Bm") != nullptr);
+    WAIT_COMPARE(shown(shell, "ex09Vmem"), std::string("1 MiB"));
+    QQuickItem *limit = item(shell, "ex09VmemLimit");
+    const double before = limit->mapToScene(QPointF(0, 0)).x();
+
+    drag(shell.window(), item(shell, "ex09Bm"), 17); // two bf16 row tiles up: 256 -> 288
+    WAIT_COMPARE(intValue(item(shell, "ex09Bm")), 288);
+    WAIT_VERIFY(shown(shell, "ex09Vmem").find('.') != std::string::npos);
+    WAIT_COMPARE(limit->mapToScene(QPointF(0, 0)).x(), before);
+}
