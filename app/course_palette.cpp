@@ -83,5 +83,5 @@ void Course::buildPalette()
         entries.append({QString::fromUtf8(p.place), QStringLiteral("page"), QString::fromUtf8(p.title),
                         QString::fromUtf8(p.subtitle), QString::fromUtf8(p.keywords)});
     m_palette->setEntries(entries);
-    m_palette->setTextSearch([this](const QString &query) { return m_reader->searchText(query); });
+    m_palette->setTextSearch([this](const QString &query) { return m_reader->searchText(query, m_chip); });
 }

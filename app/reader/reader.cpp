@@ -137,7 +137,7 @@ const course::ChapterDocument *Reader::documentOf(int number)
     return &m_documents[number];
 }
 
-QList<PaletteModel::Entry> Reader::searchText(const QString &query)
+QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QString &chip)
 {
     // The chapters' sections, read once, when a search first needs them.
     if (!m_sections) {
@@ -147,7 +147,15 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query)
                 m_sections->append(course::sectionsOf(c.number, c.title, *doc));
     }
     QList<PaletteModel::Entry> entries;
-    for (const course::TextHit &hit : course::searchSections(*m_sections, query)) {
+    QHash<int, QString> &filled = m_filledSections[chip];
+    const auto filledText = [&](int at) {
+        if (const auto known = filled.constFind(at); known != filled.cend())
+            return *known;
+        const course::TextSection &section = m_sections->at(at);
+        const course::ChapterDocument *doc = documentOf(section.chapter);
+        return *filled.insert(at, doc ? course::filledTextOf(section, *doc, chip) : section.text);
+    };
+    for (const course::TextHit &hit : course::searchSections(*m_sections, query, 12, filledText)) {
         const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
         entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
                         QStringLiteral("in the text"), hit.heading,

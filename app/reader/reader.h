@@ -69,8 +69,9 @@ public:
     // `palette` maps each kind (plain, keyword, string, ...) to a colour.
     Q_INVOKABLE QString codeStyled(const QString &code, const QString &language, const QVariantMap &palette) const;
 
-    // The palette's hits in the chapters' text (chapters/chaptersearch.h).
-    QList<PaletteModel::Entry> searchText(const QString &query);
+    // The palette's hits in the chapters' text (chapters/chaptersearch.h),
+    // their snippets with the live numbers as they read on `chip`.
+    QList<PaletteModel::Entry> searchText(const QString &query, const QString &chip);
 
 signals:
     void textStyleChanged();
@@ -86,6 +87,8 @@ private:
     // (the artifact, then its notes), handed out as they are first opened.
     QHash<int, course::ChapterDocument> m_documents;
     std::optional<QList<course::TextSection>> m_sections; // for searchText, read on first use
+    // Sections filled for a chip as hits showed them, by chip, then section index.
+    QHash<QString, QHash<int, QString>> m_filledSections;
     QHash<QString, QVariantMap> m_exhibits;
     static constexpr int kExhibitKeys = 1000;
     QVariantMap m_appliedStyle;

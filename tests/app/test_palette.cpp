@@ -6,6 +6,7 @@
 #include "qtwait.h"
 #include "shellfixture.h"
 
+#include <chapters/livenumbers.h>
 #include <tpusim/published.h>
 
 #include <QClipboard>
@@ -423,4 +424,29 @@ TEST_CASE("the Labs page walks a run end to end and holds every lab's card", "[p
     QTest::mouseClick(shell.window(), Qt::LeftButton, Qt::NoModifier, piece_input::at(command, 0.2, 0.5));
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_COMPARE(shell.window()->property("page").toString(), QStringLiteral("stack"));
+}
+
+TEST_CASE("a text hit's snippet reads the live numbers as the page does, on the chip chosen", "[palette][qml]")
+{
+    ShellFixture shell;
+    PaletteModel *palette = shell.course().palette();
+    const auto snippet = [palette] {
+        return palette->data(palette->index(0), PaletteModel::SubtitleRole).toString().replace(QChar(0xA0), u' ');
+    };
+    const auto figure = [](const char *fact, const char *chip) {
+        return QString::fromStdString(
+            course::live::resolve(course::live::parse(std::string("chip fact=") + fact + " : value"), chip).text);
+    };
+    for (const char *chip : {"v5e", "v7"}) {
+        INFO(chip);
+        shell.course().setChip(QString::fromLatin1(chip));
+        searchFor(shell, QStringLiteral("physical VMEM per TensorCore"));
+        WAIT_COMPARE(palette->placeAt(0), QStringLiteral("ch06#worked-example-3-a-tiled-matmul-and-its-vmem-budget"));
+        // "the simulator's scoped limit is 16 MiB out of 128 MiB of physical VMEM", not "is … out of …".
+        INFO(snippet().toStdString());
+        CHECK(snippet().contains(QStringLiteral("limit is %1 out of %2 of physical VMEM")
+                                     .arg(figure("scoped_vmem_default", chip), figure("vmem_per_core", chip))));
+        QTest::keyClick(shell.window(), Qt::Key_Escape);
+    }
+    CHECK(figure("vmem_per_core", "v5e") != figure("vmem_per_core", "v7"));
 }

@@ -12,15 +12,50 @@ namespace course {
 
 namespace {
 
-// Rich text as the reader would show it, its live numbers left as "…"
-// (their values depend on the chip; the words around them are what is
-// searched, and a snippet reads on around the gap).
-QString plainOf(const QString &richText)
+// Rich text as plain words. The word joiners the filler puts into code and
+// source tags, to keep a line from breaking there, go: a query typed as
+// "x == y" or "SB-TPU" has none. With keepNoBreak, no-break spaces stay,
+// so a filled figure such as "1 µs" is one word where a snippet is cut;
+// else they are spaces, as a query types them.
+QString plainOf(const QString &richText, bool keepNoBreak)
 {
-    QString text = liveslots::substitute(richText, [](int) { return QStringLiteral("…"); });
-    if (text.contains(QLatin1Char('<')) || text.contains(QLatin1Char('&')))
-        text = QTextDocumentFragment::fromHtml(text).toPlainText();
-    return text.simplified();
+    QString text = richText;
+    if (text.contains(QLatin1Char('<')) || text.contains(QLatin1Char('&'))) {
+        const QTextDocumentFragment fragment = QTextDocumentFragment::fromHtml(text);
+        // toPlainText makes every no-break space a plain one.
+        text = keepNoBreak ? fragment.toRawText() : fragment.toPlainText();
+    }
+    text.remove(QChar(0x2060));
+    if (!keepNoBreak)
+        return text.simplified();
+    constexpr char16_t kKept = 0xE0FF; // private use: not in the text
+    text.replace(QChar(0x00A0), QChar(kKept));
+    text = text.simplified();
+    return text.replace(QChar(kKept), QChar(0x00A0));
+}
+
+// A block's words added to `text`: its live numbers filled for `*chip`,
+// or each a "…" (their values depend on the chip) when chip is null.
+void addWordsOf(QString &text, const DocBlock &block, const QString *chip)
+{
+    const auto add = [&text](const QString &words) {
+        if (words.isEmpty())
+            return;
+        if (!text.isEmpty())
+            text += QLatin1Char(' ');
+        text += words;
+    };
+    if (chip && !block.placeholders.isEmpty()) {
+        for (const QString &html : fillBlock(block, *chip, {}).html)
+            add(plainOf(html, true));
+    } else {
+        for (const QString &t : block.texts)
+            add(plainOf(liveslots::substitute(t, [](int) { return QStringLiteral("…"); }), false));
+    }
+    if (block.kind == DocBlock::Kind::Code)
+        add(block.code.simplified());
+    if (block.kind == DocBlock::Kind::Figure)
+        add(block.caption.simplified());
 }
 
 QStringList wordsOf(const QString &query)
@@ -79,34 +114,33 @@ QString snippetAt(const QString &text, qsizetype at, qsizetype length)
 
 QList<TextSection> sectionsOf(int chapter, const QString &chapterTitle, const ChapterDocument &doc)
 {
-    QList<TextSection> sections{{chapter, QString(), chapterTitle, QString()}};
-    for (const DocBlock &block : doc.blocks) {
+    QList<TextSection> sections{{chapter, QString(), chapterTitle, QString(), 0, 0}};
+    for (int i = 0; i < doc.blocks.size(); ++i) {
+        const DocBlock &block = doc.blocks.at(i);
         if (block.kind == DocBlock::Kind::Heading) {
-            sections.append({chapter, block.anchor, block.title.simplified(), QString()});
+            sections.last().endBlock = i;
+            sections.append({chapter, block.anchor, block.title.simplified(), QString(), i + 1, i + 1});
             continue;
         }
-        QString &text = sections.last().text;
-        const auto add = [&text](const QString &words) {
-            if (words.isEmpty())
-                return;
-            if (!text.isEmpty())
-                text += QLatin1Char(' ');
-            text += words;
-        };
-        for (const QString &t : block.texts)
-            add(plainOf(t));
-        if (block.kind == DocBlock::Kind::Code)
-            add(block.code.simplified());
-        if (block.kind == DocBlock::Kind::Figure)
-            add(block.caption.simplified());
+        addWordsOf(sections.last().text, block, nullptr);
     }
+    sections.last().endBlock = static_cast<int>(doc.blocks.size());
     sections.erase(std::remove_if(sections.begin(), sections.end(),
                                   [](const TextSection &s) { return s.text.isEmpty() && s.anchor.isEmpty(); }),
                    sections.end());
     return sections;
 }
 
-QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit)
+QString filledTextOf(const TextSection &section, const ChapterDocument &doc, const QString &chip)
+{
+    QString text;
+    for (int i = section.firstBlock; i < section.endBlock && i < doc.blocks.size(); ++i)
+        addWordsOf(text, doc.blocks.at(i), &chip);
+    return text;
+}
+
+QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit,
+                              const std::function<QString(int section)> &filled)
 {
     const QStringList words = wordsOf(query);
     QList<TextHit> hits;
@@ -118,7 +152,8 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     const QString phrase = words.size() >= 2 ? words.join(QLatin1Char(' ')) : QString();
     const QString &longest = *std::max_element(words.begin(), words.end(),
                                                [](const QString &a, const QString &b) { return a.size() < b.size(); });
-    for (const TextSection &s : sections) {
+    for (int at = 0; at < sections.size(); ++at) {
+        const TextSection &s = sections.at(at);
         int score = 0;
         bool all = true;
         qsizetype atWord = -1; // where the longest word stands in the text
@@ -141,11 +176,22 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
         const QString snippet = atPhrase >= 0 ? snippetAt(s.text, atPhrase, phrase.size())
                                 : atWord >= 0 ? snippetAt(s.text, atWord, longest.size())
                                               : snippetAt(s.text, 0, 0);
-        hits.append({s.chapter, s.anchor, s.heading, snippet, score});
+        hits.append({at, s.chapter, s.anchor, s.heading, snippet, score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });
     if (hits.size() > limit)
         hits.resize(limit);
+    if (filled) {
+        // Cut again, from the text as the page reads, at the same words.
+        for (TextHit &hit : hits) {
+            const QString text = filled(hit.section);
+            const qsizetype atPhrase = phrase.isEmpty() ? -1 : text.indexOf(phrase, 0, Qt::CaseInsensitive);
+            const qsizetype atWord = find(text, longest).first;
+            hit.snippet = atPhrase >= 0 ? snippetAt(text, atPhrase, phrase.size())
+                          : atWord >= 0 ? snippetAt(text, atWord, longest.size())
+                                        : snippetAt(text, 0, 0);
+        }
+    }
     return hits;
 }
 

@@ -10,6 +10,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace course {
 
 struct TextSection
@@ -17,14 +19,24 @@ struct TextSection
     int chapter = 0;
     QString anchor;  // the heading's id; empty for the text above the first heading
     QString heading; // its plain text; the chapter's title for the text above the first heading
-    QString text;    // plain: tags gone, live numbers left out, code as written
+    QString text;    // plain: tags gone, each live number a "…", code as written
+    // Its blocks in the document, [firstBlock, endBlock): what filledTextOf fills.
+    int firstBlock = 0;
+    int endBlock = 0;
 };
 
 // The sections of one chapter's parsed document.
 QList<TextSection> sectionsOf(int chapter, const QString &chapterTitle, const ChapterDocument &doc);
 
+// A section's text with its live numbers as they read on `chip` (inputs at
+// their written values), figures kept whole by no-break spaces: what a
+// snippet is cut from. Filling runs the simulator, so it is done for the
+// hits shown, not for every section searched.
+QString filledTextOf(const TextSection &section, const ChapterDocument &doc, const QString &chip);
+
 struct TextHit
 {
+    int section = -1; // its index in the sections searched
     int chapter = 0;
     QString anchor;
     QString heading;
@@ -33,7 +45,11 @@ struct TextHit
 };
 
 // The sections holding every word of `query` (case-insensitive; words of
-// fewer than two letters are ignored), best first, at most `limit`.
-QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit = 12);
+// fewer than two letters are ignored), best first, at most `limit`. With
+// `filled` (the text of the section at an index, as filledTextOf gives
+// it), each hit's snippet is cut from that text, its numbers in place of
+// the "…".
+QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit = 12,
+                              const std::function<QString(int section)> &filled = {});
 
 } // namespace course
