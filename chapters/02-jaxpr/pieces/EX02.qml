@@ -22,6 +22,9 @@ FocusScope {
     readonly property var goals: mastery.goals
     property bool sawError: false        // the learner stepped into the concretization error
     property bool learnerRetraced: false // a learner's edit retraced
+    // The program's steps the learner has had on screen: its step goal asks
+    // for every line, so "to the end" from the first line does not reach it.
+    property var stepsSeen: [true]
     readonly property var trace: sim.trace
     readonly property var cur: sim.current
     readonly property var program: Array.from(sim.programs).find(p => p.id === sim.program) || ({ knobs: [] })
@@ -41,19 +44,29 @@ FocusScope {
         sim.reset()
         if (name === "error") sim.setChoice("branch", "python if")
         sim.step = 0
+        root.stepsSeen = [true]
         root.sawError = false
         return true
     }
     // The learner's own step (a button, a key, a click on a line).
     function stepTo(s) {
         sim.step = s
+        const seen = root.stepsSeen.slice()
+        seen[sim.step] = true
+        root.stepsSeen = seen
         const c = Object(sim.current)   // a map from C++, read untyped
         if (c.failed) root.sawError = true
-        else if (c.last && root.trace.error === "") mastery.reach("step")
+        else if (c.last && root.trace.error === "" && root.everyStepSeen()) mastery.reach("step")
+    }
+    function everyStepSeen() {
+        for (let i = 0; i < (root.trace.stepCount || 1); ++i)
+            if (!root.stepsSeen[i]) return false
+        return true
     }
     function chooseProgram(id) {
         sim.program = id
         sim.step = 0
+        root.stepsSeen = [true]
     }
     function sizeEdited(knob, v) {
         sim.setSize(knob, v)

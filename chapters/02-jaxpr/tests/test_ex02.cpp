@@ -71,6 +71,15 @@ TEST_CASE(
     CHECK(shell.store().masteryGoalsReached(2).empty());
     shell.shot("ex02_open");
 
+    // "To the end" from the first line shows the finished jaxpr, but the
+    // goal is to step through it: lines 2 and 3 were never on screen.
+    click(shell, "ex02End");
+    WAIT_COMPARE(stepIndex(shell), 3);
+    CHECK(jaxprShown(shell) == mlp.text());
+    QTest::keyClick(window, Qt::Key_Home);
+    WAIT_COMPARE(stepIndex(shell), 0);
+    CHECK(shell.store().masteryGoalsReached(2).empty());
+
     // A click steps one line: x @ w appends dot_general.
     click(shell, "ex02Next");
     WAIT_COMPARE(shown(shell, "ex02StepText"), std::string("step 2 of 4 · line 2"));
