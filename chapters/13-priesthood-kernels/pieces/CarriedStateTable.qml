@@ -23,6 +23,8 @@ Rectangle {
         return root.step > 0 && a > 0 && a < 1
     }
     readonly property int rows: carried.m ? carried.m.length : 0
+    readonly property var headings: ["row", "m₋", "m", "e^(m₋−m)", "l",
+        "acc (head dim " + (carried.acc && carried.acc[0] ? carried.acc[0].length : 0) + ")"]
     readonly property int numberWidth: Theme.px(64)
 
     color: Theme.card
@@ -44,11 +46,14 @@ Rectangle {
         }
         RowLayout {
             spacing: Theme.gap
+            // By count, the headings rewritten in place: a model of the
+            // headings themselves made them again at every step (as
+            // StateFormulas explains).
             Repeater {
-                model: ["row", "m₋", "m", "e^(m₋−m)", "l", "acc (head dim " + (root.carried.acc && root.carried.acc[0] ? root.carried.acc[0].length : 0) + ")"]
+                model: root.headings.length
                 MonoText {
-                    required property string modelData
                     required property int index
+                    readonly property string modelData: root.headings[index]
                     Layout.preferredWidth: index === 0 ? Theme.px(32) : index === 5 ? -1 : root.numberWidth + (index === 3 ? Theme.gapM : 0)
                     text: modelData
                     color: Theme.inkFaint

@@ -7,6 +7,12 @@ Rectangle {
     id: root
     property int block: -1   // the block folded in at this step; -1 before the first
     readonly property string j: block < 0 ? "ⱼ" : String(block).split("").map(c => "₀₁₂₃₄₅₆₇₈₉"[c]).join("")
+    readonly property var rules: [
+        { name: "m  ", rule: "max(m₋, rowmax S" + j + ")" },
+        { name: "l  ", rule: "l₋·e^(m₋−m) + rowsum e^(S" + j + "−m)" },
+        { name: "acc", rule: "acc₋·e^(m₋−m) + e^(S" + j + "−m)·V" + j },
+        { name: "O  ", rule: "acc / l, once, after the last block" }
+    ]
 
     color: Theme.card
     radius: Theme.radius
@@ -19,16 +25,15 @@ Rectangle {
         width: parent.width - 2 * Theme.gapM
         spacing: Theme.gap / 2
         MonoText { text: "CARRIED STATE, per query row"; color: Theme.inkMuted; font.weight: Font.DemiBold }
+        // By count: a step rewrites the rules in place. A model of the
+        // rules themselves made every row again at each step, and a row
+        // deleted while its layout was being arranged crashed Qt 6.4.
         Repeater {
-            model: [
-                { name: "m  ", rule: "max(m₋, rowmax S" + root.j + ")" },
-                { name: "l  ", rule: "l₋·e^(m₋−m) + rowsum e^(S" + root.j + "−m)" },
-                { name: "acc", rule: "acc₋·e^(m₋−m) + e^(S" + root.j + "−m)·V" + root.j },
-                { name: "O  ", rule: "acc / l, once, after the last block" }
-            ]
+            model: root.rules.length
             RowLayout {
                 id: formula
-                required property var modelData
+                required property int index
+                readonly property var modelData: root.rules[index]
                 Layout.fillWidth: true
                 spacing: Theme.gap
                 MonoText { text: formula.modelData.name + " :"; color: Theme.accent; font.pixelSize: Theme.smallSize }

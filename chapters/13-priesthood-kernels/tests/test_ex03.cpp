@@ -74,6 +74,16 @@ TEST_CASE("EX03 shows libtpusim's online-softmax state at the scrubbed step", "[
     const int stops = scrubber->property("stops").toInt();
     REQUIRE(stops == 5);
 
+    // End at once, as the page opens, then Home: each step rewrites the
+    // formulas and the table's headings in place (made again, they crashed
+    // Qt 6.4's layouts here).
+    scrubber->forceActiveFocus();
+    QTest::keyClick(shell.window(), Qt::Key_End);
+    WAIT_COMPARE(scrubber->property("value").toInt(), stops - 1);
+    WAIT_VERIFY(ShellFixture::isShown(shell.find("ex03Check")));
+    QTest::keyClick(shell.window(), Qt::Key_Home);
+    WAIT_COMPARE(scrubber->property("value").toInt(), 0);
+
     tpusim::OnlineSoftmaxStepper stepper = example();
     stepper.step();
     stepper.step();
