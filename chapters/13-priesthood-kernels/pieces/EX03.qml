@@ -17,7 +17,7 @@ FocusScope {
     // with a causal mask, row r sees keys 0..r, so 8 keys in 4 blocks of 2.
     property bool causal: false
     readonly property var run: causal ? Attention.stream(8, 8, 4, 2, true, 7) : Attention.stream(8, 16, 4, 4, false, 7)
-    onCausalChanged: { player.stop(); step = 0 }
+    onCausalChanged: { player.stop(); step = 0; stepsSeen = [true] }
     readonly property int blocks: run.blocks || 0
     property int step: 0
     readonly property var carried: run.steps ? run.steps[step] : ({})
@@ -39,9 +39,19 @@ FocusScope {
         return "step " + step + " · one pass over K" + j + ", V" + j + ": rescale (m, l, acc), never materializing scores to HBM"
     }
 
-    // Reaching the last block with the check passed is one goal, per mask.
+    // The steps of this run the learner has had on screen: the goal is to
+    // step every block, so End from the start does not reach it.
+    property var stepsSeen: [true]
+    // Reaching the last block with every block seen and the check passed
+    // is one goal, per mask.
     onStepChanged: {
-        if (step === blocks && blocks > 0 && run.check && run.check.passed) {
+        const seen = stepsSeen.slice()
+        seen[step] = true
+        stepsSeen = seen
+        let all = true
+        for (let i = 0; i <= blocks; ++i)
+            all = all && !!seen[i]
+        if (step === blocks && blocks > 0 && all && run.check && run.check.passed) {
             mastery.reach(causal ? "causal" : "full")
         }
     }
