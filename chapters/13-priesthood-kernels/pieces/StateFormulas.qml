@@ -1,3 +1,4 @@
+pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
@@ -33,7 +34,7 @@ Rectangle {
             RowLayout {
                 id: formula
                 required property int index
-                readonly property var modelData: root.rules[index]
+                readonly property var modelData: root.rules[formula.index]
                 Layout.fillWidth: true
                 spacing: Theme.gap
                 MonoText { text: formula.modelData.name + " :"; color: Theme.accent; font.pixelSize: Theme.smallSize }
