@@ -21,30 +21,23 @@ QVariantMap failure(const std::exception &e)
     return {{"error", QString::fromUtf8(e.what())}};
 }
 
-// Written as the chapters and the bench write intensities.
-QString intensityText(double intensity)
-{
-    return qs(tpusim::format_intensity(intensity));
-}
-
-// The texts every op readout shows, next to the values they format. The
-// attained rate is the op's FLOPs over its predicted time: where its point sits.
-void addReadouts(QVariantMap &m, double flops, double timeS, double intensity, double ridge, double peak)
+// The texts every op readout shows, next to the values they format, beyond
+// the intensity and ridge texts simqml::roofline writes. The attained rate
+// is the op's FLOPs over its predicted time: where its point sits.
+void addReadouts(QVariantMap &m, double flops, double timeS, double peak)
 {
     const double attained = timeS > 0 ? flops / timeS : 0;
     m.insert("attained", attained);
     m.insert("attainedText", qs(tpusim::format_rate(attained, "FLOP/s")));
     m.insert("peakFraction", peak > 0 ? attained / peak : 0);
     m.insert("percentOfPeak", qs(tpusim::format_fixed(peak > 0 ? 100 * attained / peak : 0, 1)) + "%");
-    m.insert("intensityText", intensityText(intensity));
-    m.insert("ridgeText", intensityText(ridge));
     m.insert("peakText", qs(tpusim::format_rate(peak, "FLOP/s")));
 }
 
 QVariantMap opPoint(const tpusim::Roofline &r)
 {
     QVariantMap m = simqml::roofline(r);
-    addReadouts(m, r.flops, r.time_s, r.intensity, r.ridge, r.peak_flops);
+    addReadouts(m, r.flops, r.time_s, r.peak_flops);
     return m;
 }
 
@@ -99,14 +92,16 @@ QVariantMap SimBridge::rooflineAttention(const QString &chipId, qint64 seq, qint
             {"flops", flash.mxu_flops},
             {"bytes", flash.hbm_bytes},
             {"intensity", intensity},
+            {"intensityText", qs(tpusim::format_intensity(intensity))},
             {"ridge", ridge},
+            {"ridgeText", qs(tpusim::format_intensity(ridge))},
             {"bound", flash.bound == "HBM" ? QStringLiteral("memory") : QStringLiteral("compute")},
             {"resource", qs(flash.bound)},
             {"peakFlops", peak},
             {"bandwidth", chip.hbm_bandwidth.value},
             {"provenance", simqml::provenance(result.provenance)},
         };
-        addReadouts(m, flash.mxu_flops, flash.time_s, intensity, ridge, peak);
+        addReadouts(m, flash.mxu_flops, flash.time_s, peak);
         return m;
     } catch (const tpusim::InputError &e) {
         return failure(e);
@@ -147,7 +142,7 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
         QVariantMap m{
             {"points", points},
             {"ridge", ridge},
-            {"ridgeText", intensityText(ridge)},
+            {"ridgeText", qs(tpusim::format_intensity(ridge))},
             {"peakFlops", roof.peak_flops},
             {"peakText", qs(tpusim::format_rate(roof.peak_flops, "FLOP/s"))},
             {"bandwidth", roof.bandwidth},

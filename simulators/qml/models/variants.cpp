@@ -49,8 +49,6 @@ QVariantMap roofline(const tpusim::Roofline &r)
         {"intensityText", qs(tpusim::format_intensity(r.intensity))},
         {"ridge", r.ridge},
         {"ridgeText", qs(tpusim::format_intensity(r.ridge))},
-        {"computeTime", qs(tpusim::format_time(r.compute_s))},
-        {"memoryTime", qs(tpusim::format_time(r.memory_s))},
         {"bound", qs(std::string(tpusim::bound_name(r.bound)))},
         {"resource", qs(r.resource)},
         {"peakFlops", r.peak_flops},

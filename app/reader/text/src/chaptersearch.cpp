@@ -156,7 +156,6 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
         const TextSection &s = sections.at(at);
         int score = 0;
         bool all = true;
-        qsizetype atWord = -1; // where the longest word stands in the text
         for (const QString &w : words) {
             const auto [inHeading, headingWhole] = find(s.heading, w);
             const auto [inText, textWhole] = find(s.text, w);
@@ -165,32 +164,25 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
                 break;
             }
             score += (inHeading >= 0 ? 4 : 0) + (headingWhole || textWhole ? 2 : 1);
-            if (&w == &longest)
-                atWord = inText;
         }
         if (!all)
             continue;
-        const qsizetype atPhrase = phrase.isEmpty() ? -1 : s.text.indexOf(phrase, 0, Qt::CaseInsensitive);
-        if (atPhrase >= 0)
+        if (!phrase.isEmpty() && s.text.contains(phrase, Qt::CaseInsensitive))
             score += 2 * int(words.size());
-        const QString snippet = atPhrase >= 0 ? snippetAt(s.text, atPhrase, phrase.size())
-                                : atWord >= 0 ? snippetAt(s.text, atWord, longest.size())
-                                              : snippetAt(s.text, 0, 0);
-        hits.append({at, s.chapter, s.anchor, s.heading, snippet, score});
+        hits.append({at, s.chapter, s.anchor, s.heading, QString(), score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });
     if (hits.size() > limit)
         hits.resize(limit);
-    if (filled) {
-        // Cut again, from the text as the page reads, at the same words.
-        for (TextHit &hit : hits) {
-            const QString text = filled(hit.section);
-            const qsizetype atPhrase = phrase.isEmpty() ? -1 : text.indexOf(phrase, 0, Qt::CaseInsensitive);
-            const qsizetype atWord = find(text, longest).first;
-            hit.snippet = atPhrase >= 0 ? snippetAt(text, atPhrase, phrase.size())
-                          : atWord >= 0 ? snippetAt(text, atWord, longest.size())
-                                        : snippetAt(text, 0, 0);
-        }
+    // Snippets for the hits kept only, cut from the text as the page reads
+    // when `filled` gives it.
+    for (TextHit &hit : hits) {
+        const QString text = filled ? filled(hit.section) : sections.at(hit.section).text;
+        const qsizetype atPhrase = phrase.isEmpty() ? -1 : text.indexOf(phrase, 0, Qt::CaseInsensitive);
+        const qsizetype atWord = atPhrase >= 0 ? -1 : find(text, longest).first;
+        hit.snippet = atPhrase >= 0 ? snippetAt(text, atPhrase, phrase.size())
+                      : atWord >= 0 ? snippetAt(text, atWord, longest.size())
+                                    : snippetAt(text, 0, 0);
     }
     return hits;
 }
