@@ -284,7 +284,9 @@ QVariantMap Reader::exhibit(const QUrl &folder, const QVariantMap &style)
     for (const course::ExhibitPart &part : ex.parts) {
         QVariantList notes;
         for (int n : part.notes)
-            notes << QVariantMap{{"index", ex.pins.at(n).block}, {"mark", ex.pins.at(n).mark}};
+            notes << QVariantMap{{"index", ex.pins.at(n).block},
+                                 {"mark", ex.pins.at(n).mark},
+                                 {"markedBlock", ex.pins.at(n).markedBlock}};
         parts << QVariantMap{{"anchor", part.anchor},
                              {"title", part.title},
                              {"first", part.first},

@@ -16,6 +16,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJSEngine>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -96,7 +97,10 @@ TEST_CASE("an exhibit's notes are pinned to parts and marks its artifact has", "
     CHECK(ex.parts.at(1).anchor == QStringLiteral("the-table"));
     CHECK(ex.parts.at(1).notes == QList<int>{0});
     CHECK(ex.parts.at(2).notes == QList<int>{1});
-    CHECK(ex.pins.size() == 2);
+    REQUIRE(ex.pins.size() == 2);
+    // Where each mark first stands: the table (block 2), the code (block 4).
+    CHECK(ex.pins.at(0).markedBlock == 2);
+    CHECK(ex.pins.at(1).markedBlock == 4);
     CHECK(ex.notes.blocks.size() == 2);
     REQUIRE(ex.charts.size() == 2);
     CHECK(ex.charts.at(1).kind == QStringLiteral("timeline"));
@@ -265,4 +269,95 @@ TEST_CASE("every exhibit opens on every chip, on its page and in its chapter's t
                 inlineShown = true;
         CHECK(inlineShown);
     }
+}
+
+TEST_CASE("a note's words are marked where they first stand, in text and across tags", "[exhibit]")
+{
+    // The reader's own script, as QML loads it, less its QML-only pragma.
+    QString script =
+        QString::fromUtf8(readFile(QStringLiteral(TPU_COURSE_SOURCE_DIR "/app/reader/qml/searchwords.js")));
+    REQUIRE(script.startsWith(QStringLiteral(".pragma library")));
+    script.remove(0, script.indexOf(QLatin1Char('\n')));
+    QJSEngine js;
+    const QJSValue loaded = js.evaluate(script);
+    REQUIRE(!loaded.isError());
+    const auto pin = [&](const QStringList &parts, const QString &text) {
+        const QJSValue out = js.globalObject()
+                                 .property(QStringLiteral("pin"))
+                                 .call({js.toScriptValue(parts), text, QStringLiteral("["), QStringLiteral("]")});
+        return out.toVariant().toStringList();
+    };
+    // The first place only, in the part that holds it.
+    CHECK(
+        pin({QStringLiteral("no mark here"), QStringLiteral("peak bf16 and peak bf16")}, QStringLiteral("peak bf16")) ==
+        QStringList{QStringLiteral("no mark here"), QStringLiteral("[peak bf16] and peak bf16")});
+    // Read through entities; a tag inside the words splits the mark around it.
+    CHECK(pin({QStringLiteral("call <code>lax.ppermute(chunk, &quot;x&quot;, perm)</code> now")},
+              QStringLiteral("ppermute(chunk, \"x\"")) ==
+          QStringList{QStringLiteral("call <code>lax.[ppermute(chunk, &quot;x&quot;], perm)</code> now")});
+    CHECK(pin({QStringLiteral("the <b>compute</b> time")}, QStringLiteral("compute time")) ==
+          QStringList{QStringLiteral("the <b>[compute]</b>[ time]")});
+    // Inline code's non-joiners (no ligatures) and word joiners are passed over.
+    CHECK(pin({QStringLiteral("<code>F/n \u2265 P /\u200c/ W</code>")}, QStringLiteral("P // W")) ==
+          QStringList{QStringLiteral("<code>F/n \u2265 [P /]\u200c[/ W]</code>")});
+    CHECK(pin({QStringLiteral("F/&#8288;n&nbsp;&#8805;&nbsp;P")}, QStringLiteral("F/n \u2265 P")) ==
+          QStringList{QStringLiteral("[F/]&#8288;[n&nbsp;&#8805;&nbsp;P]")});
+    // Words that are not there leave the text as it was.
+    CHECK(pin({QStringLiteral("a <i>b</i>")}, QStringLiteral("a b c")) == QStringList{QStringLiteral("a <i>b</i>")});
+}
+
+TEST_CASE("an exhibit marks the words its notes are pinned to, deeper for the note pointed at", "[exhibit][shell]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("M6")));
+    shell.waitUntilBuilt();
+    QTest::qWait(50);
+    // M6 pins four notes to code (two in the HLO, two in the Python) and
+    // three to its prose.
+    QList<QQuickItem *> boxes;
+    for (QObject *o : shell.findAll("codePin"))
+        if (ShellFixture::isShown(o))
+            boxes << qobject_cast<QQuickItem *>(o);
+    REQUIRE(boxes.size() == 4);
+    for (QQuickItem *box : boxes) {
+        CHECK(box->width() > 40);
+        CHECK(box->height() > 10);
+    }
+    // "ROOT %dot.3" is indented by two spaces: its box starts two advances in.
+    const auto byX =
+        std::minmax_element(boxes.cbegin(), boxes.cend(), [](QQuickItem *a, QQuickItem *b) { return a->x() < b->x(); });
+    CHECK((*byX.first)->x() > 0);
+    // Two in paragraphs ("max(T_c, T_x)", and "F/n ≥ P / W" across the
+    // word joiner set after its slashes), one in a table's cell.
+    int tinted = 0;
+    for (QObject *p : shell.findAll("readerParagraph"))
+        if (ShellFixture::isShown(p) && p->property("text").toString().contains(QStringLiteral("background-color:")))
+            ++tinted;
+    CHECK(tinted == 2);
+    bool cell = false;
+    for (QObject *c : shell.findAll("readerTableCell"))
+        cell = cell || c->property("text").toString().contains(QStringLiteral("background-color:"));
+    CHECK(cell);
+
+    // Pointing at the note on `lax.ppermute(...)` thickens its words' outline alone.
+    QQuickItem *note = nullptr;
+    for (QObject *n : shell.findAll("exhibitNote"))
+        if (ShellFixture::isShown(n) && n->property("text").toString().contains(QStringLiteral("shifts to the right")))
+            note = qobject_cast<QQuickItem *>(n);
+    REQUIRE(note);
+    QObject *scroller = shell.findShown("exhibitScroller");
+    REQUIRE(scroller);
+    const QPointF top = note->mapToItem(qobject_cast<QQuickItem *>(scroller), QPointF(0, 0));
+    scroller->setProperty("contentY", std::max(0.0, scroller->property("contentY").toReal() + top.y() - 200));
+    QTest::qWait(50);
+    QList<qreal> before;
+    for (QQuickItem *box : boxes)
+        before << box->property("border").value<QObject *>()->property("width").toReal();
+    QTest::mouseMove(shell.window(), note->mapToScene(QPointF(note->width() / 2, note->height() / 2)).toPoint());
+    QTest::qWait(50);
+    int changed = 0;
+    for (int i = 0; i < boxes.size(); ++i)
+        if (boxes.at(i)->property("border").value<QObject *>()->property("width").toReal() != before.at(i))
+            ++changed;
+    CHECK(changed == 1);
 }

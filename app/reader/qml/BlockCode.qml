@@ -12,4 +12,5 @@ ReaderCode {
     code: root.host.block.code || ""
     styled: root.host.block.styled || []
     language: root.host.block.language || ""
+    pins: root.host.pins
 }

@@ -9,8 +9,10 @@ Item {
     property int notesKey: 0
     property var card: null
     readonly property var block: Reader.documentBlock(notesKey, modelData.index, Course.chip, ({}))
+    readonly property bool pointed: pointer.hovered
     implicitHeight: noteColumn.height
     height: implicitHeight
+    HoverHandler { id: pointer }
     Rectangle { width: Theme.px(3); height: parent.height; color: Theme.pageAccent }
     Column {
         id: noteColumn

@@ -27,6 +27,9 @@ FocusScope {
     readonly property var problems: exhibit.problems || []
     // Every block made: the tests and the screenshots wait for it.
     property int readyBlocks: 0
+    // The note the pointer is on (its index among the notes), whose words
+    // are then tinted deeper in the artifact; -1 for none.
+    property int pointedNote: -1
     readonly property bool isBusy: readyBlocks < (exhibit.count || 0)
 
     // The shell's window (Main.qml), read untyped: its navigate() is its own.
@@ -177,6 +180,8 @@ FocusScope {
                                         full: blocks.width
                                         settled: true
                                         card: valueCard
+                                        pins: part.notes.filter(n => n.mark !== "" && n.markedBlock === block.index)
+                                                        .map(n => ({ text: n.mark, hot: n.index === root.pointedNote }))
                                         onFirstLoaded: root.readyBlocks += 1
                                     }
                                 }
@@ -207,6 +212,12 @@ FocusScope {
                                 model: part.notes
                                 delegate: ExhibitNote {
                                     width: notesColumn.width
+                                    onPointedChanged: {
+                                        if (pointed)
+                                            root.pointedNote = modelData.index
+                                        else if (root.pointedNote === modelData.index)
+                                            root.pointedNote = -1
+                                    }
                                     notesKey: root.exhibit.notesKey || 0
                                     card: valueCard
                                 }

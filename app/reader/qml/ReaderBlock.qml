@@ -61,9 +61,18 @@ Loader {
     readonly property string anchor: block.anchor || ""
     // The words of a search, marked where they stand in the text.
     property string mark: ""
-    readonly property var html: marked(block.html || [], mark)
+    // The words an exhibit's notes are pinned to in this block, each
+    // {text, hot}: tinted where they first stand, deeper while the
+    // learner points at their note.
+    property var pins: []
+    readonly property var html: marked(pinned(block.html || [], pins), mark)
     function marked(parts, words) {
         return words === "" ? parts : SearchWords.mark(parts, words, '<span style="background-color:' + Theme.pageMark + ';">$1</span>')
+    }
+    function pinned(parts, notes) {
+        for (const note of notes)
+            parts = SearchWords.pin(parts, note.text, '<span style="background-color:' + (note.hot ? Theme.pagePinHot : Theme.pagePin) + ';">', "</span>")
+        return parts
     }
     readonly property var details: block.details || []
 

@@ -5,6 +5,7 @@ import TpuCourse.Ui
 // width is reported to the table, which sizes the columns from them.
 ReaderText {
     id: root
+    objectName: "readerTableCell"
     required property ReaderTable table
     required property Item cell        // the table's cell this fills: its width
     required property int at           // the cell's place in the table's cells

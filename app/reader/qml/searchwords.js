@@ -41,3 +41,66 @@ function mark(parts, text, span) {
         ? whole : new RegExp("(" + words.map(escaped).join("|") + ")", "gi")
     return pieces.map(p => p.map(s => isWords(s) ? s.replace(rx, span) : s).join(""))
 }
+
+// The character an entity stands for, as a note's words are typed.
+function decoded(name) {
+    const named = { "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": " " }
+    if (named[name] !== undefined)
+        return named[name]
+    if (name.startsWith("#x") || name.startsWith("#X"))
+        return String.fromCodePoint(parseInt(name.slice(2), 16))
+    if (name.startsWith("#"))
+        return String.fromCodePoint(parseInt(name.slice(1), 10))
+    return "&" + name + ";"
+}
+
+// What the reader sets between characters and a reader never types: the
+// non-joiner that keeps inline code from ligatures, the word joiner that
+// keeps a line from breaking after a slash, a zero-width space.
+const invisible = new Set(["\u200c", "\u2060", "\u200b"])
+
+// Marks the first place where `text` stands, exactly as read, in the HTML
+// parts: each stretch of it that no tag interrupts is put between `open`
+// and `close`. Entities are read as their characters, and the invisible
+// joiners above are passed over.
+function pin(parts, text, open, close) {
+    for (let k = 0; k < parts.length; ++k) {
+        const h = parts[k]
+        let plain = ""
+        const from = [], to = []      // each read character's place in the HTML
+        for (let i = 0; i < h.length;) {
+            if (h[i] === "<") {
+                const end = h.indexOf(">", i)
+                i = end < 0 ? h.length : end + 1
+                continue
+            }
+            let ch = h[i], length = 1
+            if (ch === "&") {
+                const entity = /^&(#[xX]?[0-9a-fA-F]+|[a-zA-Z]+);/.exec(h.slice(i, i + 12))
+                if (entity) { ch = decoded(entity[1]); length = entity[0].length }
+            }
+            if (invisible.has(ch)) { i += length; continue }
+            plain += ch
+            from.push(i)
+            to.push(i + length)
+            i += length
+        }
+        const at = plain.indexOf(text)
+        if (at < 0 || text.length === 0)
+            continue
+        let out = "", copied = 0, start = -1
+        for (let c = at; c < at + text.length; ++c) {
+            if (start < 0)
+                start = from[c]
+            if (c === at + text.length - 1 || from[c + 1] !== to[c]) {
+                out += h.slice(copied, start) + open + h.slice(start, to[c]) + close
+                copied = to[c]
+                start = -1
+            }
+        }
+        const marked = parts.slice()
+        marked[k] = out + h.slice(copied)
+        return marked
+    }
+    return parts
+}

@@ -130,12 +130,12 @@ QtObject {
     // name these, never paper or ink, so the theme reaches them.
     readonly property var lightPage: ({
         "ground": paper, "ink": ink, "muted": layerMutedIn(1, false), "accent": accentDeep, "rule": tableRule,
-        "code": codeGround, "mark": searchMark, "predicted": predictedOnLight, "failed": failedOnLight,
+        "code": codeGround, "mark": searchMark, "pin": "#dcdff3", "pinHot": "#c3c9f2", "predicted": predictedOnLight, "failed": failedOnLight,
         "assumed": assumedOnLight, "track": trackOnLight, "thumb": scrollThumbOnLight, "hover": lightLayerColors[2],
         "codeColors": codeColors })
     readonly property var darkPage: ({
         "ground": darkLayerColors[0], "ink": "#e8e4dc", "muted": "#a9afba", "accent": accent, "rule": "#414958",
-        "code": "#2e333d", "mark": "#2c557a", "predicted": predicted, "failed": "#ff7b72", "assumed": assumed,
+        "code": "#2e333d", "mark": "#2c557a", "pin": "#3b3f5e", "pinHot": "#4c548f", "predicted": predicted, "failed": "#ff7b72", "assumed": assumed,
         "track": trackOnDark, "thumb": scrollThumb, "hover": "#363c48",
         "codeColors": Object.assign({}, codeColorsOnDark, { "plain": "#e8e4dc", "comment": "#9ba3b2" }) })
     readonly property var pageColors: dark ? darkPage : lightPage
@@ -146,6 +146,11 @@ QtObject {
     readonly property color pageRule: pageColors.rule
     readonly property color pageCode: pageColors.code
     readonly property color pageMark: pageColors.mark
+    // Words an exhibit's note is pinned to in prose, and while its note is
+    // pointed at. In code they are outlined in the accent instead: a tint
+    // dark enough to see would take the code's dimmest colours under 4.5:1.
+    readonly property color pagePin: pageColors.pin
+    readonly property color pagePinHot: pageColors.pinHot
     readonly property color pagePredicted: pageColors.predicted
     readonly property color pageFailed: pageColors.failed
     readonly property color pageAssumed: pageColors.assumed
@@ -269,8 +274,11 @@ QtObject {
                 pairs.push([theme + t + " on a code block", p[t], p.code, 4.5])
             }
             pairs.push([theme + "ink on a search mark", p.ink, p.mark, 4.5])
+            for (const ground of ["pin", "pinHot"])
+                pairs.push([theme + "ink on a note's words (" + ground + ")", p.ink, p[ground], 4.5])
             for (const kind in p.codeColors)
                 pairs.push([theme + "code " + kind + " on its ground", p.codeColors[kind], p.code, 4.5])
+            pairs.push([theme + "a note's words outlined in code", p.accent, p.code, 3])
         }
         const darkGrounds = [["floor", floor], ["card", card], ["card hover", cardHover]]
         const darkTexts = [["ink", inkText], ["muted", inkMuted], ["faint", inkFaint], ["accent", accent],

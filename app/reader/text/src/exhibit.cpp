@@ -87,10 +87,10 @@ Exhibit parseExhibit(const QString &artifact, const QByteArray &annotations, con
             continue;
         }
         if (!pin.mark.isEmpty()) {
-            bool found = false;
-            for (int i = part->first; i < part->last && !found; ++i)
-                found = blockPlainText(ex.artifact.blocks.at(i)).contains(pin.mark);
-            if (!found) {
+            for (int i = part->first; i < part->last && pin.markedBlock < 0; ++i)
+                if (blockPlainText(ex.artifact.blocks.at(i)).contains(pin.mark))
+                    pin.markedBlock = i;
+            if (pin.markedBlock < 0) {
                 ex.problems << QStringLiteral("The note on \"%1\" marks \"%2\", which that part does not hold.")
                                    .arg(pin.anchor, pin.mark);
                 continue;

@@ -31,7 +31,8 @@ struct ExhibitNote
 {
     QString anchor;
     QString mark;
-    int block = -1; // the note's paragraph in Exhibit::notes
+    int block = -1;       // the note's paragraph in Exhibit::notes
+    int markedBlock = -1; // the artifact's block where `mark` first stands
 };
 
 // The blocks [first, last) of the artifact under one heading (the blocks
