@@ -177,9 +177,11 @@ bool ProfileSession::looksLikeProfile(const QString &pathOrUrl)
 
 void ProfileSession::open(const QString &pathOrUrl)
 {
-    const QString path = localPath(pathOrUrl);
-    if (path.isEmpty())
+    const QString given = localPath(pathOrUrl);
+    if (given.isEmpty())
         return;
+    // Whole, so the file can be opened again from wherever the app starts.
+    const QString path = QFileInfo(given).absoluteFilePath();
     cancel();
     m_watcher.waitForFinished();
     auto outcome = std::make_shared<Outcome>();

@@ -85,6 +85,10 @@ public:
     // beside the predictions they were shown with: [{title, details,
     // summary, ops: [{op, kind, measured, predicted, error}]}], newest first.
     Q_INVOKABLE QVariantList storedProfiles() const;
+    // The files imported before, the last opened first, one entry a file
+    // however many devices it held: [{path, name, chip, when, devices,
+    // exists}], at most `most`, each where it was last read from.
+    Q_INVOKABLE QVariantList openedBefore(int most) const;
     // True when the path looks like a profile (for dropped files).
     Q_INVOKABLE static bool looksLikeProfile(const QString &pathOrUrl);
 

@@ -8,12 +8,29 @@
 #include <progress/store.h>
 #include <tpusim/provenance.h>
 
+#include <QDateTime>
 #include <QFileInfo>
+#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 using namespace profiledetail;
+
+namespace {
+
+std::string lastPathKey(const QString &sha256)
+{
+    return "profile.lastPath." + sha256.toStdString();
+}
+
+std::string lastOpenedKey(const QString &sha256)
+{
+    return "profile.lastOpenedMs." + sha256.toStdString();
+}
+
+} // namespace
 
 void ProfileSession::storeImport()
 {
@@ -66,6 +83,12 @@ void ProfileSession::storeImport()
                 row.ops.push_back(std::move(o));
             }
             (ledger.addProfile(row).alreadyPresent ? present : added) += 1;
+        }
+        // Its imports keep the path it was first read from; where it was
+        // read from last, and when, is what opening it again needs.
+        if (added + present > 0 && !g_store->writesRefused()) {
+            g_store->setSetting(lastPathKey(m_sha256), m_path.toStdString());
+            g_store->setSetting(lastOpenedKey(m_sha256), std::to_string(g_store->nowMs()));
         }
     } catch (const std::exception &e) {
         m_stored = QStringLiteral("Not kept in your progress: ") + QString::fromUtf8(e.what());
@@ -139,5 +162,52 @@ QVariantList ProfileSession::storedProfiles() const
     } catch (const std::exception &) {
         return {}; // a store that cannot be read shows no rows; the shell reports store problems
     }
+    return out;
+}
+
+QVariantList ProfileSession::openedBefore(int most) const
+{
+    if (!g_store || most <= 0)
+        return {};
+    struct File
+    {
+        QString path;
+        QString chip;
+        std::int64_t openedMs = 0;
+        int devices = 0;
+    };
+    QStringList order; // each file's fingerprint
+    QList<File> files;
+    try {
+        const progress::ProfileLedger ledger(*g_store);
+        for (const progress::ProfileImportRow &row : ledger.profiles()) {
+            const QString sha = qs(row.fileSha256);
+            qsizetype at = order.indexOf(sha);
+            if (at < 0) {
+                at = order.size();
+                order << sha;
+                const std::string last = g_store->setting(lastPathKey(sha));
+                const std::string when = g_store->setting(lastOpenedKey(sha));
+                files << File{qs(last.empty() ? row.sourceFile : last),
+                              qs(row.chip.empty() ? row.deviceType : row.chip),
+                              std::max<std::int64_t>(row.importedAtMs, std::strtoll(when.c_str(), nullptr, 10)), 0};
+            }
+            files[at].devices += 1;
+        }
+    } catch (const std::exception &) {
+        return {}; // a store that cannot be read lists nothing; the shell reports store problems
+    }
+    std::stable_sort(files.begin(), files.end(), [](const File &a, const File &b) { return a.openedMs > b.openedMs; });
+    // As a person writes it, in the learner's own time.
+    static const QLocale english(QLocale::English, QLocale::UnitedKingdom);
+    QVariantList out;
+    for (const File &f : files.mid(0, most))
+        out << QVariantMap{
+            {"path", f.path},
+            {"name", QFileInfo(f.path).fileName()},
+            {"chip", f.chip},
+            {"when", english.toString(QDateTime::fromMSecsSinceEpoch(f.openedMs), QStringLiteral("d MMM yyyy, HH:mm"))},
+            {"devices", f.devices},
+            {"exists", QFileInfo::exists(f.path)}};
     return out;
 }

@@ -19,8 +19,8 @@ struct CompactShape
 CompactShape compactShape(const QMap<QString, qint64> &shapes);
 
 QString duration(double seconds);             // "758.2 µs", "1.58 ms", "2.10 s"
-QString day(const QDateTime &t);              // "2026-11-29"
-QString minute(const QDateTime &t);           // "2026-11-29 12:00 UTC"
+QString day(const QDateTime &t);              // "29 Nov 2026", in UTC
+QString minute(const QDateTime &t);           // "29 Nov 2026, 12:00 UTC"
 QString ratio(double measured, double floor); // "1.09×"
 QString flopRate(double flopsPerS);           // "180 TFLOP/s"
 

@@ -1,8 +1,10 @@
 import QtQuick
 import QtQuick.Layouts
 import TpuCourse.Ui
+import TpuCourse.Profile
 
-// What to open, and how to record it, before a profile is open.
+// What to open, and how to record it, before a profile is open; and the
+// files opened before, to open again where they still are.
 Rectangle {
     id: root
     implicitHeight: body.implicitHeight + 2 * Theme.gapL
@@ -47,6 +49,68 @@ Rectangle {
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
             color: Theme.inkMuted
             wrapMode: Text.WordWrap
+        }
+
+        ColumnLayout {
+            id: before
+            objectName: "profilesBefore"
+            Layout.fillWidth: true
+            Layout.maximumWidth: Theme.readingWidth
+            Layout.topMargin: Theme.gap
+            visible: before.files.length > 0
+            spacing: Theme.gapM
+            property var files: []
+            function refresh() { files = Profile.openedBefore(6) }
+            Component.onCompleted: refresh()
+            Connections {
+                target: root
+                function onVisibleChanged() { if (root.visible) before.refresh() }
+            }
+            Connections {
+                target: Profile
+                function onStoredChanged() { before.refresh() }
+            }
+            Text {
+                text: "Opened before"
+                font.family: Theme.sans; font.pixelSize: Theme.bodySize; font.weight: Font.DemiBold
+                color: Theme.inkText
+            }
+            Repeater {
+                model: before.files
+                delegate: RowLayout {
+                    id: file
+                    required property var modelData
+                    Layout.fillWidth: true
+                    spacing: Theme.gapM
+                    ColumnLayout {
+                        Layout.fillWidth: true
+                        spacing: Theme.gap / 2
+                        MonoText {
+                            Layout.fillWidth: true
+                            text: file.modelData.name
+                            elide: Text.ElideMiddle
+                            color: Theme.inkText
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: file.modelData.exists
+                                  ? file.modelData.devices + (file.modelData.devices === 1 ? " device" : " devices")
+                                    + (file.modelData.chip !== "" ? " · " + file.modelData.chip : "") + " · last opened " + file.modelData.when
+                                  : "No longer at " + file.modelData.path + ". Its measured ops stay in your progress, on the validation page."
+                            font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
+                            color: Theme.inkMuted
+                            wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                        }
+                    }
+                    PlainButton {
+                        objectName: "profileOpenAgain"
+                        visible: file.modelData.exists
+                        text: "open again"
+                        mono: true
+                        onClicked: Profile.open(file.modelData.path)
+                    }
+                }
+            }
         }
     }
 }

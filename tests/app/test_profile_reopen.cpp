@@ -1,0 +1,69 @@
+// The profile page before a profile is open lists the files opened before,
+// newest first and one entry a file, and opens one again where it still
+// is. It joins a test binary that opens no profile: the profile session
+// lives for the whole run, and one opened before would hide the list.
+#include <catch2/catch.hpp>
+
+#include "profilerows.h"
+#include "profilesession.h"
+#include "qtwait.h"
+#include "shellfixture.h"
+
+#include <QFile>
+#include <QQuickItem>
+#include <QTemporaryDir>
+#include <QTest>
+
+TEST_CASE("the profile page opens again a file opened before, where it still is", "[profile][qml]")
+{
+    ShellFixture shell;
+    ProfileSession *session = ProfileSession::instance();
+    REQUIRE(session->state() == QStringLiteral("empty"));
+    const std::string real = TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb";
+    progress::ProfileLedger ledger(shell.store());
+    // A file since moved away, then a real one of two devices.
+    ledger.addProfile(profiledDevice("v5e", "TPU v5 lite", "/nowhere/moved.xplane.pb", "",
+                                     {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)}, 'b'));
+    for (const char *device : {"/device:TPU:0", "/device:TPU:1"}) {
+        auto row = profiledDevice("v6e", "TPU v6 Lite", real, "", {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)});
+        row.device = device;
+        ledger.addProfile(row);
+    }
+    REQUIRE(shell.navigate(QStringLiteral("profile")));
+    shell.waitUntilBuilt();
+
+    QObject *before = shell.findShown("profilesBefore");
+    REQUIRE(before);
+    const QVariantList files = before->property("files").toList();
+    REQUIRE(files.size() == 2);
+    const QVariantMap newest = files.at(0).toMap();
+    CHECK(newest.value("name").toString() == QStringLiteral("xprof_tpu_inference_2.xplane.pb"));
+    CHECK(newest.value("devices").toInt() == 2);
+    CHECK(newest.value("exists").toBool());
+    CHECK(!files.at(1).toMap().value("exists").toBool());
+    // Only the file still there can be opened again.
+    QList<QObject *> buttons;
+    for (QObject *b : shell.findAll("profileOpenAgain"))
+        if (ShellFixture::isShown(b))
+            buttons << b;
+    REQUIRE(buttons.size() == 1);
+    QMetaObject::invokeMethod(buttons.first(), "clicked");
+    WAIT_COMPARE(session->state(), QStringLiteral("ready"));
+    CHECK(session->filePath().toStdString() == real);
+    CHECK(session->devices().size() == 4);
+
+    // The same file read from elsewhere is listed where it was read last,
+    // and first.
+    QTemporaryDir elsewhere;
+    const QString copy = elsewhere.filePath(QStringLiteral("copied.xplane.pb"));
+    REQUIRE(QFile::copy(QString::fromStdString(real), copy));
+    REQUIRE(session->openNow(copy).isEmpty());
+    const QVariantList again = session->openedBefore(6);
+    // The two files made for the test, and the real one under its own
+    // fingerprint, read twice but listed once.
+    REQUIRE(again.size() == 3);
+    CHECK(again.at(0).toMap().value("path").toString() == copy);
+    CHECK(again.at(0).toMap().value("devices").toInt() == session->devices().size());
+    for (int i = 1; i < again.size(); ++i)
+        CHECK(again.at(i).toMap().value("path").toString() != copy);
+}
