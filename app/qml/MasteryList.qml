@@ -28,7 +28,9 @@ Column {
             required property int index
             objectName: "mastery_" + modelData.id
             readonly property var goals: modelData.goals || []
-            width: root.width
+            // Its words no wider than a card's measure, however wide the page.
+            width: Math.min(root.width, box.implicitIndicatorWidth + box.spacing
+                                        + Theme.measure(Theme.bodySize, Theme.cardMeasure))
             checked: modelData.done
             enabled: goals.length === 0
             text: modelData.text

@@ -118,6 +118,46 @@ TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every commo
     }
 }
 
+// Lab cards and the mastery list span the page, past the reader's column:
+// their prose is held to a card's measure, not run the whole width.
+TEST_CASE("a chapter's lab cards and mastery items keep to a readable measure", "[reader][qml]")
+{
+    ShellFixture shell;
+    shell.window()->resize(QSize(1920, 1080));
+    REQUIRE(open(shell, "ch11"));
+    const auto perLine = [](QQuickItem *text) {
+        const int lines = text->property("lineCount").toInt();
+        return lines < 3 ? 0.0 : text->property("text").toString().size() / (lines - 0.5);
+    };
+    // A lab's goal and what the app checks, plain text in the lab card.
+    for (const QString &needle :
+         {QStringLiteral("What the app checks"), QStringLiteral("Run chapter 11's tiled matmul twice")}) {
+        QQuickItem *text = textContaining(shell, needle);
+        REQUIRE(text);
+        INFO(needle.toStdString() << ": " << perLine(text) << " characters a line");
+        CHECK(perLine(text) > 50);
+        CHECK(perLine(text) <= 90);
+    }
+    // Each mastery item's words, in its box's own text.
+    int items = 0;
+    QList<QQuickItem *> queue{shell.window()->contentItem()};
+    while (!queue.isEmpty()) {
+        QQuickItem *item = queue.takeFirst();
+        queue << item->childItems();
+        if (!item->objectName().startsWith(QLatin1String("mastery_")) || !ShellFixture::isShown(item))
+            continue;
+        auto *words = item->property("contentItem").value<QQuickItem *>();
+        REQUIRE(words);
+        CHECK(words->width() <= shell.window()->width() / 2);
+        if (perLine(words) > 0) {
+            INFO(words->property("text").toString().toStdString());
+            CHECK(perLine(words) <= 90);
+        }
+        ++items;
+    }
+    CHECK(items >= 5);
+}
+
 // Code in a sentence is set in another face, and the joiners that keep a
 // short expression whole come from a fallback font: neither may make its
 // line taller than the prose's, or the paragraph's lines stand unevenly.
