@@ -59,8 +59,11 @@ ColumnLayout {
         wrapMode: Text.WordWrap
     }
     ProgressLine {
+        objectName: "chapterProgress"
         // The same figure as the stack's row and the workshop: Course.chapters.
+        // Said to be the mastery work's, since reading the text moves it not.
         value: root.summary.progress || 0
+        of: "of the mastery work"
         fillColor: Theme.layerAccent(root.depth)
         trackColor: Theme.layerTrack(root.depth)
         textColor: Theme.layerMuted(root.depth)

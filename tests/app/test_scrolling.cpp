@@ -142,12 +142,25 @@ TEST_CASE("ticking a mastery box leaves the chapter page where it was", "[scroll
         "contentY", std::min(box->mapToItem(content, QPointF(0, 0)).y() - 200, chapter->property("maximumY").toReal()));
     settle();
     const qreal before = scrollOf(chapter);
+    // The heading's figure says what it counts: the mastery work, which
+    // reading the text does not move.
+    auto *progress = qobject_cast<QQuickItem *>(shell.findShown("chapterProgress"));
+    REQUIRE(progress != nullptr);
+    const auto said = [progress] {
+        for (QQuickItem *child : progress->childItems())
+            if (child->inherits("QQuickText"))
+                return child->property("text").toString();
+        return QString();
+    };
+    CHECK(said() == QStringLiteral("0% of the mastery work"));
     const QPointF centre = box->mapToScene(QPointF(box->height() / 2, box->height() / 2));
     QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
     WAIT_VERIFY(box->property("checked").toBool());
     settle();
     CHECK(scrollOf(chapter) == Approx(before));
     CHECK(shell.store().masteryItemsDone(1).size() == 1);
+    const auto items = shell.catalog().chapter(1)->mastery.size();
+    WAIT_COMPARE(said(), QStringLiteral("%1% of the mastery work").arg(qRound(100.0 / double(items))));
 }
 
 TEST_CASE("a chapter leads on to the next and back to the one before", "[scrolling][qml]")

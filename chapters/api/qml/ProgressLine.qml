@@ -10,10 +10,12 @@ Row {
     property color trackColor: Theme.pageTrack
     property color textColor: Theme.pageInk
     property int barWidth: Theme.progressWidth
+    // What the percentage is of, when the place does not say ("of the mastery work").
+    property string of: ""
 
     spacing: Theme.gap
     Accessible.role: Accessible.ProgressBar
-    Accessible.name: Math.round(value * 100) + " percent"
+    Accessible.name: Math.round(value * 100) + " percent" + (of !== "" ? " " + of : "")
 
     Rectangle {
         anchors.verticalCenter: parent.verticalCenter
@@ -30,7 +32,7 @@ Row {
     }
     MonoText {
         anchors.verticalCenter: parent.verticalCenter
-        text: Math.round(root.value * 100) + "%"
+        text: Math.round(root.value * 100) + "%" + (root.of !== "" ? " " + root.of : "")
         color: root.textColor
         font.pixelSize: Theme.tinySize
     }
