@@ -68,18 +68,32 @@ void PaletteModel::refilter()
     // Places holding the words come first, then the paragraphs that hold
     // them, and only then places whose titles merely hold their letters in
     // order ("bnch" for the bench), which is all an abbreviation finds.
-    beginResetModel();
-    m_matches.clear();
+    QList<Entry> matches;
     for (const Scored &s : scored)
         if (s.score >= floor && s.whole)
-            m_matches.append(*s.entry);
+            matches.append(*s.entry);
     if (m_textSearch && m_query.trimmed().size() >= kTextQueryLength)
-        m_matches.append(m_textSearch(m_query));
+        matches.append(m_textSearch(m_query));
     for (const Scored &s : scored)
         if (s.score >= floor && !s.whole)
-            m_matches.append(*s.entry);
+            matches.append(*s.entry);
+    // The same list again (the text searched anew) leaves the rows, and
+    // the one picked, as they were.
+    const auto same = [](const Entry &a, const Entry &b) {
+        return a.place == b.place && a.title == b.title && a.subtitle == b.subtitle;
+    };
+    if (std::equal(matches.cbegin(), matches.cend(), m_matches.cbegin(), m_matches.cend(), same))
+        return;
+    beginResetModel();
+    m_matches = std::move(matches);
     endResetModel();
     emit countChanged();
+}
+
+void PaletteModel::searchTextAgain()
+{
+    if (m_textSearch && m_query.trimmed().size() >= kTextQueryLength)
+        refilter();
 }
 
 QString PaletteModel::placeAt(int row) const

@@ -45,6 +45,9 @@ public:
 
     QString query() const { return m_query; }
     void setQuery(const QString &query);
+    // The query looked up in the text again, now that the text can answer
+    // more of it (Reader::textFilledFor); the rows change only if the hits do.
+    void searchTextAgain();
 
     Q_INVOKABLE QString placeAt(int row) const;
     // "in the text" for a hit in the chapters' text, else the entry's kind.

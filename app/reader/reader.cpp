@@ -15,6 +15,7 @@
 #include <tpusim/provenance.h>
 #include <tpusim/roofline.h>
 
+#include <QElapsedTimer>
 #include <QFile>
 
 #include <algorithm>
@@ -99,7 +100,14 @@ course::CodePalette paletteOf(const QVariantMap &code)
 
 } // namespace
 
-Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(parent), m_catalog(catalog) {}
+Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(parent), m_catalog(catalog)
+{
+    // Between two goes the event loop runs: a key typed or a frame due
+    // comes first.
+    m_fillTimer.setSingleShot(true);
+    m_fillTimer.setInterval(0);
+    connect(&m_fillTimer, &QTimer::timeout, this, &Reader::fillForSearch);
+}
 
 Reader *Reader::create(QQmlEngine *, QJSEngine *)
 {
@@ -146,16 +154,22 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
             if (const course::ChapterDocument *doc = documentOf(c.number))
                 m_sections->append(course::sectionsOf(c.number, c.title, *doc));
     }
-    QList<PaletteModel::Entry> entries;
-    QHash<int, QString> &filled = m_filledSections[chip];
-    const auto filledText = [&](int at) {
-        if (const auto known = filled.constFind(at); known != filled.cend())
-            return *known;
-        const course::TextSection &section = m_sections->at(at);
-        const course::ChapterDocument *doc = documentOf(section.chapter);
-        return *filled.insert(at, doc ? course::filledTextOf(section, *doc, chip) : section.text);
+    // Filling every section runs the simulator for each of its figures
+    // (about 150 ms for the course): done a little at a time after this
+    // search, which finds what is filled so far.
+    if (m_filledSections.value(chip).size() < m_sections->size() &&
+        (m_fillingChip != chip || !m_fillTimer.isActive())) {
+        m_fillingChip = chip;
+        m_fillTimer.start();
+    }
+    const QHash<int, QString> &known = m_filledSections[chip];
+    const auto filledIfKnown = [&known](int at) -> const QString * {
+        const auto it = known.constFind(at);
+        return it == known.cend() ? nullptr : &*it;
     };
-    for (const course::TextHit &hit : course::searchSections(*m_sections, query, 12, filledText)) {
+    QList<PaletteModel::Entry> entries;
+    const auto filledText = [&](int at) { return filledSection(at, chip); };
+    for (const course::TextHit &hit : course::searchSections(*m_sections, query, 12, filledText, filledIfKnown)) {
         const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
         entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
                         QStringLiteral("in the text"), hit.heading,
@@ -163,6 +177,35 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
                         QString(), true});
     }
     return entries;
+}
+
+const QString &Reader::filledSection(int at, const QString &chip)
+{
+    QHash<int, QString> &filled = m_filledSections[chip];
+    if (const auto known = filled.constFind(at); known != filled.cend())
+        return *known;
+    const course::TextSection &section = m_sections->at(at);
+    const course::ChapterDocument *doc = documentOf(section.chapter);
+    return *filled.insert(at, doc ? course::filledTextOf(section, *doc, chip) : section.text);
+}
+
+void Reader::fillForSearch()
+{
+    // A go of about a quarter of a 60 Hz frame.
+    constexpr qint64 kGoNs = 4'000'000;
+    if (!m_sections)
+        return;
+    QElapsedTimer go;
+    go.start();
+    const qsizetype count = m_sections->size();
+    QHash<int, QString> &filled = m_filledSections[m_fillingChip];
+    for (int at = 0; at < count && go.nsecsElapsed() < kGoNs; ++at)
+        if (!filled.contains(at))
+            filledSection(at, m_fillingChip);
+    if (filled.size() < count)
+        m_fillTimer.start();
+    else
+        emit textFilledFor(m_fillingChip);
 }
 
 QVariantMap Reader::chapterDocument(int number, const QVariantMap &style)

@@ -7,6 +7,7 @@
 #include <QtQml/qqmlregistration.h>
 #include <QHash>
 #include <QObject>
+#include <QTimer>
 #include <QUrl>
 #include <QVariantList>
 #include <QVariantMap>
@@ -71,15 +72,26 @@ public:
 
     // The palette's hits in the chapters' text (chapters/chaptersearch.h),
     // their snippets with the live numbers as they read on `chip`.
+    // Searched with their figures too once every section is filled for
+    // the chip: the first search starts filling them, a few at a time
+    // while the window is idle (fillForSearch), then textFilledFor(chip).
     QList<PaletteModel::Entry> searchText(const QString &query, const QString &chip);
 
 signals:
     void textStyleChanged();
+    // Every section's figures are now known on this chip: a search made
+    // before should be made again.
+    void textFilledFor(const QString &chip);
 
 private:
     void applyTextStyle(const QVariantMap &style);
     // A chapter's parsed text, its plugin loaded on first asking; null when it has none.
     const course::ChapterDocument *documentOf(int number);
+    // The section's text filled on `chip`, filled now if it is not yet.
+    const QString &filledSection(int at, const QString &chip);
+    // Fills the sections not yet filled on m_fillingChip for a few
+    // milliseconds, and comes back after the event loop until all are.
+    void fillForSearch();
 
     course::ChapterCatalog &m_catalog;
     // Parsed once per chapter; filled again for each chip and input.
@@ -89,6 +101,8 @@ private:
     std::optional<QList<course::TextSection>> m_sections; // for searchText, read on first use
     // Sections filled for a chip as hits showed them, by chip, then section index.
     QHash<QString, QHash<int, QString>> m_filledSections;
+    QString m_fillingChip; // the chip fillForSearch works for
+    QTimer m_fillTimer;
     QHash<QString, QVariantMap> m_exhibits;
     static constexpr int kExhibitKeys = 1000;
     QVariantMap m_appliedStyle;

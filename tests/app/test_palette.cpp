@@ -4,8 +4,10 @@
 #include "palette/palettemodel.h"
 #include "pieceinput.h"
 #include "qtwait.h"
+#include "reader/reader.h"
 #include "shellfixture.h"
 
+#include <chapters/chaptersearch.h>
 #include <chapters/livenumbers.h>
 #include <tpusim/published.h>
 
@@ -13,6 +15,7 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QQuickItem>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <algorithm>
@@ -449,4 +452,60 @@ TEST_CASE("a text hit's snippet reads the live numbers as the page does, on the 
         QTest::keyClick(shell.window(), Qt::Key_Escape);
     }
     CHECK(figure("vmem_per_core", "v5e") != figure("vmem_per_core", "v7"));
+}
+
+TEST_CASE("a section's figures are searched once its filled text is known", "[palette]")
+{
+    const QList<course::TextSection> sections{
+        {1, QStringLiteral("limits"), QStringLiteral("Limits"), QStringLiteral("the scoped limit is … of VMEM"), 0, 0},
+        {2, QStringLiteral("other"), QStringLiteral("Other"), QStringLiteral("16 rows of MiB-sized words"), 0, 0}};
+    const QString filled = QStringLiteral("the scoped limit is 16\u00A0MiB of VMEM");
+    const auto places = [](const QList<course::TextHit> &hits) {
+        QStringList out;
+        for (const course::TextHit &h : hits)
+            out << h.anchor;
+        return out;
+    };
+    // Unfilled, the figure is a "…": only the section that types the words is found.
+    CHECK(places(course::searchSections(sections, QStringLiteral("16 MiB limit"))).isEmpty());
+    CHECK(places(course::searchSections(sections, QStringLiteral("16 MiB"))) == QStringList{QStringLiteral("other")});
+    // Known filled, the figure's words are found, its no-break space read as a space.
+    const auto known = [&filled](int at) { return at == 0 ? &filled : nullptr; };
+    const auto hits = course::searchSections(
+        sections, QStringLiteral("16 MiB limit"), 12, [&filled](int) { return filled; }, known);
+    REQUIRE(places(hits) == QStringList{QStringLiteral("limits")});
+    CHECK(hits.first().snippet.contains(QStringLiteral("16\u00A0MiB")));
+}
+
+TEST_CASE("the palette finds a live figure once the text is filled for the chip", "[palette][qml]")
+{
+    ShellFixture shell;
+    PaletteModel *palette = shell.course().palette();
+    const QString section = QStringLiteral("ch06#worked-example-3-a-tiled-matmul-and-its-vmem-budget");
+    const auto found = [palette, &section] {
+        for (int i = 0; i < palette->rowCount(); ++i)
+            if (palette->placeAt(i) == section)
+                return true;
+        return false;
+    };
+    for (const char *chip : {"v5e", "v7"}) {
+        INFO(chip);
+        shell.course().setChip(QString::fromLatin1(chip));
+        // The HBM traffic that section's text gives as a live figure ("416 MiB"),
+        // which it never types, and a word of the same sentence.
+        const QString traffic = QString::fromStdString(
+            course::live::resolve(
+                course::live::parse("pipeline m=4096 k=4096 n=4096 bm=512 bk=1024 bn=1024 dtype=bf16 : hbm_bytes"),
+                chip)
+                .text);
+        QSignalSpy filled(shell.course().reader(), &Reader::textFilledFor);
+        palette->setQuery(QString(traffic).replace(QChar(0xA0), u' ') + QStringLiteral(" ridge"));
+        // At once the figure is not known on this chip: the section is not a hit.
+        CHECK_FALSE(found());
+        // Found once the sections are filled for it, a little at a time,
+        // with the event loop running between.
+        WAIT_VERIFY(found());
+        CHECK(filled.count() == 1);
+        palette->setQuery(QString());
+    }
 }

@@ -140,7 +140,8 @@ QString filledTextOf(const TextSection &section, const ChapterDocument &doc, con
 }
 
 QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit,
-                              const std::function<QString(int section)> &filled)
+                              const std::function<QString(int section)> &filled,
+                              const std::function<const QString *(int section)> &filledIfKnown)
 {
     const QStringList words = wordsOf(query);
     QList<TextHit> hits;
@@ -154,11 +155,16 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
                                                [](const QString &a, const QString &b) { return a.size() < b.size(); });
     for (int at = 0; at < sections.size(); ++at) {
         const TextSection &s = sections.at(at);
+        // Its figures too, where its text is known filled. Each word is
+        // found alone, so the no-break space inside a figure ("16 MiB")
+        // parts its words as a typed space would.
+        const QString *known = filledIfKnown ? filledIfKnown(at) : nullptr;
+        const QString &body = known ? *known : s.text;
         int score = 0;
         bool all = true;
         for (const QString &w : words) {
             const auto [inHeading, headingWhole] = find(s.heading, w);
-            const auto [inText, textWhole] = find(s.text, w);
+            const auto [inText, textWhole] = find(body, w);
             if (inHeading < 0 && inText < 0) {
                 all = false;
                 break;
@@ -167,7 +173,7 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
         }
         if (!all)
             continue;
-        if (!phrase.isEmpty() && s.text.contains(phrase, Qt::CaseInsensitive))
+        if (!phrase.isEmpty() && body.contains(phrase, Qt::CaseInsensitive))
             score += 2 * int(words.size());
         hits.append({at, s.chapter, s.anchor, s.heading, QString(), score});
     }

@@ -48,8 +48,10 @@ struct TextHit
 // fewer than two letters are ignored), best first, at most `limit`. With
 // `filled` (the text of the section at an index, as filledTextOf gives
 // it), each hit's snippet is cut from that text, its numbers in place of
-// the "…".
+// the "…". With `filledIfKnown` (that text where it is at hand, else
+// null), a section is searched in it, so its figures are found too.
 QList<TextHit> searchSections(const QList<TextSection> &sections, const QString &query, int limit = 12,
-                              const std::function<QString(int section)> &filled = {});
+                              const std::function<QString(int section)> &filled = {},
+                              const std::function<const QString *(int section)> &filledIfKnown = {});
 
 } // namespace course
