@@ -4,12 +4,14 @@
 // lives for the whole run, and one opened before would hide the list.
 #include <catch2/catch.hpp>
 
+#include "lastfolders.h"
 #include "profilerows.h"
 #include "profilesession.h"
 #include "qtwait.h"
 #include "shellfixture.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QQuickItem>
 #include <QTemporaryDir>
 #include <QTest>
@@ -51,6 +53,9 @@ TEST_CASE("the profile page opens again a file opened before, where it still is"
     WAIT_COMPARE(session->state(), QStringLiteral("ready"));
     CHECK(session->filePath().toStdString() == real);
     CHECK(session->devices().size() == 4);
+    // The file dialog opens next where that profile was.
+    CHECK(LastFolders::instance()->folderFor(QStringLiteral("profiles")) ==
+          QUrl::fromLocalFile(QFileInfo(QString::fromStdString(real)).absolutePath()));
 
     // The same file read from elsewhere is listed where it was read last,
     // and first.

@@ -32,6 +32,12 @@ ScrollPage {
     Connections {
         target: Profile
         function onDeviceChanged() { root.selectedRow = -1 }
+        // However a profile came (the dialog, a drop, "open again"), the
+        // dialog opens next in its folder.
+        function onStateChanged() {
+            if (Profile.state === "ready" && Profile.filePath !== "")
+                LastFolders.remember("profiles", "file://" + Profile.filePath)
+        }
     }
 
     contentHeight: column.implicitHeight + Theme.gapXXL * 2
