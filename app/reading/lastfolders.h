@@ -26,6 +26,11 @@ public:
     Q_INVOKABLE QUrl folderFor(const QString &kind) const;
     // Keeps the folder of a file (or a folder) chosen in a dialog of this kind.
     Q_INVOKABLE void remember(const QString &kind, const QUrl &chosen);
+    // The same for a file's path opened some other way (dropped, opened again).
+    Q_INVOKABLE void rememberPath(const QString &kind, const QString &path)
+    {
+        remember(kind, QUrl::fromLocalFile(path));
+    }
 
 private:
     friend class ProcessSingleton<LastFolders>;

@@ -36,7 +36,7 @@ ScrollPage {
         // dialog opens next in its folder.
         function onStateChanged() {
             if (Profile.state === "ready" && Profile.filePath !== "")
-                LastFolders.remember("profiles", "file://" + Profile.filePath)
+                LastFolders.rememberPath("profiles", Profile.filePath)
         }
     }
 

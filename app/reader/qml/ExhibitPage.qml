@@ -28,7 +28,7 @@ FocusScope {
     // Every block made: the tests and the screenshots wait for it.
     property int readyBlocks: 0
     // The note the pointer is on (its index among the notes), whose words
-    // are then tinted deeper in the artifact; -1 for none.
+    // are then marked more strongly in the artifact; -1 for none.
     property int pointedNote: -1
     readonly property bool isBusy: readyBlocks < (exhibit.count || 0)
 
