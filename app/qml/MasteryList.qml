@@ -22,35 +22,51 @@ Column {
     }
     Repeater {
         model: root.items
-        delegate: CheckBox {
-            id: box
+        // The box beside the item's own words; an item made of goals lists
+        // them under those words, so the box stays beside its item, not in
+        // the middle of its goals.
+        delegate: Column {
+            id: entry
             required property var modelData
             required property int index
-            objectName: "mastery_" + modelData.id
             readonly property var goals: modelData.goals || []
             // Its words no wider than a card's measure, however wide the page.
             width: Math.min(root.width, box.implicitIndicatorWidth + box.spacing
                                         + Theme.measure(Theme.bodySize, Theme.cardMeasure))
-            checked: modelData.done
-            enabled: goals.length === 0
-            text: modelData.text
-            font.family: Theme.sans
-            font.pixelSize: Theme.bodySize
-            // The page is not rebuilt on a tick (that would move it under
-            // the pointer); a tick the store refuses is taken back.
-            onToggled: {
-                if (!Course.setItemDone(root.chapter, modelData.id, checked))
-                    checked = !checked
+            CheckBox {
+                id: box
+                objectName: "mastery_" + entry.modelData.id
+                width: entry.width
+                checked: entry.modelData.done
+                enabled: entry.goals.length === 0
+                text: entry.modelData.text
+                font.family: Theme.sans
+                font.pixelSize: Theme.bodySize
+                // The page is not rebuilt on a tick (that would move it under
+                // the pointer); a tick the store refuses is taken back.
+                onToggled: {
+                    if (!Course.setItemDone(root.chapter, entry.modelData.id, checked))
+                        checked = !checked
+                }
+                contentItem: Text {
+                    leftPadding: box.indicator.width + box.spacing
+                    text: box.text + (entry.modelData.piece ? "   [" + entry.modelData.piece + "]" : "")
+                    font: box.font
+                    color: box.checked ? Theme.pageMuted : Theme.pageInk
+                    wrapMode: Text.WordWrap
+                    verticalAlignment: Text.AlignVCenter
+                }
             }
-            contentItem: Text {
-                leftPadding: box.indicator.width + box.spacing
-                text: box.text + (box.modelData.piece ? "   [" + box.modelData.piece + "]" : "")
-                      + box.goals.map(g => "\n" + (g.reached ? "✓ " : "○ ") + g.text).join("")
-                      + (box.goals.length ? "\n(ticked by " + box.modelData.piece + " as you reach each goal)" : "")
+            Text {
+                objectName: "masteryGoals"
+                visible: entry.goals.length > 0
+                width: entry.width
+                leftPadding: box.leftPadding + box.indicator.width + box.spacing
+                text: entry.goals.map(g => (g.reached ? "✓ " : "○ ") + g.text).join("\n")
+                      + "\n(ticked by " + entry.modelData.piece + " as you reach each goal)"
                 font: box.font
                 color: box.checked ? Theme.pageMuted : Theme.pageInk
                 wrapMode: Text.WordWrap
-                verticalAlignment: Text.AlignVCenter
             }
         }
     }

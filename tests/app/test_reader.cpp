@@ -120,7 +120,7 @@ TEST_CASE("a chapter's prose is set at 60 to 75 characters a line at every commo
 
 // Lab cards and the mastery list span the page, past the reader's column:
 // their prose is held to a card's measure, not run the whole width.
-TEST_CASE("a chapter's lab cards and mastery items keep to a readable measure", "[reader][qml]")
+TEST_CASE("lab cards and mastery items keep a readable measure, each box beside its words", "[reader][qml]")
 {
     ShellFixture shell;
     shell.window()->resize(QSize(1920, 1080));
@@ -139,7 +139,7 @@ TEST_CASE("a chapter's lab cards and mastery items keep to a readable measure", 
         CHECK(perLine(text) <= 90);
     }
     // Each mastery item's words, in its box's own text.
-    int items = 0;
+    int items = 0, listed = 0;
     QList<QQuickItem *> queue{shell.window()->contentItem()};
     while (!queue.isEmpty()) {
         QQuickItem *item = queue.takeFirst();
@@ -154,8 +154,21 @@ TEST_CASE("a chapter's lab cards and mastery items keep to a readable measure", 
             CHECK(perLine(words) <= 90);
         }
         ++items;
+        // An item made of goals lists them under its words: its box sits
+        // beside the words, above the goals, however many there are.
+        for (QQuickItem *sibling : item->parentItem()->childItems()) {
+            if (sibling->objectName() != QLatin1String("masteryGoals") || !sibling->isVisible())
+                continue;
+            auto *indicator = item->property("indicator").value<QQuickItem *>();
+            REQUIRE(indicator);
+            const qreal boxBottom = indicator->mapToScene(QPointF(0, indicator->height())).y();
+            CHECK(boxBottom <= sibling->mapToScene(QPointF(0, 0)).y());
+            CHECK(perLine(sibling) <= 90);
+            ++listed;
+        }
     }
     CHECK(items >= 5);
+    CHECK(listed >= 2); // EX·08's and EX·09's goals
 }
 
 // Code in a sentence is set in another face, and the joiners that keep a
