@@ -20,7 +20,7 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
             text: root.page.gateRule || ""
             font.family: Theme.sans; font.pixelSize: Theme.bodySize
             color: Theme.inkText

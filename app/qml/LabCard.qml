@@ -64,7 +64,7 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
             text: root.lab.goal || ""
             font.family: Theme.sans; font.pixelSize: Theme.bodySize; lineHeight: 1.3
             color: Theme.inkMuted
@@ -81,7 +81,7 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
             Layout.topMargin: Theme.gap
             text: "What the app checks: " + (root.lab.checks || "")
             font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
@@ -91,7 +91,7 @@ Rectangle {
         // What every import checks, said once on the Labs page and here on a chapter's cards.
         Text {
             Layout.fillWidth: true
-            Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
             visible: root.showEveryRecordChecks && text !== ""
             text: root.lab.checksOnEveryRecord || ""
             font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.3
@@ -101,7 +101,7 @@ Rectangle {
 
         Text {
             Layout.fillWidth: true
-            Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
             visible: root.lastImport !== null
             text: root.lastImport ? (root.lastImport.stored ? root.lastImport.summary
                                                             : "Not imported: " + root.lastImport.problems.join(" ")) : ""
@@ -162,7 +162,7 @@ Rectangle {
                     delegate: Text {
                         required property string modelData
                         Layout.fillWidth: true
-                        Layout.maximumWidth: Theme.measure(font.pixelSize, Theme.cardMeasure)
+                        Layout.maximumWidth: ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
                         leftPadding: Theme.gapM
                         text: "· " + modelData
                         font.family: Theme.sans; font.pixelSize: Theme.smallSize

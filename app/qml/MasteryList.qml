@@ -32,7 +32,7 @@ Column {
             readonly property var goals: modelData.goals || []
             // Its words no wider than a card's measure, however wide the page.
             width: Math.min(root.width, box.implicitIndicatorWidth + box.spacing
-                                        + Theme.measure(Theme.bodySize, Theme.cardMeasure))
+                                        + ProseMeasure.width(Theme.bodySize, Theme.cardMeasure))
             CheckBox {
                 id: box
                 objectName: "mastery_" + entry.modelData.id

@@ -41,13 +41,7 @@ FocusScope {
     }
 
     // Prose at the reader's measure, about 68 characters a line.
-    TextMetrics {
-        id: sample
-        font.family: Theme.sans
-        font.pixelSize: Theme.readerSize
-        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
-    }
-    readonly property real measure: Math.round(Theme.readerMeasure * sample.advanceWidth / sample.text.length)
+    readonly property real measure: ProseMeasure.readerWidth
 
     ScrollPage {
         id: scroller

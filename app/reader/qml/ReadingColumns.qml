@@ -8,13 +8,7 @@ import TpuCourse.Ui
 QtObject {
     property real availableWidth: 0
 
-    readonly property TextMetrics sample: TextMetrics {
-        font.family: Theme.sans
-        font.pixelSize: Theme.readerSize
-        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
-    }
-    readonly property real measure: Math.min(availableWidth - 2 * Theme.gapL,
-                                             Math.round(Theme.readerMeasure * sample.advanceWidth / sample.text.length))
+    readonly property real measure: Math.min(availableWidth - 2 * Theme.gapL, ProseMeasure.readerWidth)
     readonly property bool sideMargin: availableWidth >= Theme.marginWidth + Theme.gapXL + measure + 2 * Theme.gapL
     readonly property real groupWidth: sideMargin ? Theme.marginWidth + Theme.gapXL + Math.max(measure, Math.min(Theme.figureWidth, availableWidth - Theme.marginWidth - Theme.gapXL - 2 * Theme.gapL))
                                                   : Math.min(availableWidth - 2 * Theme.gapL, Theme.figureWidth)

@@ -48,18 +48,9 @@ QtObject {
     readonly property real sansLineRatio: sansMetrics.height / 100
     readonly property real sansAscentRatio: sansMetrics.ascent / 100
     readonly property int readerMeasure: 68
-    // The prose face's mean advance per pixel of its size, over a sentence
-    // of English: how a measure in characters becomes a width (measure()).
-    readonly property TextMetrics sansSample: TextMetrics {
-        font.family: theme.sans; font.pixelSize: 100
-        text: "The matrix units do hundreds of multiply-adds for every byte that HBM delivers to them."
-    }
-    readonly property real sansAdvanceRatio: sansSample.advanceWidth / sansSample.text.length / 100
-    // Prose outside the reader's column (cards, lists) is set no wider than this many characters.
+    // Prose outside the reader's column (cards, lists) is set no wider
+    // than this many characters (ProseMeasure.width).
     readonly property int cardMeasure: 80
-    function measure(pixelSize: int, characters: int): int {
-        return Math.round(pixelSize * sansAdvanceRatio * characters)
-    }
     readonly property int codeSize: tpx(14)
     readonly property int codeSpanSize: tpx(16 * readerScale)   // code in a sentence: JetBrains Mono's letters run larger than Inter's
 
