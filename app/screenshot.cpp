@@ -12,7 +12,9 @@
 #include <QSaveFile>
 #include <QVariant>
 
+#include <atomic>
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 namespace {
@@ -27,16 +29,39 @@ void settle(QQuickWindow *window)
         QVariant b;
         return QMetaObject::invokeMethod(window, "isBusy", Q_RETURN_ARG(QVariant, b)) && b.toBool();
     };
+    // The first frame that shows the page whole is what a learner waits
+    // for, and it is stamped where it is swapped. With a render thread that
+    // is not this thread, and a queued stamp would wait while this thread
+    // polishes the next frame. So this thread says, as each frame's
+    // animations are done (before its polish and sync), whether the page is
+    // still building; the render thread takes the word at that frame's sync
+    // and stamps at its swap. Without a render thread all three run here,
+    // in the same order.
+    // Shared, not on this stack: a frame under way on the render thread
+    // may still reach its handlers as they are disconnected.
+    struct Word
+    {
+        std::atomic<bool> whole = false;
+        bool wholeSynced = false; // the render thread's own
+        bool stamped = false;     // likewise
+    };
+    const auto word = std::make_shared<Word>();
+    const auto onAnimated = QObject::connect(
+        window, &QQuickWindow::afterAnimating, window, [word, busy] { word->whole = !busy(); }, Qt::DirectConnection);
+    const auto onSync = QObject::connect(
+        window, &QQuickWindow::beforeSynchronizing, window, [word] { word->wholeSynced = word->whole; },
+        Qt::DirectConnection);
+    const auto onSwap = QObject::connect(
+        window, &QQuickWindow::frameSwapped, window,
+        [word] {
+            if (word->wholeSynced && !word->stamped) {
+                startuptrace::stamp("page-ready");
+                word->stamped = true;
+            }
+        },
+        Qt::DirectConnection);
     int frames = 0;
-    bool stamped = false;
-    const auto connection = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames, &stamped, &busy] {
-        // The first frame that shows the page whole: what a learner waits for.
-        if (!stamped && !busy()) {
-            startuptrace::stamp("page-ready");
-            stamped = true;
-        }
-        ++frames;
-    });
+    const auto counting = QObject::connect(window, &QQuickWindow::frameSwapped, window, [&frames] { ++frames; });
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 10000) {
@@ -47,7 +72,8 @@ void settle(QQuickWindow *window)
         window->update();
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     }
-    QObject::disconnect(connection);
+    for (const auto &connection : {onAnimated, onSync, onSwap, counting})
+        QObject::disconnect(connection);
 }
 
 } // namespace
