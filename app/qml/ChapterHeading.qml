@@ -7,6 +7,7 @@ import TpuCourse.Ui
 // its title and summary, and the learner's progress through it.
 ColumnLayout {
     id: root
+    objectName: "chapterHeading"
     property var page: ({})       // Course.chapterPage(n)
     property var summary: ({})    // its row of Course.chapters
     property int depth: 1         // its layer, for the colours

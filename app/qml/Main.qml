@@ -286,13 +286,15 @@ Window {
         active: false
         source: "ShortcutsCard.qml"
     }
-    // Ctrl+F on a chapter: find in its text, made on first use.
+    // Ctrl+F on a chapter: find in its text, made on first use. At the
+    // foot of the window: at its head it would cover the chapter's links
+    // and the block each Enter brings to the top.
     Loader {
         id: findLoader
         active: false
-        anchors.top: parent.top
+        anchors.bottom: parent.bottom
         anchors.right: parent.right
-        anchors.topMargin: Theme.gapL
+        anchors.bottomMargin: Theme.gapL
         anchors.rightMargin: Theme.gapXL
         z: 5
         source: "FindInPage.qml"

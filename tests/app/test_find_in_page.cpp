@@ -76,4 +76,39 @@ TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[readin
     CHECK(page->property("mark").toString().isEmpty());
     CHECK(page->property("visible").toBool());
     CHECK(ShellFixture::isShown(page));
+
+    // Ctrl+F again finds the last words once more: counted and marked, not
+    // "not here" beside words the chapter holds.
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    retype(QStringLiteral("ridge point"));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+    REQUIRE(page->property("mark").toString().isEmpty());
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    CHECK(find->property("visible").toBool());
+    CHECK(field->property("selectedText").toString() == QStringLiteral("ridge point"));
+    CHECK(find->property("hits").toList().size() == blocks);
+    CHECK(page->property("mark").toString() == QStringLiteral("ridge point"));
+    CHECK(shell.find("findInPageCount")->property("text").toString() == QStringLiteral("%1 blocks").arg(blocks));
+}
+
+TEST_CASE("The find bar covers neither the chapter's links nor the block it brings up", "[reading][find]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    auto *bar = qobject_cast<QQuickItem *>(shell.find("findInPage"));
+    REQUIRE(bar);
+    const QRectF barRect = bar->mapRectToScene(QRectF(0, 0, bar->width(), bar->height()));
+    // The chapter's heading, with its links to the stack and the next chapter.
+    auto *heading = qobject_cast<QQuickItem *>(shell.find("chapterHeading"));
+    REQUIRE(heading);
+    const QRectF headingRect = heading->mapRectToScene(QRectF(0, 0, heading->width(), heading->height()));
+    CHECK_FALSE(barRect.intersects(headingRect));
+    // The block each Enter brings up stands at the top of the view.
+    shell.typeText(QStringLiteral("ridge point"));
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    auto *page = qobject_cast<QQuickItem *>(shell.find("chapterPage"));
+    REQUIRE(page);
+    CHECK(barRect.top() > page->height() / 2);
 }

@@ -5,7 +5,8 @@ import TpuCourse.Ui
 // for the chosen chip included). The words are marked wherever they stand,
 // as a search's are; Enter brings the next block holding them all to the
 // top of the view, Shift+Enter the one before, from wherever the reader
-// is. Escape closes it and takes the marks away.
+// is. Escape closes it and takes the marks away; Ctrl+F again finds the
+// same words once more, marked and counted, ready to be typed over.
 Rectangle {
     id: root
     objectName: "findInPage"
@@ -28,6 +29,8 @@ Rectangle {
         visible = true
         field.forceActiveFocus()
         field.selectAll()
+        if (field.text !== "")
+            find()
     }
     function close() {
         visible = false
