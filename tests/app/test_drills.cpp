@@ -233,6 +233,52 @@ TEST_CASE("D1: a round of reviews from the keyboard alone", "[drills][qml]")
     roundOf("D1", "d1Piece");
 }
 
+// The introduction runs over the question's column at a reading measure,
+// what is due over the answers' column beside it, and the Check button
+// stays on the first screen from 1440x900 up (at 1280x800 the taller
+// questions' code pushes it below, as it did before).
+TEST_CASE("a drill's introduction keeps a reading measure beside what is due", "[drills][qml]")
+{
+    for (const QSize size : {QSize(1440, 900), QSize(1920, 1080), QSize(1280, 800)}) {
+        for (const char *drill : {"D1", "D2", "D3", "D4"}) {
+            ShellFixture shell;
+            shell.window()->resize(size);
+            REQUIRE(shell.navigate(QString::fromLatin1(drill)));
+            WAIT_VERIFY(shownItem(shell, "drillPrompt") != nullptr);
+            QQuickItem *intro = shownItem(shell, "drillIntro");
+            QQuickItem *due = shownItem(shell, "drillDue");
+            QQuickItem *check = shownItem(shell, "drillCheck");
+            QQuickItem *answers = shownItem(shell, "drillResult");
+            REQUIRE(intro);
+            REQUIRE(due);
+            REQUIRE(check);
+            REQUIRE(answers);
+            INFO(drill << " at " << size.width() << "x" << size.height());
+            const auto sceneRect = [](QQuickItem *item) {
+                return item->mapRectToScene(QRectF(0, 0, item->width(), item->height()));
+            };
+            // Laid out at the window's size: the answers' column and what
+            // is due over it start together.
+            WAIT_VERIFY(qAbs(sceneRect(due).left() - sceneRect(answers).left()) <= 1 &&
+                        sceneRect(answers).right() > size.width() * 0.9);
+            const int lines = intro->property("lineCount").toInt();
+            REQUIRE(lines >= 2);
+            const double perLine = intro->property("text").toString().size() / (lines - 0.5);
+            INFO(perLine << " characters a line over " << lines);
+            CHECK(perLine <= 90);
+            CHECK(sceneRect(intro).left() + intro->property("contentWidth").toDouble() < sceneRect(due).left());
+            CHECK(sceneRect(due).top() == Approx(sceneRect(intro).top()).margin(2));
+            // Side by side, the head is as tall as the taller of the two.
+            QQuickItem *stats = shownItem(shell, "drillStats");
+            REQUIRE(stats);
+            CHECK(intro->parentItem()->height() == Approx(std::max(intro->height(), stats->height())).margin(1));
+            // From 1440x900 up, a question and its Check button on the first screen.
+            if (size.height() >= 900)
+                CHECK(sceneRect(check).bottom() <= size.height());
+        }
+    }
+}
+
 TEST_CASE("set into its chapter's text, a drill leaves the keys to the reader until it is answered", "[drills][qml]")
 {
     ShellFixture shell;

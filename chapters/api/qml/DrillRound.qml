@@ -98,75 +98,97 @@ ColumnLayout {
         root.checkRequested(answers(), Math.round(Date.now() - startedAt))
     }
 
-    Text {
-        objectName: "drillIntro"
-        Layout.fillWidth: true
-        visible: !root.compact && root.intro !== ""
-        text: root.intro
-        wrapMode: Text.WordWrap
-        lineHeight: 1.2
-        font.family: Theme.sans; font.pixelSize: Theme.bodySize
-        color: Theme.inkMuted
-    }
-
-    // What is due, the level, and how the drill has gone.
+    // The drill's introduction over the question's column, held to a
+    // reading measure, and over the answers' column what is due, the level
+    // and how the drill has gone: side by side they take no more height
+    // than the introduction did across the window.
     RowLayout {
-        objectName: "drillStats"
+        objectName: "drillHead"
         Layout.fillWidth: true
-        spacing: Theme.gapL
+        spacing: columns.spacing
 
-        ColumnLayout {
+        Text {
+            objectName: "drillIntro"
             Layout.fillWidth: true
-            spacing: Theme.gap / 2
-            Text {
-                objectName: "drillDue"
-                Layout.fillWidth: true
-                text: root.stats.ahead
-                      ? "Ahead of the path: chapter " + root.stats.chapter + " is not open yet, so nothing here is due. Its " + root.stats.kinds + " card kinds are new: practise them now if you like."
-                      : root.stats.due > 0
-                        ? root.stats.due + " of " + root.stats.kinds + " card kinds due today: " + (root.stats.dueKinds || []).join(", ")
-                        : "Nothing due today; practice goes on with the kind seen longest ago."
-                wrapMode: Text.WordWrap
-                font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
-                color: Theme.inkText
-            }
-            Text {
-                objectName: "drillRecord"
-                Layout.fillWidth: true
-                text: "level " + (root.stats.level || 1) + " of " + (root.stats.maxLevel || 3)
-                      + "  ·  " + (root.stats.reviews || 0) + (root.stats.reviews === 1 ? " review" : " reviews")
-                      + "  ·  accuracy " + (root.stats.reviews ? Math.round(100 * root.stats.accuracy) + " %" : "–")
-                      + "  ·  retention " + (root.stats.retention !== undefined && root.stats.retention !== null
-                                             ? Math.round(100 * root.stats.retention) + " %" : "–")
-                wrapMode: Text.WordWrap
-                font.family: Theme.mono; font.pixelSize: Theme.tinySize + 1
-                color: Theme.inkMuted
-            }
-        }
-        // Reviews per day, the last 14 days.
-        Column {
-            objectName: "drillPerDay"
-            spacing: Theme.gap / 2
+            Layout.preferredWidth: columns.sideBySide ? columns.firstWidth : ProseMeasure.width(font.pixelSize, Theme.cardMeasure)
+            Layout.maximumWidth: Layout.preferredWidth
             Layout.alignment: Qt.AlignTop
-            Row {
-                spacing: Theme.px(3)
-                height: Theme.px(28)
-                Repeater {
-                    model: root.stats.perDay || []
-                    Rectangle {
-                        required property var modelData
-                        width: Theme.px(7)
-                        height: Math.max(1, Theme.px(28) * modelData.reviews / Math.max(1, root.stats.mostPerDay || 1))
-                        y: Theme.px(28) - height
-                        color: modelData.reviews > 0 ? Theme.accent : Theme.cardBorder
-                        radius: 1
-                    }
+            rightPadding: Math.max(0, width - ProseMeasure.width(font.pixelSize, Theme.cardMeasure))
+            visible: !root.compact && root.intro !== ""
+            text: root.intro
+            wrapMode: Text.WordWrap
+            lineHeight: 1.2
+            font.family: Theme.sans; font.pixelSize: Theme.bodySize
+            color: Theme.inkMuted
+        }
+
+        // What is due, the level, and how the drill has gone.
+        RowLayout {
+            objectName: "drillStats"
+            // What the introduction leaves, and at least a short line's room.
+            Layout.fillWidth: true
+            Layout.preferredWidth: 0
+            Layout.minimumWidth: Theme.px(280)
+            Layout.alignment: Qt.AlignTop
+            spacing: Theme.gapL
+
+            // A positioner, not a layout: wrapped lines in a column layout
+            // keep the height of an earlier wrapping, spread out in it.
+            Column {
+                id: dueColumn
+                Layout.fillWidth: true
+                Layout.alignment: Qt.AlignTop
+                spacing: Theme.gap / 2
+                Text {
+                    objectName: "drillDue"
+                    width: dueColumn.width
+                    text: root.stats.ahead
+                          ? "Ahead of the path: chapter " + root.stats.chapter + " is not open yet, so nothing here is due. Its " + root.stats.kinds + " card kinds are new: practise them now if you like."
+                          : root.stats.due > 0
+                            ? root.stats.due + " of " + root.stats.kinds + " card kinds due today: " + (root.stats.dueKinds || []).join(", ")
+                            : "Nothing due today; practice goes on with the kind seen longest ago."
+                    wrapMode: Text.WordWrap
+                    font.family: Theme.sans; font.pixelSize: Theme.smallSize; font.weight: Font.DemiBold
+                    color: Theme.inkText
+                }
+                Text {
+                    objectName: "drillRecord"
+                    width: dueColumn.width
+                    text: "level " + (root.stats.level || 1) + " of " + (root.stats.maxLevel || 3)
+                          + "  ·  " + (root.stats.reviews || 0) + (root.stats.reviews === 1 ? " review" : " reviews")
+                          + "  ·  accuracy " + (root.stats.reviews ? Math.round(100 * root.stats.accuracy) + " %" : "–")
+                          + "  ·  retention " + (root.stats.retention !== undefined && root.stats.retention !== null
+                                                 ? Math.round(100 * root.stats.retention) + " %" : "–")
+                    wrapMode: Text.WordWrap
+                    font.family: Theme.mono; font.pixelSize: Theme.tinySize + 1
+                    color: Theme.inkMuted
                 }
             }
-            Text {
-                text: "reviews a day, 14 days"
-                font.family: Theme.sans; font.pixelSize: Theme.tinySize
-                color: Theme.inkMuted
+            // Reviews per day, the last 14 days.
+            Column {
+                objectName: "drillPerDay"
+                spacing: Theme.gap / 2
+                Layout.alignment: Qt.AlignTop
+                Row {
+                    spacing: Theme.px(3)
+                    height: Theme.px(28)
+                    Repeater {
+                        model: root.stats.perDay || []
+                        Rectangle {
+                            required property var modelData
+                            width: Theme.px(7)
+                            height: Math.max(1, Theme.px(28) * modelData.reviews / Math.max(1, root.stats.mostPerDay || 1))
+                            y: Theme.px(28) - height
+                            color: modelData.reviews > 0 ? Theme.accent : Theme.cardBorder
+                            radius: 1
+                        }
+                    }
+                }
+                Text {
+                    text: "reviews a day, 14 days"
+                    font.family: Theme.sans; font.pixelSize: Theme.tinySize
+                    color: Theme.inkMuted
+                }
             }
         }
     }
