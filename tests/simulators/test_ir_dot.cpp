@@ -150,6 +150,35 @@ TEST_CASE("find_dots reads each IR's dot, including the plain HLO dot", "[ir][do
     CHECK(dots[0].output_shape == std::vector<std::int64_t>{4});
 }
 
+// JAX's mixed precision: bf16 operands, an f32 result asked for with
+// preferred_element_type. Each IR's dot keeps its operands' own type.
+TEST_CASE("find_dots keeps the operands' element types apart from the result's", "[ir][dot]") {
+    const Module j = parse(
+        "{ lambda ; a:bf16[64,128] b:bf16[128,32]. let\n"
+        "    c:f32[64,32] = dot_general[\n"
+        "      dimension_numbers=(([1], [0]), ([], []))\n"
+        "      preferred_element_type=float32\n"
+        "    ] a b\n"
+        "  in (c,) }\n",
+        Format::jaxpr);
+    const Module s = parse_stablehlo(
+        "func.func @main(%a: tensor<64x128xbf16>, %b: tensor<128x32xbf16>) -> tensor<64x32xf32> {\n"
+        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x128xbf16>, "
+        "tensor<128x32xbf16>) -> tensor<64x32xf32>\n"
+        "  return %0 : tensor<64x32xf32>\n}\n");
+    // HLO names operands without types: theirs come from their definitions.
+    const Module h = parse_hlo(
+        "ENTRY e {\n  a = bf16[64,128]{1,0} parameter(0)\n  b = s8[128,32]{1,0} parameter(1)\n"
+        "  ROOT d = f32[64,32]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+    for (const Module* m : {&j, &s, &h}) {
+        const auto dots = find_dots(*m);
+        REQUIRE(dots.size() == 1);
+        CHECK(dots[0].element == "f32");
+        CHECK(dots[0].lhs_element == "bf16");
+        CHECK(dots[0].rhs_element == (m == &h ? "s8" : "bf16"));
+    }
+}
+
 TEST_CASE("a dot whose printed result disagrees is an error at its line", "[ir][dot]") {
     const Module h = parse_hlo(
         "ENTRY e {\n  a = f32[8,16] parameter(0)\n  b = f32[16,4] parameter(1)\n"

@@ -16,7 +16,7 @@ ColumnLayout {
     MonoText {
         objectName: "ex05DotShapes"
         Layout.fillWidth: true
-        text: root.dot ? root.dot.op + " in " + root.layerName + ":  [" + root.dot.lhs + "] · [" + root.dot.rhs + "]  →  " + root.dot.output : ""
+        text: root.dot ? root.dot.op + " in " + root.layerName + ":  " + root.dot.lhs + " · " + root.dot.rhs + "  →  " + root.dot.output : ""
         color: Theme.inkText
         elide: Text.ElideRight
     }

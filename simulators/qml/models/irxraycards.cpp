@@ -25,19 +25,34 @@ QString dimsList(const std::vector<std::int64_t> &dims)
     return QStringLiteral("[%1]").arg(qs(ir::dims_text(dims)));
 }
 
+// An IR element type as the roofline prices it: the IRs' fp8 variants
+// (f8e4m3fn, f8e5m2, ...) are one fp8 rate; anything else by its name.
+tpusim::DType priced(const std::string &element)
+{
+    if (element.rfind("f8", 0) == 0)
+        return tpusim::DType::fp8;
+    return tpusim::parse_dtype(element);
+}
+
+QString typed(const std::string &element, const std::vector<std::int64_t> &dims)
+{
+    return qs(element + "[" + ir::dims_text(dims) + "]");
+}
+
 } // namespace
 
 // One dot_general as the pane's hover card shows it, with its predicted
-// time on `chip` (an f32 dot is costed at the chip's rate for f32 inputs).
+// time on `chip`: its operands read and multiplied at their own type, its
+// result written at the result's.
 QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
 {
     const QLocale grouped(QLocale::English, QLocale::UnitedStates); // 4,194,304
     QVariantMap card{{"line", dot.position.line},
                      {"lastLine", lastLine},
                      {"op", qs(dot.op)},
-                     {"lhs", qs(ir::dims_text(dot.lhs_shape))},
-                     {"rhs", qs(ir::dims_text(dot.rhs_shape))},
-                     {"output", qs(dot.element + "[" + ir::dims_text(dot.output_shape) + "]")},
+                     {"lhs", typed(dot.lhs_element, dot.lhs_shape)},
+                     {"rhs", typed(dot.rhs_element, dot.rhs_shape)},
+                     {"output", typed(dot.element, dot.output_shape)},
                      {"contracting", dimsList(dot.dims.lhs_contracting) + " × " + dimsList(dot.dims.rhs_contracting)},
                      {"batch", dimsList(dot.dims.lhs_batch) + " × " + dimsList(dot.dims.rhs_batch)},
                      {"flops", static_cast<double>(dot.flops)},
@@ -58,9 +73,22 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
         spec.m = shape.lhs_free;
         spec.n = shape.rhs_free;
         spec.k = shape.contracting;
-        spec.in = spec.out = tpusim::parse_dtype(dot.element);
-        card["predicted"] =
-            simqml::roofline(tpusim::roofline(tpusim::chip(chipId.toStdString()), tpusim::matmul_cost(spec)));
+        // Each operand read at its own type, the product at the wider of
+        // the two (int8 weights beside bf16 activations multiply at bf16).
+        const tpusim::DType lhs = priced(dot.lhs_element.empty() ? dot.element : dot.lhs_element);
+        const tpusim::DType rhs = priced(dot.rhs_element.empty() ? dot.element : dot.rhs_element);
+        spec.in = tpusim::bytes(lhs) >= tpusim::bytes(rhs) ? lhs : rhs;
+        spec.out = priced(dot.element);
+        tpusim::OpCost cost = tpusim::matmul_cost(spec);
+        if (lhs != rhs) {
+            const double b = double(shape.batch), m = double(shape.lhs_free), n = double(shape.rhs_free),
+                         k = double(shape.contracting);
+            cost.bytes =
+                b * (m * k * tpusim::bytes(lhs) + k * n * tpusim::bytes(rhs) + m * n * tpusim::bytes(spec.out));
+            cost.dtype_text = std::string(tpusim::name(lhs)) + " x " + std::string(tpusim::name(rhs)) + " in, " +
+                              std::string(tpusim::name(spec.out)) + " out";
+        }
+        card["predicted"] = simqml::roofline(tpusim::roofline(tpusim::chip(chipId.toStdString()), cost));
     } catch (const tpusim::InputError &e) {
         card["predictedError"] = QString::fromUtf8(e.what());
     }

@@ -72,6 +72,7 @@ int decode(const Args& args) {
         j.key("dots").begin_array();
         for (const auto& d : dots) {
             j.begin_object().field("op", d.op).field("result", d.result).field("element", d.element);
+            j.field("lhs_element", d.lhs_element).field("rhs_element", d.rhs_element);
             j.field("line", static_cast<std::int64_t>(d.position.line));
             j.field("column", static_cast<std::int64_t>(d.position.column));
             write_list(j, "lhs_shape", d.lhs_shape);
@@ -97,10 +98,10 @@ int decode(const Args& args) {
         return "[" + ir::dims_text(l) + "]x[" + ir::dims_text(r) + "]";
     };
     for (const auto& d : dots)
-        t.add({std::to_string(d.position.line), d.op, "[" + ir::dims_text(d.lhs_shape) + "]",
-               "[" + ir::dims_text(d.rhs_shape) + "]", pair(d.dims.lhs_contracting, d.dims.rhs_contracting),
-               pair(d.dims.lhs_batch, d.dims.rhs_batch), d.element + "[" + ir::dims_text(d.output_shape) + "]",
-               std::to_string(d.flops)});
+        t.add({std::to_string(d.position.line), d.op, d.lhs_element + "[" + ir::dims_text(d.lhs_shape) + "]",
+               d.rhs_element + "[" + ir::dims_text(d.rhs_shape) + "]",
+               pair(d.dims.lhs_contracting, d.dims.rhs_contracting), pair(d.dims.lhs_batch, d.dims.rhs_batch),
+               d.element + "[" + ir::dims_text(d.output_shape) + "]", std::to_string(d.flops)});
     t.print(std::cout);
     std::cout << "\ntotal " << total << " FLOPs (2 per multiply-add)\n";
     return 0;

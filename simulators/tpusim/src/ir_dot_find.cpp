@@ -100,8 +100,12 @@ void walk(const Computation& c, const Scope* parent, Format format, std::vector<
                 s.result = op.results.empty() ? "" : op.results.front();
                 s.position = op.position;
                 s.metadata = op.metadata;
-                s.lhs_shape = operand_type(op, 0, scope).dims;
-                s.rhs_shape = operand_type(op, 1, scope).dims;
+                const TensorType& lhs = operand_type(op, 0, scope);
+                const TensorType& rhs = operand_type(op, 1, scope);
+                s.lhs_shape = lhs.dims;
+                s.rhs_shape = rhs.dims;
+                s.lhs_element = lhs.element;
+                s.rhs_element = rhs.element;
                 DotShape shape;
                 if (ragged) {
                     if (op.operands.size() < 3) throw InputError("a ragged dot needs its group sizes operand");

@@ -73,6 +73,10 @@ struct DotSite {
     std::string op;  // as written: "dot_general", "dot", "ragged_dot"
     std::string result;
     std::string element;  // result element type
+    // The operands' own element types: a bf16 x bf16 dot printed with an
+    // f32 result (preferred_element_type) reads bf16 and multiplies at the
+    // bf16 rate.
+    std::string lhs_element, rhs_element;
     std::vector<std::int64_t> lhs_shape, rhs_shape, output_shape;
     DotDims dims;
     std::int64_t flops = 0;
