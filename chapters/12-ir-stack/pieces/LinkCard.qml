@@ -47,6 +47,8 @@ Rectangle {
     radius: Theme.radius
     border.color: Theme.cardBorder
 
+    // Wide enough for the op and a dot's decoding side by side.
+    readonly property bool wide: width >= Theme.px(1000)
     readonly property bool showing: !!(root.link || root.dot || root.kernel || root.uncalled || root.shardings.length > 0)
 
     implicitHeight: content.implicitHeight + 2 * Theme.gapM
@@ -116,41 +118,65 @@ Rectangle {
                 onChosen: id => root.chipChosen(id)
             }
         }
-        MonoText {
-            objectName: "ex05Followed"
+        // The op, and a dot_general's decoding: side by side on a card as
+        // wide as the window (a dump opened alone, with no Python beside
+        // it), so the dumps below keep most of the height; else one above
+        // the other.
+        GridLayout {
             Layout.fillWidth: true
-            opacity: root.showing ? 1 : 0
-            text: root.followed
-            color: Theme.inkFaint
-            font.pixelSize: Theme.tinySize
-        }
-        MonoText {
-            objectName: "ex05LinkWhere"
-            Layout.fillWidth: true
-            opacity: root.showing ? 1 : 0
-            text: root.link ? root.where(root.link)
-                  : root.uncalled ? "in %" + root.uncalled + ", which no op of this module calls: it never runs"
-                  : "this op is not linked to the other layers"
-            color: Theme.inkText
-            elide: Text.ElideRight
-        }
-        KernelLine {
-            Layout.fillWidth: true
-            kernel: root.kernel
-            measured: root.measured
-            measuredLine: root.measuredLine
-            provenance: root.kernelProvenance
-            chip: root.chip
-        }
-        ShardingLine {
-            Layout.fillWidth: true
-            shardings: root.shardings
-            reserved: root.shardingLine
-        }
-        Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder }
-        DotDecode {
-            Layout.fillWidth: true
-            dot: root.dot; layerName: root.dotLayer; chip: root.chip
+            columns: root.wide ? 2 : 1
+            columnSpacing: Theme.gapXL
+            rowSpacing: Theme.gap / 2
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                Layout.alignment: Qt.AlignTop
+                spacing: Theme.gap / 2
+                MonoText {
+                    objectName: "ex05Followed"
+                    Layout.fillWidth: true
+                    // Nothing to follow in a dump of one's own: no line kept for it.
+                    visible: root.followed !== ""
+                    opacity: root.showing ? 1 : 0
+                    text: root.followed
+                    color: Theme.inkFaint
+                    font.pixelSize: Theme.tinySize
+                }
+                MonoText {
+                    objectName: "ex05LinkWhere"
+                    Layout.fillWidth: true
+                    opacity: root.showing ? 1 : 0
+                    text: root.link ? root.where(root.link)
+                          : root.uncalled ? "in %" + root.uncalled + ", which no op of this module calls: it never runs"
+                          : "this op is not linked to the other layers"
+                    color: Theme.inkText
+                    elide: Text.ElideRight
+                }
+                KernelLine {
+                    Layout.fillWidth: true
+                    kernel: root.kernel
+                    measured: root.measured
+                    measuredLine: root.measuredLine
+                    provenance: root.kernelProvenance
+                    chip: root.chip
+                }
+                ShardingLine {
+                    Layout.fillWidth: true
+                    shardings: root.shardings
+                    reserved: root.shardingLine
+                }
+            }
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                Layout.alignment: Qt.AlignTop
+                spacing: Theme.gap / 2
+                Rectangle { Layout.fillWidth: true; height: Theme.hairline; color: Theme.cardBorder; visible: !root.wide }
+                DotDecode {
+                    Layout.fillWidth: true
+                    dot: root.dot; layerName: root.dotLayer; chip: root.chip
+                }
+            }
         }
         Item { Layout.fillHeight: true }
     }

@@ -1,6 +1,6 @@
 // EX·05 with real dumps: the corpus opened whole, the open dialog's keys,
 // no frame while idle, a dump of 118,766 dots, the shardings read out on
-// the card, and Ctrl+F.
+// the card, Ctrl+F, and the card's layout beside a lone dump.
 #include <catch2/catch.hpp>
 
 #include "ex05_support.h"
@@ -363,4 +363,53 @@ TEST_CASE("EX05 finds text in its dumps with Ctrl+F, and a lone dump takes the p
     CHECK(shown(shell, "ex05FindState").isEmpty());
     QTest::keyClick(shell.window(), Qt::Key_Escape);
     WAIT_VERIFY(shell.window()->property("page").toString() != page);
+}
+
+// A dump opened alone has no Python beside the card, so the card runs the
+// window's width: the op and a dot's decoding sit side by side there, and
+// the dumps below keep most of the height. A sample program, its Python
+// beside the card, stacks them. Each operand is shown with its own type.
+TEST_CASE("EX05's card sets a lone dump's dot beside its op, each operand typed", "[ex05][qml][layout]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("EX05")));
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    QObject *ex05 = shell.find("ex05");
+    REQUIRE(ex05);
+    const auto rect = [&shell](const char *name) {
+        auto *item = qobject_cast<QQuickItem *>(shell.findShown(name));
+        return item ? item->mapRectToScene(QRectF(0, 0, item->width(), item->height())) : QRectF();
+    };
+    // A sample program (the matmul): its Python beside the card, the dot
+    // under the op.
+    click(shell, "ex05program_matmul");
+    WAIT_VERIFY(lineItem(shell, 0, 2) != nullptr);
+    ex05->setProperty("pickPane", 0);
+    ex05->setProperty("pickLine", 2); // c:f32[128,512] = dot_general[
+    WAIT_VERIFY(!rect("ex05LinkWhere").isNull() && !shown(shell, "ex05DotShapes").isEmpty());
+    CHECK(rect("ex05DotShapes").top() > rect("ex05LinkWhere").bottom());
+
+    const QString file =
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_multiple_gemm_fusions.hlo");
+    QMetaObject::invokeMethod(shell.window(), "openFiles",
+                              Q_ARG(QVariant, QVariant(QVariantList{QUrl::fromLocalFile(file)})));
+    WAIT_VERIFY(shown(shell, "ex05Count_hlo").endsWith(QStringLiteral("3 dots")));
+    auto *hloPane = qobject_cast<QQuickItem *>(shell.findShown("ex05Pane_hlo"));
+    REQUIRE(hloPane);
+    // Line 5: ROOT d1 = f32[64,64,64] dot(p0, c), p0 and c both f16.
+    ex05->setProperty("pickPane", 2);
+    ex05->setProperty("pickLine", 5);
+    WAIT_COMPARE(shown(shell, "ex05DotShapes"),
+                 QStringLiteral("dot in optimized HLO:  f16[64,64,64] · f16[64,64,64]  →  f32[64,64,64]"));
+    WAIT_VERIFY(rect("ex05DotShapes").left() > rect("ex05LinkWhere").left() + 100);
+    const QRectF where = rect("ex05LinkWhere"), shapes = rect("ex05DotShapes");
+    CHECK(shapes.left() >= where.right());
+    CHECK(shapes.top() < where.bottom()); // beside, not under
+    const double paneHeight = hloPane->height();
+    INFO("the HLO pane is " << paneHeight << " px of a " << shell.window()->height() << " px window");
+    CHECK(paneHeight >= 0.5 * shell.window()->height());
+    // Another op, with no dot: the card keeps its height, so the panes stay.
+    ex05->setProperty("pickLine", 4);
+    WAIT_VERIFY(shown(shell, "ex05DotShapes").isEmpty());
+    CHECK(hloPane->height() == paneHeight);
 }
