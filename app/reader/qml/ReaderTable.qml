@@ -20,14 +20,24 @@ Column {
     readonly property int rows: columns > 0 ? Math.floor(cells.length / columns) : 0
     readonly property real pad: Theme.gapM * 0.75
 
-    // Natural widths each cell reports: whole, and its two halves.
-    property var naturals: []
-    property var lefts: []
-    property var rights: []
+    // Natural widths each cell reports: whole, and its two halves. Noted
+    // as each cell is made and published once they all are: published per
+    // cell, every note re-sized every column and re-set every cell made so
+    // far, a table's cells laid out as many times as it has (150 ms for
+    // one of chapter 9's tables).
+    property var measured: ({ "n": [], "l": [], "r": [] })
+    readonly property var naturals: measured.n
+    readonly property var lefts: measured.l
+    readonly property var rights: measured.r
+    property var noted: ({ "n": [], "l": [], "r": [] })
     function note(list, i, w) {
-        const next = (list === "n" ? naturals : list === "l" ? lefts : rights).slice()
-        next[i] = w
-        if (list === "n") naturals = next; else if (list === "l") lefts = next; else rights = next
+        if (noted[list][i] === w)
+            return
+        noted[list][i] = w
+        Qt.callLater(publish) // qmllint disable type
+    }
+    function publish() {
+        measured = { "n": noted.n.slice(), "l": noted.l.slice(), "r": noted.r.slice() }
     }
     function columnMax(list, c) {
         let m = 0
