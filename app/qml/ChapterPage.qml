@@ -90,7 +90,13 @@ ScrollPage {
     property int revealFrom: -1
     // The first screen's blocks are made before the page is first painted;
     // the rest follow a batch a frame, so a chapter opens at the speed of
-    // its first screen and the page's height grows as they arrive.
+    // its first screen and the page's height grows as they arrive. Those
+    // are made a slice at a time with the event loop free between (one of
+    // chapter 9's tables took 90-150 ms, a list up to 60, and a batch of
+    // eight held the window still for as long as 186 ms), unless the page
+    // is on its way to a heading or piece further down: then the reader
+    // waits for the jump, not for a scroll, and they are made at once.
+    readonly property bool blocksInSlices: pendingReveal === ""
     readonly property int eagerBlocks: 6
     readonly property int blocksPerFrame: 8
     property int shownBlocks: 0
@@ -393,6 +399,7 @@ ScrollPage {
                     viewTop: isPiece ? root.readerViewTop : 0
                     viewBottom: isPiece ? viewTop + root.height : 0
                     active: index < root.shownBlocks
+                    asynchronous: index >= root.eagerBlocks && root.blocksInSlices
                     inputValues: root.inputState[index] || ({})
                     mark: root.mark
                     markKey: kind === "paragraph" ? keys.keyOf(index) : ""

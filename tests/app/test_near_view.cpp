@@ -117,3 +117,35 @@ TEST_CASE("a chapter draws its text near the view, keeps every place, and is rea
     const Block &first = blocks.constFirst();
     CHECK((first.item->isVisible() == first.loader->property("focusable").toBool()));
 }
+
+// Below its first screen a chapter's blocks are made a slice at a time,
+// with the event loop free between (a table or a long list is tens of
+// milliseconds to make); on the way to a heading further down they are
+// made at once, since the reader waits for the jump and not for a scroll.
+TEST_CASE("a chapter's later blocks are made in slices, at once on the way to a heading", "[reader][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch09")));
+    QObject *page = shell.find("chapterPage");
+    REQUIRE(page);
+    const int eager = page->property("eagerBlocks").toInt();
+    CHECK(page->property("blocksInSlices").toBool());
+    shell.waitUntilBuilt();
+    QList<Block> blocks = blocksOf(shell);
+    REQUIRE(blocks.size() > eager + 20);
+    for (int i = 0; i < blocks.size(); ++i) {
+        INFO("block " << i);
+        CHECK(blocks[i].loader->property("asynchronous").toBool() == (i >= eager));
+        CHECK(blocks[i].item != nullptr); // every one made in the end
+    }
+
+    REQUIRE(shell.navigate(QStringLiteral("stack")));
+    REQUIRE(shell.navigate(QStringLiteral("ch09#sources")));
+    CHECK_FALSE(page->property("blocksInSlices").toBool());
+    WAIT_VERIFY(page->property("shownBlocks").toInt() > eager);
+    for (const Block &b : blocksOf(shell))
+        CHECK_FALSE(b.loader->property("asynchronous").toBool());
+    shell.waitUntilBuilt();
+    // Once there, what is made later is made in slices again.
+    WAIT_VERIFY(page->property("blocksInSlices").toBool());
+}
