@@ -5,7 +5,7 @@ import TpuCourse.Ui
 // A table of the text: a header row, padded cells, rules between rows, and
 // columns of numbers right-aligned on their decimal point. Columns take
 // their natural width when the table fits `available`; otherwise the
-// columns of words wrap and the numbers keep theirs.
+// widest columns of words wrap and the numbers keep theirs.
 Column {
     id: root
     property var cells: []       // rich text per cell, header row first
@@ -85,21 +85,19 @@ Column {
         }
         if (total <= available)
             return natural
-        // Too wide: the columns of words give up what they have beyond their
-        // longest word, in proportion to it; the numbers keep their width.
-        let least = 0, give = 0
-        for (let c = 0; c < columns; ++c)
-            if (!numeric[c]) {
-                least += Math.min(natural[c], minimumWidths[c])
-                give += natural[c] - Math.min(natural[c], minimumWidths[c])
-            }
-        const spare = Math.max(0, available - fixed - least)
-        const share = give > 0 ? Math.min(1, spare / give) : 0
-        return natural.map((w, c) => {
-            if (numeric[c]) return w
-            const floor = Math.min(w, minimumWidths[c])
-            return Math.floor(floor + (w - floor) * share)
-        })
+        // Too wide: the widest columns of words give way first, down to a
+        // common width (never below their longest word), so a short column
+        // such as "(4096, 4096) bf16" keeps its line while the long
+        // sentences beside it wrap; the numbers keep their width.
+        const floors = natural.map((w, c) => Math.min(w, minimumWidths[c] || 0))
+        const spare = available - fixed
+        const used = cap => natural.reduce((sum, w, c) => numeric[c] ? sum : sum + Math.max(floors[c], Math.min(w, cap)), 0)
+        let low = 0, high = Math.max(...natural)
+        for (let step = 0; step < 24; ++step) {
+            const mid = (low + high) / 2
+            if (used(mid) <= spare) low = mid; else high = mid
+        }
+        return natural.map((w, c) => numeric[c] ? w : Math.floor(Math.max(floors[c], Math.min(w, low))))
     }
 
     Rectangle { width: root.naturalWidth; height: 2; color: Theme.pageInk }
