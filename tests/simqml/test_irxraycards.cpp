@@ -9,13 +9,21 @@
 #include <tpusim/ir_dot.h>
 #include <tpusim/roofline.h>
 
+#include <string>
+
 namespace {
 
-tpusim::ir::DotSite onlyDot(const char *hlo)
+// The card of the one dot of `lhs` x `rhs` (an HLO type each, such as
+// "bf16[8,4096]") into `out`, contracting the lhs's last dim with the
+// rhs's first, on v5e.
+QVariantMap cardOf(const std::string &lhs, const std::string &rhs, const std::string &out)
 {
+    const std::string hlo = "ENTRY e {\n  a = " + lhs + "{1,0} parameter(0)\n  b = " + rhs +
+                            "{1,0} parameter(1)\n  ROOT d = " + out +
+                            "{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
     const auto dots = tpusim::ir::find_dots(tpusim::ir::parse(hlo, tpusim::ir::Format::hlo));
     REQUIRE(dots.size() == 1);
-    return dots.front();
+    return simqml::dotCard(dots.front(), dots.front().position.line, QStringLiteral("v5e"));
 }
 
 double predictedSeconds(const tpusim::MatmulSpec &spec)
@@ -30,11 +38,7 @@ double predictedSeconds(const tpusim::MatmulSpec &spec)
 // weights' bytes set the time, so reading them as f32 would double it.
 TEST_CASE("a mixed-precision dot is priced at its operands' type", "[simqml][ir]")
 {
-    const auto dot = onlyDot(
-        "ENTRY e {\n  a = bf16[8,4096]{1,0} parameter(0)\n  b = bf16[4096,4096]{1,0} parameter(1)\n"
-        "  ROOT d = f32[8,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
-        "rhs_contracting_dims={0}\n}\n");
-    const QVariantMap card = simqml::dotCard(dot, dot.position.line, QStringLiteral("v5e"));
+    const QVariantMap card = cardOf("bf16[8,4096]", "bf16[4096,4096]", "f32[8,4096]");
     CHECK(card.value("lhs").toString() == QStringLiteral("bf16[8,4096]"));
     CHECK(card.value("rhs").toString() == QStringLiteral("bf16[4096,4096]"));
     CHECK(card.value("output").toString() == QStringLiteral("f32[8,4096]"));
@@ -55,11 +59,7 @@ TEST_CASE("a mixed-precision dot is priced at its operands' type", "[simqml][ir]
 // their own width; the product is priced at the wider one's rate.
 TEST_CASE("a dot of two operand types reads each at its width", "[simqml][ir]")
 {
-    const auto dot = onlyDot(
-        "ENTRY e {\n  a = bf16[8,8192]{1,0} parameter(0)\n  b = s8[8192,8192]{1,0} parameter(1)\n"
-        "  ROOT d = bf16[8,8192]{1,0} dot(a, b), lhs_contracting_dims={1}, "
-        "rhs_contracting_dims={0}\n}\n");
-    const QVariantMap card = simqml::dotCard(dot, dot.position.line, QStringLiteral("v5e"));
+    const QVariantMap card = cardOf("bf16[8,8192]", "s8[8192,8192]", "bf16[8,8192]");
     CHECK(card.value("rhs").toString() == QStringLiteral("s8[8192,8192]"));
     // HBM-bound at M = 8: the int8 weights' 64 MiB dominate the time.
     const double bytes = 8.0 * 8192 * 2 + 8192.0 * 8192 * 1 + 8.0 * 8192 * 2;
