@@ -435,28 +435,12 @@ ScrollPage {
         }
         Loader { width: column.width; active: root.page.gate === "G0"; source: "PredictionForm.qml" }
 
-        Text {
-            topPadding: Theme.gapL
-            visible: root.labs.length > 0
-            text: root.labs.length === 1 ? "Lab" : "Labs"
-            font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
-            color: Theme.pageInk
-        }
-        Column {
+        ChapterLabs {
             id: labCards
             width: column.width
-            visible: root.labs.length > 0
             spacing: column.spacing
-            Repeater {
-                model: root.labs
-                delegate: LabCard {
-                    required property var modelData
-                    readonly property string pieceId: modelData.id
-                    width: labCards.width
-                    lab: modelData
-                    onImported: root.refresh()
-                }
-            }
+            labs: root.labs
+            onImported: root.refresh()
         }
 
         MasteryList {
@@ -467,28 +451,13 @@ ScrollPage {
             onOpenPlace: place => root.openPlace(place)
         }
 
-        Text {
-            topPadding: Theme.gapL
-            text: "Pieces in this chapter"
-            visible: (root.page.pieces || []).length > 0
-            font.family: Theme.sans; font.pixelSize: Theme.headingSize; font.weight: Font.DemiBold
-            color: Theme.pageInk
-        }
-        Column {
+        ChapterPieces {
             id: pieceRows
             width: column.width
-            visible: (root.page.pieces || []).length > 0
             spacing: column.spacing
-            Repeater {
-                model: root.page.pieces || []
-                delegate: ChapterPieceRow {
-                    required property var modelData
-                    width: pieceRows.width
-                    piece: modelData
-                    highlighted: modelData.id === root.highlightPiece
-                    onOpenPlace: place => root.openPlace(place)
-                }
-            }
+            pieces: root.page.pieces || []
+            highlightPiece: root.highlightPiece
+            onOpenPlace: place => root.openPlace(place)
         }
 
         Item {
