@@ -121,14 +121,9 @@ std::string kind_text(const Op& op, Family f) {
     return std::string(family_name(f));
 }
 
+// Any element type the rates do not name (s32, pred, ...) is priced as f32.
 tpusim::DType dtype_of(const std::string& element) {
-    using tpusim::DType;
-    if (element == "bf16") return DType::bf16;
-    if (element == "f16") return DType::f16;
-    if (element == "s8" || element == "u8") return DType::int8;
-    if (element.rfind("f8", 0) == 0) return DType::fp8;
-    if (element == "s4" || element == "u4") return DType::int4;
-    return DType::f32;
+    return tpusim::ir::element_dtype(element).value_or(tpusim::DType::f32);
 }
 
 Prediction not_predicted(std::string reason) {

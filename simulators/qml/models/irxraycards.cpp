@@ -25,12 +25,12 @@ QString dimsList(const std::vector<std::int64_t> &dims)
     return QStringLiteral("[%1]").arg(qs(ir::dims_text(dims)));
 }
 
-// An IR element type as the roofline prices it: the IRs' fp8 variants
-// (f8e4m3fn, f8e5m2, ...) are one fp8 rate; anything else by its name.
+// An IR element type as the roofline prices it; one it has no rate for
+// says so (parse_dtype's refusal names the types it knows).
 tpusim::DType priced(const std::string &element)
 {
-    if (element.rfind("f8", 0) == 0)
-        return tpusim::DType::fp8;
+    if (const auto known = ir::element_dtype(element))
+        return *known;
     return tpusim::parse_dtype(element);
 }
 

@@ -254,4 +254,14 @@ double element_bytes(std::string_view element) {
     return 0;
 }
 
+std::optional<DType> element_dtype(std::string_view element) {
+    if (element == "bf16") return DType::bf16;
+    if (element == "f16") return DType::f16;
+    if (element == "f32") return DType::f32;
+    if (element == "s8" || element == "u8") return DType::int8;
+    if (element.starts_with("f8")) return DType::fp8;
+    if (element == "s4" || element == "u4") return DType::int4;
+    return std::nullopt;
+}
+
 }  // namespace tpusim::ir

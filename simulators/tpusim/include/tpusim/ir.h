@@ -5,11 +5,13 @@
 // real dumps of dense programs contain; anything they cannot read is a
 // ParseError naming the line and column.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "tpusim/dtype.h"
 #include "tpusim/error.h"
 
 namespace tpusim::ir {
@@ -55,6 +57,10 @@ struct TensorType {
 
 // Bytes per element of an element type (0.5 for s4, 0 when unknown).
 double element_bytes(std::string_view element);
+// The dtype whose rates price an element type as the IRs print it: bf16,
+// f16, f32, s8 and u8 (int8), every f8 variant (fp8), s4 and u4 (int4);
+// none for any other.
+std::optional<DType> element_dtype(std::string_view element);
 // "8,16"; -1 prints as "?".
 std::string dims_text(const std::vector<std::int64_t>& dims);
 // "f32[8,16]", "(f32[8], s32[])"; with_layout adds "{1,0:T(8,128)S(1)}".
