@@ -11,33 +11,35 @@ Item {
     required property int at           // the cell's place in the table's cells
     required property int column
     required property bool header
-    width: cell.width
+    // Held as they were once the table is gone (TableCellWhole says why).
+    readonly property bool tableGone: table === null || cell === null
+    width: tableGone ? width : cell.width
     height: Math.max(left.height, right.height)
     ReaderText {
         id: left
-        x: root.cell.width - root.table.pad - (root.table.rightWidths[root.column] || 0) - width
-        width: root.table.leftWidths[root.column] || implicitWidth
+        x: root.tableGone ? x : root.cell.width - root.table.pad - (root.table.rightWidths[root.column] || 0) - width
+        width: root.tableGone ? width : root.table.leftWidths[root.column] || implicitWidth
         pixelSize: Theme.bodySize
         wrapMode: Text.NoWrap
         horizontalAlignment: Text.AlignRight
-        text: root.table.leftParts[root.at] || ""
-        details: root.table.details
-        owner: root.table.owner
-        card: root.table.card
-        onImplicitWidthChanged: root.table.note("l", root.at, implicitWidth)
+        text: root.tableGone ? text : root.table.leftParts[root.at] || ""
+        details: root.tableGone ? [] : root.table.details
+        owner: root.tableGone ? null : root.table.owner
+        card: root.tableGone ? null : root.table.card
+        onImplicitWidthChanged: if (!root.tableGone) root.table.note("l", root.at, implicitWidth)
         Component.onCompleted: root.table.note("l", root.at, implicitWidth)
     }
     ReaderText {
         id: right
         x: left.x + left.width
-        width: root.table.rightWidths[root.column] || implicitWidth
+        width: root.tableGone ? width : root.table.rightWidths[root.column] || implicitWidth
         pixelSize: Theme.bodySize
         wrapMode: Text.NoWrap
-        text: root.table.rightParts[root.at] || ""
-        details: root.table.details
-        owner: root.table.owner
-        card: root.table.card
-        onImplicitWidthChanged: root.table.note("r", root.at, implicitWidth)
+        text: root.tableGone ? text : root.table.rightParts[root.at] || ""
+        details: root.tableGone ? [] : root.table.details
+        owner: root.tableGone ? null : root.table.owner
+        card: root.tableGone ? null : root.table.card
+        onImplicitWidthChanged: if (!root.tableGone) root.table.note("r", root.at, implicitWidth)
         Component.onCompleted: root.table.note("r", root.at, implicitWidth)
     }
 }

@@ -11,15 +11,20 @@ ReaderText {
     required property int at           // the cell's place in the table's cells
     required property int column
     required property bool header
-    x: table.pad
-    width: cell.width - 2 * table.pad
+    // Its words and size held as they were once the table is gone: a table
+    // is taken down before its cells, and a cell that then fell back to its
+    // own size would lay itself out again inside items being deleted (a
+    // crash in Qt 6.4's compiled bindings).
+    readonly property bool tableGone: table === null || cell === null
+    x: tableGone ? x : table.pad
+    width: tableGone ? width : cell.width - 2 * table.pad
     pixelSize: Theme.bodySize
-    text: table.cells[at] || ""
-    details: table.details
-    owner: table.owner
-    card: table.card
+    text: tableGone ? text : table.cells[at] || ""
+    details: tableGone ? [] : table.details
+    owner: tableGone ? null : table.owner
+    card: tableGone ? null : table.card
     font.weight: header ? Font.DemiBold : Font.Normal
-    horizontalAlignment: table.numeric[column] ? Text.AlignRight : Text.AlignLeft
-    onImplicitWidthChanged: table.note("n", at, implicitWidth)
+    horizontalAlignment: tableGone ? horizontalAlignment : table.numeric[column] ? Text.AlignRight : Text.AlignLeft
+    onImplicitWidthChanged: if (!tableGone) table.note("n", at, implicitWidth)
     Component.onCompleted: table.note("n", at, implicitWidth)
 }
