@@ -477,6 +477,35 @@ TEST_CASE("a section's figures are searched once its filled text is known", "[pa
     CHECK(hits.first().snippet.contains(QStringLiteral("16\u00A0MiB")));
 }
 
+TEST_CASE("a section about a word outranks one that mentions it in passing", "[palette]")
+{
+    const QString filler =
+        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(6);
+    const QList<course::TextSection> sections{
+        {4, QStringLiteral("fusion"), QStringLiteral("What fusion cannot do"),
+         QStringLiteral("Tiling attention into blocks is an algorithm XLA was not given.") + filler, 0, 0},
+        {7, QStringLiteral("layouts"), QStringLiteral("HBM layouts"),
+         QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
+                        "in the layout XLA prints.") +
+             filler,
+         0, 0},
+        {7, QStringLiteral("tiling"), QStringLiteral("Tiling and its cost"), QStringLiteral("What a tile costs."), 0,
+         0},
+        {9, QStringLiteral("rings"), QStringLiteral("Rings"), QStringLiteral("A ring all-gather.") + filler, 0, 0}};
+    const auto anchors = [](const QList<course::TextHit> &hits) {
+        QStringList out;
+        for (const course::TextHit &h : hits)
+            out << h.anchor;
+        return out;
+    };
+    // The heading first, then the section that uses the word three times,
+    // then the one that uses it once; the section without it not at all.
+    CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling"))) ==
+          QStringList{QStringLiteral("tiling"), QStringLiteral("layouts"), QStringLiteral("fusion")});
+    // A rarer word weighs more: "XLA" is in two sections, "layout" in one.
+    CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() == QStringLiteral("layouts"));
+}
+
 TEST_CASE("the palette finds a live figure once the text is filled for the chip", "[palette][qml]")
 {
     ShellFixture shell;

@@ -7,6 +7,7 @@
 #include <QTextDocumentFragment>
 
 #include <algorithm>
+#include <cmath>
 
 namespace course {
 
@@ -90,6 +91,21 @@ std::pair<qsizetype, bool> find(const QString &text, const QString &word)
     return {first, false};
 }
 
+// How often `word` stands in `text`: a whole word counts one, the start of
+// a longer one ("tiling" in "tilings") a half, the inside of one a quarter.
+double occurrences(const QString &text, const QString &word)
+{
+    double n = 0;
+    for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0;
+         at = text.indexOf(word, at + word.size(), Qt::CaseInsensitive)) {
+        const bool startsWord = at == 0 || !isWordChar(text.at(at - 1));
+        const qsizetype end = at + word.size();
+        const bool endsWord = end >= text.size() || !isWordChar(text.at(end));
+        n += startsWord && endsWord ? 1.0 : startsWord ? 0.5 : 0.25;
+    }
+    return n;
+}
+
 QString snippetAt(const QString &text, qsizetype at, qsizetype length)
 {
     constexpr qsizetype before = 40, after = 80;
@@ -145,7 +161,7 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
 {
     const QStringList words = wordsOf(query);
     QList<TextHit> hits;
-    if (words.isEmpty())
+    if (words.isEmpty() || sections.isEmpty())
         return hits;
     // The words typed together, found as one phrase, rank a section higher
     // and set its snippet; else the snippet stands at the longest word,
@@ -153,28 +169,59 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     const QString phrase = words.size() >= 2 ? words.join(QLatin1Char(' ')) : QString();
     const QString &longest = *std::max_element(words.begin(), words.end(),
                                                [](const QString &a, const QString &b) { return a.size() < b.size(); });
+
+    // Ranked as Okapi BM25 ranks [BM25], with its usual k1 and b (lengthWeight): a word
+    // counts more the fewer sections hold it and the more often it stands
+    // in this one, with diminishing returns, against the section's length;
+    // the heading is a field of its own, weighted well above the body. A
+    // section about tiling so outranks one that mentions it once.
+    constexpr double k1 = 1.2, lengthWeight = 0.75, headingWeight = 3.0, phraseWeight = 1.5;
+    struct Counted
+    {
+        const QString *body;
+        QList<double> inBody;  // each word's occurrences
+        QList<bool> inHeading; // each word's presence in the heading
+    };
+    QList<Counted> counted;
+    counted.reserve(sections.size());
+    QList<int> holding(words.size(), 0); // sections holding each word
+    double totalLength = 0;
     for (int at = 0; at < sections.size(); ++at) {
         const TextSection &s = sections.at(at);
         // Its figures too, where its text is known filled. Each word is
         // found alone, so the no-break space inside a figure ("16 MiB")
         // parts its words as a typed space would.
         const QString *known = filledIfKnown ? filledIfKnown(at) : nullptr;
-        const QString &body = known ? *known : s.text;
-        int score = 0;
+        Counted c{known ? known : &s.text, {}, {}};
+        totalLength += double(c.body->size());
+        for (qsizetype w = 0; w < words.size(); ++w) {
+            c.inBody << occurrences(*c.body, words.at(w));
+            c.inHeading << (find(s.heading, words.at(w)).first >= 0);
+            if (c.inBody.last() > 0 || c.inHeading.last())
+                ++holding[w];
+        }
+        counted << std::move(c);
+    }
+    const double n = double(sections.size());
+    const double averageLength = std::max(1.0, totalLength / n);
+    for (int at = 0; at < sections.size(); ++at) {
+        const Counted &c = counted.at(at);
+        const double lengthNorm = 1 - lengthWeight + lengthWeight * double(c.body->size()) / averageLength;
+        double score = 0;
+        double idfs = 0;
         bool all = true;
-        for (const QString &w : words) {
-            const auto [inHeading, headingWhole] = find(s.heading, w);
-            const auto [inText, textWhole] = find(body, w);
-            if (inHeading < 0 && inText < 0) {
-                all = false;
-                break;
-            }
-            score += (inHeading >= 0 ? 4 : 0) + (headingWhole || textWhole ? 2 : 1);
+        for (qsizetype w = 0; w < words.size() && all; ++w) {
+            const double tf = c.inBody.at(w);
+            all = tf > 0 || c.inHeading.at(w);
+            const double idf = std::log(1 + (n - holding.at(w) + 0.5) / (holding.at(w) + 0.5));
+            idfs += idf;
+            score += idf * (tf * (k1 + 1) / (tf + k1 * lengthNorm) + (c.inHeading.at(w) ? headingWeight : 0));
         }
         if (!all)
             continue;
-        if (!phrase.isEmpty() && body.contains(phrase, Qt::CaseInsensitive))
-            score += 2 * int(words.size());
+        if (!phrase.isEmpty() && c.body->contains(phrase, Qt::CaseInsensitive))
+            score += phraseWeight * idfs;
+        const TextSection &s = sections.at(at);
         hits.append({at, s.chapter, s.anchor, s.heading, QString(), score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });

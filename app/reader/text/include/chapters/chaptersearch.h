@@ -40,8 +40,8 @@ struct TextHit
     int chapter = 0;
     QString anchor;
     QString heading;
-    QString snippet; // the words around the first match, with "…" where cut
-    int score = 0;   // higher is better: words in the heading, whole words, fewer sections first
+    QString snippet;  // the words around the first match, with "…" where cut
+    double score = 0; // higher is better: BM25 over the body, with the heading weighted above it
 };
 
 // The sections holding every word of `query` (case-insensitive; words of
