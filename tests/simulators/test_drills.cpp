@@ -2,6 +2,7 @@
 // hand-worked cases, and no question the models refuse over 10,000 seeds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "coursework/drills.h"
@@ -9,6 +10,7 @@
 #include "tpusim/error.h"
 #include "tpusim/ir.h"
 #include "tpusim/ir_dot.h"
+#include "tpusim/provenance.h"
 
 #include <fstream>
 #include <sstream>
@@ -149,6 +151,12 @@ TEST_CASE("D2 checks a hand-worked matmul", "[drills]") {
     CHECK_FALSE(off.correct);
     CHECK(off.fields_right == 1);
     CHECK(off.fields_asked == 3);
+    // The worked ridge reads as the chapters write it: "240 FLOP/B", not 240.2.
+    const auto ridge = std::find_if(c.steps.begin(), c.steps.end(),
+                                    [](const auto& s) { return s.text.find("the ridge is") != std::string::npos; });
+    REQUIRE(ridge != c.steps.end());
+    CHECK(ridge->figure == tpusim::format_intensity(tpusim::ridge_point(tpusim::chip("v5e"), tpusim::DType::bf16)));
+    CHECK(ridge->figure == "240 FLOP/B");
 }
 
 TEST_CASE("D3 checks a hand-worked schedule", "[drills]") {
