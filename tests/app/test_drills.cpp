@@ -188,13 +188,26 @@ void roundOf(const char *drill, const char *piece)
     // The keys are back in the field that could not be read, its text selected.
     WAIT_COMPARE(focusedName(shell), QStringLiteral("drillField_") + QString::fromStdString(second.fields.front().id));
     CHECK(shell.window()->activeFocusItem()->property("selectedText").toString() == QStringLiteral("soon"));
+    // Retyped, Enter checks it at once: every other field already holds its
+    // answer, except one the new answer asks for (D3's reason for "no"),
+    // which Enter goes to first.
+    shell.typeText(typed(second, second.fields.front()));
+    QTest::keyClick(shell.window(), Qt::Key_Return);
+    for (const auto &f : second.fields)
+        if (!f.only_when_field.empty() &&
+            focusedName(shell) == QStringLiteral("drillField_") + QString::fromStdString(f.id)) {
+            shell.typeText(typed(second, f));
+            QTest::keyClick(shell.window(), Qt::Key_Return);
+        }
+    WAIT_VERIFY(ledger.reviews(drill).size() == 2);
+    CHECK(shownItem(shell, "drillRefusal") == nullptr);
 
     // A wrong answer is kept too, graded Again, and its kind comes back in this session.
     QObject *root = shell.findShown(piece);
     QMetaObject::invokeMethod(root, "next");
     const auto third = shownQuestion(shell, piece);
     answerByKeys(shell, third, false);
-    WAIT_VERIFY(ledger.reviews(drill).size() == 2);
+    WAIT_VERIFY(ledger.reviews(drill).size() == 3);
     const auto wrong = ledger.reviews(drill).back();
     CHECK_FALSE(wrong.correct);
     CHECK(wrong.grade == progress::fsrs::Again);

@@ -7,8 +7,10 @@ import TpuCourse.Ui
 // A drill's round, the same for every drill: what is due, the question
 // (its givens and, when it has one, its code), a field per answer, and once
 // checked, each answer against the model's and the worked explanation, every
-// figure predicted, or assumed where it is a chip figure no source publishes. It works from the keyboard alone: type, Enter to the
-// next field, Enter on the last to check, Enter again for the next question.
+// figure predicted, or assumed where it is a chip figure no source
+// publishes. It works from the keyboard alone: type, Enter to the next empty
+// field, Enter once all are answered to check, Enter again for the next
+// question.
 // The piece owns the data: it sets `question`, `result` and `stats`, and
 // answers `checkRequested`, `nextRequested` and `regradeRequested` (the
 // learner's own grade for a right answer, which replaces the one given).
@@ -73,12 +75,18 @@ ColumnLayout {
             }
         return true
     }
+    // Enter goes on to the next needed field still empty, round to the
+    // first; once every one holds an answer, it checks. So a refused
+    // answer, retyped, is checked at once, not walked through again.
     function advanceFrom(i) {
-        for (let j = i + 1; j < fields.length; ++j)
-            if (needed(j)) {
-                fieldItem(j).forceActiveFocus()
+        for (let step = 1; step < fields.length; ++step) {
+            const j = (i + step) % fields.length
+            const f = fieldItem(j)
+            if (f && needed(j) && f.text.trim() === "") {
+                f.forceActiveFocus()
                 return
             }
+        }
         submit()
     }
     // An answer that could not be read: the sentence shown, and the keys
