@@ -149,6 +149,7 @@ Rectangle {
                 color: Theme.ink
                 Column {
                     id: rule
+                    objectName: "honestyRule"
                     x: Theme.gapL; y: Theme.gapL
                     width: parent.width - 2 * Theme.gapL
                     spacing: Theme.gapM

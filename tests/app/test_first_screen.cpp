@@ -2,6 +2,7 @@
 // shell's QML is read (warmFonts): the list must be the one the screen's
 // texts use, or each missing font is matched again as its first text is
 // made, and each extra one is time spent for nothing.
+#include "qtwait.h"
 #include "shellfixture.h"
 #include "shellload.h"
 
@@ -134,4 +135,45 @@ TEST_CASE("the live card in the stack's header keeps its height as it loops", "[
         CHECK(lineCounts.size() > 1); // the steps' words do wrap differently
         CHECK(heights.size() == 1);
     }
+}
+
+namespace {
+
+// The kinds of the provenance badges under `item` (a badge alone has both
+// a kind and a figurePointed).
+QSet<QString> badgeKinds(QQuickItem *item)
+{
+    QSet<QString> kinds;
+    if (item->property("figurePointed").isValid() && item->property("kind").isValid())
+        kinds.insert(item->property("kind").toString());
+    for (QQuickItem *child : item->childItems()) {
+        kinds.unite(badgeKinds(child));
+    }
+    return kinds;
+}
+
+} // namespace
+
+TEST_CASE("the key at the stack's foot names every kind the honesty card names", "[layout][qml]")
+{
+    ShellFixture shell;
+    auto *card = qobject_cast<QQuickItem *>(shell.find("honestyRule"));
+    REQUIRE(card != nullptr);
+    const QSet<QString> named = badgeKinds(card);
+    CHECK(named.size() == 5);
+    // The foot is made after the first screen, a few items at a time.
+    const auto keyed = [&shell] {
+        auto *key = qobject_cast<QQuickItem *>(shell.find("provenanceKey"));
+        return key ? badgeKinds(key) : QSet<QString>();
+    };
+    const auto listed = [](const QSet<QString> &kinds) {
+        QStringList sorted = kinds.values();
+        sorted.sort();
+        return sorted.join(QLatin1Char(' ')).toStdString();
+    };
+    WAIT_VERIFY(keyed().contains(named));
+    INFO("card: " << listed(named) << "; key: " << listed(keyed()));
+    CHECK(keyed().contains(named));
+    // And a failed gate attempt, which the card's rule speaks of.
+    CHECK(keyed().contains(QStringLiteral("failed")));
 }
