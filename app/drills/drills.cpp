@@ -217,7 +217,8 @@ QVariantMap Drills::stats(const QString &drill) const
         // Opened before its chapter, with nothing reviewed: practice ahead,
         // nothing due yet, as the stack's list of drills due has it.
         const course::WorkshopPiece *piece = m_catalog.piece(drill);
-        const bool ahead = s.reviews == 0 && piece && !openedChapters(m_store).count(piece->chapter);
+        const bool ahead = piece && progress::aheadOfPath(ledger.lastDueByKind(), kinds,
+                                                          openedChapters(m_store).count(piece->chapter));
         return {{"drill", drill},
                 {"ahead", ahead},
                 {"chapter", piece ? piece->chapter : 0},
@@ -254,9 +255,7 @@ QVariantList Drills::dueToday() const
                 const auto kinds = kindsOf(piece.id);
                 if (kinds.empty())
                     continue;
-                const bool seen =
-                    std::any_of(kinds.begin(), kinds.end(), [&](const std::string &k) { return lastDue.count(k) > 0; });
-                if (!seen && !reached.count(c.number))
+                if (progress::aheadOfPath(lastDue, kinds, reached.count(c.number) > 0))
                     continue;
                 // The count alone: the header shows no other figure of a drill.
                 const int due = static_cast<int>(progress::dueAmong(lastDue, kinds, endOfToday).size());

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <set>
 
 namespace {
 
@@ -198,6 +199,11 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
     const progress::DrillLedger drills(store);
     const QDateTime now = QDateTime::currentDateTime();
     const std::int64_t today = QDateTime(now.date(), QTime(0, 0)).toMSecsSinceEpoch();
+    const auto lastDue = drills.lastDueByKind();
+    std::set<int> opened;
+    for (const auto &c : store.chapterStates())
+        if (c.firstOpenedMs)
+            opened.insert(c.number);
     for (const std::string &id : coursework::drills::drill_ids()) {
         ProgressReport::Drill d;
         d.id = QString::fromStdString(id);
@@ -207,14 +213,16 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
                     d.name = p.name;
                     d.chapter = c.number;
                 }
-        const auto s = drills.stats(id, coursework::drills::card_kinds(id), today, 14);
+        const auto kinds = coursework::drills::card_kinds(id);
+        const auto s = drills.stats(id, kinds, today, 14);
         d.reviews = s.reviews;
         d.correct = s.correct;
         d.accuracy = s.accuracy;
         d.hasRetention = s.retention.has_value();
         d.retention = s.retention.value_or(0);
         d.level = s.level;
-        d.due = s.due();
+        // Ahead of the learner's path, nothing is due, as the app says.
+        d.due = progress::aheadOfPath(lastDue, kinds, opened.count(d.chapter) > 0) ? 0 : s.due();
         for (const auto &day : s.perDay)
             d.perDay.append(day.reviews);
         r.drills.append(d);

@@ -217,6 +217,12 @@ std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& las
     return out;
 }
 
+bool aheadOfPath(const std::map<std::string, std::int64_t>& lastDue, const std::vector<std::string>& kinds,
+                 bool chapterOpened) {
+    return !chapterOpened &&
+           std::none_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return lastDue.count(k) > 0; });
+}
+
 std::vector<std::string> practiceOrder(const std::map<std::string, std::int64_t>& lastDue,
                                        const std::vector<std::string>& kinds, std::int64_t nowMs,
                                        std::int64_t endOfDayMs) {

@@ -6,6 +6,7 @@
 #include <report/progressreport.h>
 #include <report/reportwriter.h>
 
+#include <coursework/drills.h>
 #include <progress/database.h>
 #include <progress/store.h>
 
@@ -82,6 +83,18 @@ TEST_CASE("the JSON report holds chapters true to the store, every attempt and e
     CHECK(roofs[0].toObject()["chip"].toString() == QStringLiteral("v5e"));
     // Three bench rows, two matmuls and streaming attention.
     CHECK(roofs[0].toObject()["measuredPoints"].toArray().size() == 6);
+
+    // A drill is due once its chapter is opened, as the app says: chapter 3
+    // (D1) is, chapters 6, 9 and 10 (D3, D4, D2) are not, and no card has
+    // been answered, so those are ahead of the path with nothing due.
+    const QJsonArray drills = root["drills"].toArray();
+    REQUIRE(drills.size() == 4);
+    for (const auto &v : drills) {
+        const QJsonObject d = v.toObject();
+        INFO(d["id"].toString().toStdString());
+        const int kinds = int(coursework::drills::card_kinds(d["id"].toString().toStdString()).size());
+        CHECK(d["dueToday"].toInt() == (d["id"].toString() == QStringLiteral("D1") ? kinds : 0));
+    }
 }
 
 TEST_CASE("a gate passed by SQL does not count, and the report says the history does not verify", "[report][binary]")

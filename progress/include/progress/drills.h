@@ -84,6 +84,12 @@ int drillLevel(const std::vector<DrillReview>& reviews, int maxLevel = 3);
 std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& lastDue,
                                   const std::vector<std::string>& kinds, std::int64_t endOfDayMs);
 
+// Whether a drill is ahead of the learner's path, with nothing of it due:
+// its chapter not yet opened and none of its kinds ever reviewed. The app's
+// list of drills due, a drill's page and the report all ask this.
+bool aheadOfPath(const std::map<std::string, std::int64_t>& lastDue, const std::vector<std::string>& kinds,
+                 bool chapterOpened);
+
 // The order to practise kinds in: those due by `nowMs`, most overdue first;
 // then new ones; then those due later today (a missed kind waiting out its
 // relearning step), soonest first, so a step is waited out while other
