@@ -104,12 +104,30 @@ Flickable {
                                 HoverHandler { id: hover }
                                 ExplainCard { shown: hover.hovered; text: cell.fact.note }
                             }
+                            // Source tags run together ("[SB-TPU][JAX-INFO]"): each is
+                            // set whole, so a line breaks between two tags, never
+                            // after a tag's hyphen. A source in words wraps as words.
+                            readonly property var tags: /^(\[[^\]\s]+\])+$/.test(fact.source) ? fact.source.match(/\[[^\]]+\]/g) : []
+                            Flow {
+                                width: parent.width - Theme.gap
+                                visible: cell.tags.length > 0
+                                Repeater {
+                                    model: cell.tags
+                                    delegate: MonoText {
+                                        objectName: "chipFactTag"
+                                        required property string modelData
+                                        text: modelData
+                                        color: Theme.inkFaint
+                                        font.pixelSize: Theme.tinySize
+                                    }
+                                }
+                            }
                             MonoText {
                                 width: parent.width - Theme.gap
-                                text: cell.fact.source
+                                visible: cell.tags.length === 0
+                                text: cell.tags.length === 0 ? cell.fact.source : ""
                                 color: Theme.inkFaint
                                 font.pixelSize: Theme.tinySize
-                                // Source tags run together ("[SB-TPU][JAX-INFO]"): break anywhere.
                                 wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                             }
                         }

@@ -1,7 +1,10 @@
-// Start-up readies the font engines of the stack's first screen while the
-// shell's QML is read (warmFonts): the list must be the one the screen's
-// texts use, or each missing font is matched again as its first text is
-// made, and each extra one is time spent for nothing.
+// The stack's first screen and what it is set with. Start-up readies the
+// font engines of the first screen while the shell's QML is read
+// (warmFonts): the list must be the one the screen's texts use, or each
+// missing font is matched again as its first text is made, and each extra
+// one is time spent for nothing. Also: the live card holds its height, the
+// key at the page's foot matches the honesty card, and the chips page sets
+// its source tags whole.
 #include "qtwait.h"
 #include "shellfixture.h"
 #include "shellload.h"
@@ -9,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <QQuickItem>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -176,4 +180,24 @@ TEST_CASE("the key at the stack's foot names every kind the honesty card names",
     CHECK(keyed().contains(named));
     // And a failed gate attempt, which the card's rule speaks of.
     CHECK(keyed().contains(QStringLiteral("failed")));
+}
+
+TEST_CASE("the chips page breaks its source tags between tags, never inside one", "[layout][qml]")
+{
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        INFO(size.width() << "x" << size.height());
+        ShellFixture shell;
+        shell.window()->resize(size);
+        REQUIRE(shell.navigate(QStringLiteral("chips")));
+        QList<QObject *> tags;
+        WAIT_VERIFY((tags = shell.findAll("chipFactTag")).size() > 100);
+        // Each tag is set whole on one line, however narrow its cell.
+        const QRegularExpression oneTag(QStringLiteral("^\\[[^\\]\\s]+\\]$"));
+        for (QObject *tag : tags) {
+            const QString text = tag->property("text").toString();
+            INFO(text.toStdString());
+            CHECK(oneTag.match(text).hasMatch());
+            CHECK(tag->property("lineCount").toInt() == 1);
+        }
+    }
 }
