@@ -170,11 +170,12 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     const QString &longest = *std::max_element(words.begin(), words.end(),
                                                [](const QString &a, const QString &b) { return a.size() < b.size(); });
 
-    // Ranked as Okapi BM25 ranks [BM25], with its usual k1 and b (lengthWeight): a word
-    // counts more the fewer sections hold it and the more often it stands
-    // in this one, with diminishing returns, against the section's length;
-    // the heading is a field of its own, weighted well above the body. A
-    // section about tiling so outranks one that mentions it once.
+    // Ranked as Okapi BM25 ranks [BM25], with its usual k1 and b (here
+    // lengthWeight): a word counts more the fewer sections hold it and the
+    // more often it stands in this one, with diminishing returns, against
+    // the section's length; the heading is a field of its own, weighted
+    // well above the body. A section about tiling so outranks one that
+    // mentions it once.
     constexpr double k1 = 1.2, lengthWeight = 0.75, headingWeight = 3.0, phraseWeight = 1.5;
     struct Counted
     {
