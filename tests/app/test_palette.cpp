@@ -506,6 +506,20 @@ TEST_CASE("a section about a word outranks one that mentions it in passing", "[p
     CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() == QStringLiteral("layouts"));
 }
 
+TEST_CASE("a snippet starts on a word, not on the tail of a code block", "[palette]")
+{
+    const QList<course::TextSection> sections{
+        {11, QStringLiteral("tiled"), QStringLiteral("The tiled matmul"),
+         QStringLiteral(
+             "def kernel(x_ref, o_ref): o_ref[...] = jnp.dot(x_ref[...], w_ref[...]) } } XLA is free to choose its own "
+             "tiling for that op; your kernel has to match it."),
+         0, 0}};
+    const auto hits = course::searchSections(sections, QStringLiteral("tiling"));
+    REQUIRE(hits.size() == 1);
+    INFO(hits.first().snippet.toStdString());
+    CHECK(hits.first().snippet.startsWith(QStringLiteral("…XLA is free")));
+}
+
 TEST_CASE("the palette finds a live figure once the text is filled for the chip", "[palette][qml]")
 {
     ShellFixture shell;

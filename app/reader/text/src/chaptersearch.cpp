@@ -111,11 +111,21 @@ QString snippetAt(const QString &text, qsizetype at, qsizetype length)
     constexpr qsizetype before = 40, after = 80;
     qsizetype from = std::max<qsizetype>(0, at - before);
     qsizetype to = std::min(text.size(), at + length + after);
-    // Cut at spaces, so no word is halved.
+    // Cut at spaces, so no word is halved, and past the tail of a code
+    // block ("} }" or "),"): the snippet starts on a word.
     if (from > 0) {
         const qsizetype space = text.indexOf(QLatin1Char(' '), from);
         if (space >= 0 && space < at)
             from = space + 1;
+        const auto wordless = [&text](qsizetype start, qsizetype end) {
+            for (qsizetype i = start; i < end; ++i)
+                if (isWordChar(text.at(i)))
+                    return false;
+            return true;
+        };
+        for (qsizetype next = text.indexOf(QLatin1Char(' '), from); next >= 0 && next < at && wordless(from, next);
+             next = text.indexOf(QLatin1Char(' '), from))
+            from = next + 1;
     }
     if (to < text.size()) {
         const qsizetype space = text.lastIndexOf(QLatin1Char(' '), to);
