@@ -81,6 +81,7 @@ ScrollPage {
         // once the page is laid out, and kept there while the text above it
         // settles.
         pendingReveal = anchor ? "#" + anchor : pieceId
+        if (pendingReveal !== "") fillTail(); else tailSoon.restart()
         if (anchor && !(doc.headings || []).some(h => h.anchor === anchor))
             return false
         revealWindow.restart()
@@ -88,6 +89,12 @@ ScrollPage {
     }
     property string pendingReveal: ""
     property int revealFrom: -1
+    // The page's end (its labs, mastery work, pieces and next steps), far
+    // below the first screen, is filled a frame after it, unless the page
+    // is on its way there: a chapter's first frame is its top alone.
+    property var tail: ({ "page": ({}), "labs": [] })
+    function fillTail() { tailSoon.stop(); tail = { "page": page, "labs": labs } }
+    Timer { id: tailSoon; interval: 16; onTriggered: root.fillTail() }
     // The first screen's blocks are made before the page is first painted;
     // the rest follow a batch a frame, so a chapter opens at the speed of
     // its first screen and the page's height grows as they arrive. Those
@@ -115,7 +122,7 @@ ScrollPage {
     function isBuilding() {
         // A reveal still under way counts: the page is not where it is
         // going yet.
-        if (readyBlocks < (doc.count || 0) || revealSoon.running || revealWindow.running)
+        if (readyBlocks < (doc.count || 0) || tail.page !== page || revealSoon.running || revealWindow.running)
             return true
         for (let k = 0; k < pieceBlocks.length; ++k) {
             const block = blockItems[pieceBlocks[k]]
@@ -192,6 +199,7 @@ ScrollPage {
             return
         page = Course.chapterPage(page.number)
         labs = LabRuns.labsOfChapter(page.number)
+        fillTail()
     }
 
     // The blocks as made, by index, and which of them are headings and
@@ -439,15 +447,15 @@ ScrollPage {
             id: labCards
             width: column.width
             spacing: column.spacing
-            labs: root.labs
+            labs: root.tail.labs
             onImported: root.refresh()
         }
 
         MasteryList {
             width: column.width
             topPadding: Theme.gapL
-            chapter: root.page.number || 0
-            items: root.page.mastery || []
+            chapter: root.tail.page.number || 0
+            items: root.tail.page.mastery || []
             onOpenPlace: place => root.openPlace(place)
         }
 
@@ -455,7 +463,7 @@ ScrollPage {
             id: pieceRows
             width: column.width
             spacing: column.spacing
-            pieces: root.page.pieces || []
+            pieces: root.tail.page.pieces || []
             highlightPiece: root.highlightPiece
             onOpenPlace: place => root.openPlace(place)
         }
@@ -467,7 +475,7 @@ ScrollPage {
                 id: steps
                 y: Theme.gapXL
                 width: parent.width
-                number: root.page.number || 0
+                number: root.tail.page.number || 0
                 onOpenPlace: place => root.openPlace(place)
             }
         }

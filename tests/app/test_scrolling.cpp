@@ -167,6 +167,8 @@ TEST_CASE("a chapter leads on to the next and back to the one before", "[scrolli
 {
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("ch11")));
+    // The way on is at the page's end, filled a frame after its top.
+    shell.waitUntilBuilt();
     auto *next = qobject_cast<QQuickItem *>(shell.findShown("nextChapter"));
     REQUIRE(next != nullptr);
     CHECK(next->property("text").toString().contains(QStringLiteral("ch 12")));
