@@ -20,17 +20,6 @@
 
 namespace {
 
-// The chapters a learner has opened: a drill of one is due, one of any
-// other ahead of the path until a card of it is answered.
-std::set<int> openedChapters(const progress::Store &store)
-{
-    std::set<int> opened;
-    for (const auto &c : store.chapterStates())
-        if (c.firstOpenedMs)
-            opened.insert(c.number);
-    return opened;
-}
-
 std::vector<std::string> kindsOf(const QString &drill)
 {
     try {
@@ -218,7 +207,7 @@ QVariantMap Drills::stats(const QString &drill) const
         // nothing due yet, as the stack's list of drills due has it.
         const course::WorkshopPiece *piece = m_catalog.piece(drill);
         const bool ahead = piece && progress::aheadOfPath(ledger.lastDueByKind(), kinds,
-                                                          openedChapters(m_store).count(piece->chapter));
+                                                          progress::openedChapters(m_store).count(piece->chapter));
         return {{"drill", drill},
                 {"ahead", ahead},
                 {"chapter", piece ? piece->chapter : 0},
@@ -247,7 +236,7 @@ QVariantList Drills::dueToday() const
         const auto lastDue = progress::DrillLedger(m_store).lastDueByKind();
         const std::int64_t endOfToday = todayStartMs(m_store.nowMs()) + progress::fsrs::kDayMs - 1;
         // A drill is first due once its chapter has been opened.
-        const std::set<int> reached = openedChapters(m_store);
+        const std::set<int> reached = progress::openedChapters(m_store);
         for (const course::ChapterInfo &c : m_catalog.chapters())
             for (const auto &piece : c.pieces) {
                 if (piece.kind != QLatin1String("drill") || !piece.hasPage)

@@ -200,10 +200,7 @@ static void addDrills(ProgressReport &r, const course::ChapterCatalog &catalog, 
     const QDateTime now = QDateTime::currentDateTime();
     const std::int64_t today = QDateTime(now.date(), QTime(0, 0)).toMSecsSinceEpoch();
     const auto lastDue = drills.lastDueByKind();
-    std::set<int> opened;
-    for (const auto &c : store.chapterStates())
-        if (c.firstOpenedMs)
-            opened.insert(c.number);
+    const std::set<int> opened = progress::openedChapters(store);
     for (const std::string &id : coursework::drills::drill_ids()) {
         ProgressReport::Drill d;
         d.id = QString::fromStdString(id);

@@ -223,6 +223,13 @@ bool aheadOfPath(const std::map<std::string, std::int64_t>& lastDue, const std::
            std::none_of(kinds.begin(), kinds.end(), [&](const std::string& k) { return lastDue.count(k) > 0; });
 }
 
+std::set<int> openedChapters(const Store& store) {
+    std::set<int> opened;
+    for (const auto& c : store.chapterStates())
+        if (c.firstOpenedMs) opened.insert(c.number);
+    return opened;
+}
+
 std::vector<std::string> practiceOrder(const std::map<std::string, std::int64_t>& lastDue,
                                        const std::vector<std::string>& kinds, std::int64_t nowMs,
                                        std::int64_t endOfDayMs) {

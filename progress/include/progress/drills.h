@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,8 @@ std::vector<std::string> dueAmong(const std::map<std::string, std::int64_t>& las
 // list of drills due, a drill's page and the report all ask this.
 bool aheadOfPath(const std::map<std::string, std::int64_t>& lastDue, const std::vector<std::string>& kinds,
                  bool chapterOpened);
+// The chapters the learner has opened, for aheadOfPath.
+std::set<int> openedChapters(const Store& store);
 
 // The order to practise kinds in: those due by `nowMs`, most overdue first;
 // then new ones; then those due later today (a missed kind waiting out its

@@ -30,12 +30,6 @@ std::string count_text(double v) {
     return format_count(v);
 }
 
-// As the chapters, the bench and EX·01 write an intensity: the ridge a
-// worked answer names is the 240 FLOP/B the chapter gave, not 240.2.
-std::string intensity_text(double v) {
-    return format_intensity(v);
-}
-
 std::string dims_text(const std::vector<std::int64_t>& shape) {
     return "(" + joined(shape, ", ") + ")";
 }
@@ -209,7 +203,7 @@ Check check(const Question& q, const std::map<std::string, std::string>& answers
             r.read_as = f.type == FieldType::time    ? format_time(*v)
                         : f.type == FieldType::bytes ? format_bytes(*v)
                         : f.type == FieldType::count ? count_text(*v)
-                                                     : intensity_text(*v);
+                                                     : format_intensity(*v);
             auto near = [&](double want) { return std::fabs(*v - want) <= f.tolerance * std::fabs(want) + 1e-12; };
             r.correct = near(q.expected_value.at(f.id));
             // A second model's answer counts too (D4: the closed form or the simulation).

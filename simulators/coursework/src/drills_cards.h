@@ -45,7 +45,6 @@ std::uint64_t mix(const std::string& kind, int level, std::uint64_t seed);
 
 std::string fixed(double v, int decimals);
 std::string count_text(double v);                               // 68719476736 -> "68,719,476,736"
-std::string intensity_text(double v);                           // "12.5 FLOP/B"
 std::string dims_text(const std::vector<std::int64_t>& shape);  // "(4, 8)"
 std::string joined(const std::vector<std::int64_t>& v, const std::string& sep);
 std::string pairs_text(const std::vector<std::int64_t>& l, const std::vector<std::int64_t>& r);

@@ -100,7 +100,7 @@ Question d2(const std::string& kind, int level, std::uint64_t seed) {
     q.expected["time"] = format_time(r.time_s);
     q.expected_value["time"] = r.time_s;
     q.expected["bound"] = std::string(bound_name(r.bound));
-    q.expected["intensity"] = intensity_text(r.intensity);
+    q.expected["intensity"] = format_intensity(r.intensity);
     q.expected_value["intensity"] = r.intensity;
     return q;
 }
@@ -113,10 +113,10 @@ std::vector<Step> d2_steps(const Question& q) {
     std::vector<Step> steps;
     steps.push_back({"FLOPs = " + d.flops_formula + " = " + count_text(r.flops), format_rate(r.flops, "FLOP")});
     steps.push_back({"HBM bytes = " + d.bytes_formula + " = " + count_text(r.bytes), format_bytes(r.bytes)});
-    steps.push_back({"intensity = FLOPs / bytes", intensity_text(r.intensity)});
+    steps.push_back({"intensity = FLOPs / bytes", format_intensity(r.intensity)});
     steps.push_back({"the " + engine + " peak on " + c.id + " is " + format_rate(r.peak_flops, "FLOP/s") +
                          " and HBM reads " + format_rate(r.bandwidth, "B/s") + ", so the ridge is",
-                     intensity_text(r.ridge)});
+                     format_intensity(r.ridge)});
     steps.push_back({"compute time = FLOPs / peak", format_time(r.compute_s)});
     steps.push_back({"memory time = bytes / bandwidth", format_time(r.memory_s)});
     steps.push_back({"the floor is the larger: " + std::string(bound_name(r.bound)) + "-bound, as the intensity is " +

@@ -73,6 +73,13 @@ bool isWordChar(QChar c)
     return c.isLetterOrNumber() || c == QLatin1Char('_');
 }
 
+// Whether the `length` characters of `text` at `at` start a word, and end one.
+std::pair<bool, bool> wordEdges(const QString &text, qsizetype at, qsizetype length)
+{
+    const qsizetype end = at + length;
+    return {at == 0 || !isWordChar(text.at(at - 1)), end >= text.size() || !isWordChar(text.at(end))};
+}
+
 // Where `word` starts in `text` (case-insensitive), and whether it stands
 // alone there; -1 when it does not occur.
 std::pair<qsizetype, bool> find(const QString &text, const QString &word)
@@ -80,12 +87,10 @@ std::pair<qsizetype, bool> find(const QString &text, const QString &word)
     qsizetype first = -1;
     for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0;
          at = text.indexOf(word, at + 1, Qt::CaseInsensitive)) {
-        const bool startsWord = at == 0 || !isWordChar(text.at(at - 1));
-        const qsizetype end = at + word.size();
-        const bool endsWord = end >= text.size() || !isWordChar(text.at(end));
+        const auto [starts, ends] = wordEdges(text, at, word.size());
         if (first < 0)
             first = at;
-        if (startsWord && endsWord)
+        if (starts && ends)
             return {at, true};
     }
     return {first, false};
@@ -98,10 +103,8 @@ double occurrences(const QString &text, const QString &word)
     double n = 0;
     for (qsizetype at = text.indexOf(word, 0, Qt::CaseInsensitive); at >= 0;
          at = text.indexOf(word, at + word.size(), Qt::CaseInsensitive)) {
-        const bool startsWord = at == 0 || !isWordChar(text.at(at - 1));
-        const qsizetype end = at + word.size();
-        const bool endsWord = end >= text.size() || !isWordChar(text.at(end));
-        n += startsWord && endsWord ? 1.0 : startsWord ? 0.5 : 0.25;
+        const auto [starts, ends] = wordEdges(text, at, word.size());
+        n += starts && ends ? 1.0 : starts ? 0.5 : 0.25;
     }
     return n;
 }
@@ -187,52 +190,48 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     // well above the body. A section about tiling so outranks one that
     // mentions it once.
     constexpr double k1 = 1.2, lengthWeight = 0.75, headingWeight = 3.0, phraseWeight = 1.5;
-    struct Counted
-    {
-        const QString *body;
-        QList<double> inBody;  // each word's occurrences
-        QList<bool> inHeading; // each word's presence in the heading
-    };
-    QList<Counted> counted;
-    counted.reserve(sections.size());
-    QList<int> holding(words.size(), 0); // sections holding each word
-    double totalLength = 0;
-    for (int at = 0; at < sections.size(); ++at) {
-        const TextSection &s = sections.at(at);
+    // First which sections hold each word, for its weight; then the
+    // counts, only in the sections that hold every word.
+    const auto bodyOf = [&](int at) -> const QString & {
         // Its figures too, where its text is known filled. Each word is
         // found alone, so the no-break space inside a figure ("16 MiB")
         // parts its words as a typed space would.
         const QString *known = filledIfKnown ? filledIfKnown(at) : nullptr;
-        Counted c{known ? known : &s.text, {}, {}};
-        totalLength += double(c.body->size());
+        return known ? *known : sections.at(at).text;
+    };
+    QList<int> holding(words.size(), 0); // sections holding each word
+    QList<int> holdingAll;               // the sections holding every word
+    double totalLength = 0;
+    for (int at = 0; at < sections.size(); ++at) {
+        const QString &body = bodyOf(at);
+        totalLength += double(body.size());
+        bool all = true;
         for (qsizetype w = 0; w < words.size(); ++w) {
-            c.inBody << occurrences(*c.body, words.at(w));
-            c.inHeading << (find(s.heading, words.at(w)).first >= 0);
-            if (c.inBody.last() > 0 || c.inHeading.last())
-                ++holding[w];
+            const bool holds = body.contains(words.at(w), Qt::CaseInsensitive) ||
+                               sections.at(at).heading.contains(words.at(w), Qt::CaseInsensitive);
+            holding[w] += holds ? 1 : 0;
+            all = all && holds;
         }
-        counted << std::move(c);
+        if (all)
+            holdingAll << at;
     }
     const double n = double(sections.size());
     const double averageLength = std::max(1.0, totalLength / n);
-    for (int at = 0; at < sections.size(); ++at) {
-        const Counted &c = counted.at(at);
-        const double lengthNorm = 1 - lengthWeight + lengthWeight * double(c.body->size()) / averageLength;
+    for (const int at : holdingAll) {
+        const TextSection &s = sections.at(at);
+        const QString &body = bodyOf(at);
+        const double lengthNorm = 1 - lengthWeight + lengthWeight * double(body.size()) / averageLength;
         double score = 0;
         double idfs = 0;
-        bool all = true;
-        for (qsizetype w = 0; w < words.size() && all; ++w) {
-            const double tf = c.inBody.at(w);
-            all = tf > 0 || c.inHeading.at(w);
+        for (qsizetype w = 0; w < words.size(); ++w) {
+            const double tf = occurrences(body, words.at(w));
+            const bool inHeading = s.heading.contains(words.at(w), Qt::CaseInsensitive);
             const double idf = std::log(1 + (n - holding.at(w) + 0.5) / (holding.at(w) + 0.5));
             idfs += idf;
-            score += idf * (tf * (k1 + 1) / (tf + k1 * lengthNorm) + (c.inHeading.at(w) ? headingWeight : 0));
+            score += idf * (tf * (k1 + 1) / (tf + k1 * lengthNorm) + (inHeading ? headingWeight : 0));
         }
-        if (!all)
-            continue;
-        if (!phrase.isEmpty() && c.body->contains(phrase, Qt::CaseInsensitive))
+        if (!phrase.isEmpty() && body.contains(phrase, Qt::CaseInsensitive))
             score += phraseWeight * idfs;
-        const TextSection &s = sections.at(at);
         hits.append({at, s.chapter, s.anchor, s.heading, QString(), score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });
