@@ -162,13 +162,7 @@ Rectangle {
                         wrapMode: Text.WordWrap
                     }
                     Repeater {
-                        model: [
-                            { kind: "predicted", what: "from the simulator's model of the chip" },
-                            { kind: "verified", what: "correct, checked without a TPU; never a speed" },
-                            { kind: "measured", what: "a run on a real chip, with chip, dtype, shapes, date" },
-                            { kind: "published", what: "measured by others, printed with its source" },
-                            { kind: "assumed", what: "the simulator's own figure where no source gives one" }
-                        ]
+                        model: Provenance.kinds
                         delegate: Item {
                             id: kindRow
                             required property var modelData
@@ -185,7 +179,7 @@ Rectangle {
                                 x: badge.width + Theme.gapM
                                 width: parent.width - x
                                 anchors.verticalCenter: parent.verticalCenter
-                                text: kindRow.modelData.what
+                                text: kindRow.modelData.brief
                                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                                 color: Theme.inkMuted
                                 wrapMode: Text.WordWrap

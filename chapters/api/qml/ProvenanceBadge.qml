@@ -18,12 +18,12 @@ Rectangle {
     border.width: 1
     activeFocusOnTab: details.length > 0
     Accessible.role: Accessible.StaticText
-    Accessible.name: Theme.provenanceLabel(kind) + (details ? ": " + details : "")
+    Accessible.name: Provenance.label(kind) + (details ? ": " + details : "")
 
     MonoText {
         id: label
         anchors.centerIn: parent
-        text: Theme.provenanceLabel(root.kind)
+        text: Provenance.label(root.kind)
         color: Theme.provenanceColor(root.kind)
         font.pixelSize: Theme.tinySize
     }

@@ -217,14 +217,6 @@ QtObject {
         if (kind === "assumed") return assumed
         return predicted
     }
-    function provenanceLabel(kind: string): string {
-        if (kind === "measured") return "measured"
-        if (kind === "published") return "published"
-        if (kind === "verified") return "verified off-chip"
-        if (kind === "failed") return "failed"
-        if (kind === "assumed") return "assumed"
-        return "predicted"
-    }
 
     // --- gate states
     function gateColor(state: string): color {
