@@ -506,6 +506,48 @@ TEST_CASE("a section about a word outranks one that mentions it in passing", "[p
     CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() == QStringLiteral("layouts"));
 }
 
+TEST_CASE("a chapter's list of sources ranks below the prose that uses the same words", "[palette]")
+{
+    const QString filler =
+        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(8);
+    QList<course::TextSection> sections{
+        {7, QStringLiteral("layouts"), QStringLiteral("HBM layouts"),
+         QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
+                        "in the layout; a tiling XLA picks.") +
+             filler,
+         0, 0},
+        {7, QStringLiteral("sources"), QStringLiteral("Sources"),
+         QStringLiteral("Memory layouts and tiling, XLA documentation. Tiling in Mosaic, JAX source."), 0, 0},
+        {9, QStringLiteral("rings"), QStringLiteral("Rings"), QStringLiteral("A ring all-gather.") + filler, 0, 0}};
+    const auto first = [&sections] {
+        return course::searchSections(sections, QStringLiteral("tiling")).first().anchor;
+    };
+    // Ranked as any section, the short list would come first.
+    CHECK(first() == QStringLiteral("sources"));
+    sections[1].sources = true;
+    CHECK(first() == QStringLiteral("layouts"));
+    // A word only the list holds still finds it.
+    const auto hits = course::searchSections(sections, QStringLiteral("Mosaic"));
+    REQUIRE(hits.size() == 1);
+    CHECK(hits.first().anchor == QStringLiteral("sources"));
+}
+
+TEST_CASE("sections headed Sources are marked as a chapter's list of sources", "[palette]")
+{
+    course::ChapterDocument doc;
+    for (const char *title : {"Blocks", "Sources"}) {
+        course::DocBlock heading;
+        heading.kind = course::DocBlock::Kind::Heading;
+        heading.title = QString::fromLatin1(title);
+        heading.anchor = heading.title.toLower();
+        doc.blocks.push_back(heading);
+    }
+    const auto sections = course::sectionsOf(6, QStringLiteral("Pallas"), doc);
+    REQUIRE(sections.size() == 2);
+    CHECK_FALSE(sections.at(0).sources);
+    CHECK(sections.at(1).sources);
+}
+
 TEST_CASE("a snippet starts on a word, not on the tail of a code block", "[palette]")
 {
     const QList<course::TextSection> sections{

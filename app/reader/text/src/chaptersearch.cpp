@@ -148,7 +148,9 @@ QList<TextSection> sectionsOf(int chapter, const QString &chapterTitle, const Ch
         const DocBlock &block = doc.blocks.at(i);
         if (block.kind == DocBlock::Kind::Heading) {
             sections.last().endBlock = i;
-            sections.append({chapter, block.anchor, block.title.simplified(), QString(), i + 1, i + 1});
+            const QString heading = block.title.simplified();
+            sections.append({chapter, block.anchor, heading, QString(), i + 1, i + 1,
+                             heading.compare(QLatin1String("Sources"), Qt::CaseInsensitive) == 0});
             continue;
         }
         addWordsOf(sections.last().text, block, nullptr);
@@ -188,8 +190,11 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     // more often it stands in this one, with diminishing returns, against
     // the section's length; the heading is a field of its own, weighted
     // well above the body. A section about tiling so outranks one that
-    // mentions it once.
-    constexpr double k1 = 1.2, lengthWeight = 0.75, headingWeight = 3.0, phraseWeight = 1.5;
+    // mentions it once. A chapter's list of sources is short and names
+    // its subjects in titles, so it would outrank the prose on them: its
+    // score is cut to a third, and it comes first only where the prose
+    // barely holds the words.
+    constexpr double k1 = 1.2, lengthWeight = 0.75, headingWeight = 3.0, phraseWeight = 1.5, sourcesWeight = 1.0 / 3;
     // First which sections hold each word, for its weight; then the
     // counts, only in the sections that hold every word.
     const auto bodyOf = [&](int at) -> const QString & {
@@ -232,6 +237,8 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
         }
         if (!phrase.isEmpty() && body.contains(phrase, Qt::CaseInsensitive))
             score += phraseWeight * idfs;
+        if (s.sources)
+            score *= sourcesWeight;
         hits.append({at, s.chapter, s.anchor, s.heading, QString(), score});
     }
     std::stable_sort(hits.begin(), hits.end(), [](const TextHit &a, const TextHit &b) { return a.score > b.score; });

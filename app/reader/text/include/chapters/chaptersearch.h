@@ -23,6 +23,9 @@ struct TextSection
     // Its blocks in the document, [firstBlock, endBlock): what filledTextOf fills.
     int firstBlock = 0;
     int endBlock = 0;
+    // A chapter's list of sources (its "Sources" heading): searched, but a
+    // title found there weighs less than the same words in the prose.
+    bool sources = false;
 };
 
 // The sections of one chapter's parsed document.
