@@ -102,7 +102,7 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            text: "Self time leaves out the ops nested inside an op. Error is predicted ÷ measured − 1: below zero, the simulator expects less time than the device took. Errors are left out where both times are under a microsecond. Predicted is each op at the chip's peaks (its roofline floor, the links' and the host link's full rates); the validation page prices ops at the fractions of those peaks real runs reach, fitted on published timings, the ops of the course's sample v6e profile among them."
+            text: "Self time leaves out the ops nested inside an op. Error is predicted ÷ measured − 1: below zero, the simulator expects less time than the device took. Errors are left out where both times are under a microsecond. Predicted is each op as the validation page prices published runs: its units' times at the chip's peaks taken at the fractions of those peaks real runs reach, plus the least time of an op (and of a collective), all fitted on published timings, the ops of the course's sample v6e profile among them; an op's card gives its time at the peaks too."
             font.family: Theme.sans; font.pixelSize: Theme.tinySize; lineHeight: 1.2
             color: Theme.inkMuted
             wrapMode: Text.WordWrap

@@ -28,21 +28,22 @@ struct Transfer {
     std::int64_t begin_ps = 0, done_start_ps = 0, done_end_ps = 0;
     double bytes = 0;
     OpRow* row = nullptr;
+    double alone_s = 0;       // predicted, on a link of its own
     double completion_s = 0;  // predicted
 };
 
 // Copies over the host link, one direction: each begins when the profile
 // shows its start, and they cross the link one after another in the order
-// they began, each at the link's full bandwidth (a profile of three copies
+// they began, each taking its time alone (a profile of three copies
 // issued together shows them completing a third of the way apart, not
 // together). Sets each transfer's predicted completion.
-void queue_on_link(std::vector<Transfer*>& transfers, double bandwidth) {
+void queue_on_link(std::vector<Transfer*>& transfers) {
     std::stable_sort(transfers.begin(), transfers.end(),
                      [](const Transfer* a, const Transfer* b) { return a->begin_ps < b->begin_ps; });
     double free_at = -std::numeric_limits<double>::infinity();
     for (Transfer* t : transfers) {
         const double begin = std::max(static_cast<double>(t->begin_ps) * 1e-12, free_at);
-        t->completion_s = begin + std::max(0.0, t->bytes) / bandwidth;
+        t->completion_s = begin + t->alone_s;
         free_at = t->completion_s;
     }
 }
@@ -70,7 +71,7 @@ double union_s(const std::vector<Transfer*>& list) {
 // An asynchronous done waits for what its start began. Measured, each
 // transfer spans its start's beginning to its done's end. Predicted, a done
 // waits for what is left of its transfer when the done is reached: on the
-// host link, transfers in flight share its bandwidth (share_link); other
+// host link, transfers in flight queue for it (queue_on_link); other
 // transfers take their predicted time from their start.
 void pair_async(const Device& d, OpTable& t) {
     std::map<std::string, std::int32_t> by_name;
@@ -104,7 +105,8 @@ void pair_async(const Device& d, OpTable& t) {
         tr.done_end_ps = e.start_ps + e.duration_ps;
         tr.bytes = op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
         tr.row = r;
-        tr.completion_s = r->predicted.available ? static_cast<double>(began) * 1e-12 + r->predicted.time_s : 0;
+        tr.alone_s = r->predicted.available ? r->predicted.time_s : 0;
+        tr.completion_s = r->predicted.available ? static_cast<double>(began) * 1e-12 + tr.alone_s : 0;
         transfers.push_back(tr);
     }
     std::vector<Transfer*> directions[2];
@@ -119,8 +121,7 @@ void pair_async(const Device& d, OpTable& t) {
         for (const Transfer* tr : directions[dir]) use.bytes += std::max(0.0, tr->bytes);
         use.busy_s = union_s(directions[dir]);
         t.summary.host_link.push_back(use);
-        if (t.chip && t.chip->host_link_bandwidth.published())
-            queue_on_link(directions[dir], t.chip->host_link_bandwidth.value);
+        if (t.chip && t.chip->host_link_bandwidth.published()) queue_on_link(directions[dir]);
     }
     struct Sums {
         double span = 0, wait = 0;
@@ -152,7 +153,7 @@ void pair_async(const Device& d, OpTable& t) {
                     " and, behind any copy in the same "
                     "direction still under way, takes " +
                     tpusim::format_time(alone) +
-                    " at the link's full bandwidth. The done waits for what is left when it is reached (the mean of " +
+                    " as it would alone. The done waits for what is left when it is reached (the mean of " +
                     std::to_string(s.n) + ").");
         } else {
             r->predicted.model += ", from its " + start;

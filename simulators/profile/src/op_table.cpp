@@ -1,12 +1,15 @@
 // The op table: each op's measured self time beside the simulator's
-// prediction for it. Predictions are per occurrence and on one device:
+// prediction for it. Predictions are per occurrence and on one device,
+// each unit's time at the chip's peaks priced as the validation prices a
+// published run (tpusim::fitted_device_time): at the attainable fractions
+// fitted on published timings, plus the least time of an op:
 //   - ops with FLOPs and bytes in the profile: the roofline on the chip,
 //     MXU rate for matmuls and Pallas kernels, VPU rate otherwise;
 //   - copies to or from host memory (memory space 5 [XLA-LAYOUT]): the
 //     bytes over the chip's host link (PCIe) [SB-TPU];
 //   - collectives: the simulator's collective over the groups the
 //     instruction's replica_groups name, laid on the chip's links
-//     (tpusim/collective_groups.h).
+//     (tpusim/collective_groups.h), plus the least time of a collective.
 #include "tpuprofile/op_table.h"
 
 #include <algorithm>
@@ -26,6 +29,7 @@
 #include "tpusim/mesh.h"
 #include "tpusim/provenance.h"
 #include "tpusim/roofline.h"
+#include "tpusim/validation.h"
 
 namespace tpuprofile {
 
@@ -132,6 +136,13 @@ Prediction not_predicted(std::string reason) {
     return p;
 }
 
+// What the fitted constants did to a prediction, for its assumptions.
+std::string at_fitted_fractions(double at_peaks_s, double fitted_s) {
+    return "At the peaks it would take " + tpusim::format_time(at_peaks_s) +
+           "; priced as the validation page prices published runs of the chip, it takes " +
+           tpusim::format_time(fitted_s) + ".";
+}
+
 Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int devices) {
     using tpusim::CollectiveKind;
     CollectiveKind kind;
@@ -160,13 +171,22 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
     if (!placed)
         return not_predicted("The collective model cannot lay its group of " + std::to_string(groups.size) +
                              " chips on " + chip.name + "'s links.");
+    tpusim::OpAtPeaks at_peaks;
+    at_peaks.ici_s = placed->time_s;
+    at_peaks.collective = true;
+    const tpusim::DeviceConstants& k = tpusim::validation().per_chip.at(chip.id);
     Prediction p;
     p.available = true;
-    p.time_s = placed->time_s;
+    p.time_s = tpusim::fitted_device_time(chip.id, at_peaks);
     p.model = placed->how;
     p.bound = "ICI";
     p.assumptions = placed->assumptions;
-    p.assumptions.push_back("The reduction's arithmetic and any launch cost are not counted.");
+    p.assumptions.push_back(at_fitted_fractions(placed->time_s, p.time_s) + " It takes " +
+                            tpusim::format_fixed(100 * k.ici_efficiency, 0) +
+                            "% of the links' peak, and its launch and the chips' synchronisation the least time "
+                            "of a collective, " +
+                            tpusim::format_time(k.collective_floor_s) + ".");
+    p.assumptions.push_back("The reduction's arithmetic is not counted.");
     return p;
 }
 
@@ -185,14 +205,18 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
         const double bytes =
             op.bytes_accessed > 0 ? static_cast<double>(op.bytes_accessed) : shape_bytes(result_shape_of(op));
         if (bytes <= 0) return not_predicted("The profile does not give the bytes copied.");
+        OpAtPeaks at_peaks;
+        at_peaks.link_s = bytes / chip.host_link_bandwidth.value;
+        const DeviceConstants& k = validation().per_chip.at(chip.id);
         Prediction p;
         p.available = true;
-        p.time_s = bytes / chip.host_link_bandwidth.value;
-        p.model = "host link: bytes / PCIe bandwidth";
+        p.time_s = fitted_device_time(chip.id, at_peaks);
+        p.model = "host link: bytes / attainable PCIe bandwidth";
         p.bound = "PCIe";
-        p.assumptions = {"The array crosses the host link once, at " +
-                             format_rate(chip.host_link_bandwidth.value, "B/s") + " one way " +
+        p.assumptions = {"The array crosses the host link once, at " + format_fixed(100 * k.link_efficiency, 0) +
+                             "% of its " + format_rate(chip.host_link_bandwidth.value, "B/s") + " one way " +
                              chip.host_link_bandwidth.source + ".",
+                         at_fitted_fractions(at_peaks.link_s, p.time_s),
                          "The done waits for the whole transfer: whatever part of it ran behind earlier ops is "
                          "not taken off."};
         return p;
@@ -206,14 +230,24 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
                                    dtype_of(element), mxu ? Engine::mxu : Engine::vpu);
         cost.dtype_text = element.empty() ? "" : element;
         const Roofline r = roofline(chip, cost);
+        // The device's share of the chip's units, as one TensorCore of a
+        // chip whose cores are devices of their own.
+        OpAtPeaks at_peaks;
+        (mxu ? at_peaks.mxu_s : at_peaks.vpu_s) = r.compute_s / fraction;
+        at_peaks.hbm_s = r.memory_s / fraction;
+        at_peaks.f32_mxu = mxu && cost.compute_dtype == DType::f32;
         Prediction p;
         p.available = true;
-        p.time_s = r.time_s / fraction;
-        p.model = "roofline on the profile's FLOPs and bytes";
+        p.time_s = fitted_device_time(chip.id, at_peaks);
+        p.model = "roofline on the profile's FLOPs and bytes, at the attainable fractions";
         p.bound = r.resource;
         p.assumptions = r.provenance.assumptions;
         p.assumptions.insert(p.assumptions.begin(),
                              "FLOPs and bytes are XLA's own cost analysis, as the profile records them.");
+        const double op_floor_s = validation().per_chip.at(chip.id).op_floor_s;
+        p.assumptions.push_back(
+            at_fitted_fractions(r.time_s / fraction, p.time_s) +
+            (op_floor_s > 0 ? " That adds the least time of an op, " + format_time(op_floor_s) + "." : ""));
         return p;
     } catch (const InputError& e) {
         return not_predicted(e.what());

@@ -16,7 +16,6 @@
 
 namespace tpusim {
 
-using detail::ChipConstants;
 using detail::RowCost;
 
 namespace {
@@ -48,7 +47,7 @@ constexpr double short_run_s = 20e-6;
 
 // The unit that sets a row's time at the peaks, when one clearly does
 // (`margin` times the next one), and that time.
-std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k, double margin = 1.5) {
+std::pair<Unit, double> binding(const RowCost& cost, const DeviceConstants& k, double margin = 1.5) {
     double mxu = 0, hbm = 0, vpu = 0, flash = 0;
     for (const detail::Stage& s : cost.stages) {
         if (s.flash)
@@ -75,8 +74,8 @@ std::pair<Unit, double> binding(const RowCost& cost, const ChipConstants& k, dou
 
 // What the row's floors add to its compared time: the op floors, the
 // collective floor and, for a call, dispatch.
-double floors_of(const Costed& c, const ChipConstants& k) {
-    ChipConstants none = k;
+double floors_of(const Costed& c, const DeviceConstants& k) {
+    DeviceConstants none = k;
     none.op_floor_s = none.collective_floor_s = none.dispatch_s = 0;
     return detail::compared_time(*c.row, c.cost, k) - detail::compared_time(*c.row, c.cost, none);
 }
@@ -85,19 +84,19 @@ struct ConstantFit {
     const char* key;
     const char* name;
     const char* unit;
-    double ChipConstants::*field;
+    double DeviceConstants::*field;
 };
 constexpr ConstantFit efficiency_fits[] = {
-    {"mxu_efficiency", "attainable MXU fraction", "", &ChipConstants::mxu_efficiency},
-    {"hbm_efficiency", "attainable HBM fraction", "", &ChipConstants::hbm_efficiency},
-    {"ici_efficiency", "attainable ICI fraction", "", &ChipConstants::ici_efficiency},
-    {"link_efficiency", "attainable host-link fraction", "", &ChipConstants::link_efficiency},
-    {"flash_efficiency", "attainable fraction of a flash kernel's compute", "", &ChipConstants::flash_efficiency},
+    {"mxu_efficiency", "attainable MXU fraction", "", &DeviceConstants::mxu_efficiency},
+    {"hbm_efficiency", "attainable HBM fraction", "", &DeviceConstants::hbm_efficiency},
+    {"ici_efficiency", "attainable ICI fraction", "", &DeviceConstants::ici_efficiency},
+    {"link_efficiency", "attainable host-link fraction", "", &DeviceConstants::link_efficiency},
+    {"flash_efficiency", "attainable fraction of a flash kernel's compute", "", &DeviceConstants::flash_efficiency},
 };
 constexpr ConstantFit floor_fits[] = {
-    {"op_floor_s", "least device time of an op", "s", &ChipConstants::op_floor_s},
-    {"collective_floor_s", "least device time of a collective", "s", &ChipConstants::collective_floor_s},
-    {"dispatch_s", "Python's share of a call", "s", &ChipConstants::dispatch_s},
+    {"op_floor_s", "least device time of an op", "s", &DeviceConstants::op_floor_s},
+    {"collective_floor_s", "least device time of a collective", "s", &DeviceConstants::collective_floor_s},
+    {"dispatch_s", "Python's share of a call", "s", &DeviceConstants::dispatch_s},
 };
 
 // The rows a constant is read from, and the value each of them gives.
@@ -107,14 +106,14 @@ struct Evidence {
 };
 
 // Whether each flash kernel's work outlasts its steps' least time.
-bool compute_sets_steps(const RowCost& cost, const ChipConstants& k) {
+bool compute_sets_steps(const RowCost& cost, const DeviceConstants& k) {
     const double step = detail::flash_step_time(cost, k);
     for (const detail::Stage& s : cost.stages)
         if (s.flash && (s.mxu_s + s.vpu_s) / k.flash_efficiency < static_cast<double>(s.steps) * step) return false;
     return true;
 }
 
-Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k, int which) {
+Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const DeviceConstants& k, int which) {
     const Unit unit = static_cast<Unit>(which);
     Evidence e;
     for (const Costed* c : rows) {
@@ -147,19 +146,19 @@ Evidence efficiency_evidence(const std::vector<const Costed*>& rows, const ChipC
     return e;
 }
 
-Evidence floor_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k, int which) {
+Evidence floor_evidence(const std::vector<const Costed*>& rows, const DeviceConstants& k, int which) {
     Evidence e;
     for (const Costed* c : rows) {
         const bool host = c->row->timing == Timing::host;
         if (which == 2 && !host) continue;                         // dispatch: calls timed from Python
         if (which == 1 && !c->cost.collective) continue;           // the collective floor: collectives
         if (which == 0 && (c->cost.collective || host)) continue;  // the op floor: device timings of ops
-        ChipConstants without = k;
+        DeviceConstants without = k;
         without.*floor_fits[which].field = 0;
         const double rest = detail::compared_time(*c->row, c->cost, without);
         // Short runs only: under 20 µs of work at the peaks, and most of the
         // published time left for the floor.
-        ChipConstants bare = k;
+        DeviceConstants bare = k;
         bare.op_floor_s = bare.collective_floor_s = bare.dispatch_s = 0;
         if (detail::device_time(c->cost, bare) > short_run_s || rest > 0.5 * c->row->published_s) continue;
         e.rows.push_back(c);
@@ -171,7 +170,7 @@ Evidence floor_evidence(const std::vector<const Costed*>& rows, const ChipConsta
 // A flash step's least time, from the flash rows whose steps are most of
 // their predicted time: what the published time leaves over the kernel's
 // work, per step.
-Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const ChipConstants& k) {
+Evidence flash_step_evidence(const std::vector<const Costed*>& rows, const DeviceConstants& k) {
     Evidence e;
     for (const Costed* c : rows) {
         if (c->cost.flash_steps == 0) continue;
@@ -215,7 +214,7 @@ std::vector<std::string> ids_of(const std::vector<const Costed*>& rows) {
 // value (the peak, no floor). Floors and fractions depend on each other a
 // little; a few rounds settle them.
 struct Fitted {
-    std::map<std::string, ChipConstants> per_chip;
+    std::map<std::string, DeviceConstants> per_chip;
     std::vector<FittedConstant> constants;
     std::vector<std::string> used;
 };
@@ -224,10 +223,10 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
     Fitted out;
     std::map<std::string, std::vector<const Costed*>> by_chip;
     for (const Costed* c : training) by_chip[c->row->chip].push_back(c);
-    ChipConstants pooled;
+    DeviceConstants pooled;
     for (const Chip& chip : all_chips()) out.per_chip[chip.id] = pooled;
 
-    const auto settle = [&](ChipConstants& k, const std::vector<const Costed*>& rows, const ChipConstants* fallback,
+    const auto settle = [&](DeviceConstants& k, const std::vector<const Costed*>& rows, const DeviceConstants* fallback,
                             std::vector<FittedConstant>* report, const std::string& chip_id) {
         for (int round = 0; round < 4; ++round) {
             const bool last = round == 3;
@@ -256,14 +255,14 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
             for (int i = 0; i < 3; ++i) {
                 const ConstantFit& c = floor_fits[i];
                 take(floor_evidence(rows, k, i), k.*c.field, fallback ? (*fallback).*c.field : 0.0, c.key, c.name,
-                     c.unit, "short runs it dominates", c.field != &ChipConstants::dispatch_s);
+                     c.unit, "short runs it dominates", c.field != &DeviceConstants::dispatch_s);
             }
         }
     };
     // Every chip's rows together first: the fallback for a chip short of rows.
     std::vector<FittedConstant> pooled_report;
     settle(pooled, training, nullptr, nullptr, "all");
-    const auto fit_passes = [](const std::vector<const Costed*>& rows, ChipConstants& k, const std::string& chip_id) {
+    const auto fit_passes = [](const std::vector<const Costed*>& rows, DeviceConstants& k, const std::string& chip_id) {
         // f32 at default precision: how much longer the MXU takes over the
         // long f32 rows than at the bf16 rate. Not a whole number of passes:
         // published f32 runs take 0.8 to 2 times their bf16 twins' time and
@@ -275,7 +274,7 @@ Fitted fit_constants(const std::vector<const Costed*>& training) {
         std::vector<const Costed*> used_rows;
         for (const Costed* c : rows) {
             if (c->row->family != Family::matmul || c->cost.stages.empty() || !c->cost.stages[0].f32_mxu) continue;
-            ChipConstants one = k;
+            DeviceConstants one = k;
             one.f32_over_bf16 = 1;
             const auto [bound, at_peak] = binding(c->cost, one, 1.0);
             if (bound != Unit::mxu || at_peak < long_run_s) continue;
@@ -362,8 +361,9 @@ Validation build() {
 
     Fitted fitted = fit_constants(training);
     v.constants = std::move(fitted.constants);
+    v.per_chip = fitted.per_chip;
     const std::set<std::string> used(fitted.used.begin(), fitted.used.end());
-    const std::map<std::string, ChipConstants>& per_chip = fitted.per_chip;
+    const std::map<std::string, DeviceConstants>& per_chip = fitted.per_chip;
 
     // The pipeline model's own fit: two rows (fit_pipeline_constants).
     const PipelineFit pipeline = fit_pipeline_constants();
@@ -377,7 +377,7 @@ Validation build() {
         row.model = c.cost.model;
         row.grid_steps = c.cost.grid_steps;
         if (c.cost.expressible) {
-            const ChipConstants& k = per_chip.at(c.row->chip);
+            const DeviceConstants& k = per_chip.at(c.row->chip);
             row.device_s = detail::device_time(c.cost, k);
             row.call_s = detail::call_time(c.cost, k);
             row.predicted_s = detail::compared_time(*c.row, c.cost, k);
@@ -425,6 +425,22 @@ Validation build() {
 const Validation& validation() {
     static const Validation v = build();
     return v;
+}
+
+double fitted_device_time(const std::string& chip_id, const OpAtPeaks& op) {
+    const auto k = validation().per_chip.find(chip_id);
+    if (k == validation().per_chip.end()) throw InputError("no fitted constants for the chip '" + chip_id + "'");
+    detail::RowCost cost;
+    detail::Stage stage;
+    stage.mxu_s = op.mxu_s;
+    stage.vpu_s = op.vpu_s;
+    stage.hbm_s = op.hbm_s;
+    stage.f32_mxu = op.f32_mxu;
+    cost.stages.push_back(stage);
+    cost.ici_s = op.ici_s;
+    cost.link_s = op.link_s;
+    cost.collective = op.collective;
+    return detail::device_time(cost, k->second);
 }
 
 PipelineFit fit_pipeline_constants() {

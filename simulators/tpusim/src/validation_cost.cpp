@@ -400,15 +400,15 @@ RowCost cost_of(const PublishedRow& row) {
     return refused("unknown family");
 }
 
-double flash_step_time(const RowCost& cost, const ChipConstants& k) {
+double flash_step_time(const RowCost& cost, const DeviceConstants& k) {
     return k.flash_step_s > 0 ? k.flash_step_s : cost.grid_step_s;
 }
 
-double flash_steps_time(const RowCost& cost, const ChipConstants& k) {
+double flash_steps_time(const RowCost& cost, const DeviceConstants& k) {
     return static_cast<double>(cost.flash_steps) * flash_step_time(cost, k);
 }
 
-double device_time(const RowCost& cost, const ChipConstants& k) {
+double device_time(const RowCost& cost, const DeviceConstants& k) {
     if (cost.pipeline) return cost.fixed_s - cost.pipeline_launch_s;
     double t = cost.fixed_s;
     const double step_s = flash_step_time(cost, k);
@@ -423,12 +423,12 @@ double device_time(const RowCost& cost, const ChipConstants& k) {
     return t;
 }
 
-double call_time(const RowCost& cost, const ChipConstants& k) {
+double call_time(const RowCost& cost, const DeviceConstants& k) {
     if (cost.pipeline) return cost.fixed_s;  // the pipeline model's launch is a host-seen cost
     return device_time(cost, k) + k.dispatch_s;
 }
 
-double compared_time(const PublishedRow& row, const RowCost& cost, const ChipConstants& k) {
+double compared_time(const PublishedRow& row, const RowCost& cost, const DeviceConstants& k) {
     return row.timing == Timing::device ? device_time(cost, k) : call_time(cost, k);
 }
 

@@ -9,6 +9,7 @@
 #include "tpusim/pipeline.h"
 #include "tpusim/provenance.h"
 #include "tpusim/published.h"
+#include "tpusim/validation.h"
 
 namespace tpusim::detail {
 
@@ -40,20 +41,6 @@ struct RowCost {
     Provenance provenance;
 };
 
-// The fitted constants of one chip.
-struct ChipConstants {
-    double mxu_efficiency = 1;
-    double hbm_efficiency = 1;
-    double flash_efficiency = 1;  // of the flash kernel's MXU and VPU work
-    double flash_step_s = 0;      // least time of a flash grid step; 0: the chip's grid-step overhead
-    double ici_efficiency = 1;
-    double link_efficiency = 1;
-    double op_floor_s = 0;          // least device time of one XLA op or kernel
-    double collective_floor_s = 0;  // least device time of one collective
-    double dispatch_s = 0;          // Python's share of a call, beyond the device time
-    double f32_over_bf16 = 1;       // an f32 matmul's MXU time over bf16's, at default precision
-};
-
 // A Pallas matmul row's kernel: its dims, its blocks (512 where the row
 // gives none) and its dtype in and out.
 BlockedMatmul pallas_matmul_of(const PublishedRow& row);
@@ -62,12 +49,12 @@ BlockedMatmul pallas_matmul_of(const PublishedRow& row);
 RowCost cost_of(const PublishedRow& row);
 
 // A flash step's least time: the fitted one, else the chip's grid-step overhead.
-double flash_step_time(const RowCost& cost, const ChipConstants& k);
+double flash_step_time(const RowCost& cost, const DeviceConstants& k);
 // A flash kernel's computed steps (all its stages'), each at a step's least time.
-double flash_steps_time(const RowCost& cost, const ChipConstants& k);
-double device_time(const RowCost& cost, const ChipConstants& k);
-double call_time(const RowCost& cost, const ChipConstants& k);
+double flash_steps_time(const RowCost& cost, const DeviceConstants& k);
+double device_time(const RowCost& cost, const DeviceConstants& k);
+double call_time(const RowCost& cost, const DeviceConstants& k);
 // The time the row's own timing compares.
-double compared_time(const PublishedRow& row, const RowCost& cost, const ChipConstants& k);
+double compared_time(const PublishedRow& row, const RowCost& cost, const DeviceConstants& k);
 
 }  // namespace tpusim::detail

@@ -14,6 +14,7 @@
 // its errors are reported apart again. The constants name the rows they
 // came from.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,15 +73,45 @@ struct FamilyErrors {
     std::vector<std::string> chips;
 };
 
+// One chip's fitted constants, as the validation prices a run's device
+// and call times with them.
+struct DeviceConstants {
+    double mxu_efficiency = 1;
+    double hbm_efficiency = 1;
+    double flash_efficiency = 1;  // of the flash kernel's MXU and VPU work
+    double flash_step_s = 0;      // least time of a flash grid step; 0: the chip's grid-step overhead
+    double ici_efficiency = 1;
+    double link_efficiency = 1;
+    double op_floor_s = 0;          // least device time of one XLA op or kernel
+    double collective_floor_s = 0;  // least device time of one collective
+    double dispatch_s = 0;          // Python's share of a call, beyond the device time
+    double f32_over_bf16 = 1;       // an f32 matmul's MXU time over bf16's, at default precision
+};
+
 struct Validation {
     std::vector<ValidationRow> rows;
     std::vector<FamilyErrors> families;  // every family with a row
     std::vector<FittedConstant> constants;
+    std::map<std::string, DeviceConstants> per_chip;  // by chip id, every chip of the table
 };
 
 // Every row predicted, after fitting the constants on the rows the rule
 // leaves in. Computed once and kept: the tables are built into the library.
 const Validation& validation();
+
+// One op met outside the tables (a profile's), as its times at the peaks:
+// the MXU at the dtype's rate, the VPU, HBM, the links, the host link.
+struct OpAtPeaks {
+    double mxu_s = 0, vpu_s = 0, hbm_s = 0, ici_s = 0, link_s = 0;
+    bool f32_mxu = false;     // f32 operands on the MXU, at default precision
+    bool collective = false;  // pays the least time of a collective
+};
+
+// Its device time priced as the validation prices a row of its chip: each
+// unit's time over its attainable fraction, the slowest of the MXU, VPU and
+// HBM, the links' and host link's times added, then the least time of an
+// op (and of a collective, for one). Throws InputError for an unknown chip.
+double fitted_device_time(const std::string& chip_id, const OpAtPeaks& op);
 
 // The pipeline model's fixed step time and launch cost that reproduce the
 // two Pallas matmul rows of the fit with the most and the fewest grid
