@@ -145,6 +145,25 @@ void roundOf(const char *drill, const char *piece)
     WAIT_VERIFY(shown(shell, "drillVerdict").rfind("Right.", 0) == 0);
     WAIT_COMPARE(focusedName(shell), QStringLiteral("drillNext"));
     shell.shot((std::string(drill) + "-answered").c_str());
+    // The worked steps' texts start at one x, "10." as "9." (the numbers
+    // padded to the longest).
+    {
+        QObject *steps = shell.findShown("drillSteps");
+        REQUIRE(steps);
+        const int count = steps->property("count").toInt();
+        CHECK(count > 0);
+        QList<qreal> starts;
+        for (int i = 0; i < count; ++i) {
+            QQuickItem *row = nullptr;
+            QMetaObject::invokeMethod(steps, "itemAt", Q_RETURN_ARG(QQuickItem *, row), Q_ARG(int, i));
+            REQUIRE(row);
+            REQUIRE(row->childItems().size() >= 2);
+            starts << row->childItems().at(1)->mapToScene(QPointF(0, 0)).x();
+        }
+        INFO(count << " steps");
+        for (const qreal x : starts)
+            CHECK(x == Approx(starts.constFirst()));
+    }
     CHECK(shown(shell, "drillDue")
               .rfind(std::to_string(coursework::drills::card_kinds(drill).size() - 1) + " of " + kinds +
                          " card kinds due today",

@@ -455,7 +455,8 @@ ColumnLayout {
                     spacing: Theme.gap
                     MonoText {
                         Layout.alignment: Qt.AlignTop
-                        text: (step.index + 1) + "."
+                        // Padded to the longest number, so that "10." lines up with "9.".
+                        text: String(step.index + 1).padStart(String(root.result.steps.length).length, " ") + "."
                         color: Theme.inkMuted
                     }
                     Text {
