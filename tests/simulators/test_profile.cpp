@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include "tpuprofile/op_table.h"
 #include "tpuprofile/read.h"
+#include "tpusim/chips.h"
 #include "tpusim/fusion.h"
 #include "tpusim/ir.h"
 #include "tpusim/published.h"
@@ -230,6 +232,39 @@ TEST_CASE("each op of the v6e profile is predicted on v6e, or says why not", "[p
     REQUIRE(t.summary.host_link.size() == 2);
     CHECK(t.summary.finding.rfind("Copies between host memory and HBM took 96%", 0) == 0);
     CHECK(t.summary.finding.find("PCIe") != std::string::npos);
+}
+
+TEST_CASE("a profile's op is bound by what binds at the attainable rates, not at the peaks", "[profile]") {
+    // A bf16 matmul whose intensity lies between v6e's ridge at the peaks
+    // and its ridge at the fitted fractions: one unit binds at the peaks,
+    // the other at the rates real runs reach.
+    const tpusim::Chip& v6e = tpusim::chip("v6e");
+    const tpusim::DeviceConstants& k = tpusim::validation().per_chip.at("v6e");
+    const double peak_ridge = v6e.peak_bf16.value / v6e.hbm_bandwidth.value;
+    const double fitted_ridge = peak_ridge * k.mxu_efficiency / k.hbm_efficiency;
+    REQUIRE(std::abs(fitted_ridge / peak_ridge - 1) > 0.05);
+    Profile p = tpu_profile();
+    Device& d = p.devices[0];
+    const auto fusion =
+        std::find_if(d.ops.begin(), d.ops.end(), [](const Op& o) { return o.name == "broadcast_add_fusion"; });
+    REQUIRE(fusion != d.ops.end());
+    fusion->opcode = "dot";
+    fusion->category.clear();
+    fusion->shape_with_layout = "bf16[8192,8192]{1,0}";
+    fusion->bytes_accessed = 1'000'000'000;
+    fusion->flops = static_cast<std::int64_t>(std::sqrt(peak_ridge * fitted_ridge) * 1e9);
+    const OpTable t = op_table(p, 0);
+    const auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const OpRow& r) {
+        return d.ops[static_cast<std::size_t>(r.op)].name == fusion->name;
+    });
+    REQUIRE(row != t.rows.end());
+    REQUIRE(row->predicted.available);
+    CHECK(row->predicted.bound == (fitted_ridge < peak_ridge ? "MXU" : "HBM"));
+    // At the peaks the other unit binds, and the time is the fitted one.
+    const double mxu_s = static_cast<double>(fusion->flops) / v6e.peak_bf16.value;
+    const double hbm_s = 1e9 / v6e.hbm_bandwidth.value;
+    CHECK((mxu_s > hbm_s) == (fitted_ridge > peak_ridge));
+    CHECK(row->predicted.time_s == Approx(std::max(mxu_s / k.mxu_efficiency, hbm_s / k.hbm_efficiency) + k.op_floor_s));
 }
 
 TEST_CASE("a profile mangled by a text conversion is refused with that reason", "[profile]") {

@@ -181,10 +181,10 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
     p.model = placed->how;
     p.bound = "ICI";
     p.assumptions = placed->assumptions;
-    p.assumptions.push_back(at_fitted_fractions(placed->time_s, p.time_s) + " It takes " +
+    p.assumptions.push_back(at_fitted_fractions(placed->time_s, p.time_s) + " It runs at " +
                             tpusim::format_fixed(100 * k.ici_efficiency, 0) +
-                            "% of the links' peak, and its launch and the chips' synchronisation the least time "
-                            "of a collective, " +
+                            "% of the links' peak, and its launch and the chips' synchronisation take the least "
+                            "time of a collective, " +
                             tpusim::format_time(k.collective_floor_s) + ".");
     p.assumptions.push_back("The reduction's arithmetic is not counted.");
     return p;
@@ -236,18 +236,21 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
         (mxu ? at_peaks.mxu_s : at_peaks.vpu_s) = r.compute_s / fraction;
         at_peaks.hbm_s = r.memory_s / fraction;
         at_peaks.f32_mxu = mxu && cost.compute_dtype == DType::f32;
+        // What binds at the attainable rates, which may not be what binds at the peaks.
+        const DeviceConstants& k = validation().per_chip.at(chip.id);
+        const double compute_s =
+            mxu ? at_peaks.mxu_s * (at_peaks.f32_mxu ? k.f32_over_bf16 : 1) / k.mxu_efficiency : at_peaks.vpu_s;
         Prediction p;
         p.available = true;
         p.time_s = fitted_device_time(chip.id, at_peaks);
         p.model = "roofline on the profile's FLOPs and bytes, at the attainable fractions";
-        p.bound = r.resource;
+        p.bound = at_peaks.hbm_s / k.hbm_efficiency >= compute_s ? "HBM" : mxu ? "MXU" : "VPU";
         p.assumptions = r.provenance.assumptions;
         p.assumptions.insert(p.assumptions.begin(),
                              "FLOPs and bytes are XLA's own cost analysis, as the profile records them.");
-        const double op_floor_s = validation().per_chip.at(chip.id).op_floor_s;
         p.assumptions.push_back(
             at_fitted_fractions(r.time_s / fraction, p.time_s) +
-            (op_floor_s > 0 ? " That adds the least time of an op, " + format_time(op_floor_s) + "." : ""));
+            (k.op_floor_s > 0 ? " That adds the least time of an op, " + format_time(k.op_floor_s) + "." : ""));
         return p;
     } catch (const InputError& e) {
         return not_predicted(e.what());
