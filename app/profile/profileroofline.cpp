@@ -4,6 +4,7 @@
 
 #include <tpusim/chips.h>
 #include <tpusim/provenance.h>
+#include <tpusim/validation.h>
 
 #include <QPainter>
 #include <QPainterPath>
@@ -55,13 +56,18 @@ void ProfileRoofline::reload()
 {
     m_points.clear();
     m_leftOut.clear();
-    m_peak = m_vpu = m_bandwidth = 0;
+    m_peak = m_vpu = m_bandwidth = m_attainablePeak = m_attainableBandwidth = 0;
     const tpuprofile::OpTable *t = table();
     if (t && t->chip) {
         const double fraction = tpusim::device_fraction(*t->chip);
         m_peak = t->chip->peak_bf16.value * fraction;
         m_vpu = t->chip->vpu_flops_per_core.value * t->chip->tensorcores.value * fraction;
         m_bandwidth = t->chip->hbm_bandwidth.value * fraction;
+        // The rates the predictions take: the fractions of the peaks long
+        // runs reach, as the validation fits them.
+        const tpusim::DeviceConstants &k = tpusim::validation().per_chip.at(t->chip->id);
+        m_attainablePeak = m_peak * k.mxu_efficiency;
+        m_attainableBandwidth = m_bandwidth * k.hbm_efficiency;
     } else if (t) {
         m_peak = t->device->peak_flops;
         m_bandwidth = t->device->peak_hbm_bandwidth;
@@ -123,6 +129,20 @@ QPointF ProfileRoofline::at(double intensity, double flops) const
     return {r.left() + fx * r.width(), r.bottom() - fy * r.height()};
 }
 
+QString ProfileRoofline::roofKey() const
+{
+    if (!(m_peak > 0 && m_bandwidth > 0))
+        return {};
+    QStringList roofs{QStringLiteral("solid, the peaks")};
+    if (m_vpu > 0)
+        roofs << QStringLiteral("dashed, the vector unit's peak");
+    if (m_attainablePeak > 0 && m_attainableBandwidth > 0)
+        roofs << QStringLiteral(
+            "dotted, the rates long runs reach (fitted on published timings), which the "
+            "predictions take");
+    return QStringLiteral("roofs: ") + roofs.join(QStringLiteral(" · "));
+}
+
 void ProfileRoofline::paint(QPainter *p)
 {
     p->fillRect(QRectF(0, 0, width(), height()), m_ground);
@@ -152,19 +172,20 @@ void ProfileRoofline::paint(QPainter *p)
     p->save();
     p->setClipRect(r);
     // The roofs: min(peak, intensity x bandwidth).
-    auto roof = [&](double peak, Qt::PenStyle style) {
-        if (!(peak > 0 && m_bandwidth > 0))
+    auto roof = [&](double peak, double bandwidth, Qt::PenStyle style) {
+        if (!(peak > 0 && bandwidth > 0))
             return;
         QPainterPath path;
-        const double ridge = peak / m_bandwidth;
-        path.moveTo(at(m_xMin, m_xMin * m_bandwidth));
+        const double ridge = peak / bandwidth;
+        path.moveTo(at(m_xMin, m_xMin * bandwidth));
         path.lineTo(at(ridge, peak));
         path.lineTo(at(m_xMax, peak));
         p->setPen(QPen(m_roof, 1.5, style));
         p->drawPath(path);
     };
-    roof(m_peak, Qt::SolidLine);
-    roof(m_vpu, Qt::DashLine);
+    roof(m_peak, m_bandwidth, Qt::SolidLine);
+    roof(m_vpu, m_bandwidth, Qt::DashLine);
+    roof(m_attainablePeak, m_attainableBandwidth, Qt::DotLine);
 
     // Ops: predicted ring, measured dot, the line between.
     const double radius = dotRadius();

@@ -16,6 +16,8 @@ class ProfileRoofline : public ProfileView
     // How many ops are drawn, and why any are left out.
     Q_PROPERTY(int shown READ shown NOTIFY contentChanged)
     Q_PROPERTY(QString leftOut READ leftOut NOTIFY contentChanged)
+    // What each roof drawn is, in words.
+    Q_PROPERTY(QString roofKey READ roofKey NOTIFY contentChanged)
     Q_PROPERTY(QColor grid MEMBER m_grid NOTIFY styleChanged)
     Q_PROPERTY(QColor roof MEMBER m_roof NOTIFY styleChanged)
     Q_PROPERTY(QColor measured MEMBER m_measured NOTIFY styleChanged)
@@ -26,6 +28,7 @@ public:
 
     int shown() const { return static_cast<int>(m_points.size()); }
     QString leftOut() const { return m_leftOut; }
+    QString roofKey() const;
     // The ops named beside their dots, as drawn now.
     Q_INVOKABLE QStringList labels() const;
 
@@ -61,6 +64,7 @@ private:
     std::vector<Point> m_points;
     QString m_leftOut;
     double m_peak = 0, m_vpu = 0, m_bandwidth = 0;
+    double m_attainablePeak = 0, m_attainableBandwidth = 0; // 0: no fitted rates (a GPU)
     double m_xMin = 1e-2, m_xMax = 1e4, m_yMin = 1e9, m_yMax = 1e15;
     QColor m_grid, m_roof, m_measured, m_predicted;
 };

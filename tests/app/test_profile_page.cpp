@@ -82,6 +82,13 @@ TEST_CASE("a dropped v6e profile opens on its page, measured beside predicted", 
     INFO(named.join(QStringLiteral(" | ")).toStdString());
     CHECK(named.contains(QStringLiteral("broadcast_add_fusion.1 and 2 more")));
     CHECK(named.filter(QStringLiteral("broadcast_add_fusion")).size() == 1);
+    // Its roofs named: the peaks, the vector unit's, and the fitted rates
+    // the rings are priced at.
+    const QString roofs = roofline->property("roofKey").toString();
+    CHECK(roofs.contains(QStringLiteral("solid, the peaks")));
+    CHECK(roofs.contains(QStringLiteral("dashed, the vector unit's peak")));
+    CHECK(roofs.contains(QStringLiteral("dotted, the rates long runs reach")));
+    CHECK(shownText(shell, "profileRoofKey") == roofs);
 
     // Measured, and says by what: chip, device, programs, date, file.
     QObject *badge = shell.findShown("profileMeasuredBadge");
@@ -173,6 +180,10 @@ TEST_CASE("bad profiles are named in a sentence, and the last good one stays", "
     CHECK(session->devices().size() == 8);
     CHECK(session->summary().value("chipNote").toString() == QStringLiteral("GPU kernels have no TPU prediction."));
     CHECK(session->problem().isEmpty());
+    // No fitted rates for a GPU: its chart keys no dotted roof.
+    QObject *roofline = shell.findShown("profileRoofline");
+    REQUIRE(roofline);
+    CHECK_FALSE(roofline->property("roofKey").toString().contains(QStringLiteral("dotted")));
 }
 
 TEST_CASE("Escape in the profile page's file dialog closes the dialog, not the page", "[profile][qml][keys]")

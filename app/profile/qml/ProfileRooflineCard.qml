@@ -52,6 +52,15 @@ Rectangle {
             onPicked: row => root.picked(row)
         }
         MonoText {
+            objectName: "profileRoofKey"
+            Layout.fillWidth: true
+            visible: text !== ""
+            text: chart.roofKey
+            color: Theme.inkMuted
+            font.pixelSize: Theme.tinySize
+            wrapMode: Text.WordWrap
+        }
+        MonoText {
             Layout.fillWidth: true
             text: chart.pointed !== "" ? chart.pointed : chart.leftOut
             color: chart.pointed !== "" ? Theme.inkText : Theme.inkMuted
