@@ -84,6 +84,7 @@ void Course::buildPalette()
                         QString::fromUtf8(p.subtitle), QString::fromUtf8(p.keywords)});
     m_palette->setEntries(entries);
     m_palette->setTextSearch([this](const QString &query) { return m_reader->searchText(query, m_chip); });
+    m_palette->setTextSearchReadAhead([this] { m_reader->readAheadForSearch(); });
     connect(m_reader, &Reader::textFilledFor, m_palette, [this](const QString &chip) {
         if (chip == m_chip)
             m_palette->searchTextAgain();

@@ -39,6 +39,14 @@ public:
     // that match by name (see chapters/chaptersearch.h).
     using TextSearch = std::function<QList<Entry>(const QString &query)>;
     void setTextSearch(TextSearch search) { m_textSearch = std::move(search); }
+    // What readies the text search ahead of a query: asked when the
+    // palette opens, a query likely on its way (Reader::readAheadForSearch).
+    void setTextSearchReadAhead(std::function<void()> readAhead) { m_readAhead = std::move(readAhead); }
+    Q_INVOKABLE void readAhead()
+    {
+        if (m_readAhead)
+            m_readAhead();
+    }
     // A query this long or longer is also looked up in the text.
     static constexpr int kTextQueryLength = 3;
     const QList<Entry> &matches() const { return m_matches; }
@@ -65,6 +73,7 @@ private:
     void refilter();
 
     TextSearch m_textSearch;
+    std::function<void()> m_readAhead;
     QList<Entry> m_entries;
     QList<Entry> m_matches;
     QString m_query;

@@ -26,6 +26,8 @@ Popup {
         field.text = ""; Course.palette.query = ""; list.currentIndex = 0
         pointerStart = Qt.point(-1, -1)
         field.forceActiveFocus()
+        // The chapters' text read for searching while the first letters are typed.
+        Course.palette.readAhead()
     }
 
     // The pointer picks a row only once it has moved since the palette

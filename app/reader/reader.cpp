@@ -107,6 +107,12 @@ Reader::Reader(course::ChapterCatalog &catalog, QObject *parent) : QObject(paren
     m_fillTimer.setSingleShot(true);
     m_fillTimer.setInterval(0);
     connect(&m_fillTimer, &QTimer::timeout, this, &Reader::fillForSearch);
+    m_readTimer.setSingleShot(true);
+    m_readTimer.setInterval(0);
+    connect(&m_readTimer, &QTimer::timeout, this, [this] {
+        if (readNextSections())
+            m_readTimer.start();
+    });
 }
 
 Reader *Reader::create(QQmlEngine *, QJSEngine *)
@@ -147,18 +153,14 @@ const course::ChapterDocument *Reader::documentOf(int number)
 
 QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QString &chip)
 {
-    // The chapters' sections, read once, when a search first needs them.
-    if (!m_sections) {
-        m_sections.emplace();
-        for (const course::ChapterInfo &c : m_catalog.chapters())
-            if (const course::ChapterDocument *doc = documentOf(c.number))
-                m_sections->append(course::sectionsOf(c.number, c.title, *doc));
+    // The chapters' sections, read once: those not read ahead, now.
+    m_readTimer.stop();
+    while (readNextSections()) {
     }
     // Filling every section runs the simulator for each of its figures
     // (about 150 ms for the course): done a little at a time after this
     // search, which finds what is filled so far.
-    if (m_filledSections.value(chip).size() < m_sections->size() &&
-        (m_fillingChip != chip || !m_fillTimer.isActive())) {
+    if (m_filledSections.value(chip).size() < m_sections.size() && (m_fillingChip != chip || !m_fillTimer.isActive())) {
         m_fillingChip = chip;
         m_fillTimer.start();
     }
@@ -169,7 +171,7 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
     };
     QList<PaletteModel::Entry> entries;
     const auto filledText = [&](int at) { return filledSection(at, chip); };
-    for (const course::TextHit &hit : course::searchSections(*m_sections, query, 12, filledText, filledIfKnown)) {
+    for (const course::TextHit &hit : course::searchSections(m_sections, query, 12, filledText, filledIfKnown)) {
         const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
         entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
                         QStringLiteral("in the text"), hit.heading,
@@ -184,20 +186,42 @@ const QString &Reader::filledSection(int at, const QString &chip)
     QHash<int, QString> &filled = m_filledSections[chip];
     if (const auto known = filled.constFind(at); known != filled.cend())
         return *known;
-    const course::TextSection &section = m_sections->at(at);
+    const course::TextSection &section = m_sections.at(at);
     const course::ChapterDocument *doc = documentOf(section.chapter);
     return *filled.insert(at, doc ? course::filledTextOf(section, *doc, chip) : section.text);
+}
+
+bool Reader::readForSearch() const
+{
+    return m_sectionsRead >= m_catalog.chapters().size();
+}
+
+void Reader::readAheadForSearch()
+{
+    if (!readForSearch() && !m_readTimer.isActive())
+        m_readTimer.start();
+}
+
+bool Reader::readNextSections()
+{
+    const QList<course::ChapterInfo> &chapters = m_catalog.chapters();
+    if (m_sectionsRead >= chapters.size())
+        return false;
+    const course::ChapterInfo &c = chapters.at(m_sectionsRead++);
+    if (const course::ChapterDocument *doc = documentOf(c.number))
+        m_sections.append(course::sectionsOf(c.number, c.title, *doc));
+    return m_sectionsRead < chapters.size();
 }
 
 void Reader::fillForSearch()
 {
     // A go of about a quarter of a 60 Hz frame.
     constexpr qint64 kGoNs = 4'000'000;
-    if (!m_sections)
+    if (!readForSearch())
         return;
     QElapsedTimer go;
     go.start();
-    const qsizetype count = m_sections->size();
+    const qsizetype count = m_sections.size();
     QHash<int, QString> &filled = m_filledSections[m_fillingChip];
     for (int at = 0; at < count && go.nsecsElapsed() < kGoNs; ++at)
         if (!filled.contains(at))

@@ -76,6 +76,13 @@ public:
     // the chip: the first search starts filling them, a few at a time
     // while the window is idle (fillForSearch), then textFilledFor(chip).
     QList<PaletteModel::Entry> searchText(const QString &query, const QString &chip);
+    // Reads the chapters' sections for searchText a chapter a go while the
+    // window is idle (the palette opened, a search likely next), so that
+    // the first search need not read them all at once. A search made
+    // before they are all read reads the rest itself.
+    void readAheadForSearch();
+    // Whether every chapter's sections are read.
+    bool readForSearch() const;
 
 signals:
     void textStyleChanged();
@@ -92,13 +99,19 @@ private:
     // Fills the sections not yet filled on m_fillingChip for a few
     // milliseconds, and comes back after the event loop until all are.
     void fillForSearch();
+    // Reads the next chapter's sections into m_sections; false once all are.
+    bool readNextSections();
 
     course::ChapterCatalog &m_catalog;
     // Parsed once per chapter; filled again for each chip and input.
     // Chapters by number; exhibits from kExhibitKeys on, two keys each
     // (the artifact, then its notes), handed out as they are first opened.
     QHash<int, course::ChapterDocument> m_documents;
-    std::optional<QList<course::TextSection>> m_sections; // for searchText, read on first use
+    // For searchText: every chapter's sections, read in the catalog's order
+    // a chapter at a time; m_sectionsRead chapters so far.
+    QList<course::TextSection> m_sections;
+    qsizetype m_sectionsRead = 0;
+    QTimer m_readTimer;
     // Sections filled for a chip as hits showed them, by chip, then section index.
     QHash<QString, QHash<int, QString>> m_filledSections;
     QString m_fillingChip; // the chip fillForSearch works for

@@ -506,6 +506,25 @@ TEST_CASE("a section about a word outranks one that mentions it in passing", "[p
     CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() == QStringLiteral("layouts"));
 }
 
+TEST_CASE("opening the palette reads the chapters for its text search before a word is typed", "[palette][qml]")
+{
+    ShellFixture shell;
+    Reader *reader = shell.course().reader();
+    QTest::qWait(300);
+    CHECK_FALSE(reader->readForSearch()); // nothing reads them while no one searches
+    QTest::keyClick(shell.window(), Qt::Key_K, Qt::ControlModifier);
+    WAIT_VERIFY(reader->readForSearch());
+    CHECK(shell.course().palette()->query().isEmpty());
+    // What is read ahead is what a search would have read: a word of a
+    // heading in the text finds it.
+    shell.typeText(QStringLiteral("dimension_semantics"));
+    PaletteModel *palette = shell.course().palette();
+    bool inText = false;
+    for (int i = 0; i < palette->rowCount(); ++i)
+        inText = inText || palette->kindAt(i) == QStringLiteral("in the text");
+    CHECK(inText);
+}
+
 TEST_CASE("a chapter's list of sources ranks below the prose that uses the same words", "[palette]")
 {
     const QString filler =
