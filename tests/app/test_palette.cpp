@@ -567,6 +567,26 @@ TEST_CASE("sections headed Sources are marked as a chapter's list of sources", "
     CHECK(sections.at(1).sources);
 }
 
+TEST_CASE("typed words count as a phrase only as whole words, a figure's no-break space as a space", "[palette]")
+{
+    const QString filler =
+        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(4);
+    const QList<course::TextSection> sections{
+        {11, QStringLiteral("traffic"), QStringLiteral("HBM traffic"),
+         QStringLiteral("The formula gives about 416 MiB and roughly 315 FLOP/B.") + filler, 0, 0},
+        // As a filled figure reads: its number and unit joined by a no-break space.
+        {7, QStringLiteral("budget"), QStringLiteral("The budget"),
+         filler + QStringLiteral(" The blocks take 16") + QChar(0x00a0) + QStringLiteral("MiB of VMEM."), 0, 0}};
+    const auto hits = course::searchSections(sections, QStringLiteral("16 MiB"));
+    REQUIRE(hits.size() == 2);
+    CHECK(hits.at(0).anchor == QStringLiteral("budget"));
+    INFO(hits.at(0).snippet.toStdString());
+    CHECK(hits.at(0).snippet.contains(QStringLiteral("take 16")));
+    // "416 MiB" holds the letters but not the phrase: its snippet is not
+    // placed there as if it did.
+    CHECK(hits.at(1).anchor == QStringLiteral("traffic"));
+}
+
 TEST_CASE("a snippet starts on a word, not on the tail of a code block", "[palette]")
 {
     const QList<course::TextSection> sections{

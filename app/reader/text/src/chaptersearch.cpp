@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace course {
 
@@ -178,9 +179,13 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     QList<TextHit> hits;
     if (words.isEmpty() || sections.isEmpty())
         return hits;
-    // The words typed together, found as one phrase, rank a section higher
-    // and set its snippet; else the snippet stands at the longest word,
-    // the least likely to fill every sentence.
+    // The words typed together, found as one phrase of whole words, rank a
+    // section higher and set its snippet ("16 MiB" is not found in "416
+    // MiB"); else the snippet stands at the longest word, the least likely
+    // to fill every sentence. A figure's no-break space ("16 MiB" filled)
+    // matches a typed space; the two are one character each, so places
+    // found in the spaced copy hold in the text.
+    const auto spaced = [](QString text) { return text.replace(QChar(0x00a0), QLatin1Char(' ')); };
     const QString phrase = words.size() >= 2 ? words.join(QLatin1Char(' ')) : QString();
     const QString &longest = *std::max_element(words.begin(), words.end(),
                                                [](const QString &a, const QString &b) { return a.size() < b.size(); });
@@ -235,7 +240,7 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
             idfs += idf;
             score += idf * (tf * (k1 + 1) / (tf + k1 * lengthNorm) + (inHeading ? headingWeight : 0));
         }
-        if (!phrase.isEmpty() && body.contains(phrase, Qt::CaseInsensitive))
+        if (!phrase.isEmpty() && find(spaced(body), phrase).second)
             score += phraseWeight * idfs;
         if (s.sources)
             score *= sourcesWeight;
@@ -248,7 +253,9 @@ QList<TextHit> searchSections(const QList<TextSection> &sections, const QString 
     // when `filled` gives it.
     for (TextHit &hit : hits) {
         const QString text = filled ? filled(hit.section) : sections.at(hit.section).text;
-        const qsizetype atPhrase = phrase.isEmpty() ? -1 : text.indexOf(phrase, 0, Qt::CaseInsensitive);
+        const auto [phraseAt, phraseWhole] =
+            phrase.isEmpty() ? std::pair<qsizetype, bool>{-1, false} : find(spaced(text), phrase);
+        const qsizetype atPhrase = phraseWhole ? phraseAt : -1;
         const qsizetype atWord = atPhrase >= 0 ? -1 : find(text, longest).first;
         hit.snippet = atPhrase >= 0 ? snippetAt(text, atPhrase, phrase.size())
                       : atWord >= 0 ? snippetAt(text, atWord, longest.size())
