@@ -17,8 +17,6 @@
 #include <chapters/codecolours.h>
 #include <chapters/livenumbers.h>
 
-#include <optional>
-
 #include "palette/palettemodel.h"
 
 class QJSEngine;
