@@ -175,11 +175,13 @@ QVariantList ProfileSession::openedBefore(int most) const
         QString chip;
         std::int64_t openedMs = 0;
         int devices = 0;
+        int latest = 0; // its newest import's place among the imports: breaks a tie of the same millisecond
     };
     QStringList order; // each file's fingerprint
     QList<File> files;
     try {
         const progress::ProfileLedger ledger(*g_store);
+        int imports = 0;
         for (const progress::ProfileImportRow &row : ledger.profiles()) {
             const QString sha = qs(row.fileSha256);
             qsizetype at = order.indexOf(sha);
@@ -193,11 +195,16 @@ QVariantList ProfileSession::openedBefore(int most) const
                               std::max<std::int64_t>(row.importedAtMs, std::strtoll(when.c_str(), nullptr, 10)), 0};
             }
             files[at].devices += 1;
+            files[at].openedMs = std::max(files[at].openedMs, row.importedAtMs);
+            files[at].latest = imports++;
         }
     } catch (const std::exception &) {
         return {}; // a store that cannot be read lists nothing; the shell reports store problems
     }
-    std::stable_sort(files.begin(), files.end(), [](const File &a, const File &b) { return a.openedMs > b.openedMs; });
+    // Newest first; imports within one millisecond in the order they were made.
+    std::sort(files.begin(), files.end(), [](const File &a, const File &b) {
+        return a.openedMs != b.openedMs ? a.openedMs > b.openedMs : a.latest > b.latest;
+    });
     // As a person writes it, in the learner's own time.
     static const QLocale english(QLocale::English, QLocale::UnitedKingdom);
     QVariantList out;
