@@ -175,11 +175,12 @@ Prediction predict_collective(const Op& op, const tpusim::Chip& chip, int device
     at_peaks.ici_s = placed->time_s;
     at_peaks.collective = true;
     const tpusim::DeviceConstants& k = tpusim::validation().per_chip.at(chip.id);
+    const tpusim::FittedTime fitted = tpusim::fitted_device_time(chip.id, at_peaks);
     Prediction p;
     p.available = true;
-    p.time_s = tpusim::fitted_device_time(chip.id, at_peaks);
+    p.time_s = fitted.time_s;
     p.model = placed->how;
-    p.bound = "ICI";
+    p.bound = fitted.bound;
     p.assumptions = placed->assumptions;
     p.assumptions.push_back(at_fitted_fractions(placed->time_s, p.time_s) + " It runs at " +
                             tpusim::format_fixed(100 * k.ici_efficiency, 0) +
@@ -208,11 +209,12 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
         OpAtPeaks at_peaks;
         at_peaks.link_s = bytes / chip.host_link_bandwidth.value;
         const DeviceConstants& k = validation().per_chip.at(chip.id);
+        const FittedTime fitted = fitted_device_time(chip.id, at_peaks);
         Prediction p;
         p.available = true;
-        p.time_s = fitted_device_time(chip.id, at_peaks);
+        p.time_s = fitted.time_s;
         p.model = "host link: bytes / attainable PCIe bandwidth";
-        p.bound = "PCIe";
+        p.bound = fitted.bound;
         p.assumptions = {"The array crosses the host link once, at " + format_fixed(100 * k.link_efficiency, 0) +
                              "% of its " + format_rate(chip.host_link_bandwidth.value, "B/s") + " one way " +
                              chip.host_link_bandwidth.source + ".",
@@ -236,15 +238,13 @@ Prediction predict(const Op& op, Family f, const tpusim::Chip& chip, int devices
         (mxu ? at_peaks.mxu_s : at_peaks.vpu_s) = r.compute_s / fraction;
         at_peaks.hbm_s = r.memory_s / fraction;
         at_peaks.f32_mxu = mxu && cost.compute_dtype == DType::f32;
-        // What binds at the attainable rates, which may not be what binds at the peaks.
         const DeviceConstants& k = validation().per_chip.at(chip.id);
-        const double compute_s =
-            mxu ? at_peaks.mxu_s * (at_peaks.f32_mxu ? k.f32_over_bf16 : 1) / k.mxu_efficiency : at_peaks.vpu_s;
+        const FittedTime fitted = fitted_device_time(chip.id, at_peaks);
         Prediction p;
         p.available = true;
-        p.time_s = fitted_device_time(chip.id, at_peaks);
+        p.time_s = fitted.time_s;
         p.model = "roofline on the profile's FLOPs and bytes, at the attainable fractions";
-        p.bound = at_peaks.hbm_s / k.hbm_efficiency >= compute_s ? "HBM" : mxu ? "MXU" : "VPU";
+        p.bound = fitted.bound;
         p.assumptions = r.provenance.assumptions;
         p.assumptions.insert(p.assumptions.begin(),
                              "FLOPs and bytes are XLA's own cost analysis, as the profile records them.");

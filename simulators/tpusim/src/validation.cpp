@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <utility>
@@ -427,9 +428,10 @@ const Validation& validation() {
     return v;
 }
 
-double fitted_device_time(const std::string& chip_id, const OpAtPeaks& op) {
+FittedTime fitted_device_time(const std::string& chip_id, const OpAtPeaks& op) {
     const auto k = validation().per_chip.find(chip_id);
     if (k == validation().per_chip.end()) throw InputError("no fitted constants for the chip '" + chip_id + "'");
+    const DeviceConstants& c = k->second;
     detail::RowCost cost;
     detail::Stage stage;
     stage.mxu_s = op.mxu_s;
@@ -440,7 +442,20 @@ double fitted_device_time(const std::string& chip_id, const OpAtPeaks& op) {
     cost.ici_s = op.ici_s;
     cost.link_s = op.link_s;
     cost.collective = op.collective;
-    return detail::device_time(cost, k->second);
+    FittedTime out;
+    out.time_s = detail::device_time(cost, c);
+    // Each unit at its fitted rate, as device_time takes them; HBM first, so
+    // that it names a tie.
+    const std::pair<const char*, double> units[] = {
+        {"HBM", op.hbm_s / c.hbm_efficiency},
+        {"MXU", op.mxu_s * (op.f32_mxu ? c.f32_over_bf16 : 1) / c.mxu_efficiency},
+        {"VPU", op.vpu_s},
+        {"ICI", op.ici_s / c.ici_efficiency},
+        {"PCIe", op.link_s / c.link_efficiency}};
+    const auto* longest = std::max_element(std::begin(units), std::end(units),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+    out.bound = longest->first;
+    return out;
 }
 
 PipelineFit fit_pipeline_constants() {

@@ -107,11 +107,17 @@ struct OpAtPeaks {
     bool collective = false;  // pays the least time of a collective
 };
 
+struct FittedTime {
+    double time_s = 0;
+    std::string bound;  // the unit whose time is longest at the fitted rates: "MXU", "VPU", "HBM", "ICI" or "PCIe"
+};
+
 // Its device time priced as the validation prices a row of its chip: each
 // unit's time over its attainable fraction, the slowest of the MXU, VPU and
 // HBM, the links' and host link's times added, then the least time of an
-// op (and of a collective, for one). Throws InputError for an unknown chip.
-double fitted_device_time(const std::string& chip_id, const OpAtPeaks& op);
+// op (and of a collective, for one). What binds at those rates may differ
+// from what binds at the peaks. Throws InputError for an unknown chip.
+FittedTime fitted_device_time(const std::string& chip_id, const OpAtPeaks& op);
 
 // The pipeline model's fixed step time and launch cost that reproduce the
 // two Pallas matmul rows of the fit with the most and the fewest grid
