@@ -69,6 +69,12 @@ TEST_CASE("a published table is read strictly, with the line of what is wrong", 
     CHECK(refusal(header + row("matmul", "v5e", "host", "1ms")).find("not a positive number") != std::string::npos);
     CHECK(refusal(header + row("matmul", "v5e", "host", "1", "m=8 k")).find("'k' is not key=value") !=
           std::string::npos);
+    // "Not stated" has one spelling, the empty column: a word in its place is refused.
+    const auto with_dtype = [](const std::string& dtype) {
+        return header + "r1\tmatmul\tXLA\tv5e\t" + dtype + "\tm=8 k=8 n=8\thost: x\t0.001\trepo@abc x\tq\t\t\n";
+    };
+    CHECK(refusal(with_dtype("unknown")).find("t.tsv:2: 'unknown' is not a dtype: leave the column empty") == 0);
+    CHECK(parse_published_table(with_dtype(""), "t.tsv")[0].dtype.empty());
     const std::vector<PublishedRow> damaged =
         parse_published_table(header + row("matmul", "v5e", "host", "1", "m=8x"), "t.tsv");
     CHECK_THROWS_WITH(damaged[0].dim("m"), Catch::Contains("m=8x in row r1 is not a whole number"));
@@ -281,6 +287,25 @@ TEST_CASE("each prediction says what it is: predicted, by its model, on the row'
         CHECK(r.call_s >= r.device_s);
         CHECK(r.predicted_s == (r.row->timing == Timing::device ? r.device_s : r.call_s));
     }
+}
+
+TEST_CASE("a row whose source states no dtype is priced only where its bytes are given", "[validation]") {
+    int left_out = 0, priced = 0;
+    for (const ValidationRow& r : validation().rows) {
+        if (!r.row->dtype.empty()) continue;
+        INFO(r.row->id);
+        const bool needs_dtype = r.row->family == Family::matmul || r.row->family == Family::attention_fwd ||
+                                 r.row->family == Family::attention_bwd || r.row->family == Family::attention_fwdbwd;
+        if (needs_dtype) {
+            CHECK_FALSE(r.expressible);
+            CHECK(r.not_expressible == "the source does not state the dtype, which sets the bytes and the rate");
+            ++left_out;
+        } else if (r.expressible) {
+            ++priced;  // a copy, a collective or a profile's fusion: its bytes are in the row
+        }
+    }
+    CHECK(left_out >= 14);  // AXLearn's decode kernels and the v5e GQA parity rows
+    CHECK(priced >= 9);     // the v6e profile's ops
 }
 
 TEST_CASE("the chip table's attainable fractions and floors are the ones the validation fits", "[validation]") {

@@ -9,6 +9,7 @@
 
 #include "published_tables.h"
 #include "tpusim/chips.h"
+#include "tpusim/dtype.h"
 #include "tpusim/error.h"
 
 namespace tpusim {
@@ -128,6 +129,15 @@ std::vector<PublishedRow> parse_published_table(std::string_view text, std::stri
             std::any_of(all_chips().begin(), all_chips().end(), [&](const Chip& c) { return c.id == r.chip; });
         if (!known) refuse(table_name, n, "'" + r.chip + "' is not a chip of the chip table");
         r.dtype = trim(f[4]);
+        // Empty where the source states none, so "not stated" has one spelling.
+        if (!r.dtype.empty()) {
+            try {
+                parse_dtype(r.dtype);
+            } catch (const InputError&) {
+                refuse(table_name, n,
+                       "'" + r.dtype + "' is not a dtype: leave the column empty where the source states none");
+            }
+        }
         for (const std::string_view pair : split(trim(f[5]), ' ')) {
             if (pair.empty()) continue;
             const std::size_t eq = pair.find('=');

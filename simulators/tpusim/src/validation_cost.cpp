@@ -36,6 +36,13 @@ Provenance predicted(const PublishedRow& row, std::string model, std::vector<std
     return p;
 }
 
+// The row's dtype, which sets its bytes and its MXU rate. A source that
+// states none leaves the row out rather than have a guess predicted.
+DType stated_dtype(const PublishedRow& row) {
+    if (row.dtype.empty()) throw InputError("the source does not state the dtype, which sets the bytes and the rate");
+    return parse_dtype(row.dtype);
+}
+
 double mxu_peak(const Chip& c, DType dtype) {
     return peak_flops(c, dtype).value;
 }
@@ -52,7 +59,7 @@ double core_share(const PublishedRow& row, const Chip& c) {
 }
 
 RowCost matmul(const PublishedRow& row, const Chip& c) {
-    const DType dtype = parse_dtype(row.dtype);
+    const DType dtype = stated_dtype(row);
     const std::int64_t m = row.dim("m"), k = row.dim("k"), n = row.dim("n"), batch = row.dim("batch", 1);
     if (m < 1 || k < 1 || n < 1 || batch < 1) return refused("the row does not give m, k and n");
     RowCost cost;
@@ -94,10 +101,9 @@ RowCost memory(const PublishedRow& row, const Chip& c) {
     const std::string op = row.text("op");
     if (row.text("impl").find("sparsecore") != std::string::npos)
         return refused("SparseCore kernels are not modelled: the chip table gives no SparseCore rates");
-    const DType dtype = row.dtype.empty() ? DType::bf16 : parse_dtype(row.dtype);
     double array = static_cast<double>(row.dim("bytes"));
     if (array <= 0 && row.has("dims")) {
-        array = bytes(dtype);
+        array = bytes(stated_dtype(row));
         std::string dims = row.text("dims");
         std::replace(dims.begin(), dims.end(), 'x', ' ');
         std::size_t at = 0;
@@ -321,7 +327,7 @@ RowCost attention_cost(const PublishedRow& row, const Chip& c) {
     spec.head_dim = row.dim("head_dim");
     spec.causal = row.dim("causal", 0) != 0;
     spec.bias = row.dim("bias", 0) != 0;
-    spec.dtype = parse_dtype(row.dtype);
+    spec.dtype = stated_dtype(row);
     spec.pass = row.family == Family::attention_fwd   ? AttentionPass::forward
                 : row.family == Family::attention_bwd ? AttentionPass::backward
                                                       : AttentionPass::forward_backward;
@@ -368,7 +374,7 @@ BlockedMatmul pallas_matmul_of(const PublishedRow& row) {
     spec.bm = row.dim("bm", std::min<std::int64_t>(spec.m, 512));
     spec.bk = row.dim("bk", std::min<std::int64_t>(spec.k, 512));
     spec.bn = row.dim("bn", std::min<std::int64_t>(spec.n, 512));
-    spec.in = spec.out = parse_dtype(row.dtype);
+    spec.in = spec.out = stated_dtype(row);
     return spec;
 }
 
