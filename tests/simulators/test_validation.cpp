@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "tpusim/chips.h"
@@ -333,6 +334,40 @@ TEST_CASE("the chip table's attainable fractions and floors are the ones the val
             if (f->unit == "s") continue;
             CHECK(f->unit == "fraction");
             CHECK(format_fact(*f) == format_fixed(100 * f->value, 1) + " %");
+        }
+    }
+}
+
+TEST_CASE("the chip table says how many rows fixed each fitted fraction, and of which dtypes", "[validation]") {
+    // The sources are written by hand beside the values; they must tell
+    // the same story as the fit: "median of 11 long bf16 TPU7x matmuls".
+    const std::map<std::string, Fact Chip::*> keys{
+        {"mxu_efficiency", &Chip::mxu_attainable},      {"hbm_efficiency", &Chip::hbm_attainable},
+        {"ici_efficiency", &Chip::ici_attainable},      {"link_efficiency", &Chip::host_link_attainable},
+        {"flash_efficiency", &Chip::flash_attainable},  {"flash_step_s", &Chip::flash_step},
+        {"collective_floor_s", &Chip::collective_floor}};
+    std::map<std::string, const PublishedRow*> by_id;
+    for (const PublishedRow& r : published_rows()) by_id[r.id] = &r;
+    const std::regex count(R"((median|least) of (\d+) )");
+    for (const Chip& c : all_chips()) {
+        for (const auto& [key, member] : keys) {
+            const std::string& source = (c.*member).source;
+            INFO(c.id << " " << key << ": " << source);
+            const bool pooled = source.find("every chip's value") != std::string::npos;
+            const FittedConstant* fit = nullptr;
+            for (const FittedConstant& f : validation().constants)
+                if (f.key == key && f.chip == (pooled ? "all" : c.id)) fit = &f;
+            REQUIRE(fit != nullptr);
+            std::smatch m;
+            REQUIRE(std::regex_search(source, m, count));
+            CHECK(std::stoul(m[2].str()) == fit->fitted_on.size());
+            std::set<std::string> dtypes;
+            for (const std::string& id : fit->fitted_on) dtypes.insert(by_id.at(id)->dtype);
+            std::set<std::string> named;
+            for (const char* dtype : {"bf16", "int8", "f32"})
+                if (std::regex_search(source, std::regex(std::string("\\b") + dtype + "\\b"))) named.insert(dtype);
+            dtypes.erase("");  // a row whose source states none
+            if (!named.empty()) CHECK(named == dtypes);
         }
     }
 }

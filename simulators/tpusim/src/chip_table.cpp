@@ -289,8 +289,7 @@ Chip v7() {
     c.topology = {"3D torus, 9216 chips per pod", "[CL-7x][MT-SPEC]"};
     c.wraparound = {"slices of 4x4x4 or more wrap on every axis; smaller ones do not", "[MT-SPEC]"};
     c.host_link_bandwidth = unpublished("B/s", "Not in the sources read.");
-    attainable(c, 0.9475, "median of 11 long bf16 and int8 TPU7x matmuls", 0.8660,
-               "median of 2 long TPU7x collectives");
+    attainable(c, 0.9475, "median of 11 long bf16 TPU7x matmuls", 0.8660, "median of 2 long TPU7x collectives");
     common(c);
     return c;
 }
