@@ -32,6 +32,22 @@ void searchFor(ShellFixture &shell, const QString &words)
     shell.typeText(words);
 }
 
+// The places the hits open, best first.
+QStringList anchorsOf(const QList<course::TextHit> &hits)
+{
+    QStringList out;
+    for (const course::TextHit &h : hits)
+        out << h.anchor;
+    return out;
+}
+
+// Prose that holds none of the searched words, `times` sentences of it, to
+// give a section a length.
+QString fillerText(int times)
+{
+    return QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(times);
+}
+
 } // namespace
 
 TEST_CASE("fuzzy scores: order matters, runs and word starts win", "[palette]")
@@ -460,27 +476,21 @@ TEST_CASE("a section's figures are searched once its filled text is known", "[pa
         {1, QStringLiteral("limits"), QStringLiteral("Limits"), QStringLiteral("the scoped limit is … of VMEM"), 0, 0},
         {2, QStringLiteral("other"), QStringLiteral("Other"), QStringLiteral("16 rows of MiB-sized words"), 0, 0}};
     const QString filled = QStringLiteral("the scoped limit is 16\u00A0MiB of VMEM");
-    const auto places = [](const QList<course::TextHit> &hits) {
-        QStringList out;
-        for (const course::TextHit &h : hits)
-            out << h.anchor;
-        return out;
-    };
     // Unfilled, the figure is a "…": only the section that types the words is found.
-    CHECK(places(course::searchSections(sections, QStringLiteral("16 MiB limit"))).isEmpty());
-    CHECK(places(course::searchSections(sections, QStringLiteral("16 MiB"))) == QStringList{QStringLiteral("other")});
+    CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("16 MiB limit"))).isEmpty());
+    CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("16 MiB"))) ==
+          QStringList{QStringLiteral("other")});
     // Known filled, the figure's words are found, its no-break space read as a space.
     const auto known = [&filled](int at) { return at == 0 ? &filled : nullptr; };
     const auto hits = course::searchSections(
         sections, QStringLiteral("16 MiB limit"), 12, [&filled](int) { return filled; }, known);
-    REQUIRE(places(hits) == QStringList{QStringLiteral("limits")});
+    REQUIRE(anchorsOf(hits) == QStringList{QStringLiteral("limits")});
     CHECK(hits.first().snippet.contains(QStringLiteral("16\u00A0MiB")));
 }
 
 TEST_CASE("a section about a word outranks one that mentions it in passing", "[palette]")
 {
-    const QString filler =
-        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(6);
+    const QString filler = fillerText(6);
     const QList<course::TextSection> sections{
         {4, QStringLiteral("fusion"), QStringLiteral("What fusion cannot do"),
          QStringLiteral("Tiling attention into blocks is an algorithm XLA was not given.") + filler, 0, 0},
@@ -492,18 +502,13 @@ TEST_CASE("a section about a word outranks one that mentions it in passing", "[p
         {7, QStringLiteral("tiling"), QStringLiteral("Tiling and its cost"), QStringLiteral("What a tile costs."), 0,
          0},
         {9, QStringLiteral("rings"), QStringLiteral("Rings"), QStringLiteral("A ring all-gather.") + filler, 0, 0}};
-    const auto anchors = [](const QList<course::TextHit> &hits) {
-        QStringList out;
-        for (const course::TextHit &h : hits)
-            out << h.anchor;
-        return out;
-    };
     // The heading first, then the section that uses the word three times,
     // then the one that uses it once; the section without it not at all.
-    CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling"))) ==
+    CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("tiling"))) ==
           QStringList{QStringLiteral("tiling"), QStringLiteral("layouts"), QStringLiteral("fusion")});
     // A rarer word weighs more: "XLA" is in two sections, "layout" in one.
-    CHECK(anchors(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() == QStringLiteral("layouts"));
+    CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("tiling XLA"))).first() ==
+          QStringLiteral("layouts"));
 }
 
 TEST_CASE("opening the palette reads the chapters for its text search before a word is typed", "[palette][qml]")
@@ -527,8 +532,7 @@ TEST_CASE("opening the palette reads the chapters for its text search before a w
 
 TEST_CASE("a chapter's list of sources ranks below the prose that uses the same words", "[palette]")
 {
-    const QString filler =
-        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(8);
+    const QString filler = fillerText(8);
     QList<course::TextSection> sections{
         {7, QStringLiteral("layouts"), QStringLiteral("HBM layouts"),
          QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
@@ -569,8 +573,7 @@ TEST_CASE("sections headed Sources are marked as a chapter's list of sources", "
 
 TEST_CASE("typed words count as a phrase only as whole words, a figure's no-break space as a space", "[palette]")
 {
-    const QString filler =
-        QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(4);
+    const QString filler = fillerText(4);
     const QList<course::TextSection> sections{
         {11, QStringLiteral("traffic"), QStringLiteral("HBM traffic"),
          QStringLiteral("The formula gives about 416 MiB and roughly 315 FLOP/B.") + filler, 0, 0},
