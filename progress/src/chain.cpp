@@ -37,9 +37,9 @@ std::string sha256Hex(std::string_view text) {
 namespace {
 
 // Appended to in this order when a file's existing history is chained.
-constexpr std::array<std::string_view, 8> kHistoryTables{"event_log",     "run_records",   "predictions",
-                                                         "gate_attempts", "drill_reviews", "profile_imports",
-                                                         "profile_ops",   "drill_regrades"};
+constexpr std::array<std::string_view, 10> kHistoryTables{
+    "event_log",       "run_records", "predictions",    "gate_attempts",    "drill_reviews",
+    "profile_imports", "profile_ops", "drill_regrades", "profile_pricings", "profile_op_prices"};
 
 // A row as one JSON array of its columns, in table order; reals printed
 // with all 17 significant digits so the text is the stored value exactly.
@@ -115,6 +115,8 @@ std::pair<std::string_view, std::string_view> rowWords(std::string_view table) {
     if (table == "drill_regrades") return {"drill regrade", "drill regrades"};
     if (table == "profile_imports") return {"imported profile", "imported profiles"};
     if (table == "profile_ops") return {"profile op", "profile ops"};
+    if (table == "profile_pricings") return {"profile pricing", "profile pricings"};
+    if (table == "profile_op_prices") return {"profile op price", "profile op prices"};
     return {"row", "rows"};
 }
 

@@ -2,7 +2,7 @@
 
 // The history's hash chain. Every row appended to a history table (the
 // event log, run records, predictions, gate attempts, drill reviews,
-// profile imports and their ops) gets an entry in history_chain: the
+// profile imports, their ops and pricings) gets an entry in history_chain: the
 // SHA-256 of the row's content, and a chain hash over that and the
 // previous entry's chain hash. Verifying the chain on open makes an edit,
 // a deletion or a row inserted by hand evident, even with the append-only

@@ -103,6 +103,8 @@ TEST_CASE("a file kept before the chain is chained as it stands when it migrates
     raw(file, "DROP TABLE reading_marks");        // schema 7's table, which schema 5 had not either
     raw(file, "DROP VIEW drill_reviews_graded");  // and schema 8's
     raw(file, "DROP TABLE drill_regrades");
+    raw(file, "DROP TABLE profile_op_prices");  // and schema 9's
+    raw(file, "DROP TABLE profile_pricings");
     raw(file, "PRAGMA user_version = 5");
     Store store = Store::open(file);
     CHECK(store.schemaVersion() == Store::kLatestSchema);

@@ -53,18 +53,21 @@ TEST_CASE("a missing file is created, with its folders, at the latest schema") {
     CHECK(schemaObjects(connection, "table") ==
           std::vector<std::string>{"chapters", "drill_regrades", "drill_reviews", "event_log", "gate_attempts",
                                    "history_chain", "mastery_goals", "mastery_items", "predictions", "profile_imports",
-                                   "profile_ops", "reading_marks", "run_records", "settings"});
-    CHECK(
-        schemaObjects(connection, "trigger") ==
-        std::vector<std::string>{"drill_regrades_no_delete",  "drill_regrades_no_replace",  "drill_regrades_no_update",
-                                 "drill_reviews_no_delete",   "drill_reviews_no_replace",   "drill_reviews_no_update",
-                                 "event_log_no_delete",       "event_log_no_replace",       "event_log_no_update",
-                                 "gate_attempts_no_delete",   "gate_attempts_no_replace",   "gate_attempts_no_update",
-                                 "history_chain_no_delete",   "history_chain_no_replace",   "history_chain_no_update",
-                                 "predictions_no_delete",     "predictions_no_replace",     "predictions_no_update",
-                                 "profile_imports_no_delete", "profile_imports_no_replace", "profile_imports_no_update",
-                                 "profile_ops_no_delete",     "profile_ops_no_replace",     "profile_ops_no_update",
-                                 "run_records_no_delete",     "run_records_no_replace",     "run_records_no_update"});
+                                   "profile_op_prices", "profile_ops", "profile_pricings", "reading_marks",
+                                   "run_records", "settings"});
+    CHECK(schemaObjects(connection, "trigger") ==
+          std::vector<std::string>{
+              "drill_regrades_no_delete",    "drill_regrades_no_replace",    "drill_regrades_no_update",
+              "drill_reviews_no_delete",     "drill_reviews_no_replace",     "drill_reviews_no_update",
+              "event_log_no_delete",         "event_log_no_replace",         "event_log_no_update",
+              "gate_attempts_no_delete",     "gate_attempts_no_replace",     "gate_attempts_no_update",
+              "history_chain_no_delete",     "history_chain_no_replace",     "history_chain_no_update",
+              "predictions_no_delete",       "predictions_no_replace",       "predictions_no_update",
+              "profile_imports_no_delete",   "profile_imports_no_replace",   "profile_imports_no_update",
+              "profile_op_prices_no_delete", "profile_op_prices_no_replace", "profile_op_prices_no_update",
+              "profile_ops_no_delete",       "profile_ops_no_replace",       "profile_ops_no_update",
+              "profile_pricings_no_delete",  "profile_pricings_no_replace",  "profile_pricings_no_update",
+              "run_records_no_delete",       "run_records_no_replace",       "run_records_no_update"});
     CHECK(connection.queryText("PRAGMA journal_mode") == "wal");
     CHECK(connection.queryInt64("PRAGMA foreign_keys") == 1);
     CHECK(connection.queryInt64("PRAGMA busy_timeout") == Store::kBusyTimeoutMs);
@@ -130,7 +133,7 @@ TEST_CASE("an in-memory store has the full schema and foreign keys") {
     Store store = Store::openInMemory();
     CHECK(store.schemaVersion() == Store::kLatestSchema);
     CHECK(store.connection().queryInt64("PRAGMA foreign_keys") == 1);
-    CHECK(schemaObjects(store.connection(), "table").size() == 14);
+    CHECK(schemaObjects(store.connection(), "table").size() == 16);
 }
 
 TEST_CASE("every migration step leads to the same schema as a fresh database") {

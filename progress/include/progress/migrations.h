@@ -319,6 +319,47 @@ inline constexpr std::array kMigrations{
         FROM drill_reviews r
         LEFT JOIN drill_regrades g ON g.id = (SELECT max(id) FROM drill_regrades WHERE review_id = r.id);
     )sql"},
+    Migration{9, "profile ops priced again, append-only", R"sql(
+        -- Each time an imported profile's ops are set beside predictions:
+        -- by the build that imported it (a pricing of no rows of its own:
+        -- the prices are those profile_ops was written with), or again,
+        -- when a later build opening the same file predicts differently.
+        -- The newest pricing of an import is the one shown; all are kept.
+        CREATE TABLE profile_pricings (
+            id           INTEGER PRIMARY KEY,
+            import_id    INTEGER NOT NULL REFERENCES profile_imports(id),
+            priced_by    TEXT NOT NULL,
+            priced_at_ms INTEGER NOT NULL,
+            with_ops     INTEGER NOT NULL CHECK (with_ops IN (0, 1))
+        ) STRICT;
+
+        CREATE INDEX profile_pricings_by_import ON profile_pricings(import_id, id);
+
+        -- A pricing's prediction for one op (with_ops = 1).
+        CREATE TABLE profile_op_prices (
+            id          INTEGER PRIMARY KEY,
+            pricing_id  INTEGER NOT NULL REFERENCES profile_pricings(id),
+            op_id       INTEGER NOT NULL REFERENCES profile_ops(id),
+            predicted_s REAL,
+            model       TEXT NOT NULL,
+            UNIQUE (pricing_id, op_id)
+        ) STRICT;
+
+        CREATE TRIGGER profile_pricings_no_update BEFORE UPDATE ON profile_pricings
+        BEGIN SELECT RAISE(ABORT, 'profile pricings are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER profile_pricings_no_delete BEFORE DELETE ON profile_pricings
+        BEGIN SELECT RAISE(ABORT, 'profile pricings are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER profile_pricings_no_replace BEFORE INSERT ON profile_pricings
+        WHEN EXISTS (SELECT 1 FROM profile_pricings WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'profile pricings are append-only: rows cannot be replaced'); END;
+        CREATE TRIGGER profile_op_prices_no_update BEFORE UPDATE ON profile_op_prices
+        BEGIN SELECT RAISE(ABORT, 'profile op prices are append-only: rows cannot be changed'); END;
+        CREATE TRIGGER profile_op_prices_no_delete BEFORE DELETE ON profile_op_prices
+        BEGIN SELECT RAISE(ABORT, 'profile op prices are append-only: rows cannot be deleted'); END;
+        CREATE TRIGGER profile_op_prices_no_replace BEFORE INSERT ON profile_op_prices
+        WHEN EXISTS (SELECT 1 FROM profile_op_prices WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'profile op prices are append-only: rows cannot be replaced'); END;
+    )sql"},
 };
 
 namespace detail {

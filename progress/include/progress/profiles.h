@@ -2,7 +2,9 @@
 
 // Profiles imported from jax.profiler: per device, the op table the device
 // itself measured, kept as measured runs. Append-only in SQL (migration 5);
-// a file is identified by its sha256 and stored once per device.
+// a file is identified by its sha256 and stored once per device. Its ops'
+// predictions are priced again when a later build opening the same file
+// predicts differently (migration 9); the newest pricing is the one read.
 
 #include "progress/store.h"
 
@@ -37,12 +39,19 @@ struct ProfileImportRow {
     std::int64_t opEvents = 0;
     std::int64_t busyPs = 0, spanPs = 0;
     std::int64_t importedAtMs = 0;  // set by the store
+    // The build whose predictions the ops carry ("tpu-course 0.1.0"), and
+    // when it made them. Given to addProfile; read back by importedProfile,
+    // "" for an import kept before pricings were recorded.
+    std::string pricedBy;
+    std::int64_t pricedAtMs = 0;    // set by the store
+    int pricings = 1;               // times the ops were priced, the import's own included
     std::vector<ProfileOpRow> ops;  // filled by importedProfile()
 };
 
 struct AddedProfile {
     std::int64_t id = 0;
     bool alreadyPresent = false;
+    bool repriced = false;  // present, and its ops priced again: the predictions given differ from the kept ones
 };
 
 class ProfileLedger {
@@ -50,14 +59,18 @@ public:
     explicit ProfileLedger(Store& store) : store_(store) {}
 
     // Adds one device of a profile and its ops in one transaction, or finds
-    // it when the same file's device was imported before.
+    // it when the same file's device was imported before; then, when an op's
+    // prediction or model differs from the newest kept, keeps the row's
+    // predictions as a new pricing (ops matched by program and name).
     AddedProfile addProfile(const ProfileImportRow& row);
     // Every import, oldest first, without their ops.
     std::vector<ProfileImportRow> profiles() const;
-    // One import with its ops, longest self time first.
+    // One import with its ops, longest self time first, each with its
+    // newest pricing's prediction.
     std::optional<ProfileImportRow> importedProfile(std::int64_t id) const;
 
 private:
+    bool reprice(std::int64_t importId, const ProfileImportRow& row, std::int64_t at);
     Store& store_;
 };
 
