@@ -8,6 +8,7 @@
 #include <progress/store.h>
 #include <tpusim/provenance.h>
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QLocale>
@@ -30,6 +31,29 @@ std::string lastOpenedKey(const QString &sha256)
     return "profile.lastOpenedMs." + sha256.toStdString();
 }
 
+// Who a pricing names: this build, by its version.
+std::string thisBuild()
+{
+    const QString version = QCoreApplication::applicationVersion();
+    return (QStringLiteral("tpu-course") + (version.isEmpty() ? QString() : QLatin1Char(' ') + version)).toStdString();
+}
+
+// A day as a person writes it, in the learner's own time.
+QString dayOf(std::int64_t ms)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedKingdom);
+    return english.toString(QDateTime::fromMSecsSinceEpoch(ms).date(), QStringLiteral("d MMM yyyy"));
+}
+
+// When the predictions beside an import's ops were made, and by which build.
+QString pricedWhen(const progress::ProfileImportRow &row)
+{
+    const QString by = row.pricedBy.empty() ? QString() : QStringLiteral(" by ") + qs(row.pricedBy);
+    if (row.pricings <= 1)
+        return QStringLiteral("predicted when imported, %1%2").arg(dayOf(row.pricedAtMs), by);
+    return QStringLiteral("predicted again %1%2, priced %3 times").arg(dayOf(row.pricedAtMs), by).arg(row.pricings);
+}
+
 } // namespace
 
 void ProfileSession::storeImport()
@@ -44,7 +68,7 @@ void ProfileSession::storeImport()
         emit storedChanged();
         return;
     }
-    int added = 0, present = 0;
+    int added = 0, present = 0, repriced = 0;
     try {
         progress::ProfileLedger ledger(*g_store);
         for (std::size_t i = 0; i < m_profile->devices.size(); ++i) {
@@ -63,6 +87,7 @@ void ProfileSession::storeImport()
             row.opEvents = t.summary.op_events;
             row.busyPs = t.summary.busy_ps;
             row.spanPs = t.summary.span_ps;
+            row.pricedBy = thisBuild();
             for (const tpuprofile::OpRow &r : t.rows) {
                 const tpuprofile::Op &op = d.ops[static_cast<std::size_t>(r.op)];
                 progress::ProfileOpRow o;
@@ -82,7 +107,9 @@ void ProfileSession::storeImport()
                 o.model = r.predicted.available ? r.predicted.model : r.predicted.reason;
                 row.ops.push_back(std::move(o));
             }
-            (ledger.addProfile(row).alreadyPresent ? present : added) += 1;
+            const progress::AddedProfile kept = ledger.addProfile(row);
+            (kept.alreadyPresent ? present : added) += 1;
+            repriced += kept.repriced ? 1 : 0;
         }
         // Its imports keep the path it was first read from; where it was
         // read from last, and when, is what opening it again needs.
@@ -99,6 +126,12 @@ void ProfileSession::storeImport()
         m_stored = QStringLiteral("Kept in your progress as measured runs: %1 device%2, fingerprint %3…")
                        .arg(added)
                        .arg(added == 1 ? "" : "s")
+                       .arg(m_sha256.left(12));
+    else if (repriced > 0)
+        m_stored = QStringLiteral(
+                       "Already in your progress: this file (%1…) was imported before. This build predicts "
+                       "its ops differently: its predictions are kept beside the earlier ones and shown "
+                       "from now on.")
                        .arg(m_sha256.left(12));
     else if (present > 0)
         m_stored =
@@ -157,6 +190,7 @@ QVariantList ProfileSession::storedProfiles() const
                  QStringLiteral("measured · %1 · %2 · sha256 %3…")
                      .arg(captured, QFileInfo(qs(it->sourceFile)).fileName(), qs(it->fileSha256.substr(0, 12)))},
                 {"summary", summary},
+                {"priced", pricedWhen(*whole)},
                 {"ops", ops}});
         }
     } catch (const std::exception &) {

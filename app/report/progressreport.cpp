@@ -247,6 +247,9 @@ void addProfiles(ProgressReport &r, const progress::Store &store)
         p.sha256 = QString::fromStdString(row.fileSha256);
         p.captured = QDateTime::fromString(QString::fromStdString(row.capturedAt), Qt::ISODate);
         p.imported = QDateTime::fromMSecsSinceEpoch(row.importedAtMs, Qt::UTC);
+        p.pricedBy = QString::fromStdString(whole->pricedBy);
+        p.priced = QDateTime::fromMSecsSinceEpoch(whole->pricedAtMs, Qt::UTC);
+        p.pricings = whole->pricings;
         p.opEvents = row.opEvents;
         p.busyS = static_cast<double>(row.busyPs) * 1e-12;
         p.spanS = static_cast<double>(row.spanPs) * 1e-12;

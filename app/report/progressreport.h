@@ -103,6 +103,12 @@ struct ProgressReport
         QString device, deviceType, chip, format, sourceFile, sha256;
         QDateTime captured; // invalid when the profile does not say
         QDateTime imported;
+        // The build whose predictions the ops carry ("" for an import kept
+        // before pricings were recorded), when it made them, and how many
+        // times the ops were priced (the import's own pricing included).
+        QString pricedBy;
+        QDateTime priced;
+        int pricings = 1;
         qint64 opEvents = 0;
         double busyS = 0, spanS = 0;
         int opCount = 0;

@@ -18,6 +18,15 @@ namespace {
 
 using reporthtml::esc;
 
+// When the predictions beside a profile's ops were made, and by which build.
+QString pricedWhen(const ProgressReport::Profile &p)
+{
+    const QString by = p.pricedBy.isEmpty() ? QString() : QStringLiteral(" by ") + p.pricedBy;
+    if (p.pricings <= 1)
+        return QStringLiteral("predicted when imported%1").arg(by);
+    return QStringLiteral("predicted again %1%2, priced %3 times").arg(reportformat::day(p.priced), by).arg(p.pricings);
+}
+
 // A page read on a screen sets its type a third larger than the printed
 // page's, about 17 px for the body: the PDF is for paper.
 constexpr double kScreenScale = 1.35;
@@ -190,13 +199,13 @@ QString profilesSection(const ProgressReport &r)
     for (const auto &p : r.profiles) {
         h << QStringLiteral(
                  "<p><b class=\"mono\">%1</b> · %2%3 · %4 op events, busy %5 of %6 · taken %7 · "
-                 "<span class=\"small mono\">%8 (sha256 %9…)</span></p>")
+                 "<span class=\"small mono\">%8 (sha256 %9…)</span> · %10</p>")
                  .arg(esc(p.device), esc(p.deviceType),
                       p.chip.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(esc(p.chip)),
                       QString::number(p.opEvents), reportformat::duration(p.busyS), reportformat::duration(p.spanS),
                       p.captured.isValid() ? reportformat::day(p.captured)
                                            : QStringLiteral("on a date the profile does not give"),
-                      esc(QFileInfo(p.sourceFile).fileName()), esc(p.sha256.left(12)));
+                      esc(QFileInfo(p.sourceFile).fileName()), esc(p.sha256.left(12)), esc(pricedWhen(p)));
         h << QStringLiteral(
             "<table class=\"grid\" width=\"100%\" cellspacing=\"0\" cellpadding=\"3\"><thead><tr>"
             "<th>op</th><th>kind</th><th>program</th><th>runs</th><th>self, all runs</th>"
@@ -294,6 +303,8 @@ QString activityWords(const QString &kind, qint64 count)
         {QStringLiteral("prediction.entered"),
          {QStringLiteral("prediction entered"), QStringLiteral("predictions entered")}},
         {QStringLiteral("profile.imported"), {QStringLiteral("profile imported"), QStringLiteral("profiles imported")}},
+        {QStringLiteral("profile.repriced"),
+         {QStringLiteral("profile priced again"), QStringLiteral("profiles priced again")}},
         {QStringLiteral("run.imported"), {QStringLiteral("run imported"), QStringLiteral("runs imported")}},
     };
     const auto it = words.constFind(kind);

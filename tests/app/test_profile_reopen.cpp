@@ -72,3 +72,66 @@ TEST_CASE("the profile page opens again a file opened before, where it still is"
     for (int i = 1; i < again.size(); ++i)
         CHECK(again.at(i).toMap().value("path").toString() != copy);
 }
+
+TEST_CASE("a kept profile opened by a build that predicts differently is priced again", "[profile][qml]")
+{
+    const QString real =
+        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb");
+    ProfileSession *session = ProfileSession::instance();
+    // What this build keeps of the file: each device's ops and predictions.
+    std::vector<progress::ProfileImportRow> now;
+    {
+        ShellFixture shell({}, false);
+        REQUIRE(session->openNow(real).isEmpty());
+        progress::ProfileLedger ledger(shell.store());
+        for (const auto &row : ledger.profiles())
+            now.push_back(*ledger.importedProfile(row.id));
+    }
+    REQUIRE(now.size() == 4);
+
+    // A store where an earlier build kept the same file, predicting twice the time.
+    ShellFixture shell({}, false);
+    progress::ProfileLedger ledger(shell.store());
+    std::size_t priced = 0;
+    for (progress::ProfileImportRow row : now) {
+        row.pricedBy = "tpu-course 0.0.9";
+        for (auto &op : row.ops)
+            if (op.predictedS) {
+                *op.predictedS *= 2;
+                ++priced;
+            }
+        ledger.addProfile(row);
+    }
+    REQUIRE(priced > 0);
+    const auto before = session->storedProfiles();
+    REQUIRE(before.size() == 4);
+    CHECK(before.first().toMap().value("priced").toString().startsWith(QStringLiteral("predicted when imported, ")));
+    CHECK(before.first().toMap().value("priced").toString().endsWith(QStringLiteral(" by tpu-course 0.0.9")));
+
+    REQUIRE(session->openNow(real).isEmpty());
+    CHECK(session->stored().contains(QStringLiteral("This build predicts its ops differently")));
+    const auto after = session->storedProfiles();
+    REQUIRE(after.size() == 4);
+    for (const QVariant &device : after) {
+        const QString when = device.toMap().value("priced").toString();
+        INFO(when.toStdString());
+        CHECK(when.startsWith(QStringLiteral("predicted again ")));
+        CHECK(when.endsWith(QStringLiteral(", priced 2 times")));
+    }
+    // Read back, each op carries this build's prediction again.
+    for (const auto &kept : now) {
+        const auto profiles = ledger.profiles();
+        const auto match =
+            std::find_if(profiles.begin(), profiles.end(), [&kept](const auto &r) { return r.device == kept.device; });
+        REQUIRE(match != profiles.end());
+        const auto back = ledger.importedProfile(match->id);
+        REQUIRE(back);
+        REQUIRE(back->ops.size() == kept.ops.size());
+        for (std::size_t i = 0; i < kept.ops.size(); ++i) {
+            INFO(kept.ops[i].op);
+            CHECK(back->ops[i].predictedS.has_value() == kept.ops[i].predictedS.has_value());
+            if (kept.ops[i].predictedS)
+                CHECK(*back->ops[i].predictedS == Approx(*kept.ops[i].predictedS));
+        }
+    }
+}

@@ -160,7 +160,12 @@ TEST_CASE("imported profiles are in the report: every device, its longest ops me
     CHECK(ops[0].toObject()["op"].toString() == QStringLiteral("copy-done.4"));
     CHECK(ops[0].toObject()["occurrences"].toInt() == 100);
     CHECK(ops[0].toObject()["predictedS"].isDouble());
+    // Which build made those predictions, and when: this one, as it imported the file.
+    CHECK(first["pricedBy"].toString().startsWith(QStringLiteral("tpu-course ")));
+    CHECK(first["pricings"].toInt() == 1);
+    CHECK(first["priced"].toString() == first["imported"].toString());
     const QString page = QString::fromUtf8(readFile(html));
+    CHECK(page.contains(QStringLiteral("predicted when imported by tpu-course ")));
     CHECK(page.contains(QStringLiteral("<h2>Profiles</h2>")));
     CHECK(page.contains(QStringLiteral("copy-done.4")));
     CHECK(page.contains(QStringLiteral("TPU v6 Lite (v6e)")));

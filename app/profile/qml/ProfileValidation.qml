@@ -29,7 +29,7 @@ ColumnLayout {
         Layout.maximumWidth: Theme.px(860)
         text: root.profiles.length === 0
               ? "No profile imported yet. Open one on the profile page (or drop it on the window): each op the device measured is set beside what these models predict for it, and counts here."
-              : "Each device of each profile you imported: the device's own time for an op's run, measured by the profiler, beside what the simulator predicted for it when it was imported. Errors are left out where both are under a microsecond."
+              : "Each device of each profile you imported: the device's own time for an op's run, measured by the profiler, beside what the simulator predicted for it when it was imported, or when a later build opened the same file and predicted differently (each device says which). Open a file again on the profile page to price it with this build. Errors are left out where both are under a microsecond."
         font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
         color: Theme.inkMuted
         wrapMode: Text.WordWrap
@@ -46,7 +46,12 @@ ColumnLayout {
                 spacing: Theme.gap
                 MonoText { text: block.modelData.title; color: Theme.accent }
                 ProvenanceBadge { kind: "measured"; details: block.modelData.details }
-                MonoText { Layout.fillWidth: true; text: block.modelData.summary; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                MonoText {
+                    Layout.fillWidth: true
+                    objectName: "profilePriced"
+                    text: block.modelData.summary + " · " + block.modelData.priced
+                    color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WordWrap
+                }
             }
             Repeater {
                 model: block.modelData.ops
