@@ -61,12 +61,13 @@ struct Pricing {
     std::string pricedBy;
     std::int64_t pricedAtMs = 0;
     bool withOps = false;  // its own prices; else the ones profile_ops was written with
-    int count = 0;         // the import's pricings
+    int again = 0;         // the import's pricings after the one it was written with
 };
 
 Pricing newestPricing(const db::Connection& c, std::int64_t importId) {
     db::Statement q(c, R"sql(
-        SELECT id, priced_by, priced_at_ms, with_ops, (SELECT count(*) FROM profile_pricings WHERE import_id = ?1)
+        SELECT id, priced_by, priced_at_ms, with_ops,
+               (SELECT count(*) FROM profile_pricings WHERE import_id = ?1 AND with_ops = 1)
         FROM profile_pricings WHERE import_id = ?1 ORDER BY id DESC LIMIT 1)sql");
     q.bind(1, importId);
     if (!q.step()) return {};
@@ -201,7 +202,7 @@ std::optional<ProfileImportRow> ProfileLedger::importedProfile(std::int64_t id) 
     const Pricing pricing = newestPricing(c, id);
     row.pricedBy = pricing.pricedBy;
     row.pricedAtMs = pricing.id ? pricing.pricedAtMs : row.importedAtMs;
-    row.pricings = std::max(1, pricing.count);
+    row.pricings = 1 + pricing.again;
     db::Statement ops(c, kPricedOps);
     bindPricing(ops, id, pricing);
     while (ops.step()) {

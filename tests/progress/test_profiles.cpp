@@ -140,14 +140,26 @@ TEST_CASE("an import kept before pricings were recorded reads as priced when imp
     Store store = Store::openInMemory();
     ProfileLedger ledger(store);
     const auto added = ledger.addProfile(sampleProfile("/device:TPU:0"));
-    // As a file from before: its import's own pricing row is not there.
+    // As a file from before: its import's own pricing row is not there,
+    // nor in the chain.
     const auto& c = store.connection();
     c.execute("DROP TRIGGER profile_pricings_no_delete");
     c.execute("DELETE FROM profile_pricings");
+    c.execute("DROP TRIGGER history_chain_no_delete");
+    c.execute("DELETE FROM history_chain WHERE source = 'profile_pricings'");
     const auto back = ledger.importedProfile(added.id);
     REQUIRE(back);
     CHECK(back->pricedBy.empty());
     CHECK(back->pricedAtMs == back->importedAtMs);
     CHECK(back->pricings == 1);
     CHECK(back->ops[0].predictedS == Approx(0.104));
+    // Priced again by a build that names itself: the second pricing.
+    ProfileImportRow later = sampleProfile("/device:TPU:0");
+    later.pricedBy = "tpu-course 0.2.0";
+    later.ops[1].predictedS = 0.0951;
+    CHECK(ledger.addProfile(later).repriced);
+    const auto repriced = ledger.importedProfile(added.id);
+    CHECK(repriced->pricedBy == "tpu-course 0.2.0");
+    CHECK(repriced->pricings == 2);
+    CHECK(repriced->ops[0].predictedS == Approx(0.0951));
 }
