@@ -12,16 +12,6 @@ QString qs(const std::string &s)
     return QString::fromStdString(s);
 }
 
-QString signedPercent(double error)
-{
-    if (std::isnan(error))
-        return QStringLiteral("–");
-    const double p = 100 * error;
-    const int decimals = std::fabs(p) < 10 ? 1 : 0;
-    return (p >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + QString::number(std::fabs(p), 'f', decimals) +
-           QStringLiteral(" %");
-}
-
 QString rate(double value, const char *unit)
 {
     return value > 0 ? qs(tpusim::format_rate(value, unit)) : QStringLiteral("–");
@@ -83,7 +73,7 @@ QVariant ProfileOpModel::data(const QModelIndex &index, int role) const
         case ErrorRole:
             return std::isnan(r.error) ? QVariant() : QVariant(r.error);
         case ErrorTextRole:
-            return signedPercent(r.error);
+            return qs(tpusim::format_error(r.error));
         case RowRole:
             return row;
         default:

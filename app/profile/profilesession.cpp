@@ -414,6 +414,7 @@ QVariantMap ProfileSession::detail(int row) const
             {"reason", qs(r.predicted.reason)},
             {"assumptions", assumptions},
             {"error", std::isnan(r.error) ? QVariant() : QVariant(r.error)},
+            {"errorText", qs(tpusim::format_error(r.error))},
             {"hasHlo", !xrayTarget(row).isEmpty()}};
 }
 

@@ -164,12 +164,14 @@ QVariantList ProfileSession::storedProfiles() const
                 }
                 if (!o.predictedS)
                     continue; // the rows the simulator made a prediction for
-                ops.append(QVariantMap{{"op", qs(o.op)},
-                                       {"kind", qs(o.kind)},
-                                       {"measured", qs(tpusim::format_time(perCall))},
-                                       {"predicted", qs(tpusim::format_time(*o.predictedS))},
-                                       {"error", error},
-                                       {"model", qs(o.model)}});
+                ops.append(QVariantMap{
+                    {"op", qs(o.op)},
+                    {"kind", qs(o.kind)},
+                    {"measured", qs(tpusim::format_time(perCall))},
+                    {"predicted", qs(tpusim::format_time(*o.predictedS))},
+                    {"error", error},
+                    {"errorText", error.isValid() ? qs(tpusim::format_error(error.toDouble())) : QStringLiteral("–")},
+                    {"model", qs(o.model)}});
             }
             QString summary = QStringLiteral("%1 of %2 ops predicted").arg(ops.size()).arg(whole->ops.size());
             if (!errors.empty()) {

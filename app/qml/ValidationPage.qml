@@ -101,6 +101,14 @@ ScrollPage {
             }
         }
 
+        // The learner's own profiles beside the families' summaries, before
+        // the constants and the published rows: theirs is the measurement
+        // that matters to them, and the rows run to hundreds.
+        ProfileValidation {
+            objectName: "validationProfiles"
+            Layout.fillWidth: true
+        }
+
         ValidationConstants {
             objectName: "validationConstants"
             Layout.fillWidth: true
@@ -149,11 +157,6 @@ ScrollPage {
                     }
                 }
             }
-        }
-
-        ProfileValidation {
-            objectName: "validationProfiles"
-            Layout.fillWidth: true
         }
 
         Text {

@@ -33,9 +33,14 @@ QString percent(double fraction)
     return qs(tpusim::format_fixed(100 * fraction, 1)) + QStringLiteral(" %");
 }
 
+// Signed with a true minus; a tenth of a percent that rounds to nothing has no sign.
 QString signedPercent(double fraction)
 {
-    return (fraction >= 0 ? QStringLiteral("+") : QString()) + percent(fraction);
+    const double tenths = std::round(1000 * fraction);
+    if (tenths == 0)
+        return QStringLiteral("0.0 %");
+    return (tenths > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) +
+           QString::number(std::fabs(tenths) / 10, 'f', 1) + QStringLiteral(" %");
 }
 
 QString gridSteps(std::int64_t steps)

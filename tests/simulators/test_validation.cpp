@@ -431,3 +431,12 @@ TEST_CASE("a source's document is named without its place in it", "[validation]"
     }
     CHECK(documents.size() < sources.size() / 4);
 }
+
+TEST_CASE("an error reads signed to a tenth of a percent, with a true minus and no signed zero", "[validation]") {
+    CHECK(format_error(0.0321) == "+3.2 %");
+    CHECK(format_error(-0.18815) == "\u221218.8 %");
+    CHECK(format_error(-0.0004) == "0.0 %");  // not "-0.0 %"
+    CHECK(format_error(0.0) == "0.0 %");
+    CHECK(format_error(1.5) == "+150.0 %");
+    CHECK(format_error(std::nan("")) == "–");
+}

@@ -72,7 +72,7 @@ Rectangle {
                 width: body.width - x - Theme.gapXL
                 text: root.detail.predictedKnown
                       ? root.detail.predicted + " a run, " + root.detail.bound + "-bound: " + root.detail.model
-                        + (root.detail.error !== undefined ? " (" + (root.detail.error >= 0 ? "+" : "−") + Math.abs(100 * root.detail.error).toFixed(1) + " % against the measurement)" : "")
+                        + (root.detail.error !== undefined ? " (" + root.detail.errorText + " against the measurement)" : "")
                       : "Not predicted: " + (root.detail.reason || "")
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
                 color: root.detail.predictedKnown ? Theme.predicted : Theme.inkMuted

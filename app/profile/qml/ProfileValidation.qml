@@ -53,25 +53,60 @@ ColumnLayout {
                     color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WordWrap
                 }
             }
+            OpLine { header: true }
             Repeater {
                 model: block.modelData.ops
-                delegate: RowLayout {
-                    id: opRow
+                delegate: OpLine {
                     required property var modelData
-                    Layout.fillWidth: true
-                    spacing: Theme.gapM
-                    MonoText { Layout.preferredWidth: Theme.px(260); text: opRow.modelData.op; color: Theme.inkText; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
-                    MonoText { Layout.preferredWidth: Theme.px(200); text: opRow.modelData.kind; color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
-                    MonoText { Layout.preferredWidth: Theme.px(100); text: opRow.modelData.measured; color: Theme.measured; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
-                    MonoText { Layout.preferredWidth: Theme.px(100); text: opRow.modelData.predicted; color: Theme.predicted; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight }
-                    MonoText {
-                        Layout.preferredWidth: Theme.px(80)
-                        text: opRow.modelData.error === undefined ? "–" : (opRow.modelData.error >= 0 ? "+" : "−") + Math.abs(100 * opRow.modelData.error).toFixed(1) + " %"
-                        color: Theme.inkText; font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
-                    }
-                    MonoText { Layout.fillWidth: true; text: opRow.modelData.model; color: Theme.inkFaint; font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere }
+                    op: modelData
                 }
             }
+        }
+    }
+
+    // One op of a device, or with `header` set, the names of the columns.
+    component OpLine: RowLayout {
+        id: line
+        property var op: ({})
+        property bool header: false
+        readonly property color headerInk: Theme.inkMuted
+        Layout.fillWidth: true
+        spacing: Theme.gapM
+        MonoText {
+            Layout.preferredWidth: Theme.px(260)
+            text: line.header ? "op" : line.op.op
+            color: line.header ? line.headerInk : Theme.inkText
+            font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+        }
+        MonoText {
+            Layout.preferredWidth: Theme.px(200)
+            text: line.header ? "kind" : line.op.kind
+            color: Theme.inkMuted
+            font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+        }
+        MonoText {
+            Layout.preferredWidth: Theme.px(100)
+            text: line.header ? "measured" : line.op.measured
+            color: line.header ? line.headerInk : Theme.measured
+            font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
+        }
+        MonoText {
+            Layout.preferredWidth: Theme.px(100)
+            text: line.header ? "predicted" : line.op.predicted
+            color: line.header ? line.headerInk : Theme.predicted
+            font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
+        }
+        MonoText {
+            Layout.preferredWidth: Theme.px(80)
+            text: line.header ? "error" : line.op.errorText
+            color: line.header ? line.headerInk : Theme.inkText
+            font.pixelSize: Theme.tinySize; horizontalAlignment: Text.AlignRight
+        }
+        MonoText {
+            Layout.fillWidth: true
+            text: line.header ? "model" : line.op.model
+            color: Theme.inkFaint
+            font.pixelSize: Theme.tinySize; wrapMode: Text.WrapAtWordBoundaryOrAnywhere
         }
     }
 }

@@ -15,12 +15,6 @@ using simqml::qs;
 
 namespace {
 
-QString signedPercent(double error)
-{
-    return (error >= 0 ? QStringLiteral("+") : QString()) + qs(tpusim::format_fixed(100 * error, 1)) +
-           QStringLiteral(" %");
-}
-
 QString percent(double magnitude)
 {
     return qs(tpusim::format_fixed(100 * magnitude, 1)) + QStringLiteral(" %");
@@ -93,7 +87,7 @@ QVariantMap rowMap(const tpusim::ValidationRow &v)
         {"deviceS", v.device_s},
         {"callS", v.call_s},
         {"error", v.error},
-        {"errorText", v.expressible ? signedPercent(v.error) : QStringLiteral("—")},
+        {"errorText", v.expressible ? qs(tpusim::format_error(v.error)) : QStringLiteral("—")},
         {"fitted", v.fitted},
         {"heldOut", v.held_out},
         {"doubt", qs(r.doubt)},

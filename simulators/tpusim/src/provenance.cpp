@@ -54,6 +54,13 @@ std::string format_fixed(double value, int decimals) {
     return buf;
 }
 
+std::string format_error(double fraction) {
+    if (std::isnan(fraction)) return "–";
+    const double tenths = std::round(1000 * fraction);
+    if (tenths == 0) return "0.0 %";
+    return (tenths > 0 ? "+" : "\u2212") + format_fixed(std::fabs(tenths) / 10, 1) + " %";
+}
+
 namespace {
 // A value that is a whole number of its unit is written without decimals,
 // as people write sizes and constants ("16 MiB", "350 ns"); any other keeps

@@ -67,6 +67,10 @@ std::string format_bytes(double bytes);
 std::string format_rate(double per_second, std::string_view unit);
 // Fixed-point with `decimals` digits after the point.
 std::string format_fixed(double value, int decimals);
+// A prediction's error against a measurement, (predicted - measured) /
+// measured, signed with a true minus, to a tenth of a percent: "+3.2 %",
+// "−18.8 %"; one that rounds to nothing is "0.0 %", and none is "–".
+std::string format_error(double fraction);
 // A shape, grid point or block index as Python prints it: "(256, 1024)".
 std::string format_tuple(const std::vector<std::int64_t>& values);
 // FLOPs per HBM byte: "1365 FLOP/B", "2.5 FLOP/B", and two significant
