@@ -147,6 +147,7 @@ QVariantList ProfileSession::storedProfiles() const
     try {
         const progress::ProfileLedger ledger(*g_store);
         const auto all = ledger.profiles();
+        QStringList files; // fingerprints listed so far: a file's newest device offers to open it again
         for (auto it = all.rbegin(); it != all.rend(); ++it) {
             const auto whole = ledger.importedProfile(it->id);
             if (!whole)
@@ -183,6 +184,11 @@ QVariantList ProfileSession::storedProfiles() const
                     QStringLiteral(" · median |error| %1 %, worst %2 %")
                         .arg(QString::number(100 * median, 'f', 1), QString::number(100 * errors.back(), 'f', 1));
             }
+            const QString sha = qs(it->fileSha256);
+            const bool firstOfFile = !files.contains(sha);
+            files << sha;
+            const std::string last = g_store->setting(lastPathKey(sha));
+            const QString path = qs(last.empty() ? it->sourceFile : last);
             const QString captured = it->capturedAt.empty() ? QStringLiteral("date not in the profile")
                                                             : QStringLiteral("taken ") + qs(it->capturedAt);
             out.append(QVariantMap{
@@ -193,6 +199,9 @@ QVariantList ProfileSession::storedProfiles() const
                      .arg(captured, QFileInfo(qs(it->sourceFile)).fileName(), qs(it->fileSha256.substr(0, 12)))},
                 {"summary", summary},
                 {"priced", pricedWhen(*whole)},
+                {"path", path},
+                {"exists", QFileInfo::exists(path)},
+                {"firstOfFile", firstOfFile},
                 {"ops", ops}});
         }
     } catch (const std::exception &) {

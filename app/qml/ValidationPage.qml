@@ -12,6 +12,7 @@ import TpuCourse.Profile
 ScrollPage {
     id: root
     signal back()
+    signal openPlace(string place)
 
     // Read when the page is first shown, not when the window is built.
     property var table: ({})
@@ -107,6 +108,7 @@ ScrollPage {
         ProfileValidation {
             objectName: "validationProfiles"
             Layout.fillWidth: true
+            onOpenAgain: path => { Profile.open(path); root.openPlace("profile") }
         }
 
         ValidationConstants {

@@ -135,3 +135,30 @@ TEST_CASE("a kept profile opened by a build that predicts differently is priced 
         }
     }
 }
+
+TEST_CASE("the validation page opens a kept profile again on the profile page", "[profile][qml]")
+{
+    ShellFixture shell;
+    ProfileSession *session = ProfileSession::instance();
+    const std::string real = TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb";
+    progress::ProfileLedger ledger(shell.store());
+    ledger.addProfile(profiledDevice("v5e", "TPU v5 lite", "/nowhere/moved.xplane.pb", "",
+                                     {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)}, 'b'));
+    for (const char *device : {"/device:TPU:0", "/device:TPU:1"}) {
+        auto row = profiledDevice("v6e", "TPU v6 Lite", real, "", {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)});
+        row.device = device;
+        ledger.addProfile(row);
+    }
+    REQUIRE(shell.navigate(QStringLiteral("validation")));
+    shell.waitUntilBuilt();
+    // One button a file still where it was, on its newest device.
+    QList<QObject *> buttons;
+    for (QObject *b : shell.findAll("validationOpenAgain"))
+        if (ShellFixture::isShown(b))
+            buttons << b;
+    REQUIRE(buttons.size() == 1);
+    QMetaObject::invokeMethod(buttons.first(), "clicked");
+    CHECK(shell.window()->property("page").toString() == QStringLiteral("profile"));
+    WAIT_COMPARE(session->state(), QStringLiteral("ready"));
+    CHECK(session->filePath().toStdString() == real);
+}

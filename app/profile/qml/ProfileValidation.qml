@@ -8,6 +8,8 @@ import TpuCourse.Profile
 ColumnLayout {
     id: root
     property var profiles: []
+    // A file kept before, to open again on the profile page (and price it with this build).
+    signal openAgain(string path)
     function refresh() { profiles = Profile.storedProfiles() }
     Component.onCompleted: refresh()
     onVisibleChanged: if (visible) refresh()
@@ -29,7 +31,7 @@ ColumnLayout {
         Layout.maximumWidth: Theme.px(860)
         text: root.profiles.length === 0
               ? "No profile imported yet. Open one on the profile page (or drop it on the window): each op the device measured is set beside what these models predict for it, and counts here."
-              : "Each device of each profile you imported: the device's own time for an op's run, measured by the profiler, beside what the simulator predicted for it when it was imported, or when a later build opened the same file and predicted differently (each device says which). Open a file again on the profile page to price it with this build. Errors are left out where both are under a microsecond."
+              : "Each device of each profile you imported: the device's own time for an op's run, measured by the profiler, beside what the simulator predicted for it when it was imported, or when a later build opened the same file and predicted differently (each device says which). “open again” opens a file on the profile page and prices it with this build. Errors are left out where both are under a microsecond."
         font.family: Theme.sans; font.pixelSize: Theme.smallSize; lineHeight: 1.3
         color: Theme.inkMuted
         wrapMode: Text.WordWrap
@@ -51,6 +53,13 @@ ColumnLayout {
                     objectName: "profilePriced"
                     text: block.modelData.summary + " · " + block.modelData.priced
                     color: Theme.inkMuted; font.pixelSize: Theme.tinySize; wrapMode: Text.WordWrap
+                }
+                PlainButton {
+                    objectName: "validationOpenAgain"
+                    visible: block.modelData.firstOfFile && block.modelData.exists
+                    text: "open again"
+                    mono: true
+                    onClicked: root.openAgain(block.modelData.path)
                 }
             }
             OpLine { header: true }
