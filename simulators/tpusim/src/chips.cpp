@@ -75,7 +75,7 @@ std::vector<FactRow> fact_rows(const Chip& c) {
 
 Fact peak_flops(const Chip& c, DType dtype) {
     auto need = [&](const Fact& f, const char* what) {
-        if (!f.published()) throw InputError(c.id + " has no published " + what + " rate: " + f.note);
+        if (!f.published()) throw InputError(c.id + " has no published " + what + " rate. " + f.note);
         return f;
     };
     switch (dtype) {
