@@ -16,21 +16,34 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace {
+
+const char *const kRealProfile = TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb";
+
+// Kept in `store` as opened before: a file since moved away, then two
+// devices of the real one (with a made-up op each, not what it holds).
+void keepMovedAndReal(progress::Store &store)
+{
+    progress::ProfileLedger ledger(store);
+    ledger.addProfile(profiledDevice("v5e", "TPU v5 lite", "/nowhere/moved.xplane.pb", "",
+                                     {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)}, 'b'));
+    for (const char *device : {"/device:TPU:0", "/device:TPU:1"}) {
+        auto row =
+            profiledDevice("v6e", "TPU v6 Lite", kRealProfile, "", {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)});
+        row.device = device;
+        ledger.addProfile(row);
+    }
+}
+
+} // namespace
+
 TEST_CASE("the profile page opens again a file opened before, where it still is", "[profile][qml]")
 {
     ShellFixture shell;
     ProfileSession *session = ProfileSession::instance();
     REQUIRE(session->state() == QStringLiteral("empty"));
-    const std::string real = TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb";
-    progress::ProfileLedger ledger(shell.store());
-    // A file since moved away, then a real one of two devices.
-    ledger.addProfile(profiledDevice("v5e", "TPU v5 lite", "/nowhere/moved.xplane.pb", "",
-                                     {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)}, 'b'));
-    for (const char *device : {"/device:TPU:0", "/device:TPU:1"}) {
-        auto row = profiledDevice("v6e", "TPU v6 Lite", real, "", {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)});
-        row.device = device;
-        ledger.addProfile(row);
-    }
+    const std::string real = kRealProfile;
+    keepMovedAndReal(shell.store());
     REQUIRE(shell.navigate(QStringLiteral("profile")));
     shell.waitUntilBuilt();
 
@@ -75,8 +88,7 @@ TEST_CASE("the profile page opens again a file opened before, where it still is"
 
 TEST_CASE("a kept profile opened by a build that predicts differently is priced again", "[profile][qml]")
 {
-    const QString real =
-        QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb");
+    const QString real = QString::fromUtf8(kRealProfile);
     ProfileSession *session = ProfileSession::instance();
     // What this build keeps of the file: each device's ops and predictions.
     std::vector<progress::ProfileImportRow> now;
@@ -140,15 +152,8 @@ TEST_CASE("the validation page opens a kept profile again on the profile page", 
 {
     ShellFixture shell;
     ProfileSession *session = ProfileSession::instance();
-    const std::string real = TPU_COURSE_SOURCE_DIR "/tests/simulators/profiles/xprof_tpu_inference_2.xplane.pb";
-    progress::ProfileLedger ledger(shell.store());
-    ledger.addProfile(profiledDevice("v5e", "TPU v5 lite", "/nowhere/moved.xplane.pb", "",
-                                     {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)}, 'b'));
-    for (const char *device : {"/device:TPU:0", "/device:TPU:1"}) {
-        auto row = profiledDevice("v6e", "TPU v6 Lite", real, "", {profiledOp("jit_f", "dot.1", "matmul", 2, 1000)});
-        row.device = device;
-        ledger.addProfile(row);
-    }
+    const std::string real = kRealProfile;
+    keepMovedAndReal(shell.store());
     REQUIRE(shell.navigate(QStringLiteral("validation")));
     shell.waitUntilBuilt();
     // One button a file still where it was, on its newest device.
