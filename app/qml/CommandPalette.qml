@@ -4,14 +4,23 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
 import TpuCourse.Backend
+import "searchwords.js" as SearchWords
 
 // Ctrl+K: type a few letters of anything (a chapter, a stage, a piece id, the
 // bench, the report), move with the arrows, Enter jumps there.
 Popup {
     id: root
+    objectName: "palette"
     signal chosen(string place)
     // A hit in the chapters' text: the words searched for, to mark there.
     signal chosenText(string place, string words)
+
+    // A row's plain text as styled text, the words typed marked in it as a
+    // page marks them (the phrase where it stands whole, else each word).
+    function marked(plain) {
+        const html = plain.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+        return SearchWords.mark([html], field.text, "<b><font color=\"" + Theme.inkText + "\">$1</font></b>")[0]
+    }
 
     parent: Overlay.overlay
     x: Math.round((parent.width - width) / 2)
@@ -124,17 +133,19 @@ Popup {
                         Layout.fillWidth: true
                         spacing: 0
                         Text {
+                            objectName: "paletteRowTitle"
                             Layout.fillWidth: true
-                            text: row.title
-                            textFormat: Text.PlainText
+                            text: root.marked(row.title)
+                            textFormat: Text.StyledText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
                             color: Theme.inkText
                         }
                         Text {
+                            objectName: "paletteRowSnippet"
                             Layout.fillWidth: true
-                            text: row.subtitle
-                            textFormat: Text.PlainText
+                            text: root.marked(row.subtitle)
+                            textFormat: Text.StyledText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.tinySize
                             color: Theme.inkMuted

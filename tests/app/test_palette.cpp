@@ -331,6 +331,37 @@ TEST_CASE("words typed together are found, shown and marked as one phrase", "[pa
     CHECK(marks(QStringLiteral("and")) == 0);
 }
 
+TEST_CASE("a row marks the words typed in its title and snippet, its own text kept as text", "[palette][qml]")
+{
+    ShellFixture shell;
+    searchFor(shell, QStringLiteral("megacore"));
+    PaletteModel *palette = shell.course().palette();
+    WAIT_VERIFY(palette->kindAt(0) == QStringLiteral("in the text"));
+    // Each shown row marks the word wherever its title or snippet holds it.
+    const auto marked = [](const QString &text) {
+        return text.contains(QStringLiteral("\">megacore</font></b>"), Qt::CaseInsensitive);
+    };
+    WAIT_VERIFY(!shell.findAll("paletteRowSnippet").isEmpty());
+    int snippetsMarked = 0;
+    for (QObject *snippet : shell.findAll("paletteRowSnippet"))
+        snippetsMarked += marked(snippet->property("text").toString()) ? 1 : 0;
+    CHECK(snippetsMarked >= 3);
+    bool titleMarked = false;
+    for (QObject *title : shell.findAll("paletteRowTitle"))
+        titleMarked = titleMarked || marked(title->property("text").toString());
+    CHECK(titleMarked);
+    // A snippet's own angle brackets and ampersands read as written, not as tags.
+    QObject *popup = shell.find("palette");
+    REQUIRE(popup != nullptr);
+    QVariant out;
+    REQUIRE(QMetaObject::invokeMethod(popup, "marked", Q_RETURN_ARG(QVariant, out),
+                                      Q_ARG(QVariant, QStringLiteral("if i < n && <b> on a MegaCore chip"))));
+    const QString text = out.toString();
+    INFO(text.toStdString());
+    CHECK(text.startsWith(QStringLiteral("if i &lt; n &amp;&amp; &lt;b&gt; on a <b><font color=")));
+    CHECK(text.endsWith(QStringLiteral("\">MegaCore</font></b> chip")));
+}
+
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
 {
     ShellFixture shell;
