@@ -139,8 +139,18 @@ ScrollPage {
         const target = pendingReveal.startsWith("#") ? blockWords.markedFrom(found, mark) : found
         // A piece in the text, or a search's words, shown with what leads to it.
         const above = target && (target.kind === "piece" || target !== found) ? height / 4 : Theme.gapL
-        if (target)
-            contentY = Math.max(0, Math.min(maximumY, target.mapToItem(contentItem, 0, 0).y - above))
+        if (!target)
+            return
+        const y = target.mapToItem(contentItem, 0, 0).y
+        let top = y - above
+        // Words near the start of their section are shown under its heading,
+        // rather than with the heading cut at the window's top edge.
+        if (found && target !== found) {
+            const headingTop = found.mapToItem(contentItem, 0, 0).y - Theme.gapL
+            if (y - headingTop <= height / 2)
+                top = headingTop
+        }
+        contentY = Math.max(0, Math.min(maximumY, top))
     }
     // The reader moving the view ends the reveal, which would otherwise
     // pull the page back while pieces still load.

@@ -306,6 +306,45 @@ TEST_CASE("a text hit opens its section at the first paragraph that holds the wo
     WAIT_VERIFY(markedInView());
 }
 
+TEST_CASE("words just below their section's heading open with the heading whole in view", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    // Chapter 4's "Fusion, precisely": its second paragraph is the first
+    // holding both words, a few lines under the heading.
+    searchFor(shell, QStringLiteral("xla fusion"));
+    PaletteModel *palette = shell.course().palette();
+    const QString place = QStringLiteral("ch04#fusion-precisely");
+    const auto rowOf = [palette, &place] {
+        for (int i = 0; i < palette->rowCount(); ++i)
+            if (palette->placeAt(i) == place)
+                return i;
+        return -1;
+    };
+    WAIT_VERIFY(rowOf() >= 0);
+    for (int i = rowOf(); i > 0; --i)
+        QTest::keyClick(window, Qt::Key_Down);
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    shell.waitUntilBuilt();
+    const auto inView = [window](QObject *o) {
+        auto *item = qobject_cast<QQuickItem *>(o);
+        if (!item || !ShellFixture::isShown(o))
+            return false;
+        const qreal top = item->mapToScene(QPointF(0, 0)).y();
+        return top >= 0 && top + item->height() <= window->height();
+    };
+    QObject *heading = shell.find("heading:fusion-precisely");
+    REQUIRE(heading != nullptr);
+    WAIT_VERIFY(inView(heading));
+    CHECK(qobject_cast<QQuickItem *>(heading)->mapToScene(QPointF(0, 0)).y() >= 16);
+    bool markedShown = false;
+    for (QObject *p : shell.findAll("readerParagraph"))
+        markedShown = markedShown || (p->property("text").toString().contains(QStringLiteral("\">XLA</span>")) &&
+                                      p->property("text").toString().contains(QStringLiteral("builds")) && inView(p));
+    CHECK(markedShown);
+}
+
 TEST_CASE("words typed together are found, shown and marked as one phrase", "[palette][qml]")
 {
     ShellFixture shell;
