@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QColor>
 #include <QString>
 #include <QStringList>
 
@@ -18,3 +19,7 @@ RunResult runApp(const QStringList &arguments, int timeoutMs = 60000);
 RunResult runProgram(const QString &program, const QStringList &arguments, int timeoutMs = 60000);
 
 QByteArray readFile(const QString &path);
+
+// WCAG 2's contrast ratio of fg on bg (fg drawn over bg when translucent):
+// 4.5:1 is asked of text, 3:1 of large text and control edges.
+double contrastRatio(const QColor &fg, const QColor &bg);

@@ -2,7 +2,9 @@
 
 #include "pieceinput.h"
 #include "qtwait.h"
+#include "readertheme.h"
 #include "shellfixture.h"
+#include "support.h"
 
 #include <progress/store.h>
 
@@ -83,4 +85,33 @@ TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed
     QTest::keyClick(window, Qt::Key_Delete);
     QTest::keyClick(window, Qt::Key_Return, Qt::ControlModifier);
     WAIT_VERIFY(shell.store().readingMarks(1).empty());
+}
+
+TEST_CASE("a note being written reads on the page in either theme", "[reading][theme][qml]")
+{
+    ShellFixture shell;
+    ReaderTheme *theme = ReaderTheme::instance();
+    for (const bool dark : {false, true}) {
+        INFO((dark ? "dark" : "light"));
+        theme->showForThisRun(dark);
+        REQUIRE(shell.navigate(QStringLiteral("ch01")));
+        shell.waitUntilBuilt();
+        pointAtFirstParagraph(shell);
+        WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
+        click(shell, "markNote");
+        WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+        QQuickItem *editor = shownItem(shell, "markNoteEditor");
+        auto *ground = editor->property("background").value<QQuickItem *>();
+        REQUIRE(ground != nullptr);
+        const QColor field = ground->property("color").value<QColor>();
+        const QColor ink = editor->property("color").value<QColor>();
+        const QColor placeholder = editor->property("placeholderTextColor").value<QColor>();
+        INFO(ink.name().toStdString() << " and " << placeholder.name().toStdString() << " on "
+                                      << field.name().toStdString());
+        CHECK(contrastRatio(ink, field) >= 4.5);
+        CHECK(contrastRatio(placeholder, field) >= 4.5);
+        QTest::keyClick(shell.window(), Qt::Key_Escape);
+        WAIT_VERIFY(shownItem(shell, "markNoteEditor") == nullptr);
+    }
+    theme->reload();
 }

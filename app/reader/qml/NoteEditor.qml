@@ -20,6 +20,17 @@ Column {
         wrapMode: TextEdit.Wrap
         font.family: Theme.sans
         font.pixelSize: Theme.smallSize
+        // The page's colours, so a note reads in the dark theme as in the light.
+        color: Theme.pageInk
+        placeholderTextColor: Theme.pageMuted
+        selectionColor: Theme.focus
+        selectByMouse: true
+        background: Rectangle {
+            color: Theme.pageCode
+            radius: Theme.radius
+            border.width: field.activeFocus ? Theme.focusWidth : 1
+            border.color: field.activeFocus ? Theme.focus : Theme.pageRule
+        }
         Component.onCompleted: forceActiveFocus()
         Keys.onEscapePressed: { editor.done = true; editor.dropped() }
         Keys.onPressed: event => {
