@@ -156,6 +156,7 @@ ScrollPage {
     // pull the page back while pieces still load.
     onReaderMoved: {
         place.readerScrolled = true
+        keeper.readerMoved()
         if (pendingReveal !== "") endReveal()
     }
     function endReveal() {
@@ -264,6 +265,18 @@ ScrollPage {
         viewHeight: root.height
         enabled: !!root.shell && !root.shell.wholePages && !root.shell.assistiveTechnology
     }
+    // The line being read kept in view when the type or the window's width changes.
+    PlaceKeeper {
+        id: keeper
+        page: root
+        blocks: root.blockItems
+        count: root.doc.count || 0
+        origin: column.y + reader.y
+        enabled: root.pendingReveal === ""
+    }
+    onAvailableWidthChanged: keeper.reflowed()
+    onMeasureChanged: keeper.reflowed()
+    Connections { target: Theme; function onReaderScaleChanged() { keeper.reflowed() } }
     readonly property var shell: root.Window.window     // Main.qml's, untyped: those two are its own
     // Every piece set into the text made: the page a reader finds after a rest (benchmarks, tests).
     function piecesMade() { return piecesAhead.allMade() }
@@ -275,32 +288,16 @@ ScrollPage {
         building: () => root.isBuilding()
         shown: root.visible
     }
-    // The margin keeps to the text: a piece runs the full width, under the
-    // margin's column, so the margin takes the larger stretch of the view
-    // that no piece covers, and steps aside when that stretch is too short.
-    property real marginTop: 0
-    property real marginHeight: 0
-    readonly property bool pieceUnderMargin: marginHeight < Theme.px(160)
-    function checkMargin() {
-        let top = Math.max(band.height + Theme.gapXL, contentY + Theme.gapL)
-        let bottom = contentY + height - Theme.gapL
-        const offset = column.y + reader.y
-        for (let k = 0; k < pieceBlocks.length && pieceBlocks[k] < shownBlocks; ++k) {
-            const block = blockItems[pieceBlocks[k]]
-            if (!block)
-                continue
-            const pieceTop = block.y + offset
-            const pieceBottom = pieceTop + block.height
-            if (pieceBottom <= top || pieceTop >= bottom)
-                continue
-            if (pieceTop - top >= bottom - pieceBottom)
-                bottom = pieceTop - Theme.gapL
-            else
-                top = pieceBottom + Theme.gapL
-        }
-        marginTop = top
-        marginHeight = Math.max(0, bottom - top)
+    MarginRoom {
+        id: marginRoom
+        page: root
+        below: band.height + Theme.gapXL
+        blocks: root.blockItems
+        pieceBlocks: root.pieceBlocks
+        made: root.shownBlocks
+        origin: column.y + reader.y
     }
+    function checkMargin() { marginRoom.update() }
     onHeightChanged: { followScroll(); checkMargin() }
 
     contentHeight: column.y + column.implicitHeight + Theme.gapXXL
@@ -338,11 +335,11 @@ ScrollPage {
     ReaderMargin {
         id: margin
         objectName: "readerMargin"
-        visible: columns.sideMargin && !root.pieceUnderMargin
+        visible: columns.sideMargin && !marginRoom.pieceUnder
         x: columns.groupLeft
-        y: root.marginTop
+        y: marginRoom.top
         width: Theme.marginWidth
-        height: root.marginHeight
+        height: marginRoom.height
         clip: true
         headings: (root.doc.headings || []).filter(h => h.level <= 3)
         currentAnchor: root.currentAnchor
@@ -435,7 +432,7 @@ ScrollPage {
                         const grown = height - placedHeight
                         const wasAbove = placedHeight > 0 && y + placedHeight <= viewTop
                         placedHeight = height
-                        if (grown !== 0 && wasAbove && root.pendingReveal === "")
+                        if (grown !== 0 && wasAbove && root.pendingReveal === "" && !keeper.settling)
                             root.contentY = Math.max(0, root.contentY + grown)
                     }
                 }

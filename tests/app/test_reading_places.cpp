@@ -170,6 +170,58 @@ TEST_CASE("the chapters' text grows and shrinks a step at a time, and keeps its 
     WAIT_VERIFY(readerSize() == normal);
 }
 
+TEST_CASE("the paragraph being read stays in view when the type or the window's width changes", "[reading][qml]")
+{
+    ShellFixture shell;
+    ReaderSize *size = ReaderSize::instance();
+    size->reset();
+    REQUIRE(shell.navigate(QStringLiteral("ch04")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("chapterPage");
+    REQUIRE(page != nullptr);
+    // Read down to a heading well into the chapter, a little way past its top.
+    auto *heading = qobject_cast<QQuickItem *>(shell.find("heading:will-the-overlap-hide-the-transfer"));
+    REQUIRE(heading != nullptr);
+    const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
+    // The text is set again a slice at a time: settled once the page's
+    // height has held for half a second.
+    const auto settled = [page] {
+        double height = -1;
+        for (int held = 0; held < 5;) {
+            QTest::qWait(100);
+            const double now = page->property("contentHeight").toDouble();
+            held = now == height ? held + 1 : 0;
+            height = now;
+        }
+    };
+    readTo(page, page->property("contentY").toDouble() + headingTop() - 40);
+    WAIT_VERIFY(std::abs(headingTop() - 40) < 2);
+
+    // Two steps larger: everything above grows by hundreds of pixels, the
+    // heading stays where it was read.
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(1.3));
+    settled();
+    INFO("the heading's top: " << headingTop());
+    CHECK(std::abs(headingTop() - 40) < 24);
+    // Back to the default, and a narrower window: the same.
+    QTest::keyClick(shell.window(), Qt::Key_0, Qt::ControlModifier);
+    WAIT_VERIFY(size->scale() == Approx(1.0));
+    settled();
+    INFO("after: " << headingTop());
+    CHECK(std::abs(headingTop() - 40) < 24);
+    shell.window()->resize(1024, shell.window()->height());
+    settled();
+    CHECK(std::abs(headingTop() - 40) < 24);
+    // At the chapter's top, it stays at the top.
+    readTo(page, 0);
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    settled();
+    CHECK(page->property("contentY").toDouble() == 0);
+    size->reset();
+}
+
 TEST_CASE("each kind of file dialog opens in the folder it last took a file from", "[reading][dialogs]")
 {
     ShellFixture shell;
