@@ -128,9 +128,10 @@ Popup {
                 }
             }
         }
+        // Kept in place for every format, so Export does not move as the
+        // file's ending is typed; the paper is a PDF's alone.
         RowLayout {
             spacing: Theme.gap
-            visible: root.isPdf
             Text {
                 text: "Paper"
                 font.family: Theme.sans; font.pixelSize: Theme.tinySize
@@ -140,6 +141,8 @@ Popup {
                 model: ["A4", "Letter"]
                 PlainButton {
                     required property string modelData
+                    enabled: root.isPdf
+                    opacity: enabled ? 1 : 0.4
                     text: modelData
                     mono: true
                     fillColor: root.paper === modelData ? Theme.accent : Theme.floor
@@ -147,6 +150,13 @@ Popup {
                     textColor: root.paper === modelData ? Theme.ink : Theme.inkText
                     onClicked: root.paper = modelData
                 }
+            }
+            Text {
+                objectName: "reportPaperNote"
+                visible: !root.isPdf
+                text: "for a .pdf only"
+                font.family: Theme.sans; font.pixelSize: Theme.tinySize
+                color: Theme.inkFaint
             }
         }
         Text {
@@ -162,7 +172,7 @@ Popup {
         }
         RowLayout {
             spacing: Theme.gapM
-            PlainButton { text: "Export"; fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink; onClicked: root.exportNow() }
+            PlainButton { objectName: "reportExportButton"; text: "Export"; fillColor: Theme.accent; hoverColor: Theme.accentHover; textColor: Theme.ink; onClicked: root.exportNow() }
             PlainButton { text: "Close"; fillColor: "transparent"; textColor: Theme.inkMuted; onClicked: root.close() }
         }
     }

@@ -46,6 +46,16 @@ TEST_CASE("Ctrl+E exports into a folder it makes, and the dialog starts there ne
     WAIT_VERIFY(ShellFixture::isShown(path));
     CHECK(text(path).endsWith(QStringLiteral("tpu-course-progress.pdf")));
 
+    // Export stays where it is while the file's ending is typed: the
+    // paper, a PDF's alone, is set aside rather than taken away.
+    auto *exportButton = qobject_cast<QQuickItem *>(shell.find("reportExportButton"));
+    REQUIRE(exportButton != nullptr);
+    const QPointF exportAt = exportButton->mapToScene(QPointF(0, 0));
+    retype(shell, path, QDir(out.path()).filePath(QStringLiteral("progress.html")));
+    WAIT_VERIFY(ShellFixture::isShown(shell.find("reportPaperNote")));
+    QTest::qWait(50);
+    CHECK(exportButton->mapToScene(QPointF(0, 0)) == exportAt);
+
     const QString target = QDir(out.path()).filePath(QStringLiteral("reports/2026/progress.pdf"));
     retype(shell, learner, QStringLiteral("Grace Hopper"));
     retype(shell, path, target);
