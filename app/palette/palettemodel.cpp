@@ -42,6 +42,11 @@ void PaletteModel::refilter()
         const Entry *entry;
         bool whole; // every word typed is in it, not only its letters
     };
+    // The text first: where its search put a mistyped word right, a place
+    // whose title holds the words put right counts as holding them.
+    const QList<Entry> inText =
+        m_textSearch && m_query.trimmed().size() >= kTextQueryLength ? m_textSearch(m_query) : QList<Entry>();
+    const QString putRight = inText.isEmpty() ? QString() : inText.first().marks;
     QList<Scored> scored;
     for (qsizetype i = 0; i < m_entries.size(); ++i) {
         const Entry &e = m_entries.at(i);
@@ -51,7 +56,9 @@ void PaletteModel::refilter()
         const int onAll = fuzzyScore(m_query, rest);
         const int score = std::max(onTitle >= 0 ? onTitle + 8 : -1, onAll);
         if (score >= 0)
-            scored.append({score, i, &e, holdsEveryWord(m_query, e.title + QLatin1Char(' ') + rest)});
+            scored.append({score, i, &e,
+                           holdsEveryWord(m_query, e.title + QLatin1Char(' ') + rest) ||
+                               (!putRight.isEmpty() && holdsEveryWord(putRight, e.title + QLatin1Char(' ') + rest))});
     }
     // A weak match is one scoring under 70% of the best: letters strewn
     // across a title ("mesh" in "megablocks-style matmul") next to a clean
@@ -72,8 +79,7 @@ void PaletteModel::refilter()
     for (const Scored &s : scored)
         if (s.score >= floor && s.whole)
             matches.append(*s.entry);
-    if (m_textSearch && m_query.trimmed().size() >= kTextQueryLength)
-        matches.append(m_textSearch(m_query));
+    matches.append(inText);
     for (const Scored &s : scored)
         if (s.score >= floor && !s.whole)
             matches.append(*s.entry);
@@ -106,6 +112,13 @@ QString PaletteModel::kindAt(int row) const
     return row >= 0 && row < m_matches.size() ? m_matches.at(row).kind : QString();
 }
 
+QString PaletteModel::marksAt(int row) const
+{
+    if (row < 0 || row >= m_matches.size())
+        return {};
+    return m_matches.at(row).marks.isEmpty() ? m_query : m_matches.at(row).marks;
+}
+
 int PaletteModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_matches.size());
@@ -125,6 +138,8 @@ QVariant PaletteModel::data(const QModelIndex &index, int role) const
             return e.title;
         case SubtitleRole:
             return e.subtitle;
+        case MarksRole:
+            return e.marks;
         default:
             return {};
     }
@@ -132,5 +147,9 @@ QVariant PaletteModel::data(const QModelIndex &index, int role) const
 
 QHash<int, QByteArray> PaletteModel::roleNames() const
 {
-    return {{PlaceRole, "place"}, {KindRole, "kind"}, {TitleRole, "title"}, {SubtitleRole, "subtitle"}};
+    return {{PlaceRole, "place"},
+            {KindRole, "kind"},
+            {TitleRole, "title"},
+            {SubtitleRole, "subtitle"},
+            {MarksRole, "marks"}};
 }

@@ -26,11 +26,12 @@ public:
         QString kind;  // chapter, stage, instrument, drill, exhibit, lab, page
         QString title;
         QString subtitle;
-        QString keywords;  // extra words that match but are not shown
-        bool built = true; // false for a piece not built yet: it ranks below every built one
+        QString keywords;   // extra words that match but are not shown
+        bool built = true;  // false for a piece not built yet: it ranks below every built one
+        QString marks = {}; // the words to mark, when not the query's (a mistyped word put right); the "marks" role
     };
 
-    enum Role { PlaceRole = Qt::UserRole + 1, KindRole, TitleRole, SubtitleRole };
+    enum Role { PlaceRole = Qt::UserRole + 1, KindRole, TitleRole, SubtitleRole, MarksRole };
 
     explicit PaletteModel(QObject *parent = nullptr);
 
@@ -60,6 +61,9 @@ public:
     Q_INVOKABLE QString placeAt(int row) const;
     // "in the text" for a hit in the chapters' text, else the entry's kind.
     Q_INVOKABLE QString kindAt(int row) const;
+    // The words to mark in what the row opens: the query, or the words it
+    // was put right to.
+    Q_INVOKABLE QString marksAt(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;

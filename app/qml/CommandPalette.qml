@@ -17,9 +17,9 @@ Popup {
 
     // A row's plain text as styled text, the words typed marked in it as a
     // page marks them (the phrase where it stands whole, else each word).
-    function marked(plain) {
+    function marked(plain, words) {
         const html = plain.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-        return SearchWords.mark([html], field.text, "<b><font color=\"" + Theme.inkText + "\">$1</font></b>")[0]
+        return SearchWords.mark([html], words, "<b><font color=\"" + Theme.inkText + "\">$1</font></b>")[0]
     }
 
     parent: Overlay.overlay
@@ -56,7 +56,7 @@ Popup {
         if (place === "")
             return
         const inText = Course.palette.kindAt(list.currentIndex) === "in the text"
-        const words = Course.palette.query
+        const words = Course.palette.marksAt(list.currentIndex)
         close()
         if (inText) chosenText(place, words)
         else chosen(place)
@@ -111,6 +111,7 @@ Popup {
                 required property string kind
                 required property string title
                 required property string subtitle
+                required property string marks
                 width: ListView.view.width
                 height: rowText.implicitHeight + Theme.gap * 1.5
                 radius: Theme.radius
@@ -132,10 +133,18 @@ Popup {
                     ColumnLayout {
                         Layout.fillWidth: true
                         spacing: 0
+                        MonoText {
+                            objectName: "paletteRowSearched"
+                            // Above the first row searched that way; the rest follow it.
+                            visible: row.marks !== "" && (row.index === 0 || Course.palette.marksAt(row.index - 1) !== row.marks)
+                            text: visible ? "nothing holds the words as typed · searched for “" + row.marks + "”" : ""
+                            color: Theme.accent
+                            font.pixelSize: Theme.tinySize
+                        }
                         Text {
                             objectName: "paletteRowTitle"
                             Layout.fillWidth: true
-                            text: root.marked(row.title)
+                            text: root.marked(row.title, row.marks || field.text)
                             textFormat: Text.StyledText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.bodySize
@@ -144,7 +153,7 @@ Popup {
                         Text {
                             objectName: "paletteRowSnippet"
                             Layout.fillWidth: true
-                            text: root.marked(row.subtitle)
+                            text: root.marked(row.subtitle, row.marks || field.text)
                             textFormat: Text.StyledText
                             wrapMode: Text.Wrap
                             font.family: Theme.sans; font.pixelSize: Theme.tinySize

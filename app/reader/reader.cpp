@@ -169,14 +169,30 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
         const auto it = known.constFind(at);
         return it == known.cend() ? nullptr : &*it;
     };
-    QList<PaletteModel::Entry> entries;
     const auto filledText = [&](int at) { return filledSection(at, chip); };
-    for (const course::TextHit &hit : course::searchSections(m_sections, query, 12, filledText, filledIfKnown)) {
+    QList<course::TextHit> hits = course::searchSections(m_sections, query, 12, filledText, filledIfKnown);
+    // Nothing found, perhaps for a mistyped word: the words the text holds
+    // nearest to it are searched instead, and the rows say so.
+    QString searched;
+    if (hits.isEmpty()) {
+        if (m_vocabulary.isEmpty())
+            m_vocabulary = course::Vocabulary(m_sections);
+        searched = m_vocabulary.corrected(query);
+        if (!searched.isEmpty())
+            hits = course::searchSections(m_sections, searched, 12, filledText, filledIfKnown);
+    }
+    QList<PaletteModel::Entry> entries;
+    for (const course::TextHit &hit : hits) {
         const QString chapter = QStringLiteral("ch%1").arg(hit.chapter, 2, 10, QLatin1Char('0'));
-        entries.append({hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
-                        QStringLiteral("in the text"), hit.heading,
-                        QStringLiteral("ch %1 · %2").arg(hit.chapter, 2, 10, QLatin1Char('0')).arg(hit.snippet),
-                        QString(), true});
+        PaletteModel::Entry entry{
+            hit.anchor.isEmpty() ? chapter : chapter + QLatin1Char('#') + hit.anchor,
+            QStringLiteral("in the text"),
+            hit.heading,
+            QStringLiteral("ch %1 · %2").arg(hit.chapter, 2, 10, QLatin1Char('0')).arg(hit.snippet),
+            QString(),
+            true};
+        entry.marks = searched; // the palette shows the words searched for
+        entries.append(entry);
     }
     return entries;
 }

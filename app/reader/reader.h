@@ -16,6 +16,7 @@
 #include <chapters/chaptersearch.h>
 #include <chapters/codecolours.h>
 #include <chapters/livenumbers.h>
+#include <chapters/searchspelling.h>
 
 #include "palette/palettemodel.h"
 
@@ -109,6 +110,9 @@ private:
     // a chapter at a time; m_sectionsRead chapters so far.
     QList<course::TextSection> m_sections;
     qsizetype m_sectionsRead = 0;
+    // The sections' words, made once they are all read: what a mistyped
+    // word of a search is put right to.
+    course::Vocabulary m_vocabulary;
     QTimer m_readTimer;
     // Sections filled for a chip as hits showed them, by chip, then section index.
     QHash<QString, QHash<int, QString>> m_filledSections;

@@ -394,11 +394,72 @@ TEST_CASE("a row marks the words typed in its title and snippet, its own text ke
     REQUIRE(popup != nullptr);
     QVariant out;
     REQUIRE(QMetaObject::invokeMethod(popup, "marked", Q_RETURN_ARG(QVariant, out),
-                                      Q_ARG(QVariant, QStringLiteral("if i < n && <b> on a MegaCore chip"))));
+                                      Q_ARG(QVariant, QStringLiteral("if i < n && <b> on a MegaCore chip")),
+                                      Q_ARG(QVariant, QStringLiteral("megacore"))));
     const QString text = out.toString();
     INFO(text.toStdString());
     CHECK(text.startsWith(QStringLiteral("if i &lt; n &amp;&amp; &lt;b&gt; on a <b><font color=")));
     CHECK(text.endsWith(QStringLiteral("\">MegaCore</font></b> chip")));
+}
+
+TEST_CASE("a mistyped word is searched as the nearest word the text holds, and the rows say so", "[palette][qml]")
+{
+    ShellFixture shell;
+    QQuickWindow *window = shell.window();
+    searchFor(shell, QStringLiteral("online sotfmax"));
+    PaletteModel *palette = shell.course().palette();
+    const auto firstInText = [palette] {
+        for (int i = 0; i < palette->rowCount(); ++i)
+            if (palette->kindAt(i) == QStringLiteral("in the text"))
+                return i;
+        return -1;
+    };
+    WAIT_VERIFY(firstInText() >= 0);
+    const int row = firstInText();
+    const QString subtitle = palette->data(palette->index(row), PaletteModel::SubtitleRole).toString();
+    INFO(subtitle.toStdString());
+    CHECK(subtitle.startsWith(QStringLiteral("ch ")));
+    // Said once, above the first row searched that way.
+    int said = 0;
+    for (QObject *note : shell.findAll("paletteRowSearched"))
+        said += ShellFixture::isShown(note) &&
+                note->property("text").toString().endsWith(QStringLiteral("searched for “online softmax”"));
+    CHECK(said == 1);
+    CHECK(palette->marksAt(row) == QStringLiteral("online softmax"));
+    // The row marks the words put right, and so does the page it opens.
+    bool rowMarked = false;
+    for (QObject *snippet : shell.findAll("paletteRowSnippet"))
+        rowMarked = rowMarked || snippet->property("text").toString().contains(QStringLiteral("\">softmax</font></b>"),
+                                                                               Qt::CaseInsensitive);
+    CHECK(rowMarked);
+    for (int i = row; i > 0; --i)
+        QTest::keyClick(window, Qt::Key_Down);
+    QTest::keyClick(window, Qt::Key_Return);
+    WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
+    shell.waitUntilBuilt();
+    const auto marked = [&shell] {
+        for (QObject *p : shell.findAll("readerParagraph"))
+            if (p->property("text").toString().contains(QStringLiteral("\">softmax</span>"), Qt::CaseInsensitive) ||
+                p->property("text").toString().contains(QStringLiteral("\">online softmax</span>"),
+                                                        Qt::CaseInsensitive))
+                return true;
+        return false;
+    };
+    WAIT_VERIFY(marked());
+    // A place whose title holds the words put right comes before the text.
+    QTest::keyClick(window, Qt::Key_Escape);
+    searchFor(shell, QStringLiteral("flash atention"));
+    WAIT_VERIFY(firstInText() > 0);
+    CHECK(palette->data(palette->index(0), PaletteModel::TitleRole)
+              .toString()
+              .startsWith(QStringLiteral("flash attention"), Qt::CaseInsensitive));
+    // A query the text holds as typed is not put right.
+    QTest::keyClick(window, Qt::Key_Escape);
+    searchFor(shell, QStringLiteral("online softmax"));
+    WAIT_VERIFY(firstInText() >= 0);
+    CHECK(palette->data(palette->index(firstInText()), PaletteModel::MarksRole).toString().isEmpty());
+    for (QObject *note : shell.findAll("paletteRowSearched"))
+        CHECK_FALSE(ShellFixture::isShown(note));
 }
 
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
