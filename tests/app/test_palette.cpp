@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <functional>
 
 namespace {
 
@@ -46,6 +47,23 @@ QStringList anchorsOf(const QList<course::TextHit> &hits)
 QString fillerText(int times)
 {
     return QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(times);
+}
+
+// The first row of the palette's list for which `is` holds; -1 when none does.
+int firstRow(const PaletteModel *palette, const std::function<bool(int row)> &is)
+{
+    for (int i = 0; i < palette->rowCount(); ++i)
+        if (is(i))
+            return i;
+    return -1;
+}
+
+// Moves the palette's pick down to `row` with the arrow key and opens it.
+void openRow(QQuickWindow *window, int row)
+{
+    for (int i = row; i > 0; --i)
+        QTest::keyClick(window, Qt::Key_Down);
+    QTest::keyClick(window, Qt::Key_Return);
 }
 
 } // namespace
@@ -314,17 +332,11 @@ TEST_CASE("words just below their section's heading open with the heading whole 
     // holding both words, a few lines under the heading.
     searchFor(shell, QStringLiteral("xla fusion"));
     PaletteModel *palette = shell.course().palette();
-    const QString place = QStringLiteral("ch04#fusion-precisely");
-    const auto rowOf = [palette, &place] {
-        for (int i = 0; i < palette->rowCount(); ++i)
-            if (palette->placeAt(i) == place)
-                return i;
-        return -1;
+    const auto rowOf = [palette] {
+        return firstRow(palette, [palette](int i) { return palette->placeAt(i) == "ch04#fusion-precisely"; });
     };
     WAIT_VERIFY(rowOf() >= 0);
-    for (int i = rowOf(); i > 0; --i)
-        QTest::keyClick(window, Qt::Key_Down);
-    QTest::keyClick(window, Qt::Key_Return);
+    openRow(window, rowOf());
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
     shell.waitUntilBuilt();
     const auto inView = [window](QObject *o) {
@@ -409,10 +421,7 @@ TEST_CASE("a mistyped word is searched as the nearest word the text holds, and t
     searchFor(shell, QStringLiteral("online sotfmax"));
     PaletteModel *palette = shell.course().palette();
     const auto firstInText = [palette] {
-        for (int i = 0; i < palette->rowCount(); ++i)
-            if (palette->kindAt(i) == QStringLiteral("in the text"))
-                return i;
-        return -1;
+        return firstRow(palette, [palette](int i) { return palette->kindAt(i) == "in the text"; });
     };
     WAIT_VERIFY(firstInText() >= 0);
     const int row = firstInText();
@@ -432,9 +441,7 @@ TEST_CASE("a mistyped word is searched as the nearest word the text holds, and t
         rowMarked = rowMarked || snippet->property("text").toString().contains(QStringLiteral("\">softmax</font></b>"),
                                                                                Qt::CaseInsensitive);
     CHECK(rowMarked);
-    for (int i = row; i > 0; --i)
-        QTest::keyClick(window, Qt::Key_Down);
-    QTest::keyClick(window, Qt::Key_Return);
+    openRow(window, row);
     WAIT_COMPARE(window->property("page").toString(), QStringLiteral("chapter"));
     shell.waitUntilBuilt();
     const auto marked = [&shell] {
@@ -741,10 +748,7 @@ TEST_CASE("the palette finds a live figure once the text is filled for the chip"
     PaletteModel *palette = shell.course().palette();
     const QString section = QStringLiteral("ch06#worked-example-3-a-tiled-matmul-and-its-vmem-budget");
     const auto found = [palette, &section] {
-        for (int i = 0; i < palette->rowCount(); ++i)
-            if (palette->placeAt(i) == section)
-                return true;
-        return false;
+        return firstRow(palette, [palette, &section](int i) { return palette->placeAt(i) == section; }) >= 0;
     };
     for (const char *chip : {"v5e", "v7"}) {
         INFO(chip);
