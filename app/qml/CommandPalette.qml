@@ -135,6 +135,8 @@ Popup {
                         spacing: 0
                         MonoText {
                             objectName: "paletteRowSearched"
+                            Layout.fillWidth: true
+                            wrapMode: Text.Wrap
                             // Above the first row searched that way; the rest follow it.
                             visible: row.marks !== "" && (row.index === 0 || Course.palette.marksAt(row.index - 1) !== row.marks)
                             text: visible ? "nothing holds the words as typed · searched for “" + row.marks + "”" : ""
