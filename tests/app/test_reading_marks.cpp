@@ -2,6 +2,7 @@
 
 #include "pieceinput.h"
 #include "qtwait.h"
+#include "readersize.h"
 #include "readertheme.h"
 #include "shellfixture.h"
 #include "support.h"
@@ -114,4 +115,31 @@ TEST_CASE("a note being written reads on the page in either theme", "[reading][t
         WAIT_VERIFY(shownItem(shell, "markNoteEditor") == nullptr);
     }
     theme->reload();
+}
+
+TEST_CASE("a note grows and shrinks with the chapter's text", "[reading][qml]")
+{
+    ShellFixture shell;
+    ReaderSize *size = ReaderSize::instance();
+    size->reset();
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    pointAtFirstParagraph(shell);
+    WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
+    click(shell, "markNote");
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    const auto pixels = [](QObject *text) { return text->property("font").value<QFont>().pixelSize(); };
+    const int editing = pixels(shownItem(shell, "markNoteEditor"));
+    shell.typeText(QStringLiteral("the ridge moves with the chip"));
+    QTest::keyClick(shell.window(), Qt::Key_Return, Qt::ControlModifier);
+    WAIT_VERIFY(shownItem(shell, "markNoteText") != nullptr);
+    const int normal = pixels(shownItem(shell, "markNoteText"));
+    CHECK(normal == editing);
+    const int prose = pixels(item(shell, "readerParagraph"));
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    QTest::keyClick(shell.window(), Qt::Key_Equal, Qt::ControlModifier);
+    WAIT_VERIFY(pixels(item(shell, "readerParagraph")) > prose);
+    // In step with the prose: 1.3 times as large, as it is.
+    CHECK(pixels(shownItem(shell, "markNoteText")) == Approx(normal * 1.3).margin(1));
+    size->reset();
 }

@@ -104,7 +104,7 @@ Item {
         wrapMode: Text.Wrap
         textFormat: Text.PlainText
         font.family: Theme.sans
-        font.pixelSize: Theme.smallSize
+        font.pixelSize: Theme.readerNoteSize
         font.italic: true
         color: Theme.pageAccent
         Rectangle { width: Theme.px(3); height: parent.height; color: Theme.pageAccent }

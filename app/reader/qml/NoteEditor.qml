@@ -19,7 +19,7 @@ Column {
         placeholderText: "a note on this paragraph, kept with your progress"
         wrapMode: TextEdit.Wrap
         font.family: Theme.sans
-        font.pixelSize: Theme.smallSize
+        font.pixelSize: Theme.readerNoteSize
         // The page's colours, so a note reads in the dark theme as in the light.
         color: Theme.pageInk
         placeholderTextColor: Theme.pageMuted

@@ -42,6 +42,8 @@ QtObject {
     property real readerScale: 1.0
     readonly property int readerSize: tpx(18 * readerScale)
     readonly property real readerLeading: 1.3
+    // A learner's note under a paragraph, a step below the prose, grown with it.
+    readonly property int readerNoteSize: tpx(14 * readerScale)
     // The prose face's own line (ascent, descent and gap) per pixel of its
     // size, which a reading text's leading multiplies (ReaderText).
     readonly property FontMetrics sansMetrics: FontMetrics { font.family: theme.sans; font.pixelSize: 100 }
