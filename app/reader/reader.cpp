@@ -175,9 +175,7 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
     // nearest to it are searched instead, and the rows say so.
     QString searched;
     if (hits.isEmpty()) {
-        if (m_vocabulary.isEmpty())
-            m_vocabulary = course::Vocabulary(m_sections);
-        searched = m_vocabulary.corrected(query);
+        searched = putRight(query);
         if (!searched.isEmpty())
             hits = course::searchSections(m_sections, searched, 12, filledText, filledIfKnown);
     }
@@ -195,6 +193,17 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
         entries.append(entry);
     }
     return entries;
+}
+
+QString Reader::putRight(const QString &query)
+{
+    if (m_vocabulary.isEmpty()) {
+        m_readTimer.stop();
+        while (readNextSections()) {
+        }
+        m_vocabulary = course::Vocabulary(m_sections);
+    }
+    return m_vocabulary.corrected(query);
 }
 
 const QString &Reader::filledSection(int at, const QString &chip)

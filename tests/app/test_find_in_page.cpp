@@ -112,3 +112,35 @@ TEST_CASE("The find bar covers neither the chapter's links nor the block it brin
     REQUIRE(page);
     CHECK(barRect.top() > page->height() / 2);
 }
+
+TEST_CASE("Ctrl+F looks for a mistyped word as the nearest word the course holds, and says so", "[reading][find]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.find("chapterPage");
+    REQUIRE(page);
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    QObject *find = shell.find("findInPage");
+    REQUIRE(find);
+    shell.typeText(QStringLiteral("ridge poimt"));
+    INFO("searched: " << find->property("searched").toString().toStdString());
+    WAIT_VERIFY(find->property("hits").toList().size() >= 3);
+    CHECK(find->property("searched").toString() == QStringLiteral("ridge point"));
+    CHECK(page->property("mark").toString() == QStringLiteral("ridge point"));
+    QObject *line = shell.find("findInPageSearched");
+    REQUIRE(line);
+    CHECK(ShellFixture::isShown(line));
+    CHECK(line->property("text").toString() == QStringLiteral("not here as typed · found “ridge point”"));
+    // Typed right, nothing is put right; a word the course holds nowhere
+    // near is not here.
+    QTest::keyClick(shell.window(), Qt::Key_A, Qt::ControlModifier);
+    shell.typeText(QStringLiteral("ridge point"));
+    CHECK(find->property("searched").toString().isEmpty());
+    CHECK_FALSE(ShellFixture::isShown(line));
+    QTest::keyClick(shell.window(), Qt::Key_A, Qt::ControlModifier);
+    shell.typeText(QStringLiteral("zqxwvy"));
+    CHECK(find->property("hits").toList().isEmpty());
+    CHECK(shell.find("findInPageCount")->property("text").toString() == QStringLiteral("not here"));
+    QTest::keyClick(shell.window(), Qt::Key_Escape);
+}

@@ -1,5 +1,6 @@
 import QtQuick
 import TpuCourse.Ui
+import TpuCourse.Backend
 
 // Ctrl+F on a chapter: find words in its text as it stands (live numbers
 // for the chosen chip included). The words are marked wherever they stand,
@@ -15,10 +16,12 @@ Rectangle {
     property var page: null
     property var hits: []      // indices of the blocks holding every word, in order
     property int at: -1        // which of them the view was last brought to
+    // The words found instead of those typed, when a typed word the course
+    // never holds was put right (Reader.putRight); else empty.
+    property string searched: ""
 
     visible: false
     width: Theme.px(420)
-    height: row.height + 2 * Theme.gap
     radius: Theme.radius
     color: Theme.card
     border.color: Theme.cardBorder
@@ -36,6 +39,7 @@ Rectangle {
         visible = false
         hits = []
         at = -1
+        searched = ""
         if (page) {
             page.mark = ""
             page.forceActiveFocus()
@@ -44,13 +48,30 @@ Rectangle {
     onPageChanged: if (!page) close()
 
     BlockWords { id: words; page: root.page }
-    function find() {
-        const typed = words.termsOf(field.text)
-        page.mark = field.text
+    function blocksHolding(text) {
+        const typed = words.termsOf(text)
         const found = []
         for (let i = 0; typed.length > 0 && i < page.blockItems.length; ++i)
             if (words.holds(i, typed))
                 found.push(i)
+        return found
+    }
+    function find() {
+        let found = blocksHolding(field.text)
+        let marked = field.text
+        searched = ""
+        // Nothing here as typed: perhaps a mistyped word, looked for as
+        // the word the course holds nearest to it.
+        if (found.length === 0 && field.text.trim().length >= 4) {
+            const fixed = Reader.putRight(field.text)
+            const there = fixed !== "" ? blocksHolding(fixed) : []
+            if (there.length > 0) {
+                found = there
+                marked = fixed
+                searched = fixed
+            }
+        }
+        page.mark = marked
         hits = found
     }
     function topOf(i) { return page.blockItems[i].mapToItem(page.contentItem, 0, 0).y - Theme.gapL }
@@ -76,6 +97,19 @@ Rectangle {
         page.contentY = Math.max(0, Math.min(page.maximumY, topOf(hits[next])))
     }
 
+    height: row.height + 2 * Theme.gap + (putRightLine.visible ? putRightLine.height + Theme.gap / 2 : 0)
+    MonoText {
+        id: putRightLine
+        objectName: "findInPageSearched"
+        visible: root.searched !== ""
+        x: Theme.gap
+        y: row.y + row.height + Theme.gap / 2
+        width: root.width - 2 * Theme.gap
+        wrapMode: Text.Wrap
+        text: visible ? "not here as typed · found “" + root.searched + "”" : ""
+        color: Theme.accent
+        font.pixelSize: Theme.tinySize
+    }
     Row {
         id: row
         x: Theme.gap
