@@ -9,6 +9,22 @@
 #include <QQuickItem>
 #include <QTest>
 
+namespace {
+
+// Chapter 1 opened and Ctrl+F pressed on it: the find's bar.
+QObject *openFind(ShellFixture &shell)
+{
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
+    QObject *find = shell.find("findInPage");
+    REQUIRE(find);
+    REQUIRE(find->property("visible").toBool());
+    return find;
+}
+
+} // namespace
+
 TEST_CASE("Ctrl+F finds words in a chapter and Escape closes it there", "[reading][find]")
 {
     ShellFixture shell;
@@ -116,13 +132,9 @@ TEST_CASE("The find bar covers neither the chapter's links nor the block it brin
 TEST_CASE("Ctrl+F looks for a mistyped word as the nearest word the course holds, and says so", "[reading][find]")
 {
     ShellFixture shell;
-    REQUIRE(shell.navigate(QStringLiteral("ch01")));
-    shell.waitUntilBuilt();
+    QObject *find = openFind(shell);
     QObject *page = shell.find("chapterPage");
     REQUIRE(page);
-    QTest::keyClick(shell.window(), Qt::Key_F, Qt::ControlModifier);
-    QObject *find = shell.find("findInPage");
-    REQUIRE(find);
     shell.typeText(QStringLiteral("ridge poimt"));
     INFO("searched: " << find->property("searched").toString().toStdString());
     WAIT_VERIFY(find->property("hits").toList().size() >= 3);

@@ -26,6 +26,18 @@ QQuickItem *pointAtFirstParagraph(ShellFixture &shell)
     return text;
 }
 
+// Chapter 1 opened and a note begun on its first paragraph: the field.
+QQuickItem *beginNote(ShellFixture &shell)
+{
+    REQUIRE(shell.navigate(QStringLiteral("ch01")));
+    shell.waitUntilBuilt();
+    pointAtFirstParagraph(shell);
+    WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
+    click(shell, "markNote");
+    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    return shownItem(shell, "markNoteEditor");
+}
+
 } // namespace
 
 TEST_CASE("a paragraph bookmarked and given a note, kept in the store and listed in the margin", "[reading][qml]")
@@ -95,13 +107,7 @@ TEST_CASE("a note being written reads on the page in either theme", "[reading][t
     for (const bool dark : {false, true}) {
         INFO((dark ? "dark" : "light"));
         theme->showForThisRun(dark);
-        REQUIRE(shell.navigate(QStringLiteral("ch01")));
-        shell.waitUntilBuilt();
-        pointAtFirstParagraph(shell);
-        WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
-        click(shell, "markNote");
-        WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
-        QQuickItem *editor = shownItem(shell, "markNoteEditor");
+        QQuickItem *editor = beginNote(shell);
         auto *ground = editor->property("background").value<QQuickItem *>();
         REQUIRE(ground != nullptr);
         const QColor field = ground->property("color").value<QColor>();
@@ -122,14 +128,9 @@ TEST_CASE("a note grows and shrinks with the chapter's text", "[reading][qml]")
     ShellFixture shell;
     ReaderSize *size = ReaderSize::instance();
     size->reset();
-    REQUIRE(shell.navigate(QStringLiteral("ch01")));
-    shell.waitUntilBuilt();
-    pointAtFirstParagraph(shell);
-    WAIT_VERIFY(shownItem(shell, "markNote") != nullptr);
-    click(shell, "markNote");
-    WAIT_VERIFY(shownItem(shell, "markNoteEditor") != nullptr);
+    QQuickItem *editor = beginNote(shell);
     const auto pixels = [](QObject *text) { return text->property("font").value<QFont>().pixelSize(); };
-    const int editing = pixels(shownItem(shell, "markNoteEditor"));
+    const int editing = pixels(editor);
     shell.typeText(QStringLiteral("the ridge moves with the chip"));
     QTest::keyClick(shell.window(), Qt::Key_Return, Qt::ControlModifier);
     WAIT_VERIFY(shownItem(shell, "markNoteText") != nullptr);
