@@ -176,7 +176,9 @@ Popup {
             }
         }
         MonoText {
+            objectName: "paletteNothing"
             visible: list.count === 0
+            textFormat: Text.PlainText   // what was typed, as typed
             text: "nothing matches \"" + field.text + "\""
             color: Theme.inkFaint
         }

@@ -18,6 +18,7 @@ Popup {
     background: Rectangle { radius: Theme.radius; color: Theme.card; border.color: root.ok ? Theme.measured : Theme.failed }
     Text {
         width: parent.width
+        textFormat: Text.PlainText   // it names the file dropped
         text: root.message
         font.family: Theme.sans; font.pixelSize: Theme.smallSize
         color: Theme.inkText

@@ -165,6 +165,7 @@ Popup {
             // Two lines kept for the outcome, so the buttons below never move when it appears.
             Layout.preferredHeight: Math.max(implicitHeight, 2 * fontInfo.pixelSize * 1.4)
             verticalAlignment: Text.AlignTop
+            textFormat: Text.PlainText   // it names the path typed
             text: root.message
             font.family: Theme.sans; font.pixelSize: Theme.smallSize
             color: root.failed ? Theme.failed : Theme.measured

@@ -352,6 +352,30 @@ TEST_CASE("a drill is due on the stack once its chapter is opened, never as a co
     CHECK(shown(shell, "drillDue").rfind(kinds + " of " + kinds + " card kinds due today", 0) == 0);
 }
 
+TEST_CASE("an answer refused quotes the learner's words as typed, never as markup", "[drills][qml]")
+{
+    ShellFixture shell;
+    REQUIRE(shell.navigate(QStringLiteral("D1")));
+    WAIT_VERIFY(shownItem(shell, "drillPrompt") != nullptr);
+    const auto question = shownQuestion(shell, "d1Piece");
+    REQUIRE(question.fields.front().type == coursework::drills::FieldType::shape);
+    WAIT_COMPARE(focusedName(shell),
+                 QStringLiteral("drillField_") + QString::fromStdString(question.fields.front().id));
+    shell.typeText(QStringLiteral("<b>(2048, 512"));
+    // Enter steps through the fields (the rest answered right), then checks.
+    for (std::size_t i = 0; i < question.fields.size(); ++i) {
+        if (i > 0)
+            shell.typeText(typed(question, question.fields.at(i)));
+        QTest::keyClick(shell.window(), Qt::Key_Return);
+    }
+    WAIT_VERIFY(shownItem(shell, "drillRefusal") != nullptr);
+    QQuickItem *refusal = shownItem(shell, "drillRefusal");
+    INFO(refusal->property("text").toString().toStdString());
+    CHECK(refusal->property("text").toString().contains(QStringLiteral("<b>(2048, 512")));
+    // Set as plain text: the "<b>" stands in the line, it does not turn the rest bold.
+    CHECK(refusal->property("textFormat").toInt() == 0); // Text.PlainText
+}
+
 TEST_CASE("the singletons Course makes outlive an engine that used them", "[qml]")
 {
     ShellFixture shell;

@@ -469,6 +469,18 @@ TEST_CASE("a mistyped word is searched as the nearest word the text holds, and t
         CHECK_FALSE(ShellFixture::isShown(note));
 }
 
+TEST_CASE("a search that finds nothing says so in the words typed, markup and all", "[palette][qml]")
+{
+    ShellFixture shell;
+    searchFor(shell, QStringLiteral("<b>zqx&amp;"));
+    PaletteModel *palette = shell.course().palette();
+    WAIT_VERIFY(palette->rowCount() == 0);
+    QObject *nothing = shell.findShown("paletteNothing");
+    REQUIRE(nothing != nullptr);
+    CHECK(nothing->property("text").toString() == QStringLiteral("nothing matches \"<b>zqx&amp;\""));
+    CHECK(nothing->property("textFormat").toInt() == 0); // Text.PlainText: shown as typed
+}
+
 TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape closes the list", "[palette][qml]")
 {
     ShellFixture shell;

@@ -331,6 +331,8 @@ ColumnLayout {
                 objectName: "drillRefusal"
                 Layout.fillWidth: true
                 visible: root.refusal !== ""
+                // The learner's own words are quoted in it: shown as typed, never as markup.
+                textFormat: Text.PlainText
                 text: root.refusal + " Not counted."
                 wrapMode: Text.WordWrap
                 font.family: Theme.sans; font.pixelSize: Theme.smallSize
@@ -425,6 +427,7 @@ ColumnLayout {
                     }
                     Text {
                         Layout.fillWidth: true
+                        textFormat: Text.PlainText
                         text: check.modelData.label + ": you " + (check.modelData.readAs || "(nothing)") + ";  model " + check.modelData.expected
                         wrapMode: Text.Wrap
                         font.family: Theme.mono; font.pixelSize: Theme.smallSize
