@@ -376,6 +376,26 @@ TEST_CASE("an answer refused quotes the learner's words as typed, never as marku
     CHECK(refusal->property("textFormat").toInt() == 0); // Text.PlainText
 }
 
+TEST_CASE("a drill's code too wide for its box scrolls sideways under a bar in view", "[drills][qml]")
+{
+    ShellFixture shell;
+    shell.window()->resize(900, 800);
+    REQUIRE(shell.navigate(QStringLiteral("D1")));
+    WAIT_VERIFY(shownItem(shell, "drillPrompt") != nullptr);
+    auto *view = qobject_cast<QQuickItem *>(shell.findShown("drillCodeView"));
+    REQUIRE(view != nullptr);
+    QObject *bar = shell.find("drillCodeBar");
+    REQUIRE(bar != nullptr);
+    // At 900 px the dot's code runs past its box: the bar says there is more.
+    WAIT_VERIFY(view->property("contentWidth").toDouble() > view->width());
+    CHECK(bar->property("visible").toBool());
+    CHECK(bar->property("size").toDouble() < 1.0);
+    // Wide enough for the code, no bar.
+    shell.window()->resize(2560, 1200);
+    WAIT_VERIFY(view->property("contentWidth").toDouble() <= view->width());
+    CHECK_FALSE(bar->property("visible").toBool());
+}
+
 TEST_CASE("the singletons Course makes outlive an engine that used them", "[qml]")
 {
     ShellFixture shell;

@@ -257,19 +257,29 @@ ColumnLayout {
                 objectName: "drillCode"
                 Layout.fillWidth: true
                 visible: root.codeHtml !== ""
-                implicitHeight: codeText.implicitHeight + 2 * Theme.gapM
+                implicitHeight: codeView.height + 2 * Theme.gapM
                 color: Theme.floor
                 radius: Theme.radius
                 border.color: Theme.cardBorder
+                // A line too long for the box scrolls sideways under a bar
+                // kept in view, as the reader's code does.
                 Flickable {
-                    anchors.fill: parent
-                    anchors.margins: Theme.gapM
+                    id: codeView
+                    objectName: "drillCodeView"
+                    x: Theme.gapM; y: Theme.gapM
+                    width: parent.width - 2 * Theme.gapM
+                    height: codeText.implicitHeight + (interactive ? codeBar.height + Theme.gap : 0)
                     contentWidth: codeText.implicitWidth
                     contentHeight: codeText.implicitHeight
                     flickableDirection: Flickable.HorizontalFlick
                     boundsBehavior: Flickable.StopAtBounds
                     interactive: contentWidth > width
                     clip: true
+                    ScrollBar.horizontal: ScrollBar {
+                        id: codeBar
+                        objectName: "drillCodeBar"
+                        policy: codeView.interactive ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+                    }
                     Text {
                         id: codeText
                         text: root.codeHtml
