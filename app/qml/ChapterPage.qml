@@ -265,7 +265,8 @@ ScrollPage {
         viewHeight: root.height
         enabled: !!root.shell && !root.shell.wholePages && !root.shell.assistiveTechnology
     }
-    // The line being read kept in view when the type or the window's width changes.
+    // The line being read kept in view when the type, the window's width or
+    // the chip (and so the numbers above it) changes.
     PlaceKeeper {
         id: keeper
         page: root
@@ -364,7 +365,7 @@ ScrollPage {
         target: Course
         // Blocks re-fill themselves (their binding names the chip); the
         // card may be showing a number that just changed.
-        function onChipChanged() { readerCard.shown = false }
+        function onChipChanged() { readerCard.shown = false; keeper.reflowed() }
     }
 
     Column {

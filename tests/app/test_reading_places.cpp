@@ -222,6 +222,30 @@ TEST_CASE("the paragraph being read stays in view when the type or the window's 
     size->reset();
 }
 
+TEST_CASE("the paragraph being read stays in view when the chip, and so the numbers above it, change", "[reading][qml]")
+{
+    ShellFixture shell;
+    shell.course().setChip(QStringLiteral("v5e"));
+    REQUIRE(shell.navigate(QStringLiteral("ch06")));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("chapterPage");
+    REQUIRE(page != nullptr);
+    auto *heading = qobject_cast<QQuickItem *>(shell.find("heading:common-mistakes-and-how-to-see-them"));
+    REQUIRE(heading != nullptr);
+    const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
+    readTo(page, page->property("contentY").toDouble() + headingTop() - 40);
+    WAIT_VERIFY(std::abs(headingTop() - 40) < 2);
+    const double before = page->property("contentHeight").toDouble();
+    for (const char *chip : {"v7", "v4", "v5e"}) {
+        INFO(chip);
+        shell.course().setChip(QString::fromLatin1(chip));
+        QTest::qWait(800);
+        INFO("the heading's top: " << headingTop() << ", the page " << page->property("contentHeight").toDouble()
+                                   << " px against " << before);
+        CHECK(std::abs(headingTop() - 40) < 24);
+    }
+}
+
 TEST_CASE("each kind of file dialog opens in the folder it last took a file from", "[reading][dialogs]")
 {
     ShellFixture shell;
