@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QLocale>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -147,7 +148,7 @@ QVariantList ProfileSession::storedProfiles() const
     try {
         const progress::ProfileLedger ledger(*g_store);
         const auto all = ledger.profiles();
-        QStringList files; // fingerprints listed so far: a file's newest device offers to open it again
+        QSet<QString> files; // fingerprints listed so far: a file's newest device offers to open it again
         for (auto it = all.rbegin(); it != all.rend(); ++it) {
             const auto whole = ledger.importedProfile(it->id);
             if (!whole)
@@ -171,7 +172,7 @@ QVariantList ProfileSession::storedProfiles() const
                     {"measured", qs(tpusim::format_time(perCall))},
                     {"predicted", qs(tpusim::format_time(*o.predictedS))},
                     {"error", error},
-                    {"errorText", error.isValid() ? qs(tpusim::format_error(error.toDouble())) : QStringLiteral("–")},
+                    {"errorText", qs(tpusim::format_error(error.isValid() ? error.toDouble() : std::nan("")))},
                     {"model", qs(o.model)}});
             }
             QString summary = QStringLiteral("%1 of %2 ops predicted").arg(ops.size()).arg(whole->ops.size());
@@ -186,7 +187,7 @@ QVariantList ProfileSession::storedProfiles() const
             }
             const QString sha = qs(it->fileSha256);
             const bool firstOfFile = !files.contains(sha);
-            files << sha;
+            files.insert(sha);
             const std::string last = g_store->setting(lastPathKey(sha));
             const QString path = qs(last.empty() ? it->sourceFile : last);
             const QString captured = it->capturedAt.empty() ? QStringLiteral("date not in the profile")

@@ -273,10 +273,9 @@ ScrollPage {
         blocks: root.blockItems
         count: root.doc.count || 0
         origin: column.y + reader.y
-        enabled: root.pendingReveal === ""
+        active: root.pendingReveal === ""
     }
     onAvailableWidthChanged: keeper.reflowed()
-    onMeasureChanged: keeper.reflowed()
     Connections { target: Theme; function onReaderScaleChanged() { keeper.reflowed() } }
     readonly property var shell: root.Window.window     // Main.qml's, untyped: those two are its own
     // Every piece set into the text made: the page a reader finds after a rest (benchmarks, tests).

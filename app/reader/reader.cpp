@@ -153,10 +153,7 @@ const course::ChapterDocument *Reader::documentOf(int number)
 
 QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QString &chip)
 {
-    // The chapters' sections, read once: those not read ahead, now.
-    m_readTimer.stop();
-    while (readNextSections()) {
-    }
+    readAllSections();
     // Filling every section runs the simulator for each of its figures
     // (50-70 ms a chip for the course, bench_search_fill): done a little at
     // a time after this search, which finds what is filled so far.
@@ -198,9 +195,7 @@ QList<PaletteModel::Entry> Reader::searchText(const QString &query, const QStrin
 QString Reader::putRight(const QString &query)
 {
     if (m_vocabulary.isEmpty()) {
-        m_readTimer.stop();
-        while (readNextSections()) {
-        }
+        readAllSections();
         m_vocabulary = course::Vocabulary(m_sections);
     }
     return m_vocabulary.corrected(query);
@@ -225,6 +220,14 @@ void Reader::readAheadForSearch()
 {
     if (!readForSearch() && !m_readTimer.isActive())
         m_readTimer.start();
+}
+
+void Reader::readAllSections()
+{
+    // Read once: those not read ahead, now.
+    m_readTimer.stop();
+    while (readNextSections()) {
+    }
 }
 
 bool Reader::readNextSections()

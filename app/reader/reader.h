@@ -83,7 +83,7 @@ public:
     // window is idle (the palette opened, a search likely next), so that
     // the first search need not read them all at once. A search made
     // before they are all read reads the rest itself.
-    void readAheadForSearch();
+    Q_INVOKABLE void readAheadForSearch();
     // Whether every chapter's sections are read.
     bool readForSearch() const;
 
@@ -104,6 +104,8 @@ private:
     void fillForSearch();
     // Reads the next chapter's sections into m_sections; false once all are.
     bool readNextSections();
+    // The chapters' sections not read yet, read now.
+    void readAllSections();
 
     course::ChapterCatalog &m_catalog;
     // Parsed once per chapter; filled again for each chip and input.

@@ -30,6 +30,9 @@ Rectangle {
         if (!page)
             return
         visible = true
+        // The course's words read while the first letters are typed: a
+        // mistyped word is put right from them (find()).
+        Reader.readAheadForSearch()
         field.forceActiveFocus()
         field.selectAll()
         if (field.text !== "")

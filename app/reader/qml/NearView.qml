@@ -1,4 +1,5 @@
 import QtQuick
+import "blockorder.js" as BlockOrder
 
 // Draws a chapter's text near the view only. A long chapter is thousands of
 // items, and in every frame of a scroll the software renderer walks,
@@ -20,18 +21,7 @@ QtObject {
     property int from: 0
     property int to: 0
 
-    // The first block whose bottom is below `y`: blocks are laid out in
-    // order, so a binary search finds it.
-    function firstReaching(y) {
-        let lo = 0, hi = count
-        while (lo < hi) {
-            const mid = (lo + hi) >> 1
-            const block = blocks[mid]
-            if (block && block.y + block.height < y) lo = mid + 1
-            else hi = mid
-        }
-        return lo
-    }
+    function firstReaching(y) { return BlockOrder.firstReaching(blocks, count, y) }
     function update() {
         let lo = 0, hi = count
         if (enabled) {

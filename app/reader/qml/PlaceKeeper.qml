@@ -1,4 +1,5 @@
 import QtQuick
+import "blockorder.js" as BlockOrder
 
 // Keeps the line being read where it was when the text reflows: a larger
 // or smaller type (Ctrl+= and Ctrl+-) or a wider or narrower window makes
@@ -12,9 +13,9 @@ Item {
     // The page that scrolls: its contentY, contentHeight and height.
     required property Flickable page
     property var blocks: []         // the page's blocks, in order down the text
-    property int count: 0           // how many of them are made
+    property int count: 0           // how many there are (one not made yet is null)
     property real origin: 0         // where the blocks' coordinates start in the page's content
-    property bool enabled: true     // false while the page places itself (opening at a heading)
+    property bool active: true      // false while the page places itself (opening at a heading)
 
     // What the reader was reading: a block and the share of it above the view.
     property int index: -1
@@ -22,29 +23,18 @@ Item {
     property bool atTop: true
     property bool placing: false
 
-    // The first block whose bottom is below `y`, by binary search: blocks
-    // are laid out in order.
-    function blockAt(y) {
-        let lo = 0, hi = count
-        while (lo < hi) {
-            const mid = (lo + hi) >> 1
-            const block = blocks[mid]
-            if (block && block.y + block.height <= y) lo = mid + 1
-            else hi = mid
-        }
-        return lo < count ? lo : -1
-    }
     function note() {
         if (settle.running)
             return
         atTop = page.contentY <= 0
         const top = page.contentY - origin
-        index = blockAt(top)
+        const first = BlockOrder.firstReaching(blocks, count, top)
+        index = first < count ? first : -1
         const block = index >= 0 ? blocks[index] : null
         into = block && block.height > 0 ? Math.max(0, (top - block.y) / block.height) : 0
     }
     function restore() {
-        const block = enabled && !atTop && index >= 0 && index < count ? blocks[index] : null
+        const block = active && !atTop && index >= 0 && index < count ? blocks[index] : null
         if (!block)
             return
         placing = true
@@ -56,7 +46,7 @@ Item {
     // page has kept its height for a moment.
     readonly property bool settling: settle.running
     function reflowed() {
-        if (!enabled)
+        if (!active)
             return
         // A move not yet noted (a scroll just made) is where the reader is.
         if (noteSoon.running) {
@@ -88,5 +78,5 @@ Item {
         }
     }
     onOriginChanged: if (settle.running) restore()
-    onEnabledChanged: if (enabled) noteSoon.restart()
+    onActiveChanged: if (active) noteSoon.restart()
 }
