@@ -115,6 +115,15 @@ QObject *ShellFixture::findShown(const char *objectName) const
     return nullptr;
 }
 
+QList<QObject *> ShellFixture::findAllShown(const char *objectName) const
+{
+    QList<QObject *> out;
+    for (QObject *object : findAll(objectName))
+        if (isShown(object))
+            out << object;
+    return out;
+}
+
 bool ShellFixture::isShown(QObject *object)
 {
     for (auto *item = qobject_cast<QQuickItem *>(object); item; item = item->parentItem())

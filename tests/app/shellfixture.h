@@ -42,6 +42,8 @@ public:
     QList<QObject *> findAll(const char *objectName) const;
     // The first one on screen: pages kept alive may hold namesakes.
     QObject *findShown(const char *objectName) const;
+    // Every one on screen.
+    QList<QObject *> findAllShown(const char *objectName) const;
     // Visible and not transparent, and so is every item above it.
     static bool isShown(QObject *object);
     bool navigate(const QString &place);

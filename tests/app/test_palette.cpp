@@ -430,9 +430,8 @@ TEST_CASE("a mistyped word is searched as the nearest word the text holds, and t
     CHECK(subtitle.startsWith(QStringLiteral("ch ")));
     // Said once, above the first row searched that way.
     int said = 0;
-    for (QObject *note : shell.findAll("paletteRowSearched"))
-        said += ShellFixture::isShown(note) &&
-                note->property("text").toString().endsWith(QStringLiteral("searched for “online softmax”"));
+    for (QObject *note : shell.findAllShown("paletteRowSearched"))
+        said += note->property("text").toString().endsWith(QStringLiteral("searched for “online softmax”"));
     CHECK(said == 1);
     CHECK(palette->marksAt(row) == QStringLiteral("online softmax"));
     // The row marks the words put right, and so does the page it opens.
@@ -465,8 +464,7 @@ TEST_CASE("a mistyped word is searched as the nearest word the text holds, and t
     searchFor(shell, QStringLiteral("online softmax"));
     WAIT_VERIFY(firstInText() >= 0);
     CHECK(palette->data(palette->index(firstInText()), PaletteModel::MarksRole).toString().isEmpty());
-    for (QObject *note : shell.findAll("paletteRowSearched"))
-        CHECK_FALSE(ShellFixture::isShown(note));
+    CHECK(shell.findAllShown("paletteRowSearched").isEmpty());
 }
 
 TEST_CASE("a search that finds nothing says so in the words typed, markup and all", "[palette][qml]")

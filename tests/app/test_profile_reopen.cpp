@@ -57,10 +57,7 @@ TEST_CASE("the profile page opens again a file opened before, where it still is"
     CHECK(newest.value("exists").toBool());
     CHECK(!files.at(1).toMap().value("exists").toBool());
     // Only the file still there can be opened again.
-    QList<QObject *> buttons;
-    for (QObject *b : shell.findAll("profileOpenAgain"))
-        if (ShellFixture::isShown(b))
-            buttons << b;
+    const QList<QObject *> buttons = shell.findAllShown("profileOpenAgain");
     REQUIRE(buttons.size() == 1);
     QMetaObject::invokeMethod(buttons.first(), "clicked");
     WAIT_COMPARE(session->state(), QStringLiteral("ready"));
@@ -157,10 +154,7 @@ TEST_CASE("the validation page opens a kept profile again on the profile page", 
     REQUIRE(shell.navigate(QStringLiteral("validation")));
     shell.waitUntilBuilt();
     // One button a file still where it was, on its newest device.
-    QList<QObject *> buttons;
-    for (QObject *b : shell.findAll("validationOpenAgain"))
-        if (ShellFixture::isShown(b))
-            buttons << b;
+    const QList<QObject *> buttons = shell.findAllShown("validationOpenAgain");
     REQUIRE(buttons.size() == 1);
     QMetaObject::invokeMethod(buttons.first(), "clicked");
     CHECK(shell.window()->property("page").toString() == QStringLiteral("profile"));

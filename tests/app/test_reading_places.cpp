@@ -34,6 +34,30 @@ void readTo(QObject *page, double y)
     page->setProperty("contentY", y);
 }
 
+// The chapter page on show, read down (readTo) until the heading of
+// `anchor` stands `top` px below the window's top; the heading.
+QQuickItem *readHeadingTo(ShellFixture &shell, QObject *page, const char *anchor, double top)
+{
+    auto *heading = qobject_cast<QQuickItem *>(shell.find((std::string("heading:") + anchor).c_str()));
+    REQUIRE(heading != nullptr);
+    readTo(page, page->property("contentY").toDouble() + heading->mapToScene(QPointF(0, 0)).y() - top);
+    WAIT_VERIFY(std::abs(heading->mapToScene(QPointF(0, 0)).y() - top) < 2);
+    return heading;
+}
+
+// Waits until the page's text is set again: it is set a slice at a time,
+// and is settled once the page's height has held for half a second.
+void waitSettled(QObject *page)
+{
+    double height = -1;
+    for (int held = 0; held < 5;) {
+        QTest::qWait(100);
+        const double now = page->property("contentHeight").toDouble();
+        held = now == height ? held + 1 : 0;
+        height = now;
+    }
+}
+
 } // namespace
 
 TEST_CASE("the stack continues where the learner left off reading, and so does the chapter", "[reading][qml]")
@@ -180,22 +204,9 @@ TEST_CASE("the paragraph being read stays in view when the type or the window's 
     QObject *page = shell.findShown("chapterPage");
     REQUIRE(page != nullptr);
     // Read down to a heading well into the chapter, a little way past its top.
-    auto *heading = qobject_cast<QQuickItem *>(shell.find("heading:will-the-overlap-hide-the-transfer"));
-    REQUIRE(heading != nullptr);
+    QQuickItem *heading = readHeadingTo(shell, page, "will-the-overlap-hide-the-transfer", 40);
     const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
-    // The text is set again a slice at a time: settled once the page's
-    // height has held for half a second.
-    const auto settled = [page] {
-        double height = -1;
-        for (int held = 0; held < 5;) {
-            QTest::qWait(100);
-            const double now = page->property("contentHeight").toDouble();
-            held = now == height ? held + 1 : 0;
-            height = now;
-        }
-    };
-    readTo(page, page->property("contentY").toDouble() + headingTop() - 40);
-    WAIT_VERIFY(std::abs(headingTop() - 40) < 2);
+    const auto settled = [page] { waitSettled(page); };
 
     // Two steps larger: everything above grows by hundreds of pixels, the
     // heading stays where it was read.
@@ -230,16 +241,13 @@ TEST_CASE("the paragraph being read stays in view when the chip, and so the numb
     shell.waitUntilBuilt();
     QObject *page = shell.findShown("chapterPage");
     REQUIRE(page != nullptr);
-    auto *heading = qobject_cast<QQuickItem *>(shell.find("heading:common-mistakes-and-how-to-see-them"));
-    REQUIRE(heading != nullptr);
+    QQuickItem *heading = readHeadingTo(shell, page, "common-mistakes-and-how-to-see-them", 40);
     const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
-    readTo(page, page->property("contentY").toDouble() + headingTop() - 40);
-    WAIT_VERIFY(std::abs(headingTop() - 40) < 2);
     const double before = page->property("contentHeight").toDouble();
     for (const char *chip : {"v7", "v4", "v5e"}) {
         INFO(chip);
         shell.course().setChip(QString::fromLatin1(chip));
-        QTest::qWait(800);
+        waitSettled(page);
         INFO("the heading's top: " << headingTop() << ", the page " << page->property("contentHeight").toDouble()
                                    << " px against " << before);
         CHECK(std::abs(headingTop() - 40) < 24);
