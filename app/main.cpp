@@ -1,6 +1,7 @@
 #include "commandline.h"
 #include "course.h"
 #include "coursedata.h"
+#include "drawingchoice.h"
 #include "imagefilewrite.h"
 #include "labs/importer.h"
 #include "labs/labcatalog.h"
@@ -102,6 +103,8 @@ int main(int argc, char *argv[])
     QGuiApplication::setDesktopFileName(QStringLiteral(TPU_COURSE_DESKTOP_ID));
     QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/org.tpucourse.TpuCourse.svg")));
     startuptrace::mark("application");
+    // Before any window: in software where OpenGL would run on the processor.
+    drawing::applyForThisDisplay();
 
     // A window is to be shown: its QML is read on the engine's loader
     // thread, the store and the chapters on one of their own, while this

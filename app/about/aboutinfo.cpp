@@ -1,5 +1,7 @@
 #include "aboutinfo.h"
 
+#include "drawingchoice.h"
+
 #include <tpusim/published.h>
 
 #include <QVariantMap>
@@ -38,6 +40,12 @@ QString AboutInfo::qtBuilt() const
 QString AboutInfo::qtRunning() const
 {
     return QString::fromLatin1(qVersion());
+}
+
+QString AboutInfo::drawing() const
+{
+    const QString why = drawing::current().why;
+    return why.isEmpty() ? QStringLiteral("as Qt draws by default") : why;
 }
 
 QString AboutInfo::tablesChanged() const

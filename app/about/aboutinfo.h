@@ -18,6 +18,8 @@ class AboutInfo : public QObject
     Q_PROPERTY(QString compiler READ compiler CONSTANT)
     Q_PROPERTY(QString qtBuilt READ qtBuilt CONSTANT)
     Q_PROPERTY(QString qtRunning READ qtRunning CONSTANT)
+    // How the window is drawn and why (GPU or software), as chosen at start.
+    Q_PROPERTY(QString drawing READ drawing CONSTANT)
     Q_PROPERTY(QString tablesChanged READ tablesChanged CONSTANT)
     // [{family, rows}] of the published timings libtpusim is validated on.
     Q_PROPERTY(QVariantList tableFamilies READ tableFamilies CONSTANT)
@@ -33,6 +35,7 @@ public:
     QString compiler() const;
     QString qtBuilt() const;
     QString qtRunning() const;
+    QString drawing() const;
     QString tablesChanged() const;
     QVariantList tableFamilies() const;
     int tableRows() const;

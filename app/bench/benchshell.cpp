@@ -1,4 +1,5 @@
 #include "benchshell.h"
+#include "drawingchoice.h"
 #include "shellload.h"
 
 #include <QtQml/qqmlextensionplugin.h>
@@ -21,6 +22,7 @@ Q_IMPORT_QML_PLUGIN(TpuCourse_BackendPlugin)
 
 BenchShell::BenchShell(const char *benchName)
 {
+    drawing::applyForThisDisplay(); // as the app draws on this display
     m_store.emplace(progress::Store::open(m_dir.filePath(QStringLiteral("p.sqlite")).toStdString()));
     m_catalog.scan(QCoreApplication::applicationDirPath() + QStringLiteral("/chapters"), 15);
     std::vector<progress::ChapterRow> rows;

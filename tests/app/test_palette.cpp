@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "drawingchoice.h"
 #include "palette/fuzzymatch.h"
 #include "palette/palettemodel.h"
 #include "pieceinput.h"
@@ -509,12 +510,18 @@ TEST_CASE("F1 or ? lists the keys; ? typed into a field stays text; Escape close
 
 TEST_CASE("the About page gives the version, the validation table and the licences", "[palette][qml]")
 {
+    // As the app does before its window: the page says how it is drawn.
+    const drawing::Choice drawn = drawing::applyForThisDisplay();
     ShellFixture shell;
     REQUIRE(shell.navigate(QStringLiteral("about")));
     WAIT_VERIFY(shell.findShown("aboutTitle") != nullptr);
     QObject *version = shell.findShown("aboutVersion");
     REQUIRE(version != nullptr);
     CHECK(version->property("value").toString() == QStringLiteral(TPU_COURSE_VERSION));
+    QObject *drawing = shell.findShown("aboutDrawing");
+    REQUIRE(drawing != nullptr);
+    CHECK(drawing->property("value").toString() == drawn.why);
+    CHECK(drawn.why.contains(QStringLiteral("QT_QUICK_BACKEND"))); // the tests name the software renderer
     QObject *table = shell.findShown("aboutTable");
     REQUIRE(table != nullptr);
     CHECK(table->property("value").toString().startsWith(

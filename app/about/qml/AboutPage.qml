@@ -72,6 +72,7 @@ Flickable {
         Fact { label: "source commit, at configure"; value: AboutInfo.commit }
         Fact { label: "built with"; value: AboutInfo.compiler + ", Qt " + AboutInfo.qtBuilt }
         Fact { label: "running on"; value: "Qt " + AboutInfo.qtRunning }
+        Fact { objectName: "aboutDrawing"; label: "window drawn"; value: AboutInfo.drawing }
 
         MonoText {
             Layout.topMargin: Theme.gapL
