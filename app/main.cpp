@@ -22,6 +22,7 @@
 #include <QIcon>
 #include <QQmlApplicationEngine>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -116,12 +117,15 @@ int main(int argc, char *argv[])
                     opt.chapterDir.isEmpty() ? chapterFolder() : opt.chapterDir, kCourseChapters);
     std::optional<QQmlApplicationEngine> engine;
     std::optional<ShellLoad> shell;
+    // Headless, the size asked for; on the screen, the course's size where it fits.
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const QSize windowSize = headless || !screen ? opt.size : openingWindowSize(screen->availableSize());
     if (windowed) {
         data.startReading();
         engine.emplace();
         shell.emplace(*engine);
         startuptrace::mark("shell's QML being read");
-        shell->warmFonts();
+        shell->warmFonts(windowSize);
         startuptrace::mark("fonts ready");
     }
     if (const QString problem = data.wait(); !problem.isEmpty())
@@ -219,9 +223,9 @@ int main(int argc, char *argv[])
         startuptrace::mark("window closed");
     };
     const auto closeOnReturn = qScopeGuard(closeWindow);
-    if (headless) // made at the asked size, not resized after
-        engine->setInitialProperties(
-            {{QStringLiteral("width"), opt.size.width()}, {QStringLiteral("height"), opt.size.height()}});
+    // Made at its size, not resized after.
+    engine->setInitialProperties(
+        {{QStringLiteral("width"), windowSize.width()}, {QStringLiteral("height"), windowSize.height()}});
     if (!shell->finish())
         return fail(1, QStringLiteral("the window could not be loaded."));
     startuptrace::mark("window created");

@@ -11,6 +11,9 @@
 #include <QTextLayout>
 #include <QUrl>
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
 
 QUrl mainUrl()
@@ -93,10 +96,19 @@ bool loadShell(QQmlApplicationEngine &engine)
     return load.finish();
 }
 
-QList<QFont> firstScreenFonts()
+QSize openingWindowSize(QSize screenAvailable)
 {
-    // Theme.qml's sans (Inter) and mono (JetBrains Mono) at scale 1, the
-    // window's opening size; test_first_screen keeps the two in step. Mono
+    // A twentieth of the free area is left for the window's frame and title.
+    const QSize room = screenAvailable * 0.95;
+    return QSize(1440, 900).boundedTo(room).expandedTo(QSize(1024, 640));
+}
+
+QList<QFont> firstScreenFonts(QSize windowSize)
+{
+    // Theme.qml's sans (Inter) and mono (JetBrains Mono) at the type scale
+    // Theme.fitWindow sets for this size (1 at 1440x900, within 0.86 to
+    // 1.3), rounded as Theme.tpx rounds; test_first_screen keeps the two
+    // in step. Mono
     // is set without shaping, as MonoText and mono buttons set it, on top
     // of QML's PreferDefault: a font that differs in its style strategy is
     // a different engine. A new learner's first screen has no drill due
@@ -113,10 +125,11 @@ QList<QFont> firstScreenFonts()
                  {"Inter", 16, QFont::Normal, false},         {"Inter", 16, QFont::DemiBold, false},
                  {"Inter", 56, QFont::DemiBold, false},       {"JetBrains Mono", 12, QFont::Normal, true},
                  {"JetBrains Mono", 14, QFont::Normal, true}, {"JetBrains Mono", 16, QFont::Normal, true}};
+    const double zoom = std::clamp(std::min(windowSize.width() / 1440.0, windowSize.height() / 900.0), 0.86, 1.3);
     QList<QFont> fonts;
     for (const auto &face : faces) {
         QFont font(QString::fromLatin1(face.family));
-        font.setPixelSize(face.pixelSize);
+        font.setPixelSize(static_cast<int>(std::lround(face.pixelSize * zoom)));
         font.setWeight(face.weight);
         if (face.mono)
             font.setStyleStrategy(QFont::StyleStrategy(QFont::PreferDefault | QFont::PreferNoShaping));
@@ -125,7 +138,7 @@ QList<QFont> firstScreenFonts()
     return fonts;
 }
 
-void ShellLoad::warmFonts()
+void ShellLoad::warmFonts(QSize windowSize)
 {
     // Each font is its own engine, matched through fontconfig once per
     // thread: one the screen does not use costs time here, one missing
@@ -134,7 +147,7 @@ void ShellLoad::warmFonts()
     // in each, not a single advance measured: an engine's first shaping
     // reads and checks the font's OpenType tables (Inter's are large), and
     // here that overlaps the reading instead of holding up the window.
-    for (const QFont &font : firstScreenFonts()) {
+    for (const QFont &font : firstScreenFonts(windowSize)) {
         QTextLayout layout(QStringLiteral("Learn to make TPUs fast, 0123456789 · ch"), font);
         layout.beginLayout();
         layout.createLine();

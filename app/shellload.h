@@ -2,6 +2,7 @@
 
 #include <QFont>
 #include <QList>
+#include <QSize>
 
 #include <memory>
 
@@ -22,10 +23,10 @@ public:
     ShellLoad(const ShellLoad &) = delete;
     ShellLoad &operator=(const ShellLoad &) = delete;
 
-    // Reads the system's font list and opens firstScreenFonts(), so the
-    // first texts made do not each wait for it; answers the reading
-    // between fonts.
-    void warmFonts();
+    // Reads the system's font list and opens firstScreenFonts() for a
+    // window of this size, so the first texts made do not each wait for
+    // it; answers the reading between fonts.
+    void warmFonts(QSize windowSize);
 
     // The reading stops at each QML module with a plugin until this thread
     // has initialized the module for the engine (the loader thread calls
@@ -47,6 +48,11 @@ private:
 // false when it could not be created.
 bool loadShell(QQmlApplicationEngine &engine);
 
-// The fonts the stack's first screen sets its texts in, at the window's
-// opening size.
-QList<QFont> firstScreenFonts();
+// The window's size at launch: 1440x900, the size the course is drawn
+// for, or less where the screen's free area (less room for the window's
+// frame) is smaller; never below the window's minimum, 1024x640.
+QSize openingWindowSize(QSize screenAvailable);
+
+// The fonts the stack's first screen sets its texts in, in a window of
+// this size (the theme's type scale follows the window's size).
+QList<QFont> firstScreenFonts(QSize windowSize = QSize(1440, 900));
