@@ -14,7 +14,7 @@ Rectangle {
     readonly property var rows: [
         { id: "matmul_nnn", label: "matmul NxNxN, N = 4096, bf16" },
         { id: "matmul_skinny", label: "matmul skinny 8xNxN, N = 4096, bf16" },
-        { id: "elementwise_add", label: "elementwise add, 4096 x 4096, bf16" }
+        { id: "elementwise_add", label: "elementwise add, 4096 × 4096, bf16" }
     ]
     property var entered: LabRuns.predictions("G0")
     property string message: ""

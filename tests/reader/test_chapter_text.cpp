@@ -135,7 +135,7 @@ TEST_CASE("a pipeline figure's card shows its own working first", "[text]")
     const auto t = render(md, QStringLiteral("v5e"));
     REQUIRE(t.details.size() == 3);
     const QStringList vmem = t.details[0].split(QLatin1Char('\n'));
-    CHECK(vmem[1] == QStringLiteral("x block (512, 1024) bf16: 2 x 1 MiB = 2 MiB"));
+    CHECK(vmem[1] == QStringLiteral("x block (512, 1024) bf16: 2 × 1 MiB = 2 MiB"));
     CHECK(vmem[5].startsWith(QStringLiteral("in all: ")));
     CHECK(t.details[1].split(QLatin1Char('\n'))[1].endsWith(QStringLiteral("launch, the call's fixed cost")));
     CHECK(t.details[2].split(QLatin1Char('\n'))[2].endsWith(QStringLiteral("through HBM")));

@@ -77,7 +77,7 @@ TEST_CASE("sandbox: verification shrinks only the blocks, and fails what is brok
     CHECK(v.run.bm == 8);
     CHECK(v.run.bk == 128);
     CHECK(v.run.bn == 128);
-    CHECK(v.ran == "M=32 K=512 N=512 in blocks 8 x 128 x 128, grid (4, 4, 4)");
+    CHECK(v.ran == "M=32 K=512 N=512 in blocks 8 × 128 × 128, grid (4, 4, 4)");
     CHECK(v.result.provenance.kind == Kind::verified_off_chip);
 
     in.semantics = {Semantics::arbitrary, Semantics::parallel, Semantics::parallel};

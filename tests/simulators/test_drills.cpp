@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "coursework/drills.h"
@@ -107,6 +108,20 @@ TEST_CASE("no generator asks a question the models refuse (10,000 seeds per dril
             REQUIRE_FALSE(c.refused);
             REQUIRE(c.correct);
             REQUIRE_FALSE(c.steps.empty());
+            // Products of figures are written with the times sign, as the
+            // chapters write them ("2 × (", "64 × 512"); x stays a name ("x @ W_in")
+            // and D1's dimension pairs keep the x StableHLO prints ("[1] x [0]").
+            const auto only_pairs = [](const std::string& text) {
+                for (auto at = text.find(" x "); at != std::string::npos; at = text.find(" x ", at + 1))
+                    if (at > 0 && (std::isdigit(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == ')'))
+                        return false;
+                return true;
+            };
+            for (const auto& step : c.steps) {
+                INFO(step.text << " | " << step.figure);
+                REQUIRE(only_pairs(step.text));
+                REQUIRE(only_pairs(step.figure));
+            }
             if (drill == "D3") (q.expected.at("legal") == "yes" ? legal : illegal)++;
             if (drill == "D4" && q.expected.count("links")) (q.expected.at("links") == "ring" ? legal : illegal)++;
             if (q.kind == "D4.shard") {
@@ -157,6 +172,8 @@ TEST_CASE("D2 checks a hand-worked matmul", "[drills]") {
     REQUIRE(ridge != c.steps.end());
     CHECK(ridge->figure == tpusim::format_intensity(tpusim::ridge_point(tpusim::chip("v5e"), tpusim::DType::bf16)));
     CHECK(ridge->figure == "240 FLOP/B");
+    // Products are written with the times sign, as the chapters write them.
+    CHECK(c.steps.front().text.rfind("FLOPs = 2 × M × K × N", 0) == 0);
 }
 
 TEST_CASE("D3 checks a hand-worked schedule", "[drills]") {

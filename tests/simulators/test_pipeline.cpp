@@ -203,7 +203,7 @@ TEST_CASE("a pipeline's working adds up to its VMEM and its time", "[pipeline][w
     const Kernel k = matmul(1024, 1024, 1024, 256, 256, 256);
     const auto vmem = vmem_working(v5e, k);
     REQUIRE(vmem.size() == 5);  // x, y, out, the accumulator, the sum
-    CHECK(vmem[0] == "x block (256, 256) bf16: 2 x 128 KiB = 256 KiB");
+    CHECK(vmem[0] == "x block (256, 256) bf16: 2 × 128 KiB = 256 KiB");
     CHECK(vmem[3] == "acc scratch (256, 256) f32: 256 KiB");
     CHECK(vmem.back() == "in all: " + format_bytes(vmem_bytes(v5e, k)) + " per core");
     CHECK(vmem.back() == "in all: 1 MiB per core");
@@ -211,7 +211,7 @@ TEST_CASE("a pipeline's working adds up to its VMEM and its time", "[pipeline][w
     // A bf16 block of 12 rows (the whole array's) sits in 16 rows of tiles:
     // padded, and said so.
     const auto padded = vmem_working(v5e, matmul(12, 1024, 1024, 12, 256, 256));
-    CHECK(padded[0] == "x block (12, 256) bf16: 2 x 8 KiB (6 KiB padded to tiles) = 16 KiB");
+    CHECK(padded[0] == "x block (12, 256) bf16: 2 × 8 KiB (6 KiB padded to tiles) = 16 KiB");
 
     for (const char* id : {"v5e", "v5p"}) {  // one TensorCore, then two
         INFO(id);

@@ -104,8 +104,8 @@ ColumnLayout {
         objectName: "ex09CellInfo"
         Layout.fillWidth: true
         text: root.current ? root.describe(root.current)
-                           : (root.coverage.capped ? "showing the first " + root.rows + " x " + root.cols + " of "
-                                                     + root.coverage.rows + " x " + root.coverage.cols + " blocks; "
+                           : (root.coverage.capped ? "showing the first " + root.rows + " × " + root.cols + " of "
+                                                     + root.coverage.rows + " × " + root.coverage.cols + " blocks; "
                                                    : "") + "hover a block, or focus the map and use the arrows"
         wrapMode: Text.Wrap
         font.family: Theme.sans

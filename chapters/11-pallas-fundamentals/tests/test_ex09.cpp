@@ -429,7 +429,7 @@ TEST_CASE("EX09: pointing at a figure opens its card, its working first", "[ex09
     {
         const char *figure, *badge, *firstWorking;
     } figures[] = {{"ex09Time", "ex09TimeBadge", " launch, the call's fixed cost"},
-                   {"ex09Vmem", "ex09VmemBadge", "x block (256, 256) bf16: 2 x 128 KiB = 256 KiB"}};
+                   {"ex09Vmem", "ex09VmemBadge", "x block (256, 256) bf16: 2 × 128 KiB = 256 KiB"}};
     for (const auto &f : figures) {
         INFO(f.figure);
         auto *figure = qobject_cast<QQuickItem *>(shell.findShown(f.figure));
@@ -443,7 +443,7 @@ TEST_CASE("EX09: pointing at a figure opens its card, its working first", "[ex09
         const QStringList lines = card->property("text").toString().split(QLatin1Char('\n'));
         REQUIRE(lines.size() > 3);
         CHECK(lines[0].startsWith(QStringLiteral("predicted · v5e")));
-        CHECK(lines[1].endsWith(QLatin1String(f.firstWorking)));
+        CHECK(lines[1].endsWith(QString::fromUtf8(f.firstWorking)));
         QTest::mouseMove(window, QPoint(2, window->height() - 2));
         WAIT_VERIFY(!card->property("visible").toBool());
     }

@@ -382,10 +382,10 @@ std::vector<Step> d1_steps(const Question& q) {
             {"Batch dims, kept and matched pairwise: " + pairs_text(d.dims.lhs_batch, d.dims.rhs_batch) + ".",
              std::to_string(d.shape.batch)});
     steps.push_back({"Free dims, kept: the lhs's and the rhs's remaining dims, in order.",
-                     std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free)});
+                     std::to_string(d.shape.lhs_free) + " × " + std::to_string(d.shape.rhs_free)});
     steps.push_back({"Output = batch dims (lhs order), then lhs free, then rhs free.", dims_text(d.shape.output)});
-    steps.push_back({"FLOPs = 2 x batch x lhs free x rhs free x contracting = 2 x " + std::to_string(d.shape.batch) +
-                         " x " + std::to_string(d.shape.lhs_free) + " x " + std::to_string(d.shape.rhs_free) + " x " +
+    steps.push_back({"FLOPs = 2 × batch × lhs free × rhs free × contracting = 2 × " + std::to_string(d.shape.batch) +
+                         " × " + std::to_string(d.shape.lhs_free) + " × " + std::to_string(d.shape.rhs_free) + " × " +
                          std::to_string(d.shape.contracting),
                      count_text(static_cast<double>(d.shape.flops))});
     return steps;

@@ -21,7 +21,7 @@ struct D2Case {
     OpCost cost;
     std::string chip_id;
     std::vector<Given> givens;
-    std::string flops_formula;  // "2 x M x K x N"
+    std::string flops_formula;  // "2 × M × K × N"
     std::string bytes_formula;
 };
 
@@ -50,9 +50,9 @@ D2Case d2_case(const std::string& kind, int level, std::uint64_t seed) {
                                           "M=" + std::to_string(s.m) + "  K=" + std::to_string(s.k) +
                                           "  N=" + std::to_string(s.n)});
         d.givens.push_back({"dtype", std::string(name(s.in)) + " in and out, f32 accumulation on chip"});
-        const std::string b = s.batch > 1 ? "B x " : "";
-        d.flops_formula = "2 x " + b + "M x K x N";
-        d.bytes_formula = b + "(M x K + K x N + M x N) x " + fixed(bytes(s.in), bytes(s.in) < 1 ? 1 : 0) + " B";
+        const std::string b = s.batch > 1 ? "B × " : "";
+        d.flops_formula = "2 × " + b + "M × K × N";
+        d.bytes_formula = b + "(M × K + K × N + M × N) × " + fixed(bytes(s.in), bytes(s.in) < 1 ? 1 : 0) + " B";
     } else if (kind == "D2.elementwise") {
         const std::vector<std::int64_t> shape{size(8, 14), size(8, 14)};
         const int inputs = level == 1 ? 2 : static_cast<int>(rng.range(1, 3));
@@ -64,8 +64,8 @@ D2Case d2_case(const std::string& kind, int level, std::uint64_t seed) {
         d.givens.push_back({"shapes", shape_text(shape) + ", one output of the same shape"});
         d.givens.push_back({"dtype", std::string(name(dt))});
         if (per != 1) d.givens.push_back({"work", fixed(per, 0) + " VPU operations per output element"});
-        d.flops_formula = "elements x " + fixed(per, 0) + " operation" + (per != 1 ? "s" : "");
-        d.bytes_formula = "elements x (" + std::to_string(inputs) + " in + 1 out) x " + fixed(bytes(dt), 0) + " B";
+        d.flops_formula = "elements × " + fixed(per, 0) + " operation" + (per != 1 ? "s" : "");
+        d.bytes_formula = "elements × (" + std::to_string(inputs) + " in + 1 out) × " + fixed(bytes(dt), 0) + " B";
     } else {
         const std::vector<std::int64_t> shape{size(8, 14), size(8, 14)};
         const int axis = level == 1 ? 1 : static_cast<int>(rng.range(0, 1));
@@ -75,7 +75,7 @@ D2Case d2_case(const std::string& kind, int level, std::uint64_t seed) {
         d.givens.push_back({"shapes", shape_text(shape)});
         d.givens.push_back({"dtype", std::string(name(dt))});
         d.flops_formula = "one add per input element";
-        d.bytes_formula = "(input + output elements) x " + fixed(bytes(dt), 0) + " B";
+        d.bytes_formula = "(input + output elements) × " + fixed(bytes(dt), 0) + " B";
     }
     d.givens.push_back({"chip", c.name + " (" + c.id + ")"});
     return d;

@@ -217,7 +217,7 @@ std::vector<Step> d3_steps(const Question& q) {
     const double by = padded_vmem_bytes(c, {d.in.bk, d.in.bn}, d.in.dtype);
     const double bo = padded_vmem_bytes(c, {d.in.bm, d.in.bn}, d.in.dtype);
     const double acc = padded_vmem_bytes(c, {d.in.bm, d.in.bn}, DType::f32);
-    steps.push_back({"x, y and out double-buffered: 2 x (" + count_text(bx) + " + " + count_text(by) + " + " +
+    steps.push_back({"x, y and out double-buffered: 2 × (" + count_text(bx) + " + " + count_text(by) + " + " +
                          count_text(bo) + ") B",
                      format_bytes(2 * (bx + by + bo))});
     steps.push_back({"plus the f32 accumulator (bm, bn): " + count_text(acc) + " B", format_bytes(acc)});

@@ -142,7 +142,7 @@ std::vector<Step> d4_steps(const Question& q) {
                             : "bytes on the busiest link by the closed form",
                      format_bytes(closed_form_link_bytes(r, mesh))});
     steps.push_back({"bandwidth time: those bytes over the link's bandwidth", format_time(r.analytic_bandwidth_s)});
-    steps.push_back({"latency: hops on the longest path x the hop latency", format_time(r.analytic_latency_s)});
+    steps.push_back({"latency: hops on the longest path × the hop latency", format_time(r.analytic_latency_s)});
     steps.push_back({"the closed form's time", format_time(r.analytic_s)});
     steps.push_back({"the hop-by-hop simulation's time. " + r.explanation, format_time(r.simulated_s)});
     steps.push_back(

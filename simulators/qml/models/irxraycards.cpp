@@ -85,7 +85,7 @@ QVariantMap dotCard(const ir::DotSite &dot, int lastLine, const QString &chipId)
                          k = double(shape.contracting);
             cost.bytes =
                 b * (m * k * tpusim::bytes(lhs) + k * n * tpusim::bytes(rhs) + m * n * tpusim::bytes(spec.out));
-            cost.dtype_text = std::string(tpusim::name(lhs)) + " x " + std::string(tpusim::name(rhs)) + " in, " +
+            cost.dtype_text = std::string(tpusim::name(lhs)) + " × " + std::string(tpusim::name(rhs)) + " in, " +
                               std::string(tpusim::name(spec.out)) + " out";
         }
         card["predicted"] = simqml::roofline(tpusim::roofline(tpusim::chip(chipId.toStdString()), cost));

@@ -138,7 +138,7 @@ QVariantMap SimBridge::rooflineCurve(const QString &chipId, const QString &dtype
         const QVariantList attainablePoints =
             roofPoints(attainableRidge, [](const tpusim::Roofline &r) { return r.attainable_s; });
         auto roof = at(ridge);
-        roof.provenance.shapes = "any op: attainable FLOP/s = min(intensity x HBM bandwidth, peak)";
+        roof.provenance.shapes = "any op: attainable FLOP/s = min(intensity × HBM bandwidth, peak)";
         QVariantMap m{
             {"points", points},
             {"ridge", ridge},

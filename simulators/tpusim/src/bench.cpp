@@ -54,7 +54,7 @@ std::vector<BenchRow> full_bench(const Chip& chip) {
                  matmul_cost(mm(n, n, n, DType::fp8, DType::f32, DType::bf16)));
     MatmulSpec batched = mm(512, 512, 512);
     batched.batch = 64;
-    rows.push_back(row(chip, "batched_matmul", "matmul", "batched matmul 64 x 512^3", matmul_cost(batched)));
+    rows.push_back(row(chip, "batched_matmul", "matmul", "batched matmul 64 × 512^3", matmul_cost(batched)));
     rows.push_back(row(chip, "matmul_square_f32", "matmul", "matmul NxNxN f32",
                        matmul_cost(mm(n, n, n, DType::f32, DType::f32, DType::f32))));
 

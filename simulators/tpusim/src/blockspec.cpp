@@ -28,7 +28,7 @@ Legality rank1(std::int64_t array, std::int64_t block, DType dtype) {
         l.reason = "legal: the rank-1 block equals the array's length (" + str(array) + ")";
     } else if (block % 1024 == 0) {
         l.legal = true;
-        l.reason = "legal: the rank-1 block (" + str(block) + ") is a multiple of 1024 (8 x 128)";
+        l.reason = "legal: the rank-1 block (" + str(block) + ") is a multiple of 1024 (8 × 128)";
     } else if (power_of_two(block) && block >= tiling) {
         l.legal = true;
         l.reason = "legal: the rank-1 block (" + str(block) + ") is a power of two of at least " + str(tiling) +

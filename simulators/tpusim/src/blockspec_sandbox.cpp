@@ -173,17 +173,17 @@ SandboxVerification verify_sandbox(const SandboxInputs& in, std::uint64_t seed) 
         s.k = in.k / in.bk * s.bk;
         s.n = in.n / in.bn * s.bn;
         if (static_cast<double>(s.m) * static_cast<double>(s.k) * static_cast<double>(s.n) > 16777216.0)
-            throw InputError("even with blocks shrunk to " + std::to_string(s.bm) + " x " + std::to_string(s.bk) +
-                             " x " + std::to_string(s.bn) + " the run is M=" + std::to_string(s.m) +
+            throw InputError("even with blocks shrunk to " + std::to_string(s.bm) + " × " + std::to_string(s.bk) +
+                             " × " + std::to_string(s.bn) + " the run is M=" + std::to_string(s.m) +
                              " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) +
                              ", over the 2^24 products a quick host run allows: use fewer blocks per axis");
     }
     v.ran = "M=" + std::to_string(s.m) + " K=" + std::to_string(s.k) + " N=" + std::to_string(s.n) + " in blocks " +
-            std::to_string(s.bm) + " x " + std::to_string(s.bk) + " x " + std::to_string(s.bn) + ", grid " +
+            std::to_string(s.bm) + " × " + std::to_string(s.bk) + " × " + std::to_string(s.bn) + ", grid " +
             format_tuple(s.grid);
     v.result = verify_matmul(s, seed);
     v.result.provenance.shapes =
-        v.ran + (v.shrunk ? " (blocks shrunk from " + std::to_string(in.bm) + " x " + std::to_string(in.bk) + " x " +
+        v.ran + (v.shrunk ? " (blocks shrunk from " + std::to_string(in.bm) + " × " + std::to_string(in.bk) + " × " +
                                 std::to_string(in.bn) + " for a quick host run)"
                           : std::string());
     return v;

@@ -99,10 +99,10 @@ Chip v4() {
     c.megacore_fact = fact(1, "yes/no", "[JAX-INFO][JAX-DET]", "The two TensorCores act as one device.");
     c.mxus_per_core = fact(4, "", "[CL-v4][JAX-INFO]", "A third-party page says 2; that contradicts Google's docs.");
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
-    c.clock_hz = fact(1.05e9, "Hz", "[derived] 275e12 / (2 TC x 4 MXU x 128^2 x 2)",
+    c.clock_hz = fact(1.05e9, "Hz", "[derived] 275e12 / (2 TC × 4 MXU × 128^2 × 2)",
                       "Not published; derived from the peak rate.");
     c.vpu_flops_per_core =
-        assumed(8 * 128 * 2 * 1.05e9, "FLOP/s", "[derived] 8 x 128 x 2 ALUs x 1.05 GHz [SB-TPU]",
+        assumed(8 * 128 * 2 * 1.05e9, "FLOP/s", "[derived] 8 × 128 × 2 ALUs × 1.05 GHz [SB-TPU]",
                 "The book's older text gives 2 ALUs per lane and sublane on v4; the clock is derived.");
     c.vregs_per_core = fact(32, "", "[SB-TPU]");
     c.hbm_capacity =
@@ -117,7 +117,7 @@ Chip v4() {
     c.ici_ports = fact(6, "", "[SB-TPU]", "Nearest neighbours in a 3D torus.");
     c.ici_link_bandwidth = fact(4.5e10, "B/s", "[SB-TPU]", "The book's effective one-way figure (9e10 both ways).");
     c.ici_chip_bandwidth =
-        assumed(6 * 9e10, "B/s", "[derived] 6 links x 9e10 [SB-TPU]", "Cloud's v4 page gives no per-chip ICI figure.");
+        assumed(6 * 9e10, "B/s", "[derived] 6 links × 9e10 [SB-TPU]", "Cloud's v4 page gives no per-chip ICI figure.");
     c.wraparound_min_axis = fact(4, "", "[CL-v4][SB-TPU]", "Slices built of full 4x4x4 cubes are tori.");
     c.pod_chips = fact(4096, "", "[CL-v4]");
     c.topology = {
@@ -145,7 +145,7 @@ Chip v5e() {
     c.mxus_per_core = fact(4, "", "[CL-v5e-new][JAX-INFO]");
     c.mxu_size = fact(128, "", "[SB-TPU][JAX-INFO]");
     c.clock_hz = fact(1.5e9, "Hz", "[SB-TPU]", "Derived from the peak: 1.503 GHz.");
-    c.vpu_flops_per_core = assumed(8 * 128 * 4 * 1.5e9, "FLOP/s", "[derived] 8 x 128 x 4 ALUs x 1.5 GHz [SB-TPU]",
+    c.vpu_flops_per_core = assumed(8 * 128 * 4 * 1.5e9, "FLOP/s", "[derived] 8 × 128 × 4 ALUs × 1.5 GHz [SB-TPU]",
                                    "v5p's 4 ALUs per lane and sublane, taken for v5e, which no source gives.");
     c.vregs_per_core = unpublished("", "Not in the sources read.");
     c.hbm_capacity = fact(16 * GiB, "B", "[SB-TPU][JAX-INFO]", "Cloud writes 16 GB; [JAX-INFO] 17.2e9 B = 16 GiB.");

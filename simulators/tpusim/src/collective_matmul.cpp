@@ -74,7 +74,7 @@ CollectiveMatmulResult collective_matmul(const Chip& chip, const CollectiveMatmu
     p.chip = chip.id;
     p.dtype = std::string(name(s.dtype)) + " in and out, f32 accumulator";
     p.shapes = shapes_text(s);
-    p.model = "collective matmul, all-gather form: (n - 1) x max(C, X) + C against n x C";
+    p.model = "collective matmul, all-gather form: (n - 1) × max(C, X) + C against n × C";
     p.assumptions = {
         "Each step's matmul is a roofline of the chunk times the local w columns; the transfer "
         "of step s overlaps the matmul of step s, so only the part of X above C is exposed.",

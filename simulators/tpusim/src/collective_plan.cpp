@@ -271,25 +271,25 @@ Analytic closed_form(const Plan& p) {
         case CollectiveKind::all_gather:
         case CollectiveKind::reduce_scatter:
             r.formula =
-                "T = max(T_hop x hops, V x (N-1)/N / W_bidi) per axis on a bidirectional "
-                "ring, V x (N-1)/N / W_uni one way or without wraparound; several axes "
+                "T = max(T_hop × hops, V × (N-1)/N / W_bidi) per axis on a bidirectional "
+                "ring, V × (N-1)/N / W_uni one way or without wraparound; several axes "
                 "share V and work at once [SB-SHARD], exact (N-1)/N kept";
             break;
         case CollectiveKind::all_reduce:
             r.formula =
                 "T = reduce-scatter + all-gather = about 2 V / W_bidi on a bidirectional "
-                "ring, 2 V x (N-1)/N / W_uni one way or without wraparound [SB-SHARD], "
+                "ring, 2 V × (N-1)/N / W_uni one way or without wraparound [SB-SHARD], "
                 "exact (N-1)/N kept";
             break;
         case CollectiveKind::all_to_all:
             r.formula =
-                "T = max(T_hop x hops, V / (4 W_bidi)) on a bidirectional ring (N^2/8 "
+                "T = max(T_hop × hops, V / (4 W_bidi)) on a bidirectional ring (N^2/8 "
                 "pieces of V/N^2 on the busiest link) [SB-SHARD]; twice that one way or "
                 "without wraparound";
             break;
         case CollectiveKind::permute:
             r.formula =
-                "T = max(T_hop x longest route, bytes on the busiest link / W_uni) "
+                "T = max(T_hop × longest route, bytes on the busiest link / W_uni) "
                 "[derived from SB-SHARD's link model]";
             break;
     }

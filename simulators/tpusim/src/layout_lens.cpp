@@ -42,7 +42,7 @@ Provenance layout_provenance(const Layout& l) {
     p.kind = Kind::predicted;
     p.dtype = std::string(name(l.dtype));
     p.shapes = shape_text(l.shape) + " in " + tile_text(l.tile) + " tiles";
-    p.model = "Mosaic's native tiling: (8 x 32/bits, 128), the last two dimensions tiled, the rest untiled";
+    p.model = "Mosaic's native tiling: (8 × 32/bits, 128), the last two dimensions tiled, the rest untiled";
     p.assumptions = {
         "The array sits in its dtype's native tiling, as Mosaic lays out a kernel's vregs; XLA's HBM "
         "layouts use 8-row tiles for 16-bit types before TPU7x.",

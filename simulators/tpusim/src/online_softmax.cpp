@@ -30,7 +30,7 @@ void check(const OnlineSoftmaxProblem& p) {
                          std::to_string(p.seq_kv));
     if (p.q.size() != idx(p.seq_q * p.head_dim) || p.k.size() != idx(p.seq_kv * p.head_dim) ||
         p.v.size() != idx(p.seq_kv * p.head_dim))
-        throw InputError("Q must hold seq_q x head_dim values and K and V seq_kv x head_dim");
+        throw InputError("Q must hold seq_q × head_dim values and K and V seq_kv × head_dim");
     if (!std::isfinite(p.scale) || p.scale < 0)
         throw InputError("the score scale must be a finite number above 0 (or 0 for 1/sqrt(d))");
 }

@@ -174,7 +174,7 @@ PipelineResult simulate(const Chip& chip, const Kernel& kernel, const PipelineOp
     result.vmem_limit_bytes = detail::vmem_limit(chip, options);
     if (result.vmem_bytes > result.vmem_limit_bytes)
         throw InputError("the kernel needs " + format_bytes(result.vmem_bytes) +
-                         " of VMEM (buffers x blocks + scratch), over the " + format_bytes(result.vmem_limit_bytes) +
+                         " of VMEM (buffers × blocks + scratch), over the " + format_bytes(result.vmem_limit_bytes) +
                          " scoped limit on " + chip.id +
                          (options.vmem_limit_bytes ? std::string() : std::string(" (an assumed default)")) +
                          ": use smaller blocks or raise the limit");

@@ -223,7 +223,7 @@ Provenance provenance(const Chip& chip, const Kernel& kernel, const PipelineOpti
             "peak and half its HBM bandwidth.");
     a.emplace_back(
         "VMEM use counts each buffer of each block, padded to the tiles it is stored in (128 "
-        "lanes; 8 rows for 32- and 16-bit types before TPU7x, 8 x 32/bits from it and for narrower "
+        "lanes; 8 rows for 32- and 16-bit types before TPU7x, 8 × 32/bits from it and for narrower "
         "types), plus scratch; Mosaic's internal scratch and spills are not counted.");
     if (!options.vmem_limit_bytes) a.push_back(chip.scoped_vmem_default.note);
     return p;

@@ -18,7 +18,7 @@ std::string buffer_line(const Chip& chip, const std::string& what, const std::ve
     const double raw = std::accumulate(shape.begin(), shape.end(), bytes(dtype),
                                        [](double a, std::int64_t d) { return a * static_cast<double>(d); });
     std::string line = what + " " + format_tuple(shape) + " " + std::string(name(dtype)) + ": ";
-    line += buffers > 1 ? std::to_string(buffers) + " x " + format_bytes(padded) : format_bytes(padded);
+    line += buffers > 1 ? std::to_string(buffers) + " × " + format_bytes(padded) : format_bytes(padded);
     if (padded > raw) line += " (" + format_bytes(raw) + " padded to tiles)";
     if (buffers > 1) line += " = " + format_bytes(buffers * padded);
     return line;

@@ -162,7 +162,7 @@ QuantizedMatmulResult quantized_matmul(const Chip& chip, const QuantizedMatmulSp
         "The MXU multiplies " + std::string(name(r.mxu_dtype)) + " at the chip's published " +
             std::string(name(r.mxu_dtype)) + " rate, " +
             format_rate(r.mxu_rate, is_integer(r.mxu_dtype) ? "OP/s" : "FLOP/s") + " on this device.",
-        "Blocks of " + std::to_string(r.bm) + " x " + std::to_string(r.bk) + " x " + std::to_string(r.bn) +
+        "Blocks of " + std::to_string(r.bm) + " × " + std::to_string(r.bk) + " × " + std::to_string(r.bn) +
             ": activations are re-read for each column of blocks, weights for each row of blocks.",
         "The kernel reaches " + format_fixed(mxu_fraction * 100, 1) + " % of the MXU peak and " +
             format_fixed(hbm_fraction * 100, 1) +

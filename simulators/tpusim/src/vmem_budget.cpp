@@ -223,7 +223,7 @@ VmemBudget vmem_budget(const Chip& chip, const BudgetKernelSpec& spec, std::opti
     for (std::size_t i = 0; i < spec.blocks.size(); ++i)
         p.shapes += " " + info.blocks[i].name + "=" + std::to_string(spec.blocks[i]);
     p.shapes += ", " + std::to_string(spec.input_buffers) + " buffers per streamed input";
-    p.model = "VMEM budget: buffers x blocks padded to tiles, plus scratch and the body's large values";
+    p.model = "VMEM budget: buffers × blocks padded to tiles, plus scratch and the body's large values";
     p.assumptions = {
         "Each BlockSpec'd operand takes two buffers by default; pl.Buffered(3) gives an input a third, and "
         "outputs stay at two [JAX-PIPE].",
