@@ -2,6 +2,8 @@
 
 #include "drawingchoice.h"
 
+#include <functional>
+
 using drawing::DisplayFacts;
 using drawing::Renderer;
 
@@ -34,32 +36,32 @@ TEST_CASE("a window with a GPU within reach is drawn as Qt draws it", "[drawing]
 
 TEST_CASE("where OpenGL would run on the processor, the window is drawn in software", "[drawing]")
 {
-    SECTION("no GPU device on the machine")
+    const struct
     {
-        for (const char *platform : {"xcb", "wayland"}) {
-            DisplayFacts facts = desktopWithGpu();
-            facts.platform = QString::fromLatin1(platform);
-            facts.gpuDevice = false;
-            const auto choice = drawing::choose(facts);
-            CHECK(choice.renderer == Renderer::Software);
-            CHECK(choice.why.startsWith(QStringLiteral("in software: this machine offers no GPU device")));
-        }
-    }
-    SECTION("an X display without direct rendering (Xvfb, a remote display), though the machine has a GPU")
-    {
+        const char *situation;
+        std::function<void(DisplayFacts &)> change;
+        const char *reason; // what the About page's sentence names
+    } cases[] = {
+        {"no GPU device, on X11", [](DisplayFacts &f) { f.gpuDevice = false; }, "this machine offers no GPU device"},
+        {"no GPU device, on Wayland",
+         [](DisplayFacts &f) {
+             f.platform = QStringLiteral("wayland");
+             f.directRendering.reset();
+             f.gpuDevice = false;
+         },
+         "this machine offers no GPU device"},
+        {"an X display without direct rendering (Xvfb, a remote display), though the machine has a GPU",
+         [](DisplayFacts &f) { f.directRendering = false; }, "no direct rendering"},
+        {"software OpenGL asked for", [](DisplayFacts &f) { f.softwareGlAsked = true; }, "LIBGL_ALWAYS_SOFTWARE"},
+    };
+    for (const auto &c : cases) {
+        INFO(c.situation);
         DisplayFacts facts = desktopWithGpu();
-        facts.directRendering = false;
+        c.change(facts);
         const auto choice = drawing::choose(facts);
         CHECK(choice.renderer == Renderer::Software);
-        CHECK(choice.why.contains(QStringLiteral("no direct rendering")));
-    }
-    SECTION("software OpenGL asked for")
-    {
-        DisplayFacts facts = desktopWithGpu();
-        facts.softwareGlAsked = true;
-        const auto choice = drawing::choose(facts);
-        CHECK(choice.renderer == Renderer::Software);
-        CHECK(choice.why.contains(QStringLiteral("LIBGL_ALWAYS_SOFTWARE")));
+        CHECK(choice.why.startsWith(QStringLiteral("in software: ")));
+        CHECK(choice.why.contains(QString::fromLatin1(c.reason)));
     }
 }
 
