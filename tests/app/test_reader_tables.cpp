@@ -3,6 +3,7 @@
 // its line.
 #include "qtwait.h"
 #include "shellfixture.h"
+#include "shellload.h"
 
 #include <catch2/catch.hpp>
 
@@ -49,6 +50,39 @@ TEST_CASE("a table too wide wraps its widest columns first, a short one keeps it
         CHECK(reason->property("implicitWidth").toReal() > reason->width());
         WAIT_VERIFY(reason->height() > 1.5 * shape->height());
     }
+}
+
+TEST_CASE("a table whose longest words do not fit side by side breaks them inside the window", "[reader][qml]")
+{
+    // Chapter 9's PartitionSpec table: HLO shardings such as
+    // "{devices=[16,1,16]<=[256]" are single words wider, with the other
+    // columns', than the page at the size a 1280x800 screen opens.
+    ShellFixture shell;
+    // That window's width and type scale (0.86, set by the width), tall
+    // enough that the table, 1,500 px under its section's heading, is drawn.
+    const QSize opening = openingWindowSize(QSize(1280, 800));
+    shell.window()->resize(opening.width(), 2600);
+    REQUIRE(shell.navigate(QStringLiteral("ch09#from-a-mesh-and-a-partitionspec-to-the-collectives-xla-inserts")));
+    shell.waitUntilBuilt();
+    // Code is set with joiners that keep "<=" from becoming one glyph.
+    const auto words = [](QObject *cell) { return plain(cell).remove(QChar(0x200c)).remove(QChar(0x2060)); };
+    QQuickItem *sharding = nullptr, *replicated = nullptr;
+    WAIT_VERIFY([&] {
+        sharding = replicated = nullptr;
+        for (QObject *c : shell.findAll("readerTableCell")) {
+            if (words(c).startsWith(QStringLiteral("{devices=[16,1,16]<=[256]")))
+                sharding = qobject_cast<QQuickItem *>(c);
+            if (words(c) == QStringLiteral("{replicated}"))
+                replicated = qobject_cast<QQuickItem *>(c);
+        }
+        return sharding && replicated && sharding->width() > 0;
+    }());
+    const QRectF drawn = sharding->mapRectToScene(QRectF(0, 0, sharding->width(), sharding->height()));
+    CHECK(drawn.right() <= shell.window()->width());
+    // The word is broken where it must be, not run past the cell. (Heights,
+    // as drawn: a rich text's lineCount can lag its width.)
+    CHECK(sharding->property("implicitWidth").toReal() > sharding->width());
+    WAIT_VERIFY(sharding->height() > 1.5 * replicated->height());
 }
 
 TEST_CASE("changing chapters while their tables are made brings nothing down", "[reader][qml]")

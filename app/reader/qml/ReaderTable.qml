@@ -86,11 +86,17 @@ Column {
         if (total <= available)
             return natural
         // Too wide: the widest columns of words give way first, down to a
-        // common width (never below their longest word), so a short column
+        // common width (not below their longest word while those fit), so a short column
         // such as "(4096, 4096) bf16" keeps its line while the long
         // sentences beside it wrap; the numbers keep their width.
-        const floors = natural.map((w, c) => Math.min(w, minimumWidths[c] || 0))
         const spare = available - fixed
+        let floors = natural.map((w, c) => Math.min(w, minimumWidths[c] || 0))
+        // Where even the longest words do not fit side by side (code such
+        // as "{devices=[16,1,16]<=[256]" in a narrow window), they give way
+        // in proportion, and each cell breaks its word where it must.
+        const floorsUsed = floors.reduce((sum, w, c) => numeric[c] ? sum : sum + w, 0)
+        if (floorsUsed > spare && floorsUsed > 0)
+            floors = floors.map(w => Math.floor(w * Math.max(0, spare) / floorsUsed))
         const used = cap => natural.reduce((sum, w, c) => numeric[c] ? sum : sum + Math.max(floors[c], Math.min(w, cap)), 0)
         let low = 0, high = Math.max(...natural)
         for (let step = 0; step < 24; ++step) {

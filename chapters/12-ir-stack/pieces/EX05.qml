@@ -283,43 +283,53 @@ Item {
         anchors.fill: parent
         spacing: Theme.gap
 
-        RowLayout {
+        // The programs and the actions on one line where they fit; in a
+        // narrower frame (set into a chapter's text at 1216 px) the actions
+        // take a line of their own rather than run past the frame's edge.
+        Flow {
+            id: toolbar
             Layout.fillWidth: true
             spacing: Theme.gap
-            Caption { text: "program" }
-            ChoiceRow {
-                options: root.programs
-                current: root.ownProgram ? "" : root.program
-                namePrefix: "ex05program_"
-                onChosen: id => root.load(id)
+            Row {
+                id: programRow
+                spacing: Theme.gap
+                Caption { text: "program"; anchors.verticalCenter: parent.verticalCenter }
+                ChoiceRow {
+                    options: root.programs
+                    current: root.ownProgram ? "" : root.program
+                    namePrefix: "ex05program_"
+                    onChosen: id => root.load(id)
+                }
             }
-            Item { Layout.fillWidth: true }
-            MonoText {
-                visible: xray.busy
-                text: "parsing…"
-                color: Theme.inkFaint
+            // Holds the actions at the right edge while they share the line.
+            Item {
+                width: Math.max(0, toolbar.width - programRow.width - actionRow.width - 2 * toolbar.spacing)
+                height: 1
             }
-
-            SnugButton {
-                objectName: "ex05Bands"
-                text: root.bands ? "source colours on" : "source colours off"
-                mono: true
-                fillColor: root.bands ? Theme.inkHover : "transparent"
-                hoverColor: Theme.cardHover
-                textColor: root.bands ? Theme.inkText : Theme.inkFaint
-                onClicked: root.bands = !root.bands
-            }
-            PlainButton {
-                objectName: "ex05Open"
-                text: "open a dump…"; mono: true
-                fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
-                onClicked: picker.openHere()
-            }
-            PlainButton {
-                objectName: "ex05Paste"
-                text: "paste a dump…"; mono: true
-                fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
-                onClicked: paste.open()
+            Row {
+                id: actionRow
+                spacing: Theme.gap
+                SnugButton {
+                    objectName: "ex05Bands"
+                    text: root.bands ? "source colours on" : "source colours off"
+                    mono: true
+                    fillColor: root.bands ? Theme.inkHover : "transparent"
+                    hoverColor: Theme.cardHover
+                    textColor: root.bands ? Theme.inkText : Theme.inkFaint
+                    onClicked: root.bands = !root.bands
+                }
+                PlainButton {
+                    objectName: "ex05Open"
+                    text: "open a dump…"; mono: true
+                    fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
+                    onClicked: picker.openHere()
+                }
+                PlainButton {
+                    objectName: "ex05Paste"
+                    text: "paste a dump…"; mono: true
+                    fillColor: Theme.inkHover; hoverColor: Theme.cardHover; textColor: Theme.inkText
+                    onClicked: paste.open()
+                }
             }
         }
         Text {
@@ -389,8 +399,10 @@ Item {
             MonoText {
                 objectName: "ex05FindState"
                 Layout.fillWidth: true
-                text: root.findState
-                color: Theme.inkMuted
+                // Said here, not beside the actions, so a dump being read
+                // never moves them (or the panes below) onto another line.
+                text: xray.busy ? "parsing…" : root.findState
+                color: xray.busy ? Theme.inkFaint : Theme.inkMuted
                 elide: Text.ElideRight
             }
         }

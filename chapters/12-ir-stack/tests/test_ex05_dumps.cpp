@@ -187,11 +187,21 @@ TEST_CASE("EX05 draws no frame while nothing moves, a 2.9 MB dump open or not", 
     CHECK(framesWithin(shell, 2000) == 0);
     const QUrl dump = QUrl::fromLocalFile(
         QStringLiteral(TPU_COURSE_SOURCE_DIR "/tests/simulators/ir-corpus/xla_llama31_8b_bf16_1x8.hlo"));
+    // The actions stay where they are while the dump is read: "parsing…"
+    // is said beside the find field, not beside them.
+    auto *paste = qobject_cast<QQuickItem *>(shell.findShown("ex05Paste"));
+    REQUIRE(paste);
+    const QPointF pasteAt = paste->mapToScene(QPointF(0, 0));
     QVariant taken;
     QMetaObject::invokeMethod(page, "openDroppedFile", Q_RETURN_ARG(QVariant, taken), Q_ARG(QVariant, dump));
     REQUIRE(taken.toBool());
+    WAIT_VERIFY(page->property("busy").toBool());
+    CHECK(shown(shell, "ex05FindState") == QStringLiteral("parsing…"));
+    QTest::qWait(50); // a frame's layout
+    CHECK(paste->mapToScene(QPointF(0, 0)) == pasteAt);
     (void)QTest::qWaitFor([&] { return !page->property("busy").toBool(); }, 20000);
     REQUIRE_FALSE(page->property("busy").toBool());
+    CHECK(paste->mapToScene(QPointF(0, 0)) == pasteAt);
     QTest::qWait(1000);
     shell.shot("ex05-llama-idle");
     CHECK(framesWithin(shell, 5000) == 0);
