@@ -57,12 +57,12 @@ public:
     // documents that documentBlock() fills ("key" and "notesKey"), its
     // parts with the notes pinned to each, its charts, and its problems.
     Q_INVOKABLE QVariantMap exhibit(const QUrl &folder, const QVariantMap &style);
-    // One live number (the inside of {{...}}) on `chip`: {text, number,
-    // isFact, details, problem}; `number` is NaN where a figure has none.
     // The query with its mistyped words put right to the nearest words the
     // chapters hold (course::Vocabulary); empty when none needed it or none
     // is near.
     Q_INVOKABLE QString putRight(const QString &query);
+    // One live number (the inside of {{...}}) on `chip`: {text, number,
+    // isFact, details, problem}; `number` is NaN where a figure has none.
     Q_INVOKABLE QVariantMap liveFigure(const QString &figure, const QString &chip) const;
     // An HLO dump in an exhibit's folder, its kernels costed on `chip` by
     // libtpusim (as EX·05 costs them): {kernels: [{line, name, kind, engine,

@@ -33,6 +33,12 @@ QString fillerText(int times)
     return QStringLiteral(" The kernel streams its blocks through VMEM while the MXU works.").repeated(times);
 }
 
+// A section of a made-up chapter: its number, heading id, heading and text.
+course::TextSection section(int chapter, const char *anchor, const char *heading, const QString &text)
+{
+    return {chapter, QString::fromLatin1(anchor), QString::fromLatin1(heading), text, 0, 0};
+}
+
 } // namespace
 
 TEST_CASE("a text hit's snippet reads the live numbers as the page does, on the chip chosen", "[palette][qml]")
@@ -63,8 +69,8 @@ TEST_CASE("a text hit's snippet reads the live numbers as the page does, on the 
 TEST_CASE("a section's figures are searched once its filled text is known", "[palette]")
 {
     const QList<course::TextSection> sections{
-        {1, QStringLiteral("limits"), QStringLiteral("Limits"), QStringLiteral("the scoped limit is … of VMEM"), 0, 0},
-        {2, QStringLiteral("other"), QStringLiteral("Other"), QStringLiteral("16 rows of MiB-sized words"), 0, 0}};
+        section(1, "limits", "Limits", QStringLiteral("the scoped limit is … of VMEM")),
+        section(2, "other", "Other", QStringLiteral("16 rows of MiB-sized words"))};
     const QString filled = QStringLiteral("the scoped limit is 16\u00A0MiB of VMEM");
     // Unfilled, the figure is a "…": only the section that types the words is found.
     CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("16 MiB limit"))).isEmpty());
@@ -82,16 +88,15 @@ TEST_CASE("a section about a word outranks one that mentions it in passing", "[p
 {
     const QString filler = fillerText(6);
     const QList<course::TextSection> sections{
-        {4, QStringLiteral("fusion"), QStringLiteral("What fusion cannot do"),
-         QStringLiteral("Tiling attention into blocks is an algorithm XLA was not given.") + filler, 0, 0},
-        {7, QStringLiteral("layouts"), QStringLiteral("HBM layouts"),
-         QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
-                        "in the layout XLA prints.") +
-             filler,
-         0, 0},
-        {7, QStringLiteral("tiling"), QStringLiteral("Tiling and its cost"), QStringLiteral("What a tile costs."), 0,
-         0},
-        {9, QStringLiteral("rings"), QStringLiteral("Rings"), QStringLiteral("A ring all-gather.") + filler, 0, 0}};
+        section(4, "fusion", "What fusion cannot do",
+                QStringLiteral("Tiling attention into blocks is an algorithm XLA was not given.") + filler),
+        section(
+            7, "layouts", "HBM layouts",
+            QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
+                           "in the layout XLA prints.") +
+                filler),
+        section(7, "tiling", "Tiling and its cost", QStringLiteral("What a tile costs.")),
+        section(9, "rings", "Rings", QStringLiteral("A ring all-gather.") + filler)};
     // The heading first, then the section that uses the word three times,
     // then the one that uses it once; the section without it not at all.
     CHECK(anchorsOf(course::searchSections(sections, QStringLiteral("tiling"))) ==
@@ -124,14 +129,14 @@ TEST_CASE("a chapter's list of sources ranks below the prose that uses the same 
 {
     const QString filler = fillerText(8);
     QList<course::TextSection> sections{
-        {7, QStringLiteral("layouts"), QStringLiteral("HBM layouts"),
-         QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
-                        "in the layout; a tiling XLA picks.") +
-             filler,
-         0, 0},
-        {7, QStringLiteral("sources"), QStringLiteral("Sources"),
-         QStringLiteral("Memory layouts and tiling, XLA documentation. Tiling in Mosaic, JAX source."), 0, 0},
-        {9, QStringLiteral("rings"), QStringLiteral("Rings"), QStringLiteral("A ring all-gather.") + filler, 0, 0}};
+        section(
+            7, "layouts", "HBM layouts",
+            QStringLiteral("The default tiling is 8 rows; a short array is tiled more tightly, and the tiling shows "
+                           "in the layout; a tiling XLA picks.") +
+                filler),
+        section(7, "sources", "Sources",
+                QStringLiteral("Memory layouts and tiling, XLA documentation. Tiling in Mosaic, JAX source.")),
+        section(9, "rings", "Rings", QStringLiteral("A ring all-gather.") + filler)};
     const auto first = [&sections] {
         return course::searchSections(sections, QStringLiteral("tiling")).first().anchor;
     };
@@ -165,11 +170,11 @@ TEST_CASE("typed words count as a phrase only as whole words, a figure's no-brea
 {
     const QString filler = fillerText(4);
     const QList<course::TextSection> sections{
-        {11, QStringLiteral("traffic"), QStringLiteral("HBM traffic"),
-         QStringLiteral("The formula gives about 416 MiB and roughly 315 FLOP/B.") + filler, 0, 0},
+        section(11, "traffic", "HBM traffic",
+                QStringLiteral("The formula gives about 416 MiB and roughly 315 FLOP/B.") + filler),
         // As a filled figure reads: its number and unit joined by a no-break space.
-        {7, QStringLiteral("budget"), QStringLiteral("The budget"),
-         filler + QStringLiteral(" The blocks take 16") + QChar(0x00a0) + QStringLiteral("MiB of VMEM."), 0, 0}};
+        section(7, "budget", "The budget",
+                filler + QStringLiteral(" The blocks take 16") + QChar(0x00a0) + QStringLiteral("MiB of VMEM."))};
     const auto hits = course::searchSections(sections, QStringLiteral("16 MiB"));
     REQUIRE(hits.size() == 2);
     CHECK(hits.at(0).anchor == QStringLiteral("budget"));
@@ -182,12 +187,11 @@ TEST_CASE("typed words count as a phrase only as whole words, a figure's no-brea
 
 TEST_CASE("a snippet starts on a word, not on the tail of a code block", "[palette]")
 {
-    const QList<course::TextSection> sections{
-        {11, QStringLiteral("tiled"), QStringLiteral("The tiled matmul"),
-         QStringLiteral(
-             "def kernel(x_ref, o_ref): o_ref[...] = jnp.dot(x_ref[...], w_ref[...]) } } XLA is free to choose its own "
-             "tiling for that op; your kernel has to match it."),
-         0, 0}};
+    const QList<course::TextSection> sections{section(
+        11, "tiled", "The tiled matmul",
+        QStringLiteral(
+            "def kernel(x_ref, o_ref): o_ref[...] = jnp.dot(x_ref[...], w_ref[...]) } } XLA is free to choose its own "
+            "tiling for that op; your kernel has to match it."))};
     const auto hits = course::searchSections(sections, QStringLiteral("tiling"));
     REQUIRE(hits.size() == 1);
     INFO(hits.first().snippet.toStdString());

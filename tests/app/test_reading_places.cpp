@@ -34,15 +34,24 @@ void readTo(QObject *page, double y)
     page->setProperty("contentY", y);
 }
 
-// The chapter page on show, read down (readTo) until the heading of
-// `anchor` stands `top` px below the window's top; the heading.
-QQuickItem *readHeadingTo(ShellFixture &shell, QObject *page, const char *anchor, double top)
+// A chapter (`place`) opened and read down (readTo) until the heading of
+// `anchor` stands `top` px below the window's top: its page and the heading.
+struct ReadPlace
 {
+    QObject *page = nullptr;
+    QQuickItem *heading = nullptr;
+};
+ReadPlace openAndReadTo(ShellFixture &shell, const char *place, const char *anchor, double top)
+{
+    REQUIRE(shell.navigate(QString::fromLatin1(place)));
+    shell.waitUntilBuilt();
+    QObject *page = shell.findShown("chapterPage");
+    REQUIRE(page != nullptr);
     auto *heading = qobject_cast<QQuickItem *>(shell.find((std::string("heading:") + anchor).c_str()));
     REQUIRE(heading != nullptr);
     readTo(page, page->property("contentY").toDouble() + heading->mapToScene(QPointF(0, 0)).y() - top);
     WAIT_VERIFY(std::abs(heading->mapToScene(QPointF(0, 0)).y() - top) < 2);
-    return heading;
+    return {page, heading};
 }
 
 // Waits until the page's text is set again: it is set a slice at a time,
@@ -199,12 +208,8 @@ TEST_CASE("the paragraph being read stays in view when the type or the window's 
     ShellFixture shell;
     ReaderSize *size = ReaderSize::instance();
     size->reset();
-    REQUIRE(shell.navigate(QStringLiteral("ch04")));
-    shell.waitUntilBuilt();
-    QObject *page = shell.findShown("chapterPage");
-    REQUIRE(page != nullptr);
     // Read down to a heading well into the chapter, a little way past its top.
-    QQuickItem *heading = readHeadingTo(shell, page, "will-the-overlap-hide-the-transfer", 40);
+    const auto [page, heading] = openAndReadTo(shell, "ch04", "will-the-overlap-hide-the-transfer", 40);
     const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
     const auto settled = [page] { waitSettled(page); };
 
@@ -237,11 +242,7 @@ TEST_CASE("the paragraph being read stays in view when the chip, and so the numb
 {
     ShellFixture shell;
     shell.course().setChip(QStringLiteral("v5e"));
-    REQUIRE(shell.navigate(QStringLiteral("ch06")));
-    shell.waitUntilBuilt();
-    QObject *page = shell.findShown("chapterPage");
-    REQUIRE(page != nullptr);
-    QQuickItem *heading = readHeadingTo(shell, page, "common-mistakes-and-how-to-see-them", 40);
+    const auto [page, heading] = openAndReadTo(shell, "ch06", "common-mistakes-and-how-to-see-them", 40);
     const auto headingTop = [heading] { return heading->mapToScene(QPointF(0, 0)).y(); };
     const double before = page->property("contentHeight").toDouble();
     for (const char *chip : {"v7", "v4", "v5e"}) {

@@ -65,7 +65,7 @@ Rectangle {
         searched = ""
         // Nothing here as typed: perhaps a mistyped word, looked for as
         // the word the course holds nearest to it.
-        if (found.length === 0 && field.text.trim().length >= 4) {
+        if (found.length === 0) {
             const fixed = Reader.putRight(field.text)
             const there = fixed !== "" ? blocksHolding(fixed) : []
             if (there.length > 0) {

@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Controls
 import TpuCourse.Ui
 import TpuCourse.Backend
 
@@ -85,19 +84,13 @@ Rectangle {
     }
     Timer { id: copiedTimer; interval: 1500 }
 
-    Flickable {
+    SidewaysScroll {
         id: view
         x: Theme.gapM
         y: header.y + header.height
         width: parent.width - 2 * Theme.gapM
-        height: lines.implicitHeight + (contentWidth > width ? bar.height + Theme.gap : 0)
         contentWidth: lines.implicitWidth
         contentHeight: lines.implicitHeight
-        flickableDirection: Flickable.HorizontalFlick
-        boundsBehavior: Flickable.StopAtBounds
-        interactive: contentWidth > width
-        clip: true
-        ScrollBar.horizontal: ScrollBar { id: bar; policy: view.interactive ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
         // Behind the code: the face is monospaced, so a place in the code
         // is a line (a piece's share of its height) and an advance. By
         // count, so pointing at a note redraws its box, not remakes them all.

@@ -1,6 +1,5 @@
 pragma ComponentBehavior: Bound
 import QtQuick
-import QtQuick.Controls
 import QtQuick.Layouts
 import TpuCourse.Ui
 
@@ -261,25 +260,15 @@ ColumnLayout {
                 color: Theme.floor
                 radius: Theme.radius
                 border.color: Theme.cardBorder
-                // A line too long for the box scrolls sideways under a bar
-                // kept in view, as the reader's code does.
-                Flickable {
+                // A line too long for the box scrolls sideways, as the reader's code does.
+                SidewaysScroll {
                     id: codeView
                     objectName: "drillCodeView"
+                    barName: "drillCodeBar"
                     x: Theme.gapM; y: Theme.gapM
                     width: parent.width - 2 * Theme.gapM
-                    height: codeText.implicitHeight + (interactive ? codeBar.height + Theme.gap : 0)
                     contentWidth: codeText.implicitWidth
                     contentHeight: codeText.implicitHeight
-                    flickableDirection: Flickable.HorizontalFlick
-                    boundsBehavior: Flickable.StopAtBounds
-                    interactive: contentWidth > width
-                    clip: true
-                    ScrollBar.horizontal: ScrollBar {
-                        id: codeBar
-                        objectName: "drillCodeBar"
-                        policy: codeView.interactive ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
-                    }
                     Text {
                         id: codeText
                         text: root.codeHtml
